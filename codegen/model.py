@@ -1,0 +1,385 @@
+"""The spec model: loads specs/dtypes.yaml, specs/promotion.yaml and specs/ufuncs/*.yaml into
+plain dataclasses and validates them. Every problem is a SpecError naming file and line."""
+from __future__ import annotations
+
+import keyword
+import os
+import re
+from dataclasses import dataclass, field
+
+from spec_loader import Located, LocatedList, SpecError, load
+
+CPP_KEYWORDS = {
+    "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+    "class", "compl", "const", "continue", "default", "delete", "do", "double", "else", "enum",
+    "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if", "inline",
+    "int", "long", "mutable", "namespace", "new", "not", "not_eq", "operator", "or", "or_eq",
+    "private", "protected", "public", "register", "return", "short", "signed", "sizeof",
+    "static", "struct", "switch", "template", "this", "throw", "true", "try", "typedef",
+    "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor", "xor_eq",
+}
+IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]*$")
+WEAK_KINDS = ("bool", "int", "float", "complex")
+
+
+def cpp_name(name: str) -> str:
+    """NumPy's name as a C++ identifier: keywords get a trailing underscore (bool_, delete_)."""
+    return name + "_" if name in CPP_KEYWORDS or keyword.iskeyword(name) else name
+
+
+def _check_keys(node: Located, allowed: set[str], required: set[str], what: str) -> None:
+    for key in node:
+        if key not in allowed:
+            raise SpecError(node.path, node.line_of(key),
+                            f"unknown key '{key}' in {what} (allowed: {', '.join(sorted(allowed))})")
+    for key in sorted(required):
+        if key not in node:
+            raise SpecError(node.path, node.line, f"{what} lacks the required key '{key}'")
+
+
+def _expect(node, kind, path, line, what):
+    if not isinstance(node, kind):
+        raise SpecError(path, line, f"{what} must be a {kind.__name__ if kind is not Located else 'mapping'}")
+    return node
+
+
+# ----------------------------------------------------------------------------------------------
+# dtypes
+
+
+@dataclass(frozen=True)
+class DType:
+    index: int
+    name: str
+    cpp: str
+    char: str
+    kind: str
+    itemsize: int
+    alignment: int
+    type_num: int
+    host: str
+    device: str
+    descr: str
+
+
+@dataclass
+class DTypes:
+    path: str
+    dtypes: list[DType]
+    groups: dict[str, list[str]]
+    kind_order: list[str]
+    unsupported: list[str]
+
+    def __post_init__(self):
+        self.by_name = {d.name: d for d in self.dtypes}
+
+    def resolve_list(self, value, path: str, line: int, what: str) -> list[str]:
+        """A list of dtype names, or the name of a group."""
+        if isinstance(value, str):
+            if value in self.groups:
+                return list(self.groups[value])
+            if value in self.by_name:
+                return [value]
+            raise SpecError(path, line, f"{what}: '{value}' is neither a dtype nor a dtype group")
+        if not isinstance(value, list) or not value:
+            raise SpecError(path, line, f"{what} must be a dtype group name or a non-empty list of dtypes")
+        for item in value:
+            if item not in self.by_name:
+                raise SpecError(path, line, f"{what}: undefined dtype '{item}'")
+        return list(value)
+
+
+def load_dtypes(path: str, shown: str) -> DTypes:
+    doc = load(path, shown)
+    _check_keys(doc, {"dtypes", "groups", "kind_order", "unsupported"}, {"dtypes", "groups", "kind_order"}, "dtypes.yaml")
+    entries = _expect(doc["dtypes"], LocatedList, shown, doc.line_of("dtypes"), "'dtypes'")
+    keys = {"name", "char", "kind", "itemsize", "alignment", "type_num", "host", "device", "descr"}
+    kind_order = doc["kind_order"]
+    dtypes: list[DType] = []
+    seen_names, seen_chars = set(), set()
+    for i, entry in enumerate(entries):
+        line = entries.item_lines[i]
+        _expect(entry, Located, shown, line, "a dtype entry")
+        _check_keys(entry, keys, keys, "a dtype entry")
+        name = str(entry["name"])
+        if not IDENTIFIER.match(name):
+            raise SpecError(shown, line, f"dtype name '{name}' is not a lower-case identifier")
+        if name in seen_names:
+            raise SpecError(shown, line, f"dtype '{name}' is defined twice")
+        if entry["char"] in seen_chars:
+            raise SpecError(shown, line, f"type character '{entry['char']}' is used twice")
+        if entry["kind"] not in kind_order:
+            raise SpecError(shown, entry.line_of("kind"), f"kind '{entry['kind']}' is not in kind_order")
+        seen_names.add(name)
+        seen_chars.add(entry["char"])
+        dtypes.append(DType(i, name, cpp_name(name), str(entry["char"]), str(entry["kind"]), int(entry["itemsize"]),
+                            int(entry["alignment"]), int(entry["type_num"]), str(entry["host"]),
+                            str(entry["device"]), str(entry["descr"])))
+    result = DTypes(shown, dtypes, {}, list(kind_order), list(doc.get("unsupported", [])))
+    groups = _expect(doc["groups"], Located, shown, doc.line_of("groups"), "'groups'")
+    for gname, members in groups.items():
+        if gname in result.by_name:
+            raise SpecError(shown, groups.line_of(gname), f"group '{gname}' has the name of a dtype")
+        result.groups[gname] = result.resolve_list(members, shown, groups.line_of(gname), f"group '{gname}'")
+    return result
+
+
+# ----------------------------------------------------------------------------------------------
+# promotion
+
+
+@dataclass
+class Promotion:
+    safe: dict[str, set[str]]            # a -> every dtype a casts to safely (itself included)
+    table: dict[tuple[str, str], str]    # (a, b) -> promote_types(a, b)
+    weak: dict[str, dict[str, str]]      # weak kind -> array dtype (or 'none') -> result
+
+
+def load_promotion(path: str, shown: str, dt: DTypes) -> Promotion:
+    doc = load(path, shown)
+    _check_keys(doc, {"safe_casts", "columns", "table", "weak_scalars"}, {"safe_casts", "columns", "table", "weak_scalars"}, "promotion.yaml")
+    names = [d.name for d in dt.dtypes]
+
+    safe_node = _expect(doc["safe_casts"], Located, shown, doc.line_of("safe_casts"), "'safe_casts'")
+    safe: dict[str, set[str]] = {}
+    for a, targets in safe_node.items():
+        line = safe_node.line_of(a)
+        if a not in dt.by_name:
+            raise SpecError(shown, line, f"safe_casts: undefined dtype '{a}'")
+        if targets == "all":
+            safe[a] = set(names)
+        else:
+            targets = targets if isinstance(targets, list) else None
+            if targets is None:
+                raise SpecError(shown, line, f"safe_casts['{a}'] must be a list of dtypes or 'all'")
+            for t in targets:
+                if t not in dt.by_name:
+                    raise SpecError(shown, line, f"safe_casts['{a}']: undefined dtype '{t}'")
+            safe[a] = set(targets) | {a}
+    for a in names:
+        if a not in safe:
+            raise SpecError(shown, doc.line_of("safe_casts"), f"safe_casts has no entry for '{a}'")
+
+    columns = doc["columns"]
+    if list(columns) != names:
+        raise SpecError(shown, doc.line_of("columns"), "columns must list every dtype in the order of dtypes.yaml")
+    rows = _expect(doc["table"], Located, shown, doc.line_of("table"), "'table'")
+    table: dict[tuple[str, str], str] = {}
+    for a, row in rows.items():
+        line = rows.line_of(a)
+        if a not in dt.by_name:
+            raise SpecError(shown, line, f"table: undefined dtype '{a}'")
+        if not isinstance(row, list) or len(row) != len(names):
+            raise SpecError(shown, line, f"table['{a}'] must have {len(names)} cells, one per column")
+        for b, cell in zip(names, row):
+            if cell not in dt.by_name:
+                raise SpecError(shown, line, f"table['{a}']['{b}']: undefined dtype '{cell}'")
+            table[(a, b)] = cell
+    for a in names:
+        if a not in rows:
+            raise SpecError(shown, doc.line_of("table"), f"table has no row for '{a}'")
+    for a in names:
+        line = rows.line_of(a)
+        for b in names:
+            c = table[(a, b)]
+            if c != table[(b, a)]:
+                raise SpecError(shown, line, f"table is not symmetric: {a},{b} -> {c} but {b},{a} -> {table[(b, a)]}")
+            if c not in safe[a] or c not in safe[b]:
+                raise SpecError(shown, line, f"table[{a}][{b}] = {c} disagrees with safe_casts: "
+                                             f"{a if c not in safe[a] else b} does not cast safely to {c}")
+            if b in safe[a] and c != b:
+                raise SpecError(shown, line, f"table[{a}][{b}] = {c} disagrees with safe_casts: {a} casts safely to {b}, "
+                                             f"so the promotion must be {b}")
+
+    weak_node = _expect(doc["weak_scalars"], Located, shown, doc.line_of("weak_scalars"), "'weak_scalars'")
+    weak: dict[str, dict[str, str]] = {}
+    for kind, mapping in weak_node.items():
+        line = weak_node.line_of(kind)
+        if kind not in WEAK_KINDS:
+            raise SpecError(shown, line, f"weak_scalars: unknown scalar kind '{kind}' (allowed: {', '.join(WEAK_KINDS)})")
+        _expect(mapping, Located, shown, line, f"weak_scalars['{kind}']")
+        weak[kind] = {}
+        for a in names + ["none"]:
+            if a not in mapping:
+                raise SpecError(shown, line, f"weak_scalars['{kind}'] has no entry for '{a}'")
+        for a, r in mapping.items():
+            if a != "none" and a not in dt.by_name:
+                raise SpecError(shown, mapping.line_of(a), f"weak_scalars['{kind}']: undefined dtype '{a}'")
+            if r not in dt.by_name:
+                raise SpecError(shown, mapping.line_of(a), f"weak_scalars['{kind}']['{a}']: undefined dtype '{r}'")
+            if a != "none" and r not in safe[a]:
+                raise SpecError(shown, mapping.line_of(a),
+                                f"weak_scalars['{kind}']['{a}'] = {r}: a weak scalar may not demote the array's dtype")
+            weak[kind][a] = r
+    for kind in WEAK_KINDS:
+        if kind not in weak:
+            raise SpecError(shown, doc.line_of("weak_scalars"), f"weak_scalars has no entry for '{kind}'")
+    return Promotion(safe, table, weak)
+
+
+# ----------------------------------------------------------------------------------------------
+# ops
+
+
+@dataclass(frozen=True)
+class Loop:
+    ins: tuple[str, ...]
+    outs: tuple[str, ...]
+    body: str
+    line: int
+
+    def signature(self) -> str:
+        return ", ".join(self.ins) + " -> " + ", ".join(self.outs)
+
+
+@dataclass
+class Op:
+    path: str
+    name: str
+    cpp: str
+    doc: str
+    nin: int
+    nout: int
+    identity: str | None
+    commutative: bool
+    aliases: list[str]
+    ulp: dict[str, int]
+    loops: list[Loop] = field(default_factory=list)
+
+
+OP_KEYS = {"name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "body", "loops"}
+LOOP_KEYS = {"sig", "each", "body"}
+SIG = re.compile(r"^\s*([\w\s,]+?)\s*->\s*([\w\s,]+?)\s*$")
+
+
+def _parse_sig(text, path, line):
+    m = SIG.match(str(text))
+    if not m:
+        raise SpecError(path, line, f"loop signature '{text}' is not of the form 'a, b -> c'")
+    ins = tuple(t.strip() for t in m.group(1).split(","))
+    outs = tuple(t.strip() for t in m.group(2).split(","))
+    if any(not t for t in ins + outs):
+        raise SpecError(path, line, f"loop signature '{text}' has an empty type")
+    return ins, outs
+
+
+def load_op(path: str, shown: str, dt: DTypes, promo: Promotion) -> Op:
+    doc = load(path, shown)
+    _check_keys(doc, OP_KEYS, {"name", "doc", "nin", "nout", "loops"}, "an op spec")
+    name = doc["name"]
+    if not isinstance(name, str) or not IDENTIFIER.match(name):
+        raise SpecError(shown, doc.line_of("name"), f"op name '{name}' is not a lower-case identifier")
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if stem != name:
+        raise SpecError(shown, doc.line_of("name"), f"op '{name}' must live in a file named {name}.yaml")
+    nin, nout = doc["nin"], doc["nout"]
+    if not isinstance(nin, int) or not 1 <= nin <= 3:
+        raise SpecError(shown, doc.line_of("nin"), "nin must be 1, 2 or 3")
+    if not isinstance(nout, int) or not 1 <= nout <= 2:
+        raise SpecError(shown, doc.line_of("nout"), "nout must be 1 or 2")
+    ulp = {}
+    if "ulp" in doc:
+        node = _expect(doc["ulp"], Located, shown, doc.line_of("ulp"), "'ulp'")
+        for d, bound in node.items():
+            if d not in dt.by_name:
+                raise SpecError(shown, node.line_of(d), f"ulp: undefined dtype '{d}'")
+            if not isinstance(bound, int) or bound < 0:
+                raise SpecError(shown, node.line_of(d), "ulp bounds must be non-negative integers")
+            ulp[d] = bound
+    aliases = list(doc.get("aliases", []))
+    for a in aliases:
+        if not isinstance(a, str) or not IDENTIFIER.match(a):
+            raise SpecError(shown, doc.line_of("aliases"), f"alias '{a}' is not a lower-case identifier")
+    identity = doc.get("identity")
+    op = Op(shown, name, cpp_name(name), str(doc["doc"]), nin, nout,
+            None if identity is None else str(identity), bool(doc.get("commutative", False)), aliases, ulp)
+    default_body = doc.get("body")
+
+    loops_node = _expect(doc["loops"], LocatedList, shown, doc.line_of("loops"), "'loops'")
+    if not loops_node:
+        raise SpecError(shown, doc.line_of("loops"), "an op needs at least one loop")
+    for i, entry in enumerate(loops_node):
+        line = loops_node.item_lines[i]
+        _expect(entry, Located, shown, line, "a loop")
+        _check_keys(entry, LOOP_KEYS, {"sig"}, "a loop")
+        ins, outs = _parse_sig(entry["sig"], shown, line)
+        if len(ins) != nin or len(outs) != nout:
+            raise SpecError(shown, line, f"loop '{entry['sig']}' has {len(ins)} inputs and {len(outs)} outputs; "
+                                         f"the op declares nin={nin}, nout={nout}")
+        body = entry.get("body", default_body)
+        if not isinstance(body, str) or not body.strip():
+            raise SpecError(shown, line, "loop has no body (give 'body' in the loop or at the op's top level)")
+        for k in range(nout):
+            if not re.search(rf"\bout{k}\b", body):
+                raise SpecError(shown, line, f"loop body never assigns out{k}")
+        variables: dict[str, list[str]] = {}
+        if "each" in entry:
+            each = _expect(entry["each"], Located, shown, entry.line_of("each"), "'each'")
+            for var, values in each.items():
+                if var in dt.by_name:
+                    raise SpecError(shown, each.line_of(var), f"type variable '{var}' has the name of a dtype")
+                variables[var] = dt.resolve_list(values, shown, each.line_of(var), f"each['{var}']")
+            lengths = {len(v) for v in variables.values()}
+            if len(lengths) > 1:
+                raise SpecError(shown, entry.line_of("each"), "the type variables of 'each' expand in step and need lists of equal length")
+        for t in ins + outs:
+            if t not in dt.by_name and t not in variables:
+                raise SpecError(shown, line, f"loop '{entry['sig']}': undefined dtype or type variable '{t}'")
+        for var in variables:
+            if var not in ins + outs:
+                raise SpecError(shown, entry.line_of("each"), f"type variable '{var}' is not used in '{entry['sig']}'")
+        count = len(next(iter(variables.values()))) if variables else 1
+        for j in range(count):
+            def subst(t, j=j):
+                return variables[t][j] if t in variables else t
+            op.loops.append(Loop(tuple(map(subst, ins)), tuple(map(subst, outs)), body.strip(), line))
+
+    # Duplicate and unreachable loops: resolution takes the first loop whose inputs the call's
+    # inputs cast to safely, so a loop is dead when an earlier loop accepts all of its inputs.
+    for j, loop in enumerate(op.loops):
+        for earlier in op.loops[:j]:
+            if earlier.ins == loop.ins:
+                raise SpecError(shown, loop.line, f"duplicate loop for inputs ({', '.join(loop.ins)}): "
+                                                  f"already given at line {earlier.line}")
+            if all(b in promo.safe[a] for a, b in zip(loop.ins, earlier.ins)):
+                raise SpecError(shown, loop.line, f"loop ({loop.signature()}) is mis-ordered: it can never be chosen, "
+                                                  f"since the earlier loop ({earlier.signature()}) at line {earlier.line} "
+                                                  f"accepts its inputs safely")
+    return op
+
+
+@dataclass
+class Specs:
+    dtypes: DTypes
+    promotion: Promotion
+    ops: list[Op]
+    sources: list[str]
+
+
+def load_specs(root: str) -> Specs:
+    """Loads and validates everything under root/specs; raises SpecError on the first problem."""
+    spec_dir = os.path.join(root, "specs")
+
+    def shown(p):
+        return os.path.relpath(p, root)
+
+    dt_path = os.path.join(spec_dir, "dtypes.yaml")
+    pr_path = os.path.join(spec_dir, "promotion.yaml")
+    dt = load_dtypes(dt_path, shown(dt_path))
+    promo = load_promotion(pr_path, shown(pr_path), dt)
+    ops: list[Op] = []
+    sources = [shown(dt_path), shown(pr_path)]
+    op_dir = os.path.join(spec_dir, "ufuncs")
+    names: dict[str, str] = {}
+    for fname in sorted(os.listdir(op_dir)) if os.path.isdir(op_dir) else []:
+        if not fname.endswith(".yaml"):
+            continue
+        path = os.path.join(op_dir, fname)
+        op = load_op(path, shown(path), dt, promo)
+        for n in [op.name] + op.aliases:
+            if n in names:
+                raise SpecError(op.path, 1, f"the name '{n}' is already used by {names[n]}")
+            names[n] = op.path
+        ops.append(op)
+        sources.append(shown(path))
+    return Specs(dt, promo, ops, sources)

@@ -1,0 +1,88 @@
+// cupp's error hierarchy. Each class is named after the NumPy exception it stands for, so code
+// ported from NumPy catches the same things: UFuncTypeError and DTypePromotionError become
+// TypeError; AxisError derives from ValueError. Messages name the op, the dtypes and the shapes.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace cupp {
+
+// Base of every error cupp throws.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// No loop for the dtypes, a forbidden cast, dtypes without a common dtype.
+class TypeError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Bad shape, broadcast mismatch, unsupported dtype, empty reduction without identity, bad option.
+class ValueError : public Error {
+ public:
+  using Error::Error;
+};
+
+// An index out of range.
+class IndexError : public Error {
+ public:
+  using Error::Error;
+};
+
+// An axis out of range (NumPy's AxisError is a ValueError and an IndexError; here a ValueError).
+class AxisError : public ValueError {
+ public:
+  using ValueError::ValueError;
+};
+
+// A value that does not fit its dtype, e.g. a weak integer scalar 300 with a uint8 array.
+class OverflowError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A linear-algebra failure (singular matrix, no convergence).
+class LinAlgError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Device or pinned memory exhausted; the message gives requested, in-use and limit bytes.
+class OutOfMemoryError : public Error {
+ public:
+  OutOfMemoryError(std::size_t requested, std::size_t in_use, std::size_t limit);
+  std::size_t requested() const noexcept { return requested_; }
+  std::size_t in_use() const noexcept { return in_use_; }
+  std::size_t limit() const noexcept { return limit_; }
+
+ private:
+  std::size_t requested_, in_use_, limit_;
+};
+
+// A failed run-time compilation; the message holds the compiler's log and options.
+class CompileError : public Error {
+ public:
+  CompileError(const std::string& message, std::string log, std::string source)
+      : Error(message), log_(std::move(log)), source_(std::move(source)) {}
+  const std::string& log() const noexcept { return log_; }
+  const std::string& source() const noexcept { return source_; }
+
+ private:
+  std::string log_, source_;
+};
+
+// A CUDA runtime, driver or library call that failed; the message names the call and the error.
+class CudaError : public Error {
+ public:
+  CudaError(const std::string& message, int code) : Error(message), code_(code) {}
+  int code() const noexcept { return code_; }
+
+ private:
+  int code_;
+};
+
+}  // namespace cupp

@@ -1,0 +1,41 @@
+// The registry of built-in ops generated from specs/ufuncs/*.yaml: for each op its name, doc,
+// arity, aliases, identity and loops (input/output dtypes and the C++ statement computing one
+// element), in NumPy's resolution order. The ufunc objects and the kernel composer read it.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "cupp/dtype.hpp"
+
+namespace cupp {
+
+// One loop of an op: the dtypes it takes and gives, and its body (a C++ statement over
+// in0.., out0..).
+struct loop_spec {
+  std::span<const type_id> in;
+  std::span<const type_id> out;
+  std::string_view body;
+};
+
+// One op as its spec declares it.
+struct op_spec {
+  std::string_view name;
+  std::string_view doc;
+  int nin;
+  int nout;
+  std::span<const std::string_view> aliases;
+  std::string_view identity;  // empty when the op has none
+  bool commutative;
+  std::span<const loop_spec> loops;
+};
+
+// Every built-in op, sorted by name.
+std::span<const op_spec> builtin_ops() noexcept;
+// An op by its name or an alias; nullptr when there is none.
+const op_spec* find_op(std::string_view name) noexcept;
+// "ii->i"-style signature of a loop, with NumPy's type characters.
+std::string loop_signature(const loop_spec& loop);
+
+}  // namespace cupp
