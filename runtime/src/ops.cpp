@@ -1,0 +1,26 @@
+// Lookup in the generated op registry: by name or alias, and loop signatures for display.
+#include <algorithm>
+
+#include "cupp/ops.hpp"
+#include "tables.hpp"
+
+namespace cupp {
+
+const op_spec* find_op(std::string_view name) noexcept {
+  const auto ops = builtin_ops();
+  for (const op_spec& op : ops) {
+    if (op.name == name) return &op;
+    if (std::find(op.aliases.begin(), op.aliases.end(), name) != op.aliases.end()) return &op;
+  }
+  return nullptr;
+}
+
+std::string loop_signature(const loop_spec& loop) {
+  std::string sig;
+  for (type_id t : loop.in) sig += detail::info(t).char_code;
+  sig += "->";
+  for (type_id t : loop.out) sig += detail::info(t).char_code;
+  return sig;
+}
+
+}  // namespace cupp
