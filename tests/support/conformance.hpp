@@ -1,0 +1,24 @@
+// Test support: paths of the NumPy reference data (unpacked at build time from
+// tests/conformance/*.tgz) and of the source tree, and loading its YAML/JSON files.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+#include "cupp/dtype.hpp"
+
+namespace cupp::test {
+
+inline std::string conformance_path(const std::string& relative) {
+  return std::string(CUPP_CONFORMANCE_DIR) + "/" + relative;
+}
+inline std::string source_path(const std::string& relative) { return std::string(CUPP_SOURCE_DIR) + "/" + relative; }
+
+// Loads a YAML (or JSON) file once per call; throws YAML::BadFile when missing.
+inline YAML::Node load_yaml(const std::string& path) { return YAML::LoadFile(path); }
+
+// A dtype from NumPy's name ("int8", "bool", "bfloat16").
+inline dtype dtype_named(const std::string& name) { return dtype::parse(name); }
+
+}  // namespace cupp::test

@@ -1,0 +1,144 @@
+// One test instance per op spec (the generated test table, generated/tests/op_test_table.inc):
+// the registry holds the op as its spec declares it, its loops are NumPy 2.5.2's loops in NumPy's
+// order (plus a bfloat16 loop beside each float16 one), and NVRTC compiles every loop's kernel
+// for sm_90 (no GPU needed).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "conformance.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/ops.hpp"
+#include "kernel_composer.hpp"
+#include "nvrtc_program.hpp"
+#include "tables.hpp"
+
+namespace cupp {
+namespace {
+
+struct op_case {
+  const char* name;
+  int nin, nout, nloops;
+  const char* spec;
+};
+
+const op_case kOpCases[] = {
+#define CUPP_OP_TEST_CASE(name, nin, nout, nloops, spec) {#name, nin, nout, nloops, spec},
+#include "op_test_table.inc"
+#undef CUPP_OP_TEST_CASE
+};
+
+using signature = std::vector<std::string>;  // input dtype names then output dtype names
+
+signature names_of(const loop_spec& loop) {
+  signature s;
+  for (type_id t : loop.in) s.emplace_back(detail::info(t).name);
+  for (type_id t : loop.out) s.emplace_back(detail::info(t).name);
+  return s;
+}
+
+// NumPy's loops of a ufunc from the reference manifest (sig_* cases), in NumPy's order; int64
+// appears as both 'l' and 'q' there, so repeated signatures are dropped.
+std::vector<signature> numpy_loops(const std::string& ufunc) {
+  static const YAML::Node manifest = test::load_yaml(test::conformance_path("numpy-ref/manifest.yaml"));
+  std::vector<signature> loops;
+  for (const auto& c : manifest["cases"]) {
+    if (c["ufunc"].as<std::string>() != ufunc || c["case"].as<std::string>().rfind("sig_", 0) != 0) continue;
+    if (!c["out"]) continue;
+    signature s;
+    for (const auto& t : c["in"]) s.push_back(t.as<std::string>());
+    for (const auto& t : c["out"]) s.push_back(t.as<std::string>());
+    if (std::find(loops.begin(), loops.end(), s) == loops.end()) loops.push_back(s);
+  }
+  return loops;
+}
+
+class OpSpec : public testing::TestWithParam<op_case> {};
+
+TEST_P(OpSpec, RegistryMatchesSpec) {
+  const op_case& c = GetParam();
+  const op_spec* op = find_op(c.name);
+  ASSERT_NE(op, nullptr) << c.name << " from " << c.spec;
+  EXPECT_EQ(op->name, c.name);
+  EXPECT_EQ(op->nin, c.nin);
+  EXPECT_EQ(op->nout, c.nout);
+  ASSERT_EQ(static_cast<int>(op->loops.size()), c.nloops);
+  for (const loop_spec& loop : op->loops) {
+    EXPECT_EQ(static_cast<int>(loop.in.size()), c.nin);
+    EXPECT_EQ(static_cast<int>(loop.out.size()), c.nout);
+    EXPECT_FALSE(loop.body.empty());
+  }
+}
+
+TEST_P(OpSpec, LoopsAreNumPyLoopsInNumPyOrder) {
+  const op_case& c = GetParam();
+  const std::vector<signature> reference = numpy_loops(c.name);
+  if (reference.empty()) GTEST_SKIP() << c.name << " is not in NumPy's reference manifest";
+  const op_spec* op = find_op(c.name);
+  ASSERT_NE(op, nullptr);
+  std::vector<signature> ours_without_bf16;
+  for (const loop_spec& loop : op->loops) {
+    signature s = names_of(loop);
+    if (std::find(s.begin(), s.end(), "bfloat16") != s.end()) {
+      // A bfloat16 loop must mirror a float16 loop of NumPy, and follow it.
+      signature as_f16 = s;
+      std::replace(as_f16.begin(), as_f16.end(), std::string("bfloat16"), std::string("float16"));
+      EXPECT_NE(std::find(reference.begin(), reference.end(), as_f16), reference.end())
+          << c.name << ": bfloat16 loop without a float16 twin in NumPy";
+      continue;
+    }
+    ours_without_bf16.push_back(s);
+  }
+  EXPECT_EQ(ours_without_bf16, reference) << c.name << ": loops differ from NumPy 2.5.2's (order included)";
+}
+
+TEST_P(OpSpec, EveryLoopCompilesWithNvrtc) {
+  const op_case& c = GetParam();
+  const op_spec* op = find_op(c.name);
+  ASSERT_NE(op, nullptr);
+  for (auto width : {detail::index_width::i32, detail::index_width::i64}) {
+    const detail::composed_program program = detail::compose_elementwise(*op, width);
+    ASSERT_EQ(program.kernels.size(), op->loops.size());
+    for (const loop_spec& loop : op->loops)
+      EXPECT_NE(program.source.find(loop.body), std::string::npos) << "body missing from the kernel source";
+    const detail::nvrtc_output out = detail::nvrtc_compile(
+        {.program_name = program.name, .source = program.source, .name_expressions = program.kernels, .arch = 90});
+    EXPECT_GT(out.binary.size(), 0u);
+    ASSERT_EQ(out.lowered_names.size(), op->loops.size());
+    for (const std::string& lowered : out.lowered_names) EXPECT_FALSE(lowered.empty());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, OpSpec, testing::ValuesIn(kOpCases),
+                         [](const testing::TestParamInfo<op_case>& info) { return std::string(info.param.name); });
+
+TEST(OpRegistry, LookupAndSignatures) {
+  EXPECT_EQ(find_op("no_such_op"), nullptr);
+  const auto ops = builtin_ops();
+  ASSERT_GE(ops.size(), 5u);
+  EXPECT_TRUE(std::is_sorted(ops.begin(), ops.end(), [](const op_spec& a, const op_spec& b) { return a.name < b.name; }));
+  const op_spec* add = find_op("add");
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(loop_signature(add->loops[0]), "?" "?->?");
+  EXPECT_EQ(add->identity, "0");
+  const op_spec* sin = find_op("sin");
+  ASSERT_NE(sin, nullptr);
+  EXPECT_EQ(loop_signature(sin->loops[0]), "e->e");
+  EXPECT_EQ(loop_signature(sin->loops[1]), "E->E");
+}
+
+TEST(Nvrtc, CompileErrorCarriesLogAndSource) {
+  try {
+    detail::nvrtc_compile({.program_name = "broken", .source = "__global__ void k() { this is not cuda; }", .name_expressions = {}});
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("broken"), std::string::npos);
+    EXPECT_FALSE(e.log().empty());
+    EXPECT_NE(e.source().find("1\t__global__"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace cupp
