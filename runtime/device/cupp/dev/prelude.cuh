@@ -20,6 +20,8 @@ struct alignas(2 * sizeof(T)) complex {
 };
 
 template <class T>
+__device__ inline complex<T> operator-(complex<T> a) { return {-a.re, -a.im}; }
+template <class T>
 __device__ inline complex<T> operator+(complex<T> a, complex<T> b) { return {a.re + b.re, a.im + b.im}; }
 template <class T>
 __device__ inline complex<T> operator-(complex<T> a, complex<T> b) { return {a.re - b.re, a.im - b.im}; }
