@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "cupp/ops.hpp"
+#include "kernel_composer.hpp"
 #include "tables.hpp"
 
 namespace cupp {
@@ -21,6 +22,10 @@ std::string loop_signature(const loop_spec& loop) {
   sig += "->";
   for (type_id t : loop.out) sig += detail::info(t).char_code;
   return sig;
+}
+
+std::string elementwise_kernel_source(const op_spec& op) {
+  return detail::compose_elementwise(op, detail::index_width::i64).source;
 }
 
 }  // namespace cupp

@@ -1,5 +1,6 @@
-// `cupp ops [NAME]`: the built-in ops of the generated registry with their loops, in NumPy's
-// resolution order ("ii->i" signatures with NumPy's type characters).
+// `cupp ops [NAME [--source]]`: the built-in ops of the generated registry with their loops, in
+// NumPy's resolution order ("ii->i" signatures with NumPy's type characters); --source prints the
+// element-wise kernel source the composer builds for the op (all loops in one program).
 #include <iostream>
 #include <string>
 
@@ -32,17 +33,21 @@ void print_op(const op_spec& op, bool details) {
 }  // namespace
 
 int ops(std::span<const std::string_view> args) {
-  if (args.size() > 1) {
-    std::cerr << "usage: cupp ops [NAME]\n";
+  const bool source = args.size() == 2 && args[1] == "--source";
+  if (args.size() > 2 || (args.size() == 2 && !source)) {
+    std::cerr << "usage: cupp ops [NAME [--source]]\n";
     return 2;
   }
-  if (args.size() == 1) {
+  if (!args.empty()) {
     const op_spec* op = find_op(args[0]);
     if (op == nullptr) {
       std::cerr << "cupp ops: no op named '" << args[0] << "' (run `cupp ops` for the list)\n";
       return 1;
     }
-    print_op(*op, true);
+    if (source)
+      std::cout << elementwise_kernel_source(*op);
+    else
+      print_op(*op, true);
     return 0;
   }
   const auto all = builtin_ops();

@@ -37,5 +37,8 @@ std::span<const op_spec> builtin_ops() noexcept;
 const op_spec* find_op(std::string_view name) noexcept;
 // "ii->i"-style signature of a loop, with NumPy's type characters.
 std::string loop_signature(const loop_spec& loop);
+// The CUDA source the kernel composer builds for an op's element-wise kernels (every loop in one
+// NVRTC program; contiguous layout, 64-bit indexing), for inspection.
+std::string elementwise_kernel_source(const op_spec& op);
 
 }  // namespace cupp
