@@ -4,16 +4,25 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "cupp/dtype.hpp"
 
 namespace cupp::test {
 
-inline std::string conformance_path(const std::string& relative) {
-  return std::string(CUPP_CONFORMANCE_DIR) + "/" + relative;
+// The build-time locations, unless CUPP_TEST_CONFORMANCE_DIR / CUPP_TEST_SOURCE_DIR point
+// elsewhere (the test executables run from another folder on the GPU machine).
+inline std::string location(const char* variable, const char* built_in) {
+  const char* v = std::getenv(variable);
+  return v && *v ? v : built_in;
 }
-inline std::string source_path(const std::string& relative) { return std::string(CUPP_SOURCE_DIR) + "/" + relative; }
+inline std::string conformance_path(const std::string& relative) {
+  return location("CUPP_TEST_CONFORMANCE_DIR", CUPP_CONFORMANCE_DIR) + "/" + relative;
+}
+inline std::string source_path(const std::string& relative) {
+  return location("CUPP_TEST_SOURCE_DIR", CUPP_SOURCE_DIR) + "/" + relative;
+}
 
 // Loads a YAML (or JSON) file once per call; throws YAML::BadFile when missing.
 inline YAML::Node load_yaml(const std::string& path) { return YAML::LoadFile(path); }

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Stages what a GPU run needs into .gpu/ (ignored by git): the stripped test executables, the
+# cupp tool, the NumPy reference data the unit tests read, and a script that runs them all and
+# writes logs to $OUT. Then call the device tool with carry [".gpu"] and the command
+#   bash .gpu/run.sh
+# usage: tools/dev/stage-gpu.sh [BUILD_DIR]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:-$root/build}
+stage=$root/.gpu
+rm -rf "$stage"
+mkdir -p "$stage/conformance"
+for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tools/cupp; do
+  cp "$build/$exe" "$stage/"
+  strip "$stage/$(basename "$exe")"
+done
+cp -r "$build/tests/conformance/numpy-ref-extra" "$stage/conformance/"
+mkdir -p "$stage/conformance/numpy-ref"
+cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance/numpy-ref/manifest.yaml" \
+   "$stage/conformance/numpy-ref/"
+cat > "$stage/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs on the GPU machine: tool, GPU tests, unit tests, GPU tests under compute-sanitizer.
+set -uo pipefail
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+cd "$(dirname "$0")"
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
+./cupp info 2>&1 | tee "$OUT/info.log"
+./cupp_gpu_tests --gtest_brief=0 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "OK|FAILED|PASSED|SKIPPED|Failure|error" 
+./cupp_unit_tests --gtest_brief=1 2>&1 | tee "$OUT/unit_tests.log" | tail -5
+if command -v compute-sanitizer >/dev/null; then
+  compute-sanitizer --tool memcheck --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 2>&1 | tee "$OUT/memcheck.log" | tail -6
+  echo "memcheck exit: ${PIPESTATUS[0]}"
+fi
+RUN
+chmod +x "$stage/run.sh"
+du -sh "$stage"
