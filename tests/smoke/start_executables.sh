@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Starts every executable the project builds, to prove each one starts on a machine without
 # an NVIDIA driver: none may depend on libcuda.so (directly or through another library), and
-# each must run its smoke command. Reads a list file: one "path<TAB>args<TAB>strict" per line;
+# each must run its smoke command. Reads a list file: one "path|args|strict" per line;
 # strict=1 requires exit 0, strict=0 only requires that it started (the loader found every
 # library: no exit 127, no crash by signal).   usage: start_executables.sh LIST_FILE
 set -uo pipefail
 list=$1
 fail=0
 count=0
-while IFS=$'\t' read -r exe args strict; do
+while IFS='|' read -r exe args strict; do
   [ -z "$exe" ] && continue
   count=$((count + 1))
   name=$(basename "$exe")

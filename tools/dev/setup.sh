@@ -1,0 +1,83 @@
+# Shared setup of tools/run-demo.sh and tools/run-tests.sh (sourced, not run): installs the
+# Debian packages cupp needs when one is missing (apt-get, as root or through sudo), checks for
+# the CUDA toolkit, configures a build directory (Ninja, ccache when present, Debian's python3
+# for codegen) and builds. Every step is idempotent: a second run installs nothing and rebuilds
+# only what changed.
+
+CUPP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CUPP_PACKAGES=(cmake ninja-build g++ ccache libyaml-cpp-dev libgtest-dev python3 python3-jinja2 python3-yaml)
+# Debian's python3-jinja2 and python3-yaml install into the system interpreter.
+CUPP_PYTHON=/usr/bin/python3
+
+cupp_log() { printf '==> %s\n' "$*" >&2; }
+cupp_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Installs the packages of CUPP_PACKAGES that are missing; nothing when all are there.
+cupp_install_packages() {
+  local missing=() p
+  command -v dpkg-query >/dev/null || cupp_die "dpkg-query not found: these scripts expect Debian (or a derivative)"
+  for p in "${CUPP_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then
+    cupp_log "Debian packages: all present"
+    return 0
+  fi
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || cupp_die "missing packages ${missing[*]}: run as root or install sudo"
+    sudo=(sudo)
+  fi
+  cupp_log "installing missing Debian packages: ${missing[*]}"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# The CUDA toolkit (13.x) cannot come from Debian: check that it is there and say where.
+cupp_check_cuda() {
+  local root=${CUDA_PATH:-}
+  if [ -z "$root" ] && command -v nvcc >/dev/null; then root=$(dirname "$(dirname "$(command -v nvcc)")"); fi
+  root=${root:-/usr/local/cuda}
+  if [ ! -e "$root/include/cuda_runtime.h" ] || ! ls "$root"/lib*/libcudart_static.a >/dev/null 2>&1; then
+    cupp_die "CUDA toolkit 13 not found at $root (set CUDA_PATH, or install it under /usr/local/cuda)"
+  fi
+  cupp_log "CUDA toolkit: $root"
+  export CUDAToolkit_ROOT=$root
+}
+
+# Runs "$@" under the lock that serialises builds on a shared machine (when flock exists).
+cupp_locked() {
+  if command -v flock >/dev/null; then flock /tmp/cupp-build.lock "$@"; else "$@"; fi
+}
+
+# cupp_configure BUILD_DIR: configures once; later runs reuse the cache (CMake re-runs itself
+# when a CMakeLists.txt changes).
+cupp_configure() {
+  local dir=$1
+  if [ -f "$dir/CMakeCache.txt" ] && [ -f "$dir/build.ninja" ]; then
+    cupp_log "build directory $dir already configured"
+    return 0
+  fi
+  cupp_log "configuring $dir"
+  cupp_locked cmake -S "$CUPP_ROOT" -B "$dir" -G Ninja -DPython3_EXECUTABLE="$CUPP_PYTHON"
+}
+
+# cupp_build BUILD_DIR [TARGET...]
+cupp_build() {
+  local dir=$1
+  shift
+  local targets=()
+  [ $# -gt 0 ] && targets=(--target "$@")
+  cupp_log "building ${*:-everything} in $dir"
+  cupp_locked cmake --build "$dir" "${targets[@]}"
+}
+
+# Parses the scripts' common arguments: [BUILD_DIR] (default: build/ in the source tree, or
+# $CUPP_BUILD_DIR). Sets CUPP_BUILD.
+cupp_parse_args() {
+  case "${1:-}" in
+    -h|--help) sed -n '2,/^set -/p' "$0" | sed -n 's/^# \{0,1\}//p'; exit 0 ;;
+  esac
+  CUPP_BUILD=${1:-${CUPP_BUILD_DIR:-$CUPP_ROOT/build}}
+  case "$CUPP_BUILD" in /*) ;; *) CUPP_BUILD=$PWD/$CUPP_BUILD ;; esac
+}
