@@ -376,6 +376,9 @@ dtype parse_type_string(std::string_view text, byte_order_seen& seen) {
     body.remove_prefix(1);
   }
 
+  if (body == "V" || body == "void")
+    throw ValueError("data type '" + std::string(text) + "': void dtypes need a size ('V8')");
+
   // A type character.
   if (body.size() == 1) {
     for (int i = 0; i < n_builtin_types; ++i) {
@@ -391,7 +394,6 @@ dtype parse_type_string(std::string_view text, byte_order_seen& seen) {
         return dtype(entry.id);
       }
     }
-    if (body == "V") throw ValueError("data type '" + std::string(text) + "': void dtypes need a size ('V8')");
     throw_not_understood(text);
   }
 

@@ -234,6 +234,7 @@ TEST(DTypeVoid, Parse) {
   EXPECT_EQ(dtype::parse("V4096").itemsize(), 4096u);
   EXPECT_THROW(dtype::parse("V0"), cupp::ValueError);
   EXPECT_THROW(dtype::parse("V"), cupp::ValueError);
+  EXPECT_THROW(dtype::parse("void"), cupp::ValueError);
 }
 
 TEST(DTypeVoid, BFloat16DescrIsVoid) {

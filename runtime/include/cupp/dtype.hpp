@@ -34,18 +34,26 @@ class dtype {
 
   // Raw bytes of the given size: NumPy's 'V<n>' (n >= 1).
   static dtype void_(std::size_t itemsize);
-  // Named fields at given offsets. itemsize 0 means the end of the last field, rounded up to
-  // the alignment when align is true (NumPy's align=True). Overlapping or duplicate fields
-  // throw ValueError.
+  // Named fields at given offsets, kept in the given order. itemsize 0 means the end of the
+  // last field, rounded up to the alignment when align is true (NumPy's align=True: offsets
+  // must then be multiples of each field's alignment, and the itemsize of the largest).
+  // Empty names become "f<i>" as in NumPy. Overlapping or duplicate fields, or a dtype of
+  // 0 bytes, throw ValueError.
   static dtype structured(std::vector<field> fields, std::size_t itemsize = 0, bool align = false);
-  // Packed structured dtype from (name, dtype) pairs, offsets assigned in order (aligned if asked).
+  // Structured dtype from (name, dtype) pairs, offsets assigned in order: packed, or with
+  // align=true padded like a C struct (NumPy's align=True).
   static dtype structured(std::span<const std::pair<std::string, dtype>> fields, bool align = false);
 
   // Parses what numpy.dtype() accepts for cupp's dtypes: names ("float32", "bfloat16",
   // "float", "int", "complex", "bool"), type characters ("f", "?"), array-protocol strings
-  // ("<f4", "|b1", "V8"), and structured descriptor lists ("[('x', '<f4'), ('y', '<i8')]").
+  // ("<f4", "|b1", "V8"), comma-separated formats ("f4, i8": fields f0, f1), structured
+  // descriptor lists ("[('x', '<f4'), ('y', '<i8')]", read as numpy.lib.format reads .npy
+  // headers: unnamed void entries like ('', '|V4') are padding) and NumPy's dict form
+  // ("{'names': [...], 'formats': [...], 'offsets': [...], 'itemsize': n}").
   // Big-endian descriptors ('>i8') name the same dtype; see parse_descr for the byte order.
-  // Unsupported dtypes (datetime64, object, strings, ...) throw ValueError("Unsupported dtype ...").
+  // Unsupported dtypes (datetime64, timedelta64, object, str, bytes, longdouble, subarray
+  // fields, ...) throw ValueError("Unsupported dtype ..."); anything else unknown throws
+  // ValueError("data type '...' not understood").
   static dtype parse(std::string_view text);
 
   type_id id() const noexcept { return id_; }
@@ -58,13 +66,18 @@ class dtype {
   std::size_t itemsize() const noexcept {
     return is_builtin() ? detail::builtin_itemsize[static_cast<int>(id_)] : composite_itemsize();
   }
+  // Built-ins: their C alignment (complex: the component's). Void and packed structured: 1;
+  // structured made with align=true: its largest field alignment (as NumPy).
   std::size_t alignment() const noexcept;
   // NumPy's type character ('f', '?', 'E' for bfloat16, 'V' for void and structured).
   char char_code() const noexcept;
-  // NumPy's name: "float32", "bool", "V8"; a structured dtype prints its descriptor list.
+  // NumPy's name: "float32", "bool", "V8"; a structured dtype prints its descriptor list (the
+  // dict form when its fields are out of offset order). parse(name()) gives the dtype back.
   std::string name() const;
   // The .npy descriptor (little-endian): "<f4", "|b1", "|V8", "<V2" for bfloat16 (as NumPy
-  // writes it), or the list form "[('x', '<f4'), ('', '|V4'), ('y', '<i8')]" for structured.
+  // writes it), or the list form "[('x', '<f4'), ('', '|V4'), ('y', '<i8')]" for structured,
+  // with unnamed void entries for gaps. In a .npy header a plain descriptor goes in quotes and
+  // a list as it is. Throws ValueError for fields out of offset order (as NumPy's dtype.descr).
   std::string descr() const;
   // The fields of a structured dtype (empty otherwise).
   std::span<const field> fields() const noexcept;
@@ -98,11 +111,15 @@ struct parsed_descr {
   dtype type;
   bool big_endian = false;
 };
+// Accepts what dtype::parse accepts; big_endian is true when a multi-byte element is given
+// as '>' (a structured descriptor mixing '>' with '<' or '=' throws ValueError).
 parsed_descr parse_descr(std::string_view descr);
 
 std::ostream& operator<<(std::ostream& os, const dtype& d);  // prints name()
 
 // numpy.finfo for float16, bfloat16, float32, float64 (and complex: their component type).
+// The values are NumPy's (ml_dtypes' for bfloat16) as doubles; resolution is 10^-precision
+// rounded to the type, as NumPy stores it (float32: 9.999999974752427e-07).
 struct finfo_t {
   dtype type;
   int bits;
