@@ -134,6 +134,12 @@ int info(std::span<const std::string_view> args) {
     row(v.name, text, 40);
   }
 
+  std::string accel;
+  for (const auto& a : settings->accelerators) {
+    accel += (accel.empty() ? "" : ", ") + a + (a == "cub" ? " (available)" : " (unavailable: no cuTENSOR backend)");
+  }
+  row("accelerators in effect", accel.empty() ? "none (cupp's own kernels only)" : accel, 40);
+
   std::cout << "\nKernel cache\n";
   row("NVRTC headers from", config::cuda_include_dir());
   if (settings->cache_in_memory) {
