@@ -116,6 +116,12 @@ class literal_parser {
   }
 
   literal parse_value() {
+    // Bounded nesting, so that hostile input cannot exhaust the stack.
+    if (++depth_ > max_depth) fail("nested too deeply");
+    struct leave {
+      int& depth;
+      ~leave() { --depth; }
+    } guard{depth_};
     skip_space();
     if (pos_ >= text_.size()) fail("unexpected end");
     const char c = text_[pos_];
@@ -226,8 +232,10 @@ class literal_parser {
     return out;
   }
 
+  static constexpr int max_depth = 64;
   std::string_view text_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 // ---- Descriptor interpretation ------------------------------------------------------------

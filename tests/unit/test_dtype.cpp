@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -452,6 +456,8 @@ TEST(DTypeErrors, NotUnderstood) {
                          "[('x', '<f4'), ]]", "{'names': ['a']}", "{'names': ['a'], 'formats': ['i4'], 'bad': 1}",
                          "[('x', 'xyz')]", "['f4']", "[(1, 'f4')]"};
   for (const char* text : lists) expect_value_error(text, "data type '", "not understood");
+  // Hostile nesting is an error, not a crash.
+  expect_value_error(std::string(100000, '['), "data type '", "nested too deeply");
 }
 
 // ---- finfo / iinfo ---------------------------------------------------------------------------
@@ -570,3 +576,56 @@ TEST(Iinfo, RejectsNonInteger) {
   for (const dtype d : {cupp::bool_, cupp::float16, cupp::bfloat16, cupp::float64, cupp::complex64, dtype::void_(8)})
     EXPECT_THROW(cupp::iinfo(d), cupp::ValueError) << d;
 }
+
+// ---- NumPy's own .npy headers ------------------------------------------------------------
+
+#ifdef CUPP_CONFORMANCE_DIR
+// Every descriptor NumPy 2.5.2 wrote into the conformance .npy files parses, and prints back
+// exactly as NumPy wrote it ('<V2', bfloat16's, reads back as 2-byte void).
+TEST(DTypeConformance, NpyHeaderDescriptors) {
+  const std::filesystem::path root(CUPP_CONFORMANCE_DIR);
+  if (!std::filesystem::exists(root)) GTEST_SKIP() << "no conformance data at " << root;
+  std::map<std::string, int> seen;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (entry.path().extension() != ".npy") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    char prefix[12] = {};
+    in.read(prefix, sizeof prefix);
+    ASSERT_EQ(std::string(prefix + 1, 5), "NUMPY") << entry.path();
+    const int major = prefix[6];
+    std::size_t length;
+    std::size_t start;
+    if (major == 1) {
+      length = static_cast<unsigned char>(prefix[8]) | static_cast<std::size_t>(static_cast<unsigned char>(prefix[9])) << 8;
+      start = 10;
+    } else {
+      length = 0;
+      for (int i = 0; i < 4; ++i) length |= static_cast<std::size_t>(static_cast<unsigned char>(prefix[8 + i])) << (8 * i);
+      start = 12;
+    }
+    std::string header(length, '\0');
+    in.seekg(static_cast<std::streamoff>(start));
+    in.read(header.data(), static_cast<std::streamsize>(length));
+    const std::string key = "'descr': ";
+    const std::size_t at = header.find(key);
+    ASSERT_NE(at, std::string::npos) << entry.path();
+    std::string descr;
+    if (header[at + key.size()] == '\'') {
+      const std::size_t end = header.find('\'', at + key.size() + 1);
+      descr = header.substr(at + key.size() + 1, end - at - key.size() - 1);
+    } else {
+      const std::size_t end = header.find(", 'fortran_order'", at);
+      descr = header.substr(at + key.size(), end - at - key.size());
+    }
+    if (seen[descr]++ != 0) continue;
+    const cupp::parsed_descr p = cupp::parse_descr(descr);
+    EXPECT_FALSE(p.big_endian) << descr;
+    if (descr == "<V2") {
+      EXPECT_EQ(p.type, dtype::void_(2));
+    } else {
+      EXPECT_EQ(p.type.descr(), descr) << entry.path();
+    }
+  }
+  EXPECT_GE(seen.size(), 14u);  // every built-in descriptor but bfloat16's, and '<V2'
+}
+#endif
