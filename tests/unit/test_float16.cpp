@@ -9,7 +9,9 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "cupp/float16.hpp"
 
@@ -217,6 +219,44 @@ void check_comparisons(format f) {
   EXPECT_TRUE(nan != nan);
 }
 
+// A spread of float32 bit patterns (every 4099th, so all exponents and many mantissas), each
+// rounded by T and by a reference: the nearest of the format's values found by binary search
+// in the sorted table of reference-decoded values, ties to the even pattern, and infinity past
+// the largest finite value's half-ulp.
+template <class T>
+void check_float_sample(format f) {
+  const std::uint32_t inf_bits = f.exp_all_ones() << f.mant_bits;
+  std::vector<double> values;  // values[b] = value of non-negative pattern b, plus 2^(emax+1)
+  for (std::uint32_t b = 0; b < inf_bits; ++b) values.push_back(reference_decode(f, static_cast<std::uint16_t>(b)).value);
+  values.push_back(std::ldexp(1.0, static_cast<int>(f.exp_all_ones()) - f.bias()));
+  int checked = 0;
+  for (std::uint64_t fb = 0; fb <= 0xffffffffu; fb += 4099) {
+    const float x = std::bit_cast<float>(static_cast<std::uint32_t>(fb));
+    if (std::isnan(x)) continue;
+    const std::uint32_t sign = std::signbit(x) ? 0x8000u : 0u;
+    const double magnitude = std::fabs(static_cast<double>(x));
+    std::uint32_t expected;
+    if (std::isinf(magnitude) || magnitude >= values.back()) {
+      expected = inf_bits;
+    } else {
+      const auto above = std::lower_bound(values.begin(), values.end(), magnitude);
+      const auto hi = static_cast<std::uint32_t>(above - values.begin());
+      if (*above == magnitude) {
+        expected = hi;
+      } else {
+        const std::uint32_t lo = hi - 1;
+        const double down = magnitude - values[lo];
+        const double up = values[hi] - magnitude;
+        expected = down < up ? lo : up < down ? hi : ((lo & 1) == 0 ? lo : hi);
+      }
+    }
+    ASSERT_EQ(T(x).bits(), expected | sign) << "float " << x << " (" << hex(static_cast<std::uint32_t>(fb)) << ")";
+    ASSERT_EQ(T(static_cast<double>(x)).bits(), expected | sign) << "double " << x;
+    ++checked;
+  }
+  EXPECT_GT(checked, 1000000);
+}
+
 }  // namespace
 
 // ---- float16 ----------------------------------------------------------------------------
@@ -237,6 +277,7 @@ TEST(Float16, LayoutAndTraits) {
 TEST(Float16, DecodeAllBitPatterns) { check_decode_all<cupp::float16_t>(binary16); }
 TEST(Float16, RoundTripAllBitPatterns) { check_round_trip_all<cupp::float16_t>(binary16); }
 TEST(Float16, RoundingAroundEveryValue) { check_rounding_all<cupp::float16_t>(binary16); }
+TEST(Float16, SampledFloatsRoundToNearest) { check_float_sample<cupp::float16_t>(binary16); }
 TEST(Float16, SpecialValues) { check_special_values<cupp::float16_t>(binary16); }
 TEST(Float16, Comparisons) { check_comparisons<cupp::float16_t>(binary16); }
 
@@ -295,6 +336,7 @@ TEST(BFloat16, LayoutAndTraits) {
 TEST(BFloat16, DecodeAllBitPatterns) { check_decode_all<cupp::bfloat16_t>(bfloat16); }
 TEST(BFloat16, RoundTripAllBitPatterns) { check_round_trip_all<cupp::bfloat16_t>(bfloat16); }
 TEST(BFloat16, RoundingAroundEveryValue) { check_rounding_all<cupp::bfloat16_t>(bfloat16); }
+TEST(BFloat16, SampledFloatsRoundToNearest) { check_float_sample<cupp::bfloat16_t>(bfloat16); }
 TEST(BFloat16, SpecialValues) { check_special_values<cupp::bfloat16_t>(bfloat16); }
 TEST(BFloat16, Comparisons) { check_comparisons<cupp::bfloat16_t>(bfloat16); }
 
