@@ -5,6 +5,11 @@ file(GLOB_RECURSE CUPP_SPEC_FILES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/specs/
 file(GLOB_RECURSE CUPP_CODEGEN_FILES CONFIGURE_DEPENDS
      ${PROJECT_SOURCE_DIR}/codegen/*.py ${PROJECT_SOURCE_DIR}/codegen/templates/*.j2)
 
+# The set of spec files as a file of its own: removing a spec changes no remaining input, so this
+# list (rewritten only when the set changes) is what tells the build to regenerate.
+string(REPLACE ";" "\n" _spec_list "${CUPP_SPEC_FILES}")
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/cupp_spec_files.txt CONTENT "${_spec_list}\n")
+
 set(CUPP_GENERATED_DIR ${PROJECT_SOURCE_DIR}/generated)
 # The generated files that are compiled: fixed names, whatever the set of specs.
 set(CUPP_GENERATED_SOURCES
@@ -26,7 +31,7 @@ if(CUPP_REGENERATE)
     OUTPUT ${_stamp} ${CUPP_GENERATED_SOURCES} ${CUPP_GENERATED_HEADERS} ${CUPP_GENERATED_TEST_TABLES}
     COMMAND ${CUPP_CODEGEN_COMMAND}
     COMMAND ${CMAKE_COMMAND} -E touch ${_stamp}
-    DEPENDS ${CUPP_SPEC_FILES} ${CUPP_CODEGEN_FILES}
+    DEPENDS ${CUPP_SPEC_FILES} ${CUPP_CODEGEN_FILES} ${CMAKE_CURRENT_BINARY_DIR}/cupp_spec_files.txt
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
     COMMENT "codegen: specs/ -> generated/ and docs/api/"
     VERBATIM)

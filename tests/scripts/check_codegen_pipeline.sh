@@ -8,16 +8,19 @@ set -euo pipefail
 src=$(cd "$1" && pwd)
 py=${2:-python3}
 work=$(mktemp -d /tmp/cupp-pipeline.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+[ -n "${CUPP_KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 git clone -q "$src" "$work/clone"
 # The clone has what is committed; bring uncommitted spec/codegen/runtime edits along so the check
 # runs on the tree under test.
 (cd "$src" && git diff HEAD --binary) | (cd "$work/clone" && git apply --allow-empty 2>/dev/null || true)
+git -C "$work/clone" add -A
+git -C "$work/clone" -c user.name=check -c user.email=check@localhost commit -qm "tree under test" >/dev/null || true
 clone=$work/clone
 build=$work/build
-export CCACHE_BASEDIR=$work CCACHE_NOHASHDIR=1
+# No CCACHE_BASEDIR here: it makes compilers write relative paths into depfiles, and Ninja then
+# misses that a regenerated header (an absolute path in build.ninja) is a dependency.
 cmake -S "$clone" -B "$build" -G Ninja -DPython3_EXECUTABLE="$py" -DCUPP_BUILD_TESTS=ON >/dev/null
 step() { cmake --build "$build" --target cupp_tool cupp_unit_tests >/dev/null || fail "build failed after: $1"; }
 
@@ -50,7 +53,7 @@ step "adding negative.yaml"
 "$build/tools/cupp" ops negative | grep -q 'negative' || fail "new op not in the registry"
 "$build/tools/cupp" ops negative --source | grep -q 'out0 = -in0;' || fail "new op has no kernel source"
 [ -f "$clone/docs/api/ufuncs/negative.md" ] || fail "no API page for the new op"
-"$build/tests/cupp_unit_tests" --gtest_list_tests | grep -q '^  negative$' || fail "no test instance for the new op"
+"$build/tests/cupp_unit_tests" --gtest_list_tests | grep -q 'RegistryMatchesSpec/negative' || fail "no test instance for the new op"
 "$build/tests/cupp_unit_tests" --gtest_brief=1 --gtest_filter='Generated/OpSpec.*/negative' >/dev/null ||
   fail "the new op's generated tests failed"
 git -C "$clone" diff --quiet -- CMakeLists.txt cmake runtime/CMakeLists.txt tests/CMakeLists.txt ||
@@ -62,5 +65,5 @@ rm "$clone/specs/ufuncs/negative.yaml"
 step "removing negative.yaml"
 if "$build/tools/cupp" ops negative >/dev/null 2>&1; then fail "removed op still in the registry"; fi
 [ ! -e "$clone/docs/api/ufuncs/negative.md" ] || fail "removed op's page still there"
-if "$build/tests/cupp_unit_tests" --gtest_list_tests | grep -q '^  negative$'; then fail "removed op's test still there"; fi
+if "$build/tests/cupp_unit_tests" --gtest_list_tests | grep -q 'RegistryMatchesSpec/negative'; then fail "removed op's test still there"; fi
 echo "ok: removing the spec removed the op, its page and its test"
