@@ -10,7 +10,7 @@ build=${1:-$root/build}
 stage=$root/.gpu
 rm -rf "$stage"
 mkdir -p "$stage/conformance"
-for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tools/cupp; do
+for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_test tools/cupp; do
   cp "$build/$exe" "$stage/"
   strip "$stage/$(basename "$exe")"
 done
@@ -28,6 +28,8 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
 ./cupp info 2>&1 | tee "$OUT/info.log"
 ./cupp_gpu_tests --gtest_brief=0 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "OK|FAILED|PASSED|SKIPPED|Failure|error" 
+CUPP_CUDA_PER_THREAD_DEFAULT_STREAM=1 ./cupp_gpu_tests --gtest_filter=StreamGpu.DefaultCurrentStreamFollowsConfiguration 2>&1 | tail -2
+./cupp_sticky_error_test 2>&1 | tee "$OUT/sticky.log"; echo "sticky exit: ${PIPESTATUS[0]}"
 ./cupp_unit_tests --gtest_brief=1 2>&1 | tee "$OUT/unit_tests.log" | tail -5
 if command -v compute-sanitizer >/dev/null; then
   compute-sanitizer --tool memcheck --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 2>&1 | tee "$OUT/memcheck.log" | tail -6

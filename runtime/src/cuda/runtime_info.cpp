@@ -8,21 +8,14 @@
 #include <array>
 #include <string>
 
+#include "check.hpp"
 #include "cupp/errors.hpp"
 
 namespace cupp::cuda {
 
 namespace {
 
-[[noreturn]] void throw_cuda(const char* call, cudaError_t err) {
-  throw CudaError(std::string(call) + " failed: " + cudaGetErrorName(err) + " (" +
-                      cudaGetErrorString(err) + ")",
-                  static_cast<int>(err));
-}
-
-void check(cudaError_t err, const char* call) {
-  if (err != cudaSuccess) throw_cuda(call, err);
-}
+using detail::check;
 
 // Errors of cudaGetDeviceCount that mean "CUDA cannot be used here" rather than a fault.
 bool means_no_device(cudaError_t err) noexcept {
@@ -46,7 +39,7 @@ int device_count() {
   // The failed query leaves a non-sticky error behind; clear it so later calls start clean.
   (void)cudaGetLastError();
   if (means_no_device(err)) return 0;
-  throw_cuda("cudaGetDeviceCount", err);
+  detail::throw_cuda_error(err, "cudaGetDeviceCount");
 }
 
 int runtime_version_linked() noexcept { return CUDART_VERSION; }

@@ -1,0 +1,52 @@
+// CUDA error reporting: CudaError messages, and the process-wide memory of a lost context.
+#include "check.hpp"
+
+#include <atomic>
+#include <string>
+
+#include "cupp/errors.hpp"
+
+namespace cupp::cuda::detail {
+
+namespace {
+std::atomic<int> first_sticky_error{0};  // the error that lost the context, once one has
+
+void remember(cudaError_t err) noexcept {
+  int expected = 0;
+  if (is_sticky(err)) first_sticky_error.compare_exchange_strong(expected, static_cast<int>(err));
+}
+}  // namespace
+
+bool is_sticky(cudaError_t err) noexcept {
+  switch (err) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorUnknown:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void throw_cuda_error(cudaError_t err, const char* call) {
+  remember(err);
+  std::string msg = std::string(call) + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")";
+  if (const int lost = first_sticky_error.load(); lost != 0) {
+    msg += "; the CUDA context was lost earlier by a sticky error (";
+    msg += cudaGetErrorName(static_cast<cudaError_t>(lost));
+    msg += "): no CUDA work can run in this process any more, restart it";
+  }
+  throw CudaError(msg, static_cast<int>(err));
+}
+
+void ignore(cudaError_t err) noexcept { remember(err); }
+
+}  // namespace cupp::cuda::detail
