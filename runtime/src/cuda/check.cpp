@@ -37,9 +37,13 @@ bool is_sticky(cudaError_t err) noexcept {
 }
 
 void throw_cuda_error(cudaError_t err, const char* call) {
+  const int lost = first_sticky_error.load();
   remember(err);
   std::string msg = std::string(call) + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")";
-  if (const int lost = first_sticky_error.load(); lost != 0) {
+  if (lost == 0 && is_sticky(err)) {
+    msg += "; this error is sticky: the CUDA context is lost and no CUDA work can run in this process any more, "
+           "restart it";
+  } else if (lost != 0) {
     msg += "; the CUDA context was lost earlier by a sticky error (";
     msg += cudaGetErrorName(static_cast<cudaError_t>(lost));
     msg += "): no CUDA work can run in this process any more, restart it";

@@ -162,6 +162,7 @@ Event::Event(event_options options) {
   cudaEvent_t e = nullptr;
   check(cudaEventCreateWithFlags(&e, flags), "cudaEventCreateWithFlags");
   handle_ = e;
+  timing_ = !options.disable_timing;
   owner_ = std::shared_ptr<void>(e, destroy_event);
 }
 
@@ -179,6 +180,7 @@ bool Event::query() const {
 void Event::synchronize() const { check(cudaEventSynchronize(handle_), "cudaEventSynchronize"); }
 
 float Event::elapsed_ms(const Event& end) const {
+  if (!timing_ || !end.timing_) throw ValueError("elapsed time of an event created with disable_timing");
   float ms = 0.0f;
   check(cudaEventElapsedTime(&ms, handle_, end.handle_), "cudaEventElapsedTime");
   return ms;

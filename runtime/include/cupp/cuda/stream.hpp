@@ -143,11 +143,14 @@ class Event {
   // True when the work before the last record() has finished (or it was never recorded).
   bool query() const;
   void synchronize() const;
-  // Milliseconds from this event to `end`; both must have completed.
+  // Milliseconds from this event to `end`; both must have completed. ValueError when either
+  // was created with disable_timing.
   float elapsed_ms(const Event& end) const;
+  bool timing_enabled() const noexcept { return timing_; }
 
  private:
   event_handle handle_ = nullptr;
+  bool timing_ = true;
   std::shared_ptr<void> owner_;  // destroys the event with its last copy
 };
 
