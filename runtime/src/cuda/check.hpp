@@ -17,6 +17,14 @@ inline void check(cudaError_t err, const char* call) {
     throw_cuda_error(err, call);
 }
 
+// For cudaStreamQuery / cudaEventQuery results: true when done, false when still running,
+// CudaError otherwise.
+inline bool is_ready(cudaError_t err, const char* call) {
+  if (err == cudaErrorNotReady) return false;
+  check(err, call);
+  return true;
+}
+
 // For destructors and other noexcept paths: the error is dropped (a sticky one is remembered
 // and reported by the next checked call).
 void ignore(cudaError_t err) noexcept;

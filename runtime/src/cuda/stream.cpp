@@ -108,12 +108,7 @@ bool Stream::is_non_blocking() const {
   return (flags & cudaStreamNonBlocking) != 0;
 }
 
-bool Stream::query() const {
-  const cudaError_t rc = cudaStreamQuery(handle_);
-  if (rc == cudaErrorNotReady) return false;
-  check(rc, "cudaStreamQuery");
-  return true;
-}
+bool Stream::query() const { return detail::is_ready(cudaStreamQuery(handle_), "cudaStreamQuery"); }
 
 void Stream::synchronize() const { check(cudaStreamSynchronize(handle_), "cudaStreamSynchronize"); }
 
@@ -170,12 +165,7 @@ void Event::record() { record(current_stream()); }
 
 void Event::record(const Stream& stream) { check(cudaEventRecord(handle_, stream.handle()), "cudaEventRecord"); }
 
-bool Event::query() const {
-  const cudaError_t rc = cudaEventQuery(handle_);
-  if (rc == cudaErrorNotReady) return false;
-  check(rc, "cudaEventQuery");
-  return true;
-}
+bool Event::query() const { return detail::is_ready(cudaEventQuery(handle_), "cudaEventQuery"); }
 
 void Event::synchronize() const { check(cudaEventSynchronize(handle_), "cudaEventSynchronize"); }
 
