@@ -118,6 +118,7 @@ class device_pool {
   }
   void free_all_blocks() {
     std::lock_guard lock(mutex_);
+    if (fenced_ && fenced_head_) collect_passed_fences();
     release_free_chunks();
   }
   void set_limit(std::size_t bytes) {
