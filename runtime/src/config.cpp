@@ -168,6 +168,13 @@ const var_def kVariables[] = {
     CUPP_BOOL_VAR("CUPP_CACHE_IN_MEMORY", "CUPY_CACHE_IN_MEMORY", cache_in_memory,
                   "1: keep compiled kernels in memory only (CUPP_CACHE_DIR and "
                   "CUPP_CACHE_SAVE_CUDA_SOURCE are ignored)"),
+    {"CUPP_CACHE_MAX_BYTES", "(none)",
+     "size cap of the on-disk kernel cache in bytes; least recently used kernels are removed; 0: no cap",
+     false,
+     [](settings& s, std::string_view n, std::string_view t) {
+       s.cache_max_bytes = parse_uint(n, t, "a number of bytes (0: no cap)");
+     },
+     [](const settings& s) { return std::to_string(s.cache_max_bytes); }},
     CUPP_BOOL_VAR("CUPP_DUMP_CUDA_SOURCE_ON_ERROR", "CUPY_DUMP_CUDA_SOURCE_ON_ERROR", dump_cuda_source_on_error,
                   "1: write the CUDA source of a kernel that fails to compile to standard error"),
     CUPP_BOOL_VAR("CUPP_CUDA_COMPILE_WITH_DEBUG", "CUPY_CUDA_COMPILE_WITH_DEBUG", cuda_compile_with_debug,

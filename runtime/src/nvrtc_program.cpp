@@ -1,14 +1,18 @@
-// NVRTC compilation with RAII over nvrtcProgram, cupp's embedded headers, CUDA's include path and
-// every return code checked.
+// NVRTC compilation with RAII over nvrtcProgram, cupp's embedded headers, CUDA's include path
+// (cupp::config), debug options, the numbered source on stderr on request, and every return
+// code checked.
 #include "nvrtc_program.hpp"
 
 #include <nvrtc.h>
 
-#include <cstdlib>
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <filesystem>
 #include <span>
 #include <sstream>
 
+#include "cupp/config.hpp"
 #include "cupp/errors.hpp"
 #include "embedded_headers.hpp"
 
@@ -41,10 +45,19 @@ class program {
   nvrtcProgram handle_ = nullptr;
 };
 
-// CUDA's headers for NVRTC: CUDA_PATH, else the toolkit cupp was built with.
-std::string cuda_include_dir() {
-  if (const char* p = std::getenv("CUDA_PATH"); p && *p) return std::string(p) + "/include";
-  return CUPP_CUDA_INCLUDE_DIR;
+std::atomic<std::uint64_t> compile_count{0};
+
+// CUDA's headers for NVRTC: cupp::config's choice (CUDA_PATH, else beside nvcc, else
+// /usr/local/cuda), or the toolkit cupp was built with when that folder does not exist. Found
+// once per process.
+const std::string& cuda_include_dir() {
+  static const std::string dir = [] {
+    std::string configured = config::cuda_include_dir();
+    std::error_code ec;
+    if (std::filesystem::is_directory(configured, ec)) return configured;
+    return std::string(CUPP_CUDA_INCLUDE_DIR);
+  }();
+  return dir;
 }
 
 std::string numbered(std::string_view source) {
@@ -76,13 +89,11 @@ nvrtc_output nvrtc_compile(const nvrtc_request& request) {
   for (const std::string& expr : request.name_expressions)
     check(nvrtcAddNameExpression(prog.get(), expr.c_str()), "nvrtcAddNameExpression");
 
-  std::vector<std::string> options = {
-      (request.ptx ? "--gpu-architecture=compute_" : "--gpu-architecture=sm_") + std::to_string(request.arch),
-      "--std=c++17", "-I" + cuda_include_dir(), "--device-as-default-execution-space"};
-  options.insert(options.end(), request.extra_options.begin(), request.extra_options.end());
+  const std::vector<std::string> options = nvrtc_options(request);
   std::vector<const char*> option_ptrs;
   for (const auto& o : options) option_ptrs.push_back(o.c_str());
 
+  compile_count.fetch_add(1, std::memory_order_relaxed);
   const nvrtcResult compiled = nvrtcCompileProgram(prog.get(), static_cast<int>(option_ptrs.size()), option_ptrs.data());
   nvrtc_output out;
   std::size_t log_size = 0;
@@ -93,9 +104,15 @@ nvrtc_output nvrtc_compile(const nvrtc_request& request) {
   if (compiled != NVRTC_SUCCESS) {
     std::string opts;
     for (const auto& o : options) opts += " " + o;
-    throw CompileError("NVRTC failed to compile " + name + " (" + nvrtcGetErrorString(compiled) + ")\noptions:" +
-                           opts + "\nlog:\n" + out.log,
-                       out.log, numbered(source));
+    const std::string message = "NVRTC failed to compile " + name + " (" + nvrtcGetErrorString(compiled) +
+                                ")\noptions:" + opts + "\nlog:\n" + out.log;
+    std::string numbered_source = numbered(source);
+    if (request.dump_source_on_error) {
+      const std::string dump = "cupp: " + message + "\nsource of " + name + ":\n" + numbered_source;
+      std::fwrite(dump.data(), 1, dump.size(), stderr);
+      std::fflush(stderr);
+    }
+    throw CompileError(message, out.log, std::move(numbered_source));
   }
 
   std::size_t size = 0;
@@ -114,6 +131,39 @@ nvrtc_output nvrtc_compile(const nvrtc_request& request) {
     out.lowered_names.emplace_back(lowered);
   }
   return out;
+}
+
+std::vector<std::string> nvrtc_options(const nvrtc_request& request) {
+  std::vector<std::string> options = {
+      (request.ptx ? "--gpu-architecture=compute_" : "--gpu-architecture=sm_") + std::to_string(request.arch),
+      "--std=c++17", "-I" + cuda_include_dir(), "--device-as-default-execution-space"};
+  if (request.debug) {
+    options.emplace_back("--device-debug");
+    options.emplace_back("--generate-line-info");
+  }
+  options.insert(options.end(), request.extra_options.begin(), request.extra_options.end());
+  return options;
+}
+
+std::uint64_t nvrtc_compile_count() noexcept { return compile_count.load(std::memory_order_relaxed); }
+
+int nvrtc_arch_for(int cc) {
+  static const std::vector<int> supported = [] {
+    int count = 0;
+    check(nvrtcGetNumSupportedArchs(&count), "nvrtcGetNumSupportedArchs");
+    std::vector<int> archs(static_cast<std::size_t>(count));
+    if (count > 0) check(nvrtcGetSupportedArchs(archs.data()), "nvrtcGetSupportedArchs");
+    std::sort(archs.begin(), archs.end());
+    return archs;
+  }();
+  int best = 0;
+  for (const int arch : supported)
+    if (arch <= cc) best = arch;
+  if (best == 0)
+    throw CompileError("NVRTC " + nvrtc_version_string() + " cannot compile for compute capability " +
+                           std::to_string(cc / 10) + "." + std::to_string(cc % 10),
+                       "", "");
+  return best;
 }
 
 std::string nvrtc_version_string() {

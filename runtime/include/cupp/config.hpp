@@ -40,6 +40,7 @@ struct settings {
   std::string cache_dir;                  // CUPP_CACHE_DIR; default $HOME/.cupp/kernel_cache
   bool cache_save_cuda_source = false;    // CUPP_CACHE_SAVE_CUDA_SOURCE
   bool cache_in_memory = false;           // CUPP_CACHE_IN_MEMORY
+  std::uint64_t cache_max_bytes = 0;      // CUPP_CACHE_MAX_BYTES; 0: no size cap
   bool dump_cuda_source_on_error = false; // CUPP_DUMP_CUDA_SOURCE_ON_ERROR
   bool cuda_compile_with_debug = false;   // CUPP_CUDA_COMPILE_WITH_DEBUG
   std::optional<std::uint64_t> seed;      // CUPP_SEED; unset: seeded from the OS

@@ -1,0 +1,131 @@
+// The kernel cache: sharded in-memory table of loaded programs per device, one compile per key
+// (others wait on the key's slot), the disk cache underneath, and one warning when the disk
+// cache cannot be written.
+#include "compiler/kernel_cache.hpp"
+
+#include <cstdio>
+
+#include "cupp/config.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "nvrtc_program.hpp"
+
+namespace cupp::detail {
+
+// One program on one device: built once under `mutex`, then read without it through `ready`.
+struct kernel_cache::slot {
+  std::mutex mutex;
+  std::unique_ptr<kernel_module> module;
+  std::atomic<const kernel_module*> ready{nullptr};
+};
+
+kernel_cache::settings kernel_cache::settings::from_config() {
+  const config::settings& c = config::get();
+  settings s;
+  s.dir = c.cache_dir;
+  s.use_disk = !c.cache_in_memory;
+  s.save_source = c.cache_save_cuda_source;
+  s.max_bytes = c.cache_max_bytes;
+  s.ptx = c.compile_with_ptx;
+  s.debug = c.cuda_compile_with_debug;
+  s.dump_source_on_error = c.dump_cuda_source_on_error;
+  return s;
+}
+
+kernel_cache::kernel_cache(settings s)
+    : settings_(std::move(s)),
+      disk_(disk_cache::settings{settings_.dir, settings_.save_source, settings_.max_bytes}),
+      disk_writable_(settings_.use_disk) {
+  if (!settings_.arch_of) settings_.arch_of = [](int device) { return nvrtc_arch_for(cuda::Device(device).compute_capability()); };
+  if (!settings_.load) settings_.load = load_module;
+  if (!settings_.warn) {
+    settings_.warn = [](std::string_view message) {
+      std::fprintf(stderr, "%.*s\n", static_cast<int>(message.size()), message.data());
+      std::fflush(stderr);
+    };
+  }
+}
+
+kernel_cache::~kernel_cache() = default;
+
+std::size_t kernel_cache::key_hash::operator()(const lookup_key& k) const noexcept {
+  std::uint64_t h = std::hash<std::string_view>{}(k.name);
+  h ^= (k.variant + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2));
+  h ^= (static_cast<std::uint64_t>(static_cast<std::uint32_t>(k.device)) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2));
+  return static_cast<std::size_t>(h);
+}
+
+const kernel_module& kernel_cache::get(int device, kernel_key key, const source_fn& make_source) {
+  const lookup_key lookup{device, key.name, key.variant};
+  const std::size_t h = key_hash{}(lookup);
+  shard& sh = shards_[(h >> 32 ^ h) % shard_count];
+  {
+    std::shared_lock lock(sh.mutex);
+    if (auto it = sh.map.find(lookup); it != sh.map.end())
+      if (const kernel_module* m = it->second->ready.load(std::memory_order_acquire)) return *m;
+  }
+  slot* s = nullptr;
+  {
+    std::unique_lock lock(sh.mutex);
+    auto it = sh.map.find(lookup);
+    if (it == sh.map.end())
+      it = sh.map.emplace(stored_key{device, std::string(key.name), key.variant}, std::make_unique<slot>()).first;
+    s = it->second.get();
+  }
+  return build(*s, device, make_source);
+}
+
+const kernel_module& kernel_cache::build(slot& s, int device, const source_fn& make_source) {
+  const std::lock_guard lock(s.mutex);
+  if (const kernel_module* m = s.ready.load(std::memory_order_acquire)) return *m;  // another thread built it
+  const program_source program = make_source();
+  compile_flags flags;
+  flags.arch = settings_.arch_of(device);
+  flags.ptx = settings_.ptx;
+  flags.debug = settings_.debug;
+  flags.dump_source_on_error = settings_.dump_source_on_error;
+  const compile_result compiled = compile_with_flags(program, flags);
+  s.module = settings_.load(compiled.program, device);
+  s.ready.store(s.module.get(), std::memory_order_release);
+  return *s.module;
+}
+
+compile_result kernel_cache::compile(const program_source& program, int arch) {
+  compile_flags flags;
+  flags.arch = arch;
+  flags.ptx = settings_.ptx;
+  flags.debug = settings_.debug;
+  flags.dump_source_on_error = settings_.dump_source_on_error;
+  return compile_with_flags(program, flags);
+}
+
+compile_result kernel_cache::compile_with_flags(const program_source& program, const compile_flags& flags) {
+  compile_result result = compile_program(program, flags, settings_.use_disk ? &disk_ : nullptr, disk_writable());
+  (result.from_disk ? disk_hits_ : compiles_).fetch_add(1, std::memory_order_relaxed);
+  if (result.store_error) {
+    write_failures_.fetch_add(1, std::memory_order_relaxed);
+    disk_writable_.store(false, std::memory_order_release);
+    std::call_once(warned_, [&] {
+      settings_.warn("cupp: warning: the kernel cache directory " + settings_.dir.string() +
+                     " cannot be written (" + *result.store_error +
+                     "); compiled kernels are kept in memory only in this process");
+    });
+  }
+  return result;
+}
+
+kernel_cache::counters kernel_cache::stats() const noexcept {
+  counters c;
+  c.disk_hits = disk_hits_.load(std::memory_order_relaxed);
+  c.compiles = compiles_.load(std::memory_order_relaxed);
+  c.disk_write_failures = write_failures_.load(std::memory_order_relaxed);
+  return c;
+}
+
+kernel_cache& kernel_cache::global() {
+  // Never destroyed: unloading modules after CUDA's runtime has shut down at exit would fail,
+  // and the driver frees them with the context anyway.
+  static kernel_cache* const cache = std::make_unique<kernel_cache>(settings::from_config()).release();
+  return *cache;
+}
+
+}  // namespace cupp::detail

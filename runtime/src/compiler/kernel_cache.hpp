@@ -1,0 +1,135 @@
+// Internal: the kernel cache. A program's loaded kernels are found per device by a cheap key
+// (an op's name and a variant number for layout class and index width, or a user kernel's
+// identity), never by hashing source: a hit takes a shared lock on one of 16 shards and a hash
+// of the key (well under 1 µs). On a miss the source is built, compiled through the disk cache
+// (compiler.hpp) and loaded; threads missing on the same key wait for one compile. A disk cache
+// that cannot be written is dropped with one warning, and the cache goes on in memory.
+// Loading and the architecture lookup are injectable, so tests run everything but loading
+// without a GPU.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "compiler/compiler.hpp"
+#include "compiler/disk_cache.hpp"
+#include "compiler/module.hpp"
+
+namespace cupp::detail {
+
+// What identifies a program in memory: `name` is stable text chosen by the caller (an op name,
+// a user kernel's identity string), `variant` separates programs of one name (layout class,
+// index width, ...). The device is passed separately.
+struct kernel_key {
+  std::string_view name;
+  std::uint64_t variant = 0;
+};
+
+class kernel_cache {
+ public:
+  using source_fn = std::function<program_source()>;
+  using loader_fn = std::function<std::unique_ptr<kernel_module>(const compiled_program&, int device)>;
+  using arch_fn = std::function<int(int device)>;
+  using warn_fn = std::function<void(std::string_view message)>;
+
+  struct settings {
+    std::filesystem::path dir;     // CUPP_CACHE_DIR
+    bool use_disk = true;          // !CUPP_CACHE_IN_MEMORY
+    bool save_source = false;      // CUPP_CACHE_SAVE_CUDA_SOURCE
+    std::uint64_t max_bytes = 0;   // CUPP_CACHE_MAX_BYTES; 0: no cap
+    bool ptx = false;              // CUPP_COMPILE_WITH_PTX
+    bool debug = false;            // CUPP_CUDA_COMPILE_WITH_DEBUG
+    bool dump_source_on_error = false;  // CUPP_DUMP_CUDA_SOURCE_ON_ERROR
+    arch_fn arch_of;               // default: nvrtc_arch_for(the device's compute capability)
+    loader_fn load;                // default: load_module
+    warn_fn warn;                  // default: one line on stderr
+
+    // From cupp::config::get(), with the defaults above.
+    static settings from_config();
+  };
+
+  explicit kernel_cache(settings s);
+  ~kernel_cache();
+  kernel_cache(const kernel_cache&) = delete;
+  kernel_cache& operator=(const kernel_cache&) = delete;
+
+  // The program `key` on `device`, loaded; on a miss `make_source` is called (once) and the
+  // program compiled or read from disk. Throws CompileError or CudaError; a failure is not
+  // cached (the next call tries again).
+  const kernel_module& get(int device, kernel_key key, const source_fn& make_source);
+
+  // The compiled binary a miss of `program` on a device of architecture `arch` would load
+  // (through the disk cache when it is on). For `cupp cache warm` and tests.
+  compile_result compile(const program_source& program, int arch);
+
+  struct counters {
+    std::uint64_t disk_hits = 0;
+    std::uint64_t compiles = 0;
+    std::uint64_t disk_write_failures = 0;
+  };
+  counters stats() const noexcept;
+  // Whether the disk cache is read (false with CUPP_CACHE_IN_MEMORY=1), and written (also false
+  // after a failed write: a read-only cache that was warmed elsewhere is still read).
+  bool disk_enabled() const noexcept { return settings_.use_disk; }
+  bool disk_writable() const noexcept { return disk_writable_.load(std::memory_order_acquire); }
+  const settings& config() const noexcept { return settings_; }
+  const disk_cache& disk() const noexcept { return disk_; }
+
+  // The process's cache, configured from the environment on first use. It lives until the
+  // process exits (loaded modules are freed with the CUDA context, not unloaded at exit).
+  static kernel_cache& global();
+
+ private:
+  struct slot;
+  struct stored_key {
+    int device;
+    std::string name;
+    std::uint64_t variant;
+  };
+  struct lookup_key {
+    int device;
+    std::string_view name;
+    std::uint64_t variant;
+  };
+  struct key_hash {
+    using is_transparent = void;
+    std::size_t operator()(const lookup_key& k) const noexcept;
+    std::size_t operator()(const stored_key& k) const noexcept {
+      return (*this)(lookup_key{k.device, k.name, k.variant});
+    }
+  };
+  struct key_equal {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const noexcept {
+      return a.device == b.device && a.variant == b.variant && std::string_view(a.name) == std::string_view(b.name);
+    }
+  };
+  struct shard {
+    mutable std::shared_mutex mutex;
+    std::unordered_map<stored_key, std::unique_ptr<slot>, key_hash, key_equal> map;
+  };
+  static constexpr std::size_t shard_count = 16;
+
+  const kernel_module& build(slot& s, int device, const source_fn& make_source);
+  compile_result compile_with_flags(const program_source& program, const compile_flags& flags);
+
+  settings settings_;
+  disk_cache disk_;
+  std::atomic<bool> disk_writable_;
+  std::once_flag warned_;
+  std::array<shard, shard_count> shards_;
+  std::atomic<std::uint64_t> disk_hits_{0}, compiles_{0}, write_failures_{0};
+};
+
+}  // namespace cupp::detail
