@@ -57,7 +57,7 @@ TEST(MemoryPoolStress, EightThreadsOwnStreamsAndOneSharedStream) {
   constexpr int iterations = 3000;
   constexpr int devices = 2;
   auto backend = std::make_shared<fake_backend>(
-      fake_backend::options{.capacity = std::size_t{24} << 20, .devices = devices, .backed = true});
+      fake_backend::options{.capacity = std::size_t{3} << 20, .devices = devices, .backed = true});
   pool_core pool(backend);
   live_registry registry;
   const auto shared_stream = reinterpret_cast<pool_stream>(0x7000);
@@ -91,7 +91,7 @@ TEST(MemoryPoolStress, EightThreadsOwnStreamsAndOneSharedStream) {
         std::memset(p, pattern, size);
         live.push_back({p, size, device, stream, pattern});
       } catch (const OutOfMemoryError&) {
-        ++out_of_memory;  // possible: 8 threads x 12 blocks of up to 256 KiB in 24 MiB, per stream
+        ++out_of_memory;  // expected now and then: up to 12 blocks of up to 256 KiB per thread, 3 MiB per device
       } catch (...) {
         ++other_errors;
       }
@@ -115,7 +115,10 @@ TEST(MemoryPoolStress, EightThreadsOwnStreamsAndOneSharedStream) {
     EXPECT_EQ(pool.n_free_blocks(d), 0u) << d;
     EXPECT_EQ(backend->bytes_held(d), 0u) << d;
   }
+  // The out-of-memory path (release cached chunks, retry) ran, and the pool stayed consistent.
+  EXPECT_GT(backend->failed_allocations(), 0u);
   RecordProperty("out_of_memory", std::to_string(out_of_memory.load()));
+  RecordProperty("backend_failures", std::to_string(backend->failed_allocations()));
 }
 
 }  // namespace
