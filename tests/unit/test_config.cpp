@@ -96,6 +96,7 @@ TEST(Config, SetValues) {
                         {"CUPP_CACHE_DIR", "/tmp/kc"},
                         {"CUPP_CACHE_SAVE_CUDA_SOURCE", "1"},
                         {"CUPP_CACHE_IN_MEMORY", "true"},
+                        {"CUPP_CACHE_MAX_BYTES", "1000000"},
                         {"CUPP_DUMP_CUDA_SOURCE_ON_ERROR", "yes"},
                         {"CUPP_CUDA_COMPILE_WITH_DEBUG", " 1 "},
                         {"CUPP_SEED", "18446744073709551615"},
@@ -115,6 +116,7 @@ TEST(Config, SetValues) {
   EXPECT_EQ(s.cache_dir, "/tmp/kc");
   EXPECT_TRUE(s.cache_save_cuda_source);
   EXPECT_TRUE(s.cache_in_memory);
+  EXPECT_EQ(s.cache_max_bytes, 1000000u);
   EXPECT_TRUE(s.dump_cuda_source_on_error);
   EXPECT_TRUE(s.cuda_compile_with_debug);
   EXPECT_EQ(s.seed, std::uint64_t(18446744073709551615ull));

@@ -18,8 +18,7 @@ struct kernel_cache::slot {
   std::atomic<const kernel_module*> ready{nullptr};
 };
 
-kernel_cache::settings kernel_cache::settings::from_config() {
-  const config::settings& c = config::get();
+kernel_cache::settings kernel_cache::settings::from_config(const config::settings& c) {
   settings s;
   s.dir = c.cache_dir;
   s.use_disk = !c.cache_in_memory;

@@ -22,6 +22,7 @@
 #include <unordered_map>
 
 #include "compiler/compiler.hpp"
+#include "cupp/config.hpp"
 #include "compiler/disk_cache.hpp"
 #include "compiler/module.hpp"
 
@@ -54,8 +55,8 @@ class kernel_cache {
     loader_fn load;                // default: load_module
     warn_fn warn;                  // default: one line on stderr
 
-    // From cupp::config::get(), with the defaults above.
-    static settings from_config();
+    // From cupp's configuration (the process's by default), with the defaults above.
+    static settings from_config(const config::settings& c = config::get());
   };
 
   explicit kernel_cache(settings s);
