@@ -10,5 +10,6 @@ namespace cupp::tool {
 int info(std::span<const std::string_view> args);
 int ops(std::span<const std::string_view> args);
 int demo(std::span<const std::string_view> args);
+int cache(std::span<const std::string_view> args);
 
 }  // namespace cupp::tool

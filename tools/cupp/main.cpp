@@ -1,4 +1,5 @@
-// Entry point of the `cupp` program: parses the subcommand and dispatches to info, ops or demo.
+// Entry point of the `cupp` program: parses the subcommand and dispatches to info, ops, cache or
+// demo.
 #include <cstdio>
 #include <exception>
 #include <string_view>
@@ -15,6 +16,8 @@ constexpr std::string_view kUsage =
     "  info         versions, build options, devices, configuration, kernel cache\n"
     "  ops [NAME [--source]]  the built-in ops and their loops (one op when NAME is given;\n"
     "               --source prints its generated kernel source)\n"
+    "  cache [info|clear|warm [OP...]]  the on-disk kernel cache: show it, empty it, or\n"
+    "               compile every op's kernels into it for the present GPU\n"
     "  demo         a short tour of what works today\n"
     "\n"
     "options:\n"
@@ -43,6 +46,7 @@ int main(int argc, char** argv) {
     if (cmd == "info") return cupp::tool::info(rest);
     if (cmd == "ops") return cupp::tool::ops(rest);
     if (cmd == "demo") return cupp::tool::demo(rest);
+    if (cmd == "cache") return cupp::tool::cache(rest);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cupp %.*s: error: %s\n", static_cast<int>(cmd.size()), cmd.data(), e.what());
     return 1;
