@@ -28,11 +28,13 @@ namespace {
 // Fill and verify kernels, compiled once per process for the current device.
 class memory_kernels {
  public:
-  // Spins for `spin_cycles` clock cycles, then writes `value` into n words at p.
+  // Spins for `spin_cycles` clock cycles, then writes `value` into n words at p. A spinning fill
+  // runs as one block, so that it leaves the rest of the GPU to other streams.
   void fill(cudaStream_t stream, void* p, std::size_t bytes, unsigned value, long long spin_cycles = 0) const {
     unsigned long long n = bytes / 4;
     void* args[] = {&p, &n, &value, &spin_cycles};
-    CUPP_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(fill_), grid(n), dim3(256), args, 0, stream));
+    const dim3 blocks = spin_cycles > 0 ? dim3(1) : grid(n);
+    CUPP_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(fill_), blocks, dim3(256), args, 0, stream));
   }
   // Adds the number of words that differ from `value` to *errors.
   void verify(cudaStream_t stream, const void* p, std::size_t bytes, unsigned value, unsigned* errors) const {
@@ -80,6 +82,7 @@ extern "C" __global__ void cupp_mem_verify(const unsigned* p, unsigned long long
 long long cycles_for_ms(double ms) {
   int khz = 0;
   CUPP_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, current_device()));
+  if (khz <= 0) khz = 2'000'000;  // not reported: assume 2 GHz
   return static_cast<long long>(ms * khz);
 }
 
