@@ -1,0 +1,138 @@
+// Kernel cache on a GPU (issue 4): programs compiled through the cache load with the runtime's
+// library API and run; a second cache (a new process, in effect) loads them from disk without
+// NVRTC; PTX mode loads through the driver's JIT; every loop of a composed op loads. Each test
+// has its own cache directory.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <vector>
+
+#include "compiler/kernel_cache.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/ops.hpp"
+#include "gpu_support.hpp"
+#include "kernel_composer.hpp"
+#include "nvrtc_program.hpp"
+
+namespace cupp::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CacheDir {
+ public:
+  CacheDir() {
+    std::string pattern = (fs::temp_directory_path() / "cupp-kc-gpu-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~CacheDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+program_source scale_program() {
+  return {"cupp_test_scale",
+          "template <class T> __global__ void scale(T* x, T f, unsigned n) {\n"
+          "  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "  if (i < n) x[i] *= f;\n"
+          "}\n",
+          {"scale<float>", "scale<double>"}};
+}
+
+kernel_cache::settings settings_in(const fs::path& dir) {
+  kernel_cache::settings s;
+  s.dir = dir;
+  return s;
+}
+
+template <class T>
+void run_scale(const kernel_module& m, std::size_t kernel, T factor) {
+  std::vector<T> host(1000);
+  for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<T>(i);
+  test::device_vector<T> x(host);
+  T* ptr = x.get();
+  unsigned n = static_cast<unsigned>(host.size());
+  void* args[] = {&ptr, &factor, &n};
+  CUPP_CUDA_CHECK(cudaLaunchKernel(m.function(kernel), dim3(4), dim3(256), args, 0, nullptr));
+  const std::vector<T> out = x.to_host();
+  for (std::size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], static_cast<T>(i) * factor) << i;
+}
+
+TEST(KernelCacheGpu, CompilesLoadsAndRunsThenHitsTheDisk) {
+  CUPP_REQUIRE_GPU();
+  CacheDir dir;
+  const auto before = nvrtc_compile_count();
+  {
+    kernel_cache cache(settings_in(dir.path()));
+    const kernel_module& m = cache.get(cuda::current_device(), {"test_scale"}, scale_program);
+    ASSERT_EQ(m.size(), 2u);
+    run_scale<float>(m, 0, 2.5f);
+    run_scale<double>(m, 1, -3.0);
+    EXPECT_EQ(&cache.get(cuda::current_device(), {"test_scale"}, scale_program), &m);
+  }
+  EXPECT_EQ(nvrtc_compile_count(), before + 1);
+  kernel_cache fresh(settings_in(dir.path()));
+  const kernel_module& m = fresh.get(cuda::current_device(), {"test_scale"}, scale_program);
+  EXPECT_EQ(nvrtc_compile_count(), before + 1);
+  EXPECT_EQ(fresh.stats().disk_hits, 1u);
+  run_scale<float>(m, 0, 0.5f);
+}
+
+TEST(KernelCacheGpu, PtxModeLoadsThroughTheDriver) {
+  CUPP_REQUIRE_GPU();
+  CacheDir dir;
+  kernel_cache::settings s = settings_in(dir.path());
+  s.ptx = true;
+  kernel_cache cache(std::move(s));
+  const kernel_module& m = cache.get(cuda::current_device(), {"test_scale"}, scale_program);
+  run_scale<double>(m, 1, 4.0);
+}
+
+TEST(KernelCacheGpu, DebugModeLoadsAndRuns) {
+  CUPP_REQUIRE_GPU();
+  CacheDir dir;
+  kernel_cache::settings s = settings_in(dir.path());
+  s.debug = true;
+  kernel_cache cache(std::move(s));
+  run_scale<float>(cache.get(cuda::current_device(), {"test_scale"}, scale_program), 0, 3.0f);
+}
+
+TEST(KernelCacheGpu, EveryLoopOfEveryOpLoads) {
+  CUPP_REQUIRE_GPU();
+  CacheDir dir;
+  kernel_cache cache(settings_in(dir.path()));
+  for (const op_spec& op : builtin_ops()) {
+    for (const auto width : {index_width::i32, index_width::i64}) {
+      const kernel_module& m = cache.get(cuda::current_device(), {op.name, static_cast<std::uint64_t>(width)}, [&] {
+        const composed_program p = compose_elementwise(op, width);
+        return program_source{p.name, p.source, p.kernels};
+      });
+      EXPECT_EQ(m.size(), op.loops.size()) << op.name;
+      for (std::size_t i = 0; i < m.size(); ++i) EXPECT_NE(m.kernel(i), nullptr) << op.name << " loop " << i;
+    }
+  }
+}
+
+TEST(KernelCacheGpu, EachDeviceHasItsOwnEntry) {
+  CUPP_REQUIRE_GPU();
+  int count = 0;
+  CUPP_CUDA_CHECK(cudaGetDeviceCount(&count));
+  if (count < 2) GTEST_SKIP() << "one device only";
+  CacheDir dir;
+  kernel_cache cache(settings_in(dir.path()));
+  const kernel_module& m0 = cache.get(0, {"test_scale"}, scale_program);
+  const kernel_module& m1 = cache.get(1, {"test_scale"}, scale_program);
+  EXPECT_NE(&m0, &m1);
+  const cuda::DeviceGuard guard(1);
+  run_scale<float>(m1, 0, 2.0f);
+}
+
+}  // namespace
+}  // namespace cupp::detail
