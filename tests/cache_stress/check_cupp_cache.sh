@@ -1,0 +1,23 @@
+#!/bin/sh
+# `cupp cache` end to end without a GPU: warm two ops into an empty directory, warm again (all
+# cached), info, clear, info. usage: check_cupp_cache.sh CUPP_PROGRAM CACHE_DIR
+set -eu
+cupp=$1
+export CUPP_CACHE_DIR=$2
+unset CUPP_CACHE_IN_MEMORY CUPP_CACHE_MAX_BYTES 2>/dev/null || true
+rm -rf "$CUPP_CACHE_DIR"
+expect() {  # expect PATTERN COMMAND...: runs the command, which must succeed and print PATTERN
+  pattern=$1
+  shift
+  out=$("$@") || { echo "FAIL: $* exited with $?"; echo "$out"; exit 1; }
+  echo "$out"
+  echo "$out" | grep -Eq "$pattern" || { echo "FAIL: '$*' did not print /$pattern/"; exit 1; }
+}
+expect '4 compiled, 0 already cached, 0 failed' "$cupp" cache warm add multiply
+expect '0 compiled, 4 already cached, 0 failed' "$cupp" cache warm multiply add
+expect 'entries: +4 ' "$cupp" cache info
+expect 'removed 4 files' "$cupp" cache clear
+expect 'entries: +0 ' "$cupp" cache
+if "$cupp" cache warm no_such_op >/dev/null 2>&1; then echo "FAIL: unknown op accepted"; exit 1; fi
+rm -rf "$CUPP_CACHE_DIR"
+echo PASS
