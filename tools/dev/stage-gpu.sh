@@ -10,7 +10,7 @@ build=${1:-$root/build}
 stage=$root/.gpu
 rm -rf "$stage"
 mkdir -p "$stage/conformance"
-for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_test tools/cupp; do
+for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_test tools/cupp bench/cupp_bench_memory; do
   cp "$build/$exe" "$stage/"
   strip "$stage/$(basename "$exe")"
 done
@@ -32,9 +32,11 @@ CUPP_CUDA_PER_THREAD_DEFAULT_STREAM=1 ./cupp_gpu_tests --gtest_filter=StreamGpu.
 ./cupp_sticky_error_test 2>&1 | tee "$OUT/sticky.log"; echo "sticky exit: ${PIPESTATUS[0]}"
 ./cupp_unit_tests --gtest_brief=1 2>&1 | tee "$OUT/unit_tests.log" | tail -5
 if command -v compute-sanitizer >/dev/null; then
-  compute-sanitizer --tool memcheck --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 2>&1 | tee "$OUT/memcheck.log" | tail -6
+  compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 2>&1 | tee "$OUT/memcheck.log" | tail -6
   echo "memcheck exit: ${PIPESTATUS[0]}"
 fi
+nvidia-smi --query-gpu=name --format=csv,noheader | head -4
+./cupp_bench_memory 2>&1 | tee "$OUT/bench_memory.log"
 RUN
 chmod +x "$stage/run.sh"
 du -sh "$stage"
