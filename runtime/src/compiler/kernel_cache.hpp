@@ -29,8 +29,9 @@
 namespace cupp::detail {
 
 // What identifies a program in memory: `name` is stable text chosen by the caller (an op name,
-// a user kernel's identity string), `variant` separates programs of one name (layout class,
-// index width, ...). The device is passed separately.
+// a user kernel's identity string that cannot collide with an op name), `variant` separates
+// programs of one name (layout class, index width, ...). A key must always stand for the same
+// source and name expressions. The device is passed separately.
 struct kernel_key {
   std::string_view name;
   std::uint64_t variant = 0;
