@@ -32,6 +32,7 @@ nvrtc_request to_request(const program_source& program, const compile_flags& fla
   r.arch = flags.arch;
   r.ptx = flags.ptx;
   r.extra_options = flags.extra_options;
+  r.extra_options.insert(r.extra_options.end(), program.options.begin(), program.options.end());
   r.debug = flags.debug;
   r.dump_source_on_error = flags.dump_source_on_error;
   return r;

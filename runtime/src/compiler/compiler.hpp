@@ -20,6 +20,7 @@ struct program_source {
   std::string name;                           // NVRTC program name, e.g. "cupp_add"
   std::string source;
   std::vector<std::string> name_expressions;  // one per kernel, e.g. "k<float>" or "my_kernel"
+  std::vector<std::string> options;           // program-specific NVRTC options (user kernels)
 };
 
 struct compile_flags {

@@ -43,6 +43,8 @@ class kernel_module {
   // Kernel i (the i-th name expression); as the function pointer cudaLaunchKernel takes.
   cudaKernel_t kernel(std::size_t i) const { return kernels_.at(i); }
   const void* function(std::size_t i) const { return reinterpret_cast<const void*>(kernels_.at(i)); }
+  // A kernel by its symbol name (an extern "C" kernel that has no name expression).
+  cudaKernel_t find(const std::string& symbol) const { return library_.kernel(symbol); }
 
  private:
   library library_;
