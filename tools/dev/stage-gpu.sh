@@ -10,11 +10,12 @@ build=${1:-$root/build}
 stage=$root/.gpu
 rm -rf "$stage"
 mkdir -p "$stage/conformance"
-for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_test tools/cupp bench/cupp_bench_memory; do
+for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_test tools/cupp bench/cupp_bench_memory bench/cupp_bench_compile tests/cupp_example_raw_kernel; do
   cp "$build/$exe" "$stage/"
   strip "$stage/$(basename "$exe")"
 done
 cp -r "$build/tests/conformance/numpy-ref-extra" "$stage/conformance/"
+cp "$root/bench/run_compile_bench.sh" "$root/bench/compile_cupy.py" "$stage/"
 mkdir -p "$stage/conformance/numpy-ref"
 cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance/numpy-ref/manifest.yaml" \
    "$stage/conformance/numpy-ref/"
@@ -37,6 +38,8 @@ if command -v compute-sanitizer >/dev/null; then
 fi
 nvidia-smi --query-gpu=name --format=csv,noheader | head -4
 ./cupp_bench_memory 2>&1 | tee "$OUT/bench_memory.log"
+./cupp_example_raw_kernel
+bash ./run_compile_bench.sh ./cupp_bench_compile 5 2>&1 | tee "$OUT/bench_compile.log"
 RUN
 chmod +x "$stage/run.sh"
 du -sh "$stage"
