@@ -116,7 +116,11 @@ nvrtc_output nvrtc_compile(const nvrtc_request& request) {
   }
 
   std::size_t size = 0;
-  if (request.ptx) {
+  if (request.lto) {
+    check(nvrtcGetLTOIRSize(prog.get(), &size), "nvrtcGetLTOIRSize");
+    out.binary.resize(size);
+    check(nvrtcGetLTOIR(prog.get(), out.binary.data()), "nvrtcGetLTOIR");
+  } else if (request.ptx) {
     check(nvrtcGetPTXSize(prog.get(), &size), "nvrtcGetPTXSize");
     out.binary.resize(size);
     check(nvrtcGetPTX(prog.get(), out.binary.data()), "nvrtcGetPTX");
@@ -137,6 +141,10 @@ std::vector<std::string> nvrtc_options(const nvrtc_request& request) {
   std::vector<std::string> options = {
       (request.ptx ? "--gpu-architecture=compute_" : "--gpu-architecture=sm_") + std::to_string(request.arch),
       "--std=c++17", "-I" + cuda_include_dir(), "--device-as-default-execution-space"};
+  if (request.lto) {
+    options.emplace_back("--relocatable-device-code=true");
+    options.emplace_back("-dlto");
+  }
   if (request.debug) {
     options.emplace_back("--device-debug");
     options.emplace_back("--generate-line-info");

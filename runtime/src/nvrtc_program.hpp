@@ -16,13 +16,14 @@ struct nvrtc_request {
   std::vector<std::string> name_expressions;  // kernels to instantiate and look up
   int arch = 90;                              // compute capability, e.g. 90 for sm_90
   bool ptx = false;                           // PTX (compute_XX) instead of CUBIN (sm_XX)
+  bool lto = false;                           // LTO-IR for nvJitLink (relocatable, -dlto)
   std::vector<std::string> extra_options;
   bool debug = false;                         // --device-debug --generate-line-info
   bool dump_source_on_error = false;          // also print the numbered source to stderr on failure
 };
 
 struct nvrtc_output {
-  std::string binary;                       // CUBIN, or PTX text
+  std::string binary;                       // CUBIN, PTX text, or LTO-IR
   std::vector<std::string> lowered_names;   // one per name expression
   std::string log;
 };
