@@ -95,3 +95,18 @@ TEST(RawKernelGpu, SameSourceIsCompiledOnce) {
 
 }  // namespace
 }  // namespace cupp::cuda
+
+namespace cupp::cuda {
+namespace {
+
+TEST(RawKernelGpu, NvccBackendRuns) {
+  CUPP_REQUIRE_GPU();
+  RawKernel k("extern \"C\" __global__ void put(int* p, int v) { *p = v + 1; }", "put", {.backend = "nvcc"});
+  test::device_vector<int> v(std::vector<int>{0});
+  k({1}, {1}, v.get(), 41);
+  CUPP_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(v.to_host()[0], 42);
+}
+
+}  // namespace
+}  // namespace cupp::cuda

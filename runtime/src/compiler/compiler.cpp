@@ -1,5 +1,6 @@
 // The compiler front without a GPU: disk cache key, payload format and compile-through-cache.
 #include "compiler/compiler.hpp"
+#include "compiler/nvcc_backend.hpp"
 
 #include <cstring>
 
@@ -85,8 +86,13 @@ compile_flags compile_flags_from_config(int arch) {
 digest256 program_key(const program_source& program, const compile_flags& flags) {
   sha256 h;
   h.field(process_key_part());
-  h.field(flags.ptx ? "ptx" : "cubin").field(std::to_string(flags.arch));
-  for (const std::string& option : nvrtc_options(to_request(program, flags))) h.field(option);
+  h.field(flags.ptx && !program.use_nvcc ? "ptx" : "cubin").field(std::to_string(flags.arch));
+  if (program.use_nvcc) {
+    h.field("nvcc").field(nvcc_command()).field(nvcc_version_text()).field(flags.debug ? "debug" : "");
+    for (const std::string& option : program.options) h.field(option);
+  } else {
+    for (const std::string& option : nvrtc_options(to_request(program, flags))) h.field(option);
+  }
   h.field("names");
   for (const std::string& expr : program.name_expressions) h.field(expr);
   h.field(program.name).field(program.source);
@@ -124,12 +130,18 @@ compile_result compile_program(const program_source& program, const compile_flag
     key = program_key(program, flags);
     if (std::optional<std::string> payload = disk->load(key)) {
       if (std::optional<compiled_program> cached = deserialize(*payload, program.name_expressions.size());
-          cached && cached->ptx == flags.ptx) {
+          cached && cached->ptx == (flags.ptx && !program.use_nvcc)) {
         result.program = std::move(*cached);
         result.from_disk = true;
         return result;
       }
     }
+  }
+  if (program.use_nvcc) {
+    result.program.ptx = false;
+    result.program.binary = nvcc_compile(program.name, program.source, flags.arch, program.options, flags.debug);
+    if (disk && write) result.store_error = disk->store(key, serialize(result.program), program.source);
+    return result;
   }
   nvrtc_output out = nvrtc_compile(to_request(program, flags));
   result.program.ptx = flags.ptx;

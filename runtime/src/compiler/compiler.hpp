@@ -20,7 +20,8 @@ struct program_source {
   std::string name;                           // NVRTC program name, e.g. "cupp_add"
   std::string source;
   std::vector<std::string> name_expressions;  // one per kernel, e.g. "k<float>" or "my_kernel"
-  std::vector<std::string> options;           // program-specific NVRTC options (user kernels)
+  std::vector<std::string> options;           // program-specific compiler options (user kernels)
+  bool use_nvcc = false;                      // the NVCC backend (extern "C" kernels only; CUBIN)
 };
 
 struct compile_flags {

@@ -25,7 +25,12 @@ struct raw_program {
   std::string identity;  // "raw:<sha256>": never an op name
 
   raw_program(std::string c, raw_options o) : code(std::move(c)), options(std::move(o)) {
+    if (options.backend != "nvrtc" && options.backend != "nvcc")
+      throw ValueError("Unknown compiler backend '" + options.backend + "' (expected \"nvrtc\" or \"nvcc\")");
+    if (options.backend == "nvcc" && !options.name_expressions.empty())
+      throw ValueError("The nvcc backend compiles extern \"C\" kernels only: name expressions need \"nvrtc\"");
     cupp::detail::sha256 h;
+    h.field(options.backend);
     h.field(code);
     h.field("options");
     for (const auto& opt : options.options) h.field(opt);
@@ -36,7 +41,8 @@ struct raw_program {
 
   const cupp::detail::kernel_module& module(int device) const {
     return cupp::detail::kernel_cache::global().get(device, {identity, 0}, [this] {
-      return cupp::detail::program_source{"cupp_raw_module", code, options.name_expressions, options.options};
+      return cupp::detail::program_source{"cupp_raw_module", code, options.name_expressions, options.options,
+                                          options.backend == "nvcc"};
     });
   }
 };

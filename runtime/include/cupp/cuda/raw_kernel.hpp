@@ -40,8 +40,9 @@ struct launch_config {
 };
 
 struct raw_options {
-  std::vector<std::string> options;           // NVRTC options, e.g. "-DN=4", "--use_fast_math"
+  std::vector<std::string> options;           // compiler options, e.g. "-DN=4", "--use_fast_math"
   std::vector<std::string> name_expressions;  // template instantiations to compile and look up
+  std::string backend = "nvrtc";              // or "nvcc" (extern "C" kernels only; the NVCC variable names it)
 };
 
 namespace detail {
