@@ -18,6 +18,8 @@
 #include <string>
 
 #include "commands.hpp"
+#include "compiler/lto_link.hpp"
+#include "compiler/nvcc_backend.hpp"
 #include "cupp/config.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 
@@ -84,6 +86,8 @@ int info(std::span<const std::string_view> args) {
   });
   row("driver (local, supports)", driver_text);
   row("NVRTC", guarded([] { return cuda::version_string(cuda::nvrtc_version()); }));
+  row("nvJitLink", guarded([] { return detail::nvjitlink_version_string(); }));
+  row("nvcc (NVCC backend)", guarded([] { return detail::nvcc_command(); }));
   row("cuBLAS", library_version(cublasGetProperty));
   row("cuFFT", library_version(cufftGetProperty));
   row("cuRAND", library_version(curandGetProperty));
