@@ -66,14 +66,21 @@ D convert_value(const S& v) {
   } else if constexpr (std::is_same_v<D, float16_t> || std::is_same_v<D, bfloat16_t>) {
     return D(static_cast<double>(v));
   } else if constexpr (std::is_integral_v<D> && std::is_floating_point_v<S>) {
-    // NaN and out-of-range values: x86's "integer indefinite" (the minimum), as NumPy gives.
+    // As x86-64 code compiled from C casts does (NumPy's results there): int32 and narrower
+    // convert through a 32-bit cvttsd2si, wider types through the 64-bit one; NaN and values out
+    // of range give the "integer indefinite" (the minimum), then truncate.
     const double x = static_cast<double>(v);
     if constexpr (std::is_unsigned_v<D> && sizeof(D) == 8) {
       if (x >= 0 && x < 18446744073709551616.0) return static_cast<D>(x);
     }
-    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
-      return static_cast<D>(std::numeric_limits<std::int64_t>::min());
-    return static_cast<D>(static_cast<std::int64_t>(x));
+    if constexpr (sizeof(D) <= 2 || (sizeof(D) == 4 && std::is_signed_v<D>)) {
+      if (!(x > -2147483649.0 && x < 2147483648.0)) return static_cast<D>(std::numeric_limits<std::int32_t>::min());
+      return static_cast<D>(static_cast<std::int32_t>(x));
+    } else {
+      if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
+        return static_cast<D>(std::numeric_limits<std::int64_t>::min());
+      return static_cast<D>(static_cast<std::int64_t>(x));
+    }
   } else {
     return static_cast<D>(v);
   }

@@ -67,6 +67,8 @@ shape_t c_strides(std::span<const std::int64_t> shape, std::int64_t itemsize) {
 }
 
 bool is_c_contiguous(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides, std::int64_t itemsize) {
+  for (std::int64_t d : shape)
+    if (d == 0) return true;  // empty arrays are both
   std::int64_t expected = itemsize;
   for (std::size_t i = shape.size(); i-- > 0;) {
     if (shape[i] == 0) return true;
@@ -79,6 +81,8 @@ bool is_c_contiguous(std::span<const std::int64_t> shape, std::span<const std::i
 }
 
 bool is_f_contiguous(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides, std::int64_t itemsize) {
+  for (std::int64_t d : shape)
+    if (d == 0) return true;  // empty arrays are both
   std::int64_t expected = itemsize;
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == 0) return true;
