@@ -7,6 +7,7 @@
 
 #include "array/access.hpp"
 #include "array/layout.hpp"
+#include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/ndarray.hpp"
 
@@ -148,7 +149,8 @@ ndarray ndarray::imag() const {
     return access::view(*this, std::move(w), component_type(dtype_));
   }
   detail::require_not_structured(dtype_, "imag");
-  // NumPy: a read-only array of zeros of the same shape and dtype.
+  // NumPy: a read-only array of zeros of the same shape and dtype (on this array's device).
+  cuda::DeviceGuard guard(device_);
   ndarray z = zeros(shape_, dtype_);
   z.writeable_ = false;
   return z;
