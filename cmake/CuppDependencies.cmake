@@ -38,3 +38,9 @@ foreach(_mod_pkg "jinja2;python3-jinja2" "yaml;python3-yaml")
                         "cannot import: install Debian's ${_pkg} (or pass -DPython3_EXECUTABLE=...)")
   endif()
 endforeach()
+
+# zlib, for .npz archives (deflate and CRC-32).
+find_package(ZLIB)
+if(NOT ZLIB_FOUND)
+  message(FATAL_ERROR "zlib (headers and library) not found: install Debian's zlib1g-dev")
+endif()

@@ -5,7 +5,7 @@
 # only what changed.
 
 CUPP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-CUPP_PACKAGES=(cmake ninja-build g++ ccache libyaml-cpp-dev libgtest-dev python3 python3-jinja2 python3-yaml)
+CUPP_PACKAGES=(cmake ninja-build g++ ccache libyaml-cpp-dev libgtest-dev python3 python3-jinja2 python3-yaml zlib1g-dev clang libclang-rt-14-dev)
 # Debian's python3-jinja2 and python3-yaml install into the system interpreter.
 CUPP_PYTHON=/usr/bin/python3
 
