@@ -43,3 +43,12 @@ bash ./run_compile_bench.sh ./cupp_bench_compile 5 2>&1 | tee "$OUT/bench_compil
 RUN
 chmod +x "$stage/run.sh"
 du -sh "$stage"
+# DLPack interop with PyTorch and CuPy (tests/dlpack_interop): the ctypes library and its script.
+if [ -f "$build/tests/libcupp_dlpack_interop.so" ]; then
+  cp "$build/tests/libcupp_dlpack_interop.so" "$root/tests/dlpack_interop/check_interop.py" "$stage/"
+  strip --strip-unneeded "$stage/libcupp_dlpack_interop.so"
+  cat >> "$stage/run.sh" <<'RUN'
+python3 check_interop.py ./libcupp_dlpack_interop.so 2>&1 | tee "$OUT/dlpack.log" | tail -15
+echo "dlpack interop exit: ${PIPESTATUS[0]}"
+RUN
+fi
