@@ -23,7 +23,7 @@ std::vector<std::byte> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::vector<std::byte> out(chars.size());
-  std::memcpy(out.data(), chars.data(), chars.size());
+  if (!chars.empty()) std::memcpy(out.data(), chars.data(), chars.size());
   return out;
 }
 
@@ -47,7 +47,7 @@ void expect_same(const host_array& a, const host_array& b) {
   EXPECT_EQ(a.dtype(), b.dtype());
   EXPECT_EQ(a.shape(), b.shape());
   ASSERT_EQ(a.nbytes(), b.nbytes());
-  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.nbytes()));
+  if (a.nbytes() != 0) EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.nbytes()));
 }
 
 void put_u16(std::vector<std::byte>& z, std::size_t at, unsigned v) {
