@@ -52,8 +52,9 @@ pyapi.PyCapsule_SetName.restype = ctypes.c_int
 pyapi.PyCapsule_SetName.argtypes = [ctypes.py_object, ctypes.c_char_p]
 pyapi.PyCapsule_IsValid.restype = ctypes.c_int
 pyapi.PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
-# Keep the name buffers alive for as long as any capsule may point at them.
-_names = {n: ctypes.create_string_buffer(n) for n in (NAME_VERSIONED, NAME_LEGACY, USED_VERSIONED, USED_LEGACY)}
+# Capsules keep a pointer to their name: these module-level bytes objects live as long as the
+# process, and ctypes passes c_char_p arguments as pointers into them.
+_names = {n: n for n in (NAME_VERSIONED, NAME_LEGACY, USED_VERSIONED, USED_LEGACY)}
 
 
 def load(path):
