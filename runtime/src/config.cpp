@@ -192,8 +192,8 @@ const var_def kVariables[] = {
     CUPP_BOOL_VAR("CUPP_TF32", "CUPY_TF32", tf32,
                   "1: let cuBLAS use TF32 tensor cores for float32 matrix products (pending: linalg)"),
     {"CUPP_DLPACK_EXPORT_VERSION", "CUPY_DLPACK_EXPORT_VERSION",
-     "DLPack version of exported tensors: below 0.6, managed memory is exported as plain CUDA memory "
-     "(pending: DLPack)",
+     "DLPack version that decides how exported managed memory is reported: as kDLCUDA below 1.0, as "
+     "kDLCUDAManaged from 1.0",
      false,
      [](settings& s, std::string_view n, std::string_view t) {
        std::tie(s.dlpack_export_major, s.dlpack_export_minor) = parse_version(n, t);

@@ -31,7 +31,7 @@ inline constexpr bool is_host_element_v =
 // cupp::asarray of host values keeps C++'s widths. Python-style int -> int64 inference applies to
 // initializer lists of integer literals, see cupp::array.)
 template <class T>
-constexpr cupp::dtype dtype_of() {
+inline cupp::dtype dtype_of() {
   static_assert(is_host_element_v<T> && !std::is_same_v<T, long double>, "no cupp dtype for this C++ type");
   if constexpr (std::is_same_v<T, bool>) return type_id::bool_;
   else if constexpr (std::is_same_v<T, float16_t>) return type_id::float16;

@@ -217,7 +217,7 @@ namespace detail {
 // The dtype an initializer list of T gets, Python-style: integers -> int64 (unsigned 64-bit ->
 // uint64), bool -> bool, float -> float32, double -> float64, complex -> complex64/128.
 template <class T>
-constexpr cupp::dtype literal_dtype() {
+inline cupp::dtype literal_dtype() {
   if constexpr (std::is_same_v<T, bool>) return type_id::bool_;
   else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T> && sizeof(T) == 8) return type_id::uint64;
   else if constexpr (std::is_integral_v<T>) return type_id::int64;
