@@ -15,7 +15,7 @@ for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_te
   strip "$stage/$(basename "$exe")"
 done
 cp -r "$build/tests/conformance/numpy-ref-extra" "$stage/conformance/"
-cp "$root/bench/run_compile_bench.sh" "$root/bench/compile_cupy.py" "$stage/"
+cp "$root/bench/run_compile_bench.sh" "$root/bench/compile_cupy.py" "$root/tests/conformance/npy_exchange.py" "$stage/"
 mkdir -p "$stage/conformance/numpy-ref"
 cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance/numpy-ref/manifest.yaml" \
    "$stage/conformance/numpy-ref/"
@@ -32,6 +32,12 @@ export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. &
 CUPP_CUDA_PER_THREAD_DEFAULT_STREAM=1 ./cupp_gpu_tests --gtest_filter=StreamGpu.DefaultCurrentStreamFollowsConfiguration 2>&1 | tail -2
 ./cupp_sticky_error_test 2>&1 | tee "$OUT/sticky.log"; echo "sticky exit: ${PIPESTATUS[0]}"
 ./cupp_unit_tests --gtest_brief=1 2>&1 | tee "$OUT/unit_tests.log" | tail -5
+# .npy both ways with real NumPy: NumPy writes, cupp reads; cupp writes, NumPy reads.
+rm -rf /tmp/npyx && mkdir -p /tmp/npyx/numpy /tmp/npyx/cupp
+python3 npy_exchange.py write /tmp/npyx/numpy &&
+  CUPP_TEST_NUMPY_WRITTEN_DIR=/tmp/npyx/numpy CUPP_TEST_CUPP_WRITE_DIR=/tmp/npyx/cupp \
+    ./cupp_unit_tests --gtest_filter='NpyExchange*' 2>&1 | tail -3 &&
+  python3 npy_exchange.py check /tmp/npyx/cupp 2>&1 | tee "$OUT/npy_exchange.log"
 if command -v compute-sanitizer >/dev/null; then
   compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 2>&1 | tee "$OUT/memcheck.log" | tail -6
   echo "memcheck exit: ${PIPESTATUS[0]}"
