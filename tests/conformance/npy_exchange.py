@@ -16,8 +16,8 @@ import numpy as np
 
 
 def le_bytes(a):
-    a = np.ascontiguousarray(a)
-    return a.astype(a.dtype.newbyteorder("<")).tobytes() if a.dtype.byteorder == ">" else a.tobytes()
+    """The data as C-order little-endian bytes (structured fields swapped recursively)."""
+    return np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes()
 
 
 def write(out):
