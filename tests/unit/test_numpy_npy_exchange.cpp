@@ -1,7 +1,9 @@
-// The .npy exchange with real NumPy, run on the GPU machine where NumPy 2 exists (CI skips both
-// tests): tests/conformance/npy_exchange.py writes files with NumPy that cupp must read
-// (CUPP_TEST_NUMPY_WRITTEN_DIR), and cupp writes files that NumPy must read back
-// (CUPP_TEST_CUPP_WRITE_DIR, checked by `npy_exchange.py check`).
+// The .npy exchange with real NumPy. tests/conformance/npy_exchange.py wrote files with NumPy
+// 2.5.2 on the GPU machine (structured, nested big-endian, Fortran order, float16, bfloat16,
+// complex, ...): they are committed as tests/conformance/numpy-written-npy.tgz and cupp must read
+// them (CI too; CUPP_TEST_NUMPY_WRITTEN_DIR reads a fresh set instead). cupp writes files that
+// NumPy must read back (CUPP_TEST_CUPP_WRITE_DIR, checked by `npy_exchange.py check` on the GPU
+// machine; skipped elsewhere).
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -11,6 +13,7 @@
 #include <string>
 
 #include "compiler/hash.hpp"
+#include "conformance.hpp"
 #include "cupp/host_array.hpp"
 #include "cupp/io.hpp"
 
@@ -29,8 +32,8 @@ std::string env(const char* name) {
 }
 
 TEST(NpyExchange, ReadsWhatNumPyWrote) {
-  const std::string dir = env("CUPP_TEST_NUMPY_WRITTEN_DIR");
-  if (dir.empty()) GTEST_SKIP() << "CUPP_TEST_NUMPY_WRITTEN_DIR not set (NumPy runs on the GPU machine)";
+  std::string dir = env("CUPP_TEST_NUMPY_WRITTEN_DIR");
+  if (dir.empty()) dir = test::conformance_path("numpy-written-npy");
   const YAML::Node manifest = YAML::LoadFile(dir + "/manifest.json");
   ASSERT_GE(manifest.size(), 10u);
   for (const auto& entry : manifest) {
