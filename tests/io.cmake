@@ -10,6 +10,7 @@
 get_filename_component(_cupp_io_root ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 set(_cupp_io_sources
   ${_cupp_io_root}/runtime/src/io/npy_format.cpp
+  ${_cupp_io_root}/runtime/src/python_literal.cpp
   ${_cupp_io_root}/runtime/src/io/npy.cpp
   ${_cupp_io_root}/runtime/src/io/npz.cpp
   ${_cupp_io_root}/runtime/src/io/zip.cpp

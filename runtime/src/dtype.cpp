@@ -15,6 +15,7 @@
 
 #include "cupp/errors.hpp"
 #include "dtype_layout.hpp"
+#include "python_literal.hpp"
 #include "tables.hpp"
 
 namespace cupp {
@@ -70,173 +71,9 @@ bool fields_in_offset_order(std::span<const field> fields) {
   return true;
 }
 
-// ---- Python literal parsing (the subset .npy headers and numpy.dtype reprs use) ---------
-
-struct literal;
-using literal_list = std::vector<literal>;
-
-struct literal {
-  enum class kind { string, integer, boolean, none, list, tuple, dict };
-  kind what = kind::none;
-  std::string text;              // string
-  long long number = 0;          // integer, boolean (0/1)
-  literal_list items;            // list, tuple; dict: key, value, key, value, ...
-};
-
-class literal_parser {
- public:
-  explicit literal_parser(std::string_view text) : text_(text) {}
-
-  literal parse_all() {
-    literal value = parse_value();
-    skip_space();
-    if (pos_ != text_.size()) fail("unexpected text after the end");
-    return value;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throw ValueError("data type '" + std::string(text_) + "' not understood: " + what + " at position " +
-                     std::to_string(pos_));
-  }
-
-  void skip_space() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' ||
-                                   text_[pos_] == '\r'))
-      ++pos_;
-  }
-
-  bool accept(char c) {
-    skip_space();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-
-  literal parse_value() {
-    // Bounded nesting, so that hostile input cannot exhaust the stack.
-    if (++depth_ > max_depth) fail("nested too deeply");
-    struct leave {
-      int& depth;
-      ~leave() { --depth; }
-    } guard{depth_};
-    skip_space();
-    if (pos_ >= text_.size()) fail("unexpected end");
-    const char c = text_[pos_];
-    if (c == '\'' || c == '"') return parse_string();
-    if (c == '[') return parse_sequence(literal::kind::list, ']');
-    if (c == '(') return parse_sequence(literal::kind::tuple, ')');
-    if (c == '{') return parse_dict();
-    if (c == '-' || c == '+' || (c >= '0' && c <= '9')) return parse_integer();
-    if (std::isalpha(static_cast<unsigned char>(c))) return parse_word();
-    fail(std::string("unexpected '") + c + "'");
-  }
-
-  literal parse_string() {
-    literal out;
-    out.what = literal::kind::string;
-    const char quote = text_[pos_++];
-    while (true) {
-      if (pos_ >= text_.size()) fail("unterminated string");
-      char c = text_[pos_++];
-      if (c == quote) break;
-      if (c == '\\') {
-        if (pos_ >= text_.size()) fail("unterminated string");
-        c = text_[pos_++];
-        switch (c) {
-          case 'n': out.text += '\n'; break;
-          case 't': out.text += '\t'; break;
-          case 'r': out.text += '\r'; break;
-          case '0': out.text += '\0'; break;
-          case 'x': {
-            if (pos_ + 2 > text_.size()) fail("bad \\x escape");
-            const std::string hex(text_.substr(pos_, 2));
-            if (!std::isxdigit(static_cast<unsigned char>(hex[0])) ||
-                !std::isxdigit(static_cast<unsigned char>(hex[1])))
-              fail("bad \\x escape");
-            out.text += static_cast<char>(std::stoi(hex, nullptr, 16));
-            pos_ += 2;
-            break;
-          }
-          default: out.text += c; break;  // \\, \', \"
-        }
-      } else {
-        out.text += c;
-      }
-    }
-    return out;
-  }
-
-  literal parse_integer() {
-    literal out;
-    out.what = literal::kind::integer;
-    const std::size_t start = pos_;
-    if (text_[pos_] == '-' || text_[pos_] == '+') ++pos_;
-    const std::size_t digits = pos_;
-    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-    // Python 2 style long suffix, as old .npy files write shapes.
-    const std::size_t end = pos_;
-    if (pos_ < text_.size() && (text_[pos_] == 'L' || text_[pos_] == 'l')) ++pos_;
-    if (end == digits || end - digits > 18) fail("bad integer");
-    out.number = std::stoll(std::string(text_.substr(start, end - start)));
-    return out;
-  }
-
-  literal parse_word() {
-    const std::size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
-      ++pos_;
-    const std::string_view word = text_.substr(start, pos_ - start);
-    literal out;
-    if (word == "True" || word == "False") {
-      out.what = literal::kind::boolean;
-      out.number = word == "True" ? 1 : 0;
-    } else if (word == "None") {
-      out.what = literal::kind::none;
-    } else {
-      pos_ = start;
-      fail("unexpected '" + std::string(word) + "'");
-    }
-    return out;
-  }
-
-  literal parse_sequence(literal::kind what, char close) {
-    ++pos_;  // the opening bracket
-    literal out;
-    out.what = what;
-    bool trailing_comma = false;
-    while (!accept(close)) {
-      if (!out.items.empty() && !trailing_comma) fail("expected ',' or '" + std::string(1, close) + "'");
-      out.items.push_back(parse_value());
-      trailing_comma = accept(',');
-    }
-    // (x) is just x in Python; only (x,) is a tuple.
-    if (what == literal::kind::tuple && out.items.size() == 1 && !trailing_comma) return std::move(out.items[0]);
-    return out;
-  }
-
-  literal parse_dict() {
-    ++pos_;
-    literal out;
-    out.what = literal::kind::dict;
-    bool trailing_comma = false;
-    while (!accept('}')) {
-      if (!out.items.empty() && !trailing_comma) fail("expected ',' or '}'");
-      out.items.push_back(parse_value());
-      if (!accept(':')) fail("expected ':'");
-      out.items.push_back(parse_value());
-      trailing_comma = accept(',');
-    }
-    return out;
-  }
-
-  static constexpr int max_depth = 64;
-  std::string_view text_;
-  std::size_t pos_ = 0;
-  int depth_ = 0;
-};
+using detail::parse_python_literal;
+using detail::python_literal_error;
+using literal = detail::python_literal;
 
 // ---- Descriptor interpretation ------------------------------------------------------------
 
@@ -432,8 +269,8 @@ dtype parse_type_string(std::string_view text, byte_order_seen& seen) {
 std::string describe_literal(const literal& value) {
   switch (value.what) {
     case literal::kind::string: return python_repr(value.text);
-    case literal::kind::integer: return std::to_string(value.number);
-    case literal::kind::boolean: return value.number != 0 ? "True" : "False";
+    case literal::kind::integer: return std::to_string(value.value());
+    case literal::kind::boolean: return value.integer != 0 ? "True" : "False";
     case literal::kind::none: return "None";
     case literal::kind::list:
     case literal::kind::tuple: {
@@ -516,15 +353,15 @@ dtype interpret_dict(const literal& dict, std::string_view whole, byte_order_see
   bool align = false;
   if (const literal* aligned = dict_get(dict, "aligned")) {
     if (aligned->what != literal::kind::boolean) throw bad("'aligned' must be True or False");
-    align = aligned->number != 0;
+    align = aligned->integer != 0;
   }
   const literal* offsets = dict_get(dict, "offsets");
   if (offsets != nullptr && (offsets->what != literal::kind::list || offsets->items.size() != names->items.size()))
     throw bad("'offsets' must be a list with one offset per name");
   std::size_t itemsize = 0;
   if (const literal* size = dict_get(dict, "itemsize")) {
-    if (size->what != literal::kind::integer || size->number < 0) throw bad("'itemsize' must be a non-negative integer");
-    itemsize = static_cast<std::size_t>(size->number);
+    if (size->what != literal::kind::integer || size->negative) throw bad("'itemsize' must be a non-negative integer");
+    itemsize = static_cast<std::size_t>(size->integer);
   }
 
   std::vector<field> fields;
@@ -535,8 +372,8 @@ dtype interpret_dict(const literal& dict, std::string_view whole, byte_order_see
     std::size_t offset;
     if (offsets != nullptr) {
       const literal& o = offsets->items[i];
-      if (o.what != literal::kind::integer || o.number < 0) throw bad("offsets must be non-negative integers");
-      offset = static_cast<std::size_t>(o.number);
+      if (o.what != literal::kind::integer || o.negative) throw bad("offsets must be non-negative integers");
+      offset = static_cast<std::size_t>(o.integer);
     } else {
       offset = align ? round_up(next_offset, type.alignment()) : next_offset;
     }
@@ -569,7 +406,14 @@ dtype parse_any(std::string_view text, byte_order_seen& seen) {
   const std::string_view trimmed = trim(text);
   if (!trimmed.empty() && (trimmed.front() == '[' || trimmed.front() == '{' || trimmed.front() == '\'' ||
                            trimmed.front() == '"')) {
-    return interpret(literal_parser(trimmed).parse_all(), text, seen);
+    literal parsed;
+    try {
+      parsed = parse_python_literal(trimmed, 64);
+    } catch (const python_literal_error& e) {
+      throw ValueError("data type '" + std::string(text) + "' not understood: " + e.what() + " at position " +
+                       std::to_string(e.position()));
+    }
+    return interpret(parsed, text, seen);
   }
   if (text.empty()) throw_not_understood(text);
   return parse_type_string(text, seen);

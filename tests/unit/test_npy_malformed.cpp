@@ -124,7 +124,7 @@ TEST(NpyMalformed, Reasons) {
   EXPECT_PRED2(contains, error_of(with_dict("{'descr': '<f8', 'fortran_order': False, 'shape': (1.5,)}")), "malformed");
   EXPECT_PRED2(contains, error_of(with_dict("{'descr': '<f8', 'fortran_order': False, 'shape': (-1,)}")), "negative");
   EXPECT_PRED2(contains, error_of(with_dict("{'descr': '<f8', 'fortran_order': False, 'shape': ((1,),)}")), "integers");
-  EXPECT_PRED2(contains, error_of(with_dict("{'descr': '<f8', 'fortran_order': False, 'shape': (1,)} junk")), "after the dict");
+  EXPECT_PRED2(contains, error_of(with_dict("{'descr': '<f8', 'fortran_order': False, 'shape': (1,)} junk")), "unexpected text after the end");
   EXPECT_PRED2(contains, error_of(with_dict("{'descr': '<f8, 'fortran_order': False, 'shape': (1,)}")), "malformed");
   EXPECT_PRED2(contains, error_of(with_dict("{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999,)}")), "too large");
   // Nesting that would exhaust a recursive parser.

@@ -13,10 +13,14 @@
 #include <utility>
 
 #include "cupp/errors.hpp"
+#include "python_literal.hpp"
 
 namespace cupp::io::detail {
 
 namespace {
+
+using literal = cupp::detail::python_literal;
+using cupp::detail::append_utf8;
 
 constexpr unsigned char npy_magic[npy_magic_size] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 constexpr std::size_t array_align = 64;        // numpy.lib.format.ARRAY_ALIGN
@@ -32,24 +36,6 @@ std::uint64_t read_le(std::span<const std::byte> bytes, std::size_t offset, std:
 }
 
 // ---- text encodings -------------------------------------------------------------------------
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 // Decodes UTF-8 into code points; nullopt for invalid UTF-8 (overlong forms, surrogates,
 // truncated sequences, values past U+10FFFF).
@@ -86,212 +72,6 @@ std::optional<std::vector<std::uint32_t>> decode_utf8(std::string_view text) {
   }
   return out;
 }
-
-// ---- the header dict ------------------------------------------------------------------------
-
-// One Python literal of the header. `source` is its text (lists are handed to parse_descr as
-// text); strings are unescaped into `text`.
-struct literal {
-  enum class kind { string, integer, boolean, none, tuple, list, dict };
-  kind what = kind::none;
-  std::string text;
-  std::int64_t integer = 0;  // integer value; boolean 0/1
-  bool negative = false;
-  std::string_view source;
-  std::vector<literal> items;  // tuple, list; dict: key, value, key, value, ...
-};
-
-// A strict parser of the Python literals .npy headers use: str ('...' or "..." with
-// backslash escapes), int (with Python 2's L suffix), True/False/None, tuples, lists and
-// dicts. Nesting is bounded, so hostile headers cannot exhaust the stack.
-class header_parser {
- public:
-  explicit header_parser(std::string_view text) : text_(text) {}
-
-  literal parse_whole() {
-    literal value = parse_value();
-    skip_space();
-    if (pos_ != text_.size()) error("unexpected text after the dict");
-    return value;
-  }
-
- private:
-  [[noreturn]] void error(const std::string& what) const {
-    fail("malformed header (" + what + " at offset " + std::to_string(pos_) + "): " + printable(text_));
-  }
-
-  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-  void skip_space() {
-    while (pos_ < text_.size() && is_space(text_[pos_])) ++pos_;
-  }
-  bool accept(char c) {
-    skip_space();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      ++pos_;
-      return true;
-    }
-    return false;
-  }
-
-  literal parse_value() {
-    if (++depth_ > max_depth) error("nested too deeply");
-    struct depth_guard {
-      int& depth;
-      ~depth_guard() { --depth; }
-    } guard{depth_};
-    skip_space();
-    if (pos_ >= text_.size()) error("unexpected end");
-    const std::size_t start = pos_;
-    literal value;
-    const char c = text_[pos_];
-    if (c == '\'' || c == '"') {
-      value = parse_string();
-    } else if (c == '(') {
-      value = parse_sequence(literal::kind::tuple, ')');
-    } else if (c == '[') {
-      value = parse_sequence(literal::kind::list, ']');
-    } else if (c == '{') {
-      value = parse_dict();
-    } else if (c == '-' || (c >= '0' && c <= '9')) {
-      value = parse_integer();
-    } else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
-      value = parse_word();
-    } else {
-      error("unexpected character");
-    }
-    // A parenthesised single value without a comma is the value itself; keep its own source.
-    if (value.source.empty()) value.source = text_.substr(start, pos_ - start);
-    return value;
-  }
-
-  static int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
-  std::uint32_t parse_hex(int digits) {
-    if (text_.size() - pos_ < static_cast<std::size_t>(digits)) error("truncated escape");
-    std::uint32_t v = 0;
-    for (int i = 0; i < digits; ++i) {
-      const int h = hex_value(text_[pos_++]);
-      if (h < 0) error("bad escape");
-      v = v * 16 + static_cast<std::uint32_t>(h);
-    }
-    if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) error("bad escape");
-    return v;
-  }
-
-  literal parse_string() {
-    literal out;
-    out.what = literal::kind::string;
-    const char quote = text_[pos_++];
-    while (true) {
-      if (pos_ >= text_.size()) error("unterminated string");
-      const char c = text_[pos_++];
-      if (c == quote) break;
-      if (c == '\n') error("newline in a string");
-      if (c != '\\') {
-        out.text += c;
-        continue;
-      }
-      if (pos_ >= text_.size()) error("unterminated string");
-      const char e = text_[pos_++];
-      switch (e) {
-        case '\\': case '\'': case '"': out.text += e; break;
-        case 'n': out.text += '\n'; break;
-        case 't': out.text += '\t'; break;
-        case 'r': out.text += '\r'; break;
-        case '0': out.text += '\0'; break;
-        case 'x': append_utf8(out.text, parse_hex(2)); break;
-        case 'u': append_utf8(out.text, parse_hex(4)); break;
-        case 'U': append_utf8(out.text, parse_hex(8)); break;
-        default: error("unsupported escape");
-      }
-    }
-    return out;
-  }
-
-  literal parse_integer() {
-    literal out;
-    out.what = literal::kind::integer;
-    if (text_[pos_] == '-') {
-      out.negative = true;
-      ++pos_;
-    }
-    const std::size_t digits_start = pos_;
-    std::uint64_t value = 0;
-    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
-      const auto digit = static_cast<std::uint64_t>(text_[pos_] - '0');
-      if (value > (std::uint64_t(std::numeric_limits<std::int64_t>::max()) - digit) / 10)
-        error("integer too large");
-      value = value * 10 + digit;
-      ++pos_;
-    }
-    if (pos_ == digits_start) error("bad integer");
-    if (pos_ < text_.size() && (text_[pos_] == 'L' || text_[pos_] == 'l')) ++pos_;  // Python 2's long
-    if (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
-                                text_[pos_] == '_'))
-      error("bad integer");
-    out.integer = static_cast<std::int64_t>(value);
-    return out;
-  }
-
-  literal parse_word() {
-    const std::size_t start = pos_;
-    while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
-    const std::string_view word = text_.substr(start, pos_ - start);
-    literal out;
-    if (word == "True" || word == "False") {
-      out.what = literal::kind::boolean;
-      out.integer = word == "True";
-    } else if (word == "None") {
-      out.what = literal::kind::none;
-    } else {
-      pos_ = start;
-      error("unexpected name '" + printable(word, 40) + "'");
-    }
-    return out;
-  }
-
-  literal parse_sequence(literal::kind what, char close) {
-    ++pos_;
-    literal out;
-    out.what = what;
-    bool comma = false;
-    while (!accept(close)) {
-      if (!out.items.empty() && !comma) error(std::string("expected ',' or '") + close + "'");
-      out.items.push_back(parse_value());
-      comma = accept(',');
-    }
-    if (what == literal::kind::tuple && out.items.size() == 1 && !comma) {
-      literal inner = std::move(out.items[0]);
-      return inner;  // (x) is x
-    }
-    return out;
-  }
-
-  literal parse_dict() {
-    ++pos_;
-    literal out;
-    out.what = literal::kind::dict;
-    bool comma = false;
-    while (!accept('}')) {
-      if (!out.items.empty() && !comma) error("expected ',' or '}'");
-      out.items.push_back(parse_value());
-      if (!accept(':')) error("expected ':'");
-      out.items.push_back(parse_value());
-      comma = accept(',');
-    }
-    return out;
-  }
-
-  static constexpr int max_depth = 32;
-  std::string_view text_;
-  std::size_t pos_ = 0;
-  int depth_ = 0;
-};
 
 // The header's text as UTF-8: versions 1 and 2 are latin-1, version 3 is UTF-8.
 std::string header_text(std::span<const std::byte> raw, int major) {
@@ -398,7 +178,13 @@ npy_header parse_npy_header(std::span<const std::byte> prefix, std::uint64_t fil
          std::to_string(file_size - preamble) + " after the preamble");
   const std::string text = header_text(prefix.subspan(preamble, static_cast<std::size_t>(header_length)), header.major_version);
 
-  const literal dict = header_parser(text).parse_whole();
+  literal dict;
+  try {
+    dict = cupp::detail::parse_python_literal(text);
+  } catch (const cupp::detail::python_literal_error& e) {
+    fail(std::string("malformed header (") + e.what() + " at offset " + std::to_string(e.position()) + "): " +
+         printable(text));
+  }
   if (dict.what != literal::kind::dict) fail("the header is not a dict: " + printable(text));
   const literal* descr = nullptr;
   const literal* fortran = nullptr;
