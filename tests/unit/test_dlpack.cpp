@@ -12,6 +12,7 @@
 #include "cupp/dlpack.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/ndarray.hpp"
+#include "error_of.hpp"
 
 namespace {
 
@@ -19,15 +20,7 @@ using cupp::ndarray;
 using cupp::shape_t;
 using cupp::slice;
 
-template <class E, class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using cupp::test::error_of;
 
 // A fake device buffer (never dereferenced) and an owner that records its release.
 struct fake_memory {

@@ -9,6 +9,7 @@
 
 #include "array/layout.hpp"
 #include "cupp/errors.hpp"
+#include "error_of.hpp"
 
 namespace {
 
@@ -17,15 +18,7 @@ using cupp::shape_t;
 using cupp::slice;
 namespace L = cupp::layout;
 
-template <class E, class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using cupp::test::error_of;
 
 L::strided c_array(shape_t shape, std::int64_t itemsize = 8) {
   L::strided s;

@@ -10,6 +10,7 @@
 
 #include "cupp/errors.hpp"
 #include "cupp/ndarray.hpp"
+#include "error_of.hpp"
 
 namespace {
 
@@ -17,15 +18,7 @@ using cupp::ndarray;
 using cupp::shape_t;
 using cupp::slice;
 
-template <class E, class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using cupp::test::error_of;
 
 // A fake device buffer: a host block whose address is never dereferenced by views.
 struct fake {
