@@ -72,18 +72,10 @@ endif()
 
 if(CUPP_CLANGXX AND CUPP_CLANG_HAS_LIBFUZZER)
   set(_fuzz_dir ${CMAKE_CURRENT_BINARY_DIR}/fuzz)
-  set(_fuzz_overlay ${_fuzz_dir}/overlay)
   file(GLOB _cupp_io_headers CONFIGURE_DEPENDS ${_cupp_io_root}/runtime/include/cupp/*.hpp
        ${_cupp_io_root}/runtime/src/io/*.hpp ${_cupp_io_root}/runtime/src/array/*.hpp
        ${_cupp_io_root}/runtime/src/*.hpp ${_cupp_io_root}/generated/include/cupp/generated/*.hpp)
-  add_custom_command(
-    OUTPUT ${_fuzz_overlay}/cupp/host_array.hpp ${_fuzz_overlay}/cupp/ndarray.hpp
-    COMMAND ${CMAKE_COMMAND} -DINCLUDE_DIR=${_cupp_io_root}/runtime/include -DOUTPUT=${_fuzz_overlay}
-            -P ${_cupp_io_root}/tests/fuzz/clang_overlay.cmake
-    DEPENDS ${_cupp_io_root}/runtime/include/cupp/host_array.hpp ${_cupp_io_root}/runtime/include/cupp/ndarray.hpp
-            ${_cupp_io_root}/tests/fuzz/clang_overlay.cmake
-    COMMENT "Headers for the clang-built fuzzer")
-  set(_fuzz_include_flags -I${_fuzz_overlay})
+  set(_fuzz_include_flags)
   foreach(_dir IN LISTS _cupp_io_includes)
     list(APPEND _fuzz_include_flags -I${_dir})
   endforeach()
@@ -94,7 +86,6 @@ if(CUPP_CLANGXX AND CUPP_CLANG_HAS_LIBFUZZER)
             ${_fuzz_include_flags} ${_cupp_io_root}/tests/fuzz/fuzz_npy.cpp ${_cupp_io_sources}
             ${ZLIB_LIBRARIES} -o ${_fuzz_dir}/fuzz_npy
     DEPENDS ${_cupp_io_root}/tests/fuzz/fuzz_npy.cpp ${_cupp_io_sources} ${_cupp_io_headers}
-            ${_fuzz_overlay}/cupp/host_array.hpp ${_fuzz_overlay}/cupp/ndarray.hpp
     COMMENT "Building the .npy/.npz fuzzer with clang++ (libFuzzer, ASan, UBSan)"
     VERBATIM)
   file(GLOB _fuzz_seeds CONFIGURE_DEPENDS ${_cupp_io_root}/tests/fuzz/seeds/* ${_cupp_io_root}/tests/io_data/*.npz)
