@@ -36,3 +36,11 @@ for side in cupp cupy; do
   run_side "$side" warm
 done
 "$exe" hit
+# The floor: a program without cupp that only creates the CUDA context.
+floor=$(dirname "$exe")/cupp_bench_context
+if [ -x "$floor" ]; then
+  for i in $(seq "$reps"); do "$floor" "$(date +%s%N)"; done > "$work/floor.txt"
+  for key in main_entered_ms context_ready_ms; do
+    printf '%-6s %-5s %-28s %10.3f\n' floor - "$key" "$(grep "^$key " "$work/floor.txt" | awk '{print $2}' | median)"
+  done
+fi

@@ -10,7 +10,7 @@ build=${1:-$root/build}
 stage=$root/.gpu
 rm -rf "$stage"
 mkdir -p "$stage/conformance"
-for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_test tools/cupp bench/cupp_bench_memory bench/cupp_bench_compile tests/cupp_example_raw_kernel; do
+for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_test tools/cupp bench/cupp_bench_memory bench/cupp_bench_compile bench/cupp_bench_context tests/cupp_example_raw_kernel; do
   cp "$build/$exe" "$stage/"
   strip "$stage/$(basename "$exe")"
 done
