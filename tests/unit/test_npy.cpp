@@ -14,45 +14,18 @@
 #include "conformance.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/io.hpp"
+#include "npy_bytes.hpp"
 
 namespace {
+
+using cupp::test::bytes_of;
+using cupp::test::read_file;
+using cupp::test::npy_file;
 
 using cupp::dtype;
 using cupp::host_array;
 using cupp::shape_t;
 namespace io = cupp::io;
-
-std::vector<std::byte> bytes_of(std::string_view s) {
-  std::vector<std::byte> out(s.size());
-  if (!s.empty()) std::memcpy(out.data(), s.data(), s.size());
-  return out;
-}
-
-std::vector<std::byte> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> out(chars.size());
-  if (!chars.empty()) std::memcpy(out.data(), chars.data(), chars.size());
-  return out;
-}
-
-// A .npy file as numpy.lib.format writes it: magic, version, little-endian header length, the
-// dict, spaces up to a multiple of 64 bytes, a newline, then the data.
-std::vector<std::byte> npy_file(std::string_view dict, std::string_view data, int major = 1) {
-  const std::size_t length_field = major == 1 ? 2 : 4;
-  const std::size_t unpadded = 6 + 2 + length_field + dict.size() + 1;
-  const std::size_t pad = 64 - unpadded % 64;
-  const std::size_t header_length = dict.size() + pad + 1;
-  std::string out = "\x93NUMPY";
-  out += static_cast<char>(major);
-  out += '\0';
-  for (std::size_t i = 0; i < length_field; ++i) out += static_cast<char>((header_length >> (8 * i)) & 0xFF);
-  out += dict;
-  out.append(pad, ' ');
-  out += '\n';
-  out += data;
-  return bytes_of(out);
-}
 
 std::string header_of(const std::vector<std::byte>& file) {
   const std::size_t length_field = std::to_integer<int>(file[6]) == 1 ? 2 : 4;

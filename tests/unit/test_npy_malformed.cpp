@@ -11,32 +11,15 @@
 
 #include "cupp/errors.hpp"
 #include "cupp/io.hpp"
+#include "npy_bytes.hpp"
 
 namespace {
 
+using cupp::test::bytes_of;
+using cupp::test::npy_file;
+
 using cupp::host_array;
 namespace io = cupp::io;
-
-std::vector<std::byte> bytes_of(std::string_view s) {
-  std::vector<std::byte> out(s.size());
-  if (!s.empty()) std::memcpy(out.data(), s.data(), s.size());
-  return out;
-}
-
-std::vector<std::byte> npy_file(std::string_view dict, std::string_view data, int major = 1) {
-  const std::size_t length_field = major == 1 ? 2 : 4;
-  const std::size_t pad = 64 - (6 + 2 + length_field + dict.size() + 1) % 64;
-  const std::size_t header_length = dict.size() + pad + 1;
-  std::string out = "\x93NUMPY";
-  out += static_cast<char>(major);
-  out += '\0';
-  for (std::size_t i = 0; i < length_field; ++i) out += static_cast<char>((header_length >> (8 * i)) & 0xFF);
-  out += dict;
-  out.append(pad, ' ');
-  out += '\n';
-  out += data;
-  return bytes_of(out);
-}
 
 std::vector<std::byte> with_dict(std::string_view dict, std::string_view data = std::string_view("\0\0\0\0\0\0\0\0", 8)) {
   return npy_file(dict, data);

@@ -13,19 +13,14 @@
 #include "cupp/errors.hpp"
 #include "cupp/io.hpp"
 #include "io/zip.hpp"
+#include "npy_bytes.hpp"
 
 namespace {
 
+using cupp::test::read_file;
+
 using cupp::host_array;
 namespace io = cupp::io;
-
-std::vector<std::byte> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> out(chars.size());
-  if (!chars.empty()) std::memcpy(out.data(), chars.data(), chars.size());
-  return out;
-}
 
 host_array filled(const cupp::dtype& type, cupp::shape_t shape, int seed) {
   host_array a(type, std::move(shape));
