@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <mutex>
 #include <system_error>
 #include <tuple>
@@ -156,7 +157,7 @@ struct var_def {
 
 const var_def kVariables[] = {
     {"CUDA_PATH", "CUDA_PATH",
-     "CUDA installation whose headers NVRTC uses; unset: parent of the folder holding nvcc on PATH, "
+     "CUDA installation whose headers NVRTC uses; unset: the toolkit holding the first nvcc on PATH, "
      "else /usr/local/cuda",
      false, [](settings& s, std::string_view, std::string_view t) { s.cuda_path = std::string(trim(t)); },
      [](const settings& s) { return s.cuda_path.empty() ? std::string("(unset)") : s.cuda_path; }},
@@ -276,6 +277,21 @@ const settings& get() {
   return s;
 }
 
+namespace {
+// The toolkit holding `nvcc` when `nvcc` sits in a toolkit's bin/ (symlinks followed), else
+// nothing: a wrapper script such as /usr/local/bin/nvcc has no headers beside it.
+std::optional<std::filesystem::path> toolkit_of_nvcc(const std::filesystem::path& nvcc) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(nvcc, ec)) return std::nullopt;
+  for (const auto& candidate : {std::filesystem::absolute(nvcc, ec), std::filesystem::canonical(nvcc, ec)}) {
+    if (candidate.empty()) continue;
+    const std::filesystem::path root = candidate.lexically_normal().parent_path().parent_path();
+    if (std::filesystem::is_regular_file(root / "include" / "cuda_runtime.h", ec)) return root;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 std::string cuda_root(const settings& s, const lookup_fn& lookup) {
   if (!s.cuda_path.empty()) return s.cuda_path;
   if (const auto path = lookup("PATH")) {
@@ -284,13 +300,7 @@ std::string cuda_root(const settings& s, const lookup_fn& lookup) {
       const auto colon = rest.find(':');
       const std::string_view dir = rest.substr(0, colon);
       if (!dir.empty()) {
-        std::error_code ec;
-        const std::filesystem::path nvcc = std::filesystem::path(dir) / "nvcc";
-        if (std::filesystem::is_regular_file(nvcc, ec)) {
-          std::filesystem::path bin = std::filesystem::absolute(dir, ec).lexically_normal();
-          if (!bin.has_filename()) bin = bin.parent_path();  // "/usr/local/cuda/bin/"
-          return bin.parent_path().string();
-        }
+        if (auto root = toolkit_of_nvcc(std::filesystem::path(dir) / "nvcc")) return root->string();
       }
       if (colon == std::string_view::npos) break;
       rest.remove_prefix(colon + 1);

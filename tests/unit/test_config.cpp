@@ -200,16 +200,30 @@ TEST(Config, CudaRoot) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("cupp_config_test_" + std::to_string(::getpid()));
   fs::create_directories(dir / "cuda" / "bin");
+  fs::create_directories(dir / "cuda" / "include");
+  fs::create_directories(dir / "wrappers" / "bin");
+  fs::create_directories(dir / "links");
   std::ofstream(dir / "cuda" / "bin" / "nvcc") << "#!/bin/sh\n";
+  std::ofstream(dir / "cuda" / "include" / "cuda_runtime.h") << "\n";
+  // A wrapper script with no toolkit beside it (like /usr/local/bin/nvcc on our machines).
+  std::ofstream(dir / "wrappers" / "bin" / "nvcc") << "#!/bin/sh\nexec nvcc \"$@\"\n";
+  fs::create_symlink(dir / "cuda" / "bin" / "nvcc", dir / "links" / "nvcc");
   const auto none = parse({});
 
   // CUDA_PATH wins.
   EXPECT_EQ(cupp::config::cuda_root(parse({{"CUDA_PATH", "/opt/x"}}), lookup_in({{"PATH", (dir / "cuda/bin").string()}})),
             "/opt/x");
-  // Else the parent of the folder holding nvcc (first match on PATH, trailing slash allowed).
+  // Else the toolkit holding the first nvcc on PATH (trailing slash allowed).
   EXPECT_EQ(cupp::config::cuda_root(none, lookup_in({{"PATH", "/nonexistent:" + (dir / "cuda/bin/").string()}})),
             (dir / "cuda").string());
+  // A wrapper without headers beside it is passed over; a symlink is followed to its toolkit.
+  EXPECT_EQ(cupp::config::cuda_root(
+                none, lookup_in({{"PATH", (dir / "wrappers/bin").string() + ":" + (dir / "cuda/bin").string()}})),
+            (dir / "cuda").string());
+  EXPECT_EQ(cupp::config::cuda_root(none, lookup_in({{"PATH", (dir / "links").string()}})),
+            fs::canonical(dir / "cuda").string());
   // Else /usr/local/cuda.
+  EXPECT_EQ(cupp::config::cuda_root(none, lookup_in({{"PATH", (dir / "wrappers/bin").string()}})), "/usr/local/cuda");
   EXPECT_EQ(cupp::config::cuda_root(none, lookup_in({{"PATH", "/nonexistent"}})), "/usr/local/cuda");
   EXPECT_EQ(cupp::config::cuda_root(none, lookup_in({})), "/usr/local/cuda");
   fs::remove_all(dir);

@@ -33,13 +33,27 @@ cupp_install_packages() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
-# The CUDA toolkit (13.x) cannot come from Debian: check that it is there and say where.
+# True when $1 is a CUDA toolkit (headers and the static runtime).
+cupp_is_toolkit() {
+  [ -e "$1/include/cuda_runtime.h" ] && ls "$1"/lib*/libcudart_static.a >/dev/null 2>&1
+}
+
+# The CUDA toolkit (13.x) cannot come from Debian: find it and say where. CUDA_PATH wins; else
+# the toolkit holding nvcc on PATH (symlinks followed; a wrapper script such as
+# /usr/local/bin/nvcc has no toolkit beside it and is passed over); else /usr/local/cuda.
 cupp_check_cuda() {
-  local root=${CUDA_PATH:-}
-  if [ -z "$root" ] && command -v nvcc >/dev/null; then root=$(dirname "$(dirname "$(command -v nvcc)")"); fi
-  root=${root:-/usr/local/cuda}
-  if [ ! -e "$root/include/cuda_runtime.h" ] || ! ls "$root"/lib*/libcudart_static.a >/dev/null 2>&1; then
-    cupp_die "CUDA toolkit 13 not found at $root (set CUDA_PATH, or install it under /usr/local/cuda)"
+  local root=${CUDA_PATH:-} candidates=() nvcc c
+  if [ -z "$root" ]; then
+    if nvcc=$(command -v nvcc); then
+      candidates+=("$(dirname "$(dirname "$nvcc")")" "$(dirname "$(dirname "$(readlink -f "$nvcc")")")")
+    fi
+    candidates+=(/usr/local/cuda)
+    for c in "${candidates[@]}"; do
+      if cupp_is_toolkit "$c"; then root=$c; break; fi
+    done
+  fi
+  if [ -z "$root" ] || ! cupp_is_toolkit "$root"; then
+    cupp_die "CUDA toolkit 13 not found (looked at ${root:-${candidates[*]}}; set CUDA_PATH, or install it under /usr/local/cuda)"
   fi
   cupp_log "CUDA toolkit: $root"
   export CUDAToolkit_ROOT=$root

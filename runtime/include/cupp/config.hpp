@@ -80,8 +80,10 @@ settings from_environment(const lookup_fn& lookup);
 // first call (thread-safe) and kept. If parsing throws, the next call tries again.
 const settings& get();
 
-// The CUDA installation whose headers NVRTC uses: CUDA_PATH when set, else the parent of the
-// folder holding `nvcc` on PATH (looked up through `lookup`), else /usr/local/cuda.
+// The CUDA installation whose headers NVRTC uses: CUDA_PATH when set, else the toolkit holding
+// the first `nvcc` on PATH (looked up through `lookup`; symlinks are followed, and an `nvcc`
+// with no include/cuda_runtime.h two levels up, such as a wrapper script, is passed over),
+// else /usr/local/cuda.
 std::string cuda_root(const settings& s, const lookup_fn& lookup);
 // <cuda_root>/include for this process's configuration and environment.
 std::string cuda_include_dir();
