@@ -2,7 +2,9 @@
 # Stages what a GPU run needs into .gpu/ (ignored by git): the stripped test executables, the
 # cupp tool, the NumPy reference data the unit tests read, and a script that runs them all and
 # writes logs to $OUT. Then call the device tool with carry [".gpu"] and the command
-#   bash .gpu/run.sh
+#   bash .gpu/run.sh                      (everything)
+#   bash .gpu/run.sh bench-elementwise    (only the element-wise benchmark next to CuPy and PyTorch;
+#                                          --only NAMES and --reps N pass through)
 # usage: tools/dev/stage-gpu.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -16,16 +18,39 @@ for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_te
 done
 cp -r "$build/tests/conformance/numpy-ref-extra" "$stage/conformance/"
 cp "$root/bench/run_compile_bench.sh" "$root/bench/compile_cupy.py" "$root/tests/conformance/npy_exchange.py" "$stage/"
+# The element-wise benchmark: its program (when it built), the one table of cases and the scripts.
+if [ -f "$build/bench/cupp_bench_elementwise" ]; then
+  cp "$build/bench/cupp_bench_elementwise" "$stage/"
+  strip "$stage/cupp_bench_elementwise"
+else
+  echo "stage-gpu: $build/bench/cupp_bench_elementwise is missing (not built); bench-elementwise will say so" >&2
+fi
+cp "$root/bench/elementwise_cases.json" "$root/bench/elementwise_common.py" "$root/bench/elementwise_cupy.py" \
+   "$root/bench/elementwise_torch.py" "$root/bench/merge_elementwise.py" "$root/bench/run_elementwise_bench.sh" "$stage/"
 mkdir -p "$stage/conformance/numpy-ref"
 cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance/numpy-ref/manifest.yaml" \
    "$stage/conformance/numpy-ref/"
 cat > "$stage/run.sh" <<'RUN'
 #!/usr/bin/env bash
-# Runs on the GPU machine: tool, GPU tests, unit tests, GPU tests under compute-sanitizer.
+# Runs on the GPU machine: tool, GPU tests, unit tests, GPU tests under compute-sanitizer,
+# benchmarks. `run.sh bench-elementwise [--only NAMES] [--reps N]` runs only that benchmark.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 cd "$(dirname "$0")"
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+bench_elementwise() {  # cupp, CuPy and PyTorch from one table of cases; the comparison table
+  if [ -x ./cupp_bench_elementwise ]; then
+    OUT=$OUT bash ./run_elementwise_bench.sh ./cupp_bench_elementwise "$@" 2>&1 | tee "$OUT/bench_elementwise.log"
+    echo "bench-elementwise exit: ${PIPESTATUS[0]}"
+  else
+    echo "bench-elementwise: cupp_bench_elementwise was not staged (it did not build)"
+  fi
+}
+case ${1:-all} in
+  all) ;;
+  bench-elementwise) shift; bench_elementwise "$@"; exit ;;
+  *) echo "usage: run.sh [bench-elementwise [--only NAMES] [--reps N]]" >&2; exit 2 ;;
+esac
 export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
 ./cupp info 2>&1 | tee "$OUT/info.log"
 ./cupp_gpu_tests --gtest_brief=0 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "OK|FAILED|PASSED|SKIPPED|Failure|error" 
@@ -58,3 +83,5 @@ python3 check_interop.py ./libcupp_dlpack_interop.so 2>&1 | tee "$OUT/dlpack.log
 echo "dlpack interop exit: ${PIPESTATUS[0]}"
 RUN
 fi
+# The element-wise benchmark last: the longest step, and one that can also run alone.
+echo 'bench_elementwise' >> "$stage/run.sh"

@@ -1,0 +1,696 @@
+// Element-wise benchmark, cupp's side (bench/run_elementwise_bench.sh runs it next to CuPy and
+// PyTorch). Every case of bench/elementwise_cases.json (a cupp::ufunc by name, or cupp::astype)
+// is timed with CUDA events after warm-up, back to back on one stream (median and minimum of the
+// per-call times); outputs are poisoned with NaN bytes first and a sample of the result is checked
+// against a host reference computed in double. In the same run: the copy floors (cudaMemcpyAsync
+// device-to-device and a float4 copy kernel, 1 GiB) and the host time of an empty kernel launch
+// through cupp::cuda::RawKernel. Prints one JSON object per line on stdout (the schema is in
+// bench/merge_elementwise.py); progress and errors go to stderr.
+#include <cuda_runtime.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cupp/cuda/raw_kernel.hpp"
+#include "cupp/cuda/runtime_info.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/float16.hpp"
+#include "cupp/ndarray.hpp"
+#include "cupp/ufunc.hpp"
+
+#ifndef CUPP_BENCH_CASES
+#define CUPP_BENCH_CASES "elementwise_cases.json"
+#endif
+
+namespace {
+
+namespace cc = cupp::cuda;
+using i64 = std::int64_t;
+
+void check(cudaError_t err, const char* what) {
+  if (err != cudaSuccess)
+    throw std::runtime_error(std::string(what) + " failed: " + cudaGetErrorName(err) + " (" +
+                             cudaGetErrorString(err) + ")");
+}
+
+// ---- the table of cases
+
+struct settings {
+  int warmup = 5, reps = 30, check_samples = 4096;
+  i64 copy_floor_bytes = i64{1} << 30;
+  int floor_reps = 30;
+  int host_warmup = 3000, host_batches = 60, host_batch = 500;
+};
+
+struct input_spec {
+  cupp::dtype type;
+  cupp::shape_t shape;
+  bool transpose = false;
+};
+
+struct case_spec {
+  std::string name, op, metric, note;
+  double target = 0;
+  std::vector<input_spec> inputs;
+  cupp::dtype out_type;
+  bool out_given = true;
+};
+
+struct case_table {
+  settings config;
+  std::vector<case_spec> cases;
+};
+
+case_table load_cases(const std::string& path) {
+  const YAML::Node root = YAML::LoadFile(path);
+  case_table table;
+  if (const YAML::Node s = root["settings"]) {
+    auto get = [&](const char* key, auto& field) {
+      if (s[key]) field = s[key].as<std::remove_reference_t<decltype(field)>>();
+    };
+    get("warmup", table.config.warmup);
+    get("reps", table.config.reps);
+    get("check_samples", table.config.check_samples);
+    get("copy_floor_bytes", table.config.copy_floor_bytes);
+    get("floor_reps", table.config.floor_reps);
+    get("host_warmup", table.config.host_warmup);
+    get("host_batches", table.config.host_batches);
+    get("host_batch", table.config.host_batch);
+  }
+  for (const YAML::Node& c : root["cases"]) {
+    case_spec spec;
+    spec.name = c["name"].as<std::string>();
+    spec.op = c["op"].as<std::string>();
+    spec.metric = c["metric"].as<std::string>();
+    spec.target = c["target"].as<double>();
+    if (c["note"]) spec.note = c["note"].as<std::string>();
+    for (const YAML::Node& in : c["inputs"]) {
+      input_spec input;
+      input.type = cupp::dtype::parse(in["dtype"].as<std::string>());
+      input.shape = in["shape"].as<std::vector<i64>>();
+      input.transpose = in["view"] && in["view"].as<std::string>() == "T";
+      if (input.transpose) std::reverse(input.shape.begin(), input.shape.end());  // the view's shape
+      spec.inputs.push_back(std::move(input));
+    }
+    spec.out_type = cupp::dtype::parse(c["out"]["dtype"].as<std::string>());
+    spec.out_given = c["out"]["given"].as<bool>();
+    table.cases.push_back(std::move(spec));
+  }
+  return table;
+}
+
+// ---- JSON lines
+
+std::string quoted(std::string_view text) {
+  std::string s = "\"";
+  for (const char ch : text) {
+    if (ch == '"' || ch == '\\') {
+      s += '\\';
+      s += ch;
+    } else if (static_cast<unsigned char>(ch) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+      s += buf;
+    } else {
+      s += ch;
+    }
+  }
+  return s + "\"";
+}
+
+class json_line {
+ public:
+  json_line& str(std::string_view key, std::string_view value) { return raw(key, quoted(value)); }
+  json_line& num(std::string_view key, double value) {
+    if (!std::isfinite(value)) return raw(key, "null");
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", value);
+    return raw(key, buf);
+  }
+  json_line& integer(std::string_view key, i64 value) { return raw(key, std::to_string(value)); }
+  void print() const {
+    std::printf("%s}\n", text_.c_str());
+    std::fflush(stdout);
+  }
+
+ private:
+  json_line& raw(std::string_view key, std::string_view value) {
+    text_ += text_.size() > 1 ? ", " : "";
+    text_ += quoted(key);
+    text_ += ": ";
+    text_ += value;
+    return *this;
+  }
+  std::string text_ = "{";
+};
+
+// ---- helper kernels (cupp's own launch path)
+
+constexpr const char* helper_source = R"(
+typedef unsigned long long u64;
+__device__ __forceinline__ unsigned hash32(u64 i, unsigned seed) {
+  unsigned x = (unsigned)i * 0x9E3779B1u ^ (unsigned)(i >> 32) * 0x85EBCA77u ^ seed;
+  x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
+  return x;
+}
+extern "C" __global__ void empty() {}
+extern "C" __global__ void copy_float4(const float4* __restrict__ in, float4* __restrict__ out, u64 n) {
+  const u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
+// n elements of one kind: 0 signed integer, 1 unsigned integer, 2 bool, 3 float16, 4 bfloat16,
+// 5 float32, 6 float64 (complex arrays are filled as 2n elements of their component).
+extern "C" __global__ void fill(char* p, u64 n, int kind, int size, unsigned seed) {
+  const u64 step = (u64)gridDim.x * blockDim.x;
+  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+    const unsigned h = hash32(i, seed);
+    const float f = -4.0f + 8.0f * ((h >> 8) * (1.0f / 16777216.0f));
+    if (kind <= 1) {
+      const long long range = size == 1 ? 200 : size == 2 ? 20000 : (1LL << 21);
+      const long long v = (long long)(h % range) - (kind == 0 ? range / 2 : 0);
+      if (size == 1) ((signed char*)p)[i] = (signed char)v;
+      else if (size == 2) ((short*)p)[i] = (short)v;
+      else if (size == 4) ((int*)p)[i] = (int)v;
+      else ((long long*)p)[i] = v;
+    } else if (kind == 2) {
+      p[i] = (char)(h & 1);
+    } else if (kind == 3) {
+      unsigned short b;
+      asm("cvt.rn.f16.f32 %0, %1;" : "=h"(b) : "f"(f));
+      ((unsigned short*)p)[i] = b;
+    } else if (kind == 4) {
+      unsigned short b;
+      asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(b) : "f"(f));
+      ((unsigned short*)p)[i] = b;
+    } else if (kind == 5) {
+      ((float*)p)[i] = f;
+    } else {
+      ((double*)p)[i] = -4.0 + 8.0 * (h * (1.0 / 4294967296.0));
+    }
+  }
+}
+// Copies one element of itemsize bytes from base + offsets[i] to out[i].
+extern "C" __global__ void gather(const char* base, const long long* offsets, char* out, int itemsize, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const char* s = base + offsets[i];
+  char* d = out + (long long)i * itemsize;
+  for (int b = 0; b < itemsize; ++b) d[b] = s[b];
+}
+)";
+
+struct helpers {
+  cc::RawModule module{helper_source};
+  cc::RawKernel empty = module.get_function("empty");
+  cc::RawKernel copy_float4 = module.get_function("copy_float4");
+  cc::RawKernel fill = module.get_function("fill");
+  cc::RawKernel gather = module.get_function("gather");
+};
+
+// Fills every element of the contiguous array `a` with hashed values of its dtype.
+void fill_random(const helpers& k, const cupp::ndarray& a, unsigned seed) {
+  const cupp::dtype t = a.dtype();
+  std::uint64_t n = static_cast<std::uint64_t>(a.size());
+  int kind = 0, size = static_cast<int>(t.itemsize());
+  switch (t.id()) {
+    case cupp::type_id::bool_: kind = 2; break;
+    case cupp::type_id::float16: kind = 3; break;
+    case cupp::type_id::bfloat16: kind = 4; break;
+    case cupp::type_id::float32: kind = 5; break;
+    case cupp::type_id::float64: kind = 6; break;
+    case cupp::type_id::complex64: kind = 5, n *= 2, size = 4; break;
+    case cupp::type_id::complex128: kind = 6, n *= 2, size = 8; break;
+    default: kind = t.kind() == 'u' ? 1 : 0; break;
+  }
+  const unsigned blocks = static_cast<unsigned>(std::min<std::uint64_t>((n + 255) / 256, 1u << 20));
+  k.fill({std::max(blocks, 1u)}, {256}, a.data(), n, kind, size, seed);
+  check(cudaGetLastError(), "fill launch");
+}
+
+// ---- device buffers and events outside cupp (for the floors and the sample gathers)
+
+class device_buffer {
+ public:
+  explicit device_buffer(std::size_t bytes) : bytes_(bytes) { check(cudaMalloc(&ptr_, bytes), "cudaMalloc"); }
+  ~device_buffer() { cudaFree(ptr_); }  // a destructor cannot throw; the error would resurface later
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  void* get() const noexcept { return ptr_; }
+  std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_;
+};
+
+class event_list {
+ public:
+  explicit event_list(std::size_t n) : events_(n) {
+    for (cudaEvent_t& e : events_) check(cudaEventCreate(&e), "cudaEventCreate");
+  }
+  ~event_list() {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  }
+  event_list(const event_list&) = delete;
+  event_list& operator=(const event_list&) = delete;
+  void record(std::size_t i, cudaStream_t s) { check(cudaEventRecord(events_[i], s), "cudaEventRecord"); }
+  float elapsed_ms(std::size_t i) const {  // between events i and i+1
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, events_[i], events_[i + 1]), "cudaEventElapsedTime");
+    return ms;
+  }
+
+ private:
+  std::vector<cudaEvent_t> events_;
+};
+
+struct timing {
+  double median_ms = 0, min_ms = 0;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// `call` after `warmup` calls, then `reps` calls back to back with an event between each two:
+// the calls before the first event keep the GPU busy, so each interval is one call's GPU time.
+timing time_device(const std::function<void()>& call, int warmup, int reps, cudaStream_t s) {
+  for (int i = 0; i < warmup; ++i) call();
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (warm-up)");
+  call();  // in flight while the first event is recorded
+  event_list events(static_cast<std::size_t>(reps) + 1);
+  events.record(0, s);
+  for (int i = 0; i < reps; ++i) {
+    call();
+    events.record(static_cast<std::size_t>(i) + 1, s);
+  }
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (timed)");
+  check(cudaGetLastError(), "timed calls");
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) ms.push_back(events.elapsed_ms(static_cast<std::size_t>(i)));
+  return {median(ms), *std::min_element(ms.begin(), ms.end())};
+}
+
+// Median host microseconds per call over batches of calls (the stream drained between batches).
+double time_host_us(const std::function<void()>& call, const settings& cfg, cudaStream_t s) {
+  for (int i = 0; i < cfg.host_warmup; ++i) call();
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (host warm-up)");
+  std::vector<double> per_call;
+  for (int b = 0; b < cfg.host_batches; ++b) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < cfg.host_batch; ++i) call();
+    const auto stop = std::chrono::steady_clock::now();
+    per_call.push_back(std::chrono::duration<double, std::micro>(stop - start).count() / cfg.host_batch);
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize (host batch)");
+  }
+  check(cudaGetLastError(), "host-timed calls");
+  return median(per_call);
+}
+
+// ---- the floors
+
+struct floors {
+  double memcpy_gbps = 0, kernel_gbps = 0, launch_us = 0;
+  double best_gbps() const { return std::max(memcpy_gbps, kernel_gbps); }
+};
+
+floors measure_floors(const helpers& k, const settings& cfg, cudaStream_t s) {
+  floors f;
+  const std::size_t bytes = static_cast<std::size_t>(cfg.copy_floor_bytes) / 16 * 16;
+  {
+    device_buffer src(bytes), dst(bytes);
+    check(cudaMemsetAsync(src.get(), 0x3c, bytes, s), "cudaMemsetAsync");
+    const timing memcpy_t = time_device(
+        [&] { check(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync"); },
+        3, cfg.floor_reps, s);
+    const std::uint64_t n4 = bytes / 16;
+    const timing kernel_t = time_device(
+        [&] { k.copy_float4({static_cast<unsigned>((n4 + 255) / 256)}, {256}, src.get(), dst.get(), n4); }, 3,
+        cfg.floor_reps, s);
+    f.memcpy_gbps = 2.0 * static_cast<double>(bytes) / (memcpy_t.median_ms * 1e6);
+    f.kernel_gbps = 2.0 * static_cast<double>(bytes) / (kernel_t.median_ms * 1e6);
+    json_line()
+        .str("side", "cupp").str("case", "floor_memcpy_d2d").str("metric", "floor")
+        .num("ms", memcpy_t.median_ms).num("min_ms", memcpy_t.min_ms)
+        .integer("bytes", static_cast<i64>(2 * bytes)).num("gbps", f.memcpy_gbps).print();
+    json_line()
+        .str("side", "cupp").str("case", "floor_copy_kernel").str("metric", "floor")
+        .num("ms", kernel_t.median_ms).num("min_ms", kernel_t.min_ms)
+        .integer("bytes", static_cast<i64>(2 * bytes)).num("gbps", f.kernel_gbps).print();
+  }
+  f.launch_us = time_host_us([&] { k.empty({1}, {1}); }, cfg, s);
+  json_line().str("side", "cupp").str("case", "launch_empty").str("metric", "launch")
+      .num("us_per_call", f.launch_us).str("note", "empty kernel through cupp::cuda::RawKernel").print();
+  return f;
+}
+
+// ---- checking a sample against a host reference
+
+cupp::shape_t broadcast_shape(const std::vector<input_spec>& inputs) {
+  std::size_t nd = 0;
+  for (const auto& in : inputs) nd = std::max(nd, in.shape.size());
+  cupp::shape_t out(nd, 1);
+  for (const auto& in : inputs)
+    for (std::size_t i = 0; i < in.shape.size(); ++i) {
+      i64& o = out[nd - in.shape.size() + i];
+      if (o == 1) o = in.shape[i];
+      else if (in.shape[i] != 1 && in.shape[i] != o) throw std::runtime_error("shapes do not broadcast");
+    }
+  return out;
+}
+
+// Byte offsets from a.data() of the elements at the given multi-indices of the broadcast shape.
+std::vector<long long> offsets_of(const cupp::ndarray& a, const std::vector<cupp::shape_t>& indices) {
+  std::vector<long long> offsets;
+  offsets.reserve(indices.size());
+  const auto shape = a.shape();
+  const auto strides = a.strides();
+  for (const auto& idx : indices) {
+    long long off = 0;
+    const std::size_t lead = idx.size() - shape.size();
+    for (std::size_t d = 0; d < shape.size(); ++d)
+      if (shape[d] != 1) off += idx[lead + d] * strides[d];
+    offsets.push_back(off);
+  }
+  return offsets;
+}
+
+// The elements of `a` at the given indices, as bytes (itemsize each), via the gather kernel.
+std::vector<std::byte> gather(const helpers& k, const cupp::ndarray& a, const std::vector<cupp::shape_t>& indices,
+                              cudaStream_t s) {
+  const std::vector<long long> offsets = offsets_of(a, indices);
+  const int n = static_cast<int>(offsets.size());
+  const int itemsize = static_cast<int>(a.itemsize());
+  device_buffer d_offsets(offsets.size() * sizeof(long long)), d_out(offsets.size() * a.itemsize());
+  check(cudaMemcpyAsync(d_offsets.get(), offsets.data(), d_offsets.bytes(), cudaMemcpyHostToDevice, s),
+        "cudaMemcpyAsync (offsets)");
+  k.gather({static_cast<unsigned>((n + 255) / 256)}, {256}, a.data(), d_offsets.get(), d_out.get(), itemsize, n);
+  check(cudaGetLastError(), "gather launch");
+  std::vector<std::byte> host(d_out.bytes());
+  check(cudaMemcpyAsync(host.data(), d_out.get(), host.size(), cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync (sample)");
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (sample)");
+  return host;
+}
+
+std::complex<double> value_at(const std::byte* p, cupp::dtype t) {
+  auto load = [p]<class T>(T) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  };
+  using cupp::type_id;
+  switch (t.id()) {
+    case type_id::bool_: return load(std::uint8_t{}) != 0 ? 1.0 : 0.0;
+    case type_id::int8: return static_cast<double>(load(std::int8_t{}));
+    case type_id::int16: return static_cast<double>(load(std::int16_t{}));
+    case type_id::int32: return static_cast<double>(load(std::int32_t{}));
+    case type_id::int64: return static_cast<double>(load(std::int64_t{}));
+    case type_id::uint8: return static_cast<double>(load(std::uint8_t{}));
+    case type_id::uint16: return static_cast<double>(load(std::uint16_t{}));
+    case type_id::uint32: return static_cast<double>(load(std::uint32_t{}));
+    case type_id::uint64: return static_cast<double>(load(std::uint64_t{}));
+    case type_id::float16: return static_cast<double>(cupp::float16_t::from_bits(load(std::uint16_t{})));
+    case type_id::bfloat16: return static_cast<double>(cupp::bfloat16_t::from_bits(load(std::uint16_t{})));
+    case type_id::float32: return static_cast<double>(load(float{}));
+    case type_id::float64: return load(double{});
+    case type_id::complex64: {
+      const auto c = load(std::complex<float>{});
+      return {c.real(), c.imag()};
+    }
+    case type_id::complex128: return load(std::complex<double>{});
+    default: throw std::runtime_error("no host reference for dtype " + t.name());
+  }
+}
+
+// Machine epsilon of a dtype's (component) type; integers and bool: 0 (exact).
+double epsilon_of(cupp::dtype t) {
+  using cupp::type_id;
+  switch (t.id()) {
+    case type_id::float16: return 0x1p-10;
+    case type_id::bfloat16: return 0x1p-7;
+    case type_id::float32:
+    case type_id::complex64: return 0x1p-23;
+    case type_id::float64:
+    case type_id::complex128: return 0x1p-52;
+    default: return 0;
+  }
+}
+
+std::complex<double> reference(std::string_view op, const std::vector<std::complex<double>>& x, bool complex_math) {
+  if (op == "add") return x.at(0) + x.at(1);
+  if (op == "subtract") return x.at(0) - x.at(1);
+  if (op == "multiply") return x.at(0) * x.at(1);
+  if (op == "sin") return complex_math ? std::sin(x.at(0)) : std::complex<double>(std::sin(x.at(0).real()));
+  if (op == "cos") return complex_math ? std::cos(x.at(0)) : std::complex<double>(std::cos(x.at(0).real()));
+  if (op == "exp") return complex_math ? std::exp(x.at(0)) : std::complex<double>(std::exp(x.at(0).real()));
+  if (op == "astype") return x.at(0);
+  throw std::runtime_error("no host reference for op " + std::string(op));
+}
+
+// Compares `out` with the host reference at `samples` pseudo-random positions (and the first and
+// last element). Returns "ok" or a description of the first mismatch and the count.
+std::string check_sample(const helpers& k, const case_spec& spec, const std::vector<cupp::ndarray>& inputs,
+                         const cupp::ndarray& out, int samples, cudaStream_t s) {
+  if (out.dtype() != spec.out_type)
+    return "result dtype " + out.dtype().name() + ", expected " + spec.out_type.name();
+  const auto shape = out.shape();
+  std::vector<cupp::shape_t> indices;
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  const i64 size = out.size();
+  for (int i = 0; i < samples && size > 0; ++i) {
+    i64 flat = i == 0 ? 0 : i == 1 ? size - 1 : 0;
+    if (i > 1) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      flat = static_cast<i64>((state >> 11) % static_cast<std::uint64_t>(size));
+    }
+    cupp::shape_t idx(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+      idx[d] = flat % shape[d];
+      flat /= shape[d];
+    }
+    indices.push_back(std::move(idx));
+  }
+  std::vector<std::vector<std::byte>> in_bytes;
+  for (const auto& a : inputs) in_bytes.push_back(gather(k, a, indices, s));
+  const std::vector<std::byte> out_bytes = gather(k, out, indices, s);
+
+  const bool complex_math = spec.out_type.is_complex();
+  const double eps = std::max(epsilon_of(spec.out_type), 0x1p-52);
+  int bad = 0;
+  std::string first;
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    std::vector<std::complex<double>> x;
+    for (std::size_t j = 0; j < inputs.size(); ++j)
+      x.push_back(value_at(in_bytes[j].data() + i * inputs[j].itemsize(), inputs[j].dtype()));
+    const std::complex<double> want = reference(spec.op, x, complex_math);
+    const std::complex<double> got = value_at(out_bytes.data() + i * out.itemsize(), out.dtype());
+    const double tol = spec.out_type.is_integer() ? 0.5 : 4 * eps * std::max(std::abs(want), 1.0);
+    if (!(std::abs(got - want) <= tol)) {  // NaN (the poison) fails too
+      if (bad++ == 0) {
+        char buf[200];
+        std::snprintf(buf, sizeof buf, "element %zu: got (%.9g, %.9g), expected (%.9g, %.9g)", i, got.real(),
+                      got.imag(), want.real(), want.imag());
+        first = buf;
+      }
+    }
+  }
+  if (bad == 0) return "ok";
+  return std::to_string(bad) + " of " + std::to_string(indices.size()) + " sampled elements wrong; first: " + first;
+}
+
+// ---- one case
+
+void run_case(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
+  std::vector<cupp::ndarray> inputs;
+  i64 bytes = 0;
+  unsigned seed = 1234;
+  for (const input_spec& in : spec.inputs) {
+    cupp::shape_t data_shape = in.shape;
+    if (in.transpose) std::reverse(data_shape.begin(), data_shape.end());
+    cupp::ndarray data = cupp::empty(data_shape, in.type);
+    fill_random(k, data, seed++);
+    inputs.push_back(in.transpose ? data.T() : data);
+    bytes += static_cast<i64>(data.nbytes());  // every input at its own size
+  }
+  const cupp::shape_t out_shape = broadcast_shape(spec.inputs);
+  cupp::ndarray out;
+  if (spec.out_given) out = cupp::empty(out_shape, spec.out_type);
+  i64 out_size = 1;
+  for (const i64 d : out_shape) out_size *= d;
+  bytes += out_size * static_cast<i64>(spec.out_type.itemsize());
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (inputs)");
+
+  cupp::ndarray result;  // the last result (the out array when given)
+  std::function<void()> call;
+  if (spec.op == "astype") {
+    if (spec.out_given) throw std::runtime_error("astype has no out=");
+    call = [&] { result = cupp::astype(inputs.at(0), spec.out_type); };
+  } else {
+    const cupp::ufunc& f = cupp::ufunc::get(spec.op);
+    std::vector<cupp::operand> operands(inputs.begin(), inputs.end());
+    cupp::ufunc_options options;
+    if (spec.out_given) options.out = out;
+    if (spec.metric == "host" && spec.out_given && operands.size() == 2) {
+      call = [&f, &inputs, options] { f(inputs[0], inputs[1], options); };
+    } else if (spec.metric == "host" && operands.size() == 2) {
+      call = [&f, &inputs] { [[maybe_unused]] const cupp::ndarray r = f(inputs[0], inputs[1]); };
+    } else {
+      call = [&f, operands, options, &result] { result = f.call(operands, options).at(0); };
+    }
+  }
+
+  // Poison: the out array, or (allocating) a block of the result's size handed back to the pool,
+  // which gives it to the next allocation of that size on this stream.
+  auto poison = [&] {
+    if (spec.out_given) {
+      check(cudaMemsetAsync(out.data(), 0xff, out.nbytes(), s), "cudaMemsetAsync (poison)");
+    } else {
+      result = cupp::ndarray();
+      const cupp::ndarray scratch = cupp::empty(out_shape, spec.out_type);
+      check(cudaMemsetAsync(scratch.data(), 0xff, scratch.nbytes(), s), "cudaMemsetAsync (poison)");
+    }
+  };
+
+  json_line line;
+  line.str("side", "cupp").str("case", spec.name).str("metric", spec.metric);
+  if (spec.metric == "host") {
+    const double us = time_host_us(call, cfg, s);
+    line.num("us_per_call", us).num("launch_us", fl.launch_us).num("ratio", us / fl.launch_us);
+    line.num("target", spec.target).str("pass", us / fl.launch_us <= spec.target ? "yes" : "no");
+  } else {
+    poison();
+    const timing t = time_device(call, cfg.warmup, cfg.reps, s);
+    const double gbps = static_cast<double>(bytes) / (t.median_ms * 1e6);
+    const double fraction = gbps / fl.best_gbps();
+    line.num("ms", t.median_ms).num("min_ms", t.min_ms).integer("bytes", bytes).num("gbps", gbps);
+    line.num("floor_gbps", fl.best_gbps()).num("fraction", fraction).num("target", spec.target);
+    line.str("pass", fraction >= spec.target ? "yes" : "no");
+  }
+  // The result checked comes from one more call into freshly poisoned memory.
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
+  poison();
+  if (spec.op == "astype") {
+    result = cupp::astype(inputs.at(0), spec.out_type);
+  } else {
+    cupp::ufunc_options options;
+    if (spec.out_given) options.out = out;
+    const std::vector<cupp::operand> operands(inputs.begin(), inputs.end());
+    result = cupp::ufunc::get(spec.op).call(operands, options).at(0);
+  }
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
+  const std::string verdict = check_sample(k, spec, inputs, result, cfg.check_samples, s);
+  line.str("check", verdict);
+  if (!spec.note.empty()) line.str("note", spec.note);
+  line.print();
+  if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
+}
+
+std::string default_cases_path(const char* argv0) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path beside = fs::absolute(fs::path(argv0), ec).parent_path() / "elementwise_cases.json";
+  if (!ec && fs::exists(beside, ec)) return beside.string();
+  return CUPP_BENCH_CASES;
+}
+
+bool selected(const std::string& name, const std::vector<std::string>& only) {
+  return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string cases_path = default_cases_path(argv[0]);
+  std::vector<std::string> only;
+  std::optional<int> reps;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf(
+          "usage: %s [--cases FILE] [--only NAME[,NAME...]] [--reps N]\n"
+          "  Runs the element-wise cases of FILE (default: elementwise_cases.json beside the program, else\n"
+          "  %s) and the copy and launch floors on the current device; prints JSON lines.\n",
+          argv[0], CUPP_BENCH_CASES);
+      return 0;
+    }
+    if (arg == "--cases" && i + 1 < argc) {
+      cases_path = argv[++i];
+    } else if (arg == "--only" && i + 1 < argc) {
+      std::string list = argv[++i];
+      for (std::size_t pos = 0; pos <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', pos), list.size());
+        if (comma > pos) only.push_back(list.substr(pos, comma - pos));
+        pos = comma + 1;
+      }
+    } else if (arg == "--reps" && i + 1 < argc) {
+      reps = std::stoi(argv[++i]);
+    } else {
+      std::fprintf(stderr, "unknown argument %s (try --help)\n", argv[i]);
+      return 2;
+    }
+  }
+  if (!cc::is_available()) {
+    std::fprintf(stderr, "bench_elementwise: no CUDA device available; nothing measured\n");
+    return 0;
+  }
+  case_table table;
+  try {
+    table = load_cases(cases_path);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_elementwise: cannot read %s: %s\n", cases_path.c_str(), e.what());
+    return 2;
+  }
+  if (reps) table.config.reps = *reps;
+
+  int failures = 0;
+  try {
+    const cc::Stream stream = cc::Stream::create();
+    cc::StreamGuard guard(stream);
+    const cudaStream_t s = stream.handle();
+    check(cudaFree(nullptr), "cudaFree(nullptr)");  // the context exists before anything is timed
+    const auto props = cc::get_device_properties(cc::current_device());
+    json_line().str("side", "cupp").str("case", "device").str("metric", "info").str("name", props.name)
+        .str("cases_file", cases_path).integer("reps", table.config.reps).print();
+    const helpers kernels;
+    kernels.module.compile();
+    const floors fl = measure_floors(kernels, table.config, s);
+    for (const case_spec& spec : table.cases) {
+      if (!selected(spec.name, only)) continue;
+      std::fprintf(stderr, "cupp: %s\n", spec.name.c_str());
+      try {
+        run_case(kernels, spec, table.config, fl, s);
+      } catch (const std::exception& e) {
+        ++failures;
+        std::fprintf(stderr, "cupp: %s: %s\n", spec.name.c_str(), e.what());
+        if (std::string_view(e.what()).starts_with("check failed")) continue;  // its line was printed
+        json_line().str("side", "cupp").str("case", spec.name).str("metric", spec.metric).str("error", e.what()).print();
+        const cudaError_t sticky = cudaDeviceSynchronize();
+        if (sticky != cudaSuccess) {
+          std::fprintf(stderr, "cupp: the CUDA context is broken (%s); stopping\n", cudaGetErrorName(sticky));
+          return 1;
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_elementwise: %s\n", e.what());
+    return 1;
+  }
+  return failures == 0 ? 0 : 1;
+}
