@@ -72,3 +72,7 @@ cmake_language(EVAL CODE "cmake_language(DEFER DIRECTORY [[${PROJECT_SOURCE_DIR}
 add_test(NAME executables_start
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/smoke/start_executables.sh ${CUPP_START_LIST})
 set_tests_properties(executables_start PROPERTIES FIXTURES_REQUIRED cupp_consumer)
+
+# `cupp eval`: the parser library (tools/cupp/eval/cupp_eval.cmake) in the unit tests.
+include(${PROJECT_SOURCE_DIR}/tools/cupp/eval/cupp_eval.cmake)
+target_link_libraries(cupp_unit_tests PRIVATE cupp_eval)

@@ -1,0 +1,357 @@
+// `cupp eval`'s pure parts (no GPU): tokenizer, parser (precedence, literals, keyword
+// arguments, the column of each syntax error), Python scalar arithmetic, the --batch line
+// splitter, and the class names errors print with.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ast.hpp"
+#include "cupp/errors.hpp"
+#include "parser.hpp"
+#include "scalar.hpp"
+#include "shell_split.hpp"
+#include "syntax_error.hpp"
+#include "tokenizer.hpp"
+
+namespace cupp::eval {
+namespace {
+
+std::string parsed(std::string_view source) { return to_string(*parse(source)); }
+
+// The column and reason of the syntax error parsing `source` raises (0 when none).
+struct error_at {
+  int column = 0;
+  std::string reason;
+};
+error_at syntax_error_of(std::string_view source) {
+  try {
+    parse(source);
+  } catch (const syntax_error& e) {
+    return {e.column(), e.reason()};
+  }
+  return {};
+}
+
+TEST(EvalTokenizer, KindsTextAndColumns) {
+  const auto t = tokenize("add(a, 2.5) ** -0x10 // 'f4'");
+  ASSERT_EQ(t.size(), 12u);
+  EXPECT_EQ(t[0].kind, token_kind::name);
+  EXPECT_EQ(t[0].text, "add");
+  EXPECT_EQ(t[0].column, 1);
+  EXPECT_EQ(t[1].text, "(");
+  EXPECT_EQ(t[2].column, 5);
+  EXPECT_EQ(t[4].kind, token_kind::floating);
+  EXPECT_EQ(t[4].float_value, 2.5);
+  EXPECT_EQ(t[6].text, "**");
+  EXPECT_EQ(t[6].column, 13);
+  EXPECT_EQ(t[7].text, "-");
+  EXPECT_EQ(t[8].kind, token_kind::integer);
+  EXPECT_TRUE(t[8].int_value == 16);
+  EXPECT_EQ(t[9].text, "//");
+  EXPECT_EQ(t[10].kind, token_kind::string);
+  EXPECT_EQ(t[10].text, "f4");
+  EXPECT_EQ(t[11].kind, token_kind::end);
+  EXPECT_EQ(t[11].column, 29);
+}
+
+TEST(EvalTokenizer, NumbersFollowPython) {
+  const auto one = [](std::string_view s) {
+    auto t = tokenize(s);
+    EXPECT_EQ(t.size(), 2u) << s;
+    return t[0];
+  };
+  EXPECT_TRUE(one("1_000").int_value == 1000);
+  EXPECT_TRUE(one("0o17").int_value == 15);
+  EXPECT_TRUE(one("0b101").int_value == 5);
+  EXPECT_TRUE(one("0XfF").int_value == 255);
+  EXPECT_TRUE(one("00").int_value == 0);
+  EXPECT_EQ(one("1e3").kind, token_kind::floating);
+  EXPECT_EQ(one("1e3").float_value, 1000.0);
+  EXPECT_EQ(one("1.5E-3").float_value, 0.0015);
+  EXPECT_EQ(one(".5").float_value, 0.5);
+  EXPECT_EQ(one("5.").float_value, 5.0);
+  EXPECT_EQ(one("2j").kind, token_kind::imaginary);
+  EXPECT_EQ(one("2j").float_value, 2.0);
+  EXPECT_EQ(one("1.5J").float_value, 1.5);
+  EXPECT_EQ(one("1e2j").float_value, 100.0);
+  const auto big = one("170141183460469231731687303715884105727");  // 2**127 - 1
+  EXPECT_FALSE(big.int_overflow);
+  EXPECT_TRUE(one("170141183460469231731687303715884105728").int_overflow);
+  EXPECT_EQ(int128_to_string(big.int_value), "170141183460469231731687303715884105727");
+}
+
+TEST(EvalTokenizer, BadLiteralsPointAtTheirColumn) {
+  const auto col = [](std::string_view s) {
+    try {
+      tokenize(s);
+    } catch (const syntax_error& e) {
+      return e.column();
+    }
+    return 0;
+  };
+  EXPECT_EQ(col("a + 012"), 5);    // leading zeros
+  EXPECT_EQ(col("1__0"), 2);       // double underscore
+  EXPECT_EQ(col("1_"), 2);         // trailing underscore
+  EXPECT_EQ(col("0x"), 3);         // no hex digits
+  EXPECT_EQ(col("0b102"), 5);      // a digit beyond the base
+  EXPECT_EQ(col("1e+"), 2);        // exponent without digits
+  EXPECT_EQ(col("12abc"), 3);      // a name glued to a number
+  EXPECT_EQ(col("a $ b"), 3);      // invalid character
+  EXPECT_EQ(col("x + 'abc"), 5);   // unterminated string: the opening quote
+  EXPECT_EQ(col("a[0]"), 2);       // indexing
+  EXPECT_EQ(col("a @ b"), 3);      // matmul operator
+}
+
+TEST(EvalParser, Precedence) {
+  EXPECT_EQ(parsed("a + 2*b"), "add(a, multiply(2, b))");
+  EXPECT_EQ(parsed("a - b - c"), "subtract(subtract(a, b), c)");
+  EXPECT_EQ(parsed("a / b // c % d"), "remainder(floor_divide(divide(a, b), c), d)");
+  EXPECT_EQ(parsed("2 ** 3 ** 2"), "power(2, power(3, 2))");      // right-associative
+  EXPECT_EQ(parsed("-a ** 2"), "negative(power(a, 2))");          // ** binds tighter on its left
+  EXPECT_EQ(parsed("a ** -b"), "power(a, negative(b))");          // ... but not on its right
+  EXPECT_EQ(parsed("-2 ** -1"), "negative(power(2, negative(1)))");
+  EXPECT_EQ(parsed("~a + +b"), "add(invert(a), positive(b))");
+  EXPECT_EQ(parsed("a << 1 + b"), "left_shift(a, add(1, b))");
+  EXPECT_EQ(parsed("a & b << 2"), "bitwise_and(a, left_shift(b, 2))");
+  EXPECT_EQ(parsed("a | b ^ c & d"), "bitwise_or(a, bitwise_xor(b, bitwise_and(c, d)))");
+  EXPECT_EQ(parsed("a >> 1 >> 2"), "right_shift(right_shift(a, 1), 2)");
+  EXPECT_EQ(parsed("a | b == c & d"), "equal(bitwise_or(a, b), bitwise_and(c, d))");
+  EXPECT_EQ(parsed("a != b"), "not_equal(a, b)");
+  EXPECT_EQ(parsed("a<b"), "less(a, b)");
+  EXPECT_EQ(parsed("a <= b"), "less_equal(a, b)");
+  EXPECT_EQ(parsed("a > -b"), "greater(a, negative(b))");
+  EXPECT_EQ(parsed("a >= b"), "greater_equal(a, b)");
+  EXPECT_EQ(parsed("(a + b) * c"), "multiply(add(a, b), c)");
+  EXPECT_EQ(parsed("- - a"), "negative(negative(a))");
+}
+
+TEST(EvalParser, Literals) {
+  EXPECT_EQ(parsed("2j"), "2.0j");
+  EXPECT_EQ(parsed("1e3"), "1000.0");
+  EXPECT_EQ(parsed("0x10"), "16");
+  EXPECT_EQ(parsed("True"), "True");
+  EXPECT_EQ(parsed("False"), "False");
+  EXPECT_EQ(parsed("None"), "None");
+  EXPECT_EQ(parsed("'float32'"), "'float32'");
+  EXPECT_EQ(parsed("\"a\\'b\""), "'a'b'");
+  EXPECT_EQ(parsed("()"), "()");
+  EXPECT_EQ(parsed("(1,)"), "(1,)");
+  EXPECT_EQ(parsed("(1, 2.5, a)"), "(1, 2.5, a)");
+  EXPECT_EQ(parsed("(1, 2,)"), "(1, 2)");
+  EXPECT_EQ(parsed("a + 1, a - 1"), "(add(a, 1), subtract(a, 1))");  // top-level tuple
+  EXPECT_EQ(parsed("a,"), "(a,)");
+  EXPECT_EQ(parsed("((a))"), "a");
+  EXPECT_EQ(parsed("1 + 2j"), "add(1, 2.0j)");
+}
+
+TEST(EvalParser, CallsAndKeywordArguments) {
+  EXPECT_EQ(parsed("sum(a, axis=(0, 2), keepdims=True)"), "sum(a, axis=(0, 2), keepdims=True)");
+  EXPECT_EQ(parsed("add(a, b, dtype='float32')"), "add(a, b, dtype='float32')");
+  EXPECT_EQ(parsed("add(a, b, casting='unsafe', where=m,)"), "add(a, b, casting='unsafe', where=m)");
+  EXPECT_EQ(parsed("f()"), "f()");
+  EXPECT_EQ(parsed("sin(a) + cos(b)"), "add(sin(a), cos(b))");
+  EXPECT_EQ(parsed("add.outer(a, b)"), "add.outer(a, b)");
+  EXPECT_EQ(parsed("maximum(a, b == c)"), "maximum(a, equal(b, c))");
+  EXPECT_EQ(parsed("divmod(a, 3)"), "divmod(a, 3)");
+  const auto n = parse("sum(a, axis=1)");
+  ASSERT_EQ(n->kind, node_kind::call);
+  ASSERT_EQ(n->keywords.size(), 1u);
+  EXPECT_EQ(n->keywords[0].name, "axis");
+  EXPECT_EQ(n->keywords[0].column, 8);
+  EXPECT_EQ(n->column, 1);
+}
+
+TEST(EvalParser, NodeColumns) {
+  const auto n = parse("a + 2*b");
+  EXPECT_EQ(n->column, 3);            // the operator
+  EXPECT_EQ(n->args[1]->column, 6);   // '*'
+  EXPECT_EQ(n->args[1]->args[1]->column, 7);
+}
+
+TEST(EvalParser, EverySyntaxErrorHasItsColumn) {
+  struct row {
+    const char* source;
+    int column;
+    const char* reason_part;
+  };
+  const row rows[] = {
+      {"", 1, "unexpected end"},
+      {"a +", 4, "unexpected end"},
+      {"a + * b", 5, "unexpected '*'"},
+      {"a b", 3, "unexpected 'b'"},
+      {"(a + b", 1, "'(' was never closed"},
+      {"x * (a + b", 5, "'(' was never closed"},
+      {"f(a, b", 2, "'(' was never closed"},
+      {"a + b)", 6, "unexpected ')'"},
+      {"f(a b)", 5, "unexpected 'b'"},
+      {"f(k=1, a)", 8, "positional argument follows keyword argument"},
+      {"f(a, k=1, k=2)", 11, "keyword argument repeated: k"},
+      {"a < b < c", 7, "chained comparisons"},
+      {"a = b", 3, "'='"},
+      {"a.T", 2, "attribute access"},
+      {"f(a)(b)", 5, "calling the result"},
+      {"not a", 1, "'not' is not supported"},
+      {"a and b", 3, "'and' is not supported"},
+      {"a +, b", 4, "unexpected ','"},
+      {"f(,)", 3, "unexpected ','"},
+      {"1 2", 3, "unexpected '2'"},
+      {"a.(b)", 3, "unexpected '('"},
+      {"'a' 'b'", 5, "unexpected string literal"},
+  };
+  for (const row& r : rows) {
+    const error_at e = syntax_error_of(r.source);
+    EXPECT_EQ(e.column, r.column) << r.source << ": " << e.reason;
+    EXPECT_NE(e.reason.find(r.reason_part), std::string::npos) << r.source << ": " << e.reason;
+  }
+}
+
+TEST(EvalParser, DeepNestingIsAnErrorNotACrash) {
+  const std::string deep = std::string(100000, '(') + "a" + std::string(100000, ')');
+  EXPECT_NE(syntax_error_of(deep).reason.find("nested too deeply"), std::string::npos);
+  EXPECT_NE(syntax_error_of(std::string(100000, '-') + "a").reason.find("nested too deeply"), std::string::npos);
+  EXPECT_EQ(syntax_error_of(std::string(50, '(') + "a" + std::string(50, ')')).column, 0);
+}
+
+TEST(EvalSyntaxError, MessageAndCaret) {
+  try {
+    parse("a + * b");
+    FAIL() << "no error";
+  } catch (const cupp::Error& e) {  // a syntax_error is a cupp::Error, printed like the others
+    EXPECT_STREQ(e.class_name(), "SyntaxError");
+    EXPECT_STREQ(e.what(), "invalid syntax: unexpected '*' (column 5)");
+    EXPECT_EQ(dynamic_cast<const syntax_error&>(e).caret("a + * b"), "  a + * b\n      ^\n");
+  }
+  EXPECT_EQ(syntax_error("x", 3).caret("a\tb"), "  a\tb\n   \t^\n");  // tabs kept for alignment
+}
+
+py_scalar S(std::string_view source) {  // folds an expression of literals with Python's rules
+  const auto n = parse(source);
+  const std::function<py_scalar(const node&)> fold = [&](const node& m) -> py_scalar {
+    switch (m.kind) {
+      case node_kind::integer: return py_scalar::integer(m.int_value);
+      case node_kind::floating: return py_scalar::floating(m.float_value);
+      case node_kind::imaginary: return py_scalar::complex({0.0, m.float_value});
+      case node_kind::boolean: return py_scalar::boolean(m.bool_value);
+      case node_kind::unary: return apply(m.uop, fold(*m.args[0]));
+      case node_kind::binary: return apply(m.bop, fold(*m.args[0]), fold(*m.args[1]));
+      default: throw std::logic_error("not a scalar expression");
+    }
+  };
+  return fold(*n);
+}
+std::string R(std::string_view source) { return S(source).repr(); }
+
+TEST(EvalScalars, PythonArithmetic) {
+  EXPECT_EQ(R("2*3"), "6");
+  EXPECT_EQ(R("1/2"), "0.5");
+  EXPECT_EQ(R("7//2"), "3");
+  EXPECT_EQ(R("-7//2"), "-4");
+  EXPECT_EQ(R("7//-2"), "-4");
+  EXPECT_EQ(R("-7 % 3"), "2");
+  EXPECT_EQ(R("7 % -3"), "-2");
+  EXPECT_EQ(R("-7.5 // 2"), "-4.0");
+  EXPECT_EQ(R("-7.5 % 2"), "0.5");
+  EXPECT_EQ(R("2**10"), "1024");
+  EXPECT_EQ(R("2**-1"), "0.5");
+  EXPECT_EQ(R("-2**2"), "-4");
+  EXPECT_EQ(R("2**64 - 1"), "18446744073709551615");
+  EXPECT_EQ(R("1 + 2j"), "(1+2j)");
+  EXPECT_EQ(R("2j * 2j"), "(-4+0j)");
+  EXPECT_EQ(R("True + True"), "2");
+  EXPECT_EQ(R("True & False"), "False");
+  EXPECT_EQ(R("True | 2"), "3");
+  EXPECT_EQ(R("~True"), "-2");
+  EXPECT_EQ(R("-True"), "-1");
+  EXPECT_EQ(R("1 << 70 >> 68"), "4");
+  EXPECT_EQ(R("-1 >> 200"), "-1");
+  EXPECT_EQ(R("5 ^ 3"), "6");
+  EXPECT_EQ(R("1 < 2.5"), "True");
+  EXPECT_EQ(R("1 == 1.0"), "True");
+  EXPECT_EQ(R("1j == 1j"), "True");
+  EXPECT_EQ(R("1e3"), "1000.0");
+  EXPECT_EQ(R("0.1 + 0.2"), "0.30000000000000004");
+  EXPECT_EQ(R("1e16"), "1e+16");
+  EXPECT_EQ(R("1.5e-5"), "1.5e-05");
+  EXPECT_EQ(R("0.001"), "0.001");
+  EXPECT_EQ(R("-2.5e15"), "-2500000000000000.0");
+  EXPECT_EQ(R("123.456"), "123.456");
+  EXPECT_EQ(R("(-8) ** 0.5 == (-8) ** 0.5"), "True");
+  EXPECT_EQ(S("(-8) ** 0.5").type_name(), std::string("complex"));  // Python gives a complex
+}
+
+TEST(EvalScalars, PythonErrors) {
+  const auto cls = [](std::string_view s) -> std::string {
+    try {
+      S(s);
+    } catch (const cupp::Error& e) {
+      return e.class_name();
+    }
+    return "<no error>";
+  };
+  EXPECT_EQ(cls("1/0"), "ZeroDivisionError");
+  EXPECT_EQ(cls("1//0"), "ZeroDivisionError");
+  EXPECT_EQ(cls("1.5 % 0"), "ZeroDivisionError");
+  EXPECT_EQ(cls("0 ** -1"), "ZeroDivisionError");
+  EXPECT_EQ(cls("1j // 2"), "TypeError");
+  EXPECT_EQ(cls("1.5 & 1"), "TypeError");
+  EXPECT_EQ(cls("~1.5"), "TypeError");
+  EXPECT_EQ(cls("1j < 2"), "TypeError");
+  EXPECT_EQ(cls("1 << -1"), "ValueError");
+  EXPECT_EQ(cls("2 ** 200"), "OverflowError");
+  EXPECT_EQ(cls("10.0 ** 400"), "OverflowError");
+}
+
+TEST(EvalScalars, WeakOperands) {
+  EXPECT_EQ(to_weak(py_scalar::integer(300)).magnitude(), 300u);
+  EXPECT_TRUE(to_weak(py_scalar::integer(-5)).is_negative());
+  EXPECT_EQ(to_weak(S("2**64 - 1")).magnitude(), 18446744073709551615ull);
+  EXPECT_EQ(to_weak(S("-2**63")).magnitude(), 9223372036854775808ull);
+  EXPECT_EQ(to_weak(py_scalar::boolean(true)).scalar_kind(), weak_scalar::kind::bool_);
+  EXPECT_EQ(to_weak(py_scalar::floating(2.5)).real(), 2.5);
+  EXPECT_EQ(to_weak(S("2j")).imag(), 2.0);
+  EXPECT_THROW(to_weak(S("2**64")), cupp::OverflowError);
+  EXPECT_THROW(to_weak(S("-2**63 - 1")), cupp::OverflowError);
+}
+
+TEST(EvalShellSplit, QuotesAndBackslashes) {
+  using v = std::vector<std::string>;
+  EXPECT_EQ(shell_split("'a + 2*b' a=x.npy -o out.npy"), (v{"a + 2*b", "a=x.npy", "-o", "out.npy"}));
+  EXPECT_EQ(shell_split("  a   b\t"), (v{"a", "b"}));
+  EXPECT_EQ(shell_split("\"add(a, b, dtype='f4')\" a=1.npy"), (v{"add(a, b, dtype='f4')", "a=1.npy"}));
+  EXPECT_EQ(shell_split(R"(a\ b "c\"d" 'e\f' "g\h")"), (v{"a b", "c\"d", "e\\f", "g\\h"}));
+  EXPECT_EQ(shell_split("x'y'\"z\""), (v{"xyz"}));
+  EXPECT_EQ(shell_split("'' \"\""), (v{"", ""}));
+  EXPECT_EQ(shell_split("a # comment 'unclosed"), (v{"a"}));
+  EXPECT_EQ(shell_split("a#b"), (v{"a#b"}));
+  EXPECT_EQ(shell_split(""), v{});
+  const auto col = [](std::string_view s) {
+    try {
+      shell_split(s);
+    } catch (const syntax_error& e) {
+      return e.column();
+    }
+    return 0;
+  };
+  EXPECT_EQ(col("a 'b c"), 3);
+  EXPECT_EQ(col("a \"b c"), 3);
+  EXPECT_EQ(col("a b\\"), 4);
+}
+
+TEST(EvalErrors, ClassNamesFollowNumPy) {
+  EXPECT_STREQ(cupp::Error("x").class_name(), "Error");
+  EXPECT_STREQ(cupp::TypeError("x").class_name(), "TypeError");
+  EXPECT_STREQ(cupp::ValueError("x").class_name(), "ValueError");
+  EXPECT_STREQ(cupp::IndexError("x").class_name(), "IndexError");
+  EXPECT_STREQ(cupp::AxisError("x").class_name(), "AxisError");
+  EXPECT_STREQ(cupp::OverflowError("x").class_name(), "OverflowError");
+  EXPECT_STREQ(cupp::LinAlgError("x").class_name(), "LinAlgError");
+  EXPECT_STREQ(cupp::OutOfMemoryError(1, 2, 3).class_name(), "OutOfMemoryError");
+  EXPECT_STREQ(cupp::CompileError("x", "", "").class_name(), "CompileError");
+  EXPECT_STREQ(cupp::CudaError("x", 1).class_name(), "CudaError");
+  const cupp::Error& base = cupp::AxisError("x");
+  EXPECT_STREQ(base.class_name(), "AxisError");  // virtual: through a base reference
+}
+
+}  // namespace
+}  // namespace cupp::eval

@@ -1,0 +1,314 @@
+// cupp eval: the recursive-descent parser (grammar and precedence in parser.hpp).
+#include "parser.hpp"
+
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "syntax_error.hpp"
+#include "tokenizer.hpp"
+
+namespace cupp::eval {
+
+namespace {
+
+constexpr int kMaxDepth = 200;
+
+// Python keywords that are not part of the accepted subset.
+constexpr std::array<std::string_view, 25> kKeywords = {
+    "and", "or", "not", "in", "is", "if", "else", "lambda", "for", "while", "def", "class", "return",
+    "import", "from", "as", "with", "yield", "await", "async", "del", "pass", "global", "nonlocal", "assert"};
+
+class parser {
+ public:
+  explicit parser(std::string_view source) : tokens_(tokenize(source)) {}
+
+  node_ptr run() {
+    node_ptr n = expression_list();
+    if (peek().kind != token_kind::end) unexpected(peek());
+    return n;
+  }
+
+ private:
+  const token& peek(std::size_t ahead = 0) const {
+    const std::size_t at = pos_ + ahead;
+    return at < tokens_.size() ? tokens_[at] : tokens_.back();
+  }
+  const token& next() {
+    const token& t = tokens_[pos_];
+    if (pos_ + 1 < tokens_.size()) ++pos_;
+    return t;
+  }
+  bool is_op(std::string_view op, std::size_t ahead = 0) const {
+    const token& t = peek(ahead);
+    return t.kind == token_kind::op && t.text == op;
+  }
+
+  [[noreturn]] static void unexpected(const token& t) {
+    if (t.kind == token_kind::end) throw syntax_error("unexpected end of expression", t.column);
+    if (t.kind == token_kind::op && t.text == "=")
+      throw syntax_error("invalid syntax: '=' outside a keyword argument (did you mean '=='?)", t.column);
+    if (t.kind == token_kind::name) {
+      for (std::string_view k : kKeywords) {
+        if (t.text == k) throw syntax_error("'" + t.text + "' is not supported in cupp eval", t.column);
+      }
+    }
+    std::string what = t.kind == token_kind::string ? "string literal" : "'" + t.text + "'";
+    throw syntax_error("invalid syntax: unexpected " + what, t.column);
+  }
+
+  static node_ptr make(node_kind kind, int column) {
+    auto n = std::make_unique<node>();
+    n->kind = kind;
+    n->column = column;
+    return n;
+  }
+
+  struct depth_guard {
+    explicit depth_guard(parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxDepth) throw syntax_error("expression nested too deeply", p_.peek().column);
+    }
+    ~depth_guard() { --p_.depth_; }
+    depth_guard(const depth_guard&) = delete;
+    depth_guard& operator=(const depth_guard&) = delete;
+    parser& p_;
+  };
+
+  // Starts of an expression: after a ',' these continue a tuple, otherwise it ends.
+  bool starts_expression() const {
+    const token& t = peek();
+    if (t.kind == token_kind::end) return false;
+    if (t.kind != token_kind::op) return true;
+    return t.text == "(" || t.text == "-" || t.text == "+" || t.text == "~";
+  }
+
+  node_ptr expression_list() {
+    node_ptr first = comparison();
+    if (!is_op(",")) return first;
+    node_ptr tuple = make(node_kind::tuple, first->column);
+    tuple->args.push_back(std::move(first));
+    while (is_op(",")) {
+      next();
+      if (!starts_expression()) break;
+      tuple->args.push_back(comparison());
+    }
+    return tuple;
+  }
+
+  static bool comparison_op(const token& t, binary_op& op) {
+    if (t.kind != token_kind::op) return false;
+    static constexpr std::array<std::pair<std::string_view, binary_op>, 6> ops = {{
+        {"==", binary_op::equal}, {"!=", binary_op::not_equal}, {"<", binary_op::less},
+        {"<=", binary_op::less_equal}, {">", binary_op::greater}, {">=", binary_op::greater_equal}}};
+    for (const auto& [s, o] : ops) {
+      if (t.text == s) {
+        op = o;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  node_ptr comparison() {
+    node_ptr left = bit_or();
+    binary_op op{};
+    if (!comparison_op(peek(), op)) return left;
+    const int column = next().column;
+    node_ptr right = bit_or();
+    binary_op again{};
+    if (comparison_op(peek(), again))
+      throw syntax_error("chained comparisons (a < b < c) are not supported in cupp eval; use parentheses",
+                         peek().column);
+    return binary(op, column, std::move(left), std::move(right));
+  }
+
+  static node_ptr binary(binary_op op, int column, node_ptr left, node_ptr right) {
+    node_ptr n = make(node_kind::binary, column);
+    n->bop = op;
+    n->args.push_back(std::move(left));
+    n->args.push_back(std::move(right));
+    return n;
+  }
+
+  // One left-associative level: operand (op operand)*.
+  template <class Next>
+  node_ptr level(Next next_level, std::initializer_list<std::pair<std::string_view, binary_op>> ops) {
+    node_ptr left = (this->*next_level)();
+    while (true) {
+      const token& t = peek();
+      const std::pair<std::string_view, binary_op>* hit = nullptr;
+      if (t.kind == token_kind::op) {
+        for (const auto& o : ops) {
+          if (t.text == o.first) hit = &o;
+        }
+      }
+      if (hit == nullptr) return left;
+      const int column = next().column;
+      left = binary(hit->second, column, std::move(left), (this->*next_level)());
+    }
+  }
+
+  node_ptr bit_or() { return level(&parser::bit_xor, {{"|", binary_op::bitwise_or}}); }
+  node_ptr bit_xor() { return level(&parser::bit_and, {{"^", binary_op::bitwise_xor}}); }
+  node_ptr bit_and() { return level(&parser::shift, {{"&", binary_op::bitwise_and}}); }
+  node_ptr shift() {
+    return level(&parser::arith, {{"<<", binary_op::left_shift}, {">>", binary_op::right_shift}});
+  }
+  node_ptr arith() { return level(&parser::term, {{"+", binary_op::add}, {"-", binary_op::subtract}}); }
+  node_ptr term() {
+    return level(&parser::factor, {{"*", binary_op::multiply},
+                                   {"/", binary_op::divide},
+                                   {"//", binary_op::floor_divide},
+                                   {"%", binary_op::remainder}});
+  }
+
+  node_ptr factor() {
+    const depth_guard guard(*this);
+    const token& t = peek();
+    if (t.kind == token_kind::op && (t.text == "-" || t.text == "+" || t.text == "~")) {
+      const unary_op op = t.text == "-" ? unary_op::negative : t.text == "+" ? unary_op::positive : unary_op::invert;
+      node_ptr n = make(node_kind::unary, next().column);
+      n->uop = op;
+      n->args.push_back(factor());
+      return n;
+    }
+    return power();
+  }
+
+  node_ptr power() {
+    node_ptr base = primary();
+    if (!is_op("**")) return base;
+    const int column = next().column;
+    return binary(binary_op::power, column, std::move(base), factor());  // right-assoc via factor
+  }
+
+  node_ptr primary() {
+    const token& t = peek();
+    if (t.kind != token_kind::name || t.text == "True" || t.text == "False" || t.text == "None") return atom();
+    for (std::string_view k : kKeywords) {
+      if (t.text == k) throw syntax_error("'" + t.text + "' is not supported in cupp eval", t.column);
+    }
+    const int column = t.column;
+    std::string name = next().text;
+    while (is_op(".")) {
+      const token& dot = next();
+      if (peek().kind != token_kind::name) unexpected(peek());
+      const std::string& attr = next().text;
+      if (!is_op("(")) {
+        throw syntax_error("attribute access ('." + attr + "') is not supported in cupp eval, only calls like add.outer(a, b)",
+                           dot.column);
+      }
+      name += "." + attr;
+    }
+    if (!is_op("(")) {
+      node_ptr n = make(node_kind::name, column);
+      n->text = std::move(name);
+      return n;
+    }
+    node_ptr call = make(node_kind::call, column);
+    call->text = std::move(name);
+    arguments(*call);
+    if (is_op("(")) throw syntax_error("calling the result of a call is not supported", peek().column);
+    if (is_op(".")) throw syntax_error("attribute access is not supported in cupp eval", peek().column);
+    return call;
+  }
+
+  void arguments(node& call) {
+    const token& open = next();  // '('
+    const int open_column = open.column;
+    while (!is_op(")")) {
+      if (peek().kind == token_kind::end) throw syntax_error("'(' was never closed", open_column);
+      const token& t = peek();
+      if (t.kind == token_kind::name && is_op("=", 1)) {
+        for (const auto& k : call.keywords) {
+          if (k.name == t.text) throw syntax_error("keyword argument repeated: " + t.text, t.column);
+        }
+        keyword_arg k{t.text, nullptr, t.column};
+        next();
+        next();
+        k.value = comparison();
+        call.keywords.push_back(std::move(k));
+      } else {
+        if (!call.keywords.empty()) throw syntax_error("positional argument follows keyword argument", t.column);
+        call.args.push_back(comparison());
+      }
+      if (is_op(",")) {
+        next();
+      } else if (!is_op(")")) {
+        if (peek().kind == token_kind::end) throw syntax_error("'(' was never closed", open_column);
+        unexpected(peek());
+      }
+    }
+    next();  // ')'
+  }
+
+  node_ptr atom() {
+    const depth_guard guard(*this);
+    const token& t = next();
+    node_ptr n;
+    switch (t.kind) {
+      case token_kind::integer:
+        n = make(node_kind::integer, t.column);
+        n->int_value = t.int_value;
+        n->int_overflow = t.int_overflow;
+        n->text = t.text;
+        return n;
+      case token_kind::floating:
+      case token_kind::imaginary:
+        n = make(t.kind == token_kind::floating ? node_kind::floating : node_kind::imaginary, t.column);
+        n->float_value = t.float_value;
+        n->text = t.text;
+        return n;
+      case token_kind::string:
+        n = make(node_kind::string, t.column);
+        n->text = t.text;
+        return n;
+      case token_kind::name:  // True / False / None (other names are handled by primary)
+        if (t.text == "None") return make(node_kind::none, t.column);
+        n = make(node_kind::boolean, t.column);
+        n->bool_value = t.text == "True";
+        return n;
+      case token_kind::op:
+        if (t.text == "(") return parenthesised(t.column);
+        unexpected(t);
+      case token_kind::end:
+        unexpected(t);
+    }
+    unexpected(t);
+  }
+
+  node_ptr parenthesised(int open_column) {
+    if (is_op(")")) {
+      next();
+      return make(node_kind::tuple, open_column);
+    }
+    if (peek().kind == token_kind::end) throw syntax_error("'(' was never closed", open_column);
+    node_ptr inner = comparison();
+    if (is_op(",")) {
+      node_ptr tuple = make(node_kind::tuple, open_column);
+      tuple->args.push_back(std::move(inner));
+      while (is_op(",")) {
+        next();
+        if (is_op(")")) break;
+        if (peek().kind == token_kind::end) break;
+        tuple->args.push_back(comparison());
+      }
+      inner = std::move(tuple);
+    }
+    if (peek().kind == token_kind::end) throw syntax_error("'(' was never closed", open_column);
+    if (!is_op(")")) unexpected(peek());
+    next();
+    return inner;
+  }
+
+  std::vector<token> tokens_;
+  std::size_t pos_ = 0;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+node_ptr parse(std::string_view source) { return parser(source).run(); }
+
+}  // namespace cupp::eval
