@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import jinja2  # noqa: E402
 
-from model import Specs, SpecError, load_specs  # noqa: E402
+from model import Specs, SpecError, cpp_name, load_specs  # noqa: E402
 
 OWNED_DIRS = ("generated", "docs/api")  # every file below these is the generator's
 
@@ -34,6 +34,7 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     dt = specs.dtypes
     env.filters["cpp_string"] = cpp_string
+    env.filters["cpp_name"] = cpp_name
     env.filters["cpp_id"] = lambda name: dt.by_name[name].cpp
     index = {d.name: d.index for d in dt.dtypes}
     arities = sorted({(op.nin, op.nout) for op in specs.ops})
@@ -48,6 +49,7 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
 
     put("generated/include/cupp/generated/type_id.hpp", "type_id.hpp.j2")
     put("generated/include/cupp/generated/dtype_constants.hpp", "dtype_constants.hpp.j2")
+    put("generated/include/cupp/generated/ufuncs.hpp", "ufuncs.hpp.j2")
     put("generated/src/dtype_table.cpp", "dtype_table.cpp.j2")
     put("generated/src/promotion_tables.cpp", "promotion_tables.cpp.j2")
     put("generated/src/op_registry.cpp", "op_registry.cpp.j2")

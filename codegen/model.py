@@ -244,10 +244,13 @@ class Op:
     commutative: bool
     aliases: list[str]
     ulp: dict[str, int]
+    int_inputs_as: str | None = None  # a promoter: all-integer (or bool) inputs resolve as this dtype
+    bool_inputs_error: str | None = None  # TypeError message when every input is bool (subtract)
     loops: list[Loop] = field(default_factory=list)
 
 
-OP_KEYS = {"name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "body", "loops"}
+OP_KEYS = {"name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "int_inputs_as", "bool_inputs_error",
+           "body", "loops"}
 LOOP_KEYS = {"sig", "each", "body"}
 SIG = re.compile(r"^\s*([\w\s,]+?)\s*->\s*([\w\s,]+?)\s*$")
 
@@ -293,6 +296,16 @@ def load_op(path: str, shown: str, dt: DTypes, promo: Promotion) -> Op:
     identity = doc.get("identity")
     op = Op(shown, name, cpp_name(name), str(doc["doc"]), nin, nout,
             None if identity is None else str(identity), bool(doc.get("commutative", False)), aliases, ulp)
+    if "int_inputs_as" in doc:
+        target = doc["int_inputs_as"]
+        if target not in dt.by_name:
+            raise SpecError(shown, doc.line_of("int_inputs_as"), f"int_inputs_as: undefined dtype '{target}'")
+        op.int_inputs_as = target
+    if "bool_inputs_error" in doc:
+        message = doc["bool_inputs_error"]
+        if not isinstance(message, str) or not message.strip():
+            raise SpecError(shown, doc.line_of("bool_inputs_error"), "bool_inputs_error must be a message")
+        op.bool_inputs_error = message
     default_body = doc.get("body")
 
     loops_node = _expect(doc["loops"], LocatedList, shown, doc.line_of("loops"), "'loops'")

@@ -44,6 +44,89 @@ constexpr loop_spec add_loops[] = {
     {std::span(add_types_14).first(2), std::span(add_types_14).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
 };
 
+// ---- bitwise_and (specs/ufuncs/bitwise_and.yaml)
+constexpr type_id bitwise_and_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id bitwise_and_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id bitwise_and_types_2[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id bitwise_and_types_3[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id bitwise_and_types_4[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id bitwise_and_types_5[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id bitwise_and_types_6[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id bitwise_and_types_7[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id bitwise_and_types_8[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr loop_spec bitwise_and_loops[] = {
+    {std::span(bitwise_and_types_0).first(2), std::span(bitwise_and_types_0).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
+    {std::span(bitwise_and_types_1).first(2), std::span(bitwise_and_types_1).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
+    {std::span(bitwise_and_types_2).first(2), std::span(bitwise_and_types_2).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
+    {std::span(bitwise_and_types_3).first(2), std::span(bitwise_and_types_3).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
+    {std::span(bitwise_and_types_4).first(2), std::span(bitwise_and_types_4).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
+    {std::span(bitwise_and_types_5).first(2), std::span(bitwise_and_types_5).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
+    {std::span(bitwise_and_types_6).first(2), std::span(bitwise_and_types_6).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
+    {std::span(bitwise_and_types_7).first(2), std::span(bitwise_and_types_7).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
+    {std::span(bitwise_and_types_8).first(2), std::span(bitwise_and_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
+};
+
+// ---- bitwise_or (specs/ufuncs/bitwise_or.yaml)
+constexpr type_id bitwise_or_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id bitwise_or_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id bitwise_or_types_2[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id bitwise_or_types_3[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id bitwise_or_types_4[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id bitwise_or_types_5[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id bitwise_or_types_6[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id bitwise_or_types_7[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id bitwise_or_types_8[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr loop_spec bitwise_or_loops[] = {
+    {std::span(bitwise_or_types_0).first(2), std::span(bitwise_or_types_0).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
+    {std::span(bitwise_or_types_1).first(2), std::span(bitwise_or_types_1).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
+    {std::span(bitwise_or_types_2).first(2), std::span(bitwise_or_types_2).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
+    {std::span(bitwise_or_types_3).first(2), std::span(bitwise_or_types_3).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
+    {std::span(bitwise_or_types_4).first(2), std::span(bitwise_or_types_4).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
+    {std::span(bitwise_or_types_5).first(2), std::span(bitwise_or_types_5).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
+    {std::span(bitwise_or_types_6).first(2), std::span(bitwise_or_types_6).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
+    {std::span(bitwise_or_types_7).first(2), std::span(bitwise_or_types_7).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
+    {std::span(bitwise_or_types_8).first(2), std::span(bitwise_or_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
+};
+
+// ---- bitwise_xor (specs/ufuncs/bitwise_xor.yaml)
+constexpr type_id bitwise_xor_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id bitwise_xor_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id bitwise_xor_types_2[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id bitwise_xor_types_3[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id bitwise_xor_types_4[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id bitwise_xor_types_5[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id bitwise_xor_types_6[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id bitwise_xor_types_7[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id bitwise_xor_types_8[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr loop_spec bitwise_xor_loops[] = {
+    {std::span(bitwise_xor_types_0).first(2), std::span(bitwise_xor_types_0).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
+    {std::span(bitwise_xor_types_1).first(2), std::span(bitwise_xor_types_1).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
+    {std::span(bitwise_xor_types_2).first(2), std::span(bitwise_xor_types_2).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
+    {std::span(bitwise_xor_types_3).first(2), std::span(bitwise_xor_types_3).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
+    {std::span(bitwise_xor_types_4).first(2), std::span(bitwise_xor_types_4).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
+    {std::span(bitwise_xor_types_5).first(2), std::span(bitwise_xor_types_5).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
+    {std::span(bitwise_xor_types_6).first(2), std::span(bitwise_xor_types_6).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
+    {std::span(bitwise_xor_types_7).first(2), std::span(bitwise_xor_types_7).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
+    {std::span(bitwise_xor_types_8).first(2), std::span(bitwise_xor_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
+};
+
+// ---- divide (specs/ufuncs/divide.yaml)
+constexpr type_id divide_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id divide_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id divide_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id divide_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr type_id divide_types_4[] = {type_id::complex64, type_id::complex64, type_id::complex64};
+constexpr type_id divide_types_5[] = {type_id::complex128, type_id::complex128, type_id::complex128};
+constexpr loop_spec divide_loops[] = {
+    {std::span(divide_types_0).first(2), std::span(divide_types_0).subspan(2), R"cupp(out0 = cupp::dev::from_float<out0_t>(cupp::dev::to_float(in0) / cupp::dev::to_float(in1));)cupp"},
+    {std::span(divide_types_1).first(2), std::span(divide_types_1).subspan(2), R"cupp(out0 = cupp::dev::from_float<out0_t>(cupp::dev::to_float(in0) / cupp::dev::to_float(in1));)cupp"},
+    {std::span(divide_types_2).first(2), std::span(divide_types_2).subspan(2), R"cupp(out0 = in0 / in1;)cupp"},
+    {std::span(divide_types_3).first(2), std::span(divide_types_3).subspan(2), R"cupp(out0 = in0 / in1;)cupp"},
+    {std::span(divide_types_4).first(2), std::span(divide_types_4).subspan(2), R"cupp(out0 = in0 / in1;)cupp"},
+    {std::span(divide_types_5).first(2), std::span(divide_types_5).subspan(2), R"cupp(out0 = in0 / in1;)cupp"},
+};
+constexpr std::string_view divide_aliases[] = {"true_divide"};
+
 // ---- equal (specs/ufuncs/equal.yaml)
 constexpr type_id equal_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
 constexpr type_id equal_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
@@ -82,6 +165,105 @@ constexpr loop_spec equal_loops[] = {
     {std::span(equal_types_16).first(2), std::span(equal_types_16).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
 };
 
+// ---- greater (specs/ufuncs/greater.yaml)
+constexpr type_id greater_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id greater_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
+constexpr type_id greater_types_2[] = {type_id::uint8, type_id::uint8, type_id::bool_};
+constexpr type_id greater_types_3[] = {type_id::int16, type_id::int16, type_id::bool_};
+constexpr type_id greater_types_4[] = {type_id::uint16, type_id::uint16, type_id::bool_};
+constexpr type_id greater_types_5[] = {type_id::int32, type_id::int32, type_id::bool_};
+constexpr type_id greater_types_6[] = {type_id::uint32, type_id::uint32, type_id::bool_};
+constexpr type_id greater_types_7[] = {type_id::int64, type_id::int64, type_id::bool_};
+constexpr type_id greater_types_8[] = {type_id::uint64, type_id::uint64, type_id::bool_};
+constexpr type_id greater_types_9[] = {type_id::int64, type_id::uint64, type_id::bool_};
+constexpr type_id greater_types_10[] = {type_id::uint64, type_id::int64, type_id::bool_};
+constexpr type_id greater_types_11[] = {type_id::float16, type_id::float16, type_id::bool_};
+constexpr type_id greater_types_12[] = {type_id::bfloat16, type_id::bfloat16, type_id::bool_};
+constexpr type_id greater_types_13[] = {type_id::float32, type_id::float32, type_id::bool_};
+constexpr type_id greater_types_14[] = {type_id::float64, type_id::float64, type_id::bool_};
+constexpr type_id greater_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
+constexpr type_id greater_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
+constexpr loop_spec greater_loops[] = {
+    {std::span(greater_types_0).first(2), std::span(greater_types_0).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_1).first(2), std::span(greater_types_1).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_2).first(2), std::span(greater_types_2).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_3).first(2), std::span(greater_types_3).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_4).first(2), std::span(greater_types_4).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_5).first(2), std::span(greater_types_5).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_6).first(2), std::span(greater_types_6).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_7).first(2), std::span(greater_types_7).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_8).first(2), std::span(greater_types_8).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_9).first(2), std::span(greater_types_9).subspan(2), R"cupp(out0 = in0 >= 0 && static_cast<unsigned long long>(in0) > in1;)cupp"},
+    {std::span(greater_types_10).first(2), std::span(greater_types_10).subspan(2), R"cupp(out0 = in1 < 0 || in0 > static_cast<unsigned long long>(in1);)cupp"},
+    {std::span(greater_types_11).first(2), std::span(greater_types_11).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_12).first(2), std::span(greater_types_12).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_13).first(2), std::span(greater_types_13).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_14).first(2), std::span(greater_types_14).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_15).first(2), std::span(greater_types_15).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_16).first(2), std::span(greater_types_16).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+};
+
+// ---- greater_equal (specs/ufuncs/greater_equal.yaml)
+constexpr type_id greater_equal_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id greater_equal_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
+constexpr type_id greater_equal_types_2[] = {type_id::uint8, type_id::uint8, type_id::bool_};
+constexpr type_id greater_equal_types_3[] = {type_id::int16, type_id::int16, type_id::bool_};
+constexpr type_id greater_equal_types_4[] = {type_id::uint16, type_id::uint16, type_id::bool_};
+constexpr type_id greater_equal_types_5[] = {type_id::int32, type_id::int32, type_id::bool_};
+constexpr type_id greater_equal_types_6[] = {type_id::uint32, type_id::uint32, type_id::bool_};
+constexpr type_id greater_equal_types_7[] = {type_id::int64, type_id::int64, type_id::bool_};
+constexpr type_id greater_equal_types_8[] = {type_id::uint64, type_id::uint64, type_id::bool_};
+constexpr type_id greater_equal_types_9[] = {type_id::int64, type_id::uint64, type_id::bool_};
+constexpr type_id greater_equal_types_10[] = {type_id::uint64, type_id::int64, type_id::bool_};
+constexpr type_id greater_equal_types_11[] = {type_id::float16, type_id::float16, type_id::bool_};
+constexpr type_id greater_equal_types_12[] = {type_id::bfloat16, type_id::bfloat16, type_id::bool_};
+constexpr type_id greater_equal_types_13[] = {type_id::float32, type_id::float32, type_id::bool_};
+constexpr type_id greater_equal_types_14[] = {type_id::float64, type_id::float64, type_id::bool_};
+constexpr type_id greater_equal_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
+constexpr type_id greater_equal_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
+constexpr loop_spec greater_equal_loops[] = {
+    {std::span(greater_equal_types_0).first(2), std::span(greater_equal_types_0).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_1).first(2), std::span(greater_equal_types_1).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_2).first(2), std::span(greater_equal_types_2).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_3).first(2), std::span(greater_equal_types_3).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_4).first(2), std::span(greater_equal_types_4).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_5).first(2), std::span(greater_equal_types_5).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_6).first(2), std::span(greater_equal_types_6).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_7).first(2), std::span(greater_equal_types_7).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_8).first(2), std::span(greater_equal_types_8).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_9).first(2), std::span(greater_equal_types_9).subspan(2), R"cupp(out0 = in0 >= 0 && static_cast<unsigned long long>(in0) >= in1;)cupp"},
+    {std::span(greater_equal_types_10).first(2), std::span(greater_equal_types_10).subspan(2), R"cupp(out0 = in1 < 0 || in0 >= static_cast<unsigned long long>(in1);)cupp"},
+    {std::span(greater_equal_types_11).first(2), std::span(greater_equal_types_11).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_12).first(2), std::span(greater_equal_types_12).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_13).first(2), std::span(greater_equal_types_13).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_14).first(2), std::span(greater_equal_types_14).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_15).first(2), std::span(greater_equal_types_15).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_16).first(2), std::span(greater_equal_types_16).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+};
+
+// ---- invert (specs/ufuncs/invert.yaml)
+constexpr type_id invert_types_0[] = {type_id::bool_, type_id::bool_};
+constexpr type_id invert_types_1[] = {type_id::int8, type_id::int8};
+constexpr type_id invert_types_2[] = {type_id::uint8, type_id::uint8};
+constexpr type_id invert_types_3[] = {type_id::int16, type_id::int16};
+constexpr type_id invert_types_4[] = {type_id::uint16, type_id::uint16};
+constexpr type_id invert_types_5[] = {type_id::int32, type_id::int32};
+constexpr type_id invert_types_6[] = {type_id::uint32, type_id::uint32};
+constexpr type_id invert_types_7[] = {type_id::int64, type_id::int64};
+constexpr type_id invert_types_8[] = {type_id::uint64, type_id::uint64};
+constexpr loop_spec invert_loops[] = {
+    {std::span(invert_types_0).first(1), std::span(invert_types_0).subspan(1), R"cupp(out0 = !in0;)cupp"},
+    {std::span(invert_types_1).first(1), std::span(invert_types_1).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
+    {std::span(invert_types_2).first(1), std::span(invert_types_2).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
+    {std::span(invert_types_3).first(1), std::span(invert_types_3).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
+    {std::span(invert_types_4).first(1), std::span(invert_types_4).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
+    {std::span(invert_types_5).first(1), std::span(invert_types_5).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
+    {std::span(invert_types_6).first(1), std::span(invert_types_6).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
+    {std::span(invert_types_7).first(1), std::span(invert_types_7).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
+    {std::span(invert_types_8).first(1), std::span(invert_types_8).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
+};
+constexpr std::string_view invert_aliases[] = {"bitwise_not", "bitwise_invert"};
+
 // ---- isnan (specs/ufuncs/isnan.yaml)
 constexpr type_id isnan_types_0[] = {type_id::bool_, type_id::bool_};
 constexpr type_id isnan_types_1[] = {type_id::int8, type_id::bool_};
@@ -114,6 +296,103 @@ constexpr loop_spec isnan_loops[] = {
     {std::span(isnan_types_12).first(1), std::span(isnan_types_12).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
     {std::span(isnan_types_13).first(1), std::span(isnan_types_13).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
     {std::span(isnan_types_14).first(1), std::span(isnan_types_14).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
+};
+
+// ---- left_shift (specs/ufuncs/left_shift.yaml)
+constexpr type_id left_shift_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id left_shift_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id left_shift_types_2[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id left_shift_types_3[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id left_shift_types_4[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id left_shift_types_5[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id left_shift_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id left_shift_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr loop_spec left_shift_loops[] = {
+    {std::span(left_shift_types_0).first(2), std::span(left_shift_types_0).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
+    {std::span(left_shift_types_1).first(2), std::span(left_shift_types_1).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
+    {std::span(left_shift_types_2).first(2), std::span(left_shift_types_2).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
+    {std::span(left_shift_types_3).first(2), std::span(left_shift_types_3).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
+    {std::span(left_shift_types_4).first(2), std::span(left_shift_types_4).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
+    {std::span(left_shift_types_5).first(2), std::span(left_shift_types_5).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
+    {std::span(left_shift_types_6).first(2), std::span(left_shift_types_6).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
+    {std::span(left_shift_types_7).first(2), std::span(left_shift_types_7).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
+};
+constexpr std::string_view left_shift_aliases[] = {"bitwise_left_shift"};
+
+// ---- less (specs/ufuncs/less.yaml)
+constexpr type_id less_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id less_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
+constexpr type_id less_types_2[] = {type_id::uint8, type_id::uint8, type_id::bool_};
+constexpr type_id less_types_3[] = {type_id::int16, type_id::int16, type_id::bool_};
+constexpr type_id less_types_4[] = {type_id::uint16, type_id::uint16, type_id::bool_};
+constexpr type_id less_types_5[] = {type_id::int32, type_id::int32, type_id::bool_};
+constexpr type_id less_types_6[] = {type_id::uint32, type_id::uint32, type_id::bool_};
+constexpr type_id less_types_7[] = {type_id::int64, type_id::int64, type_id::bool_};
+constexpr type_id less_types_8[] = {type_id::uint64, type_id::uint64, type_id::bool_};
+constexpr type_id less_types_9[] = {type_id::int64, type_id::uint64, type_id::bool_};
+constexpr type_id less_types_10[] = {type_id::uint64, type_id::int64, type_id::bool_};
+constexpr type_id less_types_11[] = {type_id::float16, type_id::float16, type_id::bool_};
+constexpr type_id less_types_12[] = {type_id::bfloat16, type_id::bfloat16, type_id::bool_};
+constexpr type_id less_types_13[] = {type_id::float32, type_id::float32, type_id::bool_};
+constexpr type_id less_types_14[] = {type_id::float64, type_id::float64, type_id::bool_};
+constexpr type_id less_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
+constexpr type_id less_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
+constexpr loop_spec less_loops[] = {
+    {std::span(less_types_0).first(2), std::span(less_types_0).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_1).first(2), std::span(less_types_1).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_2).first(2), std::span(less_types_2).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_3).first(2), std::span(less_types_3).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_4).first(2), std::span(less_types_4).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_5).first(2), std::span(less_types_5).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_6).first(2), std::span(less_types_6).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_7).first(2), std::span(less_types_7).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_8).first(2), std::span(less_types_8).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_9).first(2), std::span(less_types_9).subspan(2), R"cupp(out0 = in0 < 0 || static_cast<unsigned long long>(in0) < in1;)cupp"},
+    {std::span(less_types_10).first(2), std::span(less_types_10).subspan(2), R"cupp(out0 = in1 >= 0 && in0 < static_cast<unsigned long long>(in1);)cupp"},
+    {std::span(less_types_11).first(2), std::span(less_types_11).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_12).first(2), std::span(less_types_12).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_13).first(2), std::span(less_types_13).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_14).first(2), std::span(less_types_14).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_15).first(2), std::span(less_types_15).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_16).first(2), std::span(less_types_16).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+};
+
+// ---- less_equal (specs/ufuncs/less_equal.yaml)
+constexpr type_id less_equal_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id less_equal_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
+constexpr type_id less_equal_types_2[] = {type_id::uint8, type_id::uint8, type_id::bool_};
+constexpr type_id less_equal_types_3[] = {type_id::int16, type_id::int16, type_id::bool_};
+constexpr type_id less_equal_types_4[] = {type_id::uint16, type_id::uint16, type_id::bool_};
+constexpr type_id less_equal_types_5[] = {type_id::int32, type_id::int32, type_id::bool_};
+constexpr type_id less_equal_types_6[] = {type_id::uint32, type_id::uint32, type_id::bool_};
+constexpr type_id less_equal_types_7[] = {type_id::int64, type_id::int64, type_id::bool_};
+constexpr type_id less_equal_types_8[] = {type_id::uint64, type_id::uint64, type_id::bool_};
+constexpr type_id less_equal_types_9[] = {type_id::int64, type_id::uint64, type_id::bool_};
+constexpr type_id less_equal_types_10[] = {type_id::uint64, type_id::int64, type_id::bool_};
+constexpr type_id less_equal_types_11[] = {type_id::float16, type_id::float16, type_id::bool_};
+constexpr type_id less_equal_types_12[] = {type_id::bfloat16, type_id::bfloat16, type_id::bool_};
+constexpr type_id less_equal_types_13[] = {type_id::float32, type_id::float32, type_id::bool_};
+constexpr type_id less_equal_types_14[] = {type_id::float64, type_id::float64, type_id::bool_};
+constexpr type_id less_equal_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
+constexpr type_id less_equal_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
+constexpr loop_spec less_equal_loops[] = {
+    {std::span(less_equal_types_0).first(2), std::span(less_equal_types_0).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_1).first(2), std::span(less_equal_types_1).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_2).first(2), std::span(less_equal_types_2).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_3).first(2), std::span(less_equal_types_3).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_4).first(2), std::span(less_equal_types_4).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_5).first(2), std::span(less_equal_types_5).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_6).first(2), std::span(less_equal_types_6).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_7).first(2), std::span(less_equal_types_7).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_8).first(2), std::span(less_equal_types_8).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_9).first(2), std::span(less_equal_types_9).subspan(2), R"cupp(out0 = in0 < 0 || static_cast<unsigned long long>(in0) <= in1;)cupp"},
+    {std::span(less_equal_types_10).first(2), std::span(less_equal_types_10).subspan(2), R"cupp(out0 = in1 >= 0 && in0 <= static_cast<unsigned long long>(in1);)cupp"},
+    {std::span(less_equal_types_11).first(2), std::span(less_equal_types_11).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_12).first(2), std::span(less_equal_types_12).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_13).first(2), std::span(less_equal_types_13).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_14).first(2), std::span(less_equal_types_14).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_15).first(2), std::span(less_equal_types_15).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_16).first(2), std::span(less_equal_types_16).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
 };
 
 // ---- multiply (specs/ufuncs/multiply.yaml)
@@ -150,6 +429,129 @@ constexpr loop_spec multiply_loops[] = {
     {std::span(multiply_types_14).first(2), std::span(multiply_types_14).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
 };
 
+// ---- negative (specs/ufuncs/negative.yaml)
+constexpr type_id negative_types_0[] = {type_id::int8, type_id::int8};
+constexpr type_id negative_types_1[] = {type_id::uint8, type_id::uint8};
+constexpr type_id negative_types_2[] = {type_id::int16, type_id::int16};
+constexpr type_id negative_types_3[] = {type_id::uint16, type_id::uint16};
+constexpr type_id negative_types_4[] = {type_id::int32, type_id::int32};
+constexpr type_id negative_types_5[] = {type_id::uint32, type_id::uint32};
+constexpr type_id negative_types_6[] = {type_id::int64, type_id::int64};
+constexpr type_id negative_types_7[] = {type_id::uint64, type_id::uint64};
+constexpr type_id negative_types_8[] = {type_id::float16, type_id::float16};
+constexpr type_id negative_types_9[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id negative_types_10[] = {type_id::float32, type_id::float32};
+constexpr type_id negative_types_11[] = {type_id::float64, type_id::float64};
+constexpr type_id negative_types_12[] = {type_id::complex64, type_id::complex64};
+constexpr type_id negative_types_13[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec negative_loops[] = {
+    {std::span(negative_types_0).first(1), std::span(negative_types_0).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_1).first(1), std::span(negative_types_1).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_2).first(1), std::span(negative_types_2).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_3).first(1), std::span(negative_types_3).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_4).first(1), std::span(negative_types_4).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_5).first(1), std::span(negative_types_5).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_6).first(1), std::span(negative_types_6).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_7).first(1), std::span(negative_types_7).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_8).first(1), std::span(negative_types_8).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_9).first(1), std::span(negative_types_9).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_10).first(1), std::span(negative_types_10).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_11).first(1), std::span(negative_types_11).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_12).first(1), std::span(negative_types_12).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_13).first(1), std::span(negative_types_13).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+};
+
+// ---- not_equal (specs/ufuncs/not_equal.yaml)
+constexpr type_id not_equal_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id not_equal_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
+constexpr type_id not_equal_types_2[] = {type_id::uint8, type_id::uint8, type_id::bool_};
+constexpr type_id not_equal_types_3[] = {type_id::int16, type_id::int16, type_id::bool_};
+constexpr type_id not_equal_types_4[] = {type_id::uint16, type_id::uint16, type_id::bool_};
+constexpr type_id not_equal_types_5[] = {type_id::int32, type_id::int32, type_id::bool_};
+constexpr type_id not_equal_types_6[] = {type_id::uint32, type_id::uint32, type_id::bool_};
+constexpr type_id not_equal_types_7[] = {type_id::int64, type_id::int64, type_id::bool_};
+constexpr type_id not_equal_types_8[] = {type_id::uint64, type_id::uint64, type_id::bool_};
+constexpr type_id not_equal_types_9[] = {type_id::int64, type_id::uint64, type_id::bool_};
+constexpr type_id not_equal_types_10[] = {type_id::uint64, type_id::int64, type_id::bool_};
+constexpr type_id not_equal_types_11[] = {type_id::float16, type_id::float16, type_id::bool_};
+constexpr type_id not_equal_types_12[] = {type_id::bfloat16, type_id::bfloat16, type_id::bool_};
+constexpr type_id not_equal_types_13[] = {type_id::float32, type_id::float32, type_id::bool_};
+constexpr type_id not_equal_types_14[] = {type_id::float64, type_id::float64, type_id::bool_};
+constexpr type_id not_equal_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
+constexpr type_id not_equal_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
+constexpr loop_spec not_equal_loops[] = {
+    {std::span(not_equal_types_0).first(2), std::span(not_equal_types_0).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_1).first(2), std::span(not_equal_types_1).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_2).first(2), std::span(not_equal_types_2).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_3).first(2), std::span(not_equal_types_3).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_4).first(2), std::span(not_equal_types_4).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_5).first(2), std::span(not_equal_types_5).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_6).first(2), std::span(not_equal_types_6).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_7).first(2), std::span(not_equal_types_7).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_8).first(2), std::span(not_equal_types_8).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_9).first(2), std::span(not_equal_types_9).subspan(2), R"cupp(out0 = in0 < 0 || static_cast<unsigned long long>(in0) != in1;)cupp"},
+    {std::span(not_equal_types_10).first(2), std::span(not_equal_types_10).subspan(2), R"cupp(out0 = in1 < 0 || in0 != static_cast<unsigned long long>(in1);)cupp"},
+    {std::span(not_equal_types_11).first(2), std::span(not_equal_types_11).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_12).first(2), std::span(not_equal_types_12).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_13).first(2), std::span(not_equal_types_13).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_14).first(2), std::span(not_equal_types_14).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_15).first(2), std::span(not_equal_types_15).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_16).first(2), std::span(not_equal_types_16).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+};
+
+// ---- positive (specs/ufuncs/positive.yaml)
+constexpr type_id positive_types_0[] = {type_id::int8, type_id::int8};
+constexpr type_id positive_types_1[] = {type_id::uint8, type_id::uint8};
+constexpr type_id positive_types_2[] = {type_id::int16, type_id::int16};
+constexpr type_id positive_types_3[] = {type_id::uint16, type_id::uint16};
+constexpr type_id positive_types_4[] = {type_id::int32, type_id::int32};
+constexpr type_id positive_types_5[] = {type_id::uint32, type_id::uint32};
+constexpr type_id positive_types_6[] = {type_id::int64, type_id::int64};
+constexpr type_id positive_types_7[] = {type_id::uint64, type_id::uint64};
+constexpr type_id positive_types_8[] = {type_id::float16, type_id::float16};
+constexpr type_id positive_types_9[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id positive_types_10[] = {type_id::float32, type_id::float32};
+constexpr type_id positive_types_11[] = {type_id::float64, type_id::float64};
+constexpr type_id positive_types_12[] = {type_id::complex64, type_id::complex64};
+constexpr type_id positive_types_13[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec positive_loops[] = {
+    {std::span(positive_types_0).first(1), std::span(positive_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_1).first(1), std::span(positive_types_1).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_2).first(1), std::span(positive_types_2).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_3).first(1), std::span(positive_types_3).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_4).first(1), std::span(positive_types_4).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_5).first(1), std::span(positive_types_5).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_6).first(1), std::span(positive_types_6).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_7).first(1), std::span(positive_types_7).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_8).first(1), std::span(positive_types_8).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_9).first(1), std::span(positive_types_9).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_10).first(1), std::span(positive_types_10).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_11).first(1), std::span(positive_types_11).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_12).first(1), std::span(positive_types_12).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_13).first(1), std::span(positive_types_13).subspan(1), R"cupp(out0 = in0;)cupp"},
+};
+
+// ---- right_shift (specs/ufuncs/right_shift.yaml)
+constexpr type_id right_shift_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id right_shift_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id right_shift_types_2[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id right_shift_types_3[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id right_shift_types_4[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id right_shift_types_5[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id right_shift_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id right_shift_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr loop_spec right_shift_loops[] = {
+    {std::span(right_shift_types_0).first(2), std::span(right_shift_types_0).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
+    {std::span(right_shift_types_1).first(2), std::span(right_shift_types_1).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
+    {std::span(right_shift_types_2).first(2), std::span(right_shift_types_2).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
+    {std::span(right_shift_types_3).first(2), std::span(right_shift_types_3).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
+    {std::span(right_shift_types_4).first(2), std::span(right_shift_types_4).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
+    {std::span(right_shift_types_5).first(2), std::span(right_shift_types_5).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
+    {std::span(right_shift_types_6).first(2), std::span(right_shift_types_6).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
+    {std::span(right_shift_types_7).first(2), std::span(right_shift_types_7).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
+};
+constexpr std::string_view right_shift_aliases[] = {"bitwise_right_shift"};
+
 // ---- sin (specs/ufuncs/sin.yaml)
 constexpr type_id sin_types_0[] = {type_id::float16, type_id::float16};
 constexpr type_id sin_types_1[] = {type_id::bfloat16, type_id::bfloat16};
@@ -166,35 +568,155 @@ constexpr loop_spec sin_loops[] = {
     {std::span(sin_types_5).first(1), std::span(sin_types_5).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
 };
 
-constexpr op_spec ops[] = {
-    {"add", R"cupp(Add arguments element-wise.)cupp", 2, 1, {}, "0", true, add_loops},
-    {"equal", R"cupp(Return (x1 == x2) element-wise.)cupp", 2, 1, {}, "", true, equal_loops},
-    {"isnan", R"cupp(Test element-wise for NaN and return result as a boolean array.)cupp", 1, 1, {}, "", false, isnan_loops},
-    {"multiply", R"cupp(Multiply arguments element-wise.)cupp", 2, 1, {}, "1", true, multiply_loops},
-    {"sin", R"cupp(Trigonometric sine, element-wise.)cupp", 1, 1, {}, "", false, sin_loops},
+// ---- subtract (specs/ufuncs/subtract.yaml)
+constexpr type_id subtract_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id subtract_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id subtract_types_2[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id subtract_types_3[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id subtract_types_4[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id subtract_types_5[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id subtract_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id subtract_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr type_id subtract_types_8[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id subtract_types_9[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id subtract_types_10[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id subtract_types_11[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr type_id subtract_types_12[] = {type_id::complex64, type_id::complex64, type_id::complex64};
+constexpr type_id subtract_types_13[] = {type_id::complex128, type_id::complex128, type_id::complex128};
+constexpr loop_spec subtract_loops[] = {
+    {std::span(subtract_types_0).first(2), std::span(subtract_types_0).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_1).first(2), std::span(subtract_types_1).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_2).first(2), std::span(subtract_types_2).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_3).first(2), std::span(subtract_types_3).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_4).first(2), std::span(subtract_types_4).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_5).first(2), std::span(subtract_types_5).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_6).first(2), std::span(subtract_types_6).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_7).first(2), std::span(subtract_types_7).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_8).first(2), std::span(subtract_types_8).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_9).first(2), std::span(subtract_types_9).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_10).first(2), std::span(subtract_types_10).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_11).first(2), std::span(subtract_types_11).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_12).first(2), std::span(subtract_types_12).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_13).first(2), std::span(subtract_types_13).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
 };
 
-constexpr std::string_view kernel_template_1_1 = R"cupp(// Element-wise kernel for ops with 1 input(s) and 1 output(s), contiguous layout.
-// Loop supplies in<k>_t / out<k>_t and a static __device__ apply(); Index is the index type.
-template <class Loop, class Index>
-__global__ void cupp_elementwise_1_1(Index n, const typename Loop::in0_t* __restrict__ p_in0, typename Loop::out0_t* __restrict__ p_out0) {
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    typename Loop::out0_t out0;
-    Loop::apply(p_in0[i], out0);
-    p_out0[i] = out0;
+constexpr op_spec ops[] = {
+    {"add", R"cupp(Add arguments element-wise.)cupp", 2, 1, {}, "0", true, add_loops, type_id::void_, R"cupp()cupp"},
+    {"bitwise_and", R"cupp(Compute the bit-wise AND of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_and_loops, type_id::void_, R"cupp()cupp"},
+    {"bitwise_or", R"cupp(Compute the bit-wise OR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_or_loops, type_id::void_, R"cupp()cupp"},
+    {"bitwise_xor", R"cupp(Compute the bit-wise XOR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_xor_loops, type_id::void_, R"cupp()cupp"},
+    {"divide", R"cupp(Divide arguments element-wise.)cupp", 2, 1, divide_aliases, "", false, divide_loops, type_id::float64, R"cupp()cupp"},
+    {"equal", R"cupp(Return (x1 == x2) element-wise.)cupp", 2, 1, {}, "", true, equal_loops, type_id::void_, R"cupp()cupp"},
+    {"greater", R"cupp(Return the truth value of (x1 > x2) element-wise.)cupp", 2, 1, {}, "", false, greater_loops, type_id::void_, R"cupp()cupp"},
+    {"greater_equal", R"cupp(Return the truth value of (x1 >= x2) element-wise.)cupp", 2, 1, {}, "", false, greater_equal_loops, type_id::void_, R"cupp()cupp"},
+    {"invert", R"cupp(Compute bit-wise inversion, or bit-wise NOT, element-wise.)cupp", 1, 1, invert_aliases, "", false, invert_loops, type_id::void_, R"cupp()cupp"},
+    {"isnan", R"cupp(Test element-wise for NaN and return result as a boolean array.)cupp", 1, 1, {}, "", false, isnan_loops, type_id::void_, R"cupp()cupp"},
+    {"left_shift", R"cupp(Shift the bits of an integer to the left.)cupp", 2, 1, left_shift_aliases, "", false, left_shift_loops, type_id::void_, R"cupp()cupp"},
+    {"less", R"cupp(Return the truth value of (x1 < x2) element-wise.)cupp", 2, 1, {}, "", false, less_loops, type_id::void_, R"cupp()cupp"},
+    {"less_equal", R"cupp(Return the truth value of (x1 <= x2) element-wise.)cupp", 2, 1, {}, "", false, less_equal_loops, type_id::void_, R"cupp()cupp"},
+    {"multiply", R"cupp(Multiply arguments element-wise.)cupp", 2, 1, {}, "1", true, multiply_loops, type_id::void_, R"cupp()cupp"},
+    {"negative", R"cupp(Numerical negative, element-wise.)cupp", 1, 1, {}, "", false, negative_loops, type_id::void_, R"cupp(The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.)cupp"},
+    {"not_equal", R"cupp(Return (x1 != x2) element-wise.)cupp", 2, 1, {}, "", true, not_equal_loops, type_id::void_, R"cupp()cupp"},
+    {"positive", R"cupp(Numerical positive, element-wise.)cupp", 1, 1, {}, "", false, positive_loops, type_id::void_, R"cupp()cupp"},
+    {"right_shift", R"cupp(Shift the bits of an integer to the right.)cupp", 2, 1, right_shift_aliases, "", false, right_shift_loops, type_id::void_, R"cupp()cupp"},
+    {"sin", R"cupp(Trigonometric sine, element-wise.)cupp", 1, 1, {}, "", false, sin_loops, type_id::void_, R"cupp()cupp"},
+    {"subtract", R"cupp(Subtract arguments, element-wise.)cupp", 2, 1, {}, "", false, subtract_loops, type_id::void_, R"cupp(numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.)cupp"},
+};
+
+constexpr std::string_view kernel_template_1_1 = R"cupp(// Element-wise kernels for ops with 1 input(s) and 1 output(s). `Op` supplies the
+// loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
+// accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
+// cast in registers, so mixed dtypes need no temporaries.
+// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
+// vector accesses; the n % VEC tail is done one element per thread.
+template <class Op, class Index, int VEC, class A0, class R0>
+__global__ void cupp_ew_contig_1_1(Index n, A0 a0, R0 r0) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index body = n - n % VEC;
+  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
+    const auto v0 = a0.template load_vec<VEC>(i);
+    vec<typename R0::type, VEC> o0;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      typename Op::out0_t t0;
+      Op::apply(cast<typename Op::in0_t>(v0.v[j]), t0);
+      o0.v[j] = cast<typename R0::type>(t0);
+    }
+    r0.template store_vec<VEC>(i, o0);
+  }
+  if (VEC > 1) {
+    const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+      typename Op::out0_t t0;
+      Op::apply(cast<typename Op::in0_t>(a0.load(i)), t0);
+      r0.store(i, cast<typename R0::type>(t0));
+    }
+  }
+}
+
+// Strided layout class: N collapsed dimensions; each element's coordinates are computed once and
+// serve every operand. W is the where= mask (cupp::dev::everywhere when the call has none).
+template <class Op, class Index, class Off, int N, class A0, class R0, class W>
+__global__ void cupp_ew_strided_1_1(Index n, cupp::dev::extents<N, Off> e, A0 a0, R0 r0, W w) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+    Off c[N];
+    coordinates<N, Index, Off>(i, e, c);
+    if (!w.load_at(i, c)) continue;
+    typename Op::out0_t t0;
+    Op::apply(cast<typename Op::in0_t>(a0.load_at(i, c)), t0);
+    r0.store_at(i, c, cast<typename R0::type>(t0));
   }
 }
 )cupp";
-constexpr std::string_view kernel_template_2_1 = R"cupp(// Element-wise kernel for ops with 2 input(s) and 1 output(s), contiguous layout.
-// Loop supplies in<k>_t / out<k>_t and a static __device__ apply(); Index is the index type.
-template <class Loop, class Index>
-__global__ void cupp_elementwise_2_1(Index n, const typename Loop::in0_t* __restrict__ p_in0, const typename Loop::in1_t* __restrict__ p_in1, typename Loop::out0_t* __restrict__ p_out0) {
-  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    typename Loop::out0_t out0;
-    Loop::apply(p_in0[i], p_in1[i], out0);
-    p_out0[i] = out0;
+constexpr std::string_view kernel_template_2_1 = R"cupp(// Element-wise kernels for ops with 2 input(s) and 1 output(s). `Op` supplies the
+// loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
+// accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
+// cast in registers, so mixed dtypes need no temporaries.
+// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
+// vector accesses; the n % VEC tail is done one element per thread.
+template <class Op, class Index, int VEC, class A0, class A1, class R0>
+__global__ void cupp_ew_contig_2_1(Index n, A0 a0, A1 a1, R0 r0) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index body = n - n % VEC;
+  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
+    const auto v0 = a0.template load_vec<VEC>(i);
+    const auto v1 = a1.template load_vec<VEC>(i);
+    vec<typename R0::type, VEC> o0;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      typename Op::out0_t t0;
+      Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), t0);
+      o0.v[j] = cast<typename R0::type>(t0);
+    }
+    r0.template store_vec<VEC>(i, o0);
+  }
+  if (VEC > 1) {
+    const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+      typename Op::out0_t t0;
+      Op::apply(cast<typename Op::in0_t>(a0.load(i)), cast<typename Op::in1_t>(a1.load(i)), t0);
+      r0.store(i, cast<typename R0::type>(t0));
+    }
+  }
+}
+
+// Strided layout class: N collapsed dimensions; each element's coordinates are computed once and
+// serve every operand. W is the where= mask (cupp::dev::everywhere when the call has none).
+template <class Op, class Index, class Off, int N, class A0, class A1, class R0, class W>
+__global__ void cupp_ew_strided_2_1(Index n, cupp::dev::extents<N, Off> e, A0 a0, A1 a1, R0 r0, W w) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+    Off c[N];
+    coordinates<N, Index, Off>(i, e, c);
+    if (!w.load_at(i, c)) continue;
+    typename Op::out0_t t0;
+    Op::apply(cast<typename Op::in0_t>(a0.load_at(i, c)), cast<typename Op::in1_t>(a1.load_at(i, c)), t0);
+    r0.store_at(i, c, cast<typename R0::type>(t0));
   }
 }
 )cupp";

@@ -1,45 +1,154 @@
-// Builds element-wise kernel source: prelude include, the arity's kernel template (generated from
-// codegen/templates/kernels/), one functor per loop wrapping the spec's body, and the name
-// expressions that instantiate the template per loop.
+// Builds element-wise kernel source: the device headers, the arity's kernel templates (generated
+// from codegen/templates/kernels/), one functor per loop wrapping the spec's body, and the name
+// expressions that instantiate the templates with the operands' accessors.
 #include "kernel_composer.hpp"
+
+#include <algorithm>
+#include <bit>
 
 #include "cupp/errors.hpp"
 #include "tables.hpp"
 
 namespace cupp::detail {
 
-composed_program compose_elementwise(const op_spec& op, index_width width) {
+namespace {
+
+std::string device_type(type_id t) { return std::string(info(t).device_type); }
+
+std::string functor_name(const op_spec& op, std::size_t loop) {
+  return "cupp_op_" + std::string(op.name) + "::loop_" + std::to_string(loop);
+}
+
+// struct loop_<i> { using in0_t = ...; __device__ static void apply(...) { body } };
+std::string functor(const op_spec& op, std::size_t i) {
+  const loop_spec& loop = op.loops[i];
+  std::string src = "struct loop_" + std::to_string(i) + " {\n";
+  for (std::size_t k = 0; k < loop.in.size(); ++k)
+    src += "  using in" + std::to_string(k) + "_t = " + device_type(loop.in[k]) + ";\n";
+  for (std::size_t k = 0; k < loop.out.size(); ++k)
+    src += "  using out" + std::to_string(k) + "_t = " + device_type(loop.out[k]) + ";\n";
+  src += "  __device__ static void apply(";
+  for (std::size_t k = 0; k < loop.in.size(); ++k) src += "in" + std::to_string(k) + "_t in" + std::to_string(k) + ", ";
+  for (std::size_t k = 0; k < loop.out.size(); ++k) {
+    src += "out" + std::to_string(k) + "_t& out" + std::to_string(k);
+    src += k + 1 < loop.out.size() ? ", " : "";
+  }
+  src += ") {\n    " + std::string(loop.body) + "\n  }\n};\n";
+  return src;
+}
+
+std::string program_head(const op_spec& op) {
   const std::string_view kernel_template = elementwise_kernel_template(op.nin, op.nout);
   if (kernel_template.empty())
     throw ValueError("no element-wise kernel template for " + std::to_string(op.nin) + " inputs and " +
                      std::to_string(op.nout) + " outputs (op " + std::string(op.name) + ")");
-  const std::string ns = "cupp_op_" + std::string(op.name);
-  const char* index_type = width == index_width::i32 ? "unsigned int" : "unsigned long long";
-  const std::string kernel = "cupp_elementwise_" + std::to_string(op.nin) + "_" + std::to_string(op.nout);
+  std::string src = "#include <cupp/dev/elementwise.cuh>\n\n";
+  src += kernel_template;
+  return src;
+}
 
+std::string accessor(const kernel_operand& o, const kernel_desc& d, const char* off) {
+  const std::string t = device_type(o.storage);
+  switch (o.access) {
+    case operand_access::dense: return "cupp::dev::dense<" + t + ">";
+    case operand_access::broadcast: return "cupp::dev::broadcast<" + t + ">";
+    case operand_access::value: return "cupp::dev::value<" + t + ">";
+    default: return "cupp::dev::strided<" + t + ", " + std::to_string(d.ndim) + ", " + off + ">";
+  }
+}
+
+std::string name_expression(const op_spec& op, const kernel_desc& d) {
+  const bool i32 = d.width == index_width::i32;
+  const char* index = i32 ? "unsigned int" : "unsigned long long";
+  const char* off = i32 ? "int" : "long long";
+  const std::string arity = std::to_string(op.nin) + "_" + std::to_string(op.nout);
+  std::string e = (d.contiguous ? "cupp_ew_contig_" : "cupp_ew_strided_") + arity + "<" + functor_name(op, d.loop) + ", " +
+                  index + ", ";
+  e += d.contiguous ? std::to_string(d.vec) : std::string(off) + ", " + std::to_string(d.ndim);
+  for (const kernel_operand& o : d.inputs) e += ", " + accessor(o, d, off);
+  for (const kernel_operand& o : d.outputs) e += ", " + accessor(o, d, off);
+  if (!d.contiguous) e += ", " + (d.has_where ? accessor(d.where, d, off) : std::string("cupp::dev::everywhere"));
+  return e + ">";
+}
+
+void check_desc(const op_spec& op, const kernel_desc& d) {
+  if (d.loop >= op.loops.size() || d.inputs.size() != static_cast<std::size_t>(op.nin) ||
+      d.outputs.size() != static_cast<std::size_t>(op.nout) || !std::has_single_bit(static_cast<unsigned>(d.vec)) ||
+      d.vec > 16 || d.ndim < 1 || d.ndim > 127 || (d.contiguous && d.has_where))
+    throw ValueError("internal: bad kernel description for op " + std::string(op.name));
+}
+
+}  // namespace
+
+int default_vec(const loop_spec& loop) {
+  std::size_t widest = 1;
+  for (type_id t : loop.in) widest = std::max<std::size_t>(widest, info(t).itemsize);
+  for (type_id t : loop.out) widest = std::max<std::size_t>(widest, info(t).itemsize);
+  return static_cast<int>(std::max<std::size_t>(1, 16 / widest));
+}
+
+kernel_desc all_loops_desc(const op_spec& op, std::size_t loop, index_width width) {
+  const loop_spec& l = op.loops[loop];
+  kernel_desc d;
+  d.loop = loop;
+  d.contiguous = true;
+  d.vec = default_vec(l);
+  d.width = width;
+  for (type_id t : l.in) d.inputs.push_back({operand_access::dense, t});
+  for (type_id t : l.out) d.outputs.push_back({operand_access::dense, t});
+  return d;
+}
+
+std::uint64_t all_loops_variant(index_width width) { return width == index_width::i64 ? 3 : 1; }
+
+std::uint64_t variant_code(const kernel_desc& d) {
+  std::uint64_t code = 0;  // bit 0 stays 0: not the all-loops program
+  code |= std::uint64_t(d.width == index_width::i64) << 1;
+  code |= std::uint64_t(d.contiguous) << 2;
+  code |= std::uint64_t(std::countr_zero(static_cast<unsigned>(d.vec))) << 3;  // 3 bits
+  code |= std::uint64_t(d.ndim & 0x7f) << 6;                                   // 7 bits
+  code |= std::uint64_t(d.loop & 0xff) << 13;                                  // 8 bits
+  code |= std::uint64_t(d.has_where) << 21;
+  int shift = 22;
+  auto put = [&](const kernel_operand& o) {
+    code |= (std::uint64_t(o.access) | std::uint64_t(static_cast<unsigned>(o.storage)) << 2) << shift;
+    shift += 6;
+  };
+  for (const kernel_operand& o : d.inputs) put(o);
+  for (const kernel_operand& o : d.outputs) put(o);
+  if (d.has_where) put(d.where);
+  return code;
+}
+
+composed_program compose_elementwise(const op_spec& op, index_width width) {
   composed_program out;
   out.name = "cupp_" + std::string(op.name);
-  std::string& src = out.source;
-  src += "#include <cupp/dev/prelude.cuh>\n\n";
-  src += kernel_template;
-  src += "\nnamespace " + ns + " {\n";
-  for (std::size_t i = 0; i < op.loops.size(); ++i) {
-    const loop_spec& loop = op.loops[i];
-    src += "struct loop_" + std::to_string(i) + " {\n";
-    for (std::size_t k = 0; k < loop.in.size(); ++k)
-      src += "  using in" + std::to_string(k) + "_t = " + std::string(info(loop.in[k]).device_type) + ";\n";
-    for (std::size_t k = 0; k < loop.out.size(); ++k)
-      src += "  using out" + std::to_string(k) + "_t = " + std::string(info(loop.out[k]).device_type) + ";\n";
-    src += "  __device__ static void apply(";
-    for (std::size_t k = 0; k < loop.in.size(); ++k) src += "in" + std::to_string(k) + "_t in" + std::to_string(k) + ", ";
-    for (std::size_t k = 0; k < loop.out.size(); ++k) {
-      src += "out" + std::to_string(k) + "_t& out" + std::to_string(k);
-      src += k + 1 < loop.out.size() ? ", " : "";
-    }
-    src += ") {\n    " + std::string(loop.body) + "\n  }\n};\n";
-    out.kernels.push_back(kernel + "<" + ns + "::loop_" + std::to_string(i) + ", " + index_type + ">");
+  out.source = program_head(op);
+  out.source += "\nnamespace cupp_op_" + std::string(op.name) + " {\n";
+  for (std::size_t i = 0; i < op.loops.size(); ++i) out.source += functor(op, i);
+  out.source += "}  // namespace cupp_op_" + std::string(op.name) + "\n";
+  for (std::size_t i = 0; i < op.loops.size(); ++i) out.kernels.push_back(name_expression(op, all_loops_desc(op, i, width)));
+  return out;
+}
+
+composed_program compose_elementwise(const op_spec& op, const kernel_desc& desc) {
+  return compose_elementwise(op, std::span<const kernel_desc>(&desc, 1));
+}
+
+composed_program compose_elementwise(const op_spec& op, std::span<const kernel_desc> descs) {
+  std::vector<bool> used(op.loops.size(), false);
+  for (const kernel_desc& d : descs) {
+    check_desc(op, d);
+    used[d.loop] = true;
   }
-  src += "}  // namespace " + ns + "\n";
+  composed_program out;
+  out.name = "cupp_" + std::string(op.name) + (descs.size() == 1 ? "_" + std::to_string(descs.front().loop) : "");
+  out.source = program_head(op);
+  out.source += "\nnamespace cupp_op_" + std::string(op.name) + " {\n";
+  for (std::size_t i = 0; i < op.loops.size(); ++i)
+    if (used[i]) out.source += functor(op, i);
+  out.source += "}\n";
+  for (const kernel_desc& d : descs) out.kernels.push_back(name_expression(op, d));
   return out;
 }
 

@@ -1,10 +1,16 @@
 // Internal: the one composer of element-wise kernel source. From an op's spec (loops with dtypes
-// and bodies) and the generated kernel template of its arity it builds one NVRTC program holding
-// every loop of the op, plus the name expression of each loop's kernel. Built-in ops and ops
-// loaded at run time go through here alike. Layout classes (strided, vectorised) arrive with the
-// elementwise engine; today's layout is contiguous with 32- or 64-bit indexing.
+// and bodies), the generated kernel template of its arity and a kernel description (loop, layout
+// class, index width, each operand's accessor and storage dtype) it builds an NVRTC program and
+// the name expression of each kernel. Built-in ops and ops loaded at run time go through here
+// alike. Two kinds of program:
+//   - all loops of an op in one program, contiguous class, operands stored in the loop's dtypes
+//     (the common case: one compile serves every dtype of an op);
+//   - one kernel for any other description (casts in registers, scalars as parameters,
+//     broadcast and strided operands, where= masks).
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,12 +20,45 @@ namespace cupp::detail {
 
 enum class index_width { i32, i64 };
 
+// How a kernel reaches one operand (cupp/dev/elementwise.cuh's accessors).
+enum class operand_access : std::uint8_t { dense, broadcast, value, strided };
+
+struct kernel_operand {
+  operand_access access = operand_access::dense;
+  type_id storage = type_id::float64;  // the dtype in memory (a value: the loop's dtype)
+};
+
+struct kernel_desc {
+  std::size_t loop = 0;
+  bool contiguous = true;   // contiguous class (else strided with `ndim` dimensions)
+  int vec = 1;              // contiguous: elements per vector access (1, 2, 4, 8, 16)
+  int ndim = 1;             // strided: collapsed dimensions (1 .. 64)
+  index_width width = index_width::i64;
+  std::vector<kernel_operand> inputs, outputs;
+  bool has_where = false;   // strided only
+  kernel_operand where{operand_access::dense, type_id::bool_};
+};
+
 struct composed_program {
   std::string name;                     // program name, e.g. "cupp_add"
   std::string source;
-  std::vector<std::string> kernels;     // name expression per loop, in the op's loop order
+  std::vector<std::string> kernels;     // name expressions
 };
 
+// Elements per 16-byte access for a loop whose operands are stored in its own dtypes.
+int default_vec(const loop_spec& loop);
+// The description of loop `loop` run by the all-loops program (contiguous, dense, default vec).
+kernel_desc all_loops_desc(const op_spec& op, std::size_t loop, index_width width);
+// A 64-bit code that identifies a description among an op's programs (the kernel cache's
+// variant); the all-loops program of a width has its own code.
+std::uint64_t variant_code(const kernel_desc& desc);
+std::uint64_t all_loops_variant(index_width width);
+
+// Every loop of `op`, contiguous class, one kernel per loop in loop order.
 composed_program compose_elementwise(const op_spec& op, index_width width);
+// One kernel as `desc` describes.
+composed_program compose_elementwise(const op_spec& op, const kernel_desc& desc);
+// One program with a kernel per description, in order (CI compiles every layout class so).
+composed_program compose_elementwise(const op_spec& op, std::span<const kernel_desc> descs);
 
 }  // namespace cupp::detail

@@ -111,6 +111,52 @@ TEST_P(OpSpec, EveryLoopCompilesWithNvrtc) {
   }
 }
 
+// Every loop in every layout class: strided (with casts from and to every dtype, a broadcast
+// operand, a value and a where= mask) and contiguous with casts and values, in one program per op.
+TEST_P(OpSpec, EveryLayoutClassCompilesWithNvrtc) {
+  using detail::kernel_desc;
+  using detail::kernel_operand;
+  using detail::operand_access;
+  const op_case& c = GetParam();
+  const op_spec* op = find_op(c.name);
+  ASSERT_NE(op, nullptr);
+  auto other = [](std::size_t i, std::size_t k) { return static_cast<type_id>((i * 3 + k * 5 + 1) % n_builtin_types); };
+  std::vector<kernel_desc> descs;
+  for (std::size_t i = 0; i < op->loops.size(); ++i) {
+    const loop_spec& loop = op->loops[i];
+    kernel_desc strided;
+    strided.loop = i;
+    strided.contiguous = false;
+    strided.ndim = 3;
+    strided.width = i % 2 ? detail::index_width::i32 : detail::index_width::i64;
+    const operand_access kinds[] = {operand_access::strided, operand_access::broadcast, operand_access::value};
+    for (std::size_t k = 0; k < loop.in.size(); ++k) {
+      const operand_access a = kinds[k % 3];
+      strided.inputs.push_back({a, a == operand_access::value ? loop.in[k] : other(i, k)});
+    }
+    for (std::size_t k = 0; k < loop.out.size(); ++k) strided.outputs.push_back({operand_access::strided, other(i, k + 3)});
+    strided.has_where = true;
+    strided.where = {operand_access::strided, type_id::bool_};
+    descs.push_back(strided);
+
+    kernel_desc contiguous;
+    contiguous.loop = i;
+    contiguous.contiguous = true;
+    contiguous.vec = 2;
+    contiguous.width = detail::index_width::i32;
+    for (std::size_t k = 0; k < loop.in.size(); ++k)
+      contiguous.inputs.push_back(k == 0 ? kernel_operand{operand_access::dense, other(i, k + 7)}
+                                         : kernel_operand{operand_access::value, loop.in[k]});
+    for (std::size_t k = 0; k < loop.out.size(); ++k) contiguous.outputs.push_back({operand_access::dense, other(i, k + 9)});
+    descs.push_back(contiguous);
+  }
+  const detail::composed_program program = detail::compose_elementwise(*op, descs);
+  const detail::nvrtc_output out = detail::nvrtc_compile(
+      {.program_name = program.name, .source = program.source, .name_expressions = program.kernels, .arch = 90});
+  ASSERT_EQ(out.lowered_names.size(), descs.size());
+  for (const std::string& lowered : out.lowered_names) EXPECT_FALSE(lowered.empty());
+}
+
 INSTANTIATE_TEST_SUITE_P(Generated, OpSpec, testing::ValuesIn(kOpCases),
                          [](const testing::TestParamInfo<op_case>& info) { return std::string(info.param.name); });
 

@@ -29,6 +29,12 @@ struct op_spec {
   std::string_view identity;  // empty when the op has none
   bool commutative;
   std::span<const loop_spec> loops;
+  // A promoter: when every input is bool or an integer, the loop search sees this dtype for
+  // them instead (true division of integers computes in float64). void_ when the op has none.
+  type_id int_inputs_as = type_id::void_;
+  // NumPy's TypeError message when every input is bool (boolean subtract and negative); empty
+  // when bool inputs resolve like any other.
+  std::string_view bool_inputs_error = {};
 };
 
 // Every built-in op, sorted by name.

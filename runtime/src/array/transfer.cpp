@@ -1,8 +1,9 @@
 // The CUDA side of ndarray: creation (empty, zeros), wrapping device pointers, copies, downloads
 // (blocking and non-blocking), uploads (staged through pinned memory, or straight from pinned
-// host memory), assignment and fill. Until the copy/cast kernels arrive, contiguous data moves
-// with cudaMemcpyAsync and strided data is gathered or scattered on the host over the byte range
-// the view spans (correct, not fast). Every CUDA call is checked.
+// host memory), assignment and fill. Contiguous data moves with cudaMemcpyAsync; strided copies,
+// broadcasts and casts of built-in dtypes run the element-wise engine's copy kernel
+// (engine/internal.hpp); structured and void dtypes are gathered or scattered on the host over
+// the byte range the view spans. Every CUDA call is checked.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/ndarray.hpp"
+#include "engine/internal.hpp"
 
 namespace cupp {
 
@@ -177,6 +179,10 @@ ndarray ndarray::copy() const {
     check(cudaMemcpyAsync(out.data(), data(), nbytes(), cudaMemcpyDeviceToDevice, stream_now()), "cudaMemcpyAsync");
     return out;
   }
+  if (dtype_.is_builtin()) {
+    engine::copy_into(out, *this);  // the strided copy kernel
+    return out;
+  }
   const host_array h = get();
   upload(out.data(), h.data(), h.nbytes(), {}, true);
   return out;
@@ -278,8 +284,16 @@ void ndarray::assign(const host_array& source, upload_options options) const {
   if (size_ == 0) return;
   cuda::DeviceGuard guard(device_);
   const bool same_shape = std::equal(source.shape().begin(), source.shape().end(), shape_.begin(), shape_.end());
-  if (same_shape && source.dtype() == dtype_ && !options.big_endian) {
+  if (same_shape && source.dtype() == dtype_ && !options.big_endian && is_c_contiguous()) {
     write_elements(*this, source.data(), options, false);
+    return;
+  }
+  if (source.dtype().is_builtin() && dtype_.is_builtin()) {
+    // Upload as it is, then broadcast and cast on the GPU.
+    upload_options o = options;
+    o.blocking = false;
+    engine::copy_into(*this, asarray(source, o));
+    if (options.blocking) check(cudaStreamSynchronize(stream_now()), "cudaStreamSynchronize");
     return;
   }
   // Bring the source to this shape and dtype on the host first.
@@ -321,6 +335,10 @@ void ndarray::assign(const ndarray& source) const {
       return;
     }
   }
+  if (source.dtype().is_builtin() && dtype_.is_builtin()) {
+    engine::copy_into(*this, source);  // broadcasting, casting, overlap and devices handled there
+    return;
+  }
   assign(source.get());
 }
 
@@ -332,6 +350,10 @@ void ndarray::fill(const weak_scalar& value) const {
   const bool uniform = std::all_of(element.begin(), element.end(), [&](std::byte b) { return b == element[0]; });
   if (uniform && is_c_contiguous()) {
     check(cudaMemsetAsync(data(), std::to_integer<int>(element[0]), nbytes(), stream_now()), "cudaMemsetAsync");
+    return;
+  }
+  if (dtype_.is_builtin()) {
+    engine::fill_with(*this, element);
     return;
   }
   std::vector<std::byte> host(nbytes());

@@ -34,6 +34,34 @@ __device__ inline bool operator==(complex<T> a, complex<T> b) { return a.re == b
 template <class T>
 __device__ inline bool operator!=(complex<T> a, complex<T> b) { return !(a == b); }
 
+template <class T>
+__device__ inline complex<T> operator/(complex<T> a, complex<T> b) {
+  // Smith's algorithm: scales by the larger part of b, so no intermediate overflows needlessly.
+  const T abs_re = b.re < T(0) ? -b.re : b.re;
+  const T abs_im = b.im < T(0) ? -b.im : b.im;
+  if (abs_re >= abs_im) {
+    if (abs_re == T(0) && abs_im == T(0)) return {a.re / abs_re, a.im / abs_im};  // inf/nan, as NumPy
+    const T r = b.im / b.re, d = b.re + b.im * r;
+    return {(a.re + a.im * r) / d, (a.im - a.re * r) / d};
+  }
+  if (!(abs_re < abs_im)) return {a.re / b.re, a.im / b.im};  // a NaN part
+  const T r = b.re / b.im, d = b.im + b.re * r;
+  return {(a.re * r + a.im) / d, (a.im * r - a.re) / d};
+}
+// NumPy orders complex numbers lexicographically (real part first); NaN compares false.
+template <class T>
+__device__ inline bool operator<(complex<T> a, complex<T> b) {
+  return a.re < b.re || (a.re == b.re && a.im < b.im);
+}
+template <class T>
+__device__ inline bool operator<=(complex<T> a, complex<T> b) {
+  return a.re < b.re || (a.re == b.re && a.im <= b.im);
+}
+template <class T>
+__device__ inline bool operator>(complex<T> a, complex<T> b) { return b < a; }
+template <class T>
+__device__ inline bool operator>=(complex<T> a, complex<T> b) { return b <= a; }
+
 // float16 and bfloat16 compute in float32 and round once, as NumPy does.
 __device__ inline float to_float(__half x) { return __half2float(x); }
 __device__ inline float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
@@ -65,6 +93,71 @@ __device__ inline complex<float> sin(complex<float> z) {
 __device__ inline complex<double> sin(complex<double> z) {
   return {::sin(z.re) * ::cosh(z.im), ::cos(z.re) * ::sinh(z.im)};
 }
+
+
+// Small type traits (libcu++'s <type_traits> would cost ~1 s per compile).
+template <class A, class B>
+struct same { static constexpr bool value = false; };
+template <class A>
+struct same<A, A> { static constexpr bool value = true; };
+template <class T>
+struct is_complex { static constexpr bool value = false; };
+template <class T>
+struct is_complex<complex<T>> { static constexpr bool value = true; };
+template <class T>
+struct is_half { static constexpr bool value = same<T, __half>::value || same<T, __nv_bfloat16>::value; };
+template <class T>
+struct is_real_float { static constexpr bool value = same<T, float>::value || same<T, double>::value; };
+template <class T>
+struct is_unsigned_int {
+  static constexpr bool value = same<T, unsigned char>::value || same<T, unsigned short>::value ||
+                                same<T, unsigned int>::value || same<T, unsigned long long>::value;
+};
+
+__device__ inline __half from_double_half(double x, __half*) { return __double2half(x); }
+__device__ inline __nv_bfloat16 from_double_half(double x, __nv_bfloat16*) { return __double2bfloat16(x); }
+
+// cast<To>(from): one value converted as NumPy's unsafe cast does. bool is "nonzero"; complex to
+// real keeps the real part; float16/bfloat16 go through float32 (from float64: rounded once);
+// float to unsigned goes through int64, so in-range negative values wrap as on x86. NaN and
+// out-of-range floats to integers give what the GPU's conversion gives (saturation, NaN -> 0;
+// docs/deviations.md).
+template <class To, class From>
+struct caster {
+  __device__ static To apply(From x) {
+    if constexpr (same<To, From>::value) {
+      return x;
+    } else if constexpr (is_half<From>::value) {
+      return caster<To, float>::apply(to_float(x));
+    } else if constexpr (is_complex<From>::value) {
+      using R = decltype(x.re);
+      if constexpr (is_complex<To>::value) {
+        using Q = decltype(To().re);
+        return To(caster<Q, R>::apply(x.re), caster<Q, R>::apply(x.im));
+      } else if constexpr (same<To, bool>::value) {
+        return x.re != R(0) || x.im != R(0);
+      } else {
+        return caster<To, R>::apply(x.re);
+      }
+    } else if constexpr (is_complex<To>::value) {
+      using Q = decltype(To().re);
+      return To(caster<Q, From>::apply(x), Q(0));
+    } else if constexpr (is_half<To>::value) {
+      if constexpr (same<From, double>::value) return from_double_half(x, static_cast<To*>(nullptr));
+      else return from_float<To>(static_cast<float>(x));
+    } else if constexpr (same<To, bool>::value) {
+      return x != From(0);
+    } else if constexpr (is_real_float<From>::value && is_unsigned_int<To>::value) {
+      if constexpr (sizeof(To) == 8) return x < From(0) ? static_cast<To>(static_cast<long long>(x)) : static_cast<To>(x);
+      else return static_cast<To>(static_cast<long long>(x));
+    } else {
+      return static_cast<To>(x);
+    }
+  }
+};
+
+template <class To, class From>
+__device__ inline To cast(From x) { return caster<To, From>::apply(x); }
 
 }  // namespace dev
 }  // namespace cupp

@@ -1,0 +1,120 @@
+// Operand accessors of cupp's element-wise kernels (embedded, handed to NVRTC). The kernel
+// templates (codegen/templates/kernels/elementwise.cu.j2) are generic over them; the kernel
+// composer picks one per operand from the call's layout class:
+//   dense<T>            contiguous memory, indexed by the linear element index (vector loads);
+//   broadcast<T>        one element in memory read by every index (a stride-0 operand);
+//   value<T>            a scalar passed by value as a kernel parameter;
+//   strided<T, N, Off>  N collapsed dimensions with byte strides, indexed by coordinates;
+//   everywhere          the where= mask when the call has none.
+// Host code mirrors each accessor's layout when it packs kernel parameters.
+#pragma once
+
+#include <cupp/dev/prelude.cuh>
+
+namespace cupp {
+namespace dev {
+
+// VEC elements of T moved as one aligned access of VEC * sizeof(T) bytes.
+template <class T, int VEC>
+struct alignas(sizeof(T) * VEC) vec {
+  T v[VEC];
+};
+
+template <class T>
+struct dense {
+  using type = T;
+  T* p;
+  template <class Index>
+  __device__ T load(Index i) const { return p[i]; }
+  template <int VEC, class Index>
+  __device__ vec<T, VEC> load_vec(Index i) const { return *reinterpret_cast<const vec<T, VEC>*>(p + i); }
+  template <class Index>
+  __device__ void store(Index i, T x) const { p[i] = x; }
+  template <int VEC, class Index>
+  __device__ void store_vec(Index i, const vec<T, VEC>& x) const { *reinterpret_cast<vec<T, VEC>*>(p + i) = x; }
+  template <class Index, class Off, int N>
+  __device__ T load_at(Index i, const Off (&)[N]) const { return p[i]; }
+  template <class Index, class Off, int N>
+  __device__ void store_at(Index i, const Off (&)[N], T x) const { p[i] = x; }
+};
+
+template <class T>
+struct broadcast {
+  using type = T;
+  const T* p;
+  template <class Index>
+  __device__ T load(Index) const { return *p; }
+  template <int VEC, class Index>
+  __device__ vec<T, VEC> load_vec(Index) const {
+    vec<T, VEC> r;
+    const T x = *p;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) r.v[j] = x;
+    return r;
+  }
+  template <class Index, class Off, int N>
+  __device__ T load_at(Index, const Off (&)[N]) const { return *p; }
+};
+
+template <class T>
+struct value {
+  using type = T;
+  T x;
+  template <class Index>
+  __device__ T load(Index) const { return x; }
+  template <int VEC, class Index>
+  __device__ vec<T, VEC> load_vec(Index) const {
+    vec<T, VEC> r;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) r.v[j] = x;
+    return r;
+  }
+  template <class Index, class Off, int N>
+  __device__ T load_at(Index, const Off (&)[N]) const { return x; }
+};
+
+// Strided: coordinates come from the kernel (one decomposition of the linear index serves all
+// operands); the byte offset is their dot product with this operand's strides.
+template <class T, int N, class Off>
+struct strided {
+  using type = T;
+  char* p;
+  Off stride[N];
+  __device__ T* address(const Off (&c)[N]) const {
+    Off off = 0;
+#pragma unroll
+    for (int d = 0; d < N; ++d) off += c[d] * stride[d];
+    return reinterpret_cast<T*>(p + off);
+  }
+  template <class Index>
+  __device__ T load_at(Index, const Off (&c)[N]) const { return *address(c); }
+  template <class Index>
+  __device__ void store_at(Index, const Off (&c)[N], T x) const { *address(c) = x; }
+};
+
+// The extents of the N collapsed dimensions, outermost first.
+template <int N, class Off>
+struct extents {
+  Off n[N];
+};
+
+// The where= mask of a call without one: every element is written.
+struct everywhere {
+  template <class Index, class Off, int N>
+  __device__ bool load_at(Index, const Off (&)[N]) const { return true; }
+};
+
+// The coordinates of linear index i (C order over `e`); N >= 1.
+template <int N, class Index, class Off>
+__device__ inline void coordinates(Index i, const extents<N, Off>& e, Off (&c)[N]) {
+#pragma unroll
+  for (int d = N - 1; d > 0; --d) {
+    const Off q = static_cast<Off>(i) / e.n[d];
+    c[d] = static_cast<Off>(i) - q * e.n[d];
+    i = static_cast<Index>(q);
+  }
+  c[0] = static_cast<Off>(i);
+}
+
+}  // namespace dev
+}  // namespace cupp

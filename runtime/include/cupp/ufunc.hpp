@@ -1,0 +1,178 @@
+// cupp::ufunc: NumPy's universal functions on the GPU. A ufunc is a small value naming one op of
+// the registry (generated from specs/ufuncs/*.yaml); calling it resolves the loop by NEP 50
+// (weak C++ scalars take the dtype of the arrays they meet), broadcasts, checks casting, and
+// runs one generated kernel on the current stream:
+//
+//   cupp::ndarray c = cupp::add(a, b);                       // like np.add(a, b)
+//   cupp::add(a, 2.5, {.out = c, .where = mask});            // out=, where=
+//   cupp::multiply(a, b, {.dtype = cupp::float64});          // dtype=
+//   const cupp::ufunc& f = cupp::ufunc::get("sin");          // by name or alias
+//
+// Errors as NumPy: no loop for the dtypes -> TypeError naming the ufunc and dtypes; shapes that
+// do not broadcast -> ValueError; a weak integer that does not fit the loop's dtype ->
+// OverflowError; a cast the `casting` rule forbids -> TypeError. Inputs that overlap an output
+// are copied first, so `cupp::add(x, x.T(), {.out = x})` gives NumPy's result.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "cupp/ndarray.hpp"
+#include "cupp/ops.hpp"
+#include "cupp/promotion.hpp"
+
+namespace cupp {
+
+// An input of a ufunc: an ndarray (strong dtype) or a plain C++ scalar (weak, NEP 50).
+// cupp::scalar(value, dtype) makes a strong scalar (a 0-d array).
+class operand {
+ public:
+  operand(const ndarray& a) : value_(a) {}  // NOLINT: implicit, arrays are operands
+  operand(ndarray&& a) noexcept : value_(std::move(a)) {}  // NOLINT
+  operand(const weak_scalar& s) : value_(s) {}  // NOLINT
+  template <class T>
+    requires(std::is_arithmetic_v<T> || std::is_constructible_v<weak_scalar, T>) &&
+            (!std::is_same_v<std::remove_cvref_t<T>, weak_scalar>)
+  operand(T v) : value_(weak_scalar(v)) {}  // NOLINT: implicit, like a Python scalar
+
+  bool is_array() const noexcept { return value_.index() == 0; }
+  const ndarray& array() const { return std::get<0>(value_); }
+  const weak_scalar& scalar() const { return std::get<1>(value_); }
+
+ private:
+  std::variant<ndarray, weak_scalar> value_;
+};
+
+// A strong scalar: a 0-d array of `type` holding `value` (cast as NumPy's np.float32(v) would).
+ndarray scalar(const weak_scalar& value, cupp::dtype type);
+
+// The arrays given as out=: one array, or one per output ({.out = {q, r}}).
+struct out_arrays {
+  std::vector<ndarray> arrays;
+  out_arrays() = default;
+  out_arrays(const ndarray& a) : arrays{a} {}  // NOLINT: {.out = c}
+  out_arrays(std::initializer_list<ndarray> list) : arrays(list) {}
+  bool empty() const noexcept { return arrays.empty(); }
+};
+
+// Keyword arguments of a ufunc call (NumPy's out=, where=, dtype=, casting=).
+struct ufunc_options {
+  out_arrays out{};                   // empty: allocate the outputs
+  ndarray where{};                    // bool array broadcast to the result; null: everywhere
+  std::optional<cupp::dtype> dtype{}; // the outputs' dtype, which picks the loop (NumPy's dtype=)
+  cupp::casting casting = casting::same_kind;
+};
+
+class ufunc {
+ public:
+  // The index of a built-in op in builtin_ops() (the generated objects below use it).
+  explicit constexpr ufunc(std::size_t op_index) noexcept : index_(op_index) {}
+
+  // A registered ufunc by name or alias; ValueError "cupp has no ufunc 'foo'" otherwise.
+  static const ufunc& get(std::string_view name);
+  // Every registered ufunc, sorted by name.
+  static std::span<const ufunc> all() noexcept;
+
+  const op_spec& spec() const noexcept;
+  std::string_view name() const noexcept { return spec().name; }
+  int nin() const noexcept { return spec().nin; }
+  int nout() const noexcept { return spec().nout; }
+
+  // Calls for one output (TypeError when the arity differs).
+  ndarray operator()(const operand& x, const ufunc_options& options = {}) const;
+  ndarray operator()(const operand& x, const operand& y, const ufunc_options& options = {}) const;
+  // The general call: nin inputs, returns nout outputs (the out= arrays when given).
+  std::vector<ndarray> call(std::span<const operand> inputs, const ufunc_options& options = {}) const;
+  // ufunc.outer(x, y): op(x[..., newaxis, ...], y) over every pair, result shape x.shape + y.shape.
+  ndarray outer(const operand& x, const operand& y, const ufunc_options& options = {}) const;
+
+  friend bool operator==(const ufunc& a, const ufunc& b) noexcept { return a.index_ == b.index_; }
+
+ private:
+  std::size_t index_;
+};
+
+// The resolved loop of a call, for inspection (what `cupp eval` and tests ask): the dtypes the
+// loop computes in, and the outputs' dtypes. Throws as the call would (TypeError, OverflowError).
+struct resolved_loop {
+  std::size_t loop_index;
+  std::vector<cupp::dtype> in;   // the loop's input dtypes (inputs are cast to these)
+  std::vector<cupp::dtype> out;  // the outputs' dtypes
+};
+resolved_loop resolve_loop(const ufunc& f, std::span<const operand> inputs, const ufunc_options& options = {});
+
+// ---- copies and casts (on the element-wise engine)
+enum class order { C, F, A, K };
+// numpy.ndarray.astype: a new array of `type` (copy=false returns `a` itself when no cast is
+// needed); TypeError when `rule` forbids the cast.
+ndarray astype(const ndarray& a, cupp::dtype type, cupp::casting rule = casting::unsafe, bool copy = true);
+ndarray copy(const ndarray& a, order memory_order = order::K);
+ndarray ascontiguousarray(const ndarray& a);
+ndarray asfortranarray(const ndarray& a);
+// numpy.copyto(dst, src, casting, where): src broadcast to dst.
+void copyto(const ndarray& dst, const operand& src, cupp::casting rule = casting::same_kind,
+            const ndarray& where = {});
+
+// ---- operators: map to ufuncs (a + b is cupp::add(a, b)); compound assignment writes into
+// the left array with same_kind casting, as NumPy's in-place operators do.
+ndarray operator+(const ndarray& a, const ndarray& b);
+ndarray operator+(const ndarray& a, const operand& b);
+ndarray operator+(const operand& a, const ndarray& b);
+ndarray operator-(const ndarray& a, const ndarray& b);
+ndarray operator-(const ndarray& a, const operand& b);
+ndarray operator-(const operand& a, const ndarray& b);
+ndarray operator*(const ndarray& a, const ndarray& b);
+ndarray operator*(const ndarray& a, const operand& b);
+ndarray operator*(const operand& a, const ndarray& b);
+ndarray operator/(const ndarray& a, const ndarray& b);
+ndarray operator/(const ndarray& a, const operand& b);
+ndarray operator/(const operand& a, const ndarray& b);
+ndarray operator&(const ndarray& a, const ndarray& b);
+ndarray operator&(const ndarray& a, const operand& b);
+ndarray operator&(const operand& a, const ndarray& b);
+ndarray operator|(const ndarray& a, const ndarray& b);
+ndarray operator|(const ndarray& a, const operand& b);
+ndarray operator|(const operand& a, const ndarray& b);
+ndarray operator^(const ndarray& a, const ndarray& b);
+ndarray operator^(const ndarray& a, const operand& b);
+ndarray operator^(const operand& a, const ndarray& b);
+ndarray operator==(const ndarray& a, const ndarray& b);
+ndarray operator==(const ndarray& a, const operand& b);
+ndarray operator==(const operand& a, const ndarray& b);
+ndarray operator!=(const ndarray& a, const ndarray& b);
+ndarray operator!=(const ndarray& a, const operand& b);
+ndarray operator!=(const operand& a, const ndarray& b);
+ndarray operator<(const ndarray& a, const ndarray& b);
+ndarray operator<(const ndarray& a, const operand& b);
+ndarray operator<(const operand& a, const ndarray& b);
+ndarray operator<=(const ndarray& a, const ndarray& b);
+ndarray operator<=(const ndarray& a, const operand& b);
+ndarray operator<=(const operand& a, const ndarray& b);
+ndarray operator>(const ndarray& a, const ndarray& b);
+ndarray operator>(const ndarray& a, const operand& b);
+ndarray operator>(const operand& a, const ndarray& b);
+ndarray operator>=(const ndarray& a, const ndarray& b);
+ndarray operator>=(const ndarray& a, const operand& b);
+ndarray operator>=(const operand& a, const ndarray& b);
+ndarray operator-(const ndarray& a);
+ndarray operator+(const ndarray& a);
+ndarray operator~(const ndarray& a);
+ndarray& operator+=(ndarray& a, const operand& b);
+ndarray& operator-=(ndarray& a, const operand& b);
+ndarray& operator*=(ndarray& a, const operand& b);
+ndarray& operator/=(ndarray& a, const operand& b);
+ndarray& operator&=(ndarray& a, const operand& b);
+ndarray& operator|=(ndarray& a, const operand& b);
+ndarray& operator^=(ndarray& a, const operand& b);
+
+}  // namespace cupp
+
+// The generated ufunc objects: cupp::add, cupp::multiply, cupp::sin, ... and their aliases.
+#include "cupp/generated/ufuncs.hpp"

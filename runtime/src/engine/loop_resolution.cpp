@@ -1,0 +1,95 @@
+// Loop resolution for ufunc calls (see loop_resolution.hpp).
+#include "engine/loop_resolution.hpp"
+
+#include "cupp/errors.hpp"
+
+namespace cupp::engine {
+
+namespace {
+
+// A weak scalar of the same kind with value zero: only the kind takes part in promotion.
+weak_scalar kind_only(const weak_scalar& s) {
+  switch (s.scalar_kind()) {
+    case weak_scalar::kind::bool_: return weak_scalar(false);
+    case weak_scalar::kind::int_: return weak_scalar(0);
+    case weak_scalar::kind::float_: return weak_scalar(0.0);
+    default: return weak_scalar(std::complex<double>(0.0, 0.0));
+  }
+}
+
+bool is_integer_or_bool(const cupp::dtype& d) {
+  const char k = d.kind();
+  return k == 'b' || k == 'i' || k == 'u';
+}
+
+std::string types_text(std::span<const cupp::dtype> types) {
+  std::string s = "(";
+  for (std::size_t k = 0; k < types.size(); ++k) s += (k ? ", " : "") + dtype_repr(types[k]);
+  return s + (types.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace
+
+std::string dtype_repr(const cupp::dtype& type) { return "dtype('" + type.name() + "')"; }
+
+loop_choice choose_loop(const op_spec& op, std::span<const input_type> inputs, std::optional<cupp::dtype> dtype,
+                        cupp::casting rule) {
+  loop_choice choice{0, {}};
+  std::vector<cupp::dtype> strong;
+  for (const input_type& in : inputs)
+    if (!in.weak) strong.push_back(in.type);
+  for (const input_type& in : inputs) {
+    if (!in.weak) {
+      choice.operand_types.push_back(in.type);
+    } else {
+      const weak_scalar w = kind_only(*in.weak);
+      choice.operand_types.push_back(result_type(strong, std::span<const weak_scalar>(&w, 1)));
+    }
+  }
+  if (!op.bool_inputs_error.empty()) {
+    bool all_bool = true;
+    for (const cupp::dtype& d : choice.operand_types) all_bool &= d.kind() == 'b';
+    if (all_bool) throw TypeError(std::string(op.bool_inputs_error));
+  }
+  std::vector<cupp::dtype> search = choice.operand_types;
+  if (op.int_inputs_as != type_id::void_) {
+    bool all_int = true;
+    for (const cupp::dtype& d : search) all_int &= is_integer_or_bool(d);
+    if (all_int)
+      for (cupp::dtype& d : search) d = op.int_inputs_as;
+  }
+
+  for (std::size_t i = 0; i < op.loops.size(); ++i) {
+    const loop_spec& loop = op.loops[i];
+    bool fits = true;
+    if (dtype) {
+      for (type_id out : loop.out) fits &= cupp::dtype(out) == *dtype;
+      for (std::size_t k = 0; fits && k < search.size(); ++k) fits = can_cast(search[k], loop.in[k], rule);
+    } else {
+      for (std::size_t k = 0; fits && k < search.size(); ++k) fits = can_cast(search[k], loop.in[k], casting::safe);
+    }
+    if (fits) {
+      choice.index = i;
+      return choice;
+    }
+  }
+  std::string message = "ufunc '" + std::string(op.name) + "' did not contain a loop with signature matching types " +
+                        types_text(choice.operand_types) + " -> ";
+  message += dtype ? dtype_repr(*dtype) : std::string("None");
+  throw TypeError(message);
+}
+
+void check_input_casting(const op_spec& op, std::size_t input, cupp::dtype from, cupp::dtype to, cupp::casting rule) {
+  if (can_cast(from, to, rule)) return;
+  throw TypeError("Cannot cast ufunc '" + std::string(op.name) + "' input " + std::to_string(input) + " from " +
+                  dtype_repr(from) + " to " + dtype_repr(to) + " with casting rule '" + std::string(to_string(rule)) +
+                  "'");
+}
+
+void check_output_casting(const op_spec& op, cupp::dtype from, cupp::dtype to, cupp::casting rule) {
+  if (can_cast(from, to, rule)) return;
+  throw TypeError("Cannot cast ufunc '" + std::string(op.name) + "' output from " + dtype_repr(from) + " to " +
+                  dtype_repr(to) + " with casting rule '" + std::string(to_string(rule)) + "'");
+}
+
+}  // namespace cupp::engine
