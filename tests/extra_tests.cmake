@@ -76,3 +76,11 @@ set_tests_properties(executables_start PROPERTIES FIXTURES_REQUIRED cupp_consume
 # `cupp eval`: the parser library (tools/cupp/eval/cupp_eval.cmake) in the unit tests.
 include(${PROJECT_SOURCE_DIR}/tools/cupp/eval/cupp_eval.cmake)
 target_link_libraries(cupp_unit_tests PRIVATE cupp_eval)
+
+# `cupp eval` end to end (tests/scripts/check_cupp_eval.sh): needs a GPU, exits 77 (skip) without.
+if(TARGET cupp_tool)
+  add_test(NAME cupp_eval_tool
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_cupp_eval.sh $<TARGET_FILE:cupp_tool>
+                   ${CMAKE_CURRENT_BINARY_DIR}/cupp_eval_tool_dir)
+  set_tests_properties(cupp_eval_tool PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

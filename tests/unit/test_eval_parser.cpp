@@ -3,6 +3,8 @@
 // splitter, and the class names errors print with.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 

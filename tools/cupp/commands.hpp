@@ -11,5 +11,7 @@ int info(std::span<const std::string_view> args);
 int ops(std::span<const std::string_view> args);
 int demo(std::span<const std::string_view> args);
 int cache(std::span<const std::string_view> args);
+// `cupp eval`: exits 0 on success, 2 for a cupp error, a malformed expression or bad usage.
+int eval(std::span<const std::string_view> args);
 
 }  // namespace cupp::tool

@@ -1,5 +1,5 @@
-// Entry point of the `cupp` program: parses the subcommand and dispatches to info, ops, cache or
-// demo.
+// Entry point of the `cupp` program: parses the subcommand and dispatches to info, ops, eval,
+// cache or demo.
 #include <cstdio>
 #include <exception>
 #include <string_view>
@@ -16,6 +16,8 @@ constexpr std::string_view kUsage =
     "  info         versions, build options, devices, configuration, kernel cache\n"
     "  ops [NAME [--source]]  the built-in ops and their loops (one op when NAME is given;\n"
     "               --source prints its generated kernel source)\n"
+    "  eval EXPR [NAME=FILE.npy ...] -o OUT.npy  evaluate a Python expression over .npy\n"
+    "               files on the GPU (`cupp eval --batch FILE`: one command per line)\n"
     "  cache [info|clear|warm [OP...]]  the on-disk kernel cache: show it, empty it, or\n"
     "               compile every op's kernels into it for the present GPU\n"
     "  demo         a short tour of what works today\n"
@@ -45,6 +47,7 @@ int main(int argc, char** argv) {
     }
     if (cmd == "info") return cupp::tool::info(rest);
     if (cmd == "ops") return cupp::tool::ops(rest);
+    if (cmd == "eval") return cupp::tool::eval(rest);
     if (cmd == "demo") return cupp::tool::demo(rest);
     if (cmd == "cache") return cupp::tool::cache(rest);
   } catch (const std::exception& e) {

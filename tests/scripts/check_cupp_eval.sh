@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# `cupp eval` end to end on the GPU: writes .npy inputs (with python3 + NumPy when present,
+# else as hand-written .npy bytes), evaluates expressions, checks the saved results, the
+# --batch output, and each error path (class name on stderr, exit code 2).
+# Exits 77 (CTest SKIP_RETURN_CODE) when `cupp info` reports no usable GPU.
+# usage: check_cupp_eval.sh CUPP_BINARY [WORK_DIR]
+set -uo pipefail
+cupp=$1
+work=${2:-$(mktemp -d /tmp/cupp-eval.XXXXXX)}
+mkdir -p "$work"
+cd "$work" || exit 1
+rm -f ./*.npy batch.txt  # results of an earlier run must not count
+failures=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+
+info=$("$cupp" info 2>&1)
+if ! grep -q "device count" <<<"$info" ||
+   grep -qE "No CUDA driver found|No CUDA device found|CUDA cannot be used" <<<"$info"; then
+  echo "SKIPPED: no CUDA device (cupp info reports no usable GPU)"
+  exit 77
+fi
+
+# ---- inputs
+# A .npy file by hand: magic, version 1.0, header length (little-endian u16), the dict padded
+# with spaces to a multiple of 64 bytes with a final newline, then the raw little-endian data
+# given as printf escapes.
+npy_by_hand() {  # FILE DESCR SHAPE DATA_ESCAPES
+  local dict="{'descr': '$2', 'fortran_order': False, 'shape': $3, }"
+  local total=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 ))
+  local pad=$(( total - 10 - ${#dict} - 1 ))
+  local hlen=$(( total - 10 ))
+  {
+    printf '\x93NUMPY\x01\x00'
+    printf "\\x$(printf %02x $((hlen & 255)))\\x$(printf %02x $((hlen >> 8)))"
+    printf '%s%*s\n' "$dict" "$pad" ""
+    printf "$4"
+  } >"$1"
+}
+if python3 -c "import numpy" 2>/dev/null; then
+  python3 - <<'PY'
+import numpy as np
+np.save("a.npy", np.array([1.0, 2.0, 3.0, 4.0]))
+np.save("b.npy", np.array([10.0, 20.0, 30.0, 40.0]))
+np.save("s3.npy", np.array([1.0, 2.0, 3.0]))
+np.save("u8.npy", np.array([1, 2, 3], dtype=np.uint8))
+PY
+else
+  # IEEE-754 doubles, little-endian: 1, 2, 3, 4, 10, 20, 30, 40
+  d1='\x00\x00\x00\x00\x00\x00\xf0\x3f' d2='\x00\x00\x00\x00\x00\x00\x00\x40'
+  d3='\x00\x00\x00\x00\x00\x00\x08\x40' d4='\x00\x00\x00\x00\x00\x00\x10\x40'
+  d10='\x00\x00\x00\x00\x00\x00\x24\x40' d20='\x00\x00\x00\x00\x00\x00\x34\x40'
+  d30='\x00\x00\x00\x00\x00\x00\x3e\x40' d40='\x00\x00\x00\x00\x00\x00\x44\x40'
+  npy_by_hand a.npy '<f8' '(4,)' "$d1$d2$d3$d4"
+  npy_by_hand b.npy '<f8' '(4,)' "$d10$d20$d30$d40"
+  npy_by_hand s3.npy '<f8' '(3,)' "$d1$d2$d3"
+  npy_by_hand u8.npy '|u1' '(3,)' '\x01\x02\x03'
+fi
+printf 'this is not a .npy file\n' >bad.npy
+
+# ---- reading results without NumPy: the dtype from the header, the values with od
+descr_of() { head -c 200 "$1" | tr -d '\0' | grep -ao "'descr': '[^']*'" | cut -d"'" -f4; }
+values_of() {  # FILE OD_TYPE
+  local hlen
+  hlen=$(od -An -tu2 -j8 -N2 "$1" | tr -d ' ')
+  od -An -t "$2" -j $((10 + hlen)) -v "$1" | xargs
+}
+expect_values() {  # FILE DESCR OD_TYPE EXPECTED...
+  local file=$1 descr=$2 type=$3
+  shift 3
+  [ -f "$file" ] || { fail "$file was not written"; return; }
+  [ "$(descr_of "$file")" = "$descr" ] || fail "$file: dtype $(descr_of "$file"), expected $descr"
+  local got
+  got=$(values_of "$file" "$type")
+  [ "$got" = "$*" ] || fail "$file: values '$got', expected '$*'"
+}
+
+# A command that must fail with exit code 2 and print CLASS (and PATTERN) on stderr.
+expect_error() {  # CLASS PATTERN ARGS...
+  local class=$1 pattern=$2
+  shift 2
+  local err rc
+  err=$("$cupp" eval "$@" 2>&1 >/dev/null)
+  rc=$?
+  [ $rc -eq 2 ] || fail "cupp eval $*: exit $rc, expected 2 ($err)"
+  grep -q "^$class: " <<<"$err" || fail "cupp eval $*: stderr lacks '$class: ': $err"
+  grep -qF -- "$pattern" <<<"$err" || fail "cupp eval $*: stderr lacks '$pattern': $err"
+}
+
+# ---- results
+"$cupp" eval 'a + 2*b' a=a.npy b=b.npy -o out.npy || fail "a + 2*b exited $?"
+expect_values out.npy '<f8' f8 21 42 63 84
+"$cupp" eval '-a * a + 1' a=a.npy -o neg.npy || fail "-a * a + 1 exited $?"
+expect_values neg.npy '<f8' f8 0 -3 -8 -15
+"$cupp" eval '(a > 2) | (b == 10)' a=a.npy b=b.npy -o cmp.npy || fail "comparisons exited $?"
+expect_values cmp.npy '|b1' u1 1 0 1 1
+"$cupp" eval 'a / 2 - 1' a=a.npy -o div.npy || fail "a / 2 - 1 exited $?"
+expect_values div.npy '<f8' f8 -0.5 0 0.5 1
+"$cupp" eval "add(a, b, dtype='float32')" a=a.npy b=b.npy -o f32.npy || fail "add(dtype=) exited $?"
+expect_values f32.npy '<f4' f4 11 22 33 44
+"$cupp" eval 'a + 1, a * 2' a=a.npy -o t1.npy -o t2.npy || fail "tuple result exited $?"
+expect_values t1.npy '<f8' f8 2 3 4 5
+expect_values t2.npy '<f8' f8 2 4 6 8
+"$cupp" eval 'u + 3' u=u8.npy -o u3.npy || fail "u + 3 exited $?"
+expect_values u3.npy '|u1' u1 4 5 6  # a weak Python int takes the array's dtype (NEP 50)
+"$cupp" eval '2*3 + 0.5' -o scalar.npy || fail "a scalar result exited $?"
+expect_values scalar.npy '<f8' f8 6.5
+"$cupp" eval '7 // -2' -o iscalar.npy || fail "an int scalar result exited $?"
+expect_values iscalar.npy '<i8' d8 -4
+
+# ---- errors: class name on stderr, exit 2
+expect_error ValueError "name 'c' is not defined" 'a + c' a=a.npy -o e.npy
+expect_error ValueError "nosuchop" 'nosuchop(a)' a=a.npy -o e.npy
+expect_error SyntaxError "(column 5)" 'a + * b' a=a.npy b=b.npy -o e.npy
+err=$("$cupp" eval 'a + * b' a=a.npy b=b.npy -o e.npy 2>&1)
+grep -qx '      ^' <<<"$err" || fail "no caret under column 5: $err"
+expect_error SyntaxError "'(' was never closed" '(a + b' a=a.npy b=b.npy -o e.npy
+expect_error FileNotFoundError "missing.npy" 'a + 1' a=missing.npy -o e.npy
+expect_error ValueError "" 'a + 1' a=bad.npy -o e.npy
+expect_error ValueError "" 'a + s' a=a.npy s=s3.npy -o e.npy          # shapes (4,) and (3,)
+expect_error OverflowError "300" 'u + 300' u=u8.npy -o e.npy         # NEP 50, as NumPy 2
+expect_error TypeError "" 'a + (1, 2)' a=a.npy -o e.npy
+expect_error ValueError "out=" 'add(a, a, out=a)' a=a.npy -o e.npy
+expect_error ZeroDivisionError "" '1 // 0' -o e.npy
+[ ! -e e.npy ] || fail "a failed evaluation wrote its output"
+"$cupp" eval 'a + 1' a=a.npy >/dev/null 2>&1
+rc=$?; [ $rc -eq 2 ] || fail "missing -o: exit $rc, expected 2"
+"$cupp" eval 'a + 1' a=a.npy -o x.npy -o y.npy >/dev/null 2>&1
+rc=$?; [ $rc -eq 2 ] || fail "too many -o: exit $rc, expected 2"
+"$cupp" eval 'a + 1, a' a=a.npy -o x.npy >/dev/null 2>&1
+rc=$?; [ $rc -eq 2 ] || fail "too few -o for a tuple: exit $rc, expected 2"
+
+# ---- --batch: per-line OK or ClassName: message, exit 0
+cat >batch.txt <<'B'
+# a comment, then a blank line
+
+'a + 2*b' a=a.npy b=b.npy -o batch1.npy
+"add(a, b, dtype='float32')" a=a.npy b=b.npy -o batch2.npy
+'a + c' a=a.npy -o batch3.npy
+'a + * b' a=a.npy b=b.npy -o batch4.npy
+'u + 300' u=u8.npy -o batch5.npy
+'a + s' a=a.npy s=s3.npy -o batch6.npy
+'a + 1' a=a.npy
+'a - 1' a=a.npy -o 'batch 8.npy'
+'unterminated a=a.npy -o x.npy
+B
+out=$("$cupp" eval --batch batch.txt)
+rc=$?
+[ $rc -eq 0 ] || fail "--batch exited $rc"
+expected='3: OK
+4: OK
+5: ValueError: name '"'c'"' is not defined (bind it with c=FILE.npy)
+6: SyntaxError: invalid syntax: unexpected '"'*'"' (column 5)
+7: OverflowError
+8: ValueError
+9: UsageError: missing -o OUT.npy (where to save the result)
+10: OK
+11: SyntaxError: unterminated single quote (column 1)'
+while IFS= read -r want; do
+  grep -qF -- "$want" <<<"$out" || fail "--batch output lacks '$want':
+$out"
+done <<<"$expected"
+[ "$(wc -l <<<"$out")" -eq 9 ] || fail "--batch printed $(wc -l <<<"$out") lines, expected 9:
+$out"
+expect_values batch1.npy '<f8' f8 21 42 63 84
+expect_values batch2.npy '<f4' f4 11 22 33 44
+expect_values 'batch 8.npy' '<f8' f8 0 1 2 3
+"$cupp" eval --batch no-such-batch.txt >/dev/null 2>&1
+rc=$?; [ $rc -eq 2 ] || fail "--batch of a missing file: exit $rc, expected 2"
+
+if [ $failures -ne 0 ]; then
+  echo "$failures check(s) failed (work dir: $work)" >&2
+  exit 1
+fi
+echo "ok: cupp eval end to end"

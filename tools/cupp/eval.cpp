@@ -1,0 +1,230 @@
+// `cupp eval EXPR [NAME=FILE.npy ...] -o OUT.npy [-o OUT2.npy ...]`: evaluates a Python
+// expression over .npy files on the GPU and saves the result(s); `cupp eval --batch FILE` runs
+// one such command per line in one process (one CUDA context for all). docs/cupp-eval.md is the
+// user guide. Exit codes: 0 success; 2 for a cupp error, a malformed expression or bad usage
+// (--batch: 2 only when FILE cannot be read; per-line errors are printed, not fatal).
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commands.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/io.hpp"
+#include "cupp/ufunc.hpp"
+#include "evaluator.hpp"
+#include "functions.hpp"
+#include "parser.hpp"
+#include "shell_split.hpp"
+#include "syntax_error.hpp"
+
+namespace cupp::tool {
+
+namespace {
+
+constexpr std::string_view kEvalUsage =
+    "usage: cupp eval EXPR [NAME=FILE.npy ...] -o OUT.npy [-o OUT2.npy ...]\n"
+    "       cupp eval --batch FILE   (one `EXPR NAME=FILE ... -o OUT` per line, shell-quoted)\n"
+    "Evaluates a Python expression over .npy files on the GPU, e.g.\n"
+    "  cupp eval 'a + 2*b' a=x.npy b=y.npy -o out.npy\n"
+    "  cupp eval \"add(a, b, dtype='float32')\" a=x.npy b=y.npy -o out.npy\n"
+    "See docs/cupp-eval.md.\n";
+
+// Bad command-line arguments (printed as "UsageError: ..." in --batch output).
+class usage_error : public cupp::Error {
+ public:
+  using cupp::Error::Error;
+  const char* class_name() const noexcept override { return "UsageError"; }
+};
+
+// A NAME=FILE whose file does not exist (Python's class for it).
+class file_not_found : public cupp::Error {
+ public:
+  using cupp::Error::Error;
+  const char* class_name() const noexcept override { return "FileNotFoundError"; }
+};
+
+struct request {
+  std::string expression;
+  std::vector<std::pair<std::string, std::string>> names;  // NAME, FILE
+  std::vector<std::string> outputs;
+};
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  }
+  return true;
+}
+
+request parse_request(const std::vector<std::string>& args) {
+  if (args.empty()) throw usage_error("missing the expression");
+  request r;
+  r.expression = args[0];
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-o" || a == "--output") {
+      if (i + 1 >= args.size()) throw usage_error(a + " needs a file name");
+      r.outputs.push_back(args[++i]);
+    } else if (a.starts_with("-o") && a.size() > 2) {
+      r.outputs.push_back(a.substr(2));
+    } else if (a.starts_with("--output=")) {
+      r.outputs.push_back(a.substr(9));
+    } else if (a.starts_with("-")) {
+      throw usage_error("unknown option '" + a + "'");
+    } else {
+      const auto eq = a.find('=');
+      if (eq == std::string::npos) throw usage_error("expected NAME=FILE.npy or -o OUT.npy, got '" + a + "'");
+      std::string name = a.substr(0, eq);
+      if (!is_identifier(name)) throw usage_error("'" + name + "' is not a valid name (in '" + a + "')");
+      for (const auto& [n, file] : r.names) {
+        if (n == name) throw usage_error("name '" + name + "' is bound twice");
+      }
+      r.names.emplace_back(std::move(name), a.substr(eq + 1));
+    }
+  }
+  if (r.outputs.empty()) throw usage_error("missing -o OUT.npy (where to save the result)");
+  return r;
+}
+
+// A Python scalar result as the 0-d array numpy.asarray makes of it (bool, int64 or uint64,
+// float64, complex128), uploaded directly.
+cupp::ndarray scalar_array(const eval::py_scalar& s) {
+  using kind = eval::py_scalar::kind;
+  const cupp::upload_options blocking{.blocking = true};
+  switch (s.k) {
+    case kind::bool_: {
+      const unsigned char b = s.b ? 1 : 0;
+      return cupp::asarray(&b, cupp::bool_, {}, blocking);
+    }
+    case kind::float_: return cupp::asarray(&s.f, cupp::float64, {}, blocking);
+    case kind::complex_: return cupp::asarray(&s.c, cupp::complex128, {}, blocking);
+    case kind::int_: break;
+  }
+  const cupp::weak_scalar w = eval::to_weak(s);  // OverflowError beyond 64 bits
+  if (w.is_negative() || w.magnitude() <= static_cast<std::uint64_t>(INT64_MAX)) {
+    const auto i = static_cast<std::int64_t>(s.i);
+    return cupp::asarray(&i, cupp::int64, {}, blocking);
+  }
+  const std::uint64_t u = w.magnitude();
+  return cupp::asarray(&u, cupp::uint64, {}, blocking);
+}
+
+cupp::ndarray as_output(const eval::value& v) {
+  if (v.is_array()) return v.array();
+  if (v.is_scalar()) return scalar_array(v.scalar());
+  throw cupp::TypeError(std::string("the result is a '") + v.type_name() + "', not an array: nothing to save");
+}
+
+// Parses, loads, evaluates and saves; throws on any failure (nothing is written then).
+void run(const request& r) {
+  const eval::node_ptr tree = eval::parse(r.expression);
+  eval::bindings names;
+  for (const auto& [name, file] : r.names) {
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) throw file_not_found("No such file: '" + file + "' (for " + name + ")");
+    names.emplace(name, cupp::load(file));
+  }
+  static const eval::function_table functions = eval::function_table::builtins();
+  const eval::value result = eval::evaluate(*tree, names, functions);
+  std::vector<cupp::ndarray> outs;
+  if (result.is_tuple()) {
+    for (const auto& item : result.tuple()) outs.push_back(as_output(item));
+  } else {
+    outs.push_back(as_output(result));
+  }
+  if (outs.size() != r.outputs.size()) {
+    throw usage_error("the expression gives " + std::to_string(outs.size()) + " output" +
+                      (outs.size() == 1 ? "" : "s") + " but " + std::to_string(r.outputs.size()) + " -o " +
+                      (r.outputs.size() == 1 ? "was" : "were") + " given");
+  }
+  for (std::size_t i = 0; i < outs.size(); ++i) cupp::save(r.outputs[i], outs[i]);
+}
+
+// One line of a message (batch output keeps one line per input line).
+std::string first_line(std::string_view s) { return std::string(s.substr(0, s.find('\n'))); }
+
+int run_batch(const std::string& path) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    file.open(path);
+    if (!file) {
+      std::cerr << "cupp eval: cannot read batch file '" << path << "'\n";
+      return 2;
+    }
+    in = &file;
+  }
+  std::string line;
+  for (long number = 1; std::getline(*in, line); ++number) {
+    const auto start = line.find_first_not_of(" \t\r");
+    if (start == std::string::npos || line[start] == '#') continue;  // blank lines and comments
+    std::string outcome = "OK";
+    try {
+      const std::vector<std::string> args = eval::shell_split(line);
+      if (!args.empty() && args[0] == "--batch") throw usage_error("--batch cannot be nested");
+      run(parse_request(args));
+    } catch (const cupp::Error& e) {
+      outcome = std::string(e.class_name()) + ": " + first_line(e.what());
+    } catch (const std::bad_alloc&) {
+      outcome = "MemoryError: out of host memory";
+    } catch (const std::exception& e) {
+      outcome = "RuntimeError: " + first_line(e.what());
+    }
+    std::cout << number << ": " << outcome << '\n' << std::flush;
+  }
+  if (in->bad()) {
+    std::cerr << "cupp eval: error reading batch file '" << path << "'\n";
+    return 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int eval(std::span<const std::string_view> args) {
+  if (args.empty()) {
+    std::cerr << kEvalUsage;
+    return 2;
+  }
+  if (args[0] == "-h" || args[0] == "--help") {
+    std::cout << kEvalUsage;
+    return 0;
+  }
+  if (args[0] == "--batch") {
+    if (args.size() != 2) {
+      std::cerr << "usage: cupp eval --batch FILE\n";
+      return 2;
+    }
+    return run_batch(std::string(args[1]));
+  }
+  std::vector<std::string> words(args.begin(), args.end());
+  try {
+    run(parse_request(words));
+    return 0;
+  } catch (const eval::syntax_error& e) {
+    std::cerr << e.class_name() << ": " << e.what() << '\n' << e.caret(words[0]);
+    return 2;
+  } catch (const usage_error& e) {
+    std::cerr << "cupp eval: " << e.what() << "\n\n" << kEvalUsage;
+    return 2;
+  } catch (const cupp::Error& e) {
+    std::cerr << e.class_name() << ": " << e.what() << '\n';
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "MemoryError: out of host memory\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "RuntimeError: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace cupp::tool

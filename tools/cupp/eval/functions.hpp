@@ -1,0 +1,44 @@
+// cupp eval: what a call f(...) in an expression runs. A small table of named callables comes
+// first (a reduction such as sum(a, axis=(0, 2), keepdims=True) is added here by registering
+// a function); any other name is looked up as a ufunc (cupp::ufunc::get, which throws
+// cupp::ValueError naming an unknown op). "u.outer" calls the ufunc u's outer method.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "cupp/ufunc.hpp"
+#include "value.hpp"
+
+namespace cupp::eval {
+
+using function = std::function<value(std::span<const value> args, std::span<const keyword_value> keywords)>;
+
+class function_table {
+ public:
+  // The functions cupp eval knows besides the ufuncs: the dtype names as casts and strong
+  // scalars (float32(2.5), int8(a)).
+  static function_table builtins();
+
+  void add(std::string name, function f) { table_.insert_or_assign(std::move(name), std::move(f)); }
+  const function* find(std::string_view name) const;
+
+  // Runs `name`: the table's function, else u.outer / the ufunc of that name.
+  value call(std::string_view name, std::span<const value> args, std::span<const keyword_value> keywords) const;
+
+ private:
+  std::map<std::string, function, std::less<>> table_;
+};
+
+// A ufunc call with NumPy's keyword arguments dtype=, casting=, where= (out= is refused: cupp
+// eval writes outputs to the -o files). One output gives an array, several a tuple.
+value call_ufunc(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
+value call_ufunc_outer(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
+
+// A value as a ufunc operand: an array, or a scalar as a weak scalar; TypeError otherwise.
+cupp::operand to_operand(const value& v, std::string_view function, std::size_t position);
+
+}  // namespace cupp::eval
