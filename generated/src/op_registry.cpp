@@ -655,19 +655,36 @@ __global__ void cupp_ew_contig_1_1(Index n, A0 a0, R0 r0) {
   }
 }
 
-// Strided layout class: N collapsed dimensions; each element's coordinates are computed once and
-// serve every operand. W is the where= mask (cupp::dev::everywhere when the call has none).
-template <class Op, class Index, class Off, int N, class A0, class R0, class W>
+// Strided layout class: N collapsed dimensions; each step's coordinates are computed once and
+// serve every operand. VEC > 1 (only without where=, when VEC divides the innermost extent)
+// moves VEC consecutive innermost elements per step: one index decomposition for VEC elements,
+// and vector accesses for dense and rows operands. W is the where= mask (cupp::dev::everywhere
+// when the call has none).
+template <class Op, class Index, class Off, int N, int VEC, class A0, class R0, class W>
 __global__ void cupp_ew_strided_1_1(Index n, cupp::dev::extents<N, Off> e, A0 a0, R0 r0, W w) {
   using namespace cupp::dev;
   const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+  const Index items = n / VEC;
+  for (Index v = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; v < items; v += step) {
+    const Index i = v * VEC;
     Off c[N];
     coordinates<N, Index, Off>(i, e, c);
-    if (!w.load_at(i, c)) continue;
-    typename Op::out0_t t0;
-    Op::apply(cast<typename Op::in0_t>(a0.load_at(i, c)), t0);
-    r0.store_at(i, c, cast<typename R0::type>(t0));
+    if (VEC == 1) {
+      if (!w.load_at(i, c)) continue;
+      typename Op::out0_t t0;
+      Op::apply(cast<typename Op::in0_t>(a0.load_at(i, c)), t0);
+      r0.store_at(i, c, cast<typename R0::type>(t0));
+    } else {
+      const auto v0 = a0.template load_vec_at<VEC>(i, c);
+      vec<typename R0::type, VEC> o0;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        Op::apply(cast<typename Op::in0_t>(v0.v[j]), t0);
+        o0.v[j] = cast<typename R0::type>(t0);
+      }
+      r0.template store_vec_at<VEC>(i, c, o0);
+    }
   }
 }
 )cupp";
@@ -704,19 +721,37 @@ __global__ void cupp_ew_contig_2_1(Index n, A0 a0, A1 a1, R0 r0) {
   }
 }
 
-// Strided layout class: N collapsed dimensions; each element's coordinates are computed once and
-// serve every operand. W is the where= mask (cupp::dev::everywhere when the call has none).
-template <class Op, class Index, class Off, int N, class A0, class A1, class R0, class W>
+// Strided layout class: N collapsed dimensions; each step's coordinates are computed once and
+// serve every operand. VEC > 1 (only without where=, when VEC divides the innermost extent)
+// moves VEC consecutive innermost elements per step: one index decomposition for VEC elements,
+// and vector accesses for dense and rows operands. W is the where= mask (cupp::dev::everywhere
+// when the call has none).
+template <class Op, class Index, class Off, int N, int VEC, class A0, class A1, class R0, class W>
 __global__ void cupp_ew_strided_2_1(Index n, cupp::dev::extents<N, Off> e, A0 a0, A1 a1, R0 r0, W w) {
   using namespace cupp::dev;
   const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
-  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+  const Index items = n / VEC;
+  for (Index v = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; v < items; v += step) {
+    const Index i = v * VEC;
     Off c[N];
     coordinates<N, Index, Off>(i, e, c);
-    if (!w.load_at(i, c)) continue;
-    typename Op::out0_t t0;
-    Op::apply(cast<typename Op::in0_t>(a0.load_at(i, c)), cast<typename Op::in1_t>(a1.load_at(i, c)), t0);
-    r0.store_at(i, c, cast<typename R0::type>(t0));
+    if (VEC == 1) {
+      if (!w.load_at(i, c)) continue;
+      typename Op::out0_t t0;
+      Op::apply(cast<typename Op::in0_t>(a0.load_at(i, c)), cast<typename Op::in1_t>(a1.load_at(i, c)), t0);
+      r0.store_at(i, c, cast<typename R0::type>(t0));
+    } else {
+      const auto v0 = a0.template load_vec_at<VEC>(i, c);
+      const auto v1 = a1.template load_vec_at<VEC>(i, c);
+      vec<typename R0::type, VEC> o0;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), t0);
+        o0.v[j] = cast<typename R0::type>(t0);
+      }
+      r0.template store_vec_at<VEC>(i, c, o0);
+    }
   }
 }
 )cupp";

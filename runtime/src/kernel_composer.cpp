@@ -53,6 +53,7 @@ std::string accessor(const kernel_operand& o, const kernel_desc& d, const char* 
     case operand_access::dense: return "cupp::dev::dense<" + t + ">";
     case operand_access::broadcast: return "cupp::dev::broadcast<" + t + ">";
     case operand_access::value: return "cupp::dev::value<" + t + ">";
+    case operand_access::rows: return "cupp::dev::rows<" + t + ", " + std::to_string(d.ndim) + ", " + off + ">";
     default: return "cupp::dev::strided<" + t + ", " + std::to_string(d.ndim) + ", " + off + ">";
   }
 }
@@ -64,7 +65,7 @@ std::string name_expression(const op_spec& op, const kernel_desc& d) {
   const std::string arity = std::to_string(op.nin) + "_" + std::to_string(op.nout);
   std::string e = (d.contiguous ? "cupp_ew_contig_" : "cupp_ew_strided_") + arity + "<" + functor_name(op, d.loop) + ", " +
                   index + ", ";
-  e += d.contiguous ? std::to_string(d.vec) : std::string(off) + ", " + std::to_string(d.ndim);
+  e += d.contiguous ? std::to_string(d.vec) : std::string(off) + ", " + std::to_string(d.ndim) + ", " + std::to_string(d.vec);
   for (const kernel_operand& o : d.inputs) e += ", " + accessor(o, d, off);
   for (const kernel_operand& o : d.outputs) e += ", " + accessor(o, d, off);
   if (!d.contiguous) e += ", " + (d.has_where ? accessor(d.where, d, off) : std::string("cupp::dev::everywhere"));
@@ -74,7 +75,7 @@ std::string name_expression(const op_spec& op, const kernel_desc& d) {
 void check_desc(const op_spec& op, const kernel_desc& d) {
   if (d.loop >= op.loops.size() || d.inputs.size() != static_cast<std::size_t>(op.nin) ||
       d.outputs.size() != static_cast<std::size_t>(op.nout) || !std::has_single_bit(static_cast<unsigned>(d.vec)) ||
-      d.vec > 16 || d.ndim < 1 || d.ndim > 127 || (d.contiguous && d.has_where))
+      d.vec > 16 || d.ndim < 1 || d.ndim > 127 || (d.contiguous && d.has_where) || (d.has_where && d.vec != 1))
     throw ValueError("internal: bad kernel description for op " + std::string(op.name));
 }
 
@@ -110,9 +111,9 @@ std::uint64_t variant_code(const kernel_desc& d) {
   code |= std::uint64_t(d.loop & 0xff) << 13;                                  // 8 bits
   code |= std::uint64_t(d.has_where) << 21;
   int shift = 22;
-  auto put = [&](const kernel_operand& o) {
-    code |= (std::uint64_t(o.access) | std::uint64_t(static_cast<unsigned>(o.storage)) << 2) << shift;
-    shift += 6;
+  auto put = [&](const kernel_operand& o) {  // 7 bits each: up to 6 operands fill bits 22..63
+    code |= (std::uint64_t(o.access) | std::uint64_t(static_cast<unsigned>(o.storage)) << 3) << shift;
+    shift += 7;
   };
   for (const kernel_operand& o : d.inputs) put(o);
   for (const kernel_operand& o : d.outputs) put(o);

@@ -108,8 +108,15 @@ TEST(LoopResolution, DtypeArgumentPicksTheLoopByOutput) {
   EXPECT_EQ(dtype(add.loops[f32.index].out[0]), dtype(type_id::float32));
   // float64 inputs to an int32 loop: not same_kind.
   const std::vector<engine::input_type> doubles = {{dtype(type_id::float64), nullptr}, {dtype(type_id::float64), nullptr}};
-  EXPECT_THROW(engine::choose_loop(add, doubles, dtype(type_id::int32), casting::same_kind), TypeError);
+  // float64 inputs with dtype=int32: the int32 loop, whose input cast same_kind then refuses
+  // (NumPy's order of checks and message).
+  const auto i32 = engine::choose_loop(add, doubles, dtype(type_id::int32), casting::same_kind);
+  EXPECT_EQ(dtype(add.loops[i32.index].in[0]), dtype(type_id::int32));
+  EXPECT_THROW(engine::check_input_casting(add, 0, dtype(type_id::float64), add.loops[i32.index].in[0], casting::same_kind),
+               TypeError);
   EXPECT_NO_THROW(engine::choose_loop(add, doubles, dtype(type_id::int32), casting::unsafe));
+  // No loop gives complex64 from bitwise_and.
+  EXPECT_THROW(engine::choose_loop(*find_op("bitwise_and"), doubles, dtype(type_id::complex64), casting::unsafe), TypeError);
 }
 
 TEST(LoopResolution, MessagesNameTheUfuncAndDtypes) {

@@ -112,7 +112,8 @@ TEST_P(OpSpec, EveryLoopCompilesWithNvrtc) {
 }
 
 // Every loop in every layout class: strided (with casts from and to every dtype, a broadcast
-// operand, a value and a where= mask) and contiguous with casts and values, in one program per op.
+// operand, a value and a where= mask), strided with vector steps along rows, and contiguous with
+// casts and values, in one program per op.
 TEST_P(OpSpec, EveryLayoutClassCompilesWithNvrtc) {
   using detail::kernel_desc;
   using detail::kernel_operand;
@@ -138,6 +139,16 @@ TEST_P(OpSpec, EveryLayoutClassCompilesWithNvrtc) {
     strided.has_where = true;
     strided.where = {operand_access::strided, type_id::bool_};
     descs.push_back(strided);
+
+    // Strided with vector steps along rows (no where=): rows, strided and broadcast operands.
+    kernel_desc vectorised = strided;
+    vectorised.has_where = false;
+    vectorised.vec = 2;
+    vectorised.ndim = 2;
+    const operand_access row_kinds[] = {operand_access::rows, operand_access::strided, operand_access::broadcast};
+    for (std::size_t k = 0; k < loop.in.size(); ++k) vectorised.inputs[k] = {row_kinds[k % 3], other(i, k)};
+    for (auto& o : vectorised.outputs) o.access = operand_access::rows;
+    descs.push_back(vectorised);
 
     kernel_desc contiguous;
     contiguous.loop = i;

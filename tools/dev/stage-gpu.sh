@@ -30,6 +30,12 @@ cp "$root/bench/elementwise_cases.json" "$root/bench/elementwise_common.py" "$ro
 mkdir -p "$stage/conformance/numpy-ref"
 cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance/numpy-ref/manifest.yaml" \
    "$stage/conformance/numpy-ref/"
+# NumPy's results for the ops cupp registers (the GPU conformance test reads them).
+mkdir -p "$stage/conformance/numpy-ref/ufunc"
+for spec in "$root"/specs/ufuncs/*.yaml; do
+  op=$(basename "$spec" .yaml)
+  [ -d "$build/tests/conformance/numpy-ref/ufunc/$op" ] && cp -r "$build/tests/conformance/numpy-ref/ufunc/$op" "$stage/conformance/numpy-ref/ufunc/"
+done
 cat > "$stage/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs on the GPU machine: tool, GPU tests, unit tests, GPU tests under compute-sanitizer,

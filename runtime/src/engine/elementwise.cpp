@@ -7,6 +7,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
@@ -43,24 +44,24 @@ class param_pack {
   void** pointers() noexcept { return pointers_.data(); }
 
  private:
-  alignas(16) std::array<std::byte, 16384> buffer_{};
+  alignas(16) std::array<std::byte, 16384> buffer_;  // not zeroed: only the used prefix is read
   std::array<void*, 16> pointers_{};
   std::size_t used_ = 0, count_ = 0;
 };
 
-// One operand of the launch: where its first element is and how the plan reaches it.
-struct launch_operand {
-  std::byte* pointer = nullptr;     // element 0 (after the plan's byte shift)
-  const operand_plan* plan = nullptr;
-  const std::vector<std::byte>* value = nullptr;
-  type_id storage = type_id::float64;
-};
+operand_access access_of(access a) {
+  switch (a) {
+    case access::dense: return operand_access::dense;
+    case access::broadcast: return operand_access::broadcast;
+    default: return operand_access::strided;
+  }
+}
 
 template <class Off>
-void add_strided(param_pack& params, std::byte* p, const shape_t& strides) {
+void add_strided(param_pack& params, std::byte* p, std::span<const std::int64_t> strides) {
   struct {
     alignas(8) std::byte bytes[8 + 8 * 128];
-  } s{};
+  } s;
   std::memcpy(s.bytes, &p, sizeof p);
   for (std::size_t d = 0; d < strides.size(); ++d) {
     const Off v = static_cast<Off>(strides[d]);
@@ -71,42 +72,30 @@ void add_strided(param_pack& params, std::byte* p, const shape_t& strides) {
 }
 
 template <class Index, class Off>
-void pack(param_pack& params, const kernel_desc& desc, std::int64_t n, const shape_t& extents,
+void pack(param_pack& params, const kernel_desc& desc, std::int64_t n, std::span<const std::int64_t> extents,
           std::span<const launch_operand> ops, const launch_operand* where) {
   params.add(static_cast<Index>(n));
   if (!desc.contiguous) {
-    std::array<Off, 128> e{};
+    std::array<Off, 128> e;
     for (std::size_t d = 0; d < extents.size(); ++d) e[d] = static_cast<Off>(extents[d]);
     params.add(e.data(), extents.size() * sizeof(Off), sizeof(Off));
   }
-  auto add_operand = [&](const launch_operand& o, operand_access access) {
-    if (access == operand_access::value) {
-      const std::size_t size = o.value->size();
-      params.add(o.value->data(), size, size);  // builtin dtypes: alignment == itemsize
-    } else if (access == operand_access::strided) {
-      add_strided<Off>(params, o.pointer, o.plan->strides);
-    } else {
-      params.add(o.pointer);
+  auto add_operand = [&](const launch_operand& o) {
+    switch (o.kind) {
+      case operand_access::value: params.add(o.value.data(), o.value.size(), o.value.size()); break;
+      case operand_access::strided:
+      case operand_access::rows: add_strided<Off>(params, o.pointer, o.strides); break;
+      default: params.add(o.pointer);
     }
   };
-  std::size_t k = 0;
-  for (const kernel_operand& op : desc.inputs) add_operand(ops[k++], op.access);
-  for (const kernel_operand& op : desc.outputs) add_operand(ops[k++], op.access);
+  for (const launch_operand& o : ops) add_operand(o);
   if (!desc.contiguous) {
-    if (desc.has_where) {
-      add_operand(*where, desc.where.access);
+    if (where) {
+      add_operand(*where);
     } else {
       const char everywhere = 0;
       params.add(everywhere);
     }
-  }
-}
-
-operand_access access_of(access a) {
-  switch (a) {
-    case access::dense: return operand_access::dense;
-    case access::broadcast: return operand_access::broadcast;
-    default: return operand_access::strided;
   }
 }
 
@@ -120,13 +109,115 @@ bool same_desc(const kernel_desc& a, const kernel_desc& b) {
          a.has_where == b.has_where && same_ops(a.inputs, b.inputs) && same_ops(a.outputs, b.outputs);
 }
 
+// The kernel for `desc` on `device`. A per-thread direct-mapped table in front of the kernel
+// cache makes a warm call a few compares (loaded kernels live as long as the process).
+const void* find_kernel(const op_spec& op, const kernel_desc& desc, int device) {
+  const bool common = desc.contiguous && same_desc(desc, detail::all_loops_desc(op, desc.loop, desc.width));
+  const std::uint64_t variant = common ? detail::all_loops_variant(desc.width) : detail::variant_code(desc);
+  const std::size_t index = common ? desc.loop : 0;
+  struct entry {
+    const op_spec* op = nullptr;
+    int device = -1;
+    std::uint64_t variant = 0;
+    std::size_t index = 0;
+    const void* kernel = nullptr;
+  };
+  thread_local std::array<entry, 256> recent{};
+  const std::size_t slot =
+      (std::hash<const void*>{}(&op) ^ (variant * 0x9e3779b97f4a7c15ull) ^ (index << 8) ^ static_cast<std::size_t>(device)) %
+      recent.size();
+  entry& e = recent[slot];
+  if (e.op == &op && e.device == device && e.variant == variant && e.index == index) return e.kernel;
+  auto& cache = detail::kernel_cache::global();
+  const detail::kernel_module& module =
+      common ? cache.get(device, {op.name, variant},
+                         [&] {
+                           const auto p = detail::compose_elementwise(op, desc.width);
+                           return detail::program_source{p.name, p.source, p.kernels, {}};
+                         })
+             : cache.get(device, {op.name, variant}, [&] {
+                 const auto p = detail::compose_elementwise(op, desc);
+                 return detail::program_source{p.name, p.source, p.kernels, {}};
+               });
+  e = {&op, device, variant, index, module.function(index)};
+  return e.kernel;
+}
+
+bool aligned(const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
+
+// Describes, finds and launches the kernel for prepared operands (inputs then outputs).
+void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const std::int64_t> extents,
+            std::int64_t max_byte_offset, std::span<launch_operand> ops, launch_operand* where, int device) {
+  kernel_desc desc;
+  desc.loop = loop;
+  desc.width = n <= std::numeric_limits<std::int32_t>::max() && max_byte_offset <= std::numeric_limits<std::int32_t>::max()
+                   ? index_width::i32
+                   : index_width::i64;
+  const bool contiguous = extents.size() <= 1 && !where &&
+                          std::none_of(ops.begin(), ops.end(), [](const launch_operand& o) {
+                            return o.kind == operand_access::strided || o.kind == operand_access::rows;
+                          });
+  desc.contiguous = contiguous;
+  const std::int64_t one = 1;
+  if (!contiguous && extents.empty()) extents = std::span<const std::int64_t>(&one, 1);
+  desc.ndim = contiguous ? 1 : static_cast<int>(extents.size());
+
+  // Vector width: 16 bytes of the widest array operand, narrowed until every dense and rows
+  // operand is aligned for it (and, strided, until it divides the innermost extent).
+  std::size_t widest = 1;
+  for (const launch_operand& o : ops)
+    if (o.kind != operand_access::value) widest = std::max<std::size_t>(widest, detail::info(o.storage).itemsize);
+  int vec = where ? 1 : static_cast<int>(std::max<std::size_t>(1, 16 / widest));
+  auto fits = [&](int v) {
+    if (!contiguous && extents.back() % v != 0) return false;
+    for (const launch_operand& o : ops) {
+      const std::size_t bytes = static_cast<std::size_t>(v) * detail::info(o.storage).itemsize;
+      if (o.kind == operand_access::dense && !aligned(o.pointer, bytes)) return false;
+    }
+    return true;
+  };
+  while (vec > 1 && !fits(vec)) vec /= 2;
+  desc.vec = vec;
+  if (!contiguous && vec > 1) {
+    // Strided operands with unit inner strides and aligned rows move as vectors.
+    for (launch_operand& o : ops) {
+      if (o.kind != operand_access::strided) continue;
+      const auto item = static_cast<std::int64_t>(detail::info(o.storage).itemsize);
+      const std::size_t bytes = static_cast<std::size_t>(vec) * static_cast<std::size_t>(item);
+      bool row = o.strides.back() == item && aligned(o.pointer, bytes);
+      for (std::size_t d = 0; row && d + 1 < o.strides.size(); ++d) row = o.strides[d] % static_cast<std::int64_t>(bytes) == 0;
+      if (row) o.kind = operand_access::rows;
+    }
+  }
+  const std::size_t nin = static_cast<std::size_t>(op.nin);
+  for (std::size_t k = 0; k < ops.size(); ++k)
+    (k < nin ? desc.inputs : desc.outputs).push_back({ops[k].kind, ops[k].storage});
+  if (where) {
+    desc.has_where = true;
+    desc.where = {where->kind == operand_access::rows ? operand_access::strided : where->kind, where->storage};
+  }
+
+  std::optional<cuda::DeviceGuard> guard;
+  if (cuda::current_device() != device) guard.emplace(device);
+  const void* kernel = find_kernel(op, desc, device);
+  param_pack params;
+  if (desc.width == index_width::i32) pack<unsigned int, int>(params, desc, n, extents, ops, where);
+  else pack<unsigned long long, long long>(params, desc, n, extents, ops, where);
+
+  constexpr unsigned block = 256;
+  const std::int64_t per_block = static_cast<std::int64_t>(block) * desc.vec;
+  const std::int64_t blocks = std::min<std::int64_t>((n + per_block - 1) / per_block, 0x7fffffff);
+  cuda::detail::check(cudaLaunchKernel(kernel, dim3(static_cast<unsigned>(blocks)), dim3(block), params.pointers(), 0,
+                                       cuda::current_stream(device).handle()),
+                      "cudaLaunchKernel");
+}
+
 }  // namespace
 
 void run_elementwise(const op_spec& op, std::size_t loop_index, std::span<const ew_input> inputs,
                      std::span<const ndarray> outputs, const ndarray& where) {
   const loop_spec& loop = op.loops[loop_index];
   const ndarray& first = outputs.front();
-  const std::span<const std::int64_t> shape = first.shape();
 
   // Plan over the array operands: inputs, outputs, where (in that order).
   std::vector<const ndarray*> arrays;
@@ -138,87 +229,36 @@ void run_elementwise(const op_spec& op, std::size_t loop_index, std::span<const 
   std::vector<plan_input> plan_inputs;
   plan_inputs.reserve(arrays.size());
   for (const ndarray* a : arrays) plan_inputs.push_back({a->strides(), static_cast<std::int64_t>(a->itemsize())});
-  const launch_plan plan = plan_launch(shape, plan_inputs);
+  const launch_plan plan = plan_launch(first.shape(), plan_inputs);
   if (plan.size == 0) return;
 
-  // Operands in kernel order.
   std::vector<launch_operand> ops;
-  ops.reserve(inputs.size() + outputs.size() + 1);
-  std::size_t next_array = 0;
+  ops.reserve(inputs.size() + outputs.size());
+  std::size_t next = 0;
   auto array_operand = [&](const ndarray& a) {
-    const operand_plan& p = plan.operands[next_array++];
-    return launch_operand{static_cast<std::byte*>(a.data()) + p.byte_shift, &p, nullptr, a.dtype().id()};
+    const operand_plan& p = plan.operands[next++];
+    return launch_operand{static_cast<std::byte*>(a.data()) + p.byte_shift, access_of(p.kind), a.dtype().id(),
+                          p.strides, {}};
   };
   for (std::size_t k = 0; k < inputs.size(); ++k) {
-    if (inputs[k].array.is_null()) ops.push_back({nullptr, nullptr, &inputs[k].value, loop.in[k]});
+    if (inputs[k].array.is_null()) ops.push_back({nullptr, operand_access::value, loop.in[k], {}, inputs[k].value});
     else ops.push_back(array_operand(inputs[k].array));
   }
   for (const ndarray& out : outputs) ops.push_back(array_operand(out));
   launch_operand where_op;
   if (has_where) where_op = array_operand(where);
+  launch(op, loop_index, plan.size, plan.extents, plan.max_byte_offset, ops, has_where ? &where_op : nullptr,
+         first.device());
+}
 
-  kernel_desc desc;
-  desc.loop = loop_index;
-  desc.width = plan.size <= std::numeric_limits<std::int32_t>::max() &&
-                       plan.max_byte_offset <= std::numeric_limits<std::int32_t>::max()
-                   ? index_width::i32
-                   : index_width::i64;
-  desc.contiguous = plan.contiguous && !has_where;
-  shape_t extents = plan.extents;
-  if (!desc.contiguous && extents.empty()) extents.push_back(1);
-  desc.ndim = static_cast<int>(extents.size());
-  auto describe = [&](const launch_operand& o) {
-    if (o.value) return kernel_operand{operand_access::value, o.storage};
-    return kernel_operand{access_of(o.plan->kind), o.storage};
-  };
-  std::size_t k = 0;
-  for (; k < inputs.size(); ++k) desc.inputs.push_back(describe(ops[k]));
-  for (; k < ops.size(); ++k) desc.outputs.push_back(describe(ops[k]));
-  if (has_where) {
-    desc.has_where = true;
-    desc.where = describe(where_op);
-  }
-  if (desc.contiguous) {
-    // 16-byte accesses where every dense operand's pointer allows.
-    std::size_t widest = 1;
-    for (const launch_operand& o : ops)
-      if (!o.value) widest = std::max<std::size_t>(widest, detail::info(o.storage).itemsize);
-    int vec = static_cast<int>(std::max<std::size_t>(1, 16 / widest));
-    for (const launch_operand& o : ops) {
-      if (o.value || o.plan->kind != access::dense) continue;
-      const auto address = reinterpret_cast<std::uintptr_t>(o.pointer);
-      while (vec > 1 && address % (static_cast<std::uintptr_t>(vec) * detail::info(o.storage).itemsize) != 0) vec /= 2;
-    }
-    desc.vec = vec;
-  }
-
-  // The kernel: from the op's all-loops program when this is its common case, else its own.
-  const bool common = desc.contiguous && same_desc(desc, detail::all_loops_desc(op, loop_index, desc.width));
-  const int device = first.device();
-  cuda::DeviceGuard guard(device);
-  auto& cache = detail::kernel_cache::global();
-  const detail::kernel_module& module =
-      common ? cache.get(device, {op.name, detail::all_loops_variant(desc.width)},
-                         [&] {
-                           const auto p = detail::compose_elementwise(op, desc.width);
-                           return detail::program_source{p.name, p.source, p.kernels, {}};
-                         })
-             : cache.get(device, {op.name, detail::variant_code(desc)}, [&] {
-                 const auto p = detail::compose_elementwise(op, desc);
-                 return detail::program_source{p.name, p.source, p.kernels, {}};
-               });
-  const void* kernel = module.function(common ? loop_index : 0);
-
-  param_pack params;
-  if (desc.width == index_width::i32) pack<unsigned int, int>(params, desc, plan.size, extents, ops, &where_op);
-  else pack<unsigned long long, long long>(params, desc, plan.size, extents, ops, &where_op);
-
-  constexpr unsigned block = 256;
-  const std::int64_t per_block = static_cast<std::int64_t>(block) * (desc.contiguous ? desc.vec : 1);
-  const std::int64_t blocks = std::min<std::int64_t>((plan.size + per_block - 1) / per_block, 0x7fffffff);
-  cuda::detail::check(cudaLaunchKernel(kernel, dim3(static_cast<unsigned>(blocks)), dim3(block), params.pointers(), 0,
-                                       static_cast<cudaStream_t>(cuda::current_stream().handle())),
-                      "cudaLaunchKernel");
+void run_contiguous(const op_spec& op, std::size_t loop, std::int64_t n, std::span<launch_operand> operands,
+                    int device) {
+  if (n == 0) return;
+  std::int64_t reach = 0;
+  for (const launch_operand& o : operands)
+    if (o.kind != operand_access::value) reach = std::max<std::int64_t>(reach, n * static_cast<std::int64_t>(detail::info(o.storage).itemsize));
+  const std::int64_t extent = n;
+  launch(op, loop, n, std::span<const std::int64_t>(&extent, 1), reach, operands, nullptr, device);
 }
 
 }  // namespace cupp::engine

@@ -11,6 +11,7 @@
 
 #include "cupp/ndarray.hpp"
 #include "cupp/ops.hpp"
+#include "kernel_composer.hpp"
 
 namespace cupp::engine {
 
@@ -19,10 +20,24 @@ struct ew_input {
   std::vector<std::byte> value;   // a scalar already in the loop's input dtype (when no array)
 };
 
+// One operand of a launch, as the kernel reaches it.
+struct launch_operand {
+  std::byte* pointer = nullptr;                  // element 0 (arrays)
+  detail::operand_access kind = detail::operand_access::dense;
+  type_id storage = type_id::float64;            // dtype in memory (a value: the loop's dtype)
+  std::span<const std::int64_t> strides;         // planned byte strides (strided and rows)
+  std::span<const std::byte> value;              // a value's bytes
+};
+
 // Runs loop `loop` of `op`: outputs share one shape and device; inputs are arrays broadcast to
 // that shape (any dtype: cast in registers) or values; `where` is a bool array broadcast to the
 // shape, or a null handle.
 void run_elementwise(const op_spec& op, std::size_t loop, std::span<const ew_input> inputs,
                      std::span<const ndarray> outputs, const ndarray& where);
+
+// The fast path of a call whose arrays are all C-contiguous with the result's n elements (dense
+// operands) or values: no planning. Operands are the inputs, then the outputs.
+void run_contiguous(const op_spec& op, std::size_t loop, std::int64_t n, std::span<launch_operand> operands,
+                    int device);
 
 }  // namespace cupp::engine

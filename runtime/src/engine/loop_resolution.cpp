@@ -73,6 +73,19 @@ loop_choice choose_loop(const op_spec& op, std::span<const input_type> inputs, s
       return choice;
     }
   }
+  if (dtype) {
+    // NumPy fills the signature with dtype= when the op has such a homogeneous loop; the input
+    // casting check then reports the cast the rule forbids.
+    for (std::size_t i = 0; i < op.loops.size(); ++i) {
+      bool homogeneous = true;
+      for (type_id t : op.loops[i].in) homogeneous &= cupp::dtype(t) == *dtype;
+      for (type_id t : op.loops[i].out) homogeneous &= cupp::dtype(t) == *dtype;
+      if (homogeneous) {
+        choice.index = i;
+        return choice;
+      }
+    }
+  }
   std::string message = "ufunc '" + std::string(op.name) + "' did not contain a loop with signature matching types " +
                         types_text(choice.operand_types) + " -> ";
   message += dtype ? dtype_repr(*dtype) : std::string("None");

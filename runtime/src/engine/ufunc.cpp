@@ -5,6 +5,7 @@
 #include "cupp/ufunc.hpp"
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <string>
 
@@ -136,12 +137,79 @@ resolved_loop resolve_loop(const ufunc& f, std::span<const operand> inputs, cons
   return r;
 }
 
+namespace {
+
+// The fast path's test: no where=, every array C-contiguous with one shape on one device, and any
+// out= array either apart from every input or the very same elements.
+bool all_contiguous_alike(std::span<const operand> inputs, std::span<const ndarray> given, const ndarray& where) {
+  if (!where.is_null()) return false;
+  const ndarray* first = nullptr;
+  auto alike = [&](const ndarray& a) {
+    if (a.is_null() || !a.is_c_contiguous()) return false;
+    if (!first) {
+      first = &a;
+      return true;
+    }
+    return a.device() == first->device() &&
+           std::equal(a.shape().begin(), a.shape().end(), first->shape().begin(), first->shape().end());
+  };
+  for (const operand& in : inputs)
+    if (in.is_array() && !alike(in.array())) return false;
+  for (const ndarray& out : given) {
+    if (!alike(out) || !out.writeable()) return false;
+    for (const operand& in : inputs)
+      if (in.is_array() && engine::overlaps(in.array(), out) &&
+          !(in.array().data() == out.data() && in.array().itemsize() == out.itemsize()))
+        return false;
+  }
+  return first != nullptr;
+}
+
+}  // namespace
+
 std::vector<ndarray> ufunc::call(std::span<const operand> inputs, const ufunc_options& options) const {
   const op_spec& op = spec();
   const resolved_loop loop = resolve_loop(*this, inputs, options);
   const std::vector<ndarray>& given = options.out.arrays;
   if (!given.empty() && given.size() != static_cast<std::size_t>(op.nout))
     throw ValueError("The 'out' tuple must have exactly " + std::to_string(op.nout) + " entries: one per ufunc output");
+
+  if (all_contiguous_alike(inputs, given, options.where)) {
+    // Fast path: dense operands over one shape; no broadcasting, planning or views.
+    std::vector<ndarray> outputs;
+    outputs.reserve(static_cast<std::size_t>(op.nout));
+    const ndarray* shape_of = nullptr;
+    for (const operand& in : inputs)
+      if (in.is_array()) shape_of = shape_of ? shape_of : &in.array();
+    if (!shape_of) shape_of = &given.front();
+    const int device = shape_of->device();
+    for (std::size_t j = 0; j < static_cast<std::size_t>(op.nout); ++j) {
+      if (!given.empty()) {
+        engine::check_output_casting(op, loop.out[j], given[j].dtype(), options.casting);
+        outputs.push_back(given[j]);
+      } else {
+        outputs.push_back(engine::empty_with_strides(
+            shape_of->shape(), layout::c_strides(shape_of->shape(), static_cast<std::int64_t>(loop.out[j].itemsize())),
+            loop.out[j], device));
+      }
+    }
+    std::array<engine::launch_operand, 5> ops;
+    std::array<std::vector<std::byte>, 3> values;
+    std::size_t k = 0;
+    for (; k < inputs.size(); ++k) {
+      if (inputs[k].is_array()) {
+        const ndarray& a = inputs[k].array();
+        ops[k] = {static_cast<std::byte*>(a.data()), detail::operand_access::dense, a.dtype().id(), {}, {}};
+      } else {
+        values[k] = detail::scalar_bytes(inputs[k].scalar(), loop.in[k]);
+        ops[k] = {nullptr, detail::operand_access::value, loop.in[k].id(), {}, values[k]};
+      }
+    }
+    for (const ndarray& out : outputs)
+      ops[k++] = {static_cast<std::byte*>(out.data()), detail::operand_access::dense, out.dtype().id(), {}, {}};
+    engine::run_contiguous(op, loop.loop_index, shape_of->size(), std::span(ops.data(), k), device);
+    return outputs;
+  }
 
   // Shapes: the inputs broadcast together with the out= arrays (which may not be stretched).
   std::vector<shape_t> shapes;

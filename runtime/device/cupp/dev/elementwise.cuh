@@ -5,6 +5,7 @@
 //   broadcast<T>        one element in memory read by every index (a stride-0 operand);
 //   value<T>            a scalar passed by value as a kernel parameter;
 //   strided<T, N, Off>  N collapsed dimensions with byte strides, indexed by coordinates;
+//   rows<T, N, Off>     strided with a unit innermost stride and aligned rows (vector accesses);
 //   everywhere          the where= mask when the call has none.
 // Host code mirrors each accessor's layout when it packs kernel parameters.
 #pragma once
@@ -36,6 +37,10 @@ struct dense {
   __device__ T load_at(Index i, const Off (&)[N]) const { return p[i]; }
   template <class Index, class Off, int N>
   __device__ void store_at(Index i, const Off (&)[N], T x) const { p[i] = x; }
+  template <int VEC, class Index, class Off, int N>
+  __device__ vec<T, VEC> load_vec_at(Index i, const Off (&)[N]) const { return load_vec<VEC>(i); }
+  template <int VEC, class Index, class Off, int N>
+  __device__ void store_vec_at(Index i, const Off (&)[N], const vec<T, VEC>& x) const { store_vec<VEC>(i, x); }
 };
 
 template <class T>
@@ -54,6 +59,8 @@ struct broadcast {
   }
   template <class Index, class Off, int N>
   __device__ T load_at(Index, const Off (&)[N]) const { return *p; }
+  template <int VEC, class Index, class Off, int N>
+  __device__ vec<T, VEC> load_vec_at(Index i, const Off (&)[N]) const { return load_vec<VEC>(i); }
 };
 
 template <class T>
@@ -71,6 +78,8 @@ struct value {
   }
   template <class Index, class Off, int N>
   __device__ T load_at(Index, const Off (&)[N]) const { return x; }
+  template <int VEC, class Index, class Off, int N>
+  __device__ vec<T, VEC> load_vec_at(Index i, const Off (&)[N]) const { return load_vec<VEC>(i); }
 };
 
 // Strided: coordinates come from the kernel (one decomposition of the linear index serves all
@@ -90,6 +99,35 @@ struct strided {
   __device__ T load_at(Index, const Off (&c)[N]) const { return *address(c); }
   template <class Index>
   __device__ void store_at(Index, const Off (&c)[N], T x) const { *address(c) = x; }
+  // VEC elements along the innermost dimension, one access each (any inner stride).
+  template <int VEC, class Index>
+  __device__ vec<T, VEC> load_vec_at(Index, const Off (&c)[N]) const {
+    vec<T, VEC> r;
+    const char* q = reinterpret_cast<const char*>(address(c));
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) r.v[j] = *reinterpret_cast<const T*>(q + j * stride[N - 1]);
+    return r;
+  }
+  template <int VEC, class Index>
+  __device__ void store_vec_at(Index, const Off (&c)[N], const vec<T, VEC>& x) const {
+    char* q = reinterpret_cast<char*>(address(c));
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) *reinterpret_cast<T*>(q + j * stride[N - 1]) = x.v[j];
+  }
+};
+
+// Rows: strided whose innermost stride is the element size and whose rows start aligned for
+// VEC-element accesses, so VEC elements move as one vector access.
+template <class T, int N, class Off>
+struct rows : strided<T, N, Off> {
+  template <int VEC, class Index>
+  __device__ vec<T, VEC> load_vec_at(Index, const Off (&c)[N]) const {
+    return *reinterpret_cast<const vec<T, VEC>*>(this->address(c));
+  }
+  template <int VEC, class Index>
+  __device__ void store_vec_at(Index, const Off (&c)[N], const vec<T, VEC>& x) const {
+    *reinterpret_cast<vec<T, VEC>*>(this->address(c)) = x;
+  }
 };
 
 // The extents of the N collapsed dimensions, outermost first.

@@ -36,17 +36,17 @@ __device__ inline bool operator!=(complex<T> a, complex<T> b) { return !(a == b)
 
 template <class T>
 __device__ inline complex<T> operator/(complex<T> a, complex<T> b) {
-  // Smith's algorithm: scales by the larger part of b, so no intermediate overflows needlessly.
+  // NumPy's algorithm (Smith's, scaling by the larger part of b, multiplying by the reciprocal),
+  // so results and special values (inf, nan, division by zero) match NumPy's.
   const T abs_re = b.re < T(0) ? -b.re : b.re;
   const T abs_im = b.im < T(0) ? -b.im : b.im;
   if (abs_re >= abs_im) {
-    if (abs_re == T(0) && abs_im == T(0)) return {a.re / abs_re, a.im / abs_im};  // inf/nan, as NumPy
-    const T r = b.im / b.re, d = b.re + b.im * r;
-    return {(a.re + a.im * r) / d, (a.im - a.re * r) / d};
+    if (abs_re == T(0) && abs_im == T(0)) return {a.re / abs_re, a.im / abs_im};
+    const T rat = b.im / b.re, scl = T(1) / (b.re + b.im * rat);
+    return {(a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl};
   }
-  if (!(abs_re < abs_im)) return {a.re / b.re, a.im / b.im};  // a NaN part
-  const T r = b.re / b.im, d = b.im + b.re * r;
-  return {(a.re * r + a.im) / d, (a.im * r - a.re) / d};
+  const T rat = b.re / b.im, scl = T(1) / (b.im + b.re * rat);
+  return {(a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl};
 }
 // NumPy orders complex numbers lexicographically (real part first); NaN compares false.
 template <class T>
@@ -87,11 +87,38 @@ __device__ inline float sin(float x) { return ::sinf(x); }
 __device__ inline double sin(double x) { return ::sin(x); }
 __device__ inline __half sin(__half x) { return from_float<__half>(::sinf(to_float(x))); }
 __device__ inline __nv_bfloat16 sin(__nv_bfloat16 x) { return from_float<__nv_bfloat16>(::sinf(to_float(x))); }
+// csinh with C99 Annex G's special values (glibc's signs where the standard leaves them open);
+// csin(z) = -i csinh(iz), as NumPy's npy_csin gets from the C library.
+template <class T>
+__device__ inline complex<T> csinh(complex<T> z) {
+  const T x = z.re, y = z.im;
+  const T inf = T(1) / T(0);
+  const bool x_finite = ::isfinite(x), y_finite = ::isfinite(y);
+  if (x_finite && y_finite) {
+    if (y == T(0)) return {::sinh(x), y};
+    if (x == T(0)) return {x * ::cos(y), ::sin(y)};
+    return {::sinh(x) * ::cos(y), ::cosh(x) * ::sin(y)};
+  }
+  if (x_finite) {  // y is inf or nan
+    if (x == T(0)) return {x, y - y};
+    return {y - y, y - y};
+  }
+  if (::isinf(x)) {
+    if (y == T(0)) return {x, y};
+    if (y_finite) return {::copysign(inf, ::cos(y)) * (x < T(0) ? T(-1) : T(1)), ::copysign(inf, ::sin(y))};
+    return {inf, y - y};
+  }
+  // x is nan
+  if (y == T(0)) return {x, y};
+  return {x, x};
+}
 __device__ inline complex<float> sin(complex<float> z) {
-  return {::sinf(z.re) * ::coshf(z.im), ::cosf(z.re) * ::sinhf(z.im)};
+  const complex<float> w = csinh(complex<float>(-z.im, z.re));
+  return {w.im, -w.re};
 }
 __device__ inline complex<double> sin(complex<double> z) {
-  return {::sin(z.re) * ::cosh(z.im), ::cos(z.re) * ::sinh(z.im)};
+  const complex<double> w = csinh(complex<double>(-z.im, z.re));
+  return {w.im, -w.re};
 }
 
 
@@ -119,9 +146,9 @@ __device__ inline __nv_bfloat16 from_double_half(double x, __nv_bfloat16*) { ret
 
 // cast<To>(from): one value converted as NumPy's unsafe cast does. bool is "nonzero"; complex to
 // real keeps the real part; float16/bfloat16 go through float32 (from float64: rounded once);
-// float to unsigned goes through int64, so in-range negative values wrap as on x86. NaN and
-// out-of-range floats to integers give what the GPU's conversion gives (saturation, NaN -> 0;
-// docs/deviations.md).
+// float to int8/int16 goes through int32 and float to unsigned through int64, so values in those
+// ranges wrap as x86 code (NumPy's results there) does. NaN and floats outside the intermediate
+// type give what the GPU's conversion gives (saturation, NaN -> 0; docs/deviations.md).
 template <class To, class From>
 struct caster {
   __device__ static To apply(From x) {
@@ -150,6 +177,8 @@ struct caster {
     } else if constexpr (is_real_float<From>::value && is_unsigned_int<To>::value) {
       if constexpr (sizeof(To) == 8) return x < From(0) ? static_cast<To>(static_cast<long long>(x)) : static_cast<To>(x);
       else return static_cast<To>(static_cast<long long>(x));
+    } else if constexpr (is_real_float<From>::value && (same<To, signed char>::value || same<To, short>::value)) {
+      return static_cast<To>(static_cast<int>(x));  // wraps like x86's 32-bit conversion
     } else {
       return static_cast<To>(x);
     }
