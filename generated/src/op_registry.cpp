@@ -687,6 +687,35 @@ __global__ void cupp_ew_strided_1_1(Index n, cupp::dev::extents<N, Off> e, A0 a0
     }
   }
 }
+
+// Tiled 2-D layout class (a + b.T): 32x32 tiles, 32x8 threads. Inputs with tiled accessors are
+// read along their contiguous (outer) dimension into shared memory and transposed there; every
+// other operand is read and written along rows, so all global accesses are coalesced.
+template <class Op, class Index, class Off, class A0, class R0>
+__global__ void cupp_ew_tiled_1_1(Off n_rows, Off n_cols, A0 a0, R0 r0) {
+  using namespace cupp::dev;
+  __shared__ typename A0::type s0[A0::staged ? 32 : 1][A0::staged ? 33 : 1];
+  const Off row0 = static_cast<Off>(blockIdx.y) * 32, col0 = static_cast<Off>(blockIdx.x) * 32;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  if constexpr (A0::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s0[j][tx] = a0.load_at(Index(0), c);
+    }
+  }
+  __syncthreads();
+  for (int j = ty; j < 32; j += 8) {
+    const Off c[2] = {row0 + j, col0 + tx};
+    if (c[0] >= n_rows || c[1] >= n_cols) continue;
+    const Index i = static_cast<Index>(c[0]) * static_cast<Index>(n_cols) + static_cast<Index>(c[1]);
+    typename A0::type x0;
+    if constexpr (A0::staged) x0 = s0[tx][j];
+    else x0 = a0.load_at(i, c);
+    typename Op::out0_t t0;
+    Op::apply(cast<typename Op::in0_t>(x0), t0);
+    r0.store_at(i, c, cast<typename R0::type>(t0));
+  }
+}
 )cupp";
 constexpr std::string_view kernel_template_2_1 = R"cupp(// Element-wise kernels for ops with 2 input(s) and 1 output(s). `Op` supplies the
 // loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
@@ -752,6 +781,45 @@ __global__ void cupp_ew_strided_2_1(Index n, cupp::dev::extents<N, Off> e, A0 a0
       }
       r0.template store_vec_at<VEC>(i, c, o0);
     }
+  }
+}
+
+// Tiled 2-D layout class (a + b.T): 32x32 tiles, 32x8 threads. Inputs with tiled accessors are
+// read along their contiguous (outer) dimension into shared memory and transposed there; every
+// other operand is read and written along rows, so all global accesses are coalesced.
+template <class Op, class Index, class Off, class A0, class A1, class R0>
+__global__ void cupp_ew_tiled_2_1(Off n_rows, Off n_cols, A0 a0, A1 a1, R0 r0) {
+  using namespace cupp::dev;
+  __shared__ typename A0::type s0[A0::staged ? 32 : 1][A0::staged ? 33 : 1];
+  __shared__ typename A1::type s1[A1::staged ? 32 : 1][A1::staged ? 33 : 1];
+  const Off row0 = static_cast<Off>(blockIdx.y) * 32, col0 = static_cast<Off>(blockIdx.x) * 32;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  if constexpr (A0::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s0[j][tx] = a0.load_at(Index(0), c);
+    }
+  }
+  if constexpr (A1::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s1[j][tx] = a1.load_at(Index(0), c);
+    }
+  }
+  __syncthreads();
+  for (int j = ty; j < 32; j += 8) {
+    const Off c[2] = {row0 + j, col0 + tx};
+    if (c[0] >= n_rows || c[1] >= n_cols) continue;
+    const Index i = static_cast<Index>(c[0]) * static_cast<Index>(n_cols) + static_cast<Index>(c[1]);
+    typename A0::type x0;
+    if constexpr (A0::staged) x0 = s0[tx][j];
+    else x0 = a0.load_at(i, c);
+    typename A1::type x1;
+    if constexpr (A1::staged) x1 = s1[tx][j];
+    else x1 = a1.load_at(i, c);
+    typename Op::out0_t t0;
+    Op::apply(cast<typename Op::in0_t>(x0), cast<typename Op::in1_t>(x1), t0);
+    r0.store_at(i, c, cast<typename R0::type>(t0));
   }
 }
 )cupp";

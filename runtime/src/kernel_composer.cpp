@@ -54,6 +54,7 @@ std::string accessor(const kernel_operand& o, const kernel_desc& d, const char* 
     case operand_access::broadcast: return "cupp::dev::broadcast<" + t + ">";
     case operand_access::value: return "cupp::dev::value<" + t + ">";
     case operand_access::rows: return "cupp::dev::rows<" + t + ", " + std::to_string(d.ndim) + ", " + off + ">";
+    case operand_access::tiled: return "cupp::dev::tiled<" + t + ", " + off + ">";
     default: return "cupp::dev::strided<" + t + ", " + std::to_string(d.ndim) + ", " + off + ">";
   }
 }
@@ -63,19 +64,22 @@ std::string name_expression(const op_spec& op, const kernel_desc& d) {
   const char* index = i32 ? "unsigned int" : "unsigned long long";
   const char* off = i32 ? "int" : "long long";
   const std::string arity = std::to_string(op.nin) + "_" + std::to_string(op.nout);
-  std::string e = (d.contiguous ? "cupp_ew_contig_" : "cupp_ew_strided_") + arity + "<" + functor_name(op, d.loop) + ", " +
-                  index + ", ";
-  e += d.contiguous ? std::to_string(d.vec) : std::string(off) + ", " + std::to_string(d.ndim) + ", " + std::to_string(d.vec);
+  const char* kernel = d.contiguous ? "cupp_ew_contig_" : d.tiled ? "cupp_ew_tiled_" : "cupp_ew_strided_";
+  std::string e = kernel + arity + "<" + functor_name(op, d.loop) + ", " + index + ", ";
+  if (d.contiguous) e += std::to_string(d.vec);
+  else if (d.tiled) e += off;
+  else e += std::string(off) + ", " + std::to_string(d.ndim) + ", " + std::to_string(d.vec);
   for (const kernel_operand& o : d.inputs) e += ", " + accessor(o, d, off);
   for (const kernel_operand& o : d.outputs) e += ", " + accessor(o, d, off);
-  if (!d.contiguous) e += ", " + (d.has_where ? accessor(d.where, d, off) : std::string("cupp::dev::everywhere"));
+  if (!d.contiguous && !d.tiled) e += ", " + (d.has_where ? accessor(d.where, d, off) : std::string("cupp::dev::everywhere"));
   return e + ">";
 }
 
 void check_desc(const op_spec& op, const kernel_desc& d) {
   if (d.loop >= op.loops.size() || d.inputs.size() != static_cast<std::size_t>(op.nin) ||
       d.outputs.size() != static_cast<std::size_t>(op.nout) || !std::has_single_bit(static_cast<unsigned>(d.vec)) ||
-      d.vec > 16 || d.ndim < 1 || d.ndim > 127 || (d.contiguous && d.has_where) || (d.has_where && d.vec != 1))
+      d.vec > 16 || d.ndim < 1 || d.ndim > 127 || d.loop >= 128 || (d.contiguous && d.has_where) ||
+      (d.has_where && d.vec != 1) || (d.tiled && (d.contiguous || d.has_where || d.ndim != 2 || d.vec != 1)))
     throw ValueError("internal: bad kernel description for op " + std::string(op.name));
 }
 
@@ -108,7 +112,8 @@ std::uint64_t variant_code(const kernel_desc& d) {
   code |= std::uint64_t(d.contiguous) << 2;
   code |= std::uint64_t(std::countr_zero(static_cast<unsigned>(d.vec))) << 3;  // 3 bits
   code |= std::uint64_t(d.ndim & 0x7f) << 6;                                   // 7 bits
-  code |= std::uint64_t(d.loop & 0xff) << 13;                                  // 8 bits
+  code |= std::uint64_t(d.loop & 0x7f) << 13;                                  // 7 bits
+  code |= std::uint64_t(d.tiled) << 20;
   code |= std::uint64_t(d.has_where) << 21;
   int shift = 22;
   auto put = [&](const kernel_operand& o) {  // 7 bits each: up to 6 operands fill bits 22..63

@@ -21,7 +21,7 @@ namespace cupp::detail {
 enum class index_width { i32, i64 };
 
 // How a kernel reaches one operand (cupp/dev/elementwise.cuh's accessors).
-enum class operand_access : std::uint8_t { dense, broadcast, value, strided, rows };
+enum class operand_access : std::uint8_t { dense, broadcast, value, strided, rows, tiled };
 
 struct kernel_operand {
   operand_access access = operand_access::dense;
@@ -30,7 +30,8 @@ struct kernel_operand {
 
 struct kernel_desc {
   std::size_t loop = 0;
-  bool contiguous = true;   // contiguous class (else strided with `ndim` dimensions)
+  bool contiguous = true;   // contiguous class (else strided with `ndim` dimensions, or tiled)
+  bool tiled = false;       // tiled 2-D class (ndim 2, no where=): transposed inputs via shared memory
   int vec = 1;              // elements per vector access (1, 2, 4, 8, 16); strided: along the innermost
                             // dimension, which it divides (1 with where=)
   int ndim = 1;             // strided: collapsed dimensions (1 .. 64)

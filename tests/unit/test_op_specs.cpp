@@ -150,6 +150,14 @@ TEST_P(OpSpec, EveryLayoutClassCompilesWithNvrtc) {
     for (auto& o : vectorised.outputs) o.access = operand_access::rows;
     descs.push_back(vectorised);
 
+    // Tiled 2-D: the first input transposed through shared memory, the others as they come.
+    kernel_desc tiled = vectorised;
+    tiled.vec = 1;
+    tiled.tiled = true;
+    tiled.inputs[0].access = operand_access::tiled;
+    for (auto& o : tiled.outputs) o.access = operand_access::strided;
+    descs.push_back(tiled);
+
     kernel_desc contiguous;
     contiguous.loop = i;
     contiguous.contiguous = true;

@@ -25,6 +25,10 @@ if [ -f "$build/bench/cupp_bench_elementwise" ]; then
 else
   echo "stage-gpu: $build/bench/cupp_bench_elementwise is missing (not built); bench-elementwise will say so" >&2
 fi
+if [ -f "$build/bench/cupp_bench_host_overhead" ]; then
+  cp "$build/bench/cupp_bench_host_overhead" "$stage/"
+  strip "$stage/cupp_bench_host_overhead"
+fi
 cp "$root/bench/elementwise_cases.json" "$root/bench/elementwise_common.py" "$root/bench/elementwise_cupy.py" \
    "$root/bench/elementwise_torch.py" "$root/bench/merge_elementwise.py" "$root/bench/run_elementwise_bench.sh" "$stage/"
 mkdir -p "$stage/conformance/numpy-ref"
@@ -77,6 +81,7 @@ nvidia-smi --query-gpu=name --format=csv,noheader | head -4
 ./cupp_bench_memory 2>&1 | tee "$OUT/bench_memory.log"
 ./cupp_example_raw_kernel
 bash ./run_compile_bench.sh ./cupp_bench_compile 5 2>&1 | tee "$OUT/bench_compile.log"
+[ -x ./cupp_bench_host_overhead ] && ./cupp_bench_host_overhead 2>&1 | tee "$OUT/bench_host_overhead.log"
 RUN
 chmod +x "$stage/run.sh"
 du -sh "$stage"

@@ -74,8 +74,13 @@ void add_strided(param_pack& params, std::byte* p, std::span<const std::int64_t>
 template <class Index, class Off>
 void pack(param_pack& params, const kernel_desc& desc, std::int64_t n, std::span<const std::int64_t> extents,
           std::span<const launch_operand> ops, const launch_operand* where) {
-  params.add(static_cast<Index>(n));
-  if (!desc.contiguous) {
+  if (desc.tiled) {
+    params.add(static_cast<Off>(extents[0]));
+    params.add(static_cast<Off>(extents[1]));
+  } else {
+    params.add(static_cast<Index>(n));
+  }
+  if (!desc.contiguous && !desc.tiled) {
     std::array<Off, 128> e;
     for (std::size_t d = 0; d < extents.size(); ++d) e[d] = static_cast<Off>(extents[d]);
     params.add(e.data(), extents.size() * sizeof(Off), sizeof(Off));
@@ -84,12 +89,13 @@ void pack(param_pack& params, const kernel_desc& desc, std::int64_t n, std::span
     switch (o.kind) {
       case operand_access::value: params.add(o.value.data(), o.value.size(), o.value.size()); break;
       case operand_access::strided:
-      case operand_access::rows: add_strided<Off>(params, o.pointer, o.strides); break;
+      case operand_access::rows:
+      case operand_access::tiled: add_strided<Off>(params, o.pointer, o.strides); break;
       default: params.add(o.pointer);
     }
   };
   for (const launch_operand& o : ops) add_operand(o);
-  if (!desc.contiguous) {
+  if (!desc.contiguous && !desc.tiled) {
     if (where) {
       add_operand(*where);
     } else {
@@ -99,20 +105,23 @@ void pack(param_pack& params, const kernel_desc& desc, std::int64_t n, std::span
   }
 }
 
-bool same_desc(const kernel_desc& a, const kernel_desc& b) {
-  auto same_ops = [](const std::vector<kernel_operand>& x, const std::vector<kernel_operand>& y) {
-    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const kernel_operand& p, const kernel_operand& q) {
-      return p.access == q.access && p.storage == q.storage;
-    });
-  };
-  return a.loop == b.loop && a.contiguous == b.contiguous && a.vec == b.vec && a.width == b.width &&
-         a.has_where == b.has_where && same_ops(a.inputs, b.inputs) && same_ops(a.outputs, b.outputs);
-}
-
 // The kernel for `desc` on `device`. A per-thread direct-mapped table in front of the kernel
 // cache makes a warm call a few compares (loaded kernels live as long as the process).
+// Whether the op's all-loops program has this kernel: contiguous, every operand dense in the
+// loop's own dtypes, the loop's default vector width.
+bool in_all_loops_program(const op_spec& op, const kernel_desc& d) {
+  if (!d.contiguous || d.has_where) return false;
+  const loop_spec& loop = op.loops[d.loop];
+  if (d.vec != detail::default_vec(loop)) return false;
+  for (std::size_t k = 0; k < d.inputs.size(); ++k)
+    if (d.inputs[k].access != operand_access::dense || d.inputs[k].storage != loop.in[k]) return false;
+  for (std::size_t k = 0; k < d.outputs.size(); ++k)
+    if (d.outputs[k].access != operand_access::dense || d.outputs[k].storage != loop.out[k]) return false;
+  return true;
+}
+
 const void* find_kernel(const op_spec& op, const kernel_desc& desc, int device) {
-  const bool common = desc.contiguous && same_desc(desc, detail::all_loops_desc(op, desc.loop, desc.width));
+  const bool common = in_all_loops_program(op, desc);
   const std::uint64_t variant = common ? detail::all_loops_variant(desc.width) : detail::variant_code(desc);
   const std::size_t index = common ? desc.loop : 0;
   struct entry {
@@ -149,6 +158,8 @@ bool aligned(const void* p, std::size_t bytes) { return reinterpret_cast<std::ui
 void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const std::int64_t> extents,
             std::int64_t max_byte_offset, std::span<launch_operand> ops, launch_operand* where, int device) {
   kernel_desc desc;
+  desc.inputs.reserve(static_cast<std::size_t>(op.nin));
+  desc.outputs.reserve(static_cast<std::size_t>(op.nout));
   desc.loop = loop;
   desc.width = n <= std::numeric_limits<std::int32_t>::max() && max_byte_offset <= std::numeric_limits<std::int32_t>::max()
                    ? index_width::i32
@@ -161,13 +172,25 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
   const std::int64_t one = 1;
   if (!contiguous && extents.empty()) extents = std::span<const std::int64_t>(&one, 1);
   desc.ndim = contiguous ? 1 : static_cast<int>(extents.size());
+  // The tiled class: two dimensions and an input whose neighbours lie along the outer one.
+  constexpr std::int64_t max_tile_rows = std::int64_t(65535) * 32;
+  if (!contiguous && !where && extents.size() == 2 && extents[0] <= max_tile_rows) {
+    for (std::size_t k = 0; k < static_cast<std::size_t>(op.nin); ++k) {
+      launch_operand& o = ops[k];
+      if (o.kind == operand_access::strided &&
+          o.strides[0] == static_cast<std::int64_t>(detail::info(o.storage).itemsize) && o.strides[1] != o.strides[0]) {
+        o.kind = operand_access::tiled;
+        desc.tiled = true;
+      }
+    }
+  }
 
   // Vector width: 16 bytes of the widest array operand, narrowed until every dense and rows
   // operand is aligned for it (and, strided, until it divides the innermost extent).
   std::size_t widest = 1;
   for (const launch_operand& o : ops)
     if (o.kind != operand_access::value) widest = std::max<std::size_t>(widest, detail::info(o.storage).itemsize);
-  int vec = where ? 1 : static_cast<int>(std::max<std::size_t>(1, 16 / widest));
+  int vec = where || desc.tiled ? 1 : static_cast<int>(std::max<std::size_t>(1, 16 / widest));
   auto fits = [&](int v) {
     if (!contiguous && extents.back() % v != 0) return false;
     for (const launch_operand& o : ops) {
@@ -204,12 +227,19 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
   if (desc.width == index_width::i32) pack<unsigned int, int>(params, desc, n, extents, ops, where);
   else pack<unsigned long long, long long>(params, desc, n, extents, ops, where);
 
-  constexpr unsigned block = 256;
-  const std::int64_t per_block = static_cast<std::int64_t>(block) * desc.vec;
-  const std::int64_t blocks = std::min<std::int64_t>((n + per_block - 1) / per_block, 0x7fffffff);
-  cuda::detail::check(cudaLaunchKernel(kernel, dim3(static_cast<unsigned>(blocks)), dim3(block), params.pointers(), 0,
-                                       cuda::current_stream(device).handle()),
-                      "cudaLaunchKernel");
+  dim3 grid, block;
+  if (desc.tiled) {
+    grid = dim3(static_cast<unsigned>((extents[1] + 31) / 32), static_cast<unsigned>((extents[0] + 31) / 32));
+    block = dim3(32, 8);
+  } else {
+    constexpr unsigned threads = 256;
+    const std::int64_t per_block = static_cast<std::int64_t>(threads) * desc.vec;
+    grid = dim3(static_cast<unsigned>(std::min<std::int64_t>((n + per_block - 1) / per_block, 0x7fffffff)));
+    block = dim3(threads);
+  }
+  cuda::detail::check(
+      cudaLaunchKernel(kernel, grid, block, params.pointers(), 0, cuda::current_stream(device).handle()),
+      "cudaLaunchKernel");
 }
 
 }  // namespace

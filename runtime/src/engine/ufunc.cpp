@@ -100,7 +100,8 @@ ndarray ufunc::operator()(const operand& x, const ufunc_options& options) const 
   if (nin() != 1 || nout() != 1)
     throw TypeError("ufunc '" + std::string(name()) + "' takes " + count_text(static_cast<std::size_t>(nin()), "input") +
                     " and gives " + count_text(static_cast<std::size_t>(nout()), "output") + "; call it with call()");
-  return call(std::span<const operand>(&x, 1), options).front();
+  std::vector<ndarray> r = call(std::span<const operand>(&x, 1), options);
+  return std::move(r.front());
 }
 
 ndarray ufunc::operator()(const operand& x, const operand& y, const ufunc_options& options) const {
@@ -108,32 +109,67 @@ ndarray ufunc::operator()(const operand& x, const operand& y, const ufunc_option
     throw TypeError("ufunc '" + std::string(name()) + "' takes " + count_text(static_cast<std::size_t>(nin()), "input") +
                     " and gives " + count_text(static_cast<std::size_t>(nout()), "output") + "; call it with call()");
   const operand both[] = {x, y};
-  return call(both, options).front();
+  std::vector<ndarray> r = call(both, options);
+  return std::move(r.front());
 }
 
-resolved_loop resolve_loop(const ufunc& f, std::span<const operand> inputs, const ufunc_options& options) {
-  const op_spec& op = f.spec();
+namespace engine {
+
+// The loop a call runs, memoised per thread by what decides it (op, each input's dtype or weak
+// kind, dtype=, casting=), so a warm call resolves in a few compares.
+std::size_t resolve_index(const op_spec& op, std::span<const operand> inputs, const ufunc_options& options) {
   if (inputs.size() != static_cast<std::size_t>(op.nin))
     throw TypeError(std::string(op.name) + "() takes " + count_text(static_cast<std::size_t>(op.nin), "input") + ", " +
                     std::to_string(inputs.size()) + " given");
-  std::vector<engine::input_type> types;
+  struct memo {
+    const op_spec* op = nullptr;
+    std::uint64_t key = 0;
+    std::size_t index = 0;
+  };
+  std::uint64_t key = static_cast<std::uint64_t>(options.casting) |
+                      (options.dtype ? std::uint64_t(static_cast<unsigned>(options.dtype->id()) + 1) : 0) << 4;
+  bool memoisable = !options.dtype || options.dtype->is_builtin();
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    std::uint64_t code;
+    if (inputs[k].is_array()) {
+      const ndarray& a = inputs[k].array();
+      detail::require_array(a, op.name);
+      memoisable &= a.dtype().is_builtin();
+      code = static_cast<unsigned>(a.dtype().id());
+    } else {
+      code = 32 + static_cast<unsigned>(inputs[k].scalar().scalar_kind());
+    }
+    key |= code << (12 + 8 * k);
+  }
+  thread_local std::array<memo, 64> recent{};
+  memo& m = recent[(std::hash<const void*>{}(&op) ^ (key * 0x9e3779b97f4a7c15ull)) % recent.size()];
+  if (memoisable && m.op == &op && m.key == key) return m.index;
+
+  std::vector<input_type> types;
   for (const operand& in : inputs) {
     if (in.is_array()) {
-      detail::require_array(in.array(), op.name);
       detail::require_not_structured(in.array().dtype(), op.name);
       types.push_back({in.array().dtype(), nullptr});
     } else {
       types.push_back({dtype(type_id::bool_), &in.scalar()});
     }
   }
-  const engine::loop_choice choice = engine::choose_loop(op, types, options.dtype, options.casting);
+  const loop_choice choice = choose_loop(op, types, options.dtype, options.casting);
   const loop_spec& loop = op.loops[choice.index];
   for (std::size_t k = 0; k < inputs.size(); ++k)
-    if (inputs[k].is_array())
-      engine::check_input_casting(op, k, inputs[k].array().dtype(), loop.in[k], options.casting);
-  resolved_loop r{choice.index, {}, {}};
-  for (type_id t : loop.in) r.in.emplace_back(t);
-  for (type_id t : loop.out) r.out.emplace_back(t);
+    if (inputs[k].is_array()) check_input_casting(op, k, inputs[k].array().dtype(), loop.in[k], options.casting);
+  if (memoisable) m = {&op, key, choice.index};
+  return choice.index;
+}
+
+}  // namespace engine
+
+resolved_loop resolve_loop(const ufunc& f, std::span<const operand> inputs, const ufunc_options& options) {
+  const op_spec& op = f.spec();
+  const std::size_t index = engine::resolve_index(op, inputs, options);
+  resolved_loop r{index, {}, {}};
+  for (type_id t : op.loops[index].in) r.in.emplace_back(t);
+  for (type_id t : op.loops[index].out) r.out.emplace_back(t);
   return r;
 }
 
@@ -169,7 +205,8 @@ bool all_contiguous_alike(std::span<const operand> inputs, std::span<const ndarr
 
 std::vector<ndarray> ufunc::call(std::span<const operand> inputs, const ufunc_options& options) const {
   const op_spec& op = spec();
-  const resolved_loop loop = resolve_loop(*this, inputs, options);
+  const std::size_t loop_index = engine::resolve_index(op, inputs, options);
+  const loop_spec& loop = op.loops[loop_index];
   const std::vector<ndarray>& given = options.out.arrays;
   if (!given.empty() && given.size() != static_cast<std::size_t>(op.nout))
     throw ValueError("The 'out' tuple must have exactly " + std::to_string(op.nout) + " entries: one per ufunc output");
@@ -189,7 +226,7 @@ std::vector<ndarray> ufunc::call(std::span<const operand> inputs, const ufunc_op
         outputs.push_back(given[j]);
       } else {
         outputs.push_back(engine::empty_with_strides(
-            shape_of->shape(), layout::c_strides(shape_of->shape(), static_cast<std::int64_t>(loop.out[j].itemsize())),
+            shape_of->shape(), layout::c_strides(shape_of->shape(), static_cast<std::int64_t>(dtype(loop.out[j]).itemsize())),
             loop.out[j], device));
       }
     }
@@ -202,12 +239,12 @@ std::vector<ndarray> ufunc::call(std::span<const operand> inputs, const ufunc_op
         ops[k] = {static_cast<std::byte*>(a.data()), detail::operand_access::dense, a.dtype().id(), {}, {}};
       } else {
         values[k] = detail::scalar_bytes(inputs[k].scalar(), loop.in[k]);
-        ops[k] = {nullptr, detail::operand_access::value, loop.in[k].id(), {}, values[k]};
+        ops[k] = {nullptr, detail::operand_access::value, loop.in[k], {}, values[k]};
       }
     }
     for (const ndarray& out : outputs)
       ops[k++] = {static_cast<std::byte*>(out.data()), detail::operand_access::dense, out.dtype().id(), {}, {}};
-    engine::run_contiguous(op, loop.loop_index, shape_of->size(), std::span(ops.data(), k), device);
+    engine::run_contiguous(op, loop_index, shape_of->size(), std::span(ops.data(), k), device);
     return outputs;
   }
 
@@ -283,7 +320,7 @@ std::vector<ndarray> ufunc::call(std::span<const operand> inputs, const ufunc_op
     }
     ew[k].array = std::move(view);
   }
-  if (layout::checked_size(shape) != 0) engine::run_elementwise(op, loop.loop_index, ew, outputs, where);
+  if (layout::checked_size(shape) != 0) engine::run_elementwise(op, loop_index, ew, outputs, where);
   return outputs;
 }
 

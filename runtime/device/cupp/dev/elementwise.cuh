@@ -6,6 +6,7 @@
 //   value<T>            a scalar passed by value as a kernel parameter;
 //   strided<T, N, Off>  N collapsed dimensions with byte strides, indexed by coordinates;
 //   rows<T, N, Off>     strided with a unit innermost stride and aligned rows (vector accesses);
+//   tiled<T, Off>       2-D, adjacent along the outer dimension: staged through shared memory;
 //   everywhere          the where= mask when the call has none.
 // Host code mirrors each accessor's layout when it packs kernel parameters.
 #pragma once
@@ -24,6 +25,7 @@ struct alignas(sizeof(T) * VEC) vec {
 template <class T>
 struct dense {
   using type = T;
+  static constexpr bool staged = false;
   T* p;
   template <class Index>
   __device__ T load(Index i) const { return p[i]; }
@@ -46,6 +48,7 @@ struct dense {
 template <class T>
 struct broadcast {
   using type = T;
+  static constexpr bool staged = false;
   const T* p;
   template <class Index>
   __device__ T load(Index) const { return *p; }
@@ -66,6 +69,7 @@ struct broadcast {
 template <class T>
 struct value {
   using type = T;
+  static constexpr bool staged = false;
   T x;
   template <class Index>
   __device__ T load(Index) const { return x; }
@@ -87,6 +91,7 @@ struct value {
 template <class T, int N, class Off>
 struct strided {
   using type = T;
+  static constexpr bool staged = false;
   char* p;
   Off stride[N];
   __device__ T* address(const Off (&c)[N]) const {
@@ -128,6 +133,13 @@ struct rows : strided<T, N, Off> {
   __device__ void store_vec_at(Index, const Off (&c)[N], const vec<T, VEC>& x) const {
     *reinterpret_cast<vec<T, VEC>*>(this->address(c)) = x;
   }
+};
+
+// Tiled: a 2-D operand whose neighbours lie along the outer dimension (a transposed array). The
+// tiled kernel reads it coalesced into shared memory and transposes it there.
+template <class T, class Off>
+struct tiled : strided<T, 2, Off> {
+  static constexpr bool staged = true;
 };
 
 // The extents of the N collapsed dimensions, outermost first.

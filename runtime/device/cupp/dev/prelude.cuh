@@ -19,6 +19,11 @@ struct alignas(2 * sizeof(T)) complex {
   __host__ __device__ constexpr T imag() const { return im; }
 };
 
+// Products rounded on their own (never fused into an FMA), as NumPy's x86 builds compute complex
+// arithmetic: z / z is exactly 1 there, and here.
+__device__ inline float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ inline double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+
 template <class T>
 __device__ inline complex<T> operator-(complex<T> a) { return {-a.re, -a.im}; }
 template <class T>
@@ -27,7 +32,7 @@ template <class T>
 __device__ inline complex<T> operator-(complex<T> a, complex<T> b) { return {a.re - b.re, a.im - b.im}; }
 template <class T>
 __device__ inline complex<T> operator*(complex<T> a, complex<T> b) {
-  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+  return {mul_rn(a.re, b.re) - mul_rn(a.im, b.im), mul_rn(a.re, b.im) + mul_rn(a.im, b.re)};
 }
 template <class T>
 __device__ inline bool operator==(complex<T> a, complex<T> b) { return a.re == b.re && a.im == b.im; }
@@ -42,11 +47,11 @@ __device__ inline complex<T> operator/(complex<T> a, complex<T> b) {
   const T abs_im = b.im < T(0) ? -b.im : b.im;
   if (abs_re >= abs_im) {
     if (abs_re == T(0) && abs_im == T(0)) return {a.re / abs_re, a.im / abs_im};
-    const T rat = b.im / b.re, scl = T(1) / (b.re + b.im * rat);
-    return {(a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl};
+    const T rat = b.im / b.re, scl = T(1) / (b.re + mul_rn(b.im, rat));
+    return {mul_rn(a.re + mul_rn(a.im, rat), scl), mul_rn(a.im - mul_rn(a.re, rat), scl)};
   }
-  const T rat = b.re / b.im, scl = T(1) / (b.im + b.re * rat);
-  return {(a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl};
+  const T rat = b.re / b.im, scl = T(1) / (b.im + mul_rn(b.re, rat));
+  return {mul_rn(mul_rn(a.re, rat) + a.im, scl), mul_rn(mul_rn(a.im, rat) - a.re, scl)};
 }
 // NumPy orders complex numbers lexicographically (real part first); NaN compares false.
 template <class T>
@@ -87,7 +92,7 @@ __device__ inline float sin(float x) { return ::sinf(x); }
 __device__ inline double sin(double x) { return ::sin(x); }
 __device__ inline __half sin(__half x) { return from_float<__half>(::sinf(to_float(x))); }
 __device__ inline __nv_bfloat16 sin(__nv_bfloat16 x) { return from_float<__nv_bfloat16>(::sinf(to_float(x))); }
-// csinh with C99 Annex G's special values (glibc's signs where the standard leaves them open);
+// csinh with C99 Annex G's special values (msun's signs where the standard leaves them open);
 // csin(z) = -i csinh(iz), as NumPy's npy_csin gets from the C library.
 template <class T>
 __device__ inline complex<T> csinh(complex<T> z) {
@@ -106,7 +111,7 @@ __device__ inline complex<T> csinh(complex<T> z) {
   if (::isinf(x)) {
     if (y == T(0)) return {x, y};
     if (y_finite) return {::copysign(inf, ::cos(y)) * (x < T(0) ? T(-1) : T(1)), ::copysign(inf, ::sin(y))};
-    return {inf, y - y};
+    return {x, y - y};  // keeps the sign of x (FreeBSD msun's csinh, which NumPy's results follow)
   }
   // x is nan
   if (y == T(0)) return {x, y};
