@@ -246,10 +246,12 @@ class Op:
     ulp: dict[str, int]
     int_inputs_as: str | None = None  # a promoter: all-integer (or bool) inputs resolve as this dtype
     bool_inputs_error: str | None = None  # TypeError message when every input is bool (subtract)
+    raises: str | None = None  # "ValueError: message" for data-dependent errors (device error flag)
     loops: list[Loop] = field(default_factory=list)
 
 
-OP_KEYS = {"name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "int_inputs_as", "bool_inputs_error",
+RAISABLE = {"ValueError", "OverflowError", "IndexError", "TypeError"}
+OP_KEYS = {"name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "int_inputs_as", "bool_inputs_error", "raises",
            "body", "loops"}
 LOOP_KEYS = {"sig", "each", "body"}
 SIG = re.compile(r"^\s*([\w\s,]+?)\s*->\s*([\w\s,]+?)\s*$")
@@ -306,6 +308,13 @@ def load_op(path: str, shown: str, dt: DTypes, promo: Promotion) -> Op:
         if not isinstance(message, str) or not message.strip():
             raise SpecError(shown, doc.line_of("bool_inputs_error"), "bool_inputs_error must be a message")
         op.bool_inputs_error = message
+    if "raises" in doc:
+        node = _expect(doc["raises"], Located, shown, doc.line_of("raises"), "'raises'")
+        _check_keys(node, {"type", "message"}, {"type", "message"}, "'raises'")
+        if node["type"] not in RAISABLE:
+            raise SpecError(shown, node.line_of("type"),
+                            f"raises: type '{node['type']}' is not one of {', '.join(sorted(RAISABLE))}")
+        op.raises = f"{node['type']}: {node['message']}"
     default_body = doc.get("body")
 
     loops_node = _expect(doc["loops"], LocatedList, shown, doc.line_of("loops"), "'loops'")

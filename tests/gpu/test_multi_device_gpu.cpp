@@ -11,6 +11,8 @@
 #include "cupp/cuda/memory.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/ufunc.hpp"
 #include "gpu_support.hpp"
 
 namespace cupp::cuda {
@@ -105,6 +107,32 @@ TEST(MultiDeviceGpu, PeerCopyBetweenPoolAllocations) {
     CUPP_CUDA_CHECK(cudaMemcpy(back.data(), dst.ptr(), n * sizeof(int), cudaMemcpyDeviceToHost));
   }
   EXPECT_EQ(back, host) << "peer access " << (can_access ? "available" : "staged through the host");
+}
+
+// Copies and assignments cross devices (a peer copy of a contiguous staging array, then the copy
+// kernel on the destination's device); a ufunc with operands on two devices is a ValueError.
+TEST(MultiDeviceGpu, CopiesAndAssignmentCrossDevices) {
+  CUPP_REQUIRE_TWO_GPUS();
+  cupp::ndarray on0, on1;
+  {
+    DeviceGuard g(0);
+    on0 = cupp::astype(cupp::asarray(std::vector<double>{0, 1, 2, 3, 4, 5}).reshape({2, 3}), cupp::float32);
+  }
+  {
+    DeviceGuard g(1);
+    on1 = cupp::zeros({3, 2}, cupp::float64);
+  }
+  on1(cupp::slice()) = on0.T();  // float32 on device 0, transposed, into float64 on device 1
+  EXPECT_EQ(on1.device(), 1);
+  EXPECT_EQ(on1.to_vector<double>(), (std::vector<double>{0, 3, 1, 4, 2, 5}));
+  cupp::ndarray back;
+  {
+    DeviceGuard g(0);
+    back = cupp::zeros({3, 2}, cupp::float64);
+  }
+  cupp::copyto(back, on1);
+  EXPECT_EQ(back.to_vector<double>(), (std::vector<double>{0, 3, 1, 4, 2, 5}));
+  EXPECT_THROW(cupp::add(on0, on1.T()), cupp::ValueError);
 }
 
 }  // namespace

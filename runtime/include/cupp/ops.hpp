@@ -35,6 +35,9 @@ struct op_spec {
   // NumPy's TypeError message when every input is bool (boolean subtract and negative); empty
   // when bool inputs resolve like any other.
   std::string_view bool_inputs_error = {};
+  // "ValueError: message" when a body may call cupp::dev::raise_error() (the device error flag):
+  // the op then checks the flag after its kernel and throws this. Empty: the op never raises.
+  std::string_view raises = {};
 };
 
 // Every built-in op, sorted by name.

@@ -29,6 +29,13 @@ cudaKernel_t library::kernel(const std::string& lowered_name) const {
   return k;
 }
 
+void* library::global(const char* name) const {
+  void* address = nullptr;
+  std::size_t bytes = 0;
+  cuda::detail::check(cudaLibraryGetGlobal(&address, &bytes, handle_, name), "cudaLibraryGetGlobal");
+  return address;
+}
+
 std::unique_ptr<kernel_module> load_module(const compiled_program& program, int device) {
   const cuda::DeviceGuard guard(device);
   library lib(program.binary);

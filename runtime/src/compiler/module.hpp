@@ -29,6 +29,8 @@ class library {
   cudaLibrary_t get() const noexcept { return handle_; }
   // The kernel with this (lowered) name; throws CudaError when there is none.
   cudaKernel_t kernel(const std::string& lowered_name) const;
+  // The device address of a __device__ variable (an extern "C" name); throws CudaError.
+  void* global(const char* name) const;
 
  private:
   cudaLibrary_t handle_ = nullptr;
@@ -45,6 +47,8 @@ class kernel_module {
   const void* function(std::size_t i) const { return reinterpret_cast<const void*>(kernels_.at(i)); }
   // A kernel by its symbol name (an extern "C" kernel that has no name expression).
   cudaKernel_t find(const std::string& symbol) const { return library_.kernel(symbol); }
+  // The device address of an extern "C" __device__ variable of the program.
+  void* global(const char* name) const { return library_.global(name); }
 
  private:
   library library_;

@@ -53,6 +53,10 @@ DeviceGuard::DeviceGuard(const Device& device) : previous_(current_device()), sw
   if (switched_) check(cudaSetDevice(device.id()), "cudaSetDevice");
 }
 
+DeviceGuard::DeviceGuard(int id) : previous_(current_device()), switched_(previous_ != id) {
+  if (switched_) check(cudaSetDevice(Device(id).id()), "cudaSetDevice");  // Device() validates the id
+}
+
 DeviceGuard::~DeviceGuard() {
   if (switched_) detail::ignore(cudaSetDevice(previous_));
 }

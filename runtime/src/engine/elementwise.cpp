@@ -120,7 +120,12 @@ bool in_all_loops_program(const op_spec& op, const kernel_desc& d) {
   return true;
 }
 
-const void* find_kernel(const op_spec& op, const kernel_desc& desc, int device) {
+struct found_kernel {
+  const void* kernel = nullptr;
+  unsigned int* error_flag = nullptr;  // the program's device error flag, for ops that raise
+};
+
+found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device) {
   const bool common = in_all_loops_program(op, desc);
   const std::uint64_t variant = common ? detail::all_loops_variant(desc.width) : detail::variant_code(desc);
   const std::size_t index = common ? desc.loop : 0;
@@ -129,14 +134,14 @@ const void* find_kernel(const op_spec& op, const kernel_desc& desc, int device) 
     int device = -1;
     std::uint64_t variant = 0;
     std::size_t index = 0;
-    const void* kernel = nullptr;
+    found_kernel found;
   };
   thread_local std::array<entry, 256> recent{};
   const std::size_t slot =
       (std::hash<const void*>{}(&op) ^ (variant * 0x9e3779b97f4a7c15ull) ^ (index << 8) ^ static_cast<std::size_t>(device)) %
       recent.size();
   entry& e = recent[slot];
-  if (e.op == &op && e.device == device && e.variant == variant && e.index == index) return e.kernel;
+  if (e.op == &op && e.device == device && e.variant == variant && e.index == index) return e.found;
   auto& cache = detail::kernel_cache::global();
   const detail::kernel_module& module =
       common ? cache.get(device, {op.name, variant},
@@ -148,8 +153,32 @@ const void* find_kernel(const op_spec& op, const kernel_desc& desc, int device) 
                  const auto p = detail::compose_elementwise(op, desc);
                  return detail::program_source{p.name, p.source, p.kernels, {}};
                });
-  e = {&op, device, variant, index, module.function(index)};
-  return e.kernel;
+  found_kernel found{module.function(index), nullptr};
+  if (!op.raises.empty()) found.error_flag = static_cast<unsigned int*>(module.global("cupp_error_flag"));
+  e = {&op, device, variant, index, found};
+  return found;
+}
+
+[[noreturn]] void throw_raised(std::string_view raises) {
+  const std::size_t colon = raises.find(": ");
+  const std::string type(raises.substr(0, colon));
+  const std::string message(colon == std::string_view::npos ? raises : raises.substr(colon + 2));
+  if (type == "OverflowError") throw OverflowError(message);
+  if (type == "IndexError") throw IndexError(message);
+  if (type == "TypeError") throw TypeError(message);
+  throw ValueError(message);
+}
+
+// Reads the program's error flag after the kernel (one round trip, only for ops that raise);
+// when it is set, resets it and throws the op's error.
+void check_error_flag(const op_spec& op, unsigned int* flag, cudaStream_t stream) {
+  unsigned int raised = 0;
+  cuda::detail::check(cudaMemcpyAsync(&raised, flag, sizeof raised, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  if (raised == 0) return;
+  cuda::detail::check(cudaMemsetAsync(flag, 0, sizeof raised, stream), "cudaMemsetAsync");
+  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  throw_raised(op.raises);
 }
 
 bool aligned(const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
@@ -222,7 +251,7 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
 
   std::optional<cuda::DeviceGuard> guard;
   if (cuda::current_device() != device) guard.emplace(device);
-  const void* kernel = find_kernel(op, desc, device);
+  const found_kernel kernel = find_kernel(op, desc, device);
   param_pack params;
   if (desc.width == index_width::i32) pack<unsigned int, int>(params, desc, n, extents, ops, where);
   else pack<unsigned long long, long long>(params, desc, n, extents, ops, where);
@@ -237,9 +266,9 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
     grid = dim3(static_cast<unsigned>(std::min<std::int64_t>((n + per_block - 1) / per_block, 0x7fffffff)));
     block = dim3(threads);
   }
-  cuda::detail::check(
-      cudaLaunchKernel(kernel, grid, block, params.pointers(), 0, cuda::current_stream(device).handle()),
-      "cudaLaunchKernel");
+  const cudaStream_t stream = cuda::current_stream(device).handle();
+  cuda::detail::check(cudaLaunchKernel(kernel.kernel, grid, block, params.pointers(), 0, stream), "cudaLaunchKernel");
+  if (kernel.error_flag) check_error_flag(op, kernel.error_flag, stream);
 }
 
 }  // namespace

@@ -6,8 +6,15 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+// The device error flag (DESIGN.md): a body that meets data NumPy rejects (an integer to a
+// negative power) calls cupp::dev::raise_error(); an op whose spec declares `raises` reads the
+// flag once after its kernel, resets it and throws the spec's error. One flag per program.
+extern "C" __device__ unsigned int cupp_error_flag = 0;
+
 namespace cupp {
 namespace dev {
+
+__device__ inline void raise_error() { cupp_error_flag = 1; }
 
 // complex64 / complex128: two T, laid out like std::complex<T>.
 template <class T>

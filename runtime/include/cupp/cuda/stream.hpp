@@ -47,7 +47,8 @@ class Device {
 class DeviceGuard {
  public:
   explicit DeviceGuard(const Device& device);
-  explicit DeviceGuard(int id) : DeviceGuard(Device(id)) {}
+  // Already current: no CUDA call beyond one cudaGetDevice (the id needs no validation then).
+  explicit DeviceGuard(int id);
   ~DeviceGuard();
   DeviceGuard(const DeviceGuard&) = delete;
   DeviceGuard& operator=(const DeviceGuard&) = delete;
