@@ -26,7 +26,7 @@ step() { cmake --build "$build" --target cupp_tool cupp_unit_tests >/dev/null ||
 
 step "configure"
 before=$("$build/tools/cupp" ops add --source)
-echo "$before" | grep -q 'out0 = in0 + in1;' || fail "add's kernel source lacks its spec body"
+grep -q 'out0 = in0 + in1;' <<<"$before" || fail "add's kernel source lacks its spec body"
 
 # 1. A changed loop body reaches the kernel source.
 sed -i 's/^body: out0 = in0 + in1;$/body: out0 = in1 + in0;/' "$clone/specs/ufuncs/add.yaml"
@@ -34,13 +34,13 @@ grep -q 'out0 = in1 + in0;' "$clone/specs/ufuncs/add.yaml" || fail "could not ed
 step "editing add.yaml"
 after=$("$build/tools/cupp" ops add --source)
 [ "$before" != "$after" ] || fail "kernel source unchanged after editing the spec"
-echo "$after" | grep -q 'out0 = in1 + in0;' || fail "kernel source lacks the new body"
+grep -q 'out0 = in1 + in0;' <<<"$after" || fail "kernel source lacks the new body"
 grep -q 'in1 + in0' "$clone/docs/api/ufuncs/add.md" || fail "API page not regenerated"
 echo "ok: editing a loop body changed the generated kernel source and page"
 
 # 2. A new spec file gives a new op, page and test, with no CMake edit.
-cat >"$clone/specs/ufuncs/negative.yaml" <<'SPEC'
-name: negative
+cat >"$clone/specs/ufuncs/pipeline_negate.yaml" <<'SPEC'
+name: pipeline_negate
 doc: Numerical negative, element-wise.
 nin: 1
 nout: 1
@@ -49,21 +49,25 @@ loops:
   - sig: T -> T
     each: {T: number}
 SPEC
-step "adding negative.yaml"
-"$build/tools/cupp" ops negative | grep -q 'negative' || fail "new op not in the registry"
-"$build/tools/cupp" ops negative --source | grep -q 'out0 = -in0;' || fail "new op has no kernel source"
-[ -f "$clone/docs/api/ufuncs/negative.md" ] || fail "no API page for the new op"
-"$build/tests/cupp_unit_tests" --gtest_list_tests | grep -q 'RegistryMatchesSpec/negative' || fail "no test instance for the new op"
-"$build/tests/cupp_unit_tests" --gtest_brief=1 --gtest_filter='Generated/OpSpec.*/negative' >/dev/null ||
+step "adding pipeline_negate.yaml"
+grep -q 'pipeline_negate' <<<"$("$build/tools/cupp" ops pipeline_negate)" || fail "new op not in the registry"
+grep -q 'out0 = -in0;' <<<"$("$build/tools/cupp" ops pipeline_negate --source)" || fail "new op has no kernel source"
+[ -f "$clone/docs/api/ufuncs/pipeline_negate.md" ] || fail "no API page for the new op"
+# (The list is captured first: `grep -q` on a pipe would end the writer early, and pipefail
+# would report that as a failure.)
+tests=$("$build/tests/cupp_unit_tests" --gtest_list_tests)
+grep -q 'RegistryMatchesSpec/pipeline_negate' <<<"$tests" || fail "no test instance for the new op"
+"$build/tests/cupp_unit_tests" --gtest_brief=1 --gtest_filter='Generated/OpSpec.*/pipeline_negate' >/dev/null ||
   fail "the new op's generated tests failed"
 git -C "$clone" diff --quiet -- CMakeLists.txt cmake runtime/CMakeLists.txt tests/CMakeLists.txt ||
   fail "CMake files were edited"
 echo "ok: a new spec file gave a new op, API page and passing tests"
 
 # 3. Removing the spec removes the op, its page and its test.
-rm "$clone/specs/ufuncs/negative.yaml"
-step "removing negative.yaml"
-if "$build/tools/cupp" ops negative >/dev/null 2>&1; then fail "removed op still in the registry"; fi
-[ ! -e "$clone/docs/api/ufuncs/negative.md" ] || fail "removed op's page still there"
-if "$build/tests/cupp_unit_tests" --gtest_list_tests | grep -q 'RegistryMatchesSpec/negative'; then fail "removed op's test still there"; fi
+rm "$clone/specs/ufuncs/pipeline_negate.yaml"
+step "removing pipeline_negate.yaml"
+if "$build/tools/cupp" ops pipeline_negate >/dev/null 2>&1; then fail "removed op still in the registry"; fi
+[ ! -e "$clone/docs/api/ufuncs/pipeline_negate.md" ] || fail "removed op's page still there"
+tests=$("$build/tests/cupp_unit_tests" --gtest_list_tests)
+if grep -q 'RegistryMatchesSpec/pipeline_negate' <<<"$tests"; then fail "removed op's test still there"; fi
 echo "ok: removing the spec removed the op, its page and its test"

@@ -2,6 +2,7 @@
 // device and stream, the per-thread per-device current stream, and owning handles whose last
 // copy destroys the CUDA object (errors there are remembered, never thrown).
 #include "cupp/cuda/stream.hpp"
+#include "cuda/current_stream.hpp"
 
 #include <cuda_runtime.h>
 
@@ -53,8 +54,14 @@ DeviceGuard::DeviceGuard(const Device& device) : previous_(current_device()), sw
   if (switched_) check(cudaSetDevice(device.id()), "cudaSetDevice");
 }
 
-DeviceGuard::DeviceGuard(int id) : previous_(current_device()), switched_(previous_ != id) {
-  if (switched_) check(cudaSetDevice(Device(id).id()), "cudaSetDevice");  // Device() validates the id
+DeviceGuard::DeviceGuard(int id) : previous_(id), switched_(false) {
+  int now = -1;
+  if (cudaGetDevice(&now) == cudaSuccess && now == id) return;  // already current: nothing to do
+  (void)cudaGetLastError();                                      // a failed query is not sticky
+  const Device device(id);  // ValueError for an id that names no device
+  previous_ = current_device();
+  switched_ = previous_ != device.id();
+  if (switched_) check(cudaSetDevice(device.id()), "cudaSetDevice");
 }
 
 DeviceGuard::~DeviceGuard() {
@@ -128,6 +135,12 @@ Event Stream::record() const {
 }
 
 Stream current_stream() { return current_stream(current_device()); }
+
+stream_handle detail::current_stream_handle(int device) {
+  if (device >= 0 && static_cast<std::size_t>(device) < thread_current_streams.size())
+    if (const auto& s = thread_current_streams[static_cast<std::size_t>(device)]) return s->handle();
+  return config::get().per_thread_default_stream ? cudaStreamPerThread : nullptr;
+}
 
 Stream current_stream(int device) {
   if (device >= 0 && static_cast<std::size_t>(device) < thread_current_streams.size())

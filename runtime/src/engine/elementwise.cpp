@@ -11,6 +11,7 @@
 
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
+#include "cuda/current_stream.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "engine/layout_plan.hpp"
@@ -266,7 +267,7 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
     grid = dim3(static_cast<unsigned>(std::min<std::int64_t>((n + per_block - 1) / per_block, 0x7fffffff)));
     block = dim3(threads);
   }
-  const cudaStream_t stream = cuda::current_stream(device).handle();
+  const cudaStream_t stream = cuda::detail::current_stream_handle(device);
   cuda::detail::check(cudaLaunchKernel(kernel.kernel, grid, block, params.pointers(), 0, stream), "cudaLaunchKernel");
   if (kernel.error_flag) check_error_flag(op, kernel.error_flag, stream);
 }

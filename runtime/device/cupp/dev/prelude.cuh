@@ -99,39 +99,27 @@ __device__ inline float sin(float x) { return ::sinf(x); }
 __device__ inline double sin(double x) { return ::sin(x); }
 __device__ inline __half sin(__half x) { return from_float<__half>(::sinf(to_float(x))); }
 __device__ inline __nv_bfloat16 sin(__nv_bfloat16 x) { return from_float<__nv_bfloat16>(::sinf(to_float(x))); }
-// csinh with C99 Annex G's special values (msun's signs where the standard leaves them open);
-// csin(z) = -i csinh(iz), as NumPy's npy_csin gets from the C library.
+// Complex sine with C99 Annex G's special values, with the signs glibc's csin gives where the
+// standard leaves them open (NumPy's npy_csin calls the C library's csin).
 template <class T>
-__device__ inline complex<T> csinh(complex<T> z) {
-  const T x = z.re, y = z.im;
-  const T inf = T(1) / T(0);
-  const bool x_finite = ::isfinite(x), y_finite = ::isfinite(y);
-  if (x_finite && y_finite) {
-    if (y == T(0)) return {::sinh(x), y};
-    if (x == T(0)) return {x * ::cos(y), ::sin(y)};
-    return {::sinh(x) * ::cos(y), ::cosh(x) * ::sin(y)};
+__device__ inline complex<T> csin(complex<T> z) {
+  const T re = z.re, im = z.im;
+  const T inf = T(1) / T(0), nan = inf - inf;
+  if (::isfinite(im)) {
+    if (::isfinite(re)) return {::cosh(im) * ::sin(re), ::sinh(im) * ::cos(re)};
+    if (im == T(0)) return {re - re, im};
+    return {nan, nan};
   }
-  if (x_finite) {  // y is inf or nan
-    if (x == T(0)) return {x, y - y};
-    return {y - y, y - y};
+  if (::isinf(im)) {
+    if (re == T(0)) return {re, im};
+    if (::isfinite(re))
+      return {::copysign(inf, ::sin(re)), ::signbit(im) ? -::copysign(inf, ::cos(re)) : ::copysign(inf, ::cos(re))};
+    return {re - re, inf};
   }
-  if (::isinf(x)) {
-    if (y == T(0)) return {x, y};
-    if (y_finite) return {::copysign(inf, ::cos(y)) * (x < T(0) ? T(-1) : T(1)), ::copysign(inf, ::sin(y))};
-    return {x, y - y};  // keeps the sign of x (FreeBSD msun's csinh, which NumPy's results follow)
-  }
-  // x is nan
-  if (y == T(0)) return {x, y};
-  return {x, x};
+  return {re == T(0) ? re : nan, nan};  // imaginary part NaN
 }
-__device__ inline complex<float> sin(complex<float> z) {
-  const complex<float> w = csinh(complex<float>(-z.im, z.re));
-  return {w.im, -w.re};
-}
-__device__ inline complex<double> sin(complex<double> z) {
-  const complex<double> w = csinh(complex<double>(-z.im, z.re));
-  return {w.im, -w.re};
-}
+__device__ inline complex<float> sin(complex<float> z) { return csin(z); }
+__device__ inline complex<double> sin(complex<double> z) { return csin(z); }
 
 
 // Small type traits (libcu++'s <type_traits> would cost ~1 s per compile).
