@@ -316,11 +316,16 @@ TEST(ElementwiseGpu, CopiesAndCasts) {
   const ndarray cplx = astype(asarray(std::vector<std::complex<double>>{{1.5, 2.0}, {0.0, 0.0}}), bool_);
   EXPECT_EQ(values(cplx), (std::vector<double>{1, 0}));
   EXPECT_EQ(values(astype(asarray(std::vector<std::complex<double>>{{1.5, 2.0}}), float32)), (std::vector<double>{1.5}));
-  // float -> int of NaN and infinity: what the GPU conversion gives (docs/deviations.md).
-  const std::vector<std::int32_t> special =
-      astype(asarray(std::vector<double>{std::nan(""), INFINITY, -INFINITY}), int32).to_vector<std::int32_t>();
-  EXPECT_EQ(special, (std::vector<std::int32_t>{0, std::numeric_limits<std::int32_t>::max(),
-                                                std::numeric_limits<std::int32_t>::min()}));
+  // float -> int of NaN, infinities and out-of-range values: NumPy's x86 results (the minimum of
+  // the 32- or 64-bit intermediate, then truncation), in the vector body and the tail alike.
+  const ndarray special = asarray(std::vector<double>{std::nan(""), INFINITY, -INFINITY, 3e9, -1.0});
+  EXPECT_EQ(astype(special, int32).to_vector<std::int32_t>(),
+            (std::vector<std::int32_t>{INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN, -1}));
+  EXPECT_EQ(astype(special, int64).to_vector<std::int64_t>(),
+            (std::vector<std::int64_t>{INT64_MIN, INT64_MIN, INT64_MIN, 3000000000, -1}));
+  EXPECT_EQ(astype(special, int8).to_vector<std::int8_t>(), (std::vector<std::int8_t>{0, 0, 0, 0, -1}));
+  EXPECT_EQ(astype(special, uint32).to_vector<std::uint32_t>(),
+            (std::vector<std::uint32_t>{0, 0, 0, 3000000000u, 4294967295u}));
   // fill on a strided view, copyto with where and broadcasting, assignment with casting.
   ndarray z = zeros({4, 4}, float32);
   z(slice(), 1).fill(3.0);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <complex>
 #include <filesystem>
 #include <map>
@@ -139,8 +140,17 @@ bool is_comparison(std::string_view name) {
          name == "greater_equal";
 }
 
+// CUPP_TEST_UFUNCS=sin,add restricts the run to those ops (for a quick look at one op).
+bool selected(const std::string& name) {
+  const char* only = std::getenv("CUPP_TEST_UFUNCS");
+  if (!only || !*only) return true;
+  const std::string list = "," + std::string(only) + ",";
+  return list.find("," + name + ",") != std::string::npos;
+}
+
 void run_case(const YAML::Node& c, const fs::path& root, tally& t) {
   const std::string name = c["ufunc"].as<std::string>();
+  if (!selected(name)) return;
   const op_spec* op = find_op(name);
   if (!op || op->name != name) return;
   const ufunc& f = ufunc::get(name);
@@ -194,7 +204,7 @@ TEST(UfuncConformanceGpu, EveryReferenceCaseAgreesWithNumPy) {
   for (const auto& c : manifest["cases"]) run_case(c, root, t);
   std::cout << "[ufunc conformance] " << t.checked << " cases checked, " << t.failed << " disagree\n";
   EXPECT_EQ(t.failed, 0);
-  EXPECT_GT(t.checked, 1000);
+  if (!std::getenv("CUPP_TEST_UFUNCS")) EXPECT_GT(t.checked, 1000);
 }
 
 TEST(UfuncConformanceGpu, Bfloat16CasesAgreeWithMlDtypes) {
@@ -205,7 +215,7 @@ TEST(UfuncConformanceGpu, Bfloat16CasesAgreeWithMlDtypes) {
   for (const auto& c : extra["bfloat16_cases"]) run_case(c, root, t);
   std::cout << "[bfloat16 conformance] " << t.checked << " cases checked, " << t.failed << " disagree\n";
   EXPECT_EQ(t.failed, 0);
-  EXPECT_GE(t.checked, 5);
+  if (!std::getenv("CUPP_TEST_UFUNCS")) EXPECT_GE(t.checked, 5);
 }
 
 }  // namespace

@@ -106,7 +106,28 @@ __device__ inline complex<T> csin(complex<T> z) {
   const T re = z.re, im = z.im;
   const T inf = T(1) / T(0), nan = inf - inf;
   if (::isfinite(im)) {
-    if (::isfinite(re)) return {::cosh(im) * ::sin(re), ::sinh(im) * ::cos(re)};
+    if (::isfinite(re)) {
+      // sin(re) cosh(im) + i cos(re) sinh(im); beyond the overflow threshold t of exp the
+      // hyperbolic factors are exp(|im|)/2, applied in steps so that a zero sin or cos stays
+      // zero instead of becoming 0 * inf.
+      const T t = sizeof(T) == 4 ? T(88) : T(709);
+      T s = ::sin(re), c = ::cos(re);
+      T a = ::fabs(im);
+      if (a <= t) return {::cosh(im) * s, ::sinh(im) * c};
+      if (::signbit(im)) c = -c;
+      const T half_exp_t = ::exp(t) / T(2);
+      s *= half_exp_t;
+      c *= half_exp_t;
+      a -= t;
+      if (a > t) {
+        const T exp_t = ::exp(t);
+        s *= exp_t;
+        c *= exp_t;
+        a -= t;
+      }
+      const T grow = a > t ? inf : ::exp(a);
+      return {s == T(0) ? s : s * grow, c == T(0) ? c : c * grow};
+    }
     if (im == T(0)) return {re - re, im};
     return {nan, nan};
   }
@@ -135,20 +156,31 @@ template <class T>
 struct is_half { static constexpr bool value = same<T, __half>::value || same<T, __nv_bfloat16>::value; };
 template <class T>
 struct is_real_float { static constexpr bool value = same<T, float>::value || same<T, double>::value; };
-template <class T>
-struct is_unsigned_int {
-  static constexpr bool value = same<T, unsigned char>::value || same<T, unsigned short>::value ||
-                                same<T, unsigned int>::value || same<T, unsigned long long>::value;
-};
 
 __device__ inline __half from_double_half(double x, __half*) { return __double2half(x); }
 __device__ inline __nv_bfloat16 from_double_half(double x, __nv_bfloat16*) { return __double2bfloat16(x); }
 
+// Float to integer as NumPy's x86 builds convert: int8/int16/int32 through a 32-bit conversion
+// and wider or unsigned types through a 64-bit one (uint64 directly when in range); NaN and values
+// outside the intermediate type give its minimum (x86's "integer indefinite"), then truncation.
+template <class To>
+__device__ inline To float_to_integer(double x) {
+  if constexpr (same<To, unsigned long long>::value) {
+    if (x >= 0.0 && x < 18446744073709551616.0) return static_cast<To>(x);
+  }
+  if constexpr (sizeof(To) <= 2 || same<To, int>::value) {
+    if (!(x > -2147483649.0 && x < 2147483648.0)) return static_cast<To>(static_cast<unsigned int>(0x80000000u));
+    return static_cast<To>(static_cast<int>(x));
+  } else {
+    if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0))
+      return static_cast<To>(0x8000000000000000ull);
+    return static_cast<To>(static_cast<long long>(x));
+  }
+}
+
 // cast<To>(from): one value converted as NumPy's unsafe cast does. bool is "nonzero"; complex to
 // real keeps the real part; float16/bfloat16 go through float32 (from float64: rounded once);
-// float to int8/int16 goes through int32 and float to unsigned through int64, so values in those
-// ranges wrap as x86 code (NumPy's results there) does. NaN and floats outside the intermediate
-// type give what the GPU's conversion gives (saturation, NaN -> 0; docs/deviations.md).
+// float to integer as float_to_integer says (NumPy's x86 results, NaN and infinities included).
 template <class To, class From>
 struct caster {
   __device__ static To apply(From x) {
@@ -174,11 +206,8 @@ struct caster {
       else return from_float<To>(static_cast<float>(x));
     } else if constexpr (same<To, bool>::value) {
       return x != From(0);
-    } else if constexpr (is_real_float<From>::value && is_unsigned_int<To>::value) {
-      if constexpr (sizeof(To) == 8) return x < From(0) ? static_cast<To>(static_cast<long long>(x)) : static_cast<To>(x);
-      else return static_cast<To>(static_cast<long long>(x));
-    } else if constexpr (is_real_float<From>::value && (same<To, signed char>::value || same<To, short>::value)) {
-      return static_cast<To>(static_cast<int>(x));  // wraps like x86's 32-bit conversion
+    } else if constexpr (is_real_float<From>::value && !same<To, float>::value && !same<To, double>::value) {
+      return float_to_integer<To>(static_cast<double>(x));
     } else {
       return static_cast<To>(x);
     }
