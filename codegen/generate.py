@@ -37,7 +37,8 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
     env.filters["cpp_name"] = cpp_name
     env.filters["cpp_id"] = lambda name: dt.by_name[name].cpp
     index = {d.name: d.index for d in dt.dtypes}
-    arities = sorted({(op.nin, op.nout) for op in specs.ops})
+    # Every arity a spec may have (1..3 inputs, 1..2 outputs): user kernels use them too.
+    arities = [(nin, nout) for nin in (1, 2, 3) for nout in (1, 2)]
     kernel_templates = {a: env.get_template("kernels/elementwise.cu.j2").render(nin=a[0], nout=a[1]) for a in arities}
     ctx = dict(specs=specs, dtypes=dt.dtypes, dt=dt, promo=specs.promotion, ops=specs.ops, index=index,
                arities=arities, kernel_templates=kernel_templates, sources=specs.sources,

@@ -717,6 +717,114 @@ __global__ void cupp_ew_tiled_1_1(Off n_rows, Off n_cols, A0 a0, R0 r0) {
   }
 }
 )cupp";
+constexpr std::string_view kernel_template_1_2 = R"cupp(// Element-wise kernels for ops with 1 input(s) and 2 output(s). `Op` supplies the
+// loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
+// accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
+// cast in registers, so mixed dtypes need no temporaries.
+// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
+// vector accesses; the n % VEC tail is done one element per thread.
+template <class Op, class Index, int VEC, class A0, class R0, class R1>
+__global__ void cupp_ew_contig_1_2(Index n, A0 a0, R0 r0, R1 r1) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index body = n - n % VEC;
+  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
+    const auto v0 = a0.template load_vec<VEC>(i);
+    vec<typename R0::type, VEC> o0;
+    vec<typename R1::type, VEC> o1;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      typename Op::out0_t t0;
+      typename Op::out1_t t1;
+      Op::apply(cast<typename Op::in0_t>(v0.v[j]), t0, t1);
+      o0.v[j] = cast<typename R0::type>(t0);
+      o1.v[j] = cast<typename R1::type>(t1);
+    }
+    r0.template store_vec<VEC>(i, o0);
+    r1.template store_vec<VEC>(i, o1);
+  }
+  if (VEC > 1) {
+    const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+      typename Op::out0_t t0;
+      typename Op::out1_t t1;
+      Op::apply(cast<typename Op::in0_t>(a0.load(i)), t0, t1);
+      r0.store(i, cast<typename R0::type>(t0));
+      r1.store(i, cast<typename R1::type>(t1));
+    }
+  }
+}
+
+// Strided layout class: N collapsed dimensions; each step's coordinates are computed once and
+// serve every operand. VEC > 1 (only without where=, when VEC divides the innermost extent)
+// moves VEC consecutive innermost elements per step: one index decomposition for VEC elements,
+// and vector accesses for dense and rows operands. W is the where= mask (cupp::dev::everywhere
+// when the call has none).
+template <class Op, class Index, class Off, int N, int VEC, class A0, class R0, class R1, class W>
+__global__ void cupp_ew_strided_1_2(Index n, cupp::dev::extents<N, Off> e, A0 a0, R0 r0, R1 r1, W w) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
+  const Index items = n / VEC;
+  for (Index v = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; v < items; v += step) {
+    const Index i = v * VEC;
+    Off c[N];
+    coordinates<N, Index, Off>(i, e, c);
+    if (VEC == 1) {
+      if (!w.load_at(i, c)) continue;
+      typename Op::out0_t t0;
+      typename Op::out1_t t1;
+      Op::apply(cast<typename Op::in0_t>(a0.load_at(i, c)), t0, t1);
+      r0.store_at(i, c, cast<typename R0::type>(t0));
+      r1.store_at(i, c, cast<typename R1::type>(t1));
+    } else {
+      const auto v0 = a0.template load_vec_at<VEC>(i, c);
+      vec<typename R0::type, VEC> o0;
+      vec<typename R1::type, VEC> o1;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        typename Op::out1_t t1;
+        Op::apply(cast<typename Op::in0_t>(v0.v[j]), t0, t1);
+        o0.v[j] = cast<typename R0::type>(t0);
+        o1.v[j] = cast<typename R1::type>(t1);
+      }
+      r0.template store_vec_at<VEC>(i, c, o0);
+      r1.template store_vec_at<VEC>(i, c, o1);
+    }
+  }
+}
+
+// Tiled 2-D layout class (a + b.T): 32x32 tiles, 32x8 threads. Inputs with tiled accessors are
+// read along their contiguous (outer) dimension into shared memory and transposed there; every
+// other operand is read and written along rows, so all global accesses are coalesced.
+template <class Op, class Index, class Off, class A0, class R0, class R1>
+__global__ void cupp_ew_tiled_1_2(Off n_rows, Off n_cols, A0 a0, R0 r0, R1 r1) {
+  using namespace cupp::dev;
+  __shared__ typename A0::type s0[A0::staged ? 32 : 1][A0::staged ? 33 : 1];
+  const Off row0 = static_cast<Off>(blockIdx.y) * 32, col0 = static_cast<Off>(blockIdx.x) * 32;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  if constexpr (A0::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s0[j][tx] = a0.load_at(Index(0), c);
+    }
+  }
+  __syncthreads();
+  for (int j = ty; j < 32; j += 8) {
+    const Off c[2] = {row0 + j, col0 + tx};
+    if (c[0] >= n_rows || c[1] >= n_cols) continue;
+    const Index i = static_cast<Index>(c[0]) * static_cast<Index>(n_cols) + static_cast<Index>(c[1]);
+    typename A0::type x0;
+    if constexpr (A0::staged) x0 = s0[tx][j];
+    else x0 = a0.load_at(i, c);
+    typename Op::out0_t t0;
+    typename Op::out1_t t1;
+    Op::apply(cast<typename Op::in0_t>(x0), t0, t1);
+    r0.store_at(i, c, cast<typename R0::type>(t0));
+    r1.store_at(i, c, cast<typename R1::type>(t1));
+  }
+}
+)cupp";
 constexpr std::string_view kernel_template_2_1 = R"cupp(// Element-wise kernels for ops with 2 input(s) and 1 output(s). `Op` supplies the
 // loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
@@ -823,6 +931,376 @@ __global__ void cupp_ew_tiled_2_1(Off n_rows, Off n_cols, A0 a0, A1 a1, R0 r0) {
   }
 }
 )cupp";
+constexpr std::string_view kernel_template_2_2 = R"cupp(// Element-wise kernels for ops with 2 input(s) and 2 output(s). `Op` supplies the
+// loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
+// accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
+// cast in registers, so mixed dtypes need no temporaries.
+// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
+// vector accesses; the n % VEC tail is done one element per thread.
+template <class Op, class Index, int VEC, class A0, class A1, class R0, class R1>
+__global__ void cupp_ew_contig_2_2(Index n, A0 a0, A1 a1, R0 r0, R1 r1) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index body = n - n % VEC;
+  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
+    const auto v0 = a0.template load_vec<VEC>(i);
+    const auto v1 = a1.template load_vec<VEC>(i);
+    vec<typename R0::type, VEC> o0;
+    vec<typename R1::type, VEC> o1;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      typename Op::out0_t t0;
+      typename Op::out1_t t1;
+      Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), t0, t1);
+      o0.v[j] = cast<typename R0::type>(t0);
+      o1.v[j] = cast<typename R1::type>(t1);
+    }
+    r0.template store_vec<VEC>(i, o0);
+    r1.template store_vec<VEC>(i, o1);
+  }
+  if (VEC > 1) {
+    const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+      typename Op::out0_t t0;
+      typename Op::out1_t t1;
+      Op::apply(cast<typename Op::in0_t>(a0.load(i)), cast<typename Op::in1_t>(a1.load(i)), t0, t1);
+      r0.store(i, cast<typename R0::type>(t0));
+      r1.store(i, cast<typename R1::type>(t1));
+    }
+  }
+}
+
+// Strided layout class: N collapsed dimensions; each step's coordinates are computed once and
+// serve every operand. VEC > 1 (only without where=, when VEC divides the innermost extent)
+// moves VEC consecutive innermost elements per step: one index decomposition for VEC elements,
+// and vector accesses for dense and rows operands. W is the where= mask (cupp::dev::everywhere
+// when the call has none).
+template <class Op, class Index, class Off, int N, int VEC, class A0, class A1, class R0, class R1, class W>
+__global__ void cupp_ew_strided_2_2(Index n, cupp::dev::extents<N, Off> e, A0 a0, A1 a1, R0 r0, R1 r1, W w) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
+  const Index items = n / VEC;
+  for (Index v = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; v < items; v += step) {
+    const Index i = v * VEC;
+    Off c[N];
+    coordinates<N, Index, Off>(i, e, c);
+    if (VEC == 1) {
+      if (!w.load_at(i, c)) continue;
+      typename Op::out0_t t0;
+      typename Op::out1_t t1;
+      Op::apply(cast<typename Op::in0_t>(a0.load_at(i, c)), cast<typename Op::in1_t>(a1.load_at(i, c)), t0, t1);
+      r0.store_at(i, c, cast<typename R0::type>(t0));
+      r1.store_at(i, c, cast<typename R1::type>(t1));
+    } else {
+      const auto v0 = a0.template load_vec_at<VEC>(i, c);
+      const auto v1 = a1.template load_vec_at<VEC>(i, c);
+      vec<typename R0::type, VEC> o0;
+      vec<typename R1::type, VEC> o1;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        typename Op::out1_t t1;
+        Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), t0, t1);
+        o0.v[j] = cast<typename R0::type>(t0);
+        o1.v[j] = cast<typename R1::type>(t1);
+      }
+      r0.template store_vec_at<VEC>(i, c, o0);
+      r1.template store_vec_at<VEC>(i, c, o1);
+    }
+  }
+}
+
+// Tiled 2-D layout class (a + b.T): 32x32 tiles, 32x8 threads. Inputs with tiled accessors are
+// read along their contiguous (outer) dimension into shared memory and transposed there; every
+// other operand is read and written along rows, so all global accesses are coalesced.
+template <class Op, class Index, class Off, class A0, class A1, class R0, class R1>
+__global__ void cupp_ew_tiled_2_2(Off n_rows, Off n_cols, A0 a0, A1 a1, R0 r0, R1 r1) {
+  using namespace cupp::dev;
+  __shared__ typename A0::type s0[A0::staged ? 32 : 1][A0::staged ? 33 : 1];
+  __shared__ typename A1::type s1[A1::staged ? 32 : 1][A1::staged ? 33 : 1];
+  const Off row0 = static_cast<Off>(blockIdx.y) * 32, col0 = static_cast<Off>(blockIdx.x) * 32;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  if constexpr (A0::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s0[j][tx] = a0.load_at(Index(0), c);
+    }
+  }
+  if constexpr (A1::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s1[j][tx] = a1.load_at(Index(0), c);
+    }
+  }
+  __syncthreads();
+  for (int j = ty; j < 32; j += 8) {
+    const Off c[2] = {row0 + j, col0 + tx};
+    if (c[0] >= n_rows || c[1] >= n_cols) continue;
+    const Index i = static_cast<Index>(c[0]) * static_cast<Index>(n_cols) + static_cast<Index>(c[1]);
+    typename A0::type x0;
+    if constexpr (A0::staged) x0 = s0[tx][j];
+    else x0 = a0.load_at(i, c);
+    typename A1::type x1;
+    if constexpr (A1::staged) x1 = s1[tx][j];
+    else x1 = a1.load_at(i, c);
+    typename Op::out0_t t0;
+    typename Op::out1_t t1;
+    Op::apply(cast<typename Op::in0_t>(x0), cast<typename Op::in1_t>(x1), t0, t1);
+    r0.store_at(i, c, cast<typename R0::type>(t0));
+    r1.store_at(i, c, cast<typename R1::type>(t1));
+  }
+}
+)cupp";
+constexpr std::string_view kernel_template_3_1 = R"cupp(// Element-wise kernels for ops with 3 input(s) and 1 output(s). `Op` supplies the
+// loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
+// accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
+// cast in registers, so mixed dtypes need no temporaries.
+// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
+// vector accesses; the n % VEC tail is done one element per thread.
+template <class Op, class Index, int VEC, class A0, class A1, class A2, class R0>
+__global__ void cupp_ew_contig_3_1(Index n, A0 a0, A1 a1, A2 a2, R0 r0) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index body = n - n % VEC;
+  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
+    const auto v0 = a0.template load_vec<VEC>(i);
+    const auto v1 = a1.template load_vec<VEC>(i);
+    const auto v2 = a2.template load_vec<VEC>(i);
+    vec<typename R0::type, VEC> o0;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      typename Op::out0_t t0;
+      Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), cast<typename Op::in2_t>(v2.v[j]), t0);
+      o0.v[j] = cast<typename R0::type>(t0);
+    }
+    r0.template store_vec<VEC>(i, o0);
+  }
+  if (VEC > 1) {
+    const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+      typename Op::out0_t t0;
+      Op::apply(cast<typename Op::in0_t>(a0.load(i)), cast<typename Op::in1_t>(a1.load(i)), cast<typename Op::in2_t>(a2.load(i)), t0);
+      r0.store(i, cast<typename R0::type>(t0));
+    }
+  }
+}
+
+// Strided layout class: N collapsed dimensions; each step's coordinates are computed once and
+// serve every operand. VEC > 1 (only without where=, when VEC divides the innermost extent)
+// moves VEC consecutive innermost elements per step: one index decomposition for VEC elements,
+// and vector accesses for dense and rows operands. W is the where= mask (cupp::dev::everywhere
+// when the call has none).
+template <class Op, class Index, class Off, int N, int VEC, class A0, class A1, class A2, class R0, class W>
+__global__ void cupp_ew_strided_3_1(Index n, cupp::dev::extents<N, Off> e, A0 a0, A1 a1, A2 a2, R0 r0, W w) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
+  const Index items = n / VEC;
+  for (Index v = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; v < items; v += step) {
+    const Index i = v * VEC;
+    Off c[N];
+    coordinates<N, Index, Off>(i, e, c);
+    if (VEC == 1) {
+      if (!w.load_at(i, c)) continue;
+      typename Op::out0_t t0;
+      Op::apply(cast<typename Op::in0_t>(a0.load_at(i, c)), cast<typename Op::in1_t>(a1.load_at(i, c)), cast<typename Op::in2_t>(a2.load_at(i, c)), t0);
+      r0.store_at(i, c, cast<typename R0::type>(t0));
+    } else {
+      const auto v0 = a0.template load_vec_at<VEC>(i, c);
+      const auto v1 = a1.template load_vec_at<VEC>(i, c);
+      const auto v2 = a2.template load_vec_at<VEC>(i, c);
+      vec<typename R0::type, VEC> o0;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), cast<typename Op::in2_t>(v2.v[j]), t0);
+        o0.v[j] = cast<typename R0::type>(t0);
+      }
+      r0.template store_vec_at<VEC>(i, c, o0);
+    }
+  }
+}
+
+// Tiled 2-D layout class (a + b.T): 32x32 tiles, 32x8 threads. Inputs with tiled accessors are
+// read along their contiguous (outer) dimension into shared memory and transposed there; every
+// other operand is read and written along rows, so all global accesses are coalesced.
+template <class Op, class Index, class Off, class A0, class A1, class A2, class R0>
+__global__ void cupp_ew_tiled_3_1(Off n_rows, Off n_cols, A0 a0, A1 a1, A2 a2, R0 r0) {
+  using namespace cupp::dev;
+  __shared__ typename A0::type s0[A0::staged ? 32 : 1][A0::staged ? 33 : 1];
+  __shared__ typename A1::type s1[A1::staged ? 32 : 1][A1::staged ? 33 : 1];
+  __shared__ typename A2::type s2[A2::staged ? 32 : 1][A2::staged ? 33 : 1];
+  const Off row0 = static_cast<Off>(blockIdx.y) * 32, col0 = static_cast<Off>(blockIdx.x) * 32;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  if constexpr (A0::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s0[j][tx] = a0.load_at(Index(0), c);
+    }
+  }
+  if constexpr (A1::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s1[j][tx] = a1.load_at(Index(0), c);
+    }
+  }
+  if constexpr (A2::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s2[j][tx] = a2.load_at(Index(0), c);
+    }
+  }
+  __syncthreads();
+  for (int j = ty; j < 32; j += 8) {
+    const Off c[2] = {row0 + j, col0 + tx};
+    if (c[0] >= n_rows || c[1] >= n_cols) continue;
+    const Index i = static_cast<Index>(c[0]) * static_cast<Index>(n_cols) + static_cast<Index>(c[1]);
+    typename A0::type x0;
+    if constexpr (A0::staged) x0 = s0[tx][j];
+    else x0 = a0.load_at(i, c);
+    typename A1::type x1;
+    if constexpr (A1::staged) x1 = s1[tx][j];
+    else x1 = a1.load_at(i, c);
+    typename A2::type x2;
+    if constexpr (A2::staged) x2 = s2[tx][j];
+    else x2 = a2.load_at(i, c);
+    typename Op::out0_t t0;
+    Op::apply(cast<typename Op::in0_t>(x0), cast<typename Op::in1_t>(x1), cast<typename Op::in2_t>(x2), t0);
+    r0.store_at(i, c, cast<typename R0::type>(t0));
+  }
+}
+)cupp";
+constexpr std::string_view kernel_template_3_2 = R"cupp(// Element-wise kernels for ops with 3 input(s) and 2 output(s). `Op` supplies the
+// loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
+// accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
+// cast in registers, so mixed dtypes need no temporaries.
+// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
+// vector accesses; the n % VEC tail is done one element per thread.
+template <class Op, class Index, int VEC, class A0, class A1, class A2, class R0, class R1>
+__global__ void cupp_ew_contig_3_2(Index n, A0 a0, A1 a1, A2 a2, R0 r0, R1 r1) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index body = n - n % VEC;
+  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
+    const auto v0 = a0.template load_vec<VEC>(i);
+    const auto v1 = a1.template load_vec<VEC>(i);
+    const auto v2 = a2.template load_vec<VEC>(i);
+    vec<typename R0::type, VEC> o0;
+    vec<typename R1::type, VEC> o1;
+#pragma unroll
+    for (int j = 0; j < VEC; ++j) {
+      typename Op::out0_t t0;
+      typename Op::out1_t t1;
+      Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), cast<typename Op::in2_t>(v2.v[j]), t0, t1);
+      o0.v[j] = cast<typename R0::type>(t0);
+      o1.v[j] = cast<typename R1::type>(t1);
+    }
+    r0.template store_vec<VEC>(i, o0);
+    r1.template store_vec<VEC>(i, o1);
+  }
+  if (VEC > 1) {
+    const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+      typename Op::out0_t t0;
+      typename Op::out1_t t1;
+      Op::apply(cast<typename Op::in0_t>(a0.load(i)), cast<typename Op::in1_t>(a1.load(i)), cast<typename Op::in2_t>(a2.load(i)), t0, t1);
+      r0.store(i, cast<typename R0::type>(t0));
+      r1.store(i, cast<typename R1::type>(t1));
+    }
+  }
+}
+
+// Strided layout class: N collapsed dimensions; each step's coordinates are computed once and
+// serve every operand. VEC > 1 (only without where=, when VEC divides the innermost extent)
+// moves VEC consecutive innermost elements per step: one index decomposition for VEC elements,
+// and vector accesses for dense and rows operands. W is the where= mask (cupp::dev::everywhere
+// when the call has none).
+template <class Op, class Index, class Off, int N, int VEC, class A0, class A1, class A2, class R0, class R1, class W>
+__global__ void cupp_ew_strided_3_2(Index n, cupp::dev::extents<N, Off> e, A0 a0, A1 a1, A2 a2, R0 r0, R1 r1, W w) {
+  using namespace cupp::dev;
+  const Index step = static_cast<Index>(gridDim.x) * blockDim.x;
+  const Index items = n / VEC;
+  for (Index v = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; v < items; v += step) {
+    const Index i = v * VEC;
+    Off c[N];
+    coordinates<N, Index, Off>(i, e, c);
+    if (VEC == 1) {
+      if (!w.load_at(i, c)) continue;
+      typename Op::out0_t t0;
+      typename Op::out1_t t1;
+      Op::apply(cast<typename Op::in0_t>(a0.load_at(i, c)), cast<typename Op::in1_t>(a1.load_at(i, c)), cast<typename Op::in2_t>(a2.load_at(i, c)), t0, t1);
+      r0.store_at(i, c, cast<typename R0::type>(t0));
+      r1.store_at(i, c, cast<typename R1::type>(t1));
+    } else {
+      const auto v0 = a0.template load_vec_at<VEC>(i, c);
+      const auto v1 = a1.template load_vec_at<VEC>(i, c);
+      const auto v2 = a2.template load_vec_at<VEC>(i, c);
+      vec<typename R0::type, VEC> o0;
+      vec<typename R1::type, VEC> o1;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        typename Op::out1_t t1;
+        Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), cast<typename Op::in2_t>(v2.v[j]), t0, t1);
+        o0.v[j] = cast<typename R0::type>(t0);
+        o1.v[j] = cast<typename R1::type>(t1);
+      }
+      r0.template store_vec_at<VEC>(i, c, o0);
+      r1.template store_vec_at<VEC>(i, c, o1);
+    }
+  }
+}
+
+// Tiled 2-D layout class (a + b.T): 32x32 tiles, 32x8 threads. Inputs with tiled accessors are
+// read along their contiguous (outer) dimension into shared memory and transposed there; every
+// other operand is read and written along rows, so all global accesses are coalesced.
+template <class Op, class Index, class Off, class A0, class A1, class A2, class R0, class R1>
+__global__ void cupp_ew_tiled_3_2(Off n_rows, Off n_cols, A0 a0, A1 a1, A2 a2, R0 r0, R1 r1) {
+  using namespace cupp::dev;
+  __shared__ typename A0::type s0[A0::staged ? 32 : 1][A0::staged ? 33 : 1];
+  __shared__ typename A1::type s1[A1::staged ? 32 : 1][A1::staged ? 33 : 1];
+  __shared__ typename A2::type s2[A2::staged ? 32 : 1][A2::staged ? 33 : 1];
+  const Off row0 = static_cast<Off>(blockIdx.y) * 32, col0 = static_cast<Off>(blockIdx.x) * 32;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  if constexpr (A0::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s0[j][tx] = a0.load_at(Index(0), c);
+    }
+  }
+  if constexpr (A1::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s1[j][tx] = a1.load_at(Index(0), c);
+    }
+  }
+  if constexpr (A2::staged) {
+    for (int j = ty; j < 32; j += 8) {
+      const Off c[2] = {row0 + tx, col0 + j};
+      if (c[0] < n_rows && c[1] < n_cols) s2[j][tx] = a2.load_at(Index(0), c);
+    }
+  }
+  __syncthreads();
+  for (int j = ty; j < 32; j += 8) {
+    const Off c[2] = {row0 + j, col0 + tx};
+    if (c[0] >= n_rows || c[1] >= n_cols) continue;
+    const Index i = static_cast<Index>(c[0]) * static_cast<Index>(n_cols) + static_cast<Index>(c[1]);
+    typename A0::type x0;
+    if constexpr (A0::staged) x0 = s0[tx][j];
+    else x0 = a0.load_at(i, c);
+    typename A1::type x1;
+    if constexpr (A1::staged) x1 = s1[tx][j];
+    else x1 = a1.load_at(i, c);
+    typename A2::type x2;
+    if constexpr (A2::staged) x2 = s2[tx][j];
+    else x2 = a2.load_at(i, c);
+    typename Op::out0_t t0;
+    typename Op::out1_t t1;
+    Op::apply(cast<typename Op::in0_t>(x0), cast<typename Op::in1_t>(x1), cast<typename Op::in2_t>(x2), t0, t1);
+    r0.store_at(i, c, cast<typename R0::type>(t0));
+    r1.store_at(i, c, cast<typename R1::type>(t1));
+  }
+}
+)cupp";
 
 }  // namespace
 
@@ -831,7 +1309,11 @@ std::span<const op_spec> builtin_ops() noexcept { return ops; }
 namespace detail {
 std::string_view elementwise_kernel_template(int nin, int nout) noexcept {
   if (nin == 1 && nout == 1) return kernel_template_1_1;
+  if (nin == 1 && nout == 2) return kernel_template_1_2;
   if (nin == 2 && nout == 1) return kernel_template_2_1;
+  if (nin == 2 && nout == 2) return kernel_template_2_2;
+  if (nin == 3 && nout == 1) return kernel_template_3_1;
+  if (nin == 3 && nout == 2) return kernel_template_3_2;
   return {};
 }
 }  // namespace detail

@@ -6,6 +6,7 @@
 
 #include "cupp/ndarray.hpp"
 #include "cupp/promotion.hpp"
+#include "cupp/ufunc.hpp"
 
 namespace cupp::engine {
 
@@ -25,6 +26,12 @@ bool same_elements(const ndarray& input, const ndarray& output);
 // where `where` (a bool array broadcast to dst's shape, or null) is true. Crosses devices
 // through a peer copy; copies the source first when it overlaps dst. No casting check here.
 void copy_into(const ndarray& dst, const ndarray& source, const ndarray& where = {});
+// Runs loop `loop` of `op` on `inputs` with NumPy's call semantics (broadcasting, out=, where=,
+// casting of out=, order K, overlap copies). The loop is resolved and the inputs' casting checked
+// by the caller. Built-in ufuncs and ElementwiseKernel share it.
+std::vector<ndarray> execute(const op_spec& op, std::size_t loop, std::span<const operand> inputs,
+                             const ufunc_options& options);
+
 // Sets dst's elements to one value already in dst's dtype (its bytes).
 void fill_with(const ndarray& dst, std::span<const std::byte> value);
 

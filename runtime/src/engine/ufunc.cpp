@@ -205,7 +205,11 @@ bool all_contiguous_alike(std::span<const operand> inputs, std::span<const ndarr
 
 std::vector<ndarray> ufunc::call(std::span<const operand> inputs, const ufunc_options& options) const {
   const op_spec& op = spec();
-  const std::size_t loop_index = engine::resolve_index(op, inputs, options);
+  return engine::execute(op, engine::resolve_index(op, inputs, options), inputs, options);
+}
+
+std::vector<ndarray> engine::execute(const op_spec& op, std::size_t loop_index, std::span<const operand> inputs,
+                                     const ufunc_options& options) {
   const loop_spec& loop = op.loops[loop_index];
   const std::vector<ndarray>& given = options.out.arrays;
   if (!given.empty() && given.size() != static_cast<std::size_t>(op.nout))
