@@ -1,16 +1,20 @@
-// `cupp demo`: a short tour of what works today without a GPU: the dtypes, NumPy 2 (NEP 50)
-// promotion with strong dtypes and weak C++ scalars, casting rules, the overflow error for a
-// weak integer that does not fit; then whether a GPU is present.
+// `cupp demo`: a short tour. Without a GPU: the dtypes, NumPy 2 (NEP 50) promotion with strong
+// dtypes and weak C++ scalars, casting rules, the overflow error for a weak integer that does not
+// fit. With a GPU, also ufunc calls on device arrays (broadcasting, out=, where=, a transpose,
+// casts, a user ElementwiseKernel) with their results.
 #include <complex>
 #include <cstdint>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/dtype.hpp"
+#include "cupp/elementwise_kernel.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/promotion.hpp"
+#include "cupp/ufunc.hpp"
 
 namespace cupp::tool {
 
@@ -72,12 +76,26 @@ int demo(std::span<const std::string_view> args) {
   show("can_cast(float64, int32, same_kind)", [&] { return yes_no(can_cast(float64, int32, casting::same_kind)); });
 
   std::cout << '\n';
-  if (cuda::is_available()) {
-    std::cout << "A CUDA device is present (" << cuda::device_count()
-              << " found); GPU arrays and ops arrive with later issues.\n";
-  } else {
-    std::cout << "No usable CUDA device here: GPU arrays and ops are unavailable (they arrive with later issues).\n";
+  if (!cuda::is_available()) {
+    std::cout << "No usable CUDA device here: the GPU part of the demo (ufuncs on device arrays) is skipped.\n";
+    return 0;
   }
+  std::cout << "On the GPU (" << cuda::device_count() << " device(s)):\n";
+  const ndarray a = array({{1.0, 2.0, 3.0}, {4.0, 5.0, 6.0}});
+  const ndarray row = asarray(std::vector<float>{10, 20, 30});
+  std::cout << "  a = " << a << "\n";
+  std::cout << "  a + row (float32 row broadcast) = " << (a + row) << "\n";
+  std::cout << "  a * 2 - a.T().T() = " << (a * 2 - a.T().T()) << "\n";
+  std::cout << "  sin(a.T()) (order K keeps the transposed layout) = " << sin(a.T()) << "\n";
+  const ndarray u = asarray(std::vector<std::uint8_t>{250, 5});
+  std::cout << "  uint8 [250, 5] + 10 = " << (u + 10) << "  (wraps, stays uint8)\n";
+  show("uint8 array + 300", [&] { return (u + 300).repr(); });
+  ndarray out = zeros({2, 3}, float32);
+  add(a, 0.5, {.out = out, .where = a > 2.5, .casting = casting::same_kind});
+  std::cout << "  add(a, 0.5, out=float32 zeros, where=a > 2.5) = " << out << "\n";
+  std::cout << "  astype(a, float16) = " << astype(a, float16) << "\n";
+  const ElementwiseKernel axpy("T x, T y, float64 k", "T z", "z = k * x + y;", "demo_axpy");
+  std::cout << "  ElementwiseKernel axpy(a, a, 3) = " << axpy(a, a, 3.0) << "\n";
   return 0;
 }
 
