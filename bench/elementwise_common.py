@@ -125,3 +125,16 @@ def compare(op, xs, got, compute_dtypes):
     i = int(np.argmax(bad))
     return (f"{int(bad.sum())} of {bad.size} sampled elements wrong; first: element {i}: "
             f"got {got[i]!r}, expected {want[i]!r}")
+
+
+def make_call(f, inputs, out, given):
+    """The timed call of a ufunc-like f on the inputs, with out= when given; two-input calls are
+    spelled out so that no argument unpacking is timed."""
+    a = inputs
+    if given:
+        if len(a) == 2:
+            return lambda: f(a[0], a[1], out=out)
+        return lambda: f(*a, out=out)
+    if len(a) == 2:
+        return lambda: f(a[0], a[1])
+    return lambda: f(*a)

@@ -63,20 +63,7 @@ def run_case(case, settings, stream):
             return inputs[0].astype(out_dt)
     else:
         f = getattr(cupy, op)
-        a = inputs
-        if given:
-            if len(a) == 2:
-                def call():
-                    return f(a[0], a[1], out=out)
-            else:
-                def call():
-                    return f(*a, out=out)
-        elif len(a) == 2:
-            def call():
-                return f(a[0], a[1])
-        else:
-            def call():
-                return f(*a)
+        call = common.make_call(f, inputs, out, given)
 
     def poison():
         if given:

@@ -75,21 +75,8 @@ def run_case(case, settings, stream, device):
         compute = out_dt
     else:
         f = getattr(torch, op)
-        a = inputs
-        compute = torch.result_type(*a) if len(a) == 2 else a[0].dtype
-        if given:
-            if len(a) == 2:
-                def call():
-                    return f(a[0], a[1], out=out)
-            else:
-                def call():
-                    return f(*a, out=out)
-        elif len(a) == 2:
-            def call():
-                return f(a[0], a[1])
-        else:
-            def call():
-                return f(*a)
+        compute = torch.result_type(*inputs) if len(inputs) == 2 else inputs[0].dtype
+        call = common.make_call(f, inputs, out, given)
 
     def poison():
         if given:

@@ -107,15 +107,6 @@ host_array load_expected(const fs::path& file, const std::string& dtype_name) {
   return a.get();
 }
 
-weak_scalar python_scalar(const std::string& kind) {
-  if (kind == "bool") return weak_scalar(true);
-  if (kind == "int") return weak_scalar(2);
-  if (kind == "int300") return weak_scalar(300);
-  if (kind == "intneg") return weak_scalar(-1);
-  if (kind == "float") return weak_scalar(2.5);
-  return weak_scalar(std::complex<double>(0.0, 2.0));
-}
-
 // The class name of the cupp::Error f throws ("" when it throws nothing).
 template <class F>
 std::string error_class(F&& f) {
@@ -161,7 +152,7 @@ void run_case(const YAML::Node& c, const fs::path& root, tally& t) {
   const fs::path dir = root / "ufunc" / name / tag;
   std::vector<operand> operands;
   for (std::size_t k = 0; k < in.size(); ++k) {
-    if (pyscalar && k == 1) operands.emplace_back(python_scalar(in[k]));
+    if (pyscalar && k == 1) operands.emplace_back(test::manifest_python_scalar(in[k]));
     else if (pyscalar || !fs::exists(dir)) operands.emplace_back(zeros({4}, dtype::parse(in[k])));  // error cases
     else operands.emplace_back(load_input(dir / ("in" + std::to_string(k) + ".npy"), in[k]));
   }

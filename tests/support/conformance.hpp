@@ -4,10 +4,13 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <complex>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 #include "cupp/dtype.hpp"
+#include "cupp/promotion.hpp"
 
 namespace cupp::test {
 
@@ -29,5 +32,17 @@ inline YAML::Node load_yaml(const std::string& path) { return YAML::LoadFile(pat
 
 // A dtype from NumPy's name ("int8", "bool", "bfloat16").
 inline dtype dtype_named(const std::string& name) { return dtype::parse(name); }
+
+// The Python scalar of a manifest's pyscalar_* case kind: bool (True), int (2), int300, intneg
+// (-1), float (2.5), complex (2j).
+inline weak_scalar manifest_python_scalar(const std::string& kind) {
+  if (kind == "bool") return weak_scalar(true);
+  if (kind == "int") return weak_scalar(2);
+  if (kind == "int300") return weak_scalar(300);
+  if (kind == "intneg") return weak_scalar(-1);
+  if (kind == "float") return weak_scalar(2.5);
+  if (kind == "complex") return weak_scalar(std::complex<double>(0.0, 2.0));
+  throw std::runtime_error("unknown Python scalar kind " + kind);
+}
 
 }  // namespace cupp::test

@@ -17,16 +17,6 @@
 namespace cupp {
 namespace {
 
-weak_scalar python_scalar(const std::string& kind) {
-  if (kind == "bool") return weak_scalar(true);
-  if (kind == "int") return weak_scalar(2);
-  if (kind == "int300") return weak_scalar(300);
-  if (kind == "intneg") return weak_scalar(-1);
-  if (kind == "float") return weak_scalar(2.5);
-  if (kind == "complex") return weak_scalar(std::complex<double>(0.0, 2.0));
-  throw std::runtime_error("unknown python scalar kind " + kind);
-}
-
 // The error class a resolution raises ("" when it succeeds), with the value check the call does
 // for weak integers (scalar to the loop's input dtype).
 // With `last_is_scalar`, the last input names a Python scalar kind (pyscalar_* cases).
@@ -37,7 +27,7 @@ std::string resolve(const op_spec& op, const std::vector<std::string>& in, bool 
   std::vector<engine::input_type> types;
   for (std::size_t k = 0; k < in.size(); ++k) {
     if (last_is_scalar && k + 1 == in.size()) {
-      scalars.push_back(python_scalar(in[k]));
+      scalars.push_back(test::manifest_python_scalar(in[k]));
       types.push_back({dtype(type_id::bool_), &scalars.back()});
     } else {
       types.push_back({test::dtype_named(in[k]), nullptr});
