@@ -247,11 +247,12 @@ class Op:
     int_inputs_as: str | None = None  # a promoter: all-integer (or bool) inputs resolve as this dtype
     bool_inputs_error: str | None = None  # TypeError message when every input is bool (subtract)
     raises: str | None = None  # "ValueError: message" for data-dependent errors (device error flag)
+    weak_scalars_by_truth: bool = False  # weak scalars count by truth value (logical ops: no OverflowError)
     loops: list[Loop] = field(default_factory=list)
 
 
 RAISABLE = {"ValueError", "OverflowError", "IndexError", "TypeError"}
-OP_KEYS = {"name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "int_inputs_as", "bool_inputs_error", "raises",
+OP_KEYS = {"name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "int_inputs_as", "bool_inputs_error", "raises", "weak_scalars_by_truth",
            "body", "loops"}
 LOOP_KEYS = {"sig", "each", "body"}
 SIG = re.compile(r"^\s*([\w\s,]+?)\s*->\s*([\w\s,]+?)\s*$")
@@ -308,6 +309,11 @@ def load_op(path: str, shown: str, dt: DTypes, promo: Promotion) -> Op:
         if not isinstance(message, str) or not message.strip():
             raise SpecError(shown, doc.line_of("bool_inputs_error"), "bool_inputs_error must be a message")
         op.bool_inputs_error = message
+    if "weak_scalars_by_truth" in doc:
+        flag = doc["weak_scalars_by_truth"]
+        if not isinstance(flag, bool):
+            raise SpecError(shown, doc.line_of("weak_scalars_by_truth"), "weak_scalars_by_truth must be true or false")
+        op.weak_scalars_by_truth = flag
     if "raises" in doc:
         node = _expect(doc["raises"], Located, shown, doc.line_of("raises"), "'raises'")
         _check_keys(node, {"type", "message"}, {"type", "message"}, "'raises'")

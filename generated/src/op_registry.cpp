@@ -10,6 +10,41 @@
 namespace cupp {
 namespace {
 
+// ---- absolute (specs/ufuncs/absolute.yaml)
+constexpr type_id absolute_types_0[] = {type_id::bool_, type_id::bool_};
+constexpr type_id absolute_types_1[] = {type_id::int8, type_id::int8};
+constexpr type_id absolute_types_2[] = {type_id::uint8, type_id::uint8};
+constexpr type_id absolute_types_3[] = {type_id::int16, type_id::int16};
+constexpr type_id absolute_types_4[] = {type_id::uint16, type_id::uint16};
+constexpr type_id absolute_types_5[] = {type_id::int32, type_id::int32};
+constexpr type_id absolute_types_6[] = {type_id::uint32, type_id::uint32};
+constexpr type_id absolute_types_7[] = {type_id::int64, type_id::int64};
+constexpr type_id absolute_types_8[] = {type_id::uint64, type_id::uint64};
+constexpr type_id absolute_types_9[] = {type_id::float16, type_id::float16};
+constexpr type_id absolute_types_10[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id absolute_types_11[] = {type_id::float32, type_id::float32};
+constexpr type_id absolute_types_12[] = {type_id::float64, type_id::float64};
+constexpr type_id absolute_types_13[] = {type_id::complex64, type_id::float32};
+constexpr type_id absolute_types_14[] = {type_id::complex128, type_id::float64};
+constexpr loop_spec absolute_loops[] = {
+    {std::span(absolute_types_0).first(1), std::span(absolute_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(absolute_types_1).first(1), std::span(absolute_types_1).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
+    {std::span(absolute_types_2).first(1), std::span(absolute_types_2).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
+    {std::span(absolute_types_3).first(1), std::span(absolute_types_3).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
+    {std::span(absolute_types_4).first(1), std::span(absolute_types_4).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
+    {std::span(absolute_types_5).first(1), std::span(absolute_types_5).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
+    {std::span(absolute_types_6).first(1), std::span(absolute_types_6).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
+    {std::span(absolute_types_7).first(1), std::span(absolute_types_7).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
+    {std::span(absolute_types_8).first(1), std::span(absolute_types_8).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
+    {std::span(absolute_types_9).first(1), std::span(absolute_types_9).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
+    {std::span(absolute_types_10).first(1), std::span(absolute_types_10).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
+    {std::span(absolute_types_11).first(1), std::span(absolute_types_11).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
+    {std::span(absolute_types_12).first(1), std::span(absolute_types_12).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
+    {std::span(absolute_types_13).first(1), std::span(absolute_types_13).subspan(1), R"cupp(out0 = cupp::dev::complex_abs(in0);)cupp"},
+    {std::span(absolute_types_14).first(1), std::span(absolute_types_14).subspan(1), R"cupp(out0 = cupp::dev::complex_abs(in0);)cupp"},
+};
+constexpr std::string_view absolute_aliases[] = {"abs"};
+
 // ---- add (specs/ufuncs/add.yaml)
 constexpr type_id add_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
 constexpr type_id add_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
@@ -110,6 +145,81 @@ constexpr loop_spec bitwise_xor_loops[] = {
     {std::span(bitwise_xor_types_8).first(2), std::span(bitwise_xor_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
 };
 
+// ---- ceil (specs/ufuncs/ceil.yaml)
+constexpr type_id ceil_types_0[] = {type_id::bool_, type_id::bool_};
+constexpr type_id ceil_types_1[] = {type_id::int8, type_id::int8};
+constexpr type_id ceil_types_2[] = {type_id::uint8, type_id::uint8};
+constexpr type_id ceil_types_3[] = {type_id::int16, type_id::int16};
+constexpr type_id ceil_types_4[] = {type_id::uint16, type_id::uint16};
+constexpr type_id ceil_types_5[] = {type_id::int32, type_id::int32};
+constexpr type_id ceil_types_6[] = {type_id::uint32, type_id::uint32};
+constexpr type_id ceil_types_7[] = {type_id::int64, type_id::int64};
+constexpr type_id ceil_types_8[] = {type_id::uint64, type_id::uint64};
+constexpr type_id ceil_types_9[] = {type_id::float16, type_id::float16};
+constexpr type_id ceil_types_10[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id ceil_types_11[] = {type_id::float32, type_id::float32};
+constexpr type_id ceil_types_12[] = {type_id::float64, type_id::float64};
+constexpr loop_spec ceil_loops[] = {
+    {std::span(ceil_types_0).first(1), std::span(ceil_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(ceil_types_1).first(1), std::span(ceil_types_1).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(ceil_types_2).first(1), std::span(ceil_types_2).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(ceil_types_3).first(1), std::span(ceil_types_3).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(ceil_types_4).first(1), std::span(ceil_types_4).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(ceil_types_5).first(1), std::span(ceil_types_5).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(ceil_types_6).first(1), std::span(ceil_types_6).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(ceil_types_7).first(1), std::span(ceil_types_7).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(ceil_types_8).first(1), std::span(ceil_types_8).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(ceil_types_9).first(1), std::span(ceil_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp"},
+    {std::span(ceil_types_10).first(1), std::span(ceil_types_10).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp"},
+    {std::span(ceil_types_11).first(1), std::span(ceil_types_11).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp"},
+    {std::span(ceil_types_12).first(1), std::span(ceil_types_12).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp"},
+};
+
+// ---- conjugate (specs/ufuncs/conjugate.yaml)
+constexpr type_id conjugate_types_0[] = {type_id::int8, type_id::int8};
+constexpr type_id conjugate_types_1[] = {type_id::uint8, type_id::uint8};
+constexpr type_id conjugate_types_2[] = {type_id::int16, type_id::int16};
+constexpr type_id conjugate_types_3[] = {type_id::uint16, type_id::uint16};
+constexpr type_id conjugate_types_4[] = {type_id::int32, type_id::int32};
+constexpr type_id conjugate_types_5[] = {type_id::uint32, type_id::uint32};
+constexpr type_id conjugate_types_6[] = {type_id::int64, type_id::int64};
+constexpr type_id conjugate_types_7[] = {type_id::uint64, type_id::uint64};
+constexpr type_id conjugate_types_8[] = {type_id::float16, type_id::float16};
+constexpr type_id conjugate_types_9[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id conjugate_types_10[] = {type_id::float32, type_id::float32};
+constexpr type_id conjugate_types_11[] = {type_id::float64, type_id::float64};
+constexpr type_id conjugate_types_12[] = {type_id::complex64, type_id::complex64};
+constexpr type_id conjugate_types_13[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec conjugate_loops[] = {
+    {std::span(conjugate_types_0).first(1), std::span(conjugate_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_1).first(1), std::span(conjugate_types_1).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_2).first(1), std::span(conjugate_types_2).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_3).first(1), std::span(conjugate_types_3).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_4).first(1), std::span(conjugate_types_4).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_5).first(1), std::span(conjugate_types_5).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_6).first(1), std::span(conjugate_types_6).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_7).first(1), std::span(conjugate_types_7).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_8).first(1), std::span(conjugate_types_8).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_9).first(1), std::span(conjugate_types_9).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_10).first(1), std::span(conjugate_types_10).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_11).first(1), std::span(conjugate_types_11).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(conjugate_types_12).first(1), std::span(conjugate_types_12).subspan(1), R"cupp(out0 = out0_t(in0.re, -in0.im);)cupp"},
+    {std::span(conjugate_types_13).first(1), std::span(conjugate_types_13).subspan(1), R"cupp(out0 = out0_t(in0.re, -in0.im);)cupp"},
+};
+constexpr std::string_view conjugate_aliases[] = {"conj"};
+
+// ---- copysign (specs/ufuncs/copysign.yaml)
+constexpr type_id copysign_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id copysign_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id copysign_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id copysign_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec copysign_loops[] = {
+    {std::span(copysign_types_0).first(2), std::span(copysign_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(copysign_types_1).first(2), std::span(copysign_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(copysign_types_2).first(2), std::span(copysign_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(copysign_types_3).first(2), std::span(copysign_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+};
+
 // ---- divide (specs/ufuncs/divide.yaml)
 constexpr type_id divide_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
 constexpr type_id divide_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
@@ -163,6 +273,172 @@ constexpr loop_spec equal_loops[] = {
     {std::span(equal_types_14).first(2), std::span(equal_types_14).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
     {std::span(equal_types_15).first(2), std::span(equal_types_15).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
     {std::span(equal_types_16).first(2), std::span(equal_types_16).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
+};
+
+// ---- fabs (specs/ufuncs/fabs.yaml)
+constexpr type_id fabs_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id fabs_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id fabs_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id fabs_types_3[] = {type_id::float64, type_id::float64};
+constexpr loop_spec fabs_loops[] = {
+    {std::span(fabs_types_0).first(1), std::span(fabs_types_0).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
+    {std::span(fabs_types_1).first(1), std::span(fabs_types_1).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
+    {std::span(fabs_types_2).first(1), std::span(fabs_types_2).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
+    {std::span(fabs_types_3).first(1), std::span(fabs_types_3).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
+};
+
+// ---- floor (specs/ufuncs/floor.yaml)
+constexpr type_id floor_types_0[] = {type_id::bool_, type_id::bool_};
+constexpr type_id floor_types_1[] = {type_id::int8, type_id::int8};
+constexpr type_id floor_types_2[] = {type_id::uint8, type_id::uint8};
+constexpr type_id floor_types_3[] = {type_id::int16, type_id::int16};
+constexpr type_id floor_types_4[] = {type_id::uint16, type_id::uint16};
+constexpr type_id floor_types_5[] = {type_id::int32, type_id::int32};
+constexpr type_id floor_types_6[] = {type_id::uint32, type_id::uint32};
+constexpr type_id floor_types_7[] = {type_id::int64, type_id::int64};
+constexpr type_id floor_types_8[] = {type_id::uint64, type_id::uint64};
+constexpr type_id floor_types_9[] = {type_id::float16, type_id::float16};
+constexpr type_id floor_types_10[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id floor_types_11[] = {type_id::float32, type_id::float32};
+constexpr type_id floor_types_12[] = {type_id::float64, type_id::float64};
+constexpr loop_spec floor_loops[] = {
+    {std::span(floor_types_0).first(1), std::span(floor_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(floor_types_1).first(1), std::span(floor_types_1).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(floor_types_2).first(1), std::span(floor_types_2).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(floor_types_3).first(1), std::span(floor_types_3).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(floor_types_4).first(1), std::span(floor_types_4).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(floor_types_5).first(1), std::span(floor_types_5).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(floor_types_6).first(1), std::span(floor_types_6).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(floor_types_7).first(1), std::span(floor_types_7).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(floor_types_8).first(1), std::span(floor_types_8).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(floor_types_9).first(1), std::span(floor_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp"},
+    {std::span(floor_types_10).first(1), std::span(floor_types_10).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp"},
+    {std::span(floor_types_11).first(1), std::span(floor_types_11).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp"},
+    {std::span(floor_types_12).first(1), std::span(floor_types_12).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp"},
+};
+
+// ---- floor_divide (specs/ufuncs/floor_divide.yaml)
+constexpr type_id floor_divide_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id floor_divide_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id floor_divide_types_2[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id floor_divide_types_3[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id floor_divide_types_4[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id floor_divide_types_5[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id floor_divide_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id floor_divide_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr type_id floor_divide_types_8[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id floor_divide_types_9[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id floor_divide_types_10[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id floor_divide_types_11[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec floor_divide_loops[] = {
+    {std::span(floor_divide_types_0).first(2), std::span(floor_divide_types_0).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
+    {std::span(floor_divide_types_1).first(2), std::span(floor_divide_types_1).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
+    {std::span(floor_divide_types_2).first(2), std::span(floor_divide_types_2).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
+    {std::span(floor_divide_types_3).first(2), std::span(floor_divide_types_3).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
+    {std::span(floor_divide_types_4).first(2), std::span(floor_divide_types_4).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
+    {std::span(floor_divide_types_5).first(2), std::span(floor_divide_types_5).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
+    {std::span(floor_divide_types_6).first(2), std::span(floor_divide_types_6).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
+    {std::span(floor_divide_types_7).first(2), std::span(floor_divide_types_7).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
+    {std::span(floor_divide_types_8).first(2), std::span(floor_divide_types_8).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp"},
+    {std::span(floor_divide_types_9).first(2), std::span(floor_divide_types_9).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp"},
+    {std::span(floor_divide_types_10).first(2), std::span(floor_divide_types_10).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp"},
+    {std::span(floor_divide_types_11).first(2), std::span(floor_divide_types_11).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp"},
+};
+
+// ---- fmax (specs/ufuncs/fmax.yaml)
+constexpr type_id fmax_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id fmax_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id fmax_types_2[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id fmax_types_3[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id fmax_types_4[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id fmax_types_5[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id fmax_types_6[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id fmax_types_7[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id fmax_types_8[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr type_id fmax_types_9[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id fmax_types_10[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id fmax_types_11[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id fmax_types_12[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr type_id fmax_types_13[] = {type_id::complex64, type_id::complex64, type_id::complex64};
+constexpr type_id fmax_types_14[] = {type_id::complex128, type_id::complex128, type_id::complex128};
+constexpr loop_spec fmax_loops[] = {
+    {std::span(fmax_types_0).first(2), std::span(fmax_types_0).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_1).first(2), std::span(fmax_types_1).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_2).first(2), std::span(fmax_types_2).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_3).first(2), std::span(fmax_types_3).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_4).first(2), std::span(fmax_types_4).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_5).first(2), std::span(fmax_types_5).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_6).first(2), std::span(fmax_types_6).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_7).first(2), std::span(fmax_types_7).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_8).first(2), std::span(fmax_types_8).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_9).first(2), std::span(fmax_types_9).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_10).first(2), std::span(fmax_types_10).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_11).first(2), std::span(fmax_types_11).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_12).first(2), std::span(fmax_types_12).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_13).first(2), std::span(fmax_types_13).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_14).first(2), std::span(fmax_types_14).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+};
+
+// ---- fmin (specs/ufuncs/fmin.yaml)
+constexpr type_id fmin_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id fmin_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id fmin_types_2[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id fmin_types_3[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id fmin_types_4[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id fmin_types_5[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id fmin_types_6[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id fmin_types_7[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id fmin_types_8[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr type_id fmin_types_9[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id fmin_types_10[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id fmin_types_11[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id fmin_types_12[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr type_id fmin_types_13[] = {type_id::complex64, type_id::complex64, type_id::complex64};
+constexpr type_id fmin_types_14[] = {type_id::complex128, type_id::complex128, type_id::complex128};
+constexpr loop_spec fmin_loops[] = {
+    {std::span(fmin_types_0).first(2), std::span(fmin_types_0).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_1).first(2), std::span(fmin_types_1).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_2).first(2), std::span(fmin_types_2).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_3).first(2), std::span(fmin_types_3).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_4).first(2), std::span(fmin_types_4).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_5).first(2), std::span(fmin_types_5).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_6).first(2), std::span(fmin_types_6).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_7).first(2), std::span(fmin_types_7).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_8).first(2), std::span(fmin_types_8).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_9).first(2), std::span(fmin_types_9).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_10).first(2), std::span(fmin_types_10).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_11).first(2), std::span(fmin_types_11).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_12).first(2), std::span(fmin_types_12).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_13).first(2), std::span(fmin_types_13).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_14).first(2), std::span(fmin_types_14).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+};
+
+// ---- fmod (specs/ufuncs/fmod.yaml)
+constexpr type_id fmod_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id fmod_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id fmod_types_2[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id fmod_types_3[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id fmod_types_4[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id fmod_types_5[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id fmod_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id fmod_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr type_id fmod_types_8[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id fmod_types_9[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id fmod_types_10[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id fmod_types_11[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec fmod_loops[] = {
+    {std::span(fmod_types_0).first(2), std::span(fmod_types_0).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
+    {std::span(fmod_types_1).first(2), std::span(fmod_types_1).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
+    {std::span(fmod_types_2).first(2), std::span(fmod_types_2).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
+    {std::span(fmod_types_3).first(2), std::span(fmod_types_3).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
+    {std::span(fmod_types_4).first(2), std::span(fmod_types_4).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
+    {std::span(fmod_types_5).first(2), std::span(fmod_types_5).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
+    {std::span(fmod_types_6).first(2), std::span(fmod_types_6).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
+    {std::span(fmod_types_7).first(2), std::span(fmod_types_7).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
+    {std::span(fmod_types_8).first(2), std::span(fmod_types_8).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(fmod_types_9).first(2), std::span(fmod_types_9).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(fmod_types_10).first(2), std::span(fmod_types_10).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(fmod_types_11).first(2), std::span(fmod_types_11).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
 };
 
 // ---- greater (specs/ufuncs/greater.yaml)
@@ -241,6 +517,18 @@ constexpr loop_spec greater_equal_loops[] = {
     {std::span(greater_equal_types_16).first(2), std::span(greater_equal_types_16).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
 };
 
+// ---- heaviside (specs/ufuncs/heaviside.yaml)
+constexpr type_id heaviside_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id heaviside_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id heaviside_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id heaviside_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec heaviside_loops[] = {
+    {std::span(heaviside_types_0).first(2), std::span(heaviside_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp"},
+    {std::span(heaviside_types_1).first(2), std::span(heaviside_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp"},
+    {std::span(heaviside_types_2).first(2), std::span(heaviside_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp"},
+    {std::span(heaviside_types_3).first(2), std::span(heaviside_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp"},
+};
+
 // ---- invert (specs/ufuncs/invert.yaml)
 constexpr type_id invert_types_0[] = {type_id::bool_, type_id::bool_};
 constexpr type_id invert_types_1[] = {type_id::int8, type_id::int8};
@@ -263,6 +551,74 @@ constexpr loop_spec invert_loops[] = {
     {std::span(invert_types_8).first(1), std::span(invert_types_8).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
 };
 constexpr std::string_view invert_aliases[] = {"bitwise_not", "bitwise_invert"};
+
+// ---- isfinite (specs/ufuncs/isfinite.yaml)
+constexpr type_id isfinite_types_0[] = {type_id::bool_, type_id::bool_};
+constexpr type_id isfinite_types_1[] = {type_id::int8, type_id::bool_};
+constexpr type_id isfinite_types_2[] = {type_id::uint8, type_id::bool_};
+constexpr type_id isfinite_types_3[] = {type_id::int16, type_id::bool_};
+constexpr type_id isfinite_types_4[] = {type_id::uint16, type_id::bool_};
+constexpr type_id isfinite_types_5[] = {type_id::int32, type_id::bool_};
+constexpr type_id isfinite_types_6[] = {type_id::uint32, type_id::bool_};
+constexpr type_id isfinite_types_7[] = {type_id::int64, type_id::bool_};
+constexpr type_id isfinite_types_8[] = {type_id::uint64, type_id::bool_};
+constexpr type_id isfinite_types_9[] = {type_id::float16, type_id::bool_};
+constexpr type_id isfinite_types_10[] = {type_id::bfloat16, type_id::bool_};
+constexpr type_id isfinite_types_11[] = {type_id::float32, type_id::bool_};
+constexpr type_id isfinite_types_12[] = {type_id::float64, type_id::bool_};
+constexpr type_id isfinite_types_13[] = {type_id::complex64, type_id::bool_};
+constexpr type_id isfinite_types_14[] = {type_id::complex128, type_id::bool_};
+constexpr loop_spec isfinite_loops[] = {
+    {std::span(isfinite_types_0).first(1), std::span(isfinite_types_0).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_1).first(1), std::span(isfinite_types_1).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_2).first(1), std::span(isfinite_types_2).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_3).first(1), std::span(isfinite_types_3).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_4).first(1), std::span(isfinite_types_4).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_5).first(1), std::span(isfinite_types_5).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_6).first(1), std::span(isfinite_types_6).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_7).first(1), std::span(isfinite_types_7).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_8).first(1), std::span(isfinite_types_8).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_9).first(1), std::span(isfinite_types_9).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_10).first(1), std::span(isfinite_types_10).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_11).first(1), std::span(isfinite_types_11).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_12).first(1), std::span(isfinite_types_12).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_13).first(1), std::span(isfinite_types_13).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_14).first(1), std::span(isfinite_types_14).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+};
+
+// ---- isinf (specs/ufuncs/isinf.yaml)
+constexpr type_id isinf_types_0[] = {type_id::bool_, type_id::bool_};
+constexpr type_id isinf_types_1[] = {type_id::int8, type_id::bool_};
+constexpr type_id isinf_types_2[] = {type_id::uint8, type_id::bool_};
+constexpr type_id isinf_types_3[] = {type_id::int16, type_id::bool_};
+constexpr type_id isinf_types_4[] = {type_id::uint16, type_id::bool_};
+constexpr type_id isinf_types_5[] = {type_id::int32, type_id::bool_};
+constexpr type_id isinf_types_6[] = {type_id::uint32, type_id::bool_};
+constexpr type_id isinf_types_7[] = {type_id::int64, type_id::bool_};
+constexpr type_id isinf_types_8[] = {type_id::uint64, type_id::bool_};
+constexpr type_id isinf_types_9[] = {type_id::float16, type_id::bool_};
+constexpr type_id isinf_types_10[] = {type_id::bfloat16, type_id::bool_};
+constexpr type_id isinf_types_11[] = {type_id::float32, type_id::bool_};
+constexpr type_id isinf_types_12[] = {type_id::float64, type_id::bool_};
+constexpr type_id isinf_types_13[] = {type_id::complex64, type_id::bool_};
+constexpr type_id isinf_types_14[] = {type_id::complex128, type_id::bool_};
+constexpr loop_spec isinf_loops[] = {
+    {std::span(isinf_types_0).first(1), std::span(isinf_types_0).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_1).first(1), std::span(isinf_types_1).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_2).first(1), std::span(isinf_types_2).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_3).first(1), std::span(isinf_types_3).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_4).first(1), std::span(isinf_types_4).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_5).first(1), std::span(isinf_types_5).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_6).first(1), std::span(isinf_types_6).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_7).first(1), std::span(isinf_types_7).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_8).first(1), std::span(isinf_types_8).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_9).first(1), std::span(isinf_types_9).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_10).first(1), std::span(isinf_types_10).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_11).first(1), std::span(isinf_types_11).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_12).first(1), std::span(isinf_types_12).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_13).first(1), std::span(isinf_types_13).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_14).first(1), std::span(isinf_types_14).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+};
 
 // ---- isnan (specs/ufuncs/isnan.yaml)
 constexpr type_id isnan_types_0[] = {type_id::bool_, type_id::bool_};
@@ -393,6 +749,210 @@ constexpr loop_spec less_equal_loops[] = {
     {std::span(less_equal_types_14).first(2), std::span(less_equal_types_14).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
     {std::span(less_equal_types_15).first(2), std::span(less_equal_types_15).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
     {std::span(less_equal_types_16).first(2), std::span(less_equal_types_16).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+};
+
+// ---- logical_and (specs/ufuncs/logical_and.yaml)
+constexpr type_id logical_and_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id logical_and_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
+constexpr type_id logical_and_types_2[] = {type_id::uint8, type_id::uint8, type_id::bool_};
+constexpr type_id logical_and_types_3[] = {type_id::int16, type_id::int16, type_id::bool_};
+constexpr type_id logical_and_types_4[] = {type_id::uint16, type_id::uint16, type_id::bool_};
+constexpr type_id logical_and_types_5[] = {type_id::int32, type_id::int32, type_id::bool_};
+constexpr type_id logical_and_types_6[] = {type_id::uint32, type_id::uint32, type_id::bool_};
+constexpr type_id logical_and_types_7[] = {type_id::int64, type_id::int64, type_id::bool_};
+constexpr type_id logical_and_types_8[] = {type_id::uint64, type_id::uint64, type_id::bool_};
+constexpr type_id logical_and_types_9[] = {type_id::float16, type_id::float16, type_id::bool_};
+constexpr type_id logical_and_types_10[] = {type_id::bfloat16, type_id::bfloat16, type_id::bool_};
+constexpr type_id logical_and_types_11[] = {type_id::float32, type_id::float32, type_id::bool_};
+constexpr type_id logical_and_types_12[] = {type_id::float64, type_id::float64, type_id::bool_};
+constexpr type_id logical_and_types_13[] = {type_id::complex64, type_id::complex64, type_id::bool_};
+constexpr type_id logical_and_types_14[] = {type_id::complex128, type_id::complex128, type_id::bool_};
+constexpr loop_spec logical_and_loops[] = {
+    {std::span(logical_and_types_0).first(2), std::span(logical_and_types_0).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_1).first(2), std::span(logical_and_types_1).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_2).first(2), std::span(logical_and_types_2).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_3).first(2), std::span(logical_and_types_3).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_4).first(2), std::span(logical_and_types_4).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_5).first(2), std::span(logical_and_types_5).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_6).first(2), std::span(logical_and_types_6).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_7).first(2), std::span(logical_and_types_7).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_8).first(2), std::span(logical_and_types_8).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_9).first(2), std::span(logical_and_types_9).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_10).first(2), std::span(logical_and_types_10).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_11).first(2), std::span(logical_and_types_11).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_12).first(2), std::span(logical_and_types_12).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_13).first(2), std::span(logical_and_types_13).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_14).first(2), std::span(logical_and_types_14).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+};
+
+// ---- logical_not (specs/ufuncs/logical_not.yaml)
+constexpr type_id logical_not_types_0[] = {type_id::bool_, type_id::bool_};
+constexpr type_id logical_not_types_1[] = {type_id::int8, type_id::bool_};
+constexpr type_id logical_not_types_2[] = {type_id::uint8, type_id::bool_};
+constexpr type_id logical_not_types_3[] = {type_id::int16, type_id::bool_};
+constexpr type_id logical_not_types_4[] = {type_id::uint16, type_id::bool_};
+constexpr type_id logical_not_types_5[] = {type_id::int32, type_id::bool_};
+constexpr type_id logical_not_types_6[] = {type_id::uint32, type_id::bool_};
+constexpr type_id logical_not_types_7[] = {type_id::int64, type_id::bool_};
+constexpr type_id logical_not_types_8[] = {type_id::uint64, type_id::bool_};
+constexpr type_id logical_not_types_9[] = {type_id::float16, type_id::bool_};
+constexpr type_id logical_not_types_10[] = {type_id::bfloat16, type_id::bool_};
+constexpr type_id logical_not_types_11[] = {type_id::float32, type_id::bool_};
+constexpr type_id logical_not_types_12[] = {type_id::float64, type_id::bool_};
+constexpr type_id logical_not_types_13[] = {type_id::complex64, type_id::bool_};
+constexpr type_id logical_not_types_14[] = {type_id::complex128, type_id::bool_};
+constexpr loop_spec logical_not_loops[] = {
+    {std::span(logical_not_types_0).first(1), std::span(logical_not_types_0).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_1).first(1), std::span(logical_not_types_1).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_2).first(1), std::span(logical_not_types_2).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_3).first(1), std::span(logical_not_types_3).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_4).first(1), std::span(logical_not_types_4).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_5).first(1), std::span(logical_not_types_5).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_6).first(1), std::span(logical_not_types_6).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_7).first(1), std::span(logical_not_types_7).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_8).first(1), std::span(logical_not_types_8).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_9).first(1), std::span(logical_not_types_9).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_10).first(1), std::span(logical_not_types_10).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_11).first(1), std::span(logical_not_types_11).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_12).first(1), std::span(logical_not_types_12).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_13).first(1), std::span(logical_not_types_13).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_14).first(1), std::span(logical_not_types_14).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+};
+
+// ---- logical_or (specs/ufuncs/logical_or.yaml)
+constexpr type_id logical_or_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id logical_or_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
+constexpr type_id logical_or_types_2[] = {type_id::uint8, type_id::uint8, type_id::bool_};
+constexpr type_id logical_or_types_3[] = {type_id::int16, type_id::int16, type_id::bool_};
+constexpr type_id logical_or_types_4[] = {type_id::uint16, type_id::uint16, type_id::bool_};
+constexpr type_id logical_or_types_5[] = {type_id::int32, type_id::int32, type_id::bool_};
+constexpr type_id logical_or_types_6[] = {type_id::uint32, type_id::uint32, type_id::bool_};
+constexpr type_id logical_or_types_7[] = {type_id::int64, type_id::int64, type_id::bool_};
+constexpr type_id logical_or_types_8[] = {type_id::uint64, type_id::uint64, type_id::bool_};
+constexpr type_id logical_or_types_9[] = {type_id::float16, type_id::float16, type_id::bool_};
+constexpr type_id logical_or_types_10[] = {type_id::bfloat16, type_id::bfloat16, type_id::bool_};
+constexpr type_id logical_or_types_11[] = {type_id::float32, type_id::float32, type_id::bool_};
+constexpr type_id logical_or_types_12[] = {type_id::float64, type_id::float64, type_id::bool_};
+constexpr type_id logical_or_types_13[] = {type_id::complex64, type_id::complex64, type_id::bool_};
+constexpr type_id logical_or_types_14[] = {type_id::complex128, type_id::complex128, type_id::bool_};
+constexpr loop_spec logical_or_loops[] = {
+    {std::span(logical_or_types_0).first(2), std::span(logical_or_types_0).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_1).first(2), std::span(logical_or_types_1).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_2).first(2), std::span(logical_or_types_2).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_3).first(2), std::span(logical_or_types_3).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_4).first(2), std::span(logical_or_types_4).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_5).first(2), std::span(logical_or_types_5).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_6).first(2), std::span(logical_or_types_6).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_7).first(2), std::span(logical_or_types_7).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_8).first(2), std::span(logical_or_types_8).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_9).first(2), std::span(logical_or_types_9).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_10).first(2), std::span(logical_or_types_10).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_11).first(2), std::span(logical_or_types_11).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_12).first(2), std::span(logical_or_types_12).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_13).first(2), std::span(logical_or_types_13).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_14).first(2), std::span(logical_or_types_14).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+};
+
+// ---- logical_xor (specs/ufuncs/logical_xor.yaml)
+constexpr type_id logical_xor_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id logical_xor_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
+constexpr type_id logical_xor_types_2[] = {type_id::uint8, type_id::uint8, type_id::bool_};
+constexpr type_id logical_xor_types_3[] = {type_id::int16, type_id::int16, type_id::bool_};
+constexpr type_id logical_xor_types_4[] = {type_id::uint16, type_id::uint16, type_id::bool_};
+constexpr type_id logical_xor_types_5[] = {type_id::int32, type_id::int32, type_id::bool_};
+constexpr type_id logical_xor_types_6[] = {type_id::uint32, type_id::uint32, type_id::bool_};
+constexpr type_id logical_xor_types_7[] = {type_id::int64, type_id::int64, type_id::bool_};
+constexpr type_id logical_xor_types_8[] = {type_id::uint64, type_id::uint64, type_id::bool_};
+constexpr type_id logical_xor_types_9[] = {type_id::float16, type_id::float16, type_id::bool_};
+constexpr type_id logical_xor_types_10[] = {type_id::bfloat16, type_id::bfloat16, type_id::bool_};
+constexpr type_id logical_xor_types_11[] = {type_id::float32, type_id::float32, type_id::bool_};
+constexpr type_id logical_xor_types_12[] = {type_id::float64, type_id::float64, type_id::bool_};
+constexpr type_id logical_xor_types_13[] = {type_id::complex64, type_id::complex64, type_id::bool_};
+constexpr type_id logical_xor_types_14[] = {type_id::complex128, type_id::complex128, type_id::bool_};
+constexpr loop_spec logical_xor_loops[] = {
+    {std::span(logical_xor_types_0).first(2), std::span(logical_xor_types_0).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_1).first(2), std::span(logical_xor_types_1).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_2).first(2), std::span(logical_xor_types_2).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_3).first(2), std::span(logical_xor_types_3).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_4).first(2), std::span(logical_xor_types_4).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_5).first(2), std::span(logical_xor_types_5).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_6).first(2), std::span(logical_xor_types_6).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_7).first(2), std::span(logical_xor_types_7).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_8).first(2), std::span(logical_xor_types_8).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_9).first(2), std::span(logical_xor_types_9).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_10).first(2), std::span(logical_xor_types_10).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_11).first(2), std::span(logical_xor_types_11).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_12).first(2), std::span(logical_xor_types_12).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_13).first(2), std::span(logical_xor_types_13).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_14).first(2), std::span(logical_xor_types_14).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+};
+
+// ---- maximum (specs/ufuncs/maximum.yaml)
+constexpr type_id maximum_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id maximum_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id maximum_types_2[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id maximum_types_3[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id maximum_types_4[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id maximum_types_5[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id maximum_types_6[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id maximum_types_7[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id maximum_types_8[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr type_id maximum_types_9[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id maximum_types_10[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id maximum_types_11[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id maximum_types_12[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr type_id maximum_types_13[] = {type_id::complex64, type_id::complex64, type_id::complex64};
+constexpr type_id maximum_types_14[] = {type_id::complex128, type_id::complex128, type_id::complex128};
+constexpr loop_spec maximum_loops[] = {
+    {std::span(maximum_types_0).first(2), std::span(maximum_types_0).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_1).first(2), std::span(maximum_types_1).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_2).first(2), std::span(maximum_types_2).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_3).first(2), std::span(maximum_types_3).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_4).first(2), std::span(maximum_types_4).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_5).first(2), std::span(maximum_types_5).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_6).first(2), std::span(maximum_types_6).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_7).first(2), std::span(maximum_types_7).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_8).first(2), std::span(maximum_types_8).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_9).first(2), std::span(maximum_types_9).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_10).first(2), std::span(maximum_types_10).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_11).first(2), std::span(maximum_types_11).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_12).first(2), std::span(maximum_types_12).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_13).first(2), std::span(maximum_types_13).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_14).first(2), std::span(maximum_types_14).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+};
+
+// ---- minimum (specs/ufuncs/minimum.yaml)
+constexpr type_id minimum_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
+constexpr type_id minimum_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id minimum_types_2[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id minimum_types_3[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id minimum_types_4[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id minimum_types_5[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id minimum_types_6[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id minimum_types_7[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id minimum_types_8[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr type_id minimum_types_9[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id minimum_types_10[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id minimum_types_11[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id minimum_types_12[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr type_id minimum_types_13[] = {type_id::complex64, type_id::complex64, type_id::complex64};
+constexpr type_id minimum_types_14[] = {type_id::complex128, type_id::complex128, type_id::complex128};
+constexpr loop_spec minimum_loops[] = {
+    {std::span(minimum_types_0).first(2), std::span(minimum_types_0).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_1).first(2), std::span(minimum_types_1).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_2).first(2), std::span(minimum_types_2).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_3).first(2), std::span(minimum_types_3).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_4).first(2), std::span(minimum_types_4).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_5).first(2), std::span(minimum_types_5).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_6).first(2), std::span(minimum_types_6).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_7).first(2), std::span(minimum_types_7).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_8).first(2), std::span(minimum_types_8).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_9).first(2), std::span(minimum_types_9).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_10).first(2), std::span(minimum_types_10).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_11).first(2), std::span(minimum_types_11).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_12).first(2), std::span(minimum_types_12).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_13).first(2), std::span(minimum_types_13).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_14).first(2), std::span(minimum_types_14).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
 };
 
 // ---- multiply (specs/ufuncs/multiply.yaml)
@@ -531,6 +1091,35 @@ constexpr loop_spec positive_loops[] = {
     {std::span(positive_types_13).first(1), std::span(positive_types_13).subspan(1), R"cupp(out0 = in0;)cupp"},
 };
 
+// ---- remainder (specs/ufuncs/remainder.yaml)
+constexpr type_id remainder_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id remainder_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id remainder_types_2[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id remainder_types_3[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id remainder_types_4[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id remainder_types_5[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id remainder_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id remainder_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr type_id remainder_types_8[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id remainder_types_9[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id remainder_types_10[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id remainder_types_11[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec remainder_loops[] = {
+    {std::span(remainder_types_0).first(2), std::span(remainder_types_0).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(remainder_types_1).first(2), std::span(remainder_types_1).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(remainder_types_2).first(2), std::span(remainder_types_2).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(remainder_types_3).first(2), std::span(remainder_types_3).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(remainder_types_4).first(2), std::span(remainder_types_4).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(remainder_types_5).first(2), std::span(remainder_types_5).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(remainder_types_6).first(2), std::span(remainder_types_6).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(remainder_types_7).first(2), std::span(remainder_types_7).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(remainder_types_8).first(2), std::span(remainder_types_8).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp"},
+    {std::span(remainder_types_9).first(2), std::span(remainder_types_9).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp"},
+    {std::span(remainder_types_10).first(2), std::span(remainder_types_10).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp"},
+    {std::span(remainder_types_11).first(2), std::span(remainder_types_11).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp"},
+};
+constexpr std::string_view remainder_aliases[] = {"mod"};
+
 // ---- right_shift (specs/ufuncs/right_shift.yaml)
 constexpr type_id right_shift_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
 constexpr type_id right_shift_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
@@ -552,6 +1141,66 @@ constexpr loop_spec right_shift_loops[] = {
 };
 constexpr std::string_view right_shift_aliases[] = {"bitwise_right_shift"};
 
+// ---- rint (specs/ufuncs/rint.yaml)
+constexpr type_id rint_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id rint_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id rint_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id rint_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id rint_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id rint_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec rint_loops[] = {
+    {std::span(rint_types_0).first(1), std::span(rint_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp"},
+    {std::span(rint_types_1).first(1), std::span(rint_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp"},
+    {std::span(rint_types_2).first(1), std::span(rint_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp"},
+    {std::span(rint_types_3).first(1), std::span(rint_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp"},
+    {std::span(rint_types_4).first(1), std::span(rint_types_4).subspan(1), R"cupp(out0 = out0_t(::rint(in0.re), ::rint(in0.im));)cupp"},
+    {std::span(rint_types_5).first(1), std::span(rint_types_5).subspan(1), R"cupp(out0 = out0_t(::rint(in0.re), ::rint(in0.im));)cupp"},
+};
+
+// ---- sign (specs/ufuncs/sign.yaml)
+constexpr type_id sign_types_0[] = {type_id::int8, type_id::int8};
+constexpr type_id sign_types_1[] = {type_id::uint8, type_id::uint8};
+constexpr type_id sign_types_2[] = {type_id::int16, type_id::int16};
+constexpr type_id sign_types_3[] = {type_id::uint16, type_id::uint16};
+constexpr type_id sign_types_4[] = {type_id::int32, type_id::int32};
+constexpr type_id sign_types_5[] = {type_id::uint32, type_id::uint32};
+constexpr type_id sign_types_6[] = {type_id::int64, type_id::int64};
+constexpr type_id sign_types_7[] = {type_id::uint64, type_id::uint64};
+constexpr type_id sign_types_8[] = {type_id::float16, type_id::float16};
+constexpr type_id sign_types_9[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id sign_types_10[] = {type_id::float32, type_id::float32};
+constexpr type_id sign_types_11[] = {type_id::float64, type_id::float64};
+constexpr type_id sign_types_12[] = {type_id::complex64, type_id::complex64};
+constexpr type_id sign_types_13[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec sign_loops[] = {
+    {std::span(sign_types_0).first(1), std::span(sign_types_0).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_1).first(1), std::span(sign_types_1).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_2).first(1), std::span(sign_types_2).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_3).first(1), std::span(sign_types_3).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_4).first(1), std::span(sign_types_4).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_5).first(1), std::span(sign_types_5).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_6).first(1), std::span(sign_types_6).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_7).first(1), std::span(sign_types_7).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_8).first(1), std::span(sign_types_8).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_9).first(1), std::span(sign_types_9).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_10).first(1), std::span(sign_types_10).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_11).first(1), std::span(sign_types_11).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_12).first(1), std::span(sign_types_12).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_13).first(1), std::span(sign_types_13).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+};
+
+// ---- signbit (specs/ufuncs/signbit.yaml)
+constexpr type_id signbit_types_0[] = {type_id::float16, type_id::bool_};
+constexpr type_id signbit_types_1[] = {type_id::bfloat16, type_id::bool_};
+constexpr type_id signbit_types_2[] = {type_id::float32, type_id::bool_};
+constexpr type_id signbit_types_3[] = {type_id::float64, type_id::bool_};
+constexpr loop_spec signbit_loops[] = {
+    {std::span(signbit_types_0).first(1), std::span(signbit_types_0).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp"},
+    {std::span(signbit_types_1).first(1), std::span(signbit_types_1).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp"},
+    {std::span(signbit_types_2).first(1), std::span(signbit_types_2).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp"},
+    {std::span(signbit_types_3).first(1), std::span(signbit_types_3).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp"},
+};
+
 // ---- sin (specs/ufuncs/sin.yaml)
 constexpr type_id sin_types_0[] = {type_id::float16, type_id::float16};
 constexpr type_id sin_types_1[] = {type_id::bfloat16, type_id::bfloat16};
@@ -566,6 +1215,38 @@ constexpr loop_spec sin_loops[] = {
     {std::span(sin_types_3).first(1), std::span(sin_types_3).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
     {std::span(sin_types_4).first(1), std::span(sin_types_4).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
     {std::span(sin_types_5).first(1), std::span(sin_types_5).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
+};
+
+// ---- square (specs/ufuncs/square.yaml)
+constexpr type_id square_types_0[] = {type_id::int8, type_id::int8};
+constexpr type_id square_types_1[] = {type_id::uint8, type_id::uint8};
+constexpr type_id square_types_2[] = {type_id::int16, type_id::int16};
+constexpr type_id square_types_3[] = {type_id::uint16, type_id::uint16};
+constexpr type_id square_types_4[] = {type_id::int32, type_id::int32};
+constexpr type_id square_types_5[] = {type_id::uint32, type_id::uint32};
+constexpr type_id square_types_6[] = {type_id::int64, type_id::int64};
+constexpr type_id square_types_7[] = {type_id::uint64, type_id::uint64};
+constexpr type_id square_types_8[] = {type_id::float16, type_id::float16};
+constexpr type_id square_types_9[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id square_types_10[] = {type_id::float32, type_id::float32};
+constexpr type_id square_types_11[] = {type_id::float64, type_id::float64};
+constexpr type_id square_types_12[] = {type_id::complex64, type_id::complex64};
+constexpr type_id square_types_13[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec square_loops[] = {
+    {std::span(square_types_0).first(1), std::span(square_types_0).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
+    {std::span(square_types_1).first(1), std::span(square_types_1).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
+    {std::span(square_types_2).first(1), std::span(square_types_2).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
+    {std::span(square_types_3).first(1), std::span(square_types_3).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
+    {std::span(square_types_4).first(1), std::span(square_types_4).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
+    {std::span(square_types_5).first(1), std::span(square_types_5).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
+    {std::span(square_types_6).first(1), std::span(square_types_6).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
+    {std::span(square_types_7).first(1), std::span(square_types_7).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
+    {std::span(square_types_8).first(1), std::span(square_types_8).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * cupp::dev::up(in0));)cupp"},
+    {std::span(square_types_9).first(1), std::span(square_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * cupp::dev::up(in0));)cupp"},
+    {std::span(square_types_10).first(1), std::span(square_types_10).subspan(1), R"cupp(out0 = in0 * in0;)cupp"},
+    {std::span(square_types_11).first(1), std::span(square_types_11).subspan(1), R"cupp(out0 = in0 * in0;)cupp"},
+    {std::span(square_types_12).first(1), std::span(square_types_12).subspan(1), R"cupp(out0 = in0 * in0;)cupp"},
+    {std::span(square_types_13).first(1), std::span(square_types_13).subspan(1), R"cupp(out0 = in0 * in0;)cupp"},
 };
 
 // ---- subtract (specs/ufuncs/subtract.yaml)
@@ -600,27 +1281,82 @@ constexpr loop_spec subtract_loops[] = {
     {std::span(subtract_types_13).first(2), std::span(subtract_types_13).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
 };
 
+// ---- trunc (specs/ufuncs/trunc.yaml)
+constexpr type_id trunc_types_0[] = {type_id::bool_, type_id::bool_};
+constexpr type_id trunc_types_1[] = {type_id::int8, type_id::int8};
+constexpr type_id trunc_types_2[] = {type_id::uint8, type_id::uint8};
+constexpr type_id trunc_types_3[] = {type_id::int16, type_id::int16};
+constexpr type_id trunc_types_4[] = {type_id::uint16, type_id::uint16};
+constexpr type_id trunc_types_5[] = {type_id::int32, type_id::int32};
+constexpr type_id trunc_types_6[] = {type_id::uint32, type_id::uint32};
+constexpr type_id trunc_types_7[] = {type_id::int64, type_id::int64};
+constexpr type_id trunc_types_8[] = {type_id::uint64, type_id::uint64};
+constexpr type_id trunc_types_9[] = {type_id::float16, type_id::float16};
+constexpr type_id trunc_types_10[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id trunc_types_11[] = {type_id::float32, type_id::float32};
+constexpr type_id trunc_types_12[] = {type_id::float64, type_id::float64};
+constexpr loop_spec trunc_loops[] = {
+    {std::span(trunc_types_0).first(1), std::span(trunc_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(trunc_types_1).first(1), std::span(trunc_types_1).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(trunc_types_2).first(1), std::span(trunc_types_2).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(trunc_types_3).first(1), std::span(trunc_types_3).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(trunc_types_4).first(1), std::span(trunc_types_4).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(trunc_types_5).first(1), std::span(trunc_types_5).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(trunc_types_6).first(1), std::span(trunc_types_6).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(trunc_types_7).first(1), std::span(trunc_types_7).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(trunc_types_8).first(1), std::span(trunc_types_8).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(trunc_types_9).first(1), std::span(trunc_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp"},
+    {std::span(trunc_types_10).first(1), std::span(trunc_types_10).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp"},
+    {std::span(trunc_types_11).first(1), std::span(trunc_types_11).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp"},
+    {std::span(trunc_types_12).first(1), std::span(trunc_types_12).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp"},
+};
+
 constexpr op_spec ops[] = {
-    {"add", R"cupp(Add arguments element-wise.)cupp", 2, 1, {}, "0", true, add_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"bitwise_and", R"cupp(Compute the bit-wise AND of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"bitwise_or", R"cupp(Compute the bit-wise OR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"bitwise_xor", R"cupp(Compute the bit-wise XOR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"divide", R"cupp(Divide arguments element-wise.)cupp", 2, 1, divide_aliases, "", false, divide_loops, type_id::float64, R"cupp()cupp", R"cupp()cupp"},
-    {"equal", R"cupp(Return (x1 == x2) element-wise.)cupp", 2, 1, {}, "", true, equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"greater", R"cupp(Return the truth value of (x1 > x2) element-wise.)cupp", 2, 1, {}, "", false, greater_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"greater_equal", R"cupp(Return the truth value of (x1 >= x2) element-wise.)cupp", 2, 1, {}, "", false, greater_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"invert", R"cupp(Compute bit-wise inversion, or bit-wise NOT, element-wise.)cupp", 1, 1, invert_aliases, "", false, invert_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"isnan", R"cupp(Test element-wise for NaN and return result as a boolean array.)cupp", 1, 1, {}, "", false, isnan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"left_shift", R"cupp(Shift the bits of an integer to the left.)cupp", 2, 1, left_shift_aliases, "", false, left_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"less", R"cupp(Return the truth value of (x1 < x2) element-wise.)cupp", 2, 1, {}, "", false, less_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"less_equal", R"cupp(Return the truth value of (x1 <= x2) element-wise.)cupp", 2, 1, {}, "", false, less_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"multiply", R"cupp(Multiply arguments element-wise.)cupp", 2, 1, {}, "1", true, multiply_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"negative", R"cupp(Numerical negative, element-wise.)cupp", 1, 1, {}, "", false, negative_loops, type_id::void_, R"cupp(The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.)cupp", R"cupp()cupp"},
-    {"not_equal", R"cupp(Return (x1 != x2) element-wise.)cupp", 2, 1, {}, "", true, not_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"positive", R"cupp(Numerical positive, element-wise.)cupp", 1, 1, {}, "", false, positive_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"right_shift", R"cupp(Shift the bits of an integer to the right.)cupp", 2, 1, right_shift_aliases, "", false, right_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"sin", R"cupp(Trigonometric sine, element-wise.)cupp", 1, 1, {}, "", false, sin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp"},
-    {"subtract", R"cupp(Subtract arguments, element-wise.)cupp", 2, 1, {}, "", false, subtract_loops, type_id::void_, R"cupp(numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.)cupp", R"cupp()cupp"},
+    {"absolute", R"cupp(Calculate the absolute value element-wise.)cupp", 1, 1, absolute_aliases, "", false, absolute_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"add", R"cupp(Add arguments element-wise.)cupp", 2, 1, {}, "0", true, add_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"bitwise_and", R"cupp(Compute the bit-wise AND of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"bitwise_or", R"cupp(Compute the bit-wise OR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"bitwise_xor", R"cupp(Compute the bit-wise XOR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"ceil", R"cupp(Return the ceiling of the input, element-wise.)cupp", 1, 1, {}, "", false, ceil_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"conjugate", R"cupp(Return the complex conjugate, element-wise.)cupp", 1, 1, conjugate_aliases, "", false, conjugate_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"copysign", R"cupp(Change the sign of x1 to that of x2, element-wise.)cupp", 2, 1, {}, "", false, copysign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"divide", R"cupp(Divide arguments element-wise.)cupp", 2, 1, divide_aliases, "", false, divide_loops, type_id::float64, R"cupp()cupp", R"cupp()cupp", false},
+    {"equal", R"cupp(Return (x1 == x2) element-wise.)cupp", 2, 1, {}, "", true, equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"fabs", R"cupp(Compute the absolute values element-wise.)cupp", 1, 1, {}, "", false, fabs_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"floor", R"cupp(Return the floor of the input, element-wise.)cupp", 1, 1, {}, "", false, floor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"floor_divide", R"cupp(Return the largest integer smaller or equal to the division of the inputs.)cupp", 2, 1, {}, "", false, floor_divide_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"fmax", R"cupp(Element-wise maximum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmax_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"fmin", R"cupp(Element-wise minimum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"fmod", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, {}, "", false, fmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"greater", R"cupp(Return the truth value of (x1 > x2) element-wise.)cupp", 2, 1, {}, "", false, greater_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"greater_equal", R"cupp(Return the truth value of (x1 >= x2) element-wise.)cupp", 2, 1, {}, "", false, greater_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"heaviside", R"cupp(Compute the Heaviside step function.)cupp", 2, 1, {}, "", false, heaviside_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"invert", R"cupp(Compute bit-wise inversion, or bit-wise NOT, element-wise.)cupp", 1, 1, invert_aliases, "", false, invert_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"isfinite", R"cupp(Test element-wise for finiteness (not infinity and not Not a Number).)cupp", 1, 1, {}, "", false, isfinite_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"isinf", R"cupp(Test element-wise for positive or negative infinity.)cupp", 1, 1, {}, "", false, isinf_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"isnan", R"cupp(Test element-wise for NaN and return result as a boolean array.)cupp", 1, 1, {}, "", false, isnan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"left_shift", R"cupp(Shift the bits of an integer to the left.)cupp", 2, 1, left_shift_aliases, "", false, left_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"less", R"cupp(Return the truth value of (x1 < x2) element-wise.)cupp", 2, 1, {}, "", false, less_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"less_equal", R"cupp(Return the truth value of (x1 <= x2) element-wise.)cupp", 2, 1, {}, "", false, less_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"logical_and", R"cupp(Compute the truth value of x1 AND x2 element-wise.)cupp", 2, 1, {}, "", true, logical_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true},
+    {"logical_not", R"cupp(Compute the truth value of NOT x element-wise.)cupp", 1, 1, {}, "", false, logical_not_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true},
+    {"logical_or", R"cupp(Compute the truth value of x1 OR x2 element-wise.)cupp", 2, 1, {}, "", true, logical_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true},
+    {"logical_xor", R"cupp(Compute the truth value of x1 XOR x2, element-wise.)cupp", 2, 1, {}, "", true, logical_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true},
+    {"maximum", R"cupp(Element-wise maximum of array elements.)cupp", 2, 1, {}, "", true, maximum_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"minimum", R"cupp(Element-wise minimum of array elements.)cupp", 2, 1, {}, "", true, minimum_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"multiply", R"cupp(Multiply arguments element-wise.)cupp", 2, 1, {}, "1", true, multiply_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"negative", R"cupp(Numerical negative, element-wise.)cupp", 1, 1, {}, "", false, negative_loops, type_id::void_, R"cupp(The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.)cupp", R"cupp()cupp", false},
+    {"not_equal", R"cupp(Return (x1 != x2) element-wise.)cupp", 2, 1, {}, "", true, not_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"positive", R"cupp(Numerical positive, element-wise.)cupp", 1, 1, {}, "", false, positive_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"remainder", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, remainder_aliases, "", false, remainder_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"right_shift", R"cupp(Shift the bits of an integer to the right.)cupp", 2, 1, right_shift_aliases, "", false, right_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"rint", R"cupp(Round elements of the array to the nearest integer.)cupp", 1, 1, {}, "", false, rint_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"sign", R"cupp(Returns an element-wise indication of the sign of a number.)cupp", 1, 1, {}, "", false, sign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"signbit", R"cupp(Returns element-wise True where signbit is set (less than zero).)cupp", 1, 1, {}, "", false, signbit_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"sin", R"cupp(Trigonometric sine, element-wise.)cupp", 1, 1, {}, "", false, sin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"square", R"cupp(Return the element-wise square of the input.)cupp", 1, 1, {}, "", false, square_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"subtract", R"cupp(Subtract arguments, element-wise.)cupp", 2, 1, {}, "", false, subtract_loops, type_id::void_, R"cupp(numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.)cupp", R"cupp()cupp", false},
+    {"trunc", R"cupp(Return the truncated value of the input, element-wise.)cupp", 1, 1, {}, "", false, trunc_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
 };
 
 constexpr std::string_view kernel_template_1_1 = R"cupp(// Element-wise kernels for ops with 1 input(s) and 1 output(s). `Op` supplies the

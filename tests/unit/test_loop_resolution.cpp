@@ -38,7 +38,8 @@ std::string resolve(const op_spec& op, const std::vector<std::string>& in, bool 
     const loop_spec& loop = op.loops[c.index];
     for (std::size_t k = 0; k < types.size(); ++k) {
       const weak_scalar* w = types[k].weak;
-      if (w && w->scalar_kind() == weak_scalar::kind::int_ && dtype(loop.in[k]).is_integer() && !w->fits(loop.in[k]))
+      if (w && !op.weak_scalars_by_truth && w->scalar_kind() == weak_scalar::kind::int_ &&
+          dtype(loop.in[k]).is_integer() && !w->fits(loop.in[k]))
         throw OverflowError("out of bounds");
     }
     for (type_id t : loop.out) out.push_back(dtype(t).name());

@@ -38,6 +38,8 @@ struct op_spec {
   // "ValueError: message" when a body may call cupp::dev::raise_error() (the device error flag):
   // the op then checks the flag after its kernel and throws this. Empty: the op never raises.
   std::string_view raises = {};
+  // Weak scalars count by their truth value only (logical ops): `uint8_array && 300` is fine.
+  bool weak_scalars_by_truth = false;
 };
 
 // Every built-in op, sorted by name.

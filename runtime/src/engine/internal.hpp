@@ -32,6 +32,10 @@ void copy_into(const ndarray& dst, const ndarray& source, const ndarray& where =
 std::vector<ndarray> execute(const op_spec& op, std::size_t loop, std::span<const operand> inputs,
                              const ufunc_options& options);
 
+// A weak scalar as the bytes of the loop's input dtype (OverflowError for an integer that does not
+// fit), or of its truth value for ops whose spec says weak_scalars_by_truth.
+std::vector<std::byte> scalar_value(const op_spec& op, const weak_scalar& value, cupp::dtype type);
+
 // Sets dst's elements to one value already in dst's dtype (its bytes).
 void fill_with(const ndarray& dst, std::span<const std::byte> value);
 

@@ -24,6 +24,14 @@ namespace cupp {
 
 namespace engine {
 
+std::vector<std::byte> scalar_value(const op_spec& op, const weak_scalar& value, cupp::dtype type) {
+  if (!op.weak_scalars_by_truth) return detail::scalar_bytes(value, type);
+  const bool truth = value.scalar_kind() == weak_scalar::kind::int_ || value.scalar_kind() == weak_scalar::kind::bool_
+                         ? value.magnitude() != 0
+                         : value.real() != 0.0 || value.imag() != 0.0 || value.real() != value.real();
+  return detail::scalar_bytes(weak_scalar(truth), type);
+}
+
 ndarray empty_with_strides(std::span<const std::int64_t> shape, std::span<const std::int64_t> strides,
                            cupp::dtype type, int device) {
   const std::int64_t n = layout::checked_size(shape);
@@ -242,7 +250,7 @@ std::vector<ndarray> engine::execute(const op_spec& op, std::size_t loop_index, 
         const ndarray& a = inputs[k].array();
         ops[k] = {static_cast<std::byte*>(a.data()), detail::operand_access::dense, a.dtype().id(), {}, {}};
       } else {
-        values[k] = detail::scalar_bytes(inputs[k].scalar(), loop.in[k]);
+        values[k] = engine::scalar_value(op, inputs[k].scalar(), loop.in[k]);
         ops[k] = {nullptr, detail::operand_access::value, loop.in[k], {}, values[k]};
       }
     }
@@ -311,7 +319,7 @@ std::vector<ndarray> engine::execute(const op_spec& op, std::size_t loop_index, 
   std::vector<engine::ew_input> ew(inputs.size());
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     if (!inputs[k].is_array()) {
-      ew[k].value = detail::scalar_bytes(inputs[k].scalar(), loop.in[k]);
+      ew[k].value = engine::scalar_value(op, inputs[k].scalar(), loop.in[k]);
       continue;
     }
     ndarray a = inputs[k].array();

@@ -6,50 +6,103 @@
 
 namespace cupp {
 
+// Calculate the absolute value element-wise.
+inline constexpr ufunc absolute{0};
+inline constexpr ufunc abs{0};  // alias of absolute
 // Add arguments element-wise.
-inline constexpr ufunc add{0};
+inline constexpr ufunc add{1};
 // Compute the bit-wise AND of two arrays element-wise.
-inline constexpr ufunc bitwise_and{1};
+inline constexpr ufunc bitwise_and{2};
 // Compute the bit-wise OR of two arrays element-wise.
-inline constexpr ufunc bitwise_or{2};
+inline constexpr ufunc bitwise_or{3};
 // Compute the bit-wise XOR of two arrays element-wise.
-inline constexpr ufunc bitwise_xor{3};
+inline constexpr ufunc bitwise_xor{4};
+// Return the ceiling of the input, element-wise.
+inline constexpr ufunc ceil{5};
+// Return the complex conjugate, element-wise.
+inline constexpr ufunc conjugate{6};
+inline constexpr ufunc conj{6};  // alias of conjugate
+// Change the sign of x1 to that of x2, element-wise.
+inline constexpr ufunc copysign{7};
 // Divide arguments element-wise.
-inline constexpr ufunc divide{4};
-inline constexpr ufunc true_divide{4};  // alias of divide
+inline constexpr ufunc divide{8};
+inline constexpr ufunc true_divide{8};  // alias of divide
 // Return (x1 == x2) element-wise.
-inline constexpr ufunc equal{5};
+inline constexpr ufunc equal{9};
+// Compute the absolute values element-wise.
+inline constexpr ufunc fabs{10};
+// Return the floor of the input, element-wise.
+inline constexpr ufunc floor{11};
+// Return the largest integer smaller or equal to the division of the inputs.
+inline constexpr ufunc floor_divide{12};
+// Element-wise maximum of array elements, ignoring NaNs.
+inline constexpr ufunc fmax{13};
+// Element-wise minimum of array elements, ignoring NaNs.
+inline constexpr ufunc fmin{14};
+// Returns the element-wise remainder of division.
+inline constexpr ufunc fmod{15};
 // Return the truth value of (x1 > x2) element-wise.
-inline constexpr ufunc greater{6};
+inline constexpr ufunc greater{16};
 // Return the truth value of (x1 >= x2) element-wise.
-inline constexpr ufunc greater_equal{7};
+inline constexpr ufunc greater_equal{17};
+// Compute the Heaviside step function.
+inline constexpr ufunc heaviside{18};
 // Compute bit-wise inversion, or bit-wise NOT, element-wise.
-inline constexpr ufunc invert{8};
-inline constexpr ufunc bitwise_not{8};  // alias of invert
-inline constexpr ufunc bitwise_invert{8};  // alias of invert
+inline constexpr ufunc invert{19};
+inline constexpr ufunc bitwise_not{19};  // alias of invert
+inline constexpr ufunc bitwise_invert{19};  // alias of invert
+// Test element-wise for finiteness (not infinity and not Not a Number).
+inline constexpr ufunc isfinite{20};
+// Test element-wise for positive or negative infinity.
+inline constexpr ufunc isinf{21};
 // Test element-wise for NaN and return result as a boolean array.
-inline constexpr ufunc isnan{9};
+inline constexpr ufunc isnan{22};
 // Shift the bits of an integer to the left.
-inline constexpr ufunc left_shift{10};
-inline constexpr ufunc bitwise_left_shift{10};  // alias of left_shift
+inline constexpr ufunc left_shift{23};
+inline constexpr ufunc bitwise_left_shift{23};  // alias of left_shift
 // Return the truth value of (x1 < x2) element-wise.
-inline constexpr ufunc less{11};
+inline constexpr ufunc less{24};
 // Return the truth value of (x1 <= x2) element-wise.
-inline constexpr ufunc less_equal{12};
+inline constexpr ufunc less_equal{25};
+// Compute the truth value of x1 AND x2 element-wise.
+inline constexpr ufunc logical_and{26};
+// Compute the truth value of NOT x element-wise.
+inline constexpr ufunc logical_not{27};
+// Compute the truth value of x1 OR x2 element-wise.
+inline constexpr ufunc logical_or{28};
+// Compute the truth value of x1 XOR x2, element-wise.
+inline constexpr ufunc logical_xor{29};
+// Element-wise maximum of array elements.
+inline constexpr ufunc maximum{30};
+// Element-wise minimum of array elements.
+inline constexpr ufunc minimum{31};
 // Multiply arguments element-wise.
-inline constexpr ufunc multiply{13};
+inline constexpr ufunc multiply{32};
 // Numerical negative, element-wise.
-inline constexpr ufunc negative{14};
+inline constexpr ufunc negative{33};
 // Return (x1 != x2) element-wise.
-inline constexpr ufunc not_equal{15};
+inline constexpr ufunc not_equal{34};
 // Numerical positive, element-wise.
-inline constexpr ufunc positive{16};
+inline constexpr ufunc positive{35};
+// Returns the element-wise remainder of division.
+inline constexpr ufunc remainder{36};
+inline constexpr ufunc mod{36};  // alias of remainder
 // Shift the bits of an integer to the right.
-inline constexpr ufunc right_shift{17};
-inline constexpr ufunc bitwise_right_shift{17};  // alias of right_shift
+inline constexpr ufunc right_shift{37};
+inline constexpr ufunc bitwise_right_shift{37};  // alias of right_shift
+// Round elements of the array to the nearest integer.
+inline constexpr ufunc rint{38};
+// Returns an element-wise indication of the sign of a number.
+inline constexpr ufunc sign{39};
+// Returns element-wise True where signbit is set (less than zero).
+inline constexpr ufunc signbit{40};
 // Trigonometric sine, element-wise.
-inline constexpr ufunc sin{18};
+inline constexpr ufunc sin{41};
+// Return the element-wise square of the input.
+inline constexpr ufunc square{42};
 // Subtract arguments, element-wise.
-inline constexpr ufunc subtract{19};
+inline constexpr ufunc subtract{43};
+// Return the truncated value of the input, element-wise.
+inline constexpr ufunc trunc{44};
 
 }  // namespace cupp

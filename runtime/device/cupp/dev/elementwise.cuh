@@ -11,7 +11,7 @@
 // Host code mirrors each accessor's layout when it packs kernel parameters.
 #pragma once
 
-#include <cupp/dev/prelude.cuh>
+#include <cupp/dev/math.cuh>
 
 namespace cupp {
 namespace dev {

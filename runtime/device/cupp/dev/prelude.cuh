@@ -60,19 +60,24 @@ __device__ inline complex<T> operator/(complex<T> a, complex<T> b) {
   const T rat = b.re / b.im, scl = T(1) / (b.im + mul_rn(b.re, rat));
   return {mul_rn(mul_rn(a.re, rat) + a.im, scl), mul_rn(mul_rn(a.im, rat) - a.re, scl)};
 }
-// NumPy orders complex numbers lexicographically (real part first); NaN compares false.
+// NumPy orders complex numbers lexicographically (real part first); a NaN part makes the
+// real-part comparison false (NumPy's CLT/CLE/CGT/CGE).
 template <class T>
 __device__ inline bool operator<(complex<T> a, complex<T> b) {
-  return a.re < b.re || (a.re == b.re && a.im < b.im);
+  return (a.re < b.re && !::isnan(a.im) && !::isnan(b.im)) || (a.re == b.re && a.im < b.im);
 }
 template <class T>
 __device__ inline bool operator<=(complex<T> a, complex<T> b) {
-  return a.re < b.re || (a.re == b.re && a.im <= b.im);
+  return (a.re < b.re && !::isnan(a.im) && !::isnan(b.im)) || (a.re == b.re && a.im <= b.im);
 }
 template <class T>
-__device__ inline bool operator>(complex<T> a, complex<T> b) { return b < a; }
+__device__ inline bool operator>(complex<T> a, complex<T> b) {
+  return (a.re > b.re && !::isnan(a.im) && !::isnan(b.im)) || (a.re == b.re && a.im > b.im);
+}
 template <class T>
-__device__ inline bool operator>=(complex<T> a, complex<T> b) { return b <= a; }
+__device__ inline bool operator>=(complex<T> a, complex<T> b) {
+  return (a.re > b.re && !::isnan(a.im) && !::isnan(b.im)) || (a.re == b.re && a.im >= b.im);
+}
 
 // float16 and bfloat16 compute in float32 and round once, as NumPy does.
 __device__ inline float to_float(__half x) { return __half2float(x); }

@@ -1,0 +1,219 @@
+// Device math for the op specs: the element functions whose NumPy semantics need more than an
+// operator (NaN-propagating maximum, Python-style integer and float floor division and
+// remainder, signs, absolute values, rounding), for every dtype. float16 and bfloat16 compute in
+// float32 and round once, as NumPy does. Embedded and handed to NVRTC with the prelude.
+#pragma once
+
+#include <cupp/dev/prelude.cuh>
+
+namespace cupp {
+namespace dev {
+
+template <class T>
+struct is_signed_int {
+  static constexpr bool value = same<T, signed char>::value || same<T, short>::value || same<T, int>::value ||
+                                same<T, long long>::value;
+};
+template <class T>
+struct is_float_like {  // float16, bfloat16, float32, float64
+  static constexpr bool value = is_half<T>::value || is_real_float<T>::value;
+};
+
+// The type a value computes in (float for the half types), and the way back.
+template <class T>
+struct compute_type {
+  using type = T;
+};
+template <>
+struct compute_type<__half> {
+  using type = float;
+};
+template <>
+struct compute_type<__nv_bfloat16> {
+  using type = float;
+};
+template <class T>
+__device__ inline typename compute_type<T>::type up(T x) {
+  return cast<typename compute_type<T>::type>(x);
+}
+template <class T, class C>
+__device__ inline T down(C x) {
+  return cast<T>(x);
+}
+
+template <class T>
+__device__ inline bool nan_of(T x) {
+  return isnan(x);
+}
+
+// ---- maximum, minimum (NaN propagates), fmax, fmin (NaN is ignored); NumPy's complex order
+template <class T>
+__device__ inline bool complex_ge(complex<T> a, complex<T> b) {
+  return (a.re > b.re && !::isnan(a.im) && !::isnan(b.im)) || (a.re == b.re && a.im >= b.im);
+}
+template <class T>
+__device__ inline bool complex_le(complex<T> a, complex<T> b) {
+  return (a.re < b.re && !::isnan(a.im) && !::isnan(b.im)) || (a.re == b.re && a.im <= b.im);
+}
+template <class T>
+__device__ inline T maximum(T a, T b) {
+  if constexpr (is_complex<T>::value) return complex_ge(a, b) || isnan(a) ? a : b;
+  else if constexpr (is_float_like<T>::value) return up(a) >= up(b) || isnan(a) ? a : b;
+  else return a >= b ? a : b;
+}
+template <class T>
+__device__ inline T minimum(T a, T b) {
+  if constexpr (is_complex<T>::value) return complex_le(a, b) || isnan(a) ? a : b;
+  else if constexpr (is_float_like<T>::value) return up(a) <= up(b) || isnan(a) ? a : b;
+  else return a <= b ? a : b;
+}
+template <class T>
+__device__ inline T fmax(T a, T b) {
+  if constexpr (is_complex<T>::value) return complex_ge(a, b) || isnan(b) ? a : b;
+  else if constexpr (is_float_like<T>::value) return up(a) >= up(b) || isnan(b) ? a : b;
+  else return a >= b ? a : b;
+}
+template <class T>
+__device__ inline T fmin(T a, T b) {
+  if constexpr (is_complex<T>::value) return complex_le(a, b) || isnan(b) ? a : b;
+  else if constexpr (is_float_like<T>::value) return up(a) <= up(b) || isnan(b) ? a : b;
+  else return a <= b ? a : b;
+}
+
+// ---- absolute values and signs
+template <class T>
+__device__ inline T abs_integer(T x) {  // wraps for the minimum, as NumPy does
+  if constexpr (is_signed_int<T>::value)
+    return static_cast<T>(x < 0 ? 0ull - static_cast<unsigned long long>(x) : static_cast<unsigned long long>(x));
+  else return x;
+}
+template <class T>
+__device__ inline T fabs_of(T x) {
+  return down<T>(::fabs(up(x)));
+}
+template <class T>
+__device__ inline T complex_abs(complex<T> z) {
+  return ::hypot(z.re, z.im);
+}
+template <class T>
+__device__ inline T sign(T x) {
+  if constexpr (is_float_like<T>::value) {
+    const auto v = up(x);
+    using C = decltype(v);
+    return down<T>(v > C(0) ? C(1) : v < C(0) ? C(-1) : v == C(0) ? C(0) : v);
+  } else if constexpr (is_signed_int<T>::value) {
+    return static_cast<T>((x > 0) - (x < 0));
+  } else {
+    return static_cast<T>(x > 0);
+  }
+}
+// NumPy 2's complex sign: z / |z| (0 for 0; NaN for NaN; for an infinite |z| the unit of the
+// infinite part, NaN when both parts are infinite).
+template <class T>
+__device__ inline complex<T> sign(complex<T> z) {
+  const T a = ::hypot(z.re, z.im);
+  const T nan = T(0) / T(0);
+  if (::isnan(a)) return {nan, nan};
+  if (::isinf(a)) {
+    if (::isinf(z.re)) {
+      if (::isinf(z.im)) return {nan, nan};
+      return {z.re > T(0) ? T(1) : T(-1), T(0)};
+    }
+    return {T(0), z.im > T(0) ? T(1) : T(-1)};
+  }
+  if (a == T(0)) return {T(0), T(0)};
+  return {z.re / a, z.im / a};
+}
+
+// ---- Python-style division of integers (NumPy's values: 0 for a zero divisor; the minimum
+// divided by -1 wraps to the minimum, its remainder is 0)
+template <class T>
+__device__ inline T floor_divide_integer(T a, T b) {
+  if (b == 0) return T(0);
+  if constexpr (is_signed_int<T>::value) {
+    if (b == T(-1)) return static_cast<T>(0ull - static_cast<unsigned long long>(a));
+    T q = static_cast<T>(a / b);
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+  } else {
+    return static_cast<T>(a / b);
+  }
+}
+template <class T>
+__device__ inline T remainder_integer(T a, T b) {
+  if (b == 0) return T(0);
+  if constexpr (is_signed_int<T>::value) {
+    if (b == T(-1)) return T(0);
+    T r = static_cast<T>(a % b);
+    if (r != 0 && ((b < 0) != (r < 0))) r = static_cast<T>(r + b);
+    return r;
+  } else {
+    return static_cast<T>(a % b);
+  }
+}
+template <class T>
+__device__ inline T fmod_integer(T a, T b) {
+  if (b == 0) return T(0);
+  if constexpr (is_signed_int<T>::value) {
+    if (b == T(-1)) return T(0);
+  }
+  return static_cast<T>(a % b);
+}
+
+// ---- NumPy's float divmod (npy_divmod): floor quotient and remainder with the divisor's sign
+template <class C>
+__device__ inline C divmod_float(C a, C b, C& mod) {
+  mod = ::fmod(a, b);
+  if (b == C(0)) return a / b;
+  C div = (a - mod) / b;
+  if (mod != C(0)) {
+    if ((b < C(0)) != (mod < C(0))) {
+      mod += b;
+      div -= C(1);
+    }
+  } else {
+    mod = ::copysign(C(0), b);
+  }
+  C floordiv;
+  if (div != C(0)) {
+    floordiv = ::floor(div);
+    if (div - floordiv > C(0.5)) floordiv += C(1);
+  } else {
+    floordiv = ::copysign(C(0), a / b);
+  }
+  return floordiv;
+}
+template <class T>
+__device__ inline T floor_divide_float(T a, T b) {
+  using C = typename compute_type<T>::type;
+  C mod;
+  const C x = up(a), y = up(b);
+  if (y == C(0)) return down<T>(x / y);
+  return down<T>(divmod_float(x, y, mod));
+}
+template <class T>
+__device__ inline T remainder_float(T a, T b) {
+  using C = typename compute_type<T>::type;
+  const C x = up(a), y = up(b);
+  if (y == C(0)) return down<T>(::fmod(x, y));
+  C mod;
+  divmod_float(x, y, mod);
+  return down<T>(mod);
+}
+
+// ---- element predicates and rounding
+template <class T>
+__device__ inline bool isinf_of(T x) {
+  if constexpr (is_complex<T>::value) return ::isinf(x.re) || ::isinf(x.im);
+  else if constexpr (is_float_like<T>::value) return ::isinf(up(x));
+  else return false;
+}
+template <class T>
+__device__ inline bool isfinite_of(T x) {
+  if constexpr (is_complex<T>::value) return ::isfinite(x.re) && ::isfinite(x.im);
+  else if constexpr (is_float_like<T>::value) return ::isfinite(up(x));
+  else return true;
+}
+
+}  // namespace dev
+}  // namespace cupp
