@@ -356,6 +356,10 @@ TEST(ElementwiseGpu, OperatorsAndOuter) {
   EXPECT_EQ(values(a < 2), (std::vector<double>{1, 1, 0, 0}));
   EXPECT_EQ(values(a >= 2), (std::vector<double>{0, 0, 1, 1}));
   EXPECT_EQ((a < b).dtype(), bool_);
+  EXPECT_EQ(values(a % 3), (std::vector<double>{0, 1, 2, 0}));
+  EXPECT_EQ(values(-a % 3), (std::vector<double>{0, 2, 1, 0}));  // Python's sign rule
+  EXPECT_EQ(values(a << 2), (std::vector<double>{0, 4, 8, 12}));
+  EXPECT_EQ(values(a >> 1), (std::vector<double>{0, 0, 1, 1}));
   EXPECT_EQ(values(left_shift(a, 30)), (std::vector<double>{0, 1073741824, -2147483648.0, -1073741824}));
   EXPECT_EQ(values(left_shift(a, 32)), (std::vector<double>{0, 0, 0, 0}));
   EXPECT_EQ(values(right_shift(negative(a), 40)), (std::vector<double>{0, -1, -1, -1}));

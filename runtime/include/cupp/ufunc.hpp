@@ -134,6 +134,15 @@ ndarray operator*(const operand& a, const ndarray& b);
 ndarray operator/(const ndarray& a, const ndarray& b);
 ndarray operator/(const ndarray& a, const operand& b);
 ndarray operator/(const operand& a, const ndarray& b);
+ndarray operator%(const ndarray& a, const ndarray& b);
+ndarray operator%(const ndarray& a, const operand& b);
+ndarray operator%(const operand& a, const ndarray& b);
+ndarray operator<<(const ndarray& a, const ndarray& b);
+ndarray operator<<(const ndarray& a, const operand& b);
+ndarray operator<<(const operand& a, const ndarray& b);
+ndarray operator>>(const ndarray& a, const ndarray& b);
+ndarray operator>>(const ndarray& a, const operand& b);
+ndarray operator>>(const operand& a, const ndarray& b);
 ndarray operator&(const ndarray& a, const ndarray& b);
 ndarray operator&(const ndarray& a, const operand& b);
 ndarray operator&(const operand& a, const ndarray& b);
@@ -171,6 +180,9 @@ ndarray& operator/=(ndarray& a, const operand& b);
 ndarray& operator&=(ndarray& a, const operand& b);
 ndarray& operator|=(ndarray& a, const operand& b);
 ndarray& operator^=(ndarray& a, const operand& b);
+ndarray& operator%=(ndarray& a, const operand& b);
+ndarray& operator<<=(ndarray& a, const operand& b);
+ndarray& operator>>=(ndarray& a, const operand& b);
 
 }  // namespace cupp
 
