@@ -79,6 +79,20 @@ constexpr loop_spec add_loops[] = {
     {std::span(add_types_14).first(2), std::span(add_types_14).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
 };
 
+// ---- arctan2 (specs/ufuncs/arctan2.yaml)
+constexpr type_id arctan2_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id arctan2_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id arctan2_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id arctan2_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec arctan2_loops[] = {
+    {std::span(arctan2_types_0).first(2), std::span(arctan2_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(arctan2_types_1).first(2), std::span(arctan2_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(arctan2_types_2).first(2), std::span(arctan2_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(arctan2_types_3).first(2), std::span(arctan2_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+};
+constexpr ulp_bound arctan2_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr std::string_view arctan2_aliases[] = {"atan2"};
+
 // ---- bitwise_and (specs/ufuncs/bitwise_and.yaml)
 constexpr type_id bitwise_and_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
 constexpr type_id bitwise_and_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
@@ -144,6 +158,19 @@ constexpr loop_spec bitwise_xor_loops[] = {
     {std::span(bitwise_xor_types_7).first(2), std::span(bitwise_xor_types_7).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
     {std::span(bitwise_xor_types_8).first(2), std::span(bitwise_xor_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
 };
+
+// ---- cbrt (specs/ufuncs/cbrt.yaml)
+constexpr type_id cbrt_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id cbrt_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id cbrt_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id cbrt_types_3[] = {type_id::float64, type_id::float64};
+constexpr loop_spec cbrt_loops[] = {
+    {std::span(cbrt_types_0).first(1), std::span(cbrt_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp"},
+    {std::span(cbrt_types_1).first(1), std::span(cbrt_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp"},
+    {std::span(cbrt_types_2).first(1), std::span(cbrt_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp"},
+    {std::span(cbrt_types_3).first(1), std::span(cbrt_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp"},
+};
+constexpr ulp_bound cbrt_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
 // ---- ceil (specs/ufuncs/ceil.yaml)
 constexpr type_id ceil_types_0[] = {type_id::bool_, type_id::bool_};
@@ -220,6 +247,19 @@ constexpr loop_spec copysign_loops[] = {
     {std::span(copysign_types_3).first(2), std::span(copysign_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
 };
 
+// ---- deg2rad (specs/ufuncs/deg2rad.yaml)
+constexpr type_id deg2rad_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id deg2rad_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id deg2rad_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id deg2rad_types_3[] = {type_id::float64, type_id::float64};
+constexpr loop_spec deg2rad_loops[] = {
+    {std::span(deg2rad_types_0).first(1), std::span(deg2rad_types_0).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp"},
+    {std::span(deg2rad_types_1).first(1), std::span(deg2rad_types_1).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp"},
+    {std::span(deg2rad_types_2).first(1), std::span(deg2rad_types_2).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp"},
+    {std::span(deg2rad_types_3).first(1), std::span(deg2rad_types_3).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp"},
+};
+constexpr std::string_view deg2rad_aliases[] = {"radians"};
+
 // ---- divide (specs/ufuncs/divide.yaml)
 constexpr type_id divide_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
 constexpr type_id divide_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
@@ -236,6 +276,34 @@ constexpr loop_spec divide_loops[] = {
     {std::span(divide_types_5).first(2), std::span(divide_types_5).subspan(2), R"cupp(out0 = in0 / in1;)cupp"},
 };
 constexpr std::string_view divide_aliases[] = {"true_divide"};
+
+// ---- divmod (specs/ufuncs/divmod.yaml)
+constexpr type_id divmod_types_0[] = {type_id::int8, type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id divmod_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id divmod_types_2[] = {type_id::int16, type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id divmod_types_3[] = {type_id::uint16, type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id divmod_types_4[] = {type_id::int32, type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id divmod_types_5[] = {type_id::uint32, type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id divmod_types_6[] = {type_id::int64, type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id divmod_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr type_id divmod_types_8[] = {type_id::float16, type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id divmod_types_9[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id divmod_types_10[] = {type_id::float32, type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id divmod_types_11[] = {type_id::float64, type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec divmod_loops[] = {
+    {std::span(divmod_types_0).first(2), std::span(divmod_types_0).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(divmod_types_1).first(2), std::span(divmod_types_1).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(divmod_types_2).first(2), std::span(divmod_types_2).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(divmod_types_3).first(2), std::span(divmod_types_3).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(divmod_types_4).first(2), std::span(divmod_types_4).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(divmod_types_5).first(2), std::span(divmod_types_5).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(divmod_types_6).first(2), std::span(divmod_types_6).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(divmod_types_7).first(2), std::span(divmod_types_7).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
+    {std::span(divmod_types_8).first(2), std::span(divmod_types_8).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp"},
+    {std::span(divmod_types_9).first(2), std::span(divmod_types_9).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp"},
+    {std::span(divmod_types_10).first(2), std::span(divmod_types_10).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp"},
+    {std::span(divmod_types_11).first(2), std::span(divmod_types_11).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp"},
+};
 
 // ---- equal (specs/ufuncs/equal.yaml)
 constexpr type_id equal_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
@@ -441,6 +509,26 @@ constexpr loop_spec fmod_loops[] = {
     {std::span(fmod_types_11).first(2), std::span(fmod_types_11).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
 };
 
+// ---- gcd (specs/ufuncs/gcd.yaml)
+constexpr type_id gcd_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id gcd_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id gcd_types_2[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id gcd_types_3[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id gcd_types_4[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id gcd_types_5[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id gcd_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id gcd_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr loop_spec gcd_loops[] = {
+    {std::span(gcd_types_0).first(2), std::span(gcd_types_0).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
+    {std::span(gcd_types_1).first(2), std::span(gcd_types_1).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
+    {std::span(gcd_types_2).first(2), std::span(gcd_types_2).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
+    {std::span(gcd_types_3).first(2), std::span(gcd_types_3).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
+    {std::span(gcd_types_4).first(2), std::span(gcd_types_4).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
+    {std::span(gcd_types_5).first(2), std::span(gcd_types_5).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
+    {std::span(gcd_types_6).first(2), std::span(gcd_types_6).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
+    {std::span(gcd_types_7).first(2), std::span(gcd_types_7).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
+};
+
 // ---- greater (specs/ufuncs/greater.yaml)
 constexpr type_id greater_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
 constexpr type_id greater_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
@@ -528,6 +616,19 @@ constexpr loop_spec heaviside_loops[] = {
     {std::span(heaviside_types_2).first(2), std::span(heaviside_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp"},
     {std::span(heaviside_types_3).first(2), std::span(heaviside_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp"},
 };
+
+// ---- hypot (specs/ufuncs/hypot.yaml)
+constexpr type_id hypot_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id hypot_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id hypot_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id hypot_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec hypot_loops[] = {
+    {std::span(hypot_types_0).first(2), std::span(hypot_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::hypot(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(hypot_types_1).first(2), std::span(hypot_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::hypot(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(hypot_types_2).first(2), std::span(hypot_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::hypot(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(hypot_types_3).first(2), std::span(hypot_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::hypot(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+};
+constexpr ulp_bound hypot_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
 // ---- invert (specs/ufuncs/invert.yaml)
 constexpr type_id invert_types_0[] = {type_id::bool_, type_id::bool_};
@@ -654,6 +755,26 @@ constexpr loop_spec isnan_loops[] = {
     {std::span(isnan_types_14).first(1), std::span(isnan_types_14).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
 };
 
+// ---- lcm (specs/ufuncs/lcm.yaml)
+constexpr type_id lcm_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id lcm_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id lcm_types_2[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id lcm_types_3[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id lcm_types_4[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id lcm_types_5[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id lcm_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id lcm_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr loop_spec lcm_loops[] = {
+    {std::span(lcm_types_0).first(2), std::span(lcm_types_0).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
+    {std::span(lcm_types_1).first(2), std::span(lcm_types_1).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
+    {std::span(lcm_types_2).first(2), std::span(lcm_types_2).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
+    {std::span(lcm_types_3).first(2), std::span(lcm_types_3).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
+    {std::span(lcm_types_4).first(2), std::span(lcm_types_4).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
+    {std::span(lcm_types_5).first(2), std::span(lcm_types_5).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
+    {std::span(lcm_types_6).first(2), std::span(lcm_types_6).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
+    {std::span(lcm_types_7).first(2), std::span(lcm_types_7).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
+};
+
 // ---- left_shift (specs/ufuncs/left_shift.yaml)
 constexpr type_id left_shift_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
 constexpr type_id left_shift_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
@@ -750,6 +871,32 @@ constexpr loop_spec less_equal_loops[] = {
     {std::span(less_equal_types_15).first(2), std::span(less_equal_types_15).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
     {std::span(less_equal_types_16).first(2), std::span(less_equal_types_16).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
 };
+
+// ---- logaddexp (specs/ufuncs/logaddexp.yaml)
+constexpr type_id logaddexp_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id logaddexp_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id logaddexp_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id logaddexp_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec logaddexp_loops[] = {
+    {std::span(logaddexp_types_0).first(2), std::span(logaddexp_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(logaddexp_types_1).first(2), std::span(logaddexp_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(logaddexp_types_2).first(2), std::span(logaddexp_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(logaddexp_types_3).first(2), std::span(logaddexp_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+};
+constexpr ulp_bound logaddexp_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
+// ---- logaddexp2 (specs/ufuncs/logaddexp2.yaml)
+constexpr type_id logaddexp2_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id logaddexp2_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id logaddexp2_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id logaddexp2_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec logaddexp2_loops[] = {
+    {std::span(logaddexp2_types_0).first(2), std::span(logaddexp2_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(logaddexp2_types_1).first(2), std::span(logaddexp2_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(logaddexp2_types_2).first(2), std::span(logaddexp2_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(logaddexp2_types_3).first(2), std::span(logaddexp2_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+};
+constexpr ulp_bound logaddexp2_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
 // ---- logical_and (specs/ufuncs/logical_and.yaml)
 constexpr type_id logical_and_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
@@ -955,6 +1102,18 @@ constexpr loop_spec minimum_loops[] = {
     {std::span(minimum_types_14).first(2), std::span(minimum_types_14).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
 };
 
+// ---- modf (specs/ufuncs/modf.yaml)
+constexpr type_id modf_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id modf_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id modf_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id modf_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec modf_loops[] = {
+    {std::span(modf_types_0).first(1), std::span(modf_types_0).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp"},
+    {std::span(modf_types_1).first(1), std::span(modf_types_1).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp"},
+    {std::span(modf_types_2).first(1), std::span(modf_types_2).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp"},
+    {std::span(modf_types_3).first(1), std::span(modf_types_3).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp"},
+};
+
 // ---- multiply (specs/ufuncs/multiply.yaml)
 constexpr type_id multiply_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
 constexpr type_id multiply_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
@@ -1091,6 +1250,19 @@ constexpr loop_spec positive_loops[] = {
     {std::span(positive_types_13).first(1), std::span(positive_types_13).subspan(1), R"cupp(out0 = in0;)cupp"},
 };
 
+// ---- rad2deg (specs/ufuncs/rad2deg.yaml)
+constexpr type_id rad2deg_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id rad2deg_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id rad2deg_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id rad2deg_types_3[] = {type_id::float64, type_id::float64};
+constexpr loop_spec rad2deg_loops[] = {
+    {std::span(rad2deg_types_0).first(1), std::span(rad2deg_types_0).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp"},
+    {std::span(rad2deg_types_1).first(1), std::span(rad2deg_types_1).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp"},
+    {std::span(rad2deg_types_2).first(1), std::span(rad2deg_types_2).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp"},
+    {std::span(rad2deg_types_3).first(1), std::span(rad2deg_types_3).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp"},
+};
+constexpr std::string_view rad2deg_aliases[] = {"degrees"};
+
 // ---- remainder (specs/ufuncs/remainder.yaml)
 constexpr type_id remainder_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
 constexpr type_id remainder_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
@@ -1216,6 +1388,7 @@ constexpr loop_spec sin_loops[] = {
     {std::span(sin_types_4).first(1), std::span(sin_types_4).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
     {std::span(sin_types_5).first(1), std::span(sin_types_5).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
 };
+constexpr ulp_bound sin_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
 // ---- square (specs/ufuncs/square.yaml)
 constexpr type_id square_types_0[] = {type_id::int8, type_id::int8};
@@ -1312,51 +1485,62 @@ constexpr loop_spec trunc_loops[] = {
 };
 
 constexpr op_spec ops[] = {
-    {"absolute", R"cupp(Calculate the absolute value element-wise.)cupp", 1, 1, absolute_aliases, "", false, absolute_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"add", R"cupp(Add arguments element-wise.)cupp", 2, 1, {}, "0", true, add_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"bitwise_and", R"cupp(Compute the bit-wise AND of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"bitwise_or", R"cupp(Compute the bit-wise OR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"bitwise_xor", R"cupp(Compute the bit-wise XOR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"ceil", R"cupp(Return the ceiling of the input, element-wise.)cupp", 1, 1, {}, "", false, ceil_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"conjugate", R"cupp(Return the complex conjugate, element-wise.)cupp", 1, 1, conjugate_aliases, "", false, conjugate_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"copysign", R"cupp(Change the sign of x1 to that of x2, element-wise.)cupp", 2, 1, {}, "", false, copysign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"divide", R"cupp(Divide arguments element-wise.)cupp", 2, 1, divide_aliases, "", false, divide_loops, type_id::float64, R"cupp()cupp", R"cupp()cupp", false},
-    {"equal", R"cupp(Return (x1 == x2) element-wise.)cupp", 2, 1, {}, "", true, equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"fabs", R"cupp(Compute the absolute values element-wise.)cupp", 1, 1, {}, "", false, fabs_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"floor", R"cupp(Return the floor of the input, element-wise.)cupp", 1, 1, {}, "", false, floor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"floor_divide", R"cupp(Return the largest integer smaller or equal to the division of the inputs.)cupp", 2, 1, {}, "", false, floor_divide_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"fmax", R"cupp(Element-wise maximum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmax_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"fmin", R"cupp(Element-wise minimum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"fmod", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, {}, "", false, fmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"greater", R"cupp(Return the truth value of (x1 > x2) element-wise.)cupp", 2, 1, {}, "", false, greater_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"greater_equal", R"cupp(Return the truth value of (x1 >= x2) element-wise.)cupp", 2, 1, {}, "", false, greater_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"heaviside", R"cupp(Compute the Heaviside step function.)cupp", 2, 1, {}, "", false, heaviside_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"invert", R"cupp(Compute bit-wise inversion, or bit-wise NOT, element-wise.)cupp", 1, 1, invert_aliases, "", false, invert_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"isfinite", R"cupp(Test element-wise for finiteness (not infinity and not Not a Number).)cupp", 1, 1, {}, "", false, isfinite_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"isinf", R"cupp(Test element-wise for positive or negative infinity.)cupp", 1, 1, {}, "", false, isinf_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"isnan", R"cupp(Test element-wise for NaN and return result as a boolean array.)cupp", 1, 1, {}, "", false, isnan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"left_shift", R"cupp(Shift the bits of an integer to the left.)cupp", 2, 1, left_shift_aliases, "", false, left_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"less", R"cupp(Return the truth value of (x1 < x2) element-wise.)cupp", 2, 1, {}, "", false, less_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"less_equal", R"cupp(Return the truth value of (x1 <= x2) element-wise.)cupp", 2, 1, {}, "", false, less_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"logical_and", R"cupp(Compute the truth value of x1 AND x2 element-wise.)cupp", 2, 1, {}, "", true, logical_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true},
-    {"logical_not", R"cupp(Compute the truth value of NOT x element-wise.)cupp", 1, 1, {}, "", false, logical_not_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true},
-    {"logical_or", R"cupp(Compute the truth value of x1 OR x2 element-wise.)cupp", 2, 1, {}, "", true, logical_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true},
-    {"logical_xor", R"cupp(Compute the truth value of x1 XOR x2, element-wise.)cupp", 2, 1, {}, "", true, logical_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true},
-    {"maximum", R"cupp(Element-wise maximum of array elements.)cupp", 2, 1, {}, "", true, maximum_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"minimum", R"cupp(Element-wise minimum of array elements.)cupp", 2, 1, {}, "", true, minimum_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"multiply", R"cupp(Multiply arguments element-wise.)cupp", 2, 1, {}, "1", true, multiply_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"negative", R"cupp(Numerical negative, element-wise.)cupp", 1, 1, {}, "", false, negative_loops, type_id::void_, R"cupp(The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.)cupp", R"cupp()cupp", false},
-    {"not_equal", R"cupp(Return (x1 != x2) element-wise.)cupp", 2, 1, {}, "", true, not_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"positive", R"cupp(Numerical positive, element-wise.)cupp", 1, 1, {}, "", false, positive_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"remainder", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, remainder_aliases, "", false, remainder_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"right_shift", R"cupp(Shift the bits of an integer to the right.)cupp", 2, 1, right_shift_aliases, "", false, right_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"rint", R"cupp(Round elements of the array to the nearest integer.)cupp", 1, 1, {}, "", false, rint_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"sign", R"cupp(Returns an element-wise indication of the sign of a number.)cupp", 1, 1, {}, "", false, sign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"signbit", R"cupp(Returns element-wise True where signbit is set (less than zero).)cupp", 1, 1, {}, "", false, signbit_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"sin", R"cupp(Trigonometric sine, element-wise.)cupp", 1, 1, {}, "", false, sin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"square", R"cupp(Return the element-wise square of the input.)cupp", 1, 1, {}, "", false, square_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
-    {"subtract", R"cupp(Subtract arguments, element-wise.)cupp", 2, 1, {}, "", false, subtract_loops, type_id::void_, R"cupp(numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.)cupp", R"cupp()cupp", false},
-    {"trunc", R"cupp(Return the truncated value of the input, element-wise.)cupp", 1, 1, {}, "", false, trunc_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false},
+    {"absolute", R"cupp(Calculate the absolute value element-wise.)cupp", 1, 1, absolute_aliases, "", false, absolute_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"add", R"cupp(Add arguments element-wise.)cupp", 2, 1, {}, "0", true, add_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"arctan2", R"cupp(Element-wise arc tangent of x1/x2 choosing the quadrant correctly.)cupp", 2, 1, arctan2_aliases, "", false, arctan2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctan2_ulp},
+    {"bitwise_and", R"cupp(Compute the bit-wise AND of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"bitwise_or", R"cupp(Compute the bit-wise OR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"bitwise_xor", R"cupp(Compute the bit-wise XOR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"cbrt", R"cupp(Return the cube-root of an array, element-wise.)cupp", 1, 1, {}, "", false, cbrt_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, cbrt_ulp},
+    {"ceil", R"cupp(Return the ceiling of the input, element-wise.)cupp", 1, 1, {}, "", false, ceil_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"conjugate", R"cupp(Return the complex conjugate, element-wise.)cupp", 1, 1, conjugate_aliases, "", false, conjugate_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"copysign", R"cupp(Change the sign of x1 to that of x2, element-wise.)cupp", 2, 1, {}, "", false, copysign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"deg2rad", R"cupp(Convert angles from degrees to radians.)cupp", 1, 1, deg2rad_aliases, "", false, deg2rad_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"divide", R"cupp(Divide arguments element-wise.)cupp", 2, 1, divide_aliases, "", false, divide_loops, type_id::float64, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"divmod", R"cupp(Return element-wise quotient and remainder simultaneously.)cupp", 2, 2, {}, "", false, divmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"equal", R"cupp(Return (x1 == x2) element-wise.)cupp", 2, 1, {}, "", true, equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"fabs", R"cupp(Compute the absolute values element-wise.)cupp", 1, 1, {}, "", false, fabs_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"floor", R"cupp(Return the floor of the input, element-wise.)cupp", 1, 1, {}, "", false, floor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"floor_divide", R"cupp(Return the largest integer smaller or equal to the division of the inputs.)cupp", 2, 1, {}, "", false, floor_divide_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"fmax", R"cupp(Element-wise maximum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmax_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"fmin", R"cupp(Element-wise minimum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"fmod", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, {}, "", false, fmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"gcd", R"cupp(Returns the greatest common divisor of |x1| and |x2|.)cupp", 2, 1, {}, "0", true, gcd_loops, type_id::void_, R"cupp(ufunc 'gcd' did not contain a loop with signature matching types (dtype('bool'), dtype('bool')) -> None)cupp", R"cupp()cupp", false, {}},
+    {"greater", R"cupp(Return the truth value of (x1 > x2) element-wise.)cupp", 2, 1, {}, "", false, greater_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"greater_equal", R"cupp(Return the truth value of (x1 >= x2) element-wise.)cupp", 2, 1, {}, "", false, greater_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"heaviside", R"cupp(Compute the Heaviside step function.)cupp", 2, 1, {}, "", false, heaviside_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"hypot", R"cupp(Given the "legs" of a right triangle, return its hypotenuse.)cupp", 2, 1, {}, "", true, hypot_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, hypot_ulp},
+    {"invert", R"cupp(Compute bit-wise inversion, or bit-wise NOT, element-wise.)cupp", 1, 1, invert_aliases, "", false, invert_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"isfinite", R"cupp(Test element-wise for finiteness (not infinity and not Not a Number).)cupp", 1, 1, {}, "", false, isfinite_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"isinf", R"cupp(Test element-wise for positive or negative infinity.)cupp", 1, 1, {}, "", false, isinf_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"isnan", R"cupp(Test element-wise for NaN and return result as a boolean array.)cupp", 1, 1, {}, "", false, isnan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"lcm", R"cupp(Returns the lowest common multiple of |x1| and |x2|.)cupp", 2, 1, {}, "", true, lcm_loops, type_id::void_, R"cupp(ufunc 'lcm' did not contain a loop with signature matching types (dtype('bool'), dtype('bool')) -> None)cupp", R"cupp()cupp", false, {}},
+    {"left_shift", R"cupp(Shift the bits of an integer to the left.)cupp", 2, 1, left_shift_aliases, "", false, left_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"less", R"cupp(Return the truth value of (x1 < x2) element-wise.)cupp", 2, 1, {}, "", false, less_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"less_equal", R"cupp(Return the truth value of (x1 <= x2) element-wise.)cupp", 2, 1, {}, "", false, less_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"logaddexp", R"cupp(Logarithm of the sum of exponentiations of the inputs.)cupp", 2, 1, {}, "", true, logaddexp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, logaddexp_ulp},
+    {"logaddexp2", R"cupp(Logarithm of the sum of exponentiations of the inputs in base-2.)cupp", 2, 1, {}, "", true, logaddexp2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, logaddexp2_ulp},
+    {"logical_and", R"cupp(Compute the truth value of x1 AND x2 element-wise.)cupp", 2, 1, {}, "", true, logical_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}},
+    {"logical_not", R"cupp(Compute the truth value of NOT x element-wise.)cupp", 1, 1, {}, "", false, logical_not_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}},
+    {"logical_or", R"cupp(Compute the truth value of x1 OR x2 element-wise.)cupp", 2, 1, {}, "", true, logical_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}},
+    {"logical_xor", R"cupp(Compute the truth value of x1 XOR x2, element-wise.)cupp", 2, 1, {}, "", true, logical_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}},
+    {"maximum", R"cupp(Element-wise maximum of array elements.)cupp", 2, 1, {}, "", true, maximum_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"minimum", R"cupp(Element-wise minimum of array elements.)cupp", 2, 1, {}, "", true, minimum_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"modf", R"cupp(Return the fractional and integral parts of an array, element-wise.)cupp", 1, 2, {}, "", false, modf_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"multiply", R"cupp(Multiply arguments element-wise.)cupp", 2, 1, {}, "1", true, multiply_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"negative", R"cupp(Numerical negative, element-wise.)cupp", 1, 1, {}, "", false, negative_loops, type_id::void_, R"cupp(The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.)cupp", R"cupp()cupp", false, {}},
+    {"not_equal", R"cupp(Return (x1 != x2) element-wise.)cupp", 2, 1, {}, "", true, not_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"positive", R"cupp(Numerical positive, element-wise.)cupp", 1, 1, {}, "", false, positive_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"rad2deg", R"cupp(Convert angles from radians to degrees.)cupp", 1, 1, rad2deg_aliases, "", false, rad2deg_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"remainder", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, remainder_aliases, "", false, remainder_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"right_shift", R"cupp(Shift the bits of an integer to the right.)cupp", 2, 1, right_shift_aliases, "", false, right_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"rint", R"cupp(Round elements of the array to the nearest integer.)cupp", 1, 1, {}, "", false, rint_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"sign", R"cupp(Returns an element-wise indication of the sign of a number.)cupp", 1, 1, {}, "", false, sign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"signbit", R"cupp(Returns element-wise True where signbit is set (less than zero).)cupp", 1, 1, {}, "", false, signbit_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"sin", R"cupp(Trigonometric sine, element-wise.)cupp", 1, 1, {}, "", false, sin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sin_ulp},
+    {"square", R"cupp(Return the element-wise square of the input.)cupp", 1, 1, {}, "", false, square_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"subtract", R"cupp(Subtract arguments, element-wise.)cupp", 2, 1, {}, "", false, subtract_loops, type_id::void_, R"cupp(numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.)cupp", R"cupp()cupp", false, {}},
+    {"trunc", R"cupp(Return the truncated value of the input, element-wise.)cupp", 1, 1, {}, "", false, trunc_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
 };
 
 constexpr std::string_view kernel_template_1_1 = R"cupp(// Element-wise kernels for ops with 1 input(s) and 1 output(s). `Op` supplies the

@@ -33,6 +33,15 @@ inline YAML::Node load_yaml(const std::string& path) { return YAML::LoadFile(pat
 // A dtype from NumPy's name ("int8", "bool", "bfloat16").
 inline dtype dtype_named(const std::string& name) { return dtype::parse(name); }
 
+// cupp's class for an exception NumPy raised (DESIGN.md: UFuncTypeError and DTypePromotionError
+// are TypeErrors in cupp).
+inline std::string cupp_error_class(const std::string& numpy_class) {
+  if (numpy_class == "UFuncTypeError" || numpy_class == "_UFuncNoLoopError" || numpy_class == "DTypePromotionError" ||
+      numpy_class == "UFuncNoLoopError")
+    return "TypeError";
+  return numpy_class;
+}
+
 // The Python scalar of a manifest's pyscalar_* case kind: bool (True), int (2), int300, intneg
 // (-1), float (2.5), complex (2j).
 inline weak_scalar manifest_python_scalar(const std::string& kind) {

@@ -19,6 +19,12 @@ struct loop_spec {
   std::string_view body;
 };
 
+// An accuracy bound of an op's floating results in one dtype (units in the last place).
+struct ulp_bound {
+  type_id type;
+  int ulps;
+};
+
 // One op as its spec declares it.
 struct op_spec {
   std::string_view name;
@@ -40,6 +46,8 @@ struct op_spec {
   std::string_view raises = {};
   // Weak scalars count by their truth value only (logical ops): `uint8_array && 300` is fine.
   bool weak_scalars_by_truth = false;
+  // The spec's accuracy bounds (DESIGN.md); a dtype not listed is held to 1 ULP.
+  std::span<const ulp_bound> ulp = {};
 };
 
 // Every built-in op, sorted by name.

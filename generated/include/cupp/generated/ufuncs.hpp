@@ -11,98 +11,123 @@ inline constexpr ufunc absolute{0};
 inline constexpr ufunc abs{0};  // alias of absolute
 // Add arguments element-wise.
 inline constexpr ufunc add{1};
+// Element-wise arc tangent of x1/x2 choosing the quadrant correctly.
+inline constexpr ufunc arctan2{2};
+inline constexpr ufunc atan2{2};  // alias of arctan2
 // Compute the bit-wise AND of two arrays element-wise.
-inline constexpr ufunc bitwise_and{2};
+inline constexpr ufunc bitwise_and{3};
 // Compute the bit-wise OR of two arrays element-wise.
-inline constexpr ufunc bitwise_or{3};
+inline constexpr ufunc bitwise_or{4};
 // Compute the bit-wise XOR of two arrays element-wise.
-inline constexpr ufunc bitwise_xor{4};
+inline constexpr ufunc bitwise_xor{5};
+// Return the cube-root of an array, element-wise.
+inline constexpr ufunc cbrt{6};
 // Return the ceiling of the input, element-wise.
-inline constexpr ufunc ceil{5};
+inline constexpr ufunc ceil{7};
 // Return the complex conjugate, element-wise.
-inline constexpr ufunc conjugate{6};
-inline constexpr ufunc conj{6};  // alias of conjugate
+inline constexpr ufunc conjugate{8};
+inline constexpr ufunc conj{8};  // alias of conjugate
 // Change the sign of x1 to that of x2, element-wise.
-inline constexpr ufunc copysign{7};
+inline constexpr ufunc copysign{9};
+// Convert angles from degrees to radians.
+inline constexpr ufunc deg2rad{10};
+inline constexpr ufunc radians{10};  // alias of deg2rad
 // Divide arguments element-wise.
-inline constexpr ufunc divide{8};
-inline constexpr ufunc true_divide{8};  // alias of divide
+inline constexpr ufunc divide{11};
+inline constexpr ufunc true_divide{11};  // alias of divide
+// Return element-wise quotient and remainder simultaneously.
+inline constexpr ufunc divmod{12};
 // Return (x1 == x2) element-wise.
-inline constexpr ufunc equal{9};
+inline constexpr ufunc equal{13};
 // Compute the absolute values element-wise.
-inline constexpr ufunc fabs{10};
+inline constexpr ufunc fabs{14};
 // Return the floor of the input, element-wise.
-inline constexpr ufunc floor{11};
+inline constexpr ufunc floor{15};
 // Return the largest integer smaller or equal to the division of the inputs.
-inline constexpr ufunc floor_divide{12};
+inline constexpr ufunc floor_divide{16};
 // Element-wise maximum of array elements, ignoring NaNs.
-inline constexpr ufunc fmax{13};
+inline constexpr ufunc fmax{17};
 // Element-wise minimum of array elements, ignoring NaNs.
-inline constexpr ufunc fmin{14};
+inline constexpr ufunc fmin{18};
 // Returns the element-wise remainder of division.
-inline constexpr ufunc fmod{15};
+inline constexpr ufunc fmod{19};
+// Returns the greatest common divisor of |x1| and |x2|.
+inline constexpr ufunc gcd{20};
 // Return the truth value of (x1 > x2) element-wise.
-inline constexpr ufunc greater{16};
+inline constexpr ufunc greater{21};
 // Return the truth value of (x1 >= x2) element-wise.
-inline constexpr ufunc greater_equal{17};
+inline constexpr ufunc greater_equal{22};
 // Compute the Heaviside step function.
-inline constexpr ufunc heaviside{18};
+inline constexpr ufunc heaviside{23};
+// Given the "legs" of a right triangle, return its hypotenuse.
+inline constexpr ufunc hypot{24};
 // Compute bit-wise inversion, or bit-wise NOT, element-wise.
-inline constexpr ufunc invert{19};
-inline constexpr ufunc bitwise_not{19};  // alias of invert
-inline constexpr ufunc bitwise_invert{19};  // alias of invert
+inline constexpr ufunc invert{25};
+inline constexpr ufunc bitwise_not{25};  // alias of invert
+inline constexpr ufunc bitwise_invert{25};  // alias of invert
 // Test element-wise for finiteness (not infinity and not Not a Number).
-inline constexpr ufunc isfinite{20};
+inline constexpr ufunc isfinite{26};
 // Test element-wise for positive or negative infinity.
-inline constexpr ufunc isinf{21};
+inline constexpr ufunc isinf{27};
 // Test element-wise for NaN and return result as a boolean array.
-inline constexpr ufunc isnan{22};
+inline constexpr ufunc isnan{28};
+// Returns the lowest common multiple of |x1| and |x2|.
+inline constexpr ufunc lcm{29};
 // Shift the bits of an integer to the left.
-inline constexpr ufunc left_shift{23};
-inline constexpr ufunc bitwise_left_shift{23};  // alias of left_shift
+inline constexpr ufunc left_shift{30};
+inline constexpr ufunc bitwise_left_shift{30};  // alias of left_shift
 // Return the truth value of (x1 < x2) element-wise.
-inline constexpr ufunc less{24};
+inline constexpr ufunc less{31};
 // Return the truth value of (x1 <= x2) element-wise.
-inline constexpr ufunc less_equal{25};
+inline constexpr ufunc less_equal{32};
+// Logarithm of the sum of exponentiations of the inputs.
+inline constexpr ufunc logaddexp{33};
+// Logarithm of the sum of exponentiations of the inputs in base-2.
+inline constexpr ufunc logaddexp2{34};
 // Compute the truth value of x1 AND x2 element-wise.
-inline constexpr ufunc logical_and{26};
+inline constexpr ufunc logical_and{35};
 // Compute the truth value of NOT x element-wise.
-inline constexpr ufunc logical_not{27};
+inline constexpr ufunc logical_not{36};
 // Compute the truth value of x1 OR x2 element-wise.
-inline constexpr ufunc logical_or{28};
+inline constexpr ufunc logical_or{37};
 // Compute the truth value of x1 XOR x2, element-wise.
-inline constexpr ufunc logical_xor{29};
+inline constexpr ufunc logical_xor{38};
 // Element-wise maximum of array elements.
-inline constexpr ufunc maximum{30};
+inline constexpr ufunc maximum{39};
 // Element-wise minimum of array elements.
-inline constexpr ufunc minimum{31};
+inline constexpr ufunc minimum{40};
+// Return the fractional and integral parts of an array, element-wise.
+inline constexpr ufunc modf{41};
 // Multiply arguments element-wise.
-inline constexpr ufunc multiply{32};
+inline constexpr ufunc multiply{42};
 // Numerical negative, element-wise.
-inline constexpr ufunc negative{33};
+inline constexpr ufunc negative{43};
 // Return (x1 != x2) element-wise.
-inline constexpr ufunc not_equal{34};
+inline constexpr ufunc not_equal{44};
 // Numerical positive, element-wise.
-inline constexpr ufunc positive{35};
+inline constexpr ufunc positive{45};
+// Convert angles from radians to degrees.
+inline constexpr ufunc rad2deg{46};
+inline constexpr ufunc degrees{46};  // alias of rad2deg
 // Returns the element-wise remainder of division.
-inline constexpr ufunc remainder{36};
-inline constexpr ufunc mod{36};  // alias of remainder
+inline constexpr ufunc remainder{47};
+inline constexpr ufunc mod{47};  // alias of remainder
 // Shift the bits of an integer to the right.
-inline constexpr ufunc right_shift{37};
-inline constexpr ufunc bitwise_right_shift{37};  // alias of right_shift
+inline constexpr ufunc right_shift{48};
+inline constexpr ufunc bitwise_right_shift{48};  // alias of right_shift
 // Round elements of the array to the nearest integer.
-inline constexpr ufunc rint{38};
+inline constexpr ufunc rint{49};
 // Returns an element-wise indication of the sign of a number.
-inline constexpr ufunc sign{39};
+inline constexpr ufunc sign{50};
 // Returns element-wise True where signbit is set (less than zero).
-inline constexpr ufunc signbit{40};
+inline constexpr ufunc signbit{51};
 // Trigonometric sine, element-wise.
-inline constexpr ufunc sin{41};
+inline constexpr ufunc sin{52};
 // Return the element-wise square of the input.
-inline constexpr ufunc square{42};
+inline constexpr ufunc square{53};
 // Subtract arguments, element-wise.
-inline constexpr ufunc subtract{43};
+inline constexpr ufunc subtract{54};
 // Return the truncated value of the input, element-wise.
-inline constexpr ufunc trunc{44};
+inline constexpr ufunc trunc{55};
 
 }  // namespace cupp

@@ -215,5 +215,48 @@ __device__ inline bool isfinite_of(T x) {
   else return true;
 }
 
+// ---- logaddexp, logaddexp2 (NumPy's npy_logaddexp: exact for equal inputs, NaN for NaN)
+template <class C>
+__device__ inline C logaddexp(C x, C y) {
+  if (x == y) return x + C(0.693147180559945309417232121458176568);  // handles infinities
+  const C d = x - y;
+  if (d > C(0)) return x + ::log1p(::exp(-d));
+  if (d <= C(0)) return y + ::log1p(::exp(d));
+  return d;  // NaN
+}
+template <class C>
+__device__ inline C logaddexp2(C x, C y) {
+  const C log2e = C(1.442695040888963407359924681001892137);
+  if (x == y) return x + C(1);
+  const C d = x - y;
+  if (d > C(0)) return x + log2e * ::log1p(::exp2(-d));
+  if (d <= C(0)) return y + log2e * ::log1p(::exp2(d));
+  return d;
+}
+
+// ---- gcd and lcm of integers, on magnitudes (results wrap as NumPy's do)
+template <class T>
+__device__ inline unsigned long long magnitude(T x) {
+  if constexpr (is_signed_int<T>::value)
+    return x < 0 ? 0ull - static_cast<unsigned long long>(x) : static_cast<unsigned long long>(x);
+  else return static_cast<unsigned long long>(x);
+}
+template <class T>
+__device__ inline T gcd(T a, T b) {
+  unsigned long long x = magnitude(a), y = magnitude(b);
+  while (x != 0) {
+    const unsigned long long c = x;
+    x = y % x;
+    y = c;
+  }
+  return static_cast<T>(y);
+}
+template <class T>
+__device__ inline T lcm(T a, T b) {
+  const unsigned long long g = magnitude(gcd(a, b));
+  if (g == 0) return T(0);
+  return static_cast<T>(magnitude(a) / g * magnitude(b));
+}
+
 }  // namespace dev
 }  // namespace cupp
