@@ -509,6 +509,18 @@ constexpr loop_spec fmod_loops[] = {
     {std::span(fmod_types_11).first(2), std::span(fmod_types_11).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
 };
 
+// ---- frexp (specs/ufuncs/frexp.yaml)
+constexpr type_id frexp_types_0[] = {type_id::float16, type_id::float16, type_id::int32};
+constexpr type_id frexp_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::int32};
+constexpr type_id frexp_types_2[] = {type_id::float32, type_id::float32, type_id::int32};
+constexpr type_id frexp_types_3[] = {type_id::float64, type_id::float64, type_id::int32};
+constexpr loop_spec frexp_loops[] = {
+    {std::span(frexp_types_0).first(1), std::span(frexp_types_0).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp"},
+    {std::span(frexp_types_1).first(1), std::span(frexp_types_1).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp"},
+    {std::span(frexp_types_2).first(1), std::span(frexp_types_2).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp"},
+    {std::span(frexp_types_3).first(1), std::span(frexp_types_3).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp"},
+};
+
 // ---- gcd (specs/ufuncs/gcd.yaml)
 constexpr type_id gcd_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
 constexpr type_id gcd_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
@@ -773,6 +785,26 @@ constexpr loop_spec lcm_loops[] = {
     {std::span(lcm_types_5).first(2), std::span(lcm_types_5).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
     {std::span(lcm_types_6).first(2), std::span(lcm_types_6).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
     {std::span(lcm_types_7).first(2), std::span(lcm_types_7).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
+};
+
+// ---- ldexp (specs/ufuncs/ldexp.yaml)
+constexpr type_id ldexp_types_0[] = {type_id::float16, type_id::int32, type_id::float16};
+constexpr type_id ldexp_types_1[] = {type_id::bfloat16, type_id::int32, type_id::bfloat16};
+constexpr type_id ldexp_types_2[] = {type_id::float32, type_id::int32, type_id::float32};
+constexpr type_id ldexp_types_3[] = {type_id::float16, type_id::int64, type_id::float16};
+constexpr type_id ldexp_types_4[] = {type_id::bfloat16, type_id::int64, type_id::bfloat16};
+constexpr type_id ldexp_types_5[] = {type_id::float32, type_id::int64, type_id::float32};
+constexpr type_id ldexp_types_6[] = {type_id::float64, type_id::int32, type_id::float64};
+constexpr type_id ldexp_types_7[] = {type_id::float64, type_id::int64, type_id::float64};
+constexpr loop_spec ldexp_loops[] = {
+    {std::span(ldexp_types_0).first(2), std::span(ldexp_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1));)cupp"},
+    {std::span(ldexp_types_1).first(2), std::span(ldexp_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1));)cupp"},
+    {std::span(ldexp_types_2).first(2), std::span(ldexp_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1));)cupp"},
+    {std::span(ldexp_types_3).first(2), std::span(ldexp_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1)));)cupp"},
+    {std::span(ldexp_types_4).first(2), std::span(ldexp_types_4).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1)));)cupp"},
+    {std::span(ldexp_types_5).first(2), std::span(ldexp_types_5).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1)));)cupp"},
+    {std::span(ldexp_types_6).first(2), std::span(ldexp_types_6).subspan(2), R"cupp(out0 = ::ldexp(in0, in1);)cupp"},
+    {std::span(ldexp_types_7).first(2), std::span(ldexp_types_7).subspan(2), R"cupp(out0 = ::ldexp(in0, in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1));)cupp"},
 };
 
 // ---- left_shift (specs/ufuncs/left_shift.yaml)
@@ -1505,6 +1537,7 @@ constexpr op_spec ops[] = {
     {"fmax", R"cupp(Element-wise maximum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmax_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"fmin", R"cupp(Element-wise minimum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"fmod", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, {}, "", false, fmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"frexp", R"cupp(Decompose the elements of x into mantissa and twos exponent.)cupp", 1, 2, {}, "", false, frexp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"gcd", R"cupp(Returns the greatest common divisor of |x1| and |x2|.)cupp", 2, 1, {}, "0", true, gcd_loops, type_id::void_, R"cupp(ufunc 'gcd' did not contain a loop with signature matching types (dtype('bool'), dtype('bool')) -> None)cupp", R"cupp()cupp", false, {}},
     {"greater", R"cupp(Return the truth value of (x1 > x2) element-wise.)cupp", 2, 1, {}, "", false, greater_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"greater_equal", R"cupp(Return the truth value of (x1 >= x2) element-wise.)cupp", 2, 1, {}, "", false, greater_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
@@ -1515,6 +1548,7 @@ constexpr op_spec ops[] = {
     {"isinf", R"cupp(Test element-wise for positive or negative infinity.)cupp", 1, 1, {}, "", false, isinf_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"isnan", R"cupp(Test element-wise for NaN and return result as a boolean array.)cupp", 1, 1, {}, "", false, isnan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"lcm", R"cupp(Returns the lowest common multiple of |x1| and |x2|.)cupp", 2, 1, {}, "", true, lcm_loops, type_id::void_, R"cupp(ufunc 'lcm' did not contain a loop with signature matching types (dtype('bool'), dtype('bool')) -> None)cupp", R"cupp()cupp", false, {}},
+    {"ldexp", R"cupp(Returns x1 * 2**x2, element-wise.)cupp", 2, 1, {}, "", false, ldexp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"left_shift", R"cupp(Shift the bits of an integer to the left.)cupp", 2, 1, left_shift_aliases, "", false, left_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"less", R"cupp(Return the truth value of (x1 < x2) element-wise.)cupp", 2, 1, {}, "", false, less_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"less_equal", R"cupp(Return the truth value of (x1 <= x2) element-wise.)cupp", 2, 1, {}, "", false, less_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},

@@ -73,6 +73,34 @@ loop_choice choose_loop(const op_spec& op, std::span<const input_type> inputs, s
       return choice;
     }
   }
+  if (!dtype) {
+    // No loop takes the common dtype (an op with mixed loops, like ldexp(float32_array, 2)):
+    // NumPy's legacy search, where a weak scalar fits any loop dtype of a kind it casts to.
+    for (std::size_t i = 0; i < op.loops.size(); ++i) {
+      const loop_spec& loop = op.loops[i];
+      bool fits = true;
+      for (std::size_t k = 0; fits && k < inputs.size(); ++k) {
+        const cupp::dtype to(loop.in[k]);
+        if (!inputs[k].weak) {
+          fits = can_cast(search[k], to, casting::safe);
+          continue;
+        }
+        const char kind = to.kind();
+        switch (inputs[k].weak->scalar_kind()) {
+          case weak_scalar::kind::bool_: break;
+          case weak_scalar::kind::int_: fits = kind == 'i' || kind == 'u' || kind == 'f' || kind == 'c'; break;
+          case weak_scalar::kind::float_: fits = kind == 'f' || kind == 'c'; break;
+          default: fits = kind == 'c';
+        }
+      }
+      if (fits) {
+        choice.index = i;
+        for (std::size_t k = 0; k < inputs.size(); ++k)
+          if (inputs[k].weak) choice.operand_types[k] = loop.in[k];
+        return choice;
+      }
+    }
+  }
   if (dtype) {
     // NumPy fills the signature with dtype= when the op has such a homogeneous loop; the input
     // casting check then reports the cast the rule forbids.

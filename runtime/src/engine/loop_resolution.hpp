@@ -1,8 +1,9 @@
 // Internal: which loop of an op a call runs, as NumPy 2 decides (pure; no CUDA). A weak scalar
 // (NEP 50) takes the dtype its kind gets beside the call's arrays (int8 array + 2.5 -> float64,
 // uint8 array + 3 -> uint8); an op's promoter (int_inputs_as) may replace all-integer inputs;
-// then the first loop in the op's order whose inputs every operand casts to safely wins, or with
-// dtype= the first loop whose outputs have that dtype and whose inputs the operands cast to
+// then the first loop in the op's order whose inputs every operand casts to safely wins (when
+// none does, a weak scalar may take any loop dtype of a kind it casts to, as NumPy's legacy
+// search allows: ldexp(float32_array, 2) runs the float32, int32 loop), or with dtype= the first loop whose outputs have that dtype and whose inputs the operands cast to
 // under the casting rule. Inputs and out= arrays are checked against the casting rule as NumPy
 // checks them, with NumPy's messages.
 #pragma once

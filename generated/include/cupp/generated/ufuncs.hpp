@@ -51,83 +51,87 @@ inline constexpr ufunc fmax{17};
 inline constexpr ufunc fmin{18};
 // Returns the element-wise remainder of division.
 inline constexpr ufunc fmod{19};
+// Decompose the elements of x into mantissa and twos exponent.
+inline constexpr ufunc frexp{20};
 // Returns the greatest common divisor of |x1| and |x2|.
-inline constexpr ufunc gcd{20};
+inline constexpr ufunc gcd{21};
 // Return the truth value of (x1 > x2) element-wise.
-inline constexpr ufunc greater{21};
+inline constexpr ufunc greater{22};
 // Return the truth value of (x1 >= x2) element-wise.
-inline constexpr ufunc greater_equal{22};
+inline constexpr ufunc greater_equal{23};
 // Compute the Heaviside step function.
-inline constexpr ufunc heaviside{23};
+inline constexpr ufunc heaviside{24};
 // Given the "legs" of a right triangle, return its hypotenuse.
-inline constexpr ufunc hypot{24};
+inline constexpr ufunc hypot{25};
 // Compute bit-wise inversion, or bit-wise NOT, element-wise.
-inline constexpr ufunc invert{25};
-inline constexpr ufunc bitwise_not{25};  // alias of invert
-inline constexpr ufunc bitwise_invert{25};  // alias of invert
+inline constexpr ufunc invert{26};
+inline constexpr ufunc bitwise_not{26};  // alias of invert
+inline constexpr ufunc bitwise_invert{26};  // alias of invert
 // Test element-wise for finiteness (not infinity and not Not a Number).
-inline constexpr ufunc isfinite{26};
+inline constexpr ufunc isfinite{27};
 // Test element-wise for positive or negative infinity.
-inline constexpr ufunc isinf{27};
+inline constexpr ufunc isinf{28};
 // Test element-wise for NaN and return result as a boolean array.
-inline constexpr ufunc isnan{28};
+inline constexpr ufunc isnan{29};
 // Returns the lowest common multiple of |x1| and |x2|.
-inline constexpr ufunc lcm{29};
+inline constexpr ufunc lcm{30};
+// Returns x1 * 2**x2, element-wise.
+inline constexpr ufunc ldexp{31};
 // Shift the bits of an integer to the left.
-inline constexpr ufunc left_shift{30};
-inline constexpr ufunc bitwise_left_shift{30};  // alias of left_shift
+inline constexpr ufunc left_shift{32};
+inline constexpr ufunc bitwise_left_shift{32};  // alias of left_shift
 // Return the truth value of (x1 < x2) element-wise.
-inline constexpr ufunc less{31};
+inline constexpr ufunc less{33};
 // Return the truth value of (x1 <= x2) element-wise.
-inline constexpr ufunc less_equal{32};
+inline constexpr ufunc less_equal{34};
 // Logarithm of the sum of exponentiations of the inputs.
-inline constexpr ufunc logaddexp{33};
+inline constexpr ufunc logaddexp{35};
 // Logarithm of the sum of exponentiations of the inputs in base-2.
-inline constexpr ufunc logaddexp2{34};
+inline constexpr ufunc logaddexp2{36};
 // Compute the truth value of x1 AND x2 element-wise.
-inline constexpr ufunc logical_and{35};
+inline constexpr ufunc logical_and{37};
 // Compute the truth value of NOT x element-wise.
-inline constexpr ufunc logical_not{36};
+inline constexpr ufunc logical_not{38};
 // Compute the truth value of x1 OR x2 element-wise.
-inline constexpr ufunc logical_or{37};
+inline constexpr ufunc logical_or{39};
 // Compute the truth value of x1 XOR x2, element-wise.
-inline constexpr ufunc logical_xor{38};
+inline constexpr ufunc logical_xor{40};
 // Element-wise maximum of array elements.
-inline constexpr ufunc maximum{39};
+inline constexpr ufunc maximum{41};
 // Element-wise minimum of array elements.
-inline constexpr ufunc minimum{40};
+inline constexpr ufunc minimum{42};
 // Return the fractional and integral parts of an array, element-wise.
-inline constexpr ufunc modf{41};
+inline constexpr ufunc modf{43};
 // Multiply arguments element-wise.
-inline constexpr ufunc multiply{42};
+inline constexpr ufunc multiply{44};
 // Numerical negative, element-wise.
-inline constexpr ufunc negative{43};
+inline constexpr ufunc negative{45};
 // Return (x1 != x2) element-wise.
-inline constexpr ufunc not_equal{44};
+inline constexpr ufunc not_equal{46};
 // Numerical positive, element-wise.
-inline constexpr ufunc positive{45};
+inline constexpr ufunc positive{47};
 // Convert angles from radians to degrees.
-inline constexpr ufunc rad2deg{46};
-inline constexpr ufunc degrees{46};  // alias of rad2deg
+inline constexpr ufunc rad2deg{48};
+inline constexpr ufunc degrees{48};  // alias of rad2deg
 // Returns the element-wise remainder of division.
-inline constexpr ufunc remainder{47};
-inline constexpr ufunc mod{47};  // alias of remainder
+inline constexpr ufunc remainder{49};
+inline constexpr ufunc mod{49};  // alias of remainder
 // Shift the bits of an integer to the right.
-inline constexpr ufunc right_shift{48};
-inline constexpr ufunc bitwise_right_shift{48};  // alias of right_shift
+inline constexpr ufunc right_shift{50};
+inline constexpr ufunc bitwise_right_shift{50};  // alias of right_shift
 // Round elements of the array to the nearest integer.
-inline constexpr ufunc rint{49};
+inline constexpr ufunc rint{51};
 // Returns an element-wise indication of the sign of a number.
-inline constexpr ufunc sign{50};
+inline constexpr ufunc sign{52};
 // Returns element-wise True where signbit is set (less than zero).
-inline constexpr ufunc signbit{51};
+inline constexpr ufunc signbit{53};
 // Trigonometric sine, element-wise.
-inline constexpr ufunc sin{52};
+inline constexpr ufunc sin{54};
 // Return the element-wise square of the input.
-inline constexpr ufunc square{53};
+inline constexpr ufunc square{55};
 // Subtract arguments, element-wise.
-inline constexpr ufunc subtract{54};
+inline constexpr ufunc subtract{56};
 // Return the truncated value of the input, element-wise.
-inline constexpr ufunc trunc{55};
+inline constexpr ufunc trunc{57};
 
 }  // namespace cupp
