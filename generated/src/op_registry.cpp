@@ -1295,6 +1295,38 @@ constexpr loop_spec rad2deg_loops[] = {
 };
 constexpr std::string_view rad2deg_aliases[] = {"degrees"};
 
+// ---- reciprocal (specs/ufuncs/reciprocal.yaml)
+constexpr type_id reciprocal_types_0[] = {type_id::int8, type_id::int8};
+constexpr type_id reciprocal_types_1[] = {type_id::uint8, type_id::uint8};
+constexpr type_id reciprocal_types_2[] = {type_id::int16, type_id::int16};
+constexpr type_id reciprocal_types_3[] = {type_id::uint16, type_id::uint16};
+constexpr type_id reciprocal_types_4[] = {type_id::int32, type_id::int32};
+constexpr type_id reciprocal_types_5[] = {type_id::uint32, type_id::uint32};
+constexpr type_id reciprocal_types_6[] = {type_id::int64, type_id::int64};
+constexpr type_id reciprocal_types_7[] = {type_id::uint64, type_id::uint64};
+constexpr type_id reciprocal_types_8[] = {type_id::float16, type_id::float16};
+constexpr type_id reciprocal_types_9[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id reciprocal_types_10[] = {type_id::float32, type_id::float32};
+constexpr type_id reciprocal_types_11[] = {type_id::float64, type_id::float64};
+constexpr type_id reciprocal_types_12[] = {type_id::complex64, type_id::complex64};
+constexpr type_id reciprocal_types_13[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec reciprocal_loops[] = {
+    {std::span(reciprocal_types_0).first(1), std::span(reciprocal_types_0).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_1).first(1), std::span(reciprocal_types_1).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_2).first(1), std::span(reciprocal_types_2).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_3).first(1), std::span(reciprocal_types_3).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_4).first(1), std::span(reciprocal_types_4).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_5).first(1), std::span(reciprocal_types_5).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_6).first(1), std::span(reciprocal_types_6).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_7).first(1), std::span(reciprocal_types_7).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_8).first(1), std::span(reciprocal_types_8).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_9).first(1), std::span(reciprocal_types_9).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_10).first(1), std::span(reciprocal_types_10).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_11).first(1), std::span(reciprocal_types_11).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_12).first(1), std::span(reciprocal_types_12).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_13).first(1), std::span(reciprocal_types_13).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+};
+
 // ---- remainder (specs/ufuncs/remainder.yaml)
 constexpr type_id remainder_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
 constexpr type_id remainder_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
@@ -1566,6 +1598,7 @@ constexpr op_spec ops[] = {
     {"not_equal", R"cupp(Return (x1 != x2) element-wise.)cupp", 2, 1, {}, "", true, not_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"positive", R"cupp(Numerical positive, element-wise.)cupp", 1, 1, {}, "", false, positive_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"rad2deg", R"cupp(Convert angles from radians to degrees.)cupp", 1, 1, rad2deg_aliases, "", false, rad2deg_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"reciprocal", R"cupp(Return the reciprocal of the argument, element-wise.)cupp", 1, 1, {}, "", false, reciprocal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"remainder", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, remainder_aliases, "", false, remainder_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"right_shift", R"cupp(Shift the bits of an integer to the right.)cupp", 2, 1, right_shift_aliases, "", false, right_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"rint", R"cupp(Round elements of the array to the nearest integer.)cupp", 1, 1, {}, "", false, rint_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},

@@ -113,25 +113,27 @@ inline constexpr ufunc positive{47};
 // Convert angles from radians to degrees.
 inline constexpr ufunc rad2deg{48};
 inline constexpr ufunc degrees{48};  // alias of rad2deg
+// Return the reciprocal of the argument, element-wise.
+inline constexpr ufunc reciprocal{49};
 // Returns the element-wise remainder of division.
-inline constexpr ufunc remainder{49};
-inline constexpr ufunc mod{49};  // alias of remainder
+inline constexpr ufunc remainder{50};
+inline constexpr ufunc mod{50};  // alias of remainder
 // Shift the bits of an integer to the right.
-inline constexpr ufunc right_shift{50};
-inline constexpr ufunc bitwise_right_shift{50};  // alias of right_shift
+inline constexpr ufunc right_shift{51};
+inline constexpr ufunc bitwise_right_shift{51};  // alias of right_shift
 // Round elements of the array to the nearest integer.
-inline constexpr ufunc rint{51};
+inline constexpr ufunc rint{52};
 // Returns an element-wise indication of the sign of a number.
-inline constexpr ufunc sign{52};
+inline constexpr ufunc sign{53};
 // Returns element-wise True where signbit is set (less than zero).
-inline constexpr ufunc signbit{53};
+inline constexpr ufunc signbit{54};
 // Trigonometric sine, element-wise.
-inline constexpr ufunc sin{54};
+inline constexpr ufunc sin{55};
 // Return the element-wise square of the input.
-inline constexpr ufunc square{55};
+inline constexpr ufunc square{56};
 // Subtract arguments, element-wise.
-inline constexpr ufunc subtract{56};
+inline constexpr ufunc subtract{57};
 // Return the truncated value of the input, element-wise.
-inline constexpr ufunc trunc{57};
+inline constexpr ufunc trunc{58};
 
 }  // namespace cupp

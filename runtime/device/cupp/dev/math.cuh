@@ -215,6 +215,26 @@ __device__ inline bool isfinite_of(T x) {
   else return true;
 }
 
+// ---- reciprocal: integers as NumPy's C code computes them, (T)(1.0 / x); complex by NumPy's
+// scaled algorithm (products not fused, as on x86)
+template <class T>
+__device__ inline T reciprocal(T x) {
+  if constexpr (is_complex<T>::value) {
+    using R = decltype(x.re);
+    if (::fabs(x.im) <= ::fabs(x.re)) {
+      const R r = x.im / x.re, d = x.re + mul_rn(x.im, r);
+      return {R(1) / d, -r / d};
+    }
+    const R r = x.re / x.im, d = mul_rn(x.re, r) + x.im;
+    return {r / d, R(-1) / d};
+  } else if constexpr (is_float_like<T>::value) {
+    using C = typename compute_type<T>::type;
+    return down<T>(C(1) / up(x));
+  } else {
+    return cast<T>(1.0 / static_cast<double>(x));
+  }
+}
+
 // ---- logaddexp, logaddexp2 (NumPy's npy_logaddexp: exact for equal inputs, NaN for NaN)
 template <class C>
 __device__ inline C logaddexp(C x, C y) {
