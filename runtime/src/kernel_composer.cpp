@@ -104,6 +104,17 @@ kernel_desc all_loops_desc(const op_spec& op, std::size_t loop, index_width widt
   return d;
 }
 
+bool in_all_loops_program(const op_spec& op, const kernel_desc& d) {
+  if (!d.contiguous || d.tiled || d.has_where) return false;
+  const loop_spec& loop = op.loops[d.loop];
+  if (d.vec != default_vec(loop)) return false;
+  for (std::size_t k = 0; k < d.inputs.size(); ++k)
+    if (d.inputs[k].access != operand_access::dense || d.inputs[k].storage != loop.in[k]) return false;
+  for (std::size_t k = 0; k < d.outputs.size(); ++k)
+    if (d.outputs[k].access != operand_access::dense || d.outputs[k].storage != loop.out[k]) return false;
+  return true;
+}
+
 std::uint64_t all_loops_variant(index_width width) { return width == index_width::i64 ? 3 : 1; }
 
 std::uint64_t variant_code(const kernel_desc& d) {

@@ -54,6 +54,9 @@ kernel_desc all_loops_desc(const op_spec& op, std::size_t loop, index_width widt
 // A 64-bit code that identifies a description among an op's programs (the kernel cache's
 // variant); the all-loops program of a width has its own code.
 std::uint64_t variant_code(const kernel_desc& desc);
+// Whether `desc` is the kernel all_loops_desc gives for its loop (so the op's all-loops program
+// holds it); compares without building that description.
+bool in_all_loops_program(const op_spec& op, const kernel_desc& desc);
 std::uint64_t all_loops_variant(index_width width);
 
 // Every loop of `op`, contiguous class, one kernel per loop in loop order.

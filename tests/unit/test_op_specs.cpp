@@ -169,6 +169,13 @@ TEST_P(OpSpec, EveryLayoutClassCompilesWithNvrtc) {
     for (std::size_t k = 0; k < loop.out.size(); ++k) contiguous.outputs.push_back({operand_access::dense, other(i, k + 9)});
     descs.push_back(contiguous);
   }
+  for (std::size_t i = 0; i < op->loops.size(); ++i) {
+    EXPECT_TRUE(detail::in_all_loops_program(*op, detail::all_loops_desc(*op, i, detail::index_width::i64)));
+    EXPECT_FALSE(detail::in_all_loops_program(*op, descs[4 * i])) << "a strided kernel is not in that program";
+    detail::kernel_desc narrower = detail::all_loops_desc(*op, i, detail::index_width::i64);
+    narrower.vec = narrower.vec > 1 ? narrower.vec / 2 : 2;
+    EXPECT_FALSE(detail::in_all_loops_program(*op, narrower)) << "another vector width is not in that program";
+  }
   const detail::composed_program program = detail::compose_elementwise(*op, descs);
   const detail::nvrtc_output out = detail::nvrtc_compile(
       {.program_name = program.name, .source = program.source, .name_expressions = program.kernels, .arch = 90});

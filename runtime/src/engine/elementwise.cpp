@@ -108,26 +108,13 @@ void pack(param_pack& params, const kernel_desc& desc, std::int64_t n, std::span
 
 // The kernel for `desc` on `device`. A per-thread direct-mapped table in front of the kernel
 // cache makes a warm call a few compares (loaded kernels live as long as the process).
-// Whether the op's all-loops program has this kernel: contiguous, every operand dense in the
-// loop's own dtypes, the loop's default vector width.
-bool in_all_loops_program(const op_spec& op, const kernel_desc& d) {
-  if (!d.contiguous || d.has_where) return false;
-  const loop_spec& loop = op.loops[d.loop];
-  if (d.vec != detail::default_vec(loop)) return false;
-  for (std::size_t k = 0; k < d.inputs.size(); ++k)
-    if (d.inputs[k].access != operand_access::dense || d.inputs[k].storage != loop.in[k]) return false;
-  for (std::size_t k = 0; k < d.outputs.size(); ++k)
-    if (d.outputs[k].access != operand_access::dense || d.outputs[k].storage != loop.out[k]) return false;
-  return true;
-}
-
 struct found_kernel {
   const void* kernel = nullptr;
   unsigned int* error_flag = nullptr;  // the program's device error flag, for ops that raise
 };
 
 found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device) {
-  const bool common = in_all_loops_program(op, desc);
+  const bool common = detail::in_all_loops_program(op, desc);
   const std::uint64_t variant = common ? detail::all_loops_variant(desc.width) : detail::variant_code(desc);
   const std::size_t index = common ? desc.loop : 0;
   struct entry {
