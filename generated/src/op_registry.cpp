@@ -635,10 +635,10 @@ constexpr type_id hypot_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_
 constexpr type_id hypot_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id hypot_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec hypot_loops[] = {
-    {std::span(hypot_types_0).first(2), std::span(hypot_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::hypot(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(hypot_types_1).first(2), std::span(hypot_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::hypot(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(hypot_types_2).first(2), std::span(hypot_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::hypot(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(hypot_types_3).first(2), std::span(hypot_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::hypot(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(hypot_types_0).first(2), std::span(hypot_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(hypot_types_1).first(2), std::span(hypot_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(hypot_types_2).first(2), std::span(hypot_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(hypot_types_3).first(2), std::span(hypot_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
 };
 constexpr ulp_bound hypot_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 

@@ -64,6 +64,7 @@ case ${1:-all} in
 esac
 export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
 ./cupp info 2>&1 | tee "$OUT/info.log"
+./cupp demo 2>&1 | tee "$OUT/demo.log" | tail -15; echo "demo exit: ${PIPESTATUS[0]}"
 ./cupp_gpu_tests --gtest_brief=0 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "OK|FAILED|PASSED|SKIPPED|Failure|error" 
 CUPP_CUDA_PER_THREAD_DEFAULT_STREAM=1 ./cupp_gpu_tests --gtest_filter=StreamGpu.DefaultCurrentStreamFollowsConfiguration 2>&1 | tail -2
 ./cupp_sticky_error_test 2>&1 | tee "$OUT/sticky.log"; echo "sticky exit: ${PIPESTATUS[0]}"

@@ -91,9 +91,29 @@ template <class T>
 __device__ inline T fabs_of(T x) {
   return down<T>(::fabs(up(x)));
 }
+// hypot as glibc gives it (NumPy's npy_hypot): CUDA's ::hypot is within 2 ULP, so a result at the
+// top of the range can round up to inf. float64 is scaled by a power of two and summed with one
+// rounding; float32 computes in float64, where the squares are exact.
+__device__ inline double hypot_of(double x, double y) {
+  x = ::fabs(x);
+  y = ::fabs(y);
+  if (::isinf(x) || ::isinf(y)) return __longlong_as_double(0x7ff0000000000000ll);  // inf, even with NaN
+  if (::isnan(x) || ::isnan(y)) return x + y;
+  double a = ::fmax(x, y), b = ::fmin(x, y);
+  if (a == 0.0) return 0.0;
+  const int e = ::ilogb(a);
+  a = ::scalbn(a, -e);
+  b = ::scalbn(b, -e);
+  return ::scalbn(::sqrt(::fma(a, a, b * b)), e);
+}
+__device__ inline float hypot_of(float x, float y) {
+  if (::isinf(x) || ::isinf(y)) return __int_as_float(0x7f800000);
+  const double a = x, b = y;
+  return static_cast<float>(::sqrt(::fma(a, a, b * b)));
+}
 template <class T>
 __device__ inline T complex_abs(complex<T> z) {
-  return ::hypot(z.re, z.im);
+  return hypot_of(z.re, z.im);
 }
 template <class T>
 __device__ inline T sign(T x) {
@@ -111,7 +131,7 @@ __device__ inline T sign(T x) {
 // infinite part, NaN when both parts are infinite).
 template <class T>
 __device__ inline complex<T> sign(complex<T> z) {
-  const T a = ::hypot(z.re, z.im);
+  const T a = hypot_of(z.re, z.im);
   const T nan = T(0) / T(0);
   if (::isnan(a)) return {nan, nan};
   if (::isinf(a)) {
@@ -230,6 +250,10 @@ __device__ inline T reciprocal(T x) {
   } else if constexpr (is_float_like<T>::value) {
     using C = typename compute_type<T>::type;
     return down<T>(C(1) / up(x));
+  } else if constexpr (same<T, unsigned long long>::value) {
+    // NumPy's C conversion to uint64 (x86 without AVX-512) maps 1.0/0 = inf to 0, where its
+    // astype gives 2^63; no other integer has an out-of-range reciprocal.
+    return x == 0 ? T(0) : cast<T>(1.0 / static_cast<double>(x));
   } else {
     return cast<T>(1.0 / static_cast<double>(x));
   }
@@ -280,3 +304,6 @@ __device__ inline T lcm(T a, T b) {
 
 }  // namespace dev
 }  // namespace cupp
+
+#include <cupp/dev/transcendental.cuh>
+#include <cupp/dev/power_bits.cuh>
