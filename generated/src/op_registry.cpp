@@ -115,6 +115,26 @@ constexpr loop_spec bitwise_and_loops[] = {
     {std::span(bitwise_and_types_8).first(2), std::span(bitwise_and_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
 };
 
+// ---- bitwise_count (specs/ufuncs/bitwise_count.yaml)
+constexpr type_id bitwise_count_types_0[] = {type_id::int8, type_id::uint8};
+constexpr type_id bitwise_count_types_1[] = {type_id::uint8, type_id::uint8};
+constexpr type_id bitwise_count_types_2[] = {type_id::int16, type_id::uint8};
+constexpr type_id bitwise_count_types_3[] = {type_id::uint16, type_id::uint8};
+constexpr type_id bitwise_count_types_4[] = {type_id::int32, type_id::uint8};
+constexpr type_id bitwise_count_types_5[] = {type_id::uint32, type_id::uint8};
+constexpr type_id bitwise_count_types_6[] = {type_id::int64, type_id::uint8};
+constexpr type_id bitwise_count_types_7[] = {type_id::uint64, type_id::uint8};
+constexpr loop_spec bitwise_count_loops[] = {
+    {std::span(bitwise_count_types_0).first(1), std::span(bitwise_count_types_0).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
+    {std::span(bitwise_count_types_1).first(1), std::span(bitwise_count_types_1).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
+    {std::span(bitwise_count_types_2).first(1), std::span(bitwise_count_types_2).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
+    {std::span(bitwise_count_types_3).first(1), std::span(bitwise_count_types_3).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
+    {std::span(bitwise_count_types_4).first(1), std::span(bitwise_count_types_4).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
+    {std::span(bitwise_count_types_5).first(1), std::span(bitwise_count_types_5).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
+    {std::span(bitwise_count_types_6).first(1), std::span(bitwise_count_types_6).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
+    {std::span(bitwise_count_types_7).first(1), std::span(bitwise_count_types_7).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
+};
+
 // ---- bitwise_or (specs/ufuncs/bitwise_or.yaml)
 constexpr type_id bitwise_or_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
 constexpr type_id bitwise_or_types_1[] = {type_id::int8, type_id::int8, type_id::int8};
@@ -354,6 +374,15 @@ constexpr loop_spec fabs_loops[] = {
     {std::span(fabs_types_2).first(1), std::span(fabs_types_2).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
     {std::span(fabs_types_3).first(1), std::span(fabs_types_3).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
 };
+
+// ---- float_power (specs/ufuncs/float_power.yaml)
+constexpr type_id float_power_types_0[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr type_id float_power_types_1[] = {type_id::complex128, type_id::complex128, type_id::complex128};
+constexpr loop_spec float_power_loops[] = {
+    {std::span(float_power_types_0).first(2), std::span(float_power_types_0).subspan(2), R"cupp(out0 = ::pow(in0, in1);)cupp"},
+    {std::span(float_power_types_1).first(2), std::span(float_power_types_1).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp"},
+};
+constexpr ulp_bound float_power_ulp[] = {{type_id::float64, 2}};
 
 // ---- floor (specs/ufuncs/floor.yaml)
 constexpr type_id floor_types_0[] = {type_id::bool_, type_id::bool_};
@@ -1212,6 +1241,18 @@ constexpr loop_spec negative_loops[] = {
     {std::span(negative_types_13).first(1), std::span(negative_types_13).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
 };
 
+// ---- nextafter (specs/ufuncs/nextafter.yaml)
+constexpr type_id nextafter_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id nextafter_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id nextafter_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id nextafter_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr loop_spec nextafter_loops[] = {
+    {std::span(nextafter_types_0).first(2), std::span(nextafter_types_0).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp"},
+    {std::span(nextafter_types_1).first(2), std::span(nextafter_types_1).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp"},
+    {std::span(nextafter_types_2).first(2), std::span(nextafter_types_2).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp"},
+    {std::span(nextafter_types_3).first(2), std::span(nextafter_types_3).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp"},
+};
+
 // ---- not_equal (specs/ufuncs/not_equal.yaml)
 constexpr type_id not_equal_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
 constexpr type_id not_equal_types_1[] = {type_id::int8, type_id::int8, type_id::bool_};
@@ -1281,6 +1322,40 @@ constexpr loop_spec positive_loops[] = {
     {std::span(positive_types_12).first(1), std::span(positive_types_12).subspan(1), R"cupp(out0 = in0;)cupp"},
     {std::span(positive_types_13).first(1), std::span(positive_types_13).subspan(1), R"cupp(out0 = in0;)cupp"},
 };
+
+// ---- power (specs/ufuncs/power.yaml)
+constexpr type_id power_types_0[] = {type_id::int8, type_id::int8, type_id::int8};
+constexpr type_id power_types_1[] = {type_id::uint8, type_id::uint8, type_id::uint8};
+constexpr type_id power_types_2[] = {type_id::int16, type_id::int16, type_id::int16};
+constexpr type_id power_types_3[] = {type_id::uint16, type_id::uint16, type_id::uint16};
+constexpr type_id power_types_4[] = {type_id::int32, type_id::int32, type_id::int32};
+constexpr type_id power_types_5[] = {type_id::uint32, type_id::uint32, type_id::uint32};
+constexpr type_id power_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
+constexpr type_id power_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
+constexpr type_id power_types_8[] = {type_id::float16, type_id::float16, type_id::float16};
+constexpr type_id power_types_9[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
+constexpr type_id power_types_10[] = {type_id::float32, type_id::float32, type_id::float32};
+constexpr type_id power_types_11[] = {type_id::float64, type_id::float64, type_id::float64};
+constexpr type_id power_types_12[] = {type_id::complex64, type_id::complex64, type_id::complex64};
+constexpr type_id power_types_13[] = {type_id::complex128, type_id::complex128, type_id::complex128};
+constexpr loop_spec power_loops[] = {
+    {std::span(power_types_0).first(2), std::span(power_types_0).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
+    {std::span(power_types_1).first(2), std::span(power_types_1).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
+    {std::span(power_types_2).first(2), std::span(power_types_2).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
+    {std::span(power_types_3).first(2), std::span(power_types_3).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
+    {std::span(power_types_4).first(2), std::span(power_types_4).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
+    {std::span(power_types_5).first(2), std::span(power_types_5).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
+    {std::span(power_types_6).first(2), std::span(power_types_6).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
+    {std::span(power_types_7).first(2), std::span(power_types_7).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
+    {std::span(power_types_8).first(2), std::span(power_types_8).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp"},
+    {std::span(power_types_9).first(2), std::span(power_types_9).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp"},
+    {std::span(power_types_10).first(2), std::span(power_types_10).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp"},
+    {std::span(power_types_11).first(2), std::span(power_types_11).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp"},
+    {std::span(power_types_12).first(2), std::span(power_types_12).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp"},
+    {std::span(power_types_13).first(2), std::span(power_types_13).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp"},
+};
+constexpr ulp_bound power_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr std::string_view power_aliases[] = {"pow"};
 
 // ---- rad2deg (specs/ufuncs/rad2deg.yaml)
 constexpr type_id rad2deg_types_0[] = {type_id::float16, type_id::float16};
@@ -1454,6 +1529,18 @@ constexpr loop_spec sin_loops[] = {
 };
 constexpr ulp_bound sin_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
+// ---- spacing (specs/ufuncs/spacing.yaml)
+constexpr type_id spacing_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id spacing_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id spacing_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id spacing_types_3[] = {type_id::float64, type_id::float64};
+constexpr loop_spec spacing_loops[] = {
+    {std::span(spacing_types_0).first(1), std::span(spacing_types_0).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp"},
+    {std::span(spacing_types_1).first(1), std::span(spacing_types_1).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp"},
+    {std::span(spacing_types_2).first(1), std::span(spacing_types_2).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp"},
+    {std::span(spacing_types_3).first(1), std::span(spacing_types_3).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp"},
+};
+
 // ---- square (specs/ufuncs/square.yaml)
 constexpr type_id square_types_0[] = {type_id::int8, type_id::int8};
 constexpr type_id square_types_1[] = {type_id::uint8, type_id::uint8};
@@ -1553,6 +1640,7 @@ constexpr op_spec ops[] = {
     {"add", R"cupp(Add arguments element-wise.)cupp", 2, 1, {}, "0", true, add_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"arctan2", R"cupp(Element-wise arc tangent of x1/x2 choosing the quadrant correctly.)cupp", 2, 1, arctan2_aliases, "", false, arctan2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctan2_ulp},
     {"bitwise_and", R"cupp(Compute the bit-wise AND of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"bitwise_count", R"cupp(Computes the number of 1-bits in the absolute value of x.)cupp", 1, 1, {}, "", false, bitwise_count_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"bitwise_or", R"cupp(Compute the bit-wise OR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"bitwise_xor", R"cupp(Compute the bit-wise XOR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"cbrt", R"cupp(Return the cube-root of an array, element-wise.)cupp", 1, 1, {}, "", false, cbrt_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, cbrt_ulp},
@@ -1564,6 +1652,7 @@ constexpr op_spec ops[] = {
     {"divmod", R"cupp(Return element-wise quotient and remainder simultaneously.)cupp", 2, 2, {}, "", false, divmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"equal", R"cupp(Return (x1 == x2) element-wise.)cupp", 2, 1, {}, "", true, equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"fabs", R"cupp(Compute the absolute values element-wise.)cupp", 1, 1, {}, "", false, fabs_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"float_power", R"cupp(First array elements raised to powers from second array, element-wise.)cupp", 2, 1, {}, "", false, float_power_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, float_power_ulp},
     {"floor", R"cupp(Return the floor of the input, element-wise.)cupp", 1, 1, {}, "", false, floor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"floor_divide", R"cupp(Return the largest integer smaller or equal to the division of the inputs.)cupp", 2, 1, {}, "", false, floor_divide_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"fmax", R"cupp(Element-wise maximum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmax_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
@@ -1595,8 +1684,10 @@ constexpr op_spec ops[] = {
     {"modf", R"cupp(Return the fractional and integral parts of an array, element-wise.)cupp", 1, 2, {}, "", false, modf_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"multiply", R"cupp(Multiply arguments element-wise.)cupp", 2, 1, {}, "1", true, multiply_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"negative", R"cupp(Numerical negative, element-wise.)cupp", 1, 1, {}, "", false, negative_loops, type_id::void_, R"cupp(The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.)cupp", R"cupp()cupp", false, {}},
+    {"nextafter", R"cupp(Return the next floating-point value after x1 towards x2, element-wise.)cupp", 2, 1, {}, "", false, nextafter_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"not_equal", R"cupp(Return (x1 != x2) element-wise.)cupp", 2, 1, {}, "", true, not_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"positive", R"cupp(Numerical positive, element-wise.)cupp", 1, 1, {}, "", false, positive_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"power", R"cupp(First array elements raised to powers from second array, element-wise.)cupp", 2, 1, power_aliases, "", false, power_loops, type_id::void_, R"cupp()cupp", R"cupp(ValueError: Integers to negative integer powers are not allowed.)cupp", false, power_ulp},
     {"rad2deg", R"cupp(Convert angles from radians to degrees.)cupp", 1, 1, rad2deg_aliases, "", false, rad2deg_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"reciprocal", R"cupp(Return the reciprocal of the argument, element-wise.)cupp", 1, 1, {}, "", false, reciprocal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"remainder", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, remainder_aliases, "", false, remainder_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
@@ -1605,6 +1696,7 @@ constexpr op_spec ops[] = {
     {"sign", R"cupp(Returns an element-wise indication of the sign of a number.)cupp", 1, 1, {}, "", false, sign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"signbit", R"cupp(Returns element-wise True where signbit is set (less than zero).)cupp", 1, 1, {}, "", false, signbit_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"sin", R"cupp(Trigonometric sine, element-wise.)cupp", 1, 1, {}, "", false, sin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sin_ulp},
+    {"spacing", R"cupp(Return the distance between x and the nearest adjacent number.)cupp", 1, 1, {}, "", false, spacing_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"square", R"cupp(Return the element-wise square of the input.)cupp", 1, 1, {}, "", false, square_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"subtract", R"cupp(Subtract arguments, element-wise.)cupp", 2, 1, {}, "", false, subtract_loops, type_id::void_, R"cupp(numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.)cupp", R"cupp()cupp", false, {}},
     {"trunc", R"cupp(Return the truncated value of the input, element-wise.)cupp", 1, 1, {}, "", false, trunc_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},

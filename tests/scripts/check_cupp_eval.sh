@@ -102,6 +102,10 @@ expect_values t1.npy '<f8' f8 2 3 4 5
 expect_values t2.npy '<f8' f8 2 4 6 8
 "$cupp" eval 'u + 3' u=u8.npy -o u3.npy || fail "u + 3 exited $?"
 expect_values u3.npy '|u1' u1 4 5 6  # a weak Python int takes the array's dtype (NEP 50)
+"$cupp" eval 'a ** 2' a=a.npy -o pow.npy || fail "a ** 2 exited $?"
+expect_values pow.npy '<f8' f8 1 4 9 16
+"$cupp" eval 'u ** 2' u=u8.npy -o upow.npy || fail "u ** 2 exited $?"
+expect_values upow.npy '|u1' u1 1 4 9
 "$cupp" eval '2*3 + 0.5' -o scalar.npy || fail "a scalar result exited $?"
 expect_values scalar.npy '<f8' f8 6.5
 "$cupp" eval '7 // -2' -o iscalar.npy || fail "an int scalar result exited $?"

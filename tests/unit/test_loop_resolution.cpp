@@ -7,6 +7,7 @@
 #include <complex>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "conformance.hpp"
@@ -76,6 +77,14 @@ TEST(LoopResolution, MatchesNumPyForEveryReferenceCase) {
     if (comparison && (tag.find("_int300") != std::string::npos || tag.find("_intneg") != std::string::npos) &&
         error == "OverflowError") {
       ++checked;
+      continue;
+    }
+    // An error that depends on the data (power: a negative integer exponent) is the op's
+    // declared `raises`, checked on the GPU; resolution itself must succeed.
+    const std::string_view raises = op->raises.substr(0, op->raises.find(':'));
+    if (!expected_error.empty() && raises == expected_error && error.empty()) {
+      ++checked;
+      ++per_op[name];
       continue;
     }
     ++checked;

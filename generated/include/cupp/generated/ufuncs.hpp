@@ -16,124 +16,135 @@ inline constexpr ufunc arctan2{2};
 inline constexpr ufunc atan2{2};  // alias of arctan2
 // Compute the bit-wise AND of two arrays element-wise.
 inline constexpr ufunc bitwise_and{3};
+// Computes the number of 1-bits in the absolute value of x.
+inline constexpr ufunc bitwise_count{4};
 // Compute the bit-wise OR of two arrays element-wise.
-inline constexpr ufunc bitwise_or{4};
+inline constexpr ufunc bitwise_or{5};
 // Compute the bit-wise XOR of two arrays element-wise.
-inline constexpr ufunc bitwise_xor{5};
+inline constexpr ufunc bitwise_xor{6};
 // Return the cube-root of an array, element-wise.
-inline constexpr ufunc cbrt{6};
+inline constexpr ufunc cbrt{7};
 // Return the ceiling of the input, element-wise.
-inline constexpr ufunc ceil{7};
+inline constexpr ufunc ceil{8};
 // Return the complex conjugate, element-wise.
-inline constexpr ufunc conjugate{8};
-inline constexpr ufunc conj{8};  // alias of conjugate
+inline constexpr ufunc conjugate{9};
+inline constexpr ufunc conj{9};  // alias of conjugate
 // Change the sign of x1 to that of x2, element-wise.
-inline constexpr ufunc copysign{9};
+inline constexpr ufunc copysign{10};
 // Convert angles from degrees to radians.
-inline constexpr ufunc deg2rad{10};
-inline constexpr ufunc radians{10};  // alias of deg2rad
+inline constexpr ufunc deg2rad{11};
+inline constexpr ufunc radians{11};  // alias of deg2rad
 // Divide arguments element-wise.
-inline constexpr ufunc divide{11};
-inline constexpr ufunc true_divide{11};  // alias of divide
+inline constexpr ufunc divide{12};
+inline constexpr ufunc true_divide{12};  // alias of divide
 // Return element-wise quotient and remainder simultaneously.
-inline constexpr ufunc divmod{12};
+inline constexpr ufunc divmod{13};
 // Return (x1 == x2) element-wise.
-inline constexpr ufunc equal{13};
+inline constexpr ufunc equal{14};
 // Compute the absolute values element-wise.
-inline constexpr ufunc fabs{14};
+inline constexpr ufunc fabs{15};
+// First array elements raised to powers from second array, element-wise.
+inline constexpr ufunc float_power{16};
 // Return the floor of the input, element-wise.
-inline constexpr ufunc floor{15};
+inline constexpr ufunc floor{17};
 // Return the largest integer smaller or equal to the division of the inputs.
-inline constexpr ufunc floor_divide{16};
+inline constexpr ufunc floor_divide{18};
 // Element-wise maximum of array elements, ignoring NaNs.
-inline constexpr ufunc fmax{17};
+inline constexpr ufunc fmax{19};
 // Element-wise minimum of array elements, ignoring NaNs.
-inline constexpr ufunc fmin{18};
+inline constexpr ufunc fmin{20};
 // Returns the element-wise remainder of division.
-inline constexpr ufunc fmod{19};
+inline constexpr ufunc fmod{21};
 // Decompose the elements of x into mantissa and twos exponent.
-inline constexpr ufunc frexp{20};
+inline constexpr ufunc frexp{22};
 // Returns the greatest common divisor of |x1| and |x2|.
-inline constexpr ufunc gcd{21};
+inline constexpr ufunc gcd{23};
 // Return the truth value of (x1 > x2) element-wise.
-inline constexpr ufunc greater{22};
+inline constexpr ufunc greater{24};
 // Return the truth value of (x1 >= x2) element-wise.
-inline constexpr ufunc greater_equal{23};
+inline constexpr ufunc greater_equal{25};
 // Compute the Heaviside step function.
-inline constexpr ufunc heaviside{24};
+inline constexpr ufunc heaviside{26};
 // Given the "legs" of a right triangle, return its hypotenuse.
-inline constexpr ufunc hypot{25};
+inline constexpr ufunc hypot{27};
 // Compute bit-wise inversion, or bit-wise NOT, element-wise.
-inline constexpr ufunc invert{26};
-inline constexpr ufunc bitwise_not{26};  // alias of invert
-inline constexpr ufunc bitwise_invert{26};  // alias of invert
+inline constexpr ufunc invert{28};
+inline constexpr ufunc bitwise_not{28};  // alias of invert
+inline constexpr ufunc bitwise_invert{28};  // alias of invert
 // Test element-wise for finiteness (not infinity and not Not a Number).
-inline constexpr ufunc isfinite{27};
+inline constexpr ufunc isfinite{29};
 // Test element-wise for positive or negative infinity.
-inline constexpr ufunc isinf{28};
+inline constexpr ufunc isinf{30};
 // Test element-wise for NaN and return result as a boolean array.
-inline constexpr ufunc isnan{29};
+inline constexpr ufunc isnan{31};
 // Returns the lowest common multiple of |x1| and |x2|.
-inline constexpr ufunc lcm{30};
+inline constexpr ufunc lcm{32};
 // Returns x1 * 2**x2, element-wise.
-inline constexpr ufunc ldexp{31};
+inline constexpr ufunc ldexp{33};
 // Shift the bits of an integer to the left.
-inline constexpr ufunc left_shift{32};
-inline constexpr ufunc bitwise_left_shift{32};  // alias of left_shift
+inline constexpr ufunc left_shift{34};
+inline constexpr ufunc bitwise_left_shift{34};  // alias of left_shift
 // Return the truth value of (x1 < x2) element-wise.
-inline constexpr ufunc less{33};
+inline constexpr ufunc less{35};
 // Return the truth value of (x1 <= x2) element-wise.
-inline constexpr ufunc less_equal{34};
+inline constexpr ufunc less_equal{36};
 // Logarithm of the sum of exponentiations of the inputs.
-inline constexpr ufunc logaddexp{35};
+inline constexpr ufunc logaddexp{37};
 // Logarithm of the sum of exponentiations of the inputs in base-2.
-inline constexpr ufunc logaddexp2{36};
+inline constexpr ufunc logaddexp2{38};
 // Compute the truth value of x1 AND x2 element-wise.
-inline constexpr ufunc logical_and{37};
+inline constexpr ufunc logical_and{39};
 // Compute the truth value of NOT x element-wise.
-inline constexpr ufunc logical_not{38};
+inline constexpr ufunc logical_not{40};
 // Compute the truth value of x1 OR x2 element-wise.
-inline constexpr ufunc logical_or{39};
+inline constexpr ufunc logical_or{41};
 // Compute the truth value of x1 XOR x2, element-wise.
-inline constexpr ufunc logical_xor{40};
+inline constexpr ufunc logical_xor{42};
 // Element-wise maximum of array elements.
-inline constexpr ufunc maximum{41};
+inline constexpr ufunc maximum{43};
 // Element-wise minimum of array elements.
-inline constexpr ufunc minimum{42};
+inline constexpr ufunc minimum{44};
 // Return the fractional and integral parts of an array, element-wise.
-inline constexpr ufunc modf{43};
+inline constexpr ufunc modf{45};
 // Multiply arguments element-wise.
-inline constexpr ufunc multiply{44};
+inline constexpr ufunc multiply{46};
 // Numerical negative, element-wise.
-inline constexpr ufunc negative{45};
+inline constexpr ufunc negative{47};
+// Return the next floating-point value after x1 towards x2, element-wise.
+inline constexpr ufunc nextafter{48};
 // Return (x1 != x2) element-wise.
-inline constexpr ufunc not_equal{46};
+inline constexpr ufunc not_equal{49};
 // Numerical positive, element-wise.
-inline constexpr ufunc positive{47};
+inline constexpr ufunc positive{50};
+// First array elements raised to powers from second array, element-wise.
+inline constexpr ufunc power{51};
+inline constexpr ufunc pow{51};  // alias of power
 // Convert angles from radians to degrees.
-inline constexpr ufunc rad2deg{48};
-inline constexpr ufunc degrees{48};  // alias of rad2deg
+inline constexpr ufunc rad2deg{52};
+inline constexpr ufunc degrees{52};  // alias of rad2deg
 // Return the reciprocal of the argument, element-wise.
-inline constexpr ufunc reciprocal{49};
+inline constexpr ufunc reciprocal{53};
 // Returns the element-wise remainder of division.
-inline constexpr ufunc remainder{50};
-inline constexpr ufunc mod{50};  // alias of remainder
+inline constexpr ufunc remainder{54};
+inline constexpr ufunc mod{54};  // alias of remainder
 // Shift the bits of an integer to the right.
-inline constexpr ufunc right_shift{51};
-inline constexpr ufunc bitwise_right_shift{51};  // alias of right_shift
+inline constexpr ufunc right_shift{55};
+inline constexpr ufunc bitwise_right_shift{55};  // alias of right_shift
 // Round elements of the array to the nearest integer.
-inline constexpr ufunc rint{52};
+inline constexpr ufunc rint{56};
 // Returns an element-wise indication of the sign of a number.
-inline constexpr ufunc sign{53};
+inline constexpr ufunc sign{57};
 // Returns element-wise True where signbit is set (less than zero).
-inline constexpr ufunc signbit{54};
+inline constexpr ufunc signbit{58};
 // Trigonometric sine, element-wise.
-inline constexpr ufunc sin{55};
+inline constexpr ufunc sin{59};
+// Return the distance between x and the nearest adjacent number.
+inline constexpr ufunc spacing{60};
 // Return the element-wise square of the input.
-inline constexpr ufunc square{56};
+inline constexpr ufunc square{61};
 // Subtract arguments, element-wise.
-inline constexpr ufunc subtract{57};
+inline constexpr ufunc subtract{62};
 // Return the truncated value of the input, element-wise.
-inline constexpr ufunc trunc{58};
+inline constexpr ufunc trunc{63};
 
 }  // namespace cupp
