@@ -15,6 +15,7 @@
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "engine/layout_plan.hpp"
+#include "engine/loaded_ops.hpp"
 #include "kernel_composer.hpp"
 #include "tables.hpp"
 
@@ -132,12 +133,12 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
   if (e.op == &op && e.device == device && e.variant == variant && e.index == index) return e.found;
   auto& cache = detail::kernel_cache::global();
   const detail::kernel_module& module =
-      common ? cache.get(device, {op.name, variant},
+      common ? cache.get(device, {detail::cache_name(op), variant},
                          [&] {
                            const auto p = detail::compose_elementwise(op, desc.width);
                            return detail::program_source{p.name, p.source, p.kernels, {}};
                          })
-             : cache.get(device, {op.name, variant}, [&] {
+             : cache.get(device, {detail::cache_name(op), variant}, [&] {
                  const auto p = detail::compose_elementwise(op, desc);
                  return detail::program_source{p.name, p.source, p.kernels, {}};
                });
@@ -175,16 +176,16 @@ bool aligned(const void* p, std::size_t bytes) { return reinterpret_cast<std::ui
 void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const std::int64_t> extents,
             std::int64_t max_byte_offset, std::span<launch_operand> ops, launch_operand* where, int device) {
   kernel_desc desc;
-  desc.inputs.reserve(static_cast<std::size_t>(op.nin));
-  desc.outputs.reserve(static_cast<std::size_t>(op.nout));
   desc.loop = loop;
-  desc.width = n <= std::numeric_limits<std::int32_t>::max() && max_byte_offset <= std::numeric_limits<std::int32_t>::max()
-                   ? index_width::i32
-                   : index_width::i64;
   const bool contiguous = extents.size() <= 1 && !where &&
                           std::none_of(ops.begin(), ops.end(), [](const launch_operand& o) {
                             return o.kind == operand_access::strided || o.kind == operand_access::rows;
                           });
+  // 32-bit indices when they reach every element. The contiguous class indexes elements (the
+  // pointer arithmetic widens them), so only n counts there; strided classes add byte offsets.
+  // (64-bit indices cost sin float64 8 % of the copy floor on 2^28 elements.)
+  constexpr std::int64_t i32_max = std::numeric_limits<std::int32_t>::max();
+  desc.width = n <= i32_max && (contiguous || max_byte_offset <= i32_max) ? index_width::i32 : index_width::i64;
   desc.contiguous = contiguous;
   const std::int64_t one = 1;
   if (!contiguous && extents.empty()) extents = std::span<const std::int64_t>(&one, 1);
@@ -249,8 +250,9 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
     grid = dim3(static_cast<unsigned>((extents[1] + 31) / 32), static_cast<unsigned>((extents[0] + 31) / 32));
     block = dim3(32, 8);
   } else {
-    constexpr unsigned threads = 256;
-    const std::int64_t per_block = static_cast<std::int64_t>(threads) * desc.vec;
+    const int unroll = desc.contiguous ? detail::contiguous_unroll(op) : 1;
+    const unsigned threads = unroll > 1 ? 128 : 256;  // measured best for each
+    const std::int64_t per_block = static_cast<std::int64_t>(threads) * desc.vec * unroll;
     grid = dim3(static_cast<unsigned>(std::min<std::int64_t>((n + per_block - 1) / per_block, 0x7fffffff)));
     block = dim3(threads);
   }
