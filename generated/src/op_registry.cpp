@@ -79,6 +79,96 @@ constexpr loop_spec add_loops[] = {
     {std::span(add_types_14).first(2), std::span(add_types_14).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
 };
 
+// ---- arccos (specs/ufuncs/arccos.yaml)
+constexpr type_id arccos_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id arccos_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id arccos_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id arccos_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id arccos_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id arccos_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec arccos_loops[] = {
+    {std::span(arccos_types_0).first(1), std::span(arccos_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp"},
+    {std::span(arccos_types_1).first(1), std::span(arccos_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp"},
+    {std::span(arccos_types_2).first(1), std::span(arccos_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp"},
+    {std::span(arccos_types_3).first(1), std::span(arccos_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp"},
+    {std::span(arccos_types_4).first(1), std::span(arccos_types_4).subspan(1), R"cupp(out0 = cupp::dev::cacos(in0);)cupp"},
+    {std::span(arccos_types_5).first(1), std::span(arccos_types_5).subspan(1), R"cupp(out0 = cupp::dev::cacos(in0);)cupp"},
+};
+constexpr ulp_bound arccos_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr std::string_view arccos_aliases[] = {"acos"};
+
+// ---- arccosh (specs/ufuncs/arccosh.yaml)
+constexpr type_id arccosh_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id arccosh_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id arccosh_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id arccosh_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id arccosh_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id arccosh_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec arccosh_loops[] = {
+    {std::span(arccosh_types_0).first(1), std::span(arccosh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arccosh_types_1).first(1), std::span(arccosh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arccosh_types_2).first(1), std::span(arccosh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arccosh_types_3).first(1), std::span(arccosh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arccosh_types_4).first(1), std::span(arccosh_types_4).subspan(1), R"cupp(out0 = cupp::dev::cacosh(in0);)cupp"},
+    {std::span(arccosh_types_5).first(1), std::span(arccosh_types_5).subspan(1), R"cupp(out0 = cupp::dev::cacosh(in0);)cupp"},
+};
+constexpr ulp_bound arccosh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr std::string_view arccosh_aliases[] = {"acosh"};
+
+// ---- arcsin (specs/ufuncs/arcsin.yaml)
+constexpr type_id arcsin_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id arcsin_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id arcsin_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id arcsin_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id arcsin_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id arcsin_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec arcsin_loops[] = {
+    {std::span(arcsin_types_0).first(1), std::span(arcsin_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp"},
+    {std::span(arcsin_types_1).first(1), std::span(arcsin_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp"},
+    {std::span(arcsin_types_2).first(1), std::span(arcsin_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp"},
+    {std::span(arcsin_types_3).first(1), std::span(arcsin_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp"},
+    {std::span(arcsin_types_4).first(1), std::span(arcsin_types_4).subspan(1), R"cupp(out0 = cupp::dev::casin(in0);)cupp"},
+    {std::span(arcsin_types_5).first(1), std::span(arcsin_types_5).subspan(1), R"cupp(out0 = cupp::dev::casin(in0);)cupp"},
+};
+constexpr ulp_bound arcsin_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr std::string_view arcsin_aliases[] = {"asin"};
+
+// ---- arcsinh (specs/ufuncs/arcsinh.yaml)
+constexpr type_id arcsinh_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id arcsinh_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id arcsinh_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id arcsinh_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id arcsinh_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id arcsinh_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec arcsinh_loops[] = {
+    {std::span(arcsinh_types_0).first(1), std::span(arcsinh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arcsinh_types_1).first(1), std::span(arcsinh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arcsinh_types_2).first(1), std::span(arcsinh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arcsinh_types_3).first(1), std::span(arcsinh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arcsinh_types_4).first(1), std::span(arcsinh_types_4).subspan(1), R"cupp(out0 = cupp::dev::casinh(in0);)cupp"},
+    {std::span(arcsinh_types_5).first(1), std::span(arcsinh_types_5).subspan(1), R"cupp(out0 = cupp::dev::casinh(in0);)cupp"},
+};
+constexpr ulp_bound arcsinh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr std::string_view arcsinh_aliases[] = {"asinh"};
+
+// ---- arctan (specs/ufuncs/arctan.yaml)
+constexpr type_id arctan_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id arctan_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id arctan_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id arctan_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id arctan_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id arctan_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec arctan_loops[] = {
+    {std::span(arctan_types_0).first(1), std::span(arctan_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp"},
+    {std::span(arctan_types_1).first(1), std::span(arctan_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp"},
+    {std::span(arctan_types_2).first(1), std::span(arctan_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp"},
+    {std::span(arctan_types_3).first(1), std::span(arctan_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp"},
+    {std::span(arctan_types_4).first(1), std::span(arctan_types_4).subspan(1), R"cupp(out0 = cupp::dev::catan(in0);)cupp"},
+    {std::span(arctan_types_5).first(1), std::span(arctan_types_5).subspan(1), R"cupp(out0 = cupp::dev::catan(in0);)cupp"},
+};
+constexpr ulp_bound arctan_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr std::string_view arctan_aliases[] = {"atan"};
+
 // ---- arctan2 (specs/ufuncs/arctan2.yaml)
 constexpr type_id arctan2_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
 constexpr type_id arctan2_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_id::bfloat16};
@@ -92,6 +182,24 @@ constexpr loop_spec arctan2_loops[] = {
 };
 constexpr ulp_bound arctan2_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 constexpr std::string_view arctan2_aliases[] = {"atan2"};
+
+// ---- arctanh (specs/ufuncs/arctanh.yaml)
+constexpr type_id arctanh_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id arctanh_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id arctanh_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id arctanh_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id arctanh_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id arctanh_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec arctanh_loops[] = {
+    {std::span(arctanh_types_0).first(1), std::span(arctanh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arctanh_types_1).first(1), std::span(arctanh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arctanh_types_2).first(1), std::span(arctanh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arctanh_types_3).first(1), std::span(arctanh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp"},
+    {std::span(arctanh_types_4).first(1), std::span(arctanh_types_4).subspan(1), R"cupp(out0 = cupp::dev::catanh(in0);)cupp"},
+    {std::span(arctanh_types_5).first(1), std::span(arctanh_types_5).subspan(1), R"cupp(out0 = cupp::dev::catanh(in0);)cupp"},
+};
+constexpr ulp_bound arctanh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr std::string_view arctanh_aliases[] = {"atanh"};
 
 // ---- bitwise_and (specs/ufuncs/bitwise_and.yaml)
 constexpr type_id bitwise_and_types_0[] = {type_id::bool_, type_id::bool_, type_id::bool_};
@@ -267,6 +375,40 @@ constexpr loop_spec copysign_loops[] = {
     {std::span(copysign_types_3).first(2), std::span(copysign_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
 };
 
+// ---- cos (specs/ufuncs/cos.yaml)
+constexpr type_id cos_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id cos_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id cos_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id cos_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id cos_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id cos_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec cos_loops[] = {
+    {std::span(cos_types_0).first(1), std::span(cos_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp"},
+    {std::span(cos_types_1).first(1), std::span(cos_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp"},
+    {std::span(cos_types_2).first(1), std::span(cos_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp"},
+    {std::span(cos_types_3).first(1), std::span(cos_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp"},
+    {std::span(cos_types_4).first(1), std::span(cos_types_4).subspan(1), R"cupp(out0 = cupp::dev::ccos(in0);)cupp"},
+    {std::span(cos_types_5).first(1), std::span(cos_types_5).subspan(1), R"cupp(out0 = cupp::dev::ccos(in0);)cupp"},
+};
+constexpr ulp_bound cos_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
+// ---- cosh (specs/ufuncs/cosh.yaml)
+constexpr type_id cosh_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id cosh_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id cosh_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id cosh_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id cosh_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id cosh_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec cosh_loops[] = {
+    {std::span(cosh_types_0).first(1), std::span(cosh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp"},
+    {std::span(cosh_types_1).first(1), std::span(cosh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp"},
+    {std::span(cosh_types_2).first(1), std::span(cosh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp"},
+    {std::span(cosh_types_3).first(1), std::span(cosh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp"},
+    {std::span(cosh_types_4).first(1), std::span(cosh_types_4).subspan(1), R"cupp(out0 = cupp::dev::ccosh(in0);)cupp"},
+    {std::span(cosh_types_5).first(1), std::span(cosh_types_5).subspan(1), R"cupp(out0 = cupp::dev::ccosh(in0);)cupp"},
+};
+constexpr ulp_bound cosh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
 // ---- deg2rad (specs/ufuncs/deg2rad.yaml)
 constexpr type_id deg2rad_types_0[] = {type_id::float16, type_id::float16};
 constexpr type_id deg2rad_types_1[] = {type_id::bfloat16, type_id::bfloat16};
@@ -362,6 +504,57 @@ constexpr loop_spec equal_loops[] = {
     {std::span(equal_types_15).first(2), std::span(equal_types_15).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
     {std::span(equal_types_16).first(2), std::span(equal_types_16).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
 };
+
+// ---- exp (specs/ufuncs/exp.yaml)
+constexpr type_id exp_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id exp_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id exp_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id exp_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id exp_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id exp_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec exp_loops[] = {
+    {std::span(exp_types_0).first(1), std::span(exp_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp"},
+    {std::span(exp_types_1).first(1), std::span(exp_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp"},
+    {std::span(exp_types_2).first(1), std::span(exp_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp"},
+    {std::span(exp_types_3).first(1), std::span(exp_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp"},
+    {std::span(exp_types_4).first(1), std::span(exp_types_4).subspan(1), R"cupp(out0 = cupp::dev::cexp(in0);)cupp"},
+    {std::span(exp_types_5).first(1), std::span(exp_types_5).subspan(1), R"cupp(out0 = cupp::dev::cexp(in0);)cupp"},
+};
+constexpr ulp_bound exp_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
+// ---- exp2 (specs/ufuncs/exp2.yaml)
+constexpr type_id exp2_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id exp2_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id exp2_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id exp2_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id exp2_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id exp2_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec exp2_loops[] = {
+    {std::span(exp2_types_0).first(1), std::span(exp2_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp"},
+    {std::span(exp2_types_1).first(1), std::span(exp2_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp"},
+    {std::span(exp2_types_2).first(1), std::span(exp2_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp"},
+    {std::span(exp2_types_3).first(1), std::span(exp2_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp"},
+    {std::span(exp2_types_4).first(1), std::span(exp2_types_4).subspan(1), R"cupp(out0 = cupp::dev::cexp2(in0);)cupp"},
+    {std::span(exp2_types_5).first(1), std::span(exp2_types_5).subspan(1), R"cupp(out0 = cupp::dev::cexp2(in0);)cupp"},
+};
+constexpr ulp_bound exp2_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
+// ---- expm1 (specs/ufuncs/expm1.yaml)
+constexpr type_id expm1_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id expm1_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id expm1_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id expm1_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id expm1_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id expm1_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec expm1_loops[] = {
+    {std::span(expm1_types_0).first(1), std::span(expm1_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp"},
+    {std::span(expm1_types_1).first(1), std::span(expm1_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp"},
+    {std::span(expm1_types_2).first(1), std::span(expm1_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp"},
+    {std::span(expm1_types_3).first(1), std::span(expm1_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp"},
+    {std::span(expm1_types_4).first(1), std::span(expm1_types_4).subspan(1), R"cupp(out0 = cupp::dev::cexpm1(in0);)cupp"},
+    {std::span(expm1_types_5).first(1), std::span(expm1_types_5).subspan(1), R"cupp(out0 = cupp::dev::cexpm1(in0);)cupp"},
+};
+constexpr ulp_bound expm1_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
 // ---- fabs (specs/ufuncs/fabs.yaml)
 constexpr type_id fabs_types_0[] = {type_id::float16, type_id::float16};
@@ -932,6 +1125,74 @@ constexpr loop_spec less_equal_loops[] = {
     {std::span(less_equal_types_15).first(2), std::span(less_equal_types_15).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
     {std::span(less_equal_types_16).first(2), std::span(less_equal_types_16).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
 };
+
+// ---- log (specs/ufuncs/log.yaml)
+constexpr type_id log_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id log_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id log_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id log_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id log_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id log_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec log_loops[] = {
+    {std::span(log_types_0).first(1), std::span(log_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp"},
+    {std::span(log_types_1).first(1), std::span(log_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp"},
+    {std::span(log_types_2).first(1), std::span(log_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp"},
+    {std::span(log_types_3).first(1), std::span(log_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp"},
+    {std::span(log_types_4).first(1), std::span(log_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog(in0);)cupp"},
+    {std::span(log_types_5).first(1), std::span(log_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog(in0);)cupp"},
+};
+constexpr ulp_bound log_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
+// ---- log10 (specs/ufuncs/log10.yaml)
+constexpr type_id log10_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id log10_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id log10_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id log10_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id log10_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id log10_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec log10_loops[] = {
+    {std::span(log10_types_0).first(1), std::span(log10_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp"},
+    {std::span(log10_types_1).first(1), std::span(log10_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp"},
+    {std::span(log10_types_2).first(1), std::span(log10_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp"},
+    {std::span(log10_types_3).first(1), std::span(log10_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp"},
+    {std::span(log10_types_4).first(1), std::span(log10_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog10(in0);)cupp"},
+    {std::span(log10_types_5).first(1), std::span(log10_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog10(in0);)cupp"},
+};
+constexpr ulp_bound log10_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
+// ---- log1p (specs/ufuncs/log1p.yaml)
+constexpr type_id log1p_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id log1p_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id log1p_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id log1p_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id log1p_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id log1p_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec log1p_loops[] = {
+    {std::span(log1p_types_0).first(1), std::span(log1p_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp"},
+    {std::span(log1p_types_1).first(1), std::span(log1p_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp"},
+    {std::span(log1p_types_2).first(1), std::span(log1p_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp"},
+    {std::span(log1p_types_3).first(1), std::span(log1p_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp"},
+    {std::span(log1p_types_4).first(1), std::span(log1p_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog1p(in0);)cupp"},
+    {std::span(log1p_types_5).first(1), std::span(log1p_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog1p(in0);)cupp"},
+};
+constexpr ulp_bound log1p_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
+// ---- log2 (specs/ufuncs/log2.yaml)
+constexpr type_id log2_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id log2_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id log2_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id log2_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id log2_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id log2_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec log2_loops[] = {
+    {std::span(log2_types_0).first(1), std::span(log2_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp"},
+    {std::span(log2_types_1).first(1), std::span(log2_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp"},
+    {std::span(log2_types_2).first(1), std::span(log2_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp"},
+    {std::span(log2_types_3).first(1), std::span(log2_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp"},
+    {std::span(log2_types_4).first(1), std::span(log2_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog2(in0);)cupp"},
+    {std::span(log2_types_5).first(1), std::span(log2_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog2(in0);)cupp"},
+};
+constexpr ulp_bound log2_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
 // ---- logaddexp (specs/ufuncs/logaddexp.yaml)
 constexpr type_id logaddexp_types_0[] = {type_id::float16, type_id::float16, type_id::float16};
@@ -1529,6 +1790,23 @@ constexpr loop_spec sin_loops[] = {
 };
 constexpr ulp_bound sin_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
+// ---- sinh (specs/ufuncs/sinh.yaml)
+constexpr type_id sinh_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id sinh_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id sinh_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id sinh_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id sinh_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id sinh_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec sinh_loops[] = {
+    {std::span(sinh_types_0).first(1), std::span(sinh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp"},
+    {std::span(sinh_types_1).first(1), std::span(sinh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp"},
+    {std::span(sinh_types_2).first(1), std::span(sinh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp"},
+    {std::span(sinh_types_3).first(1), std::span(sinh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp"},
+    {std::span(sinh_types_4).first(1), std::span(sinh_types_4).subspan(1), R"cupp(out0 = cupp::dev::csinh(in0);)cupp"},
+    {std::span(sinh_types_5).first(1), std::span(sinh_types_5).subspan(1), R"cupp(out0 = cupp::dev::csinh(in0);)cupp"},
+};
+constexpr ulp_bound sinh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
 // ---- spacing (specs/ufuncs/spacing.yaml)
 constexpr type_id spacing_types_0[] = {type_id::float16, type_id::float16};
 constexpr type_id spacing_types_1[] = {type_id::bfloat16, type_id::bfloat16};
@@ -1540,6 +1818,23 @@ constexpr loop_spec spacing_loops[] = {
     {std::span(spacing_types_2).first(1), std::span(spacing_types_2).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp"},
     {std::span(spacing_types_3).first(1), std::span(spacing_types_3).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp"},
 };
+
+// ---- sqrt (specs/ufuncs/sqrt.yaml)
+constexpr type_id sqrt_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id sqrt_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id sqrt_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id sqrt_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id sqrt_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id sqrt_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec sqrt_loops[] = {
+    {std::span(sqrt_types_0).first(1), std::span(sqrt_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp"},
+    {std::span(sqrt_types_1).first(1), std::span(sqrt_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp"},
+    {std::span(sqrt_types_2).first(1), std::span(sqrt_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp"},
+    {std::span(sqrt_types_3).first(1), std::span(sqrt_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp"},
+    {std::span(sqrt_types_4).first(1), std::span(sqrt_types_4).subspan(1), R"cupp(out0 = cupp::dev::csqrt(in0);)cupp"},
+    {std::span(sqrt_types_5).first(1), std::span(sqrt_types_5).subspan(1), R"cupp(out0 = cupp::dev::csqrt(in0);)cupp"},
+};
+constexpr ulp_bound sqrt_ulp[] = {{type_id::float32, 1}, {type_id::float64, 1}};
 
 // ---- square (specs/ufuncs/square.yaml)
 constexpr type_id square_types_0[] = {type_id::int8, type_id::int8};
@@ -1605,6 +1900,40 @@ constexpr loop_spec subtract_loops[] = {
     {std::span(subtract_types_13).first(2), std::span(subtract_types_13).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
 };
 
+// ---- tan (specs/ufuncs/tan.yaml)
+constexpr type_id tan_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id tan_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id tan_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id tan_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id tan_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id tan_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec tan_loops[] = {
+    {std::span(tan_types_0).first(1), std::span(tan_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp"},
+    {std::span(tan_types_1).first(1), std::span(tan_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp"},
+    {std::span(tan_types_2).first(1), std::span(tan_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp"},
+    {std::span(tan_types_3).first(1), std::span(tan_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp"},
+    {std::span(tan_types_4).first(1), std::span(tan_types_4).subspan(1), R"cupp(out0 = cupp::dev::ctan(in0);)cupp"},
+    {std::span(tan_types_5).first(1), std::span(tan_types_5).subspan(1), R"cupp(out0 = cupp::dev::ctan(in0);)cupp"},
+};
+constexpr ulp_bound tan_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
+// ---- tanh (specs/ufuncs/tanh.yaml)
+constexpr type_id tanh_types_0[] = {type_id::float16, type_id::float16};
+constexpr type_id tanh_types_1[] = {type_id::bfloat16, type_id::bfloat16};
+constexpr type_id tanh_types_2[] = {type_id::float32, type_id::float32};
+constexpr type_id tanh_types_3[] = {type_id::float64, type_id::float64};
+constexpr type_id tanh_types_4[] = {type_id::complex64, type_id::complex64};
+constexpr type_id tanh_types_5[] = {type_id::complex128, type_id::complex128};
+constexpr loop_spec tanh_loops[] = {
+    {std::span(tanh_types_0).first(1), std::span(tanh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp"},
+    {std::span(tanh_types_1).first(1), std::span(tanh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp"},
+    {std::span(tanh_types_2).first(1), std::span(tanh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp"},
+    {std::span(tanh_types_3).first(1), std::span(tanh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp"},
+    {std::span(tanh_types_4).first(1), std::span(tanh_types_4).subspan(1), R"cupp(out0 = cupp::dev::ctanh(in0);)cupp"},
+    {std::span(tanh_types_5).first(1), std::span(tanh_types_5).subspan(1), R"cupp(out0 = cupp::dev::ctanh(in0);)cupp"},
+};
+constexpr ulp_bound tanh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+
 // ---- trunc (specs/ufuncs/trunc.yaml)
 constexpr type_id trunc_types_0[] = {type_id::bool_, type_id::bool_};
 constexpr type_id trunc_types_1[] = {type_id::int8, type_id::int8};
@@ -1638,7 +1967,13 @@ constexpr loop_spec trunc_loops[] = {
 constexpr op_spec ops[] = {
     {"absolute", R"cupp(Calculate the absolute value element-wise.)cupp", 1, 1, absolute_aliases, "", false, absolute_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"add", R"cupp(Add arguments element-wise.)cupp", 2, 1, {}, "0", true, add_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"arccos", R"cupp(Trigonometric inverse cosine, element-wise.)cupp", 1, 1, arccos_aliases, "", false, arccos_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arccos_ulp},
+    {"arccosh", R"cupp(Inverse hyperbolic cosine, element-wise.)cupp", 1, 1, arccosh_aliases, "", false, arccosh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arccosh_ulp},
+    {"arcsin", R"cupp(Inverse sine, element-wise.)cupp", 1, 1, arcsin_aliases, "", false, arcsin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arcsin_ulp},
+    {"arcsinh", R"cupp(Inverse hyperbolic sine element-wise.)cupp", 1, 1, arcsinh_aliases, "", false, arcsinh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arcsinh_ulp},
+    {"arctan", R"cupp(Trigonometric inverse tangent, element-wise.)cupp", 1, 1, arctan_aliases, "", false, arctan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctan_ulp},
     {"arctan2", R"cupp(Element-wise arc tangent of x1/x2 choosing the quadrant correctly.)cupp", 2, 1, arctan2_aliases, "", false, arctan2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctan2_ulp},
+    {"arctanh", R"cupp(Inverse hyperbolic tangent element-wise.)cupp", 1, 1, arctanh_aliases, "", false, arctanh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctanh_ulp},
     {"bitwise_and", R"cupp(Compute the bit-wise AND of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"bitwise_count", R"cupp(Computes the number of 1-bits in the absolute value of x.)cupp", 1, 1, {}, "", false, bitwise_count_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"bitwise_or", R"cupp(Compute the bit-wise OR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
@@ -1647,10 +1982,15 @@ constexpr op_spec ops[] = {
     {"ceil", R"cupp(Return the ceiling of the input, element-wise.)cupp", 1, 1, {}, "", false, ceil_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"conjugate", R"cupp(Return the complex conjugate, element-wise.)cupp", 1, 1, conjugate_aliases, "", false, conjugate_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"copysign", R"cupp(Change the sign of x1 to that of x2, element-wise.)cupp", 2, 1, {}, "", false, copysign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"cos", R"cupp(Cosine element-wise.)cupp", 1, 1, {}, "", false, cos_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, cos_ulp},
+    {"cosh", R"cupp(Hyperbolic cosine, element-wise.)cupp", 1, 1, {}, "", false, cosh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, cosh_ulp},
     {"deg2rad", R"cupp(Convert angles from degrees to radians.)cupp", 1, 1, deg2rad_aliases, "", false, deg2rad_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"divide", R"cupp(Divide arguments element-wise.)cupp", 2, 1, divide_aliases, "", false, divide_loops, type_id::float64, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"divmod", R"cupp(Return element-wise quotient and remainder simultaneously.)cupp", 2, 2, {}, "", false, divmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"equal", R"cupp(Return (x1 == x2) element-wise.)cupp", 2, 1, {}, "", true, equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"exp", R"cupp(Calculate the exponential of all elements in the input array.)cupp", 1, 1, {}, "", false, exp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, exp_ulp},
+    {"exp2", R"cupp(Calculate 2**p for all p in the input array.)cupp", 1, 1, {}, "", false, exp2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, exp2_ulp},
+    {"expm1", R"cupp(Calculate exp(x) - 1 for all elements in the array.)cupp", 1, 1, {}, "", false, expm1_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, expm1_ulp},
     {"fabs", R"cupp(Compute the absolute values element-wise.)cupp", 1, 1, {}, "", false, fabs_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"float_power", R"cupp(First array elements raised to powers from second array, element-wise.)cupp", 2, 1, {}, "", false, float_power_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, float_power_ulp},
     {"floor", R"cupp(Return the floor of the input, element-wise.)cupp", 1, 1, {}, "", false, floor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
@@ -1673,6 +2013,10 @@ constexpr op_spec ops[] = {
     {"left_shift", R"cupp(Shift the bits of an integer to the left.)cupp", 2, 1, left_shift_aliases, "", false, left_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"less", R"cupp(Return the truth value of (x1 < x2) element-wise.)cupp", 2, 1, {}, "", false, less_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"less_equal", R"cupp(Return the truth value of (x1 <= x2) element-wise.)cupp", 2, 1, {}, "", false, less_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"log", R"cupp(Natural logarithm, element-wise.)cupp", 1, 1, {}, "", false, log_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log_ulp},
+    {"log10", R"cupp(Return the base 10 logarithm of the input array, element-wise.)cupp", 1, 1, {}, "", false, log10_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log10_ulp},
+    {"log1p", R"cupp(Return the natural logarithm of one plus the input array, element-wise.)cupp", 1, 1, {}, "", false, log1p_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log1p_ulp},
+    {"log2", R"cupp(Base-2 logarithm of x.)cupp", 1, 1, {}, "", false, log2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log2_ulp},
     {"logaddexp", R"cupp(Logarithm of the sum of exponentiations of the inputs.)cupp", 2, 1, {}, "", true, logaddexp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, logaddexp_ulp},
     {"logaddexp2", R"cupp(Logarithm of the sum of exponentiations of the inputs in base-2.)cupp", 2, 1, {}, "", true, logaddexp2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, logaddexp2_ulp},
     {"logical_and", R"cupp(Compute the truth value of x1 AND x2 element-wise.)cupp", 2, 1, {}, "", true, logical_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}},
@@ -1696,9 +2040,13 @@ constexpr op_spec ops[] = {
     {"sign", R"cupp(Returns an element-wise indication of the sign of a number.)cupp", 1, 1, {}, "", false, sign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"signbit", R"cupp(Returns element-wise True where signbit is set (less than zero).)cupp", 1, 1, {}, "", false, signbit_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"sin", R"cupp(Trigonometric sine, element-wise.)cupp", 1, 1, {}, "", false, sin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sin_ulp},
+    {"sinh", R"cupp(Hyperbolic sine, element-wise.)cupp", 1, 1, {}, "", false, sinh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sinh_ulp},
     {"spacing", R"cupp(Return the distance between x and the nearest adjacent number.)cupp", 1, 1, {}, "", false, spacing_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"sqrt", R"cupp(Return the non-negative square-root of an array, element-wise.)cupp", 1, 1, {}, "", false, sqrt_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sqrt_ulp},
     {"square", R"cupp(Return the element-wise square of the input.)cupp", 1, 1, {}, "", false, square_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
     {"subtract", R"cupp(Subtract arguments, element-wise.)cupp", 2, 1, {}, "", false, subtract_loops, type_id::void_, R"cupp(numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.)cupp", R"cupp()cupp", false, {}},
+    {"tan", R"cupp(Compute tangent element-wise.)cupp", 1, 1, {}, "", false, tan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, tan_ulp},
+    {"tanh", R"cupp(Compute hyperbolic tangent element-wise.)cupp", 1, 1, {}, "", false, tanh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, tanh_ulp},
     {"trunc", R"cupp(Return the truncated value of the input, element-wise.)cupp", 1, 1, {}, "", false, trunc_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
 };
 
@@ -1706,23 +2054,38 @@ constexpr std::string_view kernel_template_1_1 = R"cupp(// Element-wise kernels 
 // loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
-// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
-// vector accesses; the n % VEC tail is done one element per thread.
-template <class Op, class Index, int VEC, class A0, class R0>
+// Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
+// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
+// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
+// tail is done one element per thread.
+template <class Op, class Index, int VEC, int UNROLL, class A0, class R0>
 __global__ void cupp_ew_contig_1_1(Index n, A0 a0, R0 r0) {
   using namespace cupp::dev;
-  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index stride = static_cast<Index>(blockDim.x) * VEC;  // between a thread's vectors
+  const Index step = static_cast<Index>(gridDim.x) * stride * UNROLL;
   const Index body = n - n % VEC;
-  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
-    const auto v0 = a0.template load_vec<VEC>(i);
-    vec<typename R0::type, VEC> o0;
+  for (Index base = (static_cast<Index>(blockIdx.x) * blockDim.x * UNROLL + threadIdx.x) * VEC; base < body;
+       base += step) {
+    vec<typename A0::type, VEC> v0[UNROLL];
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      typename Op::out0_t t0;
-      Op::apply(cast<typename Op::in0_t>(v0.v[j]), t0);
-      o0.v[j] = cast<typename R0::type>(t0);
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      v0[u] = a0.template load_vec<VEC>(i);
     }
-    r0.template store_vec<VEC>(i, o0);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      vec<typename R0::type, VEC> o0;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), t0);
+        o0.v[j] = cast<typename R0::type>(t0);
+      }
+      r0.template store_vec<VEC>(i, o0);
+    }
   }
   if (VEC > 1) {
     const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -1800,27 +2163,42 @@ constexpr std::string_view kernel_template_1_2 = R"cupp(// Element-wise kernels 
 // loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
-// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
-// vector accesses; the n % VEC tail is done one element per thread.
-template <class Op, class Index, int VEC, class A0, class R0, class R1>
+// Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
+// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
+// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
+// tail is done one element per thread.
+template <class Op, class Index, int VEC, int UNROLL, class A0, class R0, class R1>
 __global__ void cupp_ew_contig_1_2(Index n, A0 a0, R0 r0, R1 r1) {
   using namespace cupp::dev;
-  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index stride = static_cast<Index>(blockDim.x) * VEC;  // between a thread's vectors
+  const Index step = static_cast<Index>(gridDim.x) * stride * UNROLL;
   const Index body = n - n % VEC;
-  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
-    const auto v0 = a0.template load_vec<VEC>(i);
-    vec<typename R0::type, VEC> o0;
-    vec<typename R1::type, VEC> o1;
+  for (Index base = (static_cast<Index>(blockIdx.x) * blockDim.x * UNROLL + threadIdx.x) * VEC; base < body;
+       base += step) {
+    vec<typename A0::type, VEC> v0[UNROLL];
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      typename Op::out0_t t0;
-      typename Op::out1_t t1;
-      Op::apply(cast<typename Op::in0_t>(v0.v[j]), t0, t1);
-      o0.v[j] = cast<typename R0::type>(t0);
-      o1.v[j] = cast<typename R1::type>(t1);
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      v0[u] = a0.template load_vec<VEC>(i);
     }
-    r0.template store_vec<VEC>(i, o0);
-    r1.template store_vec<VEC>(i, o1);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      vec<typename R0::type, VEC> o0;
+      vec<typename R1::type, VEC> o1;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        typename Op::out1_t t1;
+        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), t0, t1);
+        o0.v[j] = cast<typename R0::type>(t0);
+        o1.v[j] = cast<typename R1::type>(t1);
+      }
+      r0.template store_vec<VEC>(i, o0);
+      r1.template store_vec<VEC>(i, o1);
+    }
   }
   if (VEC > 1) {
     const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -1908,24 +2286,40 @@ constexpr std::string_view kernel_template_2_1 = R"cupp(// Element-wise kernels 
 // loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
-// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
-// vector accesses; the n % VEC tail is done one element per thread.
-template <class Op, class Index, int VEC, class A0, class A1, class R0>
+// Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
+// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
+// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
+// tail is done one element per thread.
+template <class Op, class Index, int VEC, int UNROLL, class A0, class A1, class R0>
 __global__ void cupp_ew_contig_2_1(Index n, A0 a0, A1 a1, R0 r0) {
   using namespace cupp::dev;
-  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index stride = static_cast<Index>(blockDim.x) * VEC;  // between a thread's vectors
+  const Index step = static_cast<Index>(gridDim.x) * stride * UNROLL;
   const Index body = n - n % VEC;
-  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
-    const auto v0 = a0.template load_vec<VEC>(i);
-    const auto v1 = a1.template load_vec<VEC>(i);
-    vec<typename R0::type, VEC> o0;
+  for (Index base = (static_cast<Index>(blockIdx.x) * blockDim.x * UNROLL + threadIdx.x) * VEC; base < body;
+       base += step) {
+    vec<typename A0::type, VEC> v0[UNROLL];
+    vec<typename A1::type, VEC> v1[UNROLL];
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      typename Op::out0_t t0;
-      Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), t0);
-      o0.v[j] = cast<typename R0::type>(t0);
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      v0[u] = a0.template load_vec<VEC>(i);
+      v1[u] = a1.template load_vec<VEC>(i);
     }
-    r0.template store_vec<VEC>(i, o0);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      vec<typename R0::type, VEC> o0;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), t0);
+        o0.v[j] = cast<typename R0::type>(t0);
+      }
+      r0.template store_vec<VEC>(i, o0);
+    }
   }
   if (VEC > 1) {
     const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -2014,28 +2408,44 @@ constexpr std::string_view kernel_template_2_2 = R"cupp(// Element-wise kernels 
 // loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
-// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
-// vector accesses; the n % VEC tail is done one element per thread.
-template <class Op, class Index, int VEC, class A0, class A1, class R0, class R1>
+// Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
+// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
+// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
+// tail is done one element per thread.
+template <class Op, class Index, int VEC, int UNROLL, class A0, class A1, class R0, class R1>
 __global__ void cupp_ew_contig_2_2(Index n, A0 a0, A1 a1, R0 r0, R1 r1) {
   using namespace cupp::dev;
-  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index stride = static_cast<Index>(blockDim.x) * VEC;  // between a thread's vectors
+  const Index step = static_cast<Index>(gridDim.x) * stride * UNROLL;
   const Index body = n - n % VEC;
-  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
-    const auto v0 = a0.template load_vec<VEC>(i);
-    const auto v1 = a1.template load_vec<VEC>(i);
-    vec<typename R0::type, VEC> o0;
-    vec<typename R1::type, VEC> o1;
+  for (Index base = (static_cast<Index>(blockIdx.x) * blockDim.x * UNROLL + threadIdx.x) * VEC; base < body;
+       base += step) {
+    vec<typename A0::type, VEC> v0[UNROLL];
+    vec<typename A1::type, VEC> v1[UNROLL];
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      typename Op::out0_t t0;
-      typename Op::out1_t t1;
-      Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), t0, t1);
-      o0.v[j] = cast<typename R0::type>(t0);
-      o1.v[j] = cast<typename R1::type>(t1);
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      v0[u] = a0.template load_vec<VEC>(i);
+      v1[u] = a1.template load_vec<VEC>(i);
     }
-    r0.template store_vec<VEC>(i, o0);
-    r1.template store_vec<VEC>(i, o1);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      vec<typename R0::type, VEC> o0;
+      vec<typename R1::type, VEC> o1;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        typename Op::out1_t t1;
+        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), t0, t1);
+        o0.v[j] = cast<typename R0::type>(t0);
+        o1.v[j] = cast<typename R1::type>(t1);
+      }
+      r0.template store_vec<VEC>(i, o0);
+      r1.template store_vec<VEC>(i, o1);
+    }
   }
   if (VEC > 1) {
     const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -2134,25 +2544,42 @@ constexpr std::string_view kernel_template_3_1 = R"cupp(// Element-wise kernels 
 // loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
-// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
-// vector accesses; the n % VEC tail is done one element per thread.
-template <class Op, class Index, int VEC, class A0, class A1, class A2, class R0>
+// Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
+// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
+// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
+// tail is done one element per thread.
+template <class Op, class Index, int VEC, int UNROLL, class A0, class A1, class A2, class R0>
 __global__ void cupp_ew_contig_3_1(Index n, A0 a0, A1 a1, A2 a2, R0 r0) {
   using namespace cupp::dev;
-  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index stride = static_cast<Index>(blockDim.x) * VEC;  // between a thread's vectors
+  const Index step = static_cast<Index>(gridDim.x) * stride * UNROLL;
   const Index body = n - n % VEC;
-  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
-    const auto v0 = a0.template load_vec<VEC>(i);
-    const auto v1 = a1.template load_vec<VEC>(i);
-    const auto v2 = a2.template load_vec<VEC>(i);
-    vec<typename R0::type, VEC> o0;
+  for (Index base = (static_cast<Index>(blockIdx.x) * blockDim.x * UNROLL + threadIdx.x) * VEC; base < body;
+       base += step) {
+    vec<typename A0::type, VEC> v0[UNROLL];
+    vec<typename A1::type, VEC> v1[UNROLL];
+    vec<typename A2::type, VEC> v2[UNROLL];
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      typename Op::out0_t t0;
-      Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), cast<typename Op::in2_t>(v2.v[j]), t0);
-      o0.v[j] = cast<typename R0::type>(t0);
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      v0[u] = a0.template load_vec<VEC>(i);
+      v1[u] = a1.template load_vec<VEC>(i);
+      v2[u] = a2.template load_vec<VEC>(i);
     }
-    r0.template store_vec<VEC>(i, o0);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      vec<typename R0::type, VEC> o0;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), cast<typename Op::in2_t>(v2[u].v[j]), t0);
+        o0.v[j] = cast<typename R0::type>(t0);
+      }
+      r0.template store_vec<VEC>(i, o0);
+    }
   }
   if (VEC > 1) {
     const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -2252,29 +2679,46 @@ constexpr std::string_view kernel_template_3_2 = R"cupp(// Element-wise kernels 
 // loop's types (in<k>_t, out<k>_t) and a static __device__ apply(); A<k> and R<k> are operand
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
-// Contiguous layout class: VEC consecutive elements per thread and step, moved with aligned
-// vector accesses; the n % VEC tail is done one element per thread.
-template <class Op, class Index, int VEC, class A0, class A1, class A2, class R0, class R1>
+// Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
+// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
+// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
+// tail is done one element per thread.
+template <class Op, class Index, int VEC, int UNROLL, class A0, class A1, class A2, class R0, class R1>
 __global__ void cupp_ew_contig_3_2(Index n, A0 a0, A1 a1, A2 a2, R0 r0, R1 r1) {
   using namespace cupp::dev;
-  const Index step = static_cast<Index>(gridDim.x) * blockDim.x * VEC;
+  const Index stride = static_cast<Index>(blockDim.x) * VEC;  // between a thread's vectors
+  const Index step = static_cast<Index>(gridDim.x) * stride * UNROLL;
   const Index body = n - n % VEC;
-  for (Index i = (static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x) * VEC; i < body; i += step) {
-    const auto v0 = a0.template load_vec<VEC>(i);
-    const auto v1 = a1.template load_vec<VEC>(i);
-    const auto v2 = a2.template load_vec<VEC>(i);
-    vec<typename R0::type, VEC> o0;
-    vec<typename R1::type, VEC> o1;
+  for (Index base = (static_cast<Index>(blockIdx.x) * blockDim.x * UNROLL + threadIdx.x) * VEC; base < body;
+       base += step) {
+    vec<typename A0::type, VEC> v0[UNROLL];
+    vec<typename A1::type, VEC> v1[UNROLL];
+    vec<typename A2::type, VEC> v2[UNROLL];
 #pragma unroll
-    for (int j = 0; j < VEC; ++j) {
-      typename Op::out0_t t0;
-      typename Op::out1_t t1;
-      Op::apply(cast<typename Op::in0_t>(v0.v[j]), cast<typename Op::in1_t>(v1.v[j]), cast<typename Op::in2_t>(v2.v[j]), t0, t1);
-      o0.v[j] = cast<typename R0::type>(t0);
-      o1.v[j] = cast<typename R1::type>(t1);
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      v0[u] = a0.template load_vec<VEC>(i);
+      v1[u] = a1.template load_vec<VEC>(i);
+      v2[u] = a2.template load_vec<VEC>(i);
     }
-    r0.template store_vec<VEC>(i, o0);
-    r1.template store_vec<VEC>(i, o1);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u) {
+      const Index i = base + u * stride;
+      if (u > 0 && i >= body) break;
+      vec<typename R0::type, VEC> o0;
+      vec<typename R1::type, VEC> o1;
+#pragma unroll
+      for (int j = 0; j < VEC; ++j) {
+        typename Op::out0_t t0;
+        typename Op::out1_t t1;
+        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), cast<typename Op::in2_t>(v2[u].v[j]), t0, t1);
+        o0.v[j] = cast<typename R0::type>(t0);
+        o1.v[j] = cast<typename R1::type>(t1);
+      }
+      r0.template store_vec<VEC>(i, o0);
+      r1.template store_vec<VEC>(i, o1);
+    }
   }
   if (VEC > 1) {
     const Index i = body + static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x;

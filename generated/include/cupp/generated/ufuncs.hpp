@@ -11,140 +11,184 @@ inline constexpr ufunc absolute{0};
 inline constexpr ufunc abs{0};  // alias of absolute
 // Add arguments element-wise.
 inline constexpr ufunc add{1};
+// Trigonometric inverse cosine, element-wise.
+inline constexpr ufunc arccos{2};
+inline constexpr ufunc acos{2};  // alias of arccos
+// Inverse hyperbolic cosine, element-wise.
+inline constexpr ufunc arccosh{3};
+inline constexpr ufunc acosh{3};  // alias of arccosh
+// Inverse sine, element-wise.
+inline constexpr ufunc arcsin{4};
+inline constexpr ufunc asin{4};  // alias of arcsin
+// Inverse hyperbolic sine element-wise.
+inline constexpr ufunc arcsinh{5};
+inline constexpr ufunc asinh{5};  // alias of arcsinh
+// Trigonometric inverse tangent, element-wise.
+inline constexpr ufunc arctan{6};
+inline constexpr ufunc atan{6};  // alias of arctan
 // Element-wise arc tangent of x1/x2 choosing the quadrant correctly.
-inline constexpr ufunc arctan2{2};
-inline constexpr ufunc atan2{2};  // alias of arctan2
+inline constexpr ufunc arctan2{7};
+inline constexpr ufunc atan2{7};  // alias of arctan2
+// Inverse hyperbolic tangent element-wise.
+inline constexpr ufunc arctanh{8};
+inline constexpr ufunc atanh{8};  // alias of arctanh
 // Compute the bit-wise AND of two arrays element-wise.
-inline constexpr ufunc bitwise_and{3};
+inline constexpr ufunc bitwise_and{9};
 // Computes the number of 1-bits in the absolute value of x.
-inline constexpr ufunc bitwise_count{4};
+inline constexpr ufunc bitwise_count{10};
 // Compute the bit-wise OR of two arrays element-wise.
-inline constexpr ufunc bitwise_or{5};
+inline constexpr ufunc bitwise_or{11};
 // Compute the bit-wise XOR of two arrays element-wise.
-inline constexpr ufunc bitwise_xor{6};
+inline constexpr ufunc bitwise_xor{12};
 // Return the cube-root of an array, element-wise.
-inline constexpr ufunc cbrt{7};
+inline constexpr ufunc cbrt{13};
 // Return the ceiling of the input, element-wise.
-inline constexpr ufunc ceil{8};
+inline constexpr ufunc ceil{14};
 // Return the complex conjugate, element-wise.
-inline constexpr ufunc conjugate{9};
-inline constexpr ufunc conj{9};  // alias of conjugate
+inline constexpr ufunc conjugate{15};
+inline constexpr ufunc conj{15};  // alias of conjugate
 // Change the sign of x1 to that of x2, element-wise.
-inline constexpr ufunc copysign{10};
+inline constexpr ufunc copysign{16};
+// Cosine element-wise.
+inline constexpr ufunc cos{17};
+// Hyperbolic cosine, element-wise.
+inline constexpr ufunc cosh{18};
 // Convert angles from degrees to radians.
-inline constexpr ufunc deg2rad{11};
-inline constexpr ufunc radians{11};  // alias of deg2rad
+inline constexpr ufunc deg2rad{19};
+inline constexpr ufunc radians{19};  // alias of deg2rad
 // Divide arguments element-wise.
-inline constexpr ufunc divide{12};
-inline constexpr ufunc true_divide{12};  // alias of divide
+inline constexpr ufunc divide{20};
+inline constexpr ufunc true_divide{20};  // alias of divide
 // Return element-wise quotient and remainder simultaneously.
-inline constexpr ufunc divmod{13};
+inline constexpr ufunc divmod{21};
 // Return (x1 == x2) element-wise.
-inline constexpr ufunc equal{14};
+inline constexpr ufunc equal{22};
+// Calculate the exponential of all elements in the input array.
+inline constexpr ufunc exp{23};
+// Calculate 2**p for all p in the input array.
+inline constexpr ufunc exp2{24};
+// Calculate exp(x) - 1 for all elements in the array.
+inline constexpr ufunc expm1{25};
 // Compute the absolute values element-wise.
-inline constexpr ufunc fabs{15};
+inline constexpr ufunc fabs{26};
 // First array elements raised to powers from second array, element-wise.
-inline constexpr ufunc float_power{16};
+inline constexpr ufunc float_power{27};
 // Return the floor of the input, element-wise.
-inline constexpr ufunc floor{17};
+inline constexpr ufunc floor{28};
 // Return the largest integer smaller or equal to the division of the inputs.
-inline constexpr ufunc floor_divide{18};
+inline constexpr ufunc floor_divide{29};
 // Element-wise maximum of array elements, ignoring NaNs.
-inline constexpr ufunc fmax{19};
+inline constexpr ufunc fmax{30};
 // Element-wise minimum of array elements, ignoring NaNs.
-inline constexpr ufunc fmin{20};
+inline constexpr ufunc fmin{31};
 // Returns the element-wise remainder of division.
-inline constexpr ufunc fmod{21};
+inline constexpr ufunc fmod{32};
 // Decompose the elements of x into mantissa and twos exponent.
-inline constexpr ufunc frexp{22};
+inline constexpr ufunc frexp{33};
 // Returns the greatest common divisor of |x1| and |x2|.
-inline constexpr ufunc gcd{23};
+inline constexpr ufunc gcd{34};
 // Return the truth value of (x1 > x2) element-wise.
-inline constexpr ufunc greater{24};
+inline constexpr ufunc greater{35};
 // Return the truth value of (x1 >= x2) element-wise.
-inline constexpr ufunc greater_equal{25};
+inline constexpr ufunc greater_equal{36};
 // Compute the Heaviside step function.
-inline constexpr ufunc heaviside{26};
+inline constexpr ufunc heaviside{37};
 // Given the "legs" of a right triangle, return its hypotenuse.
-inline constexpr ufunc hypot{27};
+inline constexpr ufunc hypot{38};
 // Compute bit-wise inversion, or bit-wise NOT, element-wise.
-inline constexpr ufunc invert{28};
-inline constexpr ufunc bitwise_not{28};  // alias of invert
-inline constexpr ufunc bitwise_invert{28};  // alias of invert
+inline constexpr ufunc invert{39};
+inline constexpr ufunc bitwise_not{39};  // alias of invert
+inline constexpr ufunc bitwise_invert{39};  // alias of invert
 // Test element-wise for finiteness (not infinity and not Not a Number).
-inline constexpr ufunc isfinite{29};
+inline constexpr ufunc isfinite{40};
 // Test element-wise for positive or negative infinity.
-inline constexpr ufunc isinf{30};
+inline constexpr ufunc isinf{41};
 // Test element-wise for NaN and return result as a boolean array.
-inline constexpr ufunc isnan{31};
+inline constexpr ufunc isnan{42};
 // Returns the lowest common multiple of |x1| and |x2|.
-inline constexpr ufunc lcm{32};
+inline constexpr ufunc lcm{43};
 // Returns x1 * 2**x2, element-wise.
-inline constexpr ufunc ldexp{33};
+inline constexpr ufunc ldexp{44};
 // Shift the bits of an integer to the left.
-inline constexpr ufunc left_shift{34};
-inline constexpr ufunc bitwise_left_shift{34};  // alias of left_shift
+inline constexpr ufunc left_shift{45};
+inline constexpr ufunc bitwise_left_shift{45};  // alias of left_shift
 // Return the truth value of (x1 < x2) element-wise.
-inline constexpr ufunc less{35};
+inline constexpr ufunc less{46};
 // Return the truth value of (x1 <= x2) element-wise.
-inline constexpr ufunc less_equal{36};
+inline constexpr ufunc less_equal{47};
+// Natural logarithm, element-wise.
+inline constexpr ufunc log{48};
+// Return the base 10 logarithm of the input array, element-wise.
+inline constexpr ufunc log10{49};
+// Return the natural logarithm of one plus the input array, element-wise.
+inline constexpr ufunc log1p{50};
+// Base-2 logarithm of x.
+inline constexpr ufunc log2{51};
 // Logarithm of the sum of exponentiations of the inputs.
-inline constexpr ufunc logaddexp{37};
+inline constexpr ufunc logaddexp{52};
 // Logarithm of the sum of exponentiations of the inputs in base-2.
-inline constexpr ufunc logaddexp2{38};
+inline constexpr ufunc logaddexp2{53};
 // Compute the truth value of x1 AND x2 element-wise.
-inline constexpr ufunc logical_and{39};
+inline constexpr ufunc logical_and{54};
 // Compute the truth value of NOT x element-wise.
-inline constexpr ufunc logical_not{40};
+inline constexpr ufunc logical_not{55};
 // Compute the truth value of x1 OR x2 element-wise.
-inline constexpr ufunc logical_or{41};
+inline constexpr ufunc logical_or{56};
 // Compute the truth value of x1 XOR x2, element-wise.
-inline constexpr ufunc logical_xor{42};
+inline constexpr ufunc logical_xor{57};
 // Element-wise maximum of array elements.
-inline constexpr ufunc maximum{43};
+inline constexpr ufunc maximum{58};
 // Element-wise minimum of array elements.
-inline constexpr ufunc minimum{44};
+inline constexpr ufunc minimum{59};
 // Return the fractional and integral parts of an array, element-wise.
-inline constexpr ufunc modf{45};
+inline constexpr ufunc modf{60};
 // Multiply arguments element-wise.
-inline constexpr ufunc multiply{46};
+inline constexpr ufunc multiply{61};
 // Numerical negative, element-wise.
-inline constexpr ufunc negative{47};
+inline constexpr ufunc negative{62};
 // Return the next floating-point value after x1 towards x2, element-wise.
-inline constexpr ufunc nextafter{48};
+inline constexpr ufunc nextafter{63};
 // Return (x1 != x2) element-wise.
-inline constexpr ufunc not_equal{49};
+inline constexpr ufunc not_equal{64};
 // Numerical positive, element-wise.
-inline constexpr ufunc positive{50};
+inline constexpr ufunc positive{65};
 // First array elements raised to powers from second array, element-wise.
-inline constexpr ufunc power{51};
-inline constexpr ufunc pow{51};  // alias of power
+inline constexpr ufunc power{66};
+inline constexpr ufunc pow{66};  // alias of power
 // Convert angles from radians to degrees.
-inline constexpr ufunc rad2deg{52};
-inline constexpr ufunc degrees{52};  // alias of rad2deg
+inline constexpr ufunc rad2deg{67};
+inline constexpr ufunc degrees{67};  // alias of rad2deg
 // Return the reciprocal of the argument, element-wise.
-inline constexpr ufunc reciprocal{53};
+inline constexpr ufunc reciprocal{68};
 // Returns the element-wise remainder of division.
-inline constexpr ufunc remainder{54};
-inline constexpr ufunc mod{54};  // alias of remainder
+inline constexpr ufunc remainder{69};
+inline constexpr ufunc mod{69};  // alias of remainder
 // Shift the bits of an integer to the right.
-inline constexpr ufunc right_shift{55};
-inline constexpr ufunc bitwise_right_shift{55};  // alias of right_shift
+inline constexpr ufunc right_shift{70};
+inline constexpr ufunc bitwise_right_shift{70};  // alias of right_shift
 // Round elements of the array to the nearest integer.
-inline constexpr ufunc rint{56};
+inline constexpr ufunc rint{71};
 // Returns an element-wise indication of the sign of a number.
-inline constexpr ufunc sign{57};
+inline constexpr ufunc sign{72};
 // Returns element-wise True where signbit is set (less than zero).
-inline constexpr ufunc signbit{58};
+inline constexpr ufunc signbit{73};
 // Trigonometric sine, element-wise.
-inline constexpr ufunc sin{59};
+inline constexpr ufunc sin{74};
+// Hyperbolic sine, element-wise.
+inline constexpr ufunc sinh{75};
 // Return the distance between x and the nearest adjacent number.
-inline constexpr ufunc spacing{60};
+inline constexpr ufunc spacing{76};
+// Return the non-negative square-root of an array, element-wise.
+inline constexpr ufunc sqrt{77};
 // Return the element-wise square of the input.
-inline constexpr ufunc square{61};
+inline constexpr ufunc square{78};
 // Subtract arguments, element-wise.
-inline constexpr ufunc subtract{62};
+inline constexpr ufunc subtract{79};
+// Compute tangent element-wise.
+inline constexpr ufunc tan{80};
+// Compute hyperbolic tangent element-wise.
+inline constexpr ufunc tanh{81};
 // Return the truncated value of the input, element-wise.
-inline constexpr ufunc trunc{63};
+inline constexpr ufunc trunc{82};
 
 }  // namespace cupp
