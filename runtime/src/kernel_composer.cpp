@@ -66,7 +66,7 @@ std::string name_expression(const op_spec& op, const kernel_desc& d) {
   const std::string arity = std::to_string(op.nin) + "_" + std::to_string(op.nout);
   const char* kernel = d.contiguous ? "cupp_ew_contig_" : d.tiled ? "cupp_ew_tiled_" : "cupp_ew_strided_";
   std::string e = kernel + arity + "<" + functor_name(op, d.loop) + ", " + index + ", ";
-  if (d.contiguous) e += std::to_string(d.vec) + ", " + std::to_string(contiguous_unroll(op));
+  if (d.contiguous) e += std::to_string(d.vec) + ", " + std::to_string(contiguous_unroll(op, d.vec));
   else if (d.tiled) e += off;
   else e += std::string(off) + ", " + std::to_string(d.ndim) + ", " + std::to_string(d.vec);
   for (const kernel_operand& o : d.inputs) e += ", " + accessor(o, d, off);
@@ -87,7 +87,7 @@ void check_desc(const op_spec& op, const kernel_desc& d) {
 
 void operand_list::throw_full() { throw ValueError("internal: a kernel has at most 3 inputs and 2 outputs"); }
 
-int contiguous_unroll(const op_spec& op) { return op.ulp.empty() ? 1 : 2; }
+int contiguous_unroll(const op_spec& op, int vec) { return op.ulp.empty() ? 1 : vec >= 8 ? 3 : 2; }
 
 int default_vec(const loop_spec& loop) {
   std::size_t widest = 1;

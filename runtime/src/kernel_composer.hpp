@@ -79,10 +79,12 @@ struct composed_program {
 };
 
 // Elements per 16-byte access for a loop whose operands are stored in its own dtypes.
-// Vectors per thread in the contiguous class: 2 for ops with a ULP bound (the transcendentals,
-// whose math, not memory, bounds them: two independent vectors per thread hide its latency;
-// measured on the H200, sin float16 85 -> 94 % and complex64 91 -> 99 % of the copy floor), else 1.
-int contiguous_unroll(const op_spec& op);
+// Vectors per thread in the contiguous class. Ops with a ULP bound (the transcendentals) are
+// bound by their math, not by memory: more independent vectors per thread hide its latency.
+// Measured on the H200 (sin, 2^28 elements, % of the copy floor): float16 82 -> 96 with 3,
+// bfloat16 81 -> 95 with 3, complex64 91 -> 99 with 2, float64 98 -> 99 with 2 (3 is worse
+// there). `vec` is the kernel's vector width: 8 or more means 2-byte (or narrower) operands.
+int contiguous_unroll(const op_spec& op, int vec);
 
 int default_vec(const loop_spec& loop);
 // The description of loop `loop` run by the all-loops program (contiguous, dense, default vec).

@@ -250,7 +250,7 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
     grid = dim3(static_cast<unsigned>((extents[1] + 31) / 32), static_cast<unsigned>((extents[0] + 31) / 32));
     block = dim3(32, 8);
   } else {
-    const int unroll = desc.contiguous ? detail::contiguous_unroll(op) : 1;
+    const int unroll = desc.contiguous ? detail::contiguous_unroll(op, desc.vec) : 1;
     const unsigned threads = unroll > 1 ? 128 : 256;  // measured best for each
     const std::int64_t per_block = static_cast<std::int64_t>(threads) * desc.vec * unroll;
     grid = dim3(static_cast<unsigned>(std::min<std::int64_t>((n + per_block - 1) / per_block, 0x7fffffff)));
