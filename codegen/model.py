@@ -39,7 +39,8 @@ def _check_keys(node: Located, allowed: set[str], required: set[str], what: str)
 
 def _expect(node, kind, path, line, what):
     if not isinstance(node, kind):
-        raise SpecError(path, line, f"{what} must be a {kind.__name__ if kind is not Located else 'mapping'}")
+        shown = "mapping" if kind is Located else "list" if kind is LocatedList else kind.__name__
+        raise SpecError(path, line, f"{what} must be a {shown}")
     return node
 
 
@@ -292,7 +293,7 @@ def load_op(path: str, shown: str, dt: DTypes, promo: Promotion) -> Op:
             if not isinstance(bound, int) or bound < 0:
                 raise SpecError(shown, node.line_of(d), "ulp bounds must be non-negative integers")
             ulp[d] = bound
-    aliases = list(doc.get("aliases", []))
+    aliases = list(_expect(doc["aliases"], LocatedList, shown, doc.line_of("aliases"), "'aliases'")) if "aliases" in doc else []
     for a in aliases:
         if not isinstance(a, str) or not IDENTIFIER.match(a):
             raise SpecError(shown, doc.line_of("aliases"), f"alias '{a}' is not a lower-case identifier")

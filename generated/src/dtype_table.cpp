@@ -36,4 +36,29 @@ const std::string_view unsupported_dtype_names[] = {
 };
 const std::size_t n_unsupported_dtype_names = 7;
 
+// The named dtype groups of specs/dtypes.yaml (usable in `each:` of op specs), in file order:
+// ops loaded at run time (cupp::load_ops) expand them from here, as codegen does from the YAML.
+namespace {
+constexpr type_id group_0[] = {type_id::int8, type_id::int16, type_id::int32, type_id::int64};  // signed
+constexpr type_id group_1[] = {type_id::uint8, type_id::uint16, type_id::uint32, type_id::uint64};  // unsigned
+constexpr type_id group_2[] = {type_id::int8, type_id::uint8, type_id::int16, type_id::uint16, type_id::int32, type_id::uint32, type_id::int64, type_id::uint64};  // integer
+constexpr type_id group_3[] = {type_id::float16, type_id::bfloat16, type_id::float32, type_id::float64};  // float
+constexpr type_id group_4[] = {type_id::complex64, type_id::complex128};  // complex
+constexpr type_id group_5[] = {type_id::float16, type_id::bfloat16, type_id::float32, type_id::float64, type_id::complex64, type_id::complex128};  // inexact
+constexpr type_id group_6[] = {type_id::int8, type_id::uint8, type_id::int16, type_id::uint16, type_id::int32, type_id::uint32, type_id::int64, type_id::uint64, type_id::float16, type_id::bfloat16, type_id::float32, type_id::float64, type_id::complex64, type_id::complex128};  // number
+constexpr type_id group_7[] = {type_id::bool_, type_id::int8, type_id::uint8, type_id::int16, type_id::uint16, type_id::int32, type_id::uint32, type_id::int64, type_id::uint64, type_id::float16, type_id::bfloat16, type_id::float32, type_id::float64, type_id::complex64, type_id::complex128};  // all
+}  // namespace
+
+const dtype_group dtype_groups[] = {
+    {"signed", group_0},
+    {"unsigned", group_1},
+    {"integer", group_2},
+    {"float", group_3},
+    {"complex", group_4},
+    {"inexact", group_5},
+    {"number", group_6},
+    {"all", group_7},
+};
+const std::size_t n_dtype_groups = 8;
+
 }  // namespace cupp::detail

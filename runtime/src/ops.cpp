@@ -1,19 +1,28 @@
-// Lookup in the generated op registry: by name or alias, and loop signatures for display.
+// Lookup in the generated op registry (and among ops loaded at run time): by name or alias, and
+// loop signatures for display.
 #include <algorithm>
 
 #include "cupp/ops.hpp"
+#include "cupp/ufunc.hpp"
+#include "engine/loaded_ops.hpp"
 #include "kernel_composer.hpp"
 #include "tables.hpp"
 
 namespace cupp {
 
-const op_spec* find_op(std::string_view name) noexcept {
+const op_spec* detail::find_builtin_op(std::string_view name) noexcept {
   const auto ops = builtin_ops();
   for (const op_spec& op : ops) {
     if (op.name == name) return &op;
     if (std::find(op.aliases.begin(), op.aliases.end(), name) != op.aliases.end()) return &op;
   }
   return nullptr;
+}
+
+const op_spec* find_op(std::string_view name) noexcept {
+  if (const op_spec* op = detail::find_builtin_op(name)) return op;
+  const ufunc* loaded = detail::find_loaded_ufunc(name);
+  return loaded ? &loaded->spec() : nullptr;
 }
 
 std::string loop_signature(const loop_spec& loop) {

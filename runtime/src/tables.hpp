@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "cupp/generated/type_id.hpp"
@@ -26,6 +27,14 @@ extern const builtin_dtype_info builtin_dtypes[n_builtin_types];
 extern const std::string_view kind_order;  // NumPy's kind order for same_kind casting
 extern const std::string_view unsupported_dtype_names[];
 extern const std::size_t n_unsupported_dtype_names;
+
+// A named set of dtypes from specs/dtypes.yaml's `groups` (float, integer, number, ...).
+struct dtype_group {
+  std::string_view name;
+  std::span<const type_id> members;
+};
+extern const dtype_group dtype_groups[];
+extern const std::size_t n_dtype_groups;
 
 extern const type_id promotion_table[n_builtin_types][n_builtin_types];
 extern const bool safe_cast_table[n_builtin_types][n_builtin_types];

@@ -1,6 +1,7 @@
 // `cupp eval EXPR [NAME=FILE.npy ...] -o OUT.npy [-o OUT2.npy ...]`: evaluates a Python
 // expression over .npy files on the GPU and saves the result(s); `cupp eval --batch FILE` runs
-// one such command per line in one process (one CUDA context for all). docs/cupp-eval.md is the
+// one such command per line in one process (one CUDA context for all). Leading `--ops SPEC.yaml`
+// options load op specs first (cupp::load_ops), so expressions can call those ops by name. docs/cupp-eval.md is the
 // user guide. Exit codes: 0 success; 2 for a cupp error, a malformed expression or bad usage
 // (--batch: 2 only when FILE cannot be read; per-line errors are printed, not fatal).
 #include <cctype>
@@ -17,6 +18,7 @@
 #include "commands.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/io.hpp"
+#include "cupp/load_ops.hpp"
 #include "cupp/ufunc.hpp"
 #include "evaluator.hpp"
 #include "functions.hpp"
@@ -29,12 +31,13 @@ namespace cupp::tool {
 namespace {
 
 constexpr std::string_view kEvalUsage =
-    "usage: cupp eval EXPR [NAME=FILE.npy ...] -o OUT.npy [-o OUT2.npy ...]\n"
-    "       cupp eval --batch FILE   (one `EXPR NAME=FILE ... -o OUT` per line, shell-quoted)\n"
+    "usage: cupp eval [--ops SPEC.yaml ...] EXPR [NAME=FILE.npy ...] -o OUT.npy [-o OUT2.npy ...]\n"
+    "       cupp eval [--ops SPEC.yaml ...] --batch FILE   (one `EXPR NAME=FILE ... -o OUT` per line)\n"
     "Evaluates a Python expression over .npy files on the GPU, e.g.\n"
     "  cupp eval 'a + 2*b' a=x.npy b=y.npy -o out.npy\n"
     "  cupp eval \"add(a, b, dtype='float32')\" a=x.npy b=y.npy -o out.npy\n"
-    "See docs/cupp-eval.md.\n";
+    "  cupp eval --ops axpb.yaml 'axpb(a, 2.0)' a=x.npy -o out.npy   (ops loaded from a spec file)\n"
+    "See docs/cupp-eval.md and docs/load-ops.md.\n";
 
 // Bad command-line arguments (printed as "UsageError: ..." in --batch output).
 class usage_error : public cupp::Error {
@@ -190,6 +193,27 @@ int run_batch(const std::string& path) {
 }  // namespace
 
 int eval(std::span<const std::string_view> args) {
+  // Leading --ops FILE (or --ops=FILE), repeatable: op specs loaded before anything is evaluated.
+  while (!args.empty() && (args[0] == "--ops" || args[0].starts_with("--ops="))) {
+    std::string file;
+    if (args[0] == "--ops") {
+      if (args.size() < 2) {
+        std::cerr << "cupp eval: --ops needs a spec file\n\n" << kEvalUsage;
+        return 2;
+      }
+      file = std::string(args[1]);
+      args = args.subspan(2);
+    } else {
+      file = std::string(args[0].substr(6));
+      args = args.subspan(1);
+    }
+    try {
+      cupp::load_ops(file);
+    } catch (const cupp::Error& e) {
+      std::cerr << e.class_name() << ": " << e.what() << '\n';
+      return 2;
+    }
+  }
   if (args.empty()) {
     std::cerr << kEvalUsage;
     return 2;

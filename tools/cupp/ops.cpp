@@ -1,10 +1,16 @@
-// `cupp ops [NAME [--source]]`: the built-in ops of the generated registry with their loops, in
+// `cupp ops [--ops SPEC.yaml ...] [NAME [--source]]`: the built-in ops of the generated registry
+// (and the ops loaded from --ops spec files) with their loops; `cupp ops --check SPEC.yaml...`
+// loads spec files one after the other and reports each (OK, or the first error). Loops are
+// listed in
 // NumPy's resolution order ("ii->i" signatures with NumPy's type characters); --source prints the
 // element-wise kernel source the composer builds for the op (all loops in one program).
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/load_ops.hpp"
 #include "cupp/ops.hpp"
 
 namespace cupp::tool {
@@ -33,9 +39,44 @@ void print_op(const op_spec& op, bool details) {
 }  // namespace
 
 int ops(std::span<const std::string_view> args) {
+  // --check FILE...: load each spec file in turn; one line per file, exit 1 when any fails.
+  if (!args.empty() && args[0] == "--check") {
+    if (args.size() < 2) {
+      std::cerr << "usage: cupp ops --check SPEC.yaml...\n";
+      return 2;
+    }
+    int status = 0;
+    for (const std::string_view file : args.subspan(1)) {
+      try {
+        const std::vector<ufunc> loaded = load_ops(std::string(file));
+        std::cout << file << ": OK (" << loaded.size() << " op" << (loaded.size() == 1 ? "" : "s") << ")\n";
+      } catch (const Error& e) {
+        std::cout << e.class_name() << ": " << e.what() << '\n';
+        status = 1;
+      }
+    }
+    return status;
+  }
+  // Leading --ops FILE (or --ops=FILE), repeatable: op specs loaded (and listed) too.
+  bool loaded_any = false;
+  while (!args.empty() && (args[0] == "--ops" || args[0].starts_with("--ops="))) {
+    if (args[0] == "--ops" && args.size() < 2) {
+      std::cerr << "usage: cupp ops [--ops SPEC.yaml ...] [NAME [--source]]\n";
+      return 2;
+    }
+    const std::string file(args[0] == "--ops" ? args[1] : args[0].substr(6));
+    args = args.subspan(args[0] == "--ops" ? 2 : 1);
+    try {
+      load_ops(file);
+    } catch (const Error& e) {
+      std::cerr << e.class_name() << ": " << e.what() << '\n';
+      return 1;
+    }
+    loaded_any = true;
+  }
   const bool source = args.size() == 2 && args[1] == "--source";
   if (args.size() > 2 || (args.size() == 2 && !source)) {
-    std::cerr << "usage: cupp ops [NAME [--source]]\n";
+    std::cerr << "usage: cupp ops [--ops SPEC.yaml ...] [NAME [--source]]\n";
     return 2;
   }
   if (!args.empty()) {
@@ -53,6 +94,11 @@ int ops(std::span<const std::string_view> args) {
   const auto all = builtin_ops();
   std::cout << all.size() << " built-in ops\n";
   for (const auto& op : all) print_op(op, false);
+  if (loaded_any) {
+    const std::vector<ufunc> loaded = loaded_ops();
+    std::cout << loaded.size() << " loaded op" << (loaded.size() == 1 ? "" : "s") << " (--ops)\n";
+    for (const ufunc& f : loaded) print_op(f.spec(), false);
+  }
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace cupp {
 
@@ -29,6 +30,25 @@ class ValueError : public Error {
  public:
   using Error::Error;
   const char* class_name() const noexcept override { return "ValueError"; }
+};
+
+// An op spec (YAML) that cannot be accepted, from cupp::load_ops: what() is "FILE:LINE: message",
+// as codegen/ prints spec errors; line() is 1-based, 0 when the problem has no line (an
+// unreadable file: what() is then "FILE: message").
+class SpecError : public ValueError {
+ public:
+  const char* class_name() const noexcept override { return "SpecError"; }
+  SpecError(std::string file, int line, std::string message)
+      : ValueError(line > 0 ? file + ":" + std::to_string(line) + ": " + message : file + ": " + message),
+        file_(std::move(file)), line_(line), message_(std::move(message)) {}
+  const std::string& file() const noexcept { return file_; }
+  int line() const noexcept { return line_; }
+  const std::string& message() const noexcept { return message_; }
+
+ private:
+  std::string file_;
+  int line_;
+  std::string message_;
 };
 
 // An index out of range.

@@ -48,11 +48,16 @@ struct op_spec {
   bool weak_scalars_by_truth = false;
   // The spec's accuracy bounds (DESIGN.md); a dtype not listed is held to 1 ULP.
   std::span<const ulp_bound> ulp = {};
+  // The name the kernel cache knows this op's programs by; empty: `name`. Ops loaded at run time
+  // (cupp::load_ops) set "loaded:<name>:<hash of the definition>", so a key always stands for
+  // one set of bodies and never meets a built-in op's or an ElementwiseKernel's key.
+  std::string_view kernel_name = {};
 };
 
 // Every built-in op, sorted by name.
 std::span<const op_spec> builtin_ops() noexcept;
-// An op by its name or an alias; nullptr when there is none.
+// An op by its name or an alias, built in or loaded at run time (cupp::load_ops); nullptr when
+// there is none.
 const op_spec* find_op(std::string_view name) noexcept;
 // "ii->i"-style signature of a loop, with NumPy's type characters.
 std::string loop_signature(const loop_spec& loop);

@@ -70,15 +70,22 @@ struct ufunc_options {
   cupp::casting casting = casting::same_kind;
 };
 
+class ufunc;
+namespace detail {
+// The ufunc of an op loaded at run time (cupp::load_ops); `op` lives until the process exits.
+ufunc loaded_ufunc(const op_spec& op) noexcept;
+}  // namespace detail
+
 class ufunc {
  public:
   // The index of a built-in op in builtin_ops() (the generated objects below use it).
   explicit constexpr ufunc(std::size_t op_index) noexcept : index_(op_index) {}
 
-  // A registered ufunc by name or alias; ValueError "cupp has no ufunc 'foo'" otherwise.
+  // A registered ufunc by name or alias, built in or loaded at run time (cupp::load_ops);
+  // ValueError "cupp has no ufunc 'foo'" otherwise. The reference stays valid until exit.
   static const ufunc& get(std::string_view name);
-  // Every registered ufunc, sorted by name.
-  static std::span<const ufunc> all() noexcept;
+  // Every registered ufunc (built in, then loaded ones), sorted by name.
+  static std::vector<ufunc> all();
 
   const op_spec& spec() const noexcept;
   std::string_view name() const noexcept { return spec().name; }
@@ -93,10 +100,12 @@ class ufunc {
   // ufunc.outer(x, y): op(x[..., newaxis, ...], y) over every pair, result shape x.shape + y.shape.
   ndarray outer(const operand& x, const operand& y, const ufunc_options& options = {}) const;
 
-  friend bool operator==(const ufunc& a, const ufunc& b) noexcept { return a.index_ == b.index_; }
+  friend bool operator==(const ufunc& a, const ufunc& b) noexcept { return &a.spec() == &b.spec(); }
 
  private:
+  friend ufunc detail::loaded_ufunc(const op_spec& op) noexcept;
   std::size_t index_;
+  const op_spec* loaded_ = nullptr;  // an op loaded at run time, else null (built in: index_)
 };
 
 // The resolved loop of a call, for inspection (what `cupp eval` and tests ask): the dtypes the

@@ -18,6 +18,7 @@
 #include "engine/elementwise.hpp"
 #include "engine/internal.hpp"
 #include "engine/layout_plan.hpp"
+#include "engine/loaded_ops.hpp"
 #include "engine/loop_resolution.hpp"
 
 namespace cupp {
@@ -93,14 +94,27 @@ std::string count_text(std::size_t n, const char* what) {
 // ---- registry
 
 const ufunc& ufunc::get(std::string_view name) {
-  const op_spec* op = find_op(name);
-  if (!op) throw ValueError("cupp has no ufunc '" + std::string(name) + "'");
-  return registry()[static_cast<std::size_t>(op - builtin_ops().data())];
+  if (const op_spec* op = detail::find_builtin_op(name))
+    return registry()[static_cast<std::size_t>(op - builtin_ops().data())];
+  if (const ufunc* loaded = detail::find_loaded_ufunc(name)) return *loaded;
+  throw ValueError("cupp has no ufunc '" + std::string(name) + "'");
 }
 
-std::span<const ufunc> ufunc::all() noexcept { return registry(); }
+std::vector<ufunc> ufunc::all() {
+  std::vector<ufunc> every = registry();
+  const std::vector<ufunc> loaded = detail::loaded_ufuncs();
+  every.insert(every.end(), loaded.begin(), loaded.end());
+  std::stable_sort(every.begin(), every.end(), [](const ufunc& a, const ufunc& b) { return a.name() < b.name(); });
+  return every;
+}
 
-const op_spec& ufunc::spec() const noexcept { return builtin_ops()[index_]; }
+const op_spec& ufunc::spec() const noexcept { return loaded_ ? *loaded_ : builtin_ops()[index_]; }
+
+ufunc detail::loaded_ufunc(const op_spec& op) noexcept {
+  ufunc f(~std::size_t{0});
+  f.loaded_ = &op;
+  return f;
+}
 
 // ---- calls
 
