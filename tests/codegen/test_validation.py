@@ -1,7 +1,9 @@
 """Codegen validation: every bad spec is rejected with its file and line, and the real specs pass.
 
 Each file in bad_specs/ states the expected message after '# expect:' and marks the offending line
-with '# <-- error'. Promotion and dtype mistakes are made by editing a copy of specs/."""
+with '# <-- error'. Promotion and dtype mistakes are made by editing a copy of specs/. The run-time
+loader (cupp::load_ops) is held to the same markers by tests/unit/test_load_ops.cpp, and to codegen's
+exact messages by test_load_ops_parity.py."""
 from __future__ import annotations
 
 import os

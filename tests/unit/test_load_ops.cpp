@@ -481,6 +481,17 @@ TEST(LoadOps, ScalarsAreTypedAsPyYamlTypesThem) {
   EXPECT_EQ(ok.at(0).nin(), 1);
   EXPECT_EQ(ok.at(0).spec().identity, "0o0") << "0o0 is a string in YAML 1.1, as in PyYAML";
   EXPECT_TRUE(ok.at(0).spec().commutative);
+  // Python's str() of each YAML 1.1 value (what codegen writes into the registry's identity).
+  const std::pair<const char*, const char*> identities[] = {
+      {"1.5e+20", "1.5e+20"}, {".5", "0.5"}, {"1_000.0", "1000.0"}, {"-.inf", "-inf"}, {"0x1F", "31"},
+      {"1:30", "90"}, {"0b101", "5"}, {"017", "15"}, {"1.0e-05", "1e-05"},
+      {"123456789012345678.0", "1.2345678901234568e+17"}, {"0.0001", "0.0001"}, {"0.00001", "1e-05"},
+      {"1e5", "1e5"}, {"+12", "12"}, {"-0", "0"}, {"1.0e+16", "1e+16"}, {"9.999e+15", "9999000000000000.0"},
+      {"1.0", "1.0"}, {"3.14159265358979311", "3.141592653589793"}, {"'1.0'", "1.0"}, {"~", ""}, {"yes", "True"}};
+  for (const auto& [yaml, python] : identities) {
+    const auto parsed = detail::parse_op_specs(std::string("name: x\nidentity: ") + yaml + "\nnin: 1\n" + tail, "i.yaml", {});
+    EXPECT_EQ(parsed.at(0).identity.value_or(""), python) << yaml;
+  }
 }
 
 }  // namespace

@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <regex>
@@ -183,11 +185,14 @@ void construct_int(std::string text, value& v) {
     negative = text[0] == '-';
     text.erase(0, 1);
   }
-  unsigned __int128 magnitude = 0;
-  bool big = false;
+  unsigned long long magnitude = 0;
+  bool big = false;  // beyond 64 bits (Python's int has no limit: the text keeps the digits)
   auto push = [&](unsigned digit, unsigned base) {
+    if (big || magnitude > (std::numeric_limits<unsigned long long>::max() - digit) / base) {
+      big = true;
+      return;
+    }
     magnitude = magnitude * base + digit;
-    if (magnitude > (static_cast<unsigned __int128>(1) << 100)) big = true;
   };
   auto digit_of = [](char c) -> unsigned {
     if (c >= '0' && c <= '9') return static_cast<unsigned>(c - '0');
@@ -205,26 +210,23 @@ void construct_int(std::string text, value& v) {
     std::stringstream parts(text);
     std::string part;
     while (std::getline(parts, part, ':')) {
-      magnitude = magnitude * 60 + static_cast<unsigned>(std::stoul(part));
-      if (magnitude > (static_cast<unsigned __int128>(1) << 100)) big = true;
+      unsigned long long p = 0;
+      std::from_chars(part.data(), part.data() + part.size(), p);
+      if (big || magnitude > (std::numeric_limits<unsigned long long>::max() - p) / 60) big = true;
+      else magnitude = magnitude * 60 + p;
     }
   } else {
     for (char c : text) push(digit_of(c), 10);
   }
   v.k = kind::integer;
-  const unsigned __int128 limit = static_cast<unsigned __int128>(std::numeric_limits<long long>::max());
-  const long long clamped = magnitude > limit ? std::numeric_limits<long long>::max() : static_cast<long long>(magnitude);
+  constexpr unsigned long long limit = static_cast<unsigned long long>(std::numeric_limits<long long>::max());
+  const long long clamped = big || magnitude > limit ? std::numeric_limits<long long>::max() : static_cast<long long>(magnitude);
   v.i = negative ? -clamped : clamped;
   if (big) {
-    v.text = (negative ? "-" : "") + text;  // beyond 100 bits: the digits as written
+    v.text = (negative ? "-" : "") + text;  // the digits as written
     return;
   }
-  std::string digits;
-  unsigned __int128 m = magnitude;
-  do {
-    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(m % 10)));
-    m /= 10;
-  } while (m != 0);
+  const std::string digits = std::to_string(magnitude);
   v.text = (negative && magnitude != 0 ? "-" : "") + digits;
 }
 
