@@ -9,7 +9,7 @@ cupp=$1
 work=${2:-$(mktemp -d /tmp/cupp-eval.XXXXXX)}
 mkdir -p "$work"
 cd "$work" || exit 1
-rm -f ./*.npy batch.txt  # results of an earlier run must not count
+rm -f ./*.npy batch.txt ops_batch.txt  # results of an earlier run must not count
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
@@ -170,6 +170,30 @@ expect_values batch2.npy '<f4' f4 11 22 33 44
 expect_values 'batch 8.npy' '<f8' f8 0 1 2 3
 "$cupp" eval --batch no-such-batch.txt >/dev/null 2>&1
 rc=$?; [ $rc -eq 2 ] || fail "--batch of a missing file: exit $rc, expected 2"
+
+# ---- --ops: op specs loaded at run time (cupp::load_ops), called by name; spec errors exit 2
+cat >twice_plus.yaml <<'YAML'
+name: twice_plus
+doc: 2*x + y, element-wise.
+nin: 2
+nout: 1
+loops:
+  - sig: float64, float64 -> float64
+    body: out0 = 2.0 * in0 + in1;
+YAML
+"$cupp" eval --ops twice_plus.yaml 'twice_plus(a, b)' a=a.npy b=b.npy -o ops.npy || fail "--ops exited $?"
+expect_values ops.npy '<f8' f8 12 24 36 48
+printf 'twice_plus(a, 1.0) a=a.npy -o ops_batch.npy\n' >ops_batch.txt
+out=$("$cupp" eval --ops=twice_plus.yaml --batch ops_batch.txt)
+[ "$out" = "1: OK" ] || fail "--ops with --batch printed '$out'"
+expect_values ops_batch.npy '<f8' f8 3 5 7 9
+printf 'name: bad_spec\ndoc: x\nnin: 1\nnout: 1\nloops:\n  - sig: float128 -> float128\n    body: out0 = in0;\n' >bad_spec.yaml
+err=$("$cupp" eval --ops bad_spec.yaml 'a' a=a.npy -o never.npy 2>&1)
+rc=$?
+[ $rc -eq 2 ] || fail "--ops with a bad spec: exit $rc, expected 2"
+grep -qF "SpecError: bad_spec.yaml:6: loop 'float128 -> float128': undefined dtype" <<<"$err" ||
+  fail "--ops with a bad spec printed '$err'"
+[ ! -f never.npy ] || fail "--ops with a bad spec wrote its output"
 
 if [ $failures -ne 0 ]; then
   echo "$failures check(s) failed (work dir: $work)" >&2

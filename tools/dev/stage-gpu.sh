@@ -12,7 +12,7 @@ build=${1:-$root/build}
 stage=$root/.gpu
 rm -rf "$stage"
 mkdir -p "$stage/conformance"
-for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_test tools/cupp bench/cupp_bench_memory bench/cupp_bench_compile bench/cupp_bench_context tests/cupp_example_raw_kernel tests/cupp_example_ufuncs; do
+for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_test tools/cupp bench/cupp_bench_memory bench/cupp_bench_compile bench/cupp_bench_context tests/cupp_example_raw_kernel tests/cupp_example_ufuncs tests/cupp_example_load_ops; do
   cp "$build/$exe" "$stage/"
   strip "$stage/$(basename "$exe")"
 done
@@ -86,6 +86,7 @@ nvidia-smi --query-gpu=name --format=csv,noheader | head -4
 ./cupp_bench_memory 2>&1 | tee "$OUT/bench_memory.log"
 ./cupp_example_raw_kernel
 ./cupp_example_ufuncs
+./cupp_example_load_ops
 bash ./check_cupp_eval.sh "$PWD/cupp" /tmp/cupp-eval 2>&1 | tee "$OUT/cupp_eval.log" | tail -3
 bash ./run_compile_bench.sh ./cupp_bench_compile 5 2>&1 | tee "$OUT/bench_compile.log"
 [ -x ./cupp_bench_host_overhead ] && ./cupp_bench_host_overhead 2>&1 | tee "$OUT/bench_host_overhead.log"
