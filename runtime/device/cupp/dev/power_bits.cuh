@@ -317,6 +317,7 @@ __device__ inline H nextafter_half(H x, H y) {
 template <class T>
 __device__ inline T nextafter_of(T x, T y) {
   if constexpr (is_half<T>::value) return nextafter_half(x, y);
+  else if constexpr (same<T, float>::value) return ::nextafterf(x, y);  // not through double
   else return ::nextafter(x, y);
 }
 
