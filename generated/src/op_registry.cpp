@@ -575,7 +575,7 @@ constexpr loop_spec float_power_loops[] = {
     {std::span(float_power_types_0).first(2), std::span(float_power_types_0).subspan(2), R"cupp(out0 = ::pow(in0, in1);)cupp"},
     {std::span(float_power_types_1).first(2), std::span(float_power_types_1).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp"},
 };
-constexpr ulp_bound float_power_ulp[] = {{type_id::float64, 2}};
+constexpr ulp_bound float_power_ulp[] = {{type_id::float64, 2}, {type_id::complex128, 8}};
 
 // ---- floor (specs/ufuncs/floor.yaml)
 constexpr type_id floor_types_0[] = {type_id::bool_, type_id::bool_};
@@ -1615,7 +1615,7 @@ constexpr loop_spec power_loops[] = {
     {std::span(power_types_12).first(2), std::span(power_types_12).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp"},
     {std::span(power_types_13).first(2), std::span(power_types_13).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp"},
 };
-constexpr ulp_bound power_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr ulp_bound power_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}, {type_id::complex128, 8}};
 constexpr std::string_view power_aliases[] = {"pow"};
 
 // ---- rad2deg (specs/ufuncs/rad2deg.yaml)
@@ -1915,7 +1915,7 @@ constexpr loop_spec tan_loops[] = {
     {std::span(tan_types_4).first(1), std::span(tan_types_4).subspan(1), R"cupp(out0 = cupp::dev::ctan(in0);)cupp"},
     {std::span(tan_types_5).first(1), std::span(tan_types_5).subspan(1), R"cupp(out0 = cupp::dev::ctan(in0);)cupp"},
 };
-constexpr ulp_bound tan_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr ulp_bound tan_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}, {type_id::complex128, 4}};
 
 // ---- tanh (specs/ufuncs/tanh.yaml)
 constexpr type_id tanh_types_0[] = {type_id::float16, type_id::float16};
@@ -1932,7 +1932,7 @@ constexpr loop_spec tanh_loops[] = {
     {std::span(tanh_types_4).first(1), std::span(tanh_types_4).subspan(1), R"cupp(out0 = cupp::dev::ctanh(in0);)cupp"},
     {std::span(tanh_types_5).first(1), std::span(tanh_types_5).subspan(1), R"cupp(out0 = cupp::dev::ctanh(in0);)cupp"},
 };
-constexpr ulp_bound tanh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
+constexpr ulp_bound tanh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}, {type_id::complex128, 4}};
 
 // ---- trunc (specs/ufuncs/trunc.yaml)
 constexpr type_id trunc_types_0[] = {type_id::bool_, type_id::bool_};
@@ -2055,9 +2055,9 @@ constexpr std::string_view kernel_template_1_1 = R"cupp(// Element-wise kernels 
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
 // Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
-// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
-// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
-// tail is done one element per thread.
+// vector accesses; UNROLL vectors per thread and step (more for compute-bound ops: independent
+// work per thread hides the math's latency), all loaded before any is computed when the whole
+// group is in range. The n % VEC tail is done one element per thread.
 template <class Op, class Index, int VEC, int UNROLL, class A0, class R0>
 __global__ void cupp_ew_contig_1_1(Index n, A0 a0, R0 r0) {
   using namespace cupp::dev;
@@ -2067,24 +2067,37 @@ __global__ void cupp_ew_contig_1_1(Index n, A0 a0, R0 r0) {
   for (Index base = (static_cast<Index>(blockIdx.x) * blockDim.x * UNROLL + threadIdx.x) * VEC; base < body;
        base += step) {
     vec<typename A0::type, VEC> v0[UNROLL];
+    if (UNROLL == 1 || base + (UNROLL - 1) * stride < body) {
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      v0[u] = a0.template load_vec<VEC>(i);
-    }
-#pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      vec<typename R0::type, VEC> o0;
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) {
-        typename Op::out0_t t0;
-        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), t0);
-        o0.v[j] = cast<typename R0::type>(t0);
+      for (int u = 0; u < UNROLL; ++u) {
+        v0[u] = a0.template load_vec<VEC>(base + u * stride);
       }
-      r0.template store_vec<VEC>(i, o0);
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        vec<typename R0::type, VEC> o0;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), t0);
+          o0.v[j] = cast<typename R0::type>(t0);
+        }
+        r0.template store_vec<VEC>(i, o0);
+      }
+    } else {
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        if (i >= body) break;
+        v0[0] = a0.template load_vec<VEC>(i);
+        vec<typename R0::type, VEC> o0;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          Op::apply(cast<typename Op::in0_t>(v0[0].v[j]), t0);
+          o0.v[j] = cast<typename R0::type>(t0);
+        }
+        r0.template store_vec<VEC>(i, o0);
+      }
     }
   }
   if (VEC > 1) {
@@ -2164,9 +2177,9 @@ constexpr std::string_view kernel_template_1_2 = R"cupp(// Element-wise kernels 
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
 // Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
-// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
-// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
-// tail is done one element per thread.
+// vector accesses; UNROLL vectors per thread and step (more for compute-bound ops: independent
+// work per thread hides the math's latency), all loaded before any is computed when the whole
+// group is in range. The n % VEC tail is done one element per thread.
 template <class Op, class Index, int VEC, int UNROLL, class A0, class R0, class R1>
 __global__ void cupp_ew_contig_1_2(Index n, A0 a0, R0 r0, R1 r1) {
   using namespace cupp::dev;
@@ -2176,28 +2189,45 @@ __global__ void cupp_ew_contig_1_2(Index n, A0 a0, R0 r0, R1 r1) {
   for (Index base = (static_cast<Index>(blockIdx.x) * blockDim.x * UNROLL + threadIdx.x) * VEC; base < body;
        base += step) {
     vec<typename A0::type, VEC> v0[UNROLL];
+    if (UNROLL == 1 || base + (UNROLL - 1) * stride < body) {
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      v0[u] = a0.template load_vec<VEC>(i);
-    }
-#pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      vec<typename R0::type, VEC> o0;
-      vec<typename R1::type, VEC> o1;
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) {
-        typename Op::out0_t t0;
-        typename Op::out1_t t1;
-        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), t0, t1);
-        o0.v[j] = cast<typename R0::type>(t0);
-        o1.v[j] = cast<typename R1::type>(t1);
+      for (int u = 0; u < UNROLL; ++u) {
+        v0[u] = a0.template load_vec<VEC>(base + u * stride);
       }
-      r0.template store_vec<VEC>(i, o0);
-      r1.template store_vec<VEC>(i, o1);
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        vec<typename R0::type, VEC> o0;
+        vec<typename R1::type, VEC> o1;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          typename Op::out1_t t1;
+          Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), t0, t1);
+          o0.v[j] = cast<typename R0::type>(t0);
+          o1.v[j] = cast<typename R1::type>(t1);
+        }
+        r0.template store_vec<VEC>(i, o0);
+        r1.template store_vec<VEC>(i, o1);
+      }
+    } else {
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        if (i >= body) break;
+        v0[0] = a0.template load_vec<VEC>(i);
+        vec<typename R0::type, VEC> o0;
+        vec<typename R1::type, VEC> o1;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          typename Op::out1_t t1;
+          Op::apply(cast<typename Op::in0_t>(v0[0].v[j]), t0, t1);
+          o0.v[j] = cast<typename R0::type>(t0);
+          o1.v[j] = cast<typename R1::type>(t1);
+        }
+        r0.template store_vec<VEC>(i, o0);
+        r1.template store_vec<VEC>(i, o1);
+      }
     }
   }
   if (VEC > 1) {
@@ -2287,9 +2317,9 @@ constexpr std::string_view kernel_template_2_1 = R"cupp(// Element-wise kernels 
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
 // Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
-// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
-// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
-// tail is done one element per thread.
+// vector accesses; UNROLL vectors per thread and step (more for compute-bound ops: independent
+// work per thread hides the math's latency), all loaded before any is computed when the whole
+// group is in range. The n % VEC tail is done one element per thread.
 template <class Op, class Index, int VEC, int UNROLL, class A0, class A1, class R0>
 __global__ void cupp_ew_contig_2_1(Index n, A0 a0, A1 a1, R0 r0) {
   using namespace cupp::dev;
@@ -2300,25 +2330,39 @@ __global__ void cupp_ew_contig_2_1(Index n, A0 a0, A1 a1, R0 r0) {
        base += step) {
     vec<typename A0::type, VEC> v0[UNROLL];
     vec<typename A1::type, VEC> v1[UNROLL];
+    if (UNROLL == 1 || base + (UNROLL - 1) * stride < body) {
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      v0[u] = a0.template load_vec<VEC>(i);
-      v1[u] = a1.template load_vec<VEC>(i);
-    }
-#pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      vec<typename R0::type, VEC> o0;
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) {
-        typename Op::out0_t t0;
-        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), t0);
-        o0.v[j] = cast<typename R0::type>(t0);
+      for (int u = 0; u < UNROLL; ++u) {
+        v0[u] = a0.template load_vec<VEC>(base + u * stride);
+        v1[u] = a1.template load_vec<VEC>(base + u * stride);
       }
-      r0.template store_vec<VEC>(i, o0);
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        vec<typename R0::type, VEC> o0;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), t0);
+          o0.v[j] = cast<typename R0::type>(t0);
+        }
+        r0.template store_vec<VEC>(i, o0);
+      }
+    } else {
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        if (i >= body) break;
+        v0[0] = a0.template load_vec<VEC>(i);
+        v1[0] = a1.template load_vec<VEC>(i);
+        vec<typename R0::type, VEC> o0;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          Op::apply(cast<typename Op::in0_t>(v0[0].v[j]), cast<typename Op::in1_t>(v1[0].v[j]), t0);
+          o0.v[j] = cast<typename R0::type>(t0);
+        }
+        r0.template store_vec<VEC>(i, o0);
+      }
     }
   }
   if (VEC > 1) {
@@ -2409,9 +2453,9 @@ constexpr std::string_view kernel_template_2_2 = R"cupp(// Element-wise kernels 
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
 // Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
-// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
-// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
-// tail is done one element per thread.
+// vector accesses; UNROLL vectors per thread and step (more for compute-bound ops: independent
+// work per thread hides the math's latency), all loaded before any is computed when the whole
+// group is in range. The n % VEC tail is done one element per thread.
 template <class Op, class Index, int VEC, int UNROLL, class A0, class A1, class R0, class R1>
 __global__ void cupp_ew_contig_2_2(Index n, A0 a0, A1 a1, R0 r0, R1 r1) {
   using namespace cupp::dev;
@@ -2422,29 +2466,47 @@ __global__ void cupp_ew_contig_2_2(Index n, A0 a0, A1 a1, R0 r0, R1 r1) {
        base += step) {
     vec<typename A0::type, VEC> v0[UNROLL];
     vec<typename A1::type, VEC> v1[UNROLL];
+    if (UNROLL == 1 || base + (UNROLL - 1) * stride < body) {
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      v0[u] = a0.template load_vec<VEC>(i);
-      v1[u] = a1.template load_vec<VEC>(i);
-    }
-#pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      vec<typename R0::type, VEC> o0;
-      vec<typename R1::type, VEC> o1;
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) {
-        typename Op::out0_t t0;
-        typename Op::out1_t t1;
-        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), t0, t1);
-        o0.v[j] = cast<typename R0::type>(t0);
-        o1.v[j] = cast<typename R1::type>(t1);
+      for (int u = 0; u < UNROLL; ++u) {
+        v0[u] = a0.template load_vec<VEC>(base + u * stride);
+        v1[u] = a1.template load_vec<VEC>(base + u * stride);
       }
-      r0.template store_vec<VEC>(i, o0);
-      r1.template store_vec<VEC>(i, o1);
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        vec<typename R0::type, VEC> o0;
+        vec<typename R1::type, VEC> o1;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          typename Op::out1_t t1;
+          Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), t0, t1);
+          o0.v[j] = cast<typename R0::type>(t0);
+          o1.v[j] = cast<typename R1::type>(t1);
+        }
+        r0.template store_vec<VEC>(i, o0);
+        r1.template store_vec<VEC>(i, o1);
+      }
+    } else {
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        if (i >= body) break;
+        v0[0] = a0.template load_vec<VEC>(i);
+        v1[0] = a1.template load_vec<VEC>(i);
+        vec<typename R0::type, VEC> o0;
+        vec<typename R1::type, VEC> o1;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          typename Op::out1_t t1;
+          Op::apply(cast<typename Op::in0_t>(v0[0].v[j]), cast<typename Op::in1_t>(v1[0].v[j]), t0, t1);
+          o0.v[j] = cast<typename R0::type>(t0);
+          o1.v[j] = cast<typename R1::type>(t1);
+        }
+        r0.template store_vec<VEC>(i, o0);
+        r1.template store_vec<VEC>(i, o1);
+      }
     }
   }
   if (VEC > 1) {
@@ -2545,9 +2607,9 @@ constexpr std::string_view kernel_template_3_1 = R"cupp(// Element-wise kernels 
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
 // Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
-// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
-// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
-// tail is done one element per thread.
+// vector accesses; UNROLL vectors per thread and step (more for compute-bound ops: independent
+// work per thread hides the math's latency), all loaded before any is computed when the whole
+// group is in range. The n % VEC tail is done one element per thread.
 template <class Op, class Index, int VEC, int UNROLL, class A0, class A1, class A2, class R0>
 __global__ void cupp_ew_contig_3_1(Index n, A0 a0, A1 a1, A2 a2, R0 r0) {
   using namespace cupp::dev;
@@ -2559,26 +2621,41 @@ __global__ void cupp_ew_contig_3_1(Index n, A0 a0, A1 a1, A2 a2, R0 r0) {
     vec<typename A0::type, VEC> v0[UNROLL];
     vec<typename A1::type, VEC> v1[UNROLL];
     vec<typename A2::type, VEC> v2[UNROLL];
+    if (UNROLL == 1 || base + (UNROLL - 1) * stride < body) {
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      v0[u] = a0.template load_vec<VEC>(i);
-      v1[u] = a1.template load_vec<VEC>(i);
-      v2[u] = a2.template load_vec<VEC>(i);
-    }
-#pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      vec<typename R0::type, VEC> o0;
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) {
-        typename Op::out0_t t0;
-        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), cast<typename Op::in2_t>(v2[u].v[j]), t0);
-        o0.v[j] = cast<typename R0::type>(t0);
+      for (int u = 0; u < UNROLL; ++u) {
+        v0[u] = a0.template load_vec<VEC>(base + u * stride);
+        v1[u] = a1.template load_vec<VEC>(base + u * stride);
+        v2[u] = a2.template load_vec<VEC>(base + u * stride);
       }
-      r0.template store_vec<VEC>(i, o0);
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        vec<typename R0::type, VEC> o0;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), cast<typename Op::in2_t>(v2[u].v[j]), t0);
+          o0.v[j] = cast<typename R0::type>(t0);
+        }
+        r0.template store_vec<VEC>(i, o0);
+      }
+    } else {
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        if (i >= body) break;
+        v0[0] = a0.template load_vec<VEC>(i);
+        v1[0] = a1.template load_vec<VEC>(i);
+        v2[0] = a2.template load_vec<VEC>(i);
+        vec<typename R0::type, VEC> o0;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          Op::apply(cast<typename Op::in0_t>(v0[0].v[j]), cast<typename Op::in1_t>(v1[0].v[j]), cast<typename Op::in2_t>(v2[0].v[j]), t0);
+          o0.v[j] = cast<typename R0::type>(t0);
+        }
+        r0.template store_vec<VEC>(i, o0);
+      }
     }
   }
   if (VEC > 1) {
@@ -2680,9 +2757,9 @@ constexpr std::string_view kernel_template_3_2 = R"cupp(// Element-wise kernels 
 // accessors (cupp/dev/elementwise.cuh) whose element types may differ from the loop's: values are
 // cast in registers, so mixed dtypes need no temporaries.
 // Contiguous layout class: VEC consecutive elements per thread and vector, moved with aligned
-// vector accesses; UNROLL vectors per thread and step, all loaded before any is computed (2 for
-// compute-bound ops: more independent work per thread hides the math's latency). The n % VEC
-// tail is done one element per thread.
+// vector accesses; UNROLL vectors per thread and step (more for compute-bound ops: independent
+// work per thread hides the math's latency), all loaded before any is computed when the whole
+// group is in range. The n % VEC tail is done one element per thread.
 template <class Op, class Index, int VEC, int UNROLL, class A0, class A1, class A2, class R0, class R1>
 __global__ void cupp_ew_contig_3_2(Index n, A0 a0, A1 a1, A2 a2, R0 r0, R1 r1) {
   using namespace cupp::dev;
@@ -2694,30 +2771,49 @@ __global__ void cupp_ew_contig_3_2(Index n, A0 a0, A1 a1, A2 a2, R0 r0, R1 r1) {
     vec<typename A0::type, VEC> v0[UNROLL];
     vec<typename A1::type, VEC> v1[UNROLL];
     vec<typename A2::type, VEC> v2[UNROLL];
+    if (UNROLL == 1 || base + (UNROLL - 1) * stride < body) {
 #pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      v0[u] = a0.template load_vec<VEC>(i);
-      v1[u] = a1.template load_vec<VEC>(i);
-      v2[u] = a2.template load_vec<VEC>(i);
-    }
-#pragma unroll
-    for (int u = 0; u < UNROLL; ++u) {
-      const Index i = base + u * stride;
-      if (u > 0 && i >= body) break;
-      vec<typename R0::type, VEC> o0;
-      vec<typename R1::type, VEC> o1;
-#pragma unroll
-      for (int j = 0; j < VEC; ++j) {
-        typename Op::out0_t t0;
-        typename Op::out1_t t1;
-        Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), cast<typename Op::in2_t>(v2[u].v[j]), t0, t1);
-        o0.v[j] = cast<typename R0::type>(t0);
-        o1.v[j] = cast<typename R1::type>(t1);
+      for (int u = 0; u < UNROLL; ++u) {
+        v0[u] = a0.template load_vec<VEC>(base + u * stride);
+        v1[u] = a1.template load_vec<VEC>(base + u * stride);
+        v2[u] = a2.template load_vec<VEC>(base + u * stride);
       }
-      r0.template store_vec<VEC>(i, o0);
-      r1.template store_vec<VEC>(i, o1);
+#pragma unroll
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        vec<typename R0::type, VEC> o0;
+        vec<typename R1::type, VEC> o1;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          typename Op::out1_t t1;
+          Op::apply(cast<typename Op::in0_t>(v0[u].v[j]), cast<typename Op::in1_t>(v1[u].v[j]), cast<typename Op::in2_t>(v2[u].v[j]), t0, t1);
+          o0.v[j] = cast<typename R0::type>(t0);
+          o1.v[j] = cast<typename R1::type>(t1);
+        }
+        r0.template store_vec<VEC>(i, o0);
+        r1.template store_vec<VEC>(i, o1);
+      }
+    } else {
+      for (int u = 0; u < UNROLL; ++u) {
+        const Index i = base + u * stride;
+        if (i >= body) break;
+        v0[0] = a0.template load_vec<VEC>(i);
+        v1[0] = a1.template load_vec<VEC>(i);
+        v2[0] = a2.template load_vec<VEC>(i);
+        vec<typename R0::type, VEC> o0;
+        vec<typename R1::type, VEC> o1;
+#pragma unroll
+        for (int j = 0; j < VEC; ++j) {
+          typename Op::out0_t t0;
+          typename Op::out1_t t1;
+          Op::apply(cast<typename Op::in0_t>(v0[0].v[j]), cast<typename Op::in1_t>(v1[0].v[j]), cast<typename Op::in2_t>(v2[0].v[j]), t0, t1);
+          o0.v[j] = cast<typename R0::type>(t0);
+          o1.v[j] = cast<typename R1::type>(t1);
+        }
+        r0.template store_vec<VEC>(i, o0);
+        r1.template store_vec<VEC>(i, o1);
+      }
     }
   }
   if (VEC > 1) {

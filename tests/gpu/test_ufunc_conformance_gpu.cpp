@@ -64,8 +64,11 @@ double ulps(double got, double want, const dtype& type) {
   return std::fabs(got - want) / std::ldexp(1.0, e - mantissa_bits(type));
 }
 
-// The spec's bound for the dtype (a complex dtype uses its parts' dtype), else 1 ULP.
+// The spec's bound for the dtype (a complex dtype without its own bound uses its parts' dtype),
+// else 1 ULP.
 int bound_of(const op_spec& op, const dtype& type) {
+  for (const ulp_bound& b : op.ulp)
+    if (b.type == type.id()) return b.ulps;
   type_id part = type.id();
   if (part == type_id::complex64) part = type_id::float32;
   if (part == type_id::complex128) part = type_id::float64;

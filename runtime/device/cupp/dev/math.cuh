@@ -91,20 +91,44 @@ template <class T>
 __device__ inline T fabs_of(T x) {
   return down<T>(::fabs(up(x)));
 }
-// hypot as glibc gives it (NumPy's npy_hypot): CUDA's ::hypot is within 2 ULP, so a result at the
-// top of the range can round up to inf. float64 is scaled by a power of two and summed with one
-// rounding; float32 computes in float64, where the squares are exact.
+// hypot as glibc gives it (NumPy's npy_hypot). CUDA's ::hypot is within 2 ULP, so a result at
+// the top of the range can round up to inf, and others differ in the last bits. float64 is
+// glibc's algorithm (2.35 and later, x86-64 without FMA): sqrt(x^2 + y^2) with one correction
+// step, scaled at the ends of the range; float32 computes in float64, where the squares are exact.
 __device__ inline double hypot_of(double x, double y) {
+  if (!::isfinite(x) || !::isfinite(y)) {
+    if (::isinf(x) || ::isinf(y)) return __longlong_as_double(0x7ff0000000000000ll);  // inf, even with NaN
+    return x + y;
+  }
   x = ::fabs(x);
   y = ::fabs(y);
-  if (::isinf(x) || ::isinf(y)) return __longlong_as_double(0x7ff0000000000000ll);  // inf, even with NaN
-  if (::isnan(x) || ::isnan(y)) return x + y;
-  double a = ::fmax(x, y), b = ::fmin(x, y);
-  if (a == 0.0) return 0.0;
-  const int e = ::ilogb(a);
-  a = ::scalbn(a, -e);
-  b = ::scalbn(b, -e);
-  return ::scalbn(::sqrt(::fma(a, a, b * b)), e);
+  double ax = x < y ? y : x, ay = x < y ? x : y;
+  double scale = 1.0;
+  if (ax > 0x1p+511) {
+    if (ay <= ax * 0x1p-54) return ax + ay;
+    scale = 0x1p+600;
+    ax *= 0x1p-600;
+    ay *= 0x1p-600;
+  } else if (ay < 0x1p-459) {
+    if (ax >= ay / 0x1p-54) return ax + ay;
+    scale = 0x1p-600;
+    ax /= 0x1p-600;
+    ay /= 0x1p-600;
+  } else if (ay <= ax * 0x1p-54) {
+    return ax + ay;
+  }
+  double h = ::sqrt(__dadd_rn(__dmul_rn(ax, ax), __dmul_rn(ay, ay))), t1, t2;
+  if (h <= 2.0 * ay) {
+    const double delta = h - ay;
+    t1 = __dmul_rn(ax, 2.0 * delta - ax);
+    t2 = __dmul_rn(delta - 2.0 * (ax - ay), delta);
+  } else {
+    const double delta = h - ax;
+    t1 = __dmul_rn(2.0 * delta, ax - 2.0 * ay);
+    t2 = __dadd_rn(__dmul_rn(4.0 * delta - ay, ay), __dmul_rn(delta, delta));
+  }
+  h -= __dadd_rn(t1, t2) / (2.0 * h);
+  return h * scale;
 }
 __device__ inline float hypot_of(float x, float y) {
   if (::isinf(x) || ::isinf(y)) return __int_as_float(0x7f800000);

@@ -112,46 +112,6 @@ __device__ inline double x2y2m1(double x, double y) {
   return v[4] + v[3] + v[2] + v[1] + v[0];
 }
 
-// |(x, y)| as glibc's hypot (2.35 and later, x86-64 build without FMA): sqrt(x^2 + y^2) with one
-// correction step, scaled at the ends of the range. Its results differ from hypot_of's in the last
-// bit for some inputs; the complex functions use this one so that they agree with glibc's.
-__device__ inline float hypot_exact(float x, float y) { return hypot_of(x, y); }
-__device__ inline double hypot_exact(double x, double y) {
-  if (!::isfinite(x) || !::isfinite(y)) {
-    if (::isinf(x) || ::isinf(y)) return flt<double>::inf();
-    return x + y;
-  }
-  x = ::fabs(x);
-  y = ::fabs(y);
-  double ax = x < y ? y : x, ay = x < y ? x : y;
-  double scale = 1.0;
-  if (ax > 0x1p+511) {
-    if (ay <= ax * 0x1p-54) return ax + ay;
-    scale = 0x1p+600;
-    ax *= 0x1p-600;
-    ay *= 0x1p-600;
-  } else if (ay < 0x1p-459) {
-    if (ax >= ay / 0x1p-54) return ax + ay;
-    scale = 0x1p-600;
-    ax /= 0x1p-600;
-    ay /= 0x1p-600;
-  } else if (ay <= ax * 0x1p-54) {
-    return ax + ay;
-  }
-  double h = ::sqrt(__dmul_rn(ax, ax) + __dmul_rn(ay, ay)), t1, t2;
-  if (h <= 2.0 * ay) {
-    const double delta = h - ay;
-    t1 = __dmul_rn(ax, 2.0 * delta - ax);
-    t2 = __dmul_rn(delta - 2.0 * (ax - ay), delta);
-  } else {
-    const double delta = h - ax;
-    t1 = __dmul_rn(2.0 * delta, ax - 2.0 * ay);
-    t2 = __dmul_rn(4.0 * delta - ay, ay) + __dmul_rn(delta, delta);
-  }
-  h -= (t1 + t2) / (2.0 * h);
-  return h * scale;
-}
-
 // ---- cexp
 template <class T>
 __device__ inline complex<T> cexp(complex<T> z) {
@@ -410,7 +370,7 @@ __device__ inline log_arg<T> log_abs_arg(T x, T y) {
     if (ax < T(1) && ax >= T(0.5) && ay < L::eps / T(2)) return {mul_rn(ax - T(1), ax + T(1)), T(0), true};
     if (ax < T(1) && ax >= T(0.5) && mul_rn(ax, ax) + mul_rn(ay, ay) >= T(0.5)) return {x2y2m1(ax, ay), T(0), true};
   }
-  return {hypot_exact(ax, ay), -mul_rn(T(scale), L::ln2), false};
+  return {hypot_of(ax, ay), -mul_rn(T(scale), L::ln2), false};
 }
 template <class T>
 __device__ inline complex<T> clog(complex<T> z) {
@@ -459,7 +419,7 @@ __device__ inline complex<T> csqrt(complex<T> z) {
     x = ::scalbn(x, -2 * scale);
     y = ::scalbn(y, -2 * scale);
   }
-  const T d = hypot_exact(x, y);
+  const T d = hypot_of(x, y);
   T r, s;
   if (x > T(0)) {
     r = lm::sqrt(T(0.5) * (d + x));
@@ -508,7 +468,7 @@ __device__ __noinline__ complex<T> kernel_casinh(complex<T> z, bool adj) {
     q = a;
   } else if ((rx >= T(0.5) && ix < L::eps / T(8)) || (rx < T(0.5) && ix < L::eps)) {
     // |Im z| tiny: hypot(1, |Re z|) gives both parts
-    const T s = hypot_exact(T(1), rx);
+    const T s = hypot_of(T(1), rx);
     if (rx >= T(0.5)) la = {rx + s, T(0), false};
     else la = {mul_rn(T(2) * rx, rx + s), T(0), true};
     p = adj ? s : ix;
@@ -712,7 +672,7 @@ __device__ inline complex<T> catanh(complex<T> z) {
     if (::fabs(y) <= T(1)) re = T(1) / x;
     else if (::fabs(x) <= T(1)) re = x / y / y;
     else {
-      const T h = hypot_exact(x / T(2), y / T(2));
+      const T h = hypot_of(x / T(2), y / T(2));
       re = x / h / h / T(4);
     }
     return {re, ::copysign(L::pi_2, y)};
@@ -735,7 +695,7 @@ __device__ inline complex<T> catan(complex<T> z) {
     if (::fabs(x) <= T(1)) im = T(1) / y;
     else if (::fabs(y) <= T(1)) im = y / x / x;
     else {
-      const T h = hypot_exact(x / T(2), y / T(2));
+      const T h = hypot_of(x / T(2), y / T(2));
       im = y / h / h / T(4);
     }
     return {::copysign(L::pi_2, x), im};
@@ -773,7 +733,7 @@ __device__ inline complex<T> clog10(complex<T> z) {
 template <class T>
 __device__ inline complex<T> clog1p(complex<T> z) {
   const T xp1 = z.re + T(1);
-  return {lm::log(hypot_exact(xp1, z.im)), lm::atan2(z.im, xp1)};
+  return {lm::log(hypot_of(xp1, z.im)), lm::atan2(z.im, xp1)};
 }
 
 }  // namespace tr
