@@ -1,21 +1,27 @@
 // `cupp eval EXPR [NAME=FILE.npy ...] -o OUT.npy [-o OUT2.npy ...]`: evaluates a Python
-// expression over .npy files on the GPU and saves the result(s); `cupp eval --batch FILE` runs
-// one such command per line in one process (one CUDA context for all). Leading `--ops SPEC.yaml`
-// options load op specs first (cupp::load_ops), so expressions can call those ops by name. docs/cupp-eval.md is the
-// user guide. Exit codes: 0 success; 2 for a cupp error, a malformed expression or bad usage
-// (--batch: 2 only when FILE cannot be read; per-line errors are printed, not fatal).
+// expression over .npy files on the GPU and saves the result(s); `cupp eval --batch FILE
+// [--jobs N] [--parse-only]` runs one such command per line in one process (one CUDA context for
+// all; N worker threads, results printed in input order). Leading `--ops SPEC.yaml` options load
+// op specs first (cupp::load_ops), so expressions can call those ops by name. docs/cupp-eval.md is
+// the user guide. Exit codes: 0 success; 2 for a cupp error, a malformed expression or bad usage
+// (--batch: 2 only when FILE cannot be read or the options are bad; per-line errors are printed,
+// not fatal).
 #include <cctype>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <new>
+#include <system_error>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "batch.hpp"
 #include "commands.hpp"
+#include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/io.hpp"
 #include "cupp/load_ops.hpp"
@@ -32,7 +38,9 @@ namespace {
 
 constexpr std::string_view kEvalUsage =
     "usage: cupp eval [--ops SPEC.yaml ...] EXPR [NAME=FILE.npy ...] -o OUT.npy [-o OUT2.npy ...]\n"
-    "       cupp eval [--ops SPEC.yaml ...] --batch FILE   (one `EXPR NAME=FILE ... -o OUT` per line)\n"
+    "       cupp eval [--ops SPEC.yaml ...] --batch FILE [--jobs N] [--parse-only]\n"
+    "              (one `EXPR NAME=FILE ... -o OUT` per line; N worker threads, results in input order;\n"
+    "               --parse-only checks each line's syntax and input files without running it)\n"
     "Evaluates a Python expression over .npy files on the GPU, e.g.\n"
     "  cupp eval 'a + 2*b' a=x.npy b=y.npy -o out.npy\n"
     "  cupp eval \"add(a, b, dtype='float32')\" a=x.npy b=y.npy -o out.npy\n"
@@ -151,10 +159,35 @@ void run(const request& r) {
   for (std::size_t i = 0; i < outs.size(); ++i) cupp::save(r.outputs[i], outs[i]);
 }
 
-// One line of a message (batch output keeps one line per input line).
-std::string first_line(std::string_view s) { return std::string(s.substr(0, s.find('\n'))); }
+// --parse-only: every function an expression calls exists (a builtin, a ufunc or u.outer);
+// ValueError naming it otherwise, as evaluation would say. Host-only (the op registry).
+void check_callees(const eval::node& n) {
+  static const eval::function_table functions = eval::function_table::builtins();
+  if (n.kind == eval::node_kind::call && !functions.find(n.text)) {
+    const auto dot = n.text.find('.');
+    (void)cupp::ufunc::get(std::string_view(n.text).substr(0, dot));
+    if (dot != std::string::npos && n.text.substr(dot + 1) != "outer")
+      throw cupp::ValueError("cupp eval has no function '" + n.text + "'");
+  }
+  for (const auto& a : n.args) check_callees(*a);
+  for (const auto& k : n.keywords) check_callees(*k.value);
+}
 
-int run_batch(const std::string& path) {
+// A batch line: split like a shell command line, then checked (parse_only: its arguments, its
+// expression and that its input files exist, no GPU work) or run.
+void run_line(const std::string& line, bool parse_only) {
+  const std::vector<std::string> args = eval::shell_split(line);
+  if (!args.empty() && args[0] == "--batch") throw usage_error("--batch cannot be nested");
+  const request r = parse_request(args);
+  if (!parse_only) return run(r);
+  check_callees(*eval::parse(r.expression));
+  for (const auto& [name, file] : r.names) {
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) throw file_not_found("No such file: '" + file + "' (for " + name + ")");
+  }
+}
+
+int run_batch(const std::string& path, int jobs, bool parse_only) {
   std::ifstream file;
   std::istream* in = &std::cin;
   if (path != "-") {
@@ -165,25 +198,20 @@ int run_batch(const std::string& path) {
     }
     in = &file;
   }
-  std::string line;
-  for (long number = 1; std::getline(*in, line); ++number) {
-    const auto start = line.find_first_not_of(" \t\r");
-    if (start == std::string::npos || line[start] == '#') continue;  // blank lines and comments
-    std::string outcome = "OK";
+  eval::batch_options options{.jobs = jobs};
+  if (jobs > 1 && !parse_only) {
+    // Worker threads start on CUDA's device 0: each makes the calling thread's current device its
+    // own, so every line runs where a sequential batch would. No device: the lines say so.
+    int device = -1;
     try {
-      const std::vector<std::string> args = eval::shell_split(line);
-      if (!args.empty() && args[0] == "--batch") throw usage_error("--batch cannot be nested");
-      run(parse_request(args));
-    } catch (const cupp::Error& e) {
-      outcome = std::string(e.class_name()) + ": " + first_line(e.what());
-    } catch (const std::bad_alloc&) {
-      outcome = "MemoryError: out of host memory";
-    } catch (const std::exception& e) {
-      outcome = "RuntimeError: " + first_line(e.what());
+      device = cuda::current_device();
+    } catch (const std::exception&) {
     }
-    std::cout << number << ": " << outcome << '\n' << std::flush;
+    if (device >= 0) options.thread_init = [device] { cuda::Device(device).use(); };
   }
-  if (in->bad()) {
+  const bool ok = eval::run_batch_lines(*in, std::cout, [parse_only](const std::string& line) { run_line(line, parse_only); },
+                                        options);
+  if (!ok) {
     std::cerr << "cupp eval: error reading batch file '" << path << "'\n";
     return 2;
   }
@@ -223,11 +251,41 @@ int eval(std::span<const std::string_view> args) {
     return 0;
   }
   if (args[0] == "--batch") {
-    if (args.size() != 2) {
-      std::cerr << "usage: cupp eval --batch FILE\n";
+    constexpr std::string_view batch_usage = "usage: cupp eval --batch FILE [--jobs N] [--parse-only]\n";
+    std::string path;
+    int jobs = 1;
+    bool parse_only = false, have_path = false;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      const std::string_view a = args[i];
+      if (a == "--parse-only") {
+        parse_only = true;
+      } else if (a == "--jobs" || a == "-j" || a.starts_with("--jobs=")) {
+        std::string_view n;
+        if (a.starts_with("--jobs=")) {
+          n = a.substr(7);
+        } else if (i + 1 < args.size()) {
+          n = args[++i];
+        }
+        int value = 0;
+        const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), value);
+        if (n.empty() || ec != std::errc() || end != n.data() + n.size() || value < 1 || value > 1024) {
+          std::cerr << "cupp eval: --jobs needs a number of threads from 1 to 1024, got '" << n << "'\n" << batch_usage;
+          return 2;
+        }
+        jobs = value;
+      } else if (!have_path && (a == "-" || !a.starts_with("-"))) {
+        path = std::string(a);
+        have_path = true;
+      } else {
+        std::cerr << "cupp eval: unexpected argument '" << a << "' after --batch\n" << batch_usage;
+        return 2;
+      }
+    }
+    if (!have_path) {
+      std::cerr << batch_usage;
       return 2;
     }
-    return run_batch(std::string(args[1]));
+    return run_batch(path, jobs, parse_only);
   }
   std::vector<std::string> words(args.begin(), args.end());
   try {

@@ -16,7 +16,9 @@ value unary(const node& n, const value& x) {
   if (x.is_scalar()) return value(apply(n.uop, x.scalar()));
   if (!x.is_array())
     throw cupp::TypeError("bad operand type for unary " + std::string(spelling(n.uop)) + ": '" + x.type_name() + "'");
-  return value(cupp::ufunc::get(ufunc_name(n.uop))(x.array()));
+  const cupp::ufunc& f = cupp::ufunc::get(ufunc_name(n.uop));
+  const auto lock = lock_if_raising(f);
+  return value(f(x.array()));
 }
 
 value binary(const node& n, const value& x, const value& y) {
@@ -28,7 +30,9 @@ value binary(const node& n, const value& x, const value& y) {
   }
   const std::string_view name = ufunc_name(n.bop);
   const std::array<cupp::operand, 2> operands = {to_operand(x, name, 0), to_operand(y, name, 1)};
-  std::vector<cupp::ndarray> out = cupp::ufunc::get(name).call(operands);
+  const cupp::ufunc& f = cupp::ufunc::get(name);
+  const auto lock = lock_if_raising(f);
+  std::vector<cupp::ndarray> out = f.call(operands);
   return value(std::move(out.front()));
 }
 

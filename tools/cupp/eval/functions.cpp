@@ -90,7 +90,28 @@ function dtype_constructor(std::string name) {
   };
 }
 
+// view(a, dtype): a.view(dtype), NumPy's ndarray.view (the same bytes read as another dtype).
+value view_function(std::span<const value> args, std::span<const keyword_value> keywords) {
+  std::vector<value> all(args.begin(), args.end());
+  for (const auto& k : keywords) {
+    if (k.name != "dtype") unexpected_keyword("view", k.name);
+    all.push_back(k.v);
+  }
+  check_positional("view", 2, all.size());
+  if (!all[0].is_array())
+    throw cupp::TypeError("view() argument 1 must be an array, not '" + std::string(all[0].type_name()) + "'");
+  const std::optional<cupp::dtype> type = parse_dtype(all[1], "view");
+  if (!type) return all[0];
+  return value(all[0].array().view(*type));
+}
+
 }  // namespace
+
+std::unique_lock<std::mutex> lock_if_raising(const cupp::ufunc& f) {
+  static std::mutex raising;
+  if (f.spec().raises.empty()) return {};
+  return std::unique_lock<std::mutex>(raising);
+}
 
 cupp::operand to_operand(const value& v, std::string_view function, std::size_t position) {
   if (v.is_array()) return cupp::operand(v.array());
@@ -106,6 +127,7 @@ value call_ufunc(const cupp::ufunc& f, std::span<const value> args, std::span<co
   std::vector<cupp::operand> operands;
   operands.reserve(args.size());
   for (std::size_t i = 0; i < args.size(); ++i) operands.push_back(to_operand(args[i], name, i));
+  const auto lock = lock_if_raising(f);
   return outputs(f.call(operands, options));
 }
 
@@ -113,6 +135,7 @@ value call_ufunc_outer(const cupp::ufunc& f, std::span<const value> args, std::s
   const std::string name = std::string(f.name()) + ".outer";
   check_positional(name, 2, args.size());
   const cupp::ufunc_options options = ufunc_keywords(name, keywords);
+  const auto lock = lock_if_raising(f);
   return value(f.outer(to_operand(args[0], name, 0), to_operand(args[1], name, 1), options));
 }
 
@@ -122,6 +145,7 @@ function_table function_table::builtins() {
                            "float16", "bfloat16", "float32", "float64", "complex64", "complex128"}) {
     t.add(name, dtype_constructor(name));
   }
+  t.add("view", view_function);
   return t;
 }
 

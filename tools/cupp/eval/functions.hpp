@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,7 +21,8 @@ using function = std::function<value(std::span<const value> args, std::span<cons
 class function_table {
  public:
   // The functions cupp eval knows besides the ufuncs: the dtype names as casts and strong
-  // scalars (float32(2.5), int8(a)).
+  // scalars (float32(2.5), int8(a)), and view(a, 'bfloat16') (a.view(dtype): the same bytes as
+  // another dtype, e.g. bfloat16 stored as uint16 bit patterns).
   static function_table builtins();
 
   void add(std::string name, function f) { table_.insert_or_assign(std::move(name), std::move(f)); }
@@ -37,6 +39,12 @@ class function_table {
 // eval writes outputs to the -o files). One output gives an array, several a tuple.
 value call_ufunc(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 value call_ufunc_outer(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
+
+// Held around a call of `f` when f raises from the data (its spec's `raises`, e.g. power): such
+// an op's kernels share one device error flag per compiled program, which the engine reads and
+// resets after each launch, so two threads calling it at once (cupp eval --batch --jobs N) could
+// see each other's error. Those calls are serialised; any other op's lock is empty.
+std::unique_lock<std::mutex> lock_if_raising(const cupp::ufunc& f);
 
 // A value as a ufunc operand: an array, or a scalar as a weak scalar; TypeError otherwise.
 cupp::operand to_operand(const value& v, std::string_view function, std::size_t position);
