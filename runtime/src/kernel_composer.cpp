@@ -173,4 +173,35 @@ composed_program compose_elementwise(const op_spec& op, std::span<const kernel_d
   return out;
 }
 
+composed_program compose_reduction(const op_spec& op, const reduce_desc& d) {
+  if (d.loop >= op.loops.size()) throw ValueError("internal: bad reduction loop for op " + std::string(op.name));
+  const loop_spec& loop = op.loops[d.loop];
+  if (op.nin != 2 || op.nout != 1 || loop.in[0] != d.acc || loop.in[1] != d.acc || loop.out[0] != d.acc ||
+      d.kept < 1 || d.kept > 8 || d.reduced < 1 || d.reduced > 8)
+    throw ValueError("internal: bad reduction description for op " + std::string(op.name));
+  composed_program out;
+  out.name = "cupp_reduce_" + std::string(op.name);
+  out.source = "#include <cupp/dev/reduction.cuh>\n\nnamespace cupp_op_" + std::string(op.name) + " {\n" +
+               functor(op, d.loop) + "}\n";
+  const std::string f = functor_name(op, d.loop), acc = device_type(d.acc);
+  const std::string kernel = d.layout == reduce_class::columns ? "cupp::dev::cupp_reduce_columns<" : "cupp::dev::cupp_reduce_rows<";
+  const std::string dims = std::to_string(d.kept) + ", " + std::to_string(d.reduced);
+  const std::string first = kernel + f + ", " + acc + ", " + device_type(d.in) + ", ";
+  out.kernels.push_back(first + device_type(d.out) + ", " + dims + ", true>");
+  out.kernels.push_back(first + acc + ", " + dims + ", false>");
+  out.kernels.push_back("cupp::dev::cupp_reduce_rows<" + f + ", " + acc + ", " + acc + ", " + device_type(d.out) + ", 1, 1, true>");
+  return out;
+}
+
+std::uint64_t reduce_variant(const reduce_desc& d) {
+  std::uint64_t code = d.loop & 0x7f;
+  code |= std::uint64_t(static_cast<unsigned>(d.acc) & 0x1f) << 7;
+  code |= std::uint64_t(static_cast<unsigned>(d.in) & 0x1f) << 12;
+  code |= std::uint64_t(static_cast<unsigned>(d.out) & 0x1f) << 17;
+  code |= std::uint64_t(d.layout == reduce_class::columns) << 22;
+  code |= std::uint64_t(d.kept & 0xf) << 23;
+  code |= std::uint64_t(d.reduced & 0xf) << 27;
+  return code;
+}
+
 }  // namespace cupp::detail

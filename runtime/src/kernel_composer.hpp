@@ -97,6 +97,22 @@ std::uint64_t variant_code(const kernel_desc& desc);
 bool in_all_loops_program(const op_spec& op, const kernel_desc& desc);
 std::uint64_t all_loops_variant(index_width width);
 
+// A reduction's kernels (cupp/dev/reduction.cuh): loop `loop` of a binary op combines
+// accumulators (its dtypes are acc, acc -> acc); elements are read as `in`, results written as
+// `out`; `kept` and `reduced` count the collapsed dimensions (1 .. 8 each).
+enum class reduce_class : std::uint8_t { rows, columns };
+struct reduce_desc {
+  std::size_t loop = 0;
+  type_id acc = type_id::float64, in = type_id::float64, out = type_id::float64;
+  reduce_class layout = reduce_class::rows;
+  int kept = 1, reduced = 1;
+};
+// The program of a reduction: kernel 0 writes results, kernel 1 writes partial accumulators
+// (one per chunk of reduced elements), kernel 2 combines partials into results.
+composed_program compose_reduction(const op_spec& op, const reduce_desc& desc);
+// The kernel cache's variant for a reduction program (under the name "reduce:<op>").
+std::uint64_t reduce_variant(const reduce_desc& desc);
+
 // Every loop of `op`, contiguous class, one kernel per loop in loop order.
 composed_program compose_elementwise(const op_spec& op, index_width width);
 // One kernel as `desc` describes.

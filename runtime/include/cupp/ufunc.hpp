@@ -70,6 +70,30 @@ struct ufunc_options {
   cupp::casting casting = casting::same_kind;
 };
 
+// NumPy's axis= of a reduction: every axis (None, the default), one axis, or several
+// ({.axis = 0}, {.axis = {0, 2}}); negative axes count from the end.
+class axes {
+ public:
+  axes() = default;                                         // None: every axis
+  axes(std::int64_t axis) : list_{axis}, all_(false) {}     // NOLINT: {.axis = 0}
+  axes(std::initializer_list<std::int64_t> list) : list_(list), all_(false) {}
+  explicit axes(std::vector<std::int64_t> list) : list_(std::move(list)), all_(false) {}
+  bool all() const noexcept { return all_; }
+  std::span<const std::int64_t> list() const noexcept { return list_; }
+
+ private:
+  std::vector<std::int64_t> list_;
+  bool all_ = true;
+};
+
+// Keyword arguments of a reduction (ufunc.reduce, sum, prod, max, min, all, any, mean).
+struct reduce_options {
+  cupp::axes axis{};                   // default: every axis
+  bool keepdims = false;               // keep reduced axes with length 1
+  std::optional<cupp::dtype> dtype{};  // the result's dtype (and the accumulator's)
+  ndarray out{};                       // write the result here (its shape must match)
+};
+
 class ufunc;
 namespace detail {
 // The ufunc of an op loaded at run time (cupp::load_ops); `op` lives until the process exits.
@@ -99,6 +123,9 @@ class ufunc {
   std::vector<ndarray> call(std::span<const operand> inputs, const ufunc_options& options = {}) const;
   // ufunc.outer(x, y): op(x[..., newaxis, ...], y) over every pair, result shape x.shape + y.shape.
   ndarray outer(const operand& x, const operand& y, const ufunc_options& options = {}) const;
+  // ufunc.reduce(a): combines a's elements along the axes with this binary op (add.reduce is a
+  // sum); NumPy's result dtypes; ValueError for an empty reduction of an op without identity.
+  ndarray reduce(const ndarray& a, const reduce_options& options = {}) const;
 
   friend bool operator==(const ufunc& a, const ufunc& b) noexcept { return &a.spec() == &b.spec(); }
 

@@ -1,0 +1,297 @@
+// Reductions: ufunc.reduce and the functions built on it (sum, prod, max, min, all, any, mean).
+// The host normalises axis=, picks NumPy's result and accumulator dtypes, collapses the array
+// into kept dimensions (one per result element) and reduced dimensions, and launches the
+// kernels of cupp/dev/reduction.cuh: one pass when there are enough results to fill the GPU,
+// else two (chunks of reduced elements into partial accumulators, then their combination).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "array/layout.hpp"
+#include "compiler/kernel_cache.hpp"
+#include "cuda/check.hpp"
+#include "cuda/current_stream.hpp"
+#include "cupp/cuda/runtime_info.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/reductions.hpp"
+#include "engine/internal.hpp"
+#include "engine/loaded_ops.hpp"
+#include "kernel_composer.hpp"
+#include "tables.hpp"
+
+namespace cupp {
+
+namespace {
+
+using detail::reduce_class;
+using detail::reduce_desc;
+
+constexpr int max_dims = 8;           // collapsed kept or reduced dimensions a kernel takes
+constexpr unsigned rows_threads = 256;  // cupp_reduce_rows's block size (its shared arrays)
+
+// Collapsed dimensions: extents and byte strides, C order; at least one (extent 1).
+struct dims {
+  std::vector<std::int64_t> extent, stride;
+  std::int64_t size() const {
+    std::int64_t n = 1;
+    for (std::int64_t e : extent) n *= e;
+    return n;
+  }
+};
+
+// Drops length-1 dimensions and merges neighbours that step through memory as one.
+dims collapse(dims d) {
+  dims out;
+  for (std::size_t k = 0; k < d.extent.size(); ++k) {
+    if (d.extent[k] == 1) continue;
+    if (!out.extent.empty() && out.stride.back() == d.extent[k] * d.stride[k]) {
+      out.extent.back() *= d.extent[k];
+      out.stride.back() = d.stride[k];
+    } else {
+      out.extent.push_back(d.extent[k]);
+      out.stride.push_back(d.stride[k]);
+    }
+  }
+  if (out.extent.empty()) {
+    out.extent.push_back(1);
+    out.stride.push_back(0);
+  }
+  return out;
+}
+
+// The kernel parameter cupp::dev::reduce_dims<N>: N extents, then N strides.
+struct dims_param {
+  std::array<long long, 2 * max_dims> v{};
+  explicit dims_param(const dims& d) {
+    const std::size_t n = d.extent.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      v[k] = d.extent[k];
+      v[n + k] = d.stride[k];
+    }
+  }
+};
+
+// Which axes a reduction takes: sorted, each once; AxisError / ValueError as NumPy.
+std::vector<bool> reduced_axes(const axes& axis, std::int64_t ndim) {
+  std::vector<bool> reduced(static_cast<std::size_t>(ndim), axis.all());
+  if (axis.all()) return reduced;
+  for (std::int64_t a : axis.list()) {
+    if (a < -ndim || a >= ndim)
+      throw AxisError("axis " + std::to_string(a) + " is out of bounds for array of dimension " + std::to_string(ndim));
+    const std::size_t k = static_cast<std::size_t>(a < 0 ? a + ndim : a);
+    if (reduced[k]) throw ValueError("duplicate value in 'axis'");
+    reduced[k] = true;
+  }
+  return reduced;
+}
+
+bool is_half(type_id t) { return t == type_id::float16 || t == type_id::bfloat16; }
+bool is_add_or_multiply(const op_spec& op) { return op.name == "add" || op.name == "multiply"; }
+
+// NumPy's default result dtype of op.reduce: add and multiply widen bool and integers narrower
+// than 64 bits to int64 (uint64 for unsigned); logical ops give bool; others keep the input's.
+dtype default_result(const op_spec& op, const dtype& in) {
+  const type_id t = in.id();
+  if (is_add_or_multiply(op)) {
+    if (t == type_id::bool_ || t == type_id::int8 || t == type_id::int16 || t == type_id::int32) return dtype(type_id::int64);
+    if (t == type_id::uint8 || t == type_id::uint16 || t == type_id::uint32) return dtype(type_id::uint64);
+  }
+  if (op.name == "logical_and" || op.name == "logical_or" || op.name == "logical_xor") return dtype(type_id::bool_);
+  return in;
+}
+
+// The loop that combines accumulators of dtype `acc` (acc, acc -> acc), or TypeError.
+std::size_t combining_loop(const op_spec& op, type_id acc) {
+  if (op.nin != 2 || op.nout != 1)
+    throw ValueError("reduce only supported for binary functions (ufunc '" + std::string(op.name) + "')");
+  for (std::size_t i = 0; i < op.loops.size(); ++i) {
+    const loop_spec& l = op.loops[i];
+    if (l.in[0] == acc && l.in[1] == acc && l.out[0] == acc) return i;
+  }
+  throw TypeError("ufunc '" + std::string(op.name) + "' has no loop that reduces " + dtype(acc).name());
+}
+
+// The identity as a weak scalar ("0", "1", "-1", "True", "False"); false when the op has none.
+bool identity_of(const op_spec& op, weak_scalar& value) {
+  if (op.identity.empty()) return false;
+  if (op.identity == "True") value = weak_scalar(true);
+  else if (op.identity == "False") value = weak_scalar(false);
+  else value = weak_scalar(static_cast<std::int64_t>(std::stoll(std::string(op.identity))));
+  return true;
+}
+
+struct kernels {
+  const void* final_pass = nullptr;
+  const void* partial_pass = nullptr;
+  const void* combine_partials = nullptr;
+};
+
+kernels find_kernels(const op_spec& op, const reduce_desc& desc, int device) {
+  const std::string name = "reduce:" + std::string(detail::cache_name(op));
+  const detail::kernel_module& module =
+      detail::kernel_cache::global().get(device, {name, detail::reduce_variant(desc)}, [&] {
+        const auto p = detail::compose_reduction(op, desc);
+        return detail::program_source{p.name, p.source, p.kernels, {}};
+      });
+  return {module.function(0), module.function(1), module.function(2)};
+}
+
+int sm_count(int device) {
+  static std::mutex mutex;
+  static std::unordered_map<int, int> counts;
+  const std::lock_guard lock(mutex);
+  auto it = counts.find(device);
+  if (it == counts.end()) it = counts.emplace(device, std::max(1, cuda::get_device_properties(device).multiprocessor_count)).first;
+  return it->second;
+}
+
+void launch(const void* kernel, dim3 grid, dim3 block, const char* in, void* out, std::int64_t out_size,
+            std::int64_t red_size, std::int64_t chunk, const dims& kept, const dims& reduced, cudaStream_t stream) {
+  const char* in_arg = in;
+  void* out_arg = out;
+  long long o = out_size, r = red_size, c = chunk;
+  dims_param k(kept), d(reduced);
+  void* args[] = {&in_arg, &out_arg, &o, &r, &c, k.v.data(), d.v.data()};
+  cuda::detail::check(cudaLaunchKernel(kernel, grid, block, args, 0, stream), "cudaLaunchKernel");
+}
+
+// Reduces `a` over `reduced` into a new C-contiguous array of `result` dtype with the kept
+// axes' shape, accumulating in `acc` with loop `loop` of `op`.
+ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::vector<bool>& reduced_axis, type_id acc,
+            type_id result) {
+  const int device = a.device();
+  std::optional<cuda::DeviceGuard> guard;
+  if (cuda::current_device() != device) guard.emplace(device);
+  dims kept, reduced;
+  shape_t out_shape;
+  for (std::size_t k = 0; k < reduced_axis.size(); ++k) {
+    dims& d = reduced_axis[k] ? reduced : kept;
+    d.extent.push_back(a.shape()[k]);
+    d.stride.push_back(a.strides()[k]);
+    if (!reduced_axis[k]) out_shape.push_back(a.shape()[k]);
+  }
+  const std::int64_t out_size = kept.size(), red_size = reduced.size();
+  const auto out_item = static_cast<std::int64_t>(detail::info(result).itemsize);
+  ndarray out = engine::empty_with_strides(out_shape, layout::c_strides(out_shape, out_item), dtype(result), device);
+  if (out_size == 0) return out;
+  if (red_size == 0) {
+    weak_scalar identity(false);
+    if (!identity_of(op, identity))
+      throw ValueError("zero-size array to reduction operation " + std::string(op.name) + " which has no identity");
+    out.fill(identity);
+    return out;
+  }
+  kept = collapse(kept);
+  reduced = collapse(reduced);
+  if (kept.extent.size() > max_dims || reduced.extent.size() > max_dims)
+    throw ValueError("reduction over an array whose layout needs more than 8 separate dimensions");
+
+  const auto in_item = static_cast<std::int64_t>(a.itemsize());
+  reduce_desc desc;
+  desc.loop = loop;
+  desc.acc = acc;
+  desc.in = a.dtype().id();
+  desc.out = result;
+  desc.kept = static_cast<int>(kept.extent.size());
+  desc.reduced = static_cast<int>(reduced.extent.size());
+  // Columns when neighbouring results are neighbours in memory and the reduced elements are not.
+  const bool columns = out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item;
+  desc.layout = columns ? reduce_class::columns : reduce_class::rows;
+  const kernels k = find_kernels(op, desc, device);
+  const cudaStream_t stream = cuda::detail::current_stream_handle(device);
+
+  // Chunks of reduced elements (blockIdx.y) so that about four blocks per SM have work.
+  const std::int64_t target = 4 * static_cast<std::int64_t>(sm_count(device));
+  const std::int64_t blocks_x = columns ? (out_size + rows_threads - 1) / rows_threads : out_size;
+  const std::int64_t min_chunk = columns ? 64 : 4 * rows_threads;
+  std::int64_t splits = std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, 65535);
+  splits = std::min(splits, std::max<std::int64_t>(1, red_size / min_chunk));
+  const std::int64_t chunk = (red_size + splits - 1) / splits;
+  splits = (red_size + chunk - 1) / chunk;
+  const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(blocks_x, 0x7fffffff)), static_cast<unsigned>(splits));
+  const dim3 block(columns ? rows_threads : rows_threads);
+  const char* in = static_cast<const char*>(a.data());
+  if (splits == 1) {
+    launch(k.final_pass, grid, block, in, out.data(), out_size, red_size, chunk, kept, reduced, stream);
+    return out;
+  }
+  const std::int64_t acc_item = static_cast<std::int64_t>(detail::info(acc).itemsize);
+  const std::int64_t n_partial = out_size * splits;
+  const ndarray partial = engine::empty_with_strides(std::span<const std::int64_t>(&n_partial, 1),
+                                                     std::span<const std::int64_t>(&acc_item, 1), dtype(acc), device);
+  launch(k.partial_pass, grid, block, in, partial.data(), out_size, red_size, chunk, kept, reduced, stream);
+  const dims rows{{out_size}, {splits * acc_item}}, parts{{splits}, {acc_item}};
+  const dim3 grid2(static_cast<unsigned>(std::min<std::int64_t>(out_size, 0x7fffffff)), 1);
+  launch(k.combine_partials, grid2, dim3(rows_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
+         splits, splits, rows, parts, stream);
+  return out;
+}
+
+}  // namespace
+
+ndarray ufunc::reduce(const ndarray& a, const reduce_options& options) const {
+  const op_spec& op = spec();
+  if (a.is_null()) throw ValueError("reduce: the array is null");
+  const std::vector<bool> reduced_axis = reduced_axes(options.axis, a.ndim());
+  const dtype result = options.dtype ? *options.dtype : default_result(op, a.dtype());
+  if (!result.is_builtin()) throw TypeError("reduce: cannot reduce to dtype " + result.name());
+  // float16 and bfloat16 sums and products accumulate in float32, as NumPy's pairwise loops do.
+  const type_id acc = is_add_or_multiply(op) && is_half(result.id()) ? type_id::float32 : result.id();
+  const std::size_t loop = combining_loop(op, acc);
+  ndarray r = run(op, loop, a, reduced_axis, acc, result.id());
+  if (options.keepdims) {
+    shape_t kept_shape;
+    for (std::size_t k = 0; k < reduced_axis.size(); ++k) kept_shape.push_back(reduced_axis[k] ? 1 : a.shape()[k]);
+    r = r.reshape(kept_shape);
+  }
+  if (options.out.is_null()) return r;
+  if (!std::equal(options.out.shape().begin(), options.out.shape().end(), r.shape().begin(), r.shape().end()))
+    throw ValueError("output parameter for reduction operation " + std::string(op.name) + " has the wrong shape " +
+                     layout::compact_string(options.out.shape()) + " (expected " + layout::compact_string(r.shape()) + ")");
+  copyto(options.out, r, casting::same_kind);
+  return options.out;
+}
+
+ndarray sum(const ndarray& a, const reduce_options& options) { return add.reduce(a, options); }
+ndarray prod(const ndarray& a, const reduce_options& options) { return multiply.reduce(a, options); }
+ndarray max(const ndarray& a, const reduce_options& options) { return maximum.reduce(a, options); }
+ndarray amax(const ndarray& a, const reduce_options& options) { return maximum.reduce(a, options); }
+ndarray min(const ndarray& a, const reduce_options& options) { return minimum.reduce(a, options); }
+ndarray amin(const ndarray& a, const reduce_options& options) { return minimum.reduce(a, options); }
+ndarray all(const ndarray& a, const reduce_options& options) {
+  reduce_options o = options;
+  o.dtype = dtype(type_id::bool_);
+  return logical_and.reduce(a, o);
+}
+ndarray any(const ndarray& a, const reduce_options& options) {
+  reduce_options o = options;
+  o.dtype = dtype(type_id::bool_);
+  return logical_or.reduce(a, o);
+}
+
+// NumPy's mean: the sum in float64 for bool and integers, in float32 for float16 and bfloat16
+// (the result then rounded back), else in the input's dtype; divided by the element count.
+ndarray mean(const ndarray& a, const reduce_options& options) {
+  const type_id t = a.dtype().id();
+  const bool exact = t == type_id::bool_ || a.dtype().kind() == 'i' || a.dtype().kind() == 'u';
+  const dtype result = options.dtype ? *options.dtype : exact ? dtype(type_id::float64) : a.dtype();
+  const dtype acc = is_half(result.id()) ? dtype(type_id::float32) : result;
+  reduce_options o = options;
+  o.dtype = acc;
+  o.out = ndarray();
+  const ndarray total = add.reduce(a, o);
+  const std::int64_t count = total.size() == 0 ? 0 : a.size() / std::max<std::int64_t>(1, total.size());
+  ndarray m = divide(total, count);
+  if (m.dtype() != result) m = astype(m, result);
+  if (options.out.is_null()) return m;
+  copyto(options.out, m, casting::same_kind);
+  return options.out;
+}
+
+}  // namespace cupp

@@ -1,0 +1,223 @@
+// Reductions on the GPU: every sum, prod, max, min, mean, all and any case of NumPy's reference
+// set (a 3x4x5 array of each dtype; axis None, 0, 1, 2, (0, 2)) with NumPy's result dtypes and
+// shapes and values (integers and bools exactly; floats within the summation-order bound); then
+// sizes and layouts the reference set lacks (2^25 ones summed exactly, run-to-run identity, a
+// large random sum against a host sum, rows and columns on a transposed input), keepdims, out=,
+// empty reductions and the errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "conformance.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/io.hpp"
+#include "cupp/reductions.hpp"
+#include "error_of.hpp"
+#include "gpu_support.hpp"
+
+namespace cupp {
+namespace {
+
+namespace fs = std::filesystem;
+
+ndarray reduce_by_name(const std::string& fn, const ndarray& a, const reduce_options& o) {
+  if (fn == "sum") return sum(a, o);
+  if (fn == "prod") return prod(a, o);
+  if (fn == "max") return max(a, o);
+  if (fn == "min") return min(a, o);
+  if (fn == "mean") return mean(a, o);
+  if (fn == "all") return all(a, o);
+  return any(a, o);
+}
+
+double epsilon_of(const dtype& t) {
+  switch (t.id()) {
+    case type_id::float16: return std::ldexp(1.0, -10);
+    case type_id::bfloat16: return std::ldexp(1.0, -7);
+    case type_id::float32:
+    case type_id::complex64: return std::ldexp(1.0, -23);
+    default: return std::ldexp(1.0, -52);
+  }
+}
+
+bool close(std::complex<double> g, std::complex<double> w, double bound) {
+  auto part = [&](double x, double y) {
+    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+    if (std::isinf(x) || std::isinf(y)) return x == y;
+    return std::fabs(x - y) <= bound;
+  };
+  return part(g.real(), w.real()) && part(g.imag(), w.imag());
+}
+
+TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
+  CUPP_REQUIRE_GPU();
+  const YAML::Node cases = test::load_yaml(test::conformance_path("numpy-ref/reductions.yaml"));
+  const fs::path root = test::conformance_path("numpy-ref/reductions");
+  int checked = 0, failed = 0;
+  auto fail = [&](const std::string& what) {
+    if (++failed <= 30) ADD_FAILURE() << what;
+  };
+  for (const YAML::Node& c : cases) {
+    const std::string fn = c["fn"].as<std::string>(), name = c["case"].as<std::string>();
+    if (fn != "sum" && fn != "prod" && fn != "max" && fn != "min" && fn != "mean" && fn != "all" && fn != "any") continue;
+    ++checked;
+    const ndarray a = load(root / name / "in0.npy");
+    reduce_options o;
+    std::int64_t n_reduced = a.size();
+    if (c["axis"].IsScalar()) {
+      o.axis = axes(c["axis"].as<std::int64_t>());
+      n_reduced = a.shape()[c["axis"].as<std::size_t>()];
+    } else if (c["axis"].IsSequence()) {
+      std::vector<std::int64_t> list;
+      n_reduced = 1;
+      for (const auto& x : c["axis"]) {
+        list.push_back(x.as<std::int64_t>());
+        n_reduced *= a.shape()[x.as<std::size_t>()];
+      }
+      o.axis = axes(list);
+    }
+    ndarray got;
+    try {
+      got = reduce_by_name(fn, a, o);
+    } catch (const Error& e) {
+      fail(name + ": " + e.class_name() + ": " + e.what());
+      continue;
+    }
+    const ndarray want = load(root / name / "out0.npy");
+    if (got.dtype() != want.dtype()) {
+      fail(name + ": dtype " + got.dtype().name() + ", NumPy " + want.dtype().name());
+      continue;
+    }
+    if (!std::equal(got.shape().begin(), got.shape().end(), want.shape().begin(), want.shape().end())) {
+      fail(name + ": shape differs");
+      continue;
+    }
+    const char kind = want.dtype().kind();
+    if (kind == 'b' || kind == 'i' || kind == 'u') {
+      const auto g = astype(got, int64).to_vector<std::int64_t>(), w = astype(want, int64).to_vector<std::int64_t>();
+      for (std::size_t i = 0; i < g.size(); ++i)
+        if (g[i] != w[i]) {
+          fail(name + ": element " + std::to_string(i) + ": cupp " + std::to_string(g[i]) + ", NumPy " + std::to_string(w[i]));
+          break;
+        }
+      continue;
+    }
+    const auto g = astype(got, complex128).to_vector<std::complex<double>>();
+    const auto w = astype(want, complex128).to_vector<std::complex<double>>();
+    const auto x = astype(a, complex128).to_vector<std::complex<double>>();
+    double largest = 0;
+    for (const auto& v : x)
+      if (std::isfinite(std::abs(v))) largest = std::max(largest, std::abs(v));
+    const double eps = epsilon_of(want.dtype());
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      // Another summation order: within n * eps * max|x| for sums and means, n * eps * |w| for
+      // products; max, min, all, any exactly; plus half an ULP of the result's rounding.
+      double bound = 0;
+      if (fn == "sum" || fn == "mean") bound = 2.0 * static_cast<double>(n_reduced) * eps * largest;
+      if (fn == "prod") bound = 2.0 * static_cast<double>(n_reduced) * eps * std::abs(w[i]);
+      if (fn != "max" && fn != "min") bound += eps * std::abs(w[i]);
+      if (!close(g[i], w[i], bound)) {
+        std::ostringstream s;
+        s << name << ": element " << i << ": cupp " << g[i] << ", NumPy " << w[i] << " (bound " << bound << ")";
+        fail(s.str());
+        break;
+      }
+    }
+  }
+  std::cout << "[reduction conformance] " << checked << " cases checked, " << failed << " disagree\n";
+  EXPECT_GT(checked, 400);
+  EXPECT_EQ(failed, 0);
+}
+
+TEST(ReductionsGpu, TwoToThe25OnesSumExactlyAndIdenticallyEveryRun) {
+  CUPP_REQUIRE_GPU();
+  const ndarray ones = empty({std::int64_t(1) << 25}, float32);
+  ones.fill(1.0);
+  const ndarray s = sum(ones);
+  EXPECT_EQ(s.dtype(), float32);
+  EXPECT_EQ(s.ndim(), 0);
+  EXPECT_EQ(s.to_vector<float>()[0], 33554432.0f);
+  std::vector<float> v(1 << 22);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  double host = 0;
+  for (float& x : v) host += (x = u(rng));
+  const ndarray r = asarray(v);
+  const float first = sum(r).to_vector<float>()[0];
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(sum(r).to_vector<float>()[0], first) << "run " << k;
+  EXPECT_NEAR(first, host, 1e-6 * 4194304.0 * 0.5);
+}
+
+TEST(ReductionsGpu, RowsColumnsAndTransposedLayoutsMatchTheHost) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t rows = 1000, cols = 777;
+  std::vector<double> v(static_cast<std::size_t>(rows * cols));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>((i * 7919) % 1013) - 500.0;
+  const ndarray a = asarray(v).reshape({rows, cols});
+  for (const ndarray& m : {a, a.T()}) {
+    const std::int64_t r = m.shape()[0], c = m.shape()[1];
+    const std::vector<double> h = astype(ascontiguousarray(m), float64).to_vector<double>();
+    const std::vector<double> s0 = sum(m, {.axis = 0}).to_vector<double>(), s1 = sum(m, {.axis = -1}).to_vector<double>();
+    ASSERT_EQ(static_cast<std::int64_t>(s0.size()), c);
+    ASSERT_EQ(static_cast<std::int64_t>(s1.size()), r);
+    for (std::int64_t j = 0; j < c; ++j) {
+      double t = 0;
+      for (std::int64_t i = 0; i < r; ++i) t += h[static_cast<std::size_t>(i * c + j)];
+      ASSERT_EQ(s0[static_cast<std::size_t>(j)], t) << "axis 0, column " << j;  // integers: exact
+    }
+    for (std::int64_t i = 0; i < r; ++i) {
+      double t = 0, hi = -1e300;
+      for (std::int64_t j = 0; j < c; ++j) {
+        t += h[static_cast<std::size_t>(i * c + j)];
+        hi = std::max(hi, h[static_cast<std::size_t>(i * c + j)]);
+      }
+      ASSERT_EQ(s1[static_cast<std::size_t>(i)], t) << "axis 1, row " << i;
+      ASSERT_EQ(max(m, {.axis = 1}).to_vector<double>()[static_cast<std::size_t>(i)], hi);
+    }
+  }
+}
+
+TEST(ReductionsGpu, KeepdimsOutAndEmpty) {
+  CUPP_REQUIRE_GPU();
+  const ndarray a = astype(asarray(std::vector<std::int32_t>{1, 2, 3, 4, 5, 6}).reshape({2, 3}), int8);
+  const ndarray k = sum(a, {.axis = {1}, .keepdims = true});
+  EXPECT_EQ(k.dtype(), int64);
+  EXPECT_EQ(k.shape()[0], 2);
+  EXPECT_EQ(k.shape()[1], 1);
+  EXPECT_EQ(k.to_vector<std::int64_t>(), (std::vector<std::int64_t>{6, 15}));
+  ndarray out = empty({3}, float32);
+  out.fill(-7);
+  EXPECT_EQ(prod(a, {.axis = 0, .out = out}).data(), out.data());
+  EXPECT_EQ(out.to_vector<float>(), (std::vector<float>{4, 10, 18}));
+  EXPECT_EQ(sum(a, {.dtype = float64}).to_vector<double>()[0], 21.0);
+  EXPECT_EQ(mean(a).to_vector<double>()[0], 3.5);
+  // Empty: identities where the op has one, NumPy's ValueError where it has none.
+  const ndarray e = empty({0, 4}, float32);
+  EXPECT_EQ(sum(e, {.axis = 0}).to_vector<float>(), (std::vector<float>(4, 0.0f)));
+  EXPECT_EQ(prod(e).to_vector<float>()[0], 1.0f);
+  EXPECT_EQ(astype(all(e), int8).to_vector<std::int8_t>()[0], 1);
+  EXPECT_EQ(astype(any(e), int8).to_vector<std::int8_t>()[0], 0);
+  EXPECT_EQ(max(e, {.axis = 1}).size(), 0);
+  EXPECT_EQ(test::error_of<ValueError>([&] { max(e); }),
+            "zero-size array to reduction operation maximum which has no identity");
+  EXPECT_EQ(test::error_of<AxisError>([&] { sum(a, {.axis = 2}); }), "axis 2 is out of bounds for array of dimension 2");
+  EXPECT_EQ(test::error_of<ValueError>([&] { sum(a, {.axis = {0, -2}}); }), "duplicate value in 'axis'");
+  EXPECT_NE(test::error_of<ValueError>([&] { sum(a, {.axis = 0, .out = empty({2}, int64)}); }), "<no error>");
+  // A 0-d array reduces to itself.
+  EXPECT_EQ(sum(asarray(std::vector<double>{2.5}).reshape(std::initializer_list<std::int64_t>{})).to_vector<double>()[0], 2.5);
+  // NaN propagates through max; all/any of floats test truth.
+  const ndarray f = asarray(std::vector<double>{1.0, std::nan(""), 3.0});
+  EXPECT_TRUE(std::isnan(max(f).to_vector<double>()[0]));
+  EXPECT_EQ(astype(all(f), int8).to_vector<std::int8_t>()[0], 1);
+}
+
+}  // namespace
+}  // namespace cupp
