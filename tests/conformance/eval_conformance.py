@@ -65,7 +65,8 @@ def _flow_items(text):
 def read_spec(path):
     """name, aliases, nin, nout, ulp ({dtype: ulps}) and raises (the error class or "") of a spec."""
     spec = {"name": None, "aliases": [], "nin": None, "nout": None, "ulp": {}, "raises": ""}
-    lines = open(path, encoding="utf-8").read().splitlines()
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -437,6 +438,11 @@ def check(out_dir, results_file):
         print(f"\n{len(failures)} case(s) differ" + (" (the first 30):" if len(failures) > 30 else ":"))
         for line in failures[:30]:
             print("  " + line)
+        by_op = {}
+        for line in failures:
+            op = line.split(": ", 1)[1].split(" ", 1)[0]
+            by_op[op] = by_op.get(op, 0) + 1
+        print("differing cases by op: " + ", ".join(f"{op} {n}" for op, n in sorted(by_op.items(), key=lambda x: -x[1])))
     print("\nresult: " + ("every category meets its threshold" if not below
                           else "below threshold: " + ", ".join(below)))
     return 1 if below else 0

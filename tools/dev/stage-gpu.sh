@@ -5,6 +5,7 @@
 #   bash .gpu/run.sh                      (everything)
 #   bash .gpu/run.sh bench-elementwise    (only the element-wise benchmark next to CuPy and PyTorch;
 #                                          --only NAMES and --reps N pass through)
+#   bash .gpu/run.sh eval-conformance     (only the NumPy reference set through `cupp eval --batch`)
 # usage: tools/dev/stage-gpu.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -18,7 +19,10 @@ for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_te
 done
 cp -r "$build/tests/conformance/numpy-ref-extra" "$stage/conformance/"
 cp "$root/bench/run_compile_bench.sh" "$root/bench/compile_cupy.py" "$root/tests/conformance/npy_exchange.py" \
-   "$root/tests/scripts/check_cupp_eval.sh" "$stage/"
+   "$root/tests/scripts/check_cupp_eval.sh" "$root/tests/conformance/eval_conformance.py" "$stage/"
+# The op specs (eval_conformance.py make reads their names, aliases, ULP bounds and raises).
+mkdir -p "$stage/specs/ufuncs"
+cp "$root"/specs/ufuncs/*.yaml "$stage/specs/ufuncs/"
 # The element-wise benchmark: its program (when it built), the one table of cases and the scripts.
 if [ -f "$build/bench/cupp_bench_elementwise" ]; then
   cp "$build/bench/cupp_bench_elementwise" "$stage/"
@@ -44,7 +48,9 @@ done
 cat > "$stage/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Runs on the GPU machine: tool, GPU tests, unit tests, GPU tests under compute-sanitizer,
-# benchmarks. `run.sh bench-elementwise [--only NAMES] [--reps N]` runs only that benchmark.
+# the NumPy reference set through `cupp eval --batch`, benchmarks. `run.sh bench-elementwise
+# [--only NAMES] [--reps N]` runs only that benchmark; `run.sh eval-conformance` only the
+# reference set.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 cd "$(dirname "$0")"
@@ -57,10 +63,22 @@ bench_elementwise() {  # cupp, CuPy and PyTorch from one table of cases; the com
     echo "bench-elementwise: cupp_bench_elementwise was not staged (it did not build)"
   fi
 }
+eval_conformance() {  # every reference case as one `cupp eval --batch --jobs 16` process, checked with NumPy
+  local dir=/tmp/eval-conformance log=$OUT/eval_conformance.log start=$SECONDS
+  rm -rf "$dir"
+  python3 eval_conformance.py make conformance/numpy-ref conformance/numpy-ref-extra specs/ufuncs "$dir" 2>&1 | tee "$log"
+  timeout 300 ./cupp eval --batch "$dir/batch.txt" --jobs 16 > "$dir/results.txt" 2> "$dir/stderr.txt"
+  echo "cupp eval --batch --jobs 16 exit: $? after $((SECONDS - start)) s ($(wc -l < "$dir/results.txt") result lines)" | tee -a "$log"
+  head -5 "$dir/stderr.txt" | tee -a "$log"
+  python3 eval_conformance.py check "$dir" "$dir/results.txt" 2>&1 | tee -a "$log"
+  echo "eval-conformance exit: ${PIPESTATUS[0]}"
+  cp "$dir/results.txt" "$OUT/eval_conformance_results.txt"
+}
 case ${1:-all} in
   all) ;;
   bench-elementwise) shift; bench_elementwise "$@"; exit ;;
-  *) echo "usage: run.sh [bench-elementwise [--only NAMES] [--reps N]]" >&2; exit 2 ;;
+  eval-conformance) eval_conformance; exit ;;
+  *) echo "usage: run.sh [bench-elementwise [--only NAMES] [--reps N] | eval-conformance]" >&2; exit 2 ;;
 esac
 export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
 ./cupp info 2>&1 | tee "$OUT/info.log"
@@ -88,6 +106,7 @@ nvidia-smi --query-gpu=name --format=csv,noheader | head -4
 ./cupp_example_ufuncs
 ./cupp_example_load_ops
 bash ./check_cupp_eval.sh "$PWD/cupp" /tmp/cupp-eval 2>&1 | tee "$OUT/cupp_eval.log" | tail -3
+eval_conformance | tail -12
 bash ./run_compile_bench.sh ./cupp_bench_compile 5 2>&1 | tee "$OUT/bench_compile.log"
 [ -x ./cupp_bench_host_overhead ] && ./cupp_bench_host_overhead 2>&1 | tee "$OUT/bench_host_overhead.log"
 RUN
