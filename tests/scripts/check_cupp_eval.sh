@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `cupp eval` end to end on the GPU: writes .npy inputs (with python3 + NumPy when present,
 # else as hand-written .npy bytes), evaluates expressions, checks the saved results, the
-# --batch output, and each error path (class name on stderr, exit code 2).
+# --batch output (also with --jobs and --parse-only), and each error path (class name on stderr, exit code 2).
 # Exits 77 (CTest SKIP_RETURN_CODE) when `cupp info` reports no usable GPU.
 # usage: check_cupp_eval.sh CUPP_BINARY [WORK_DIR]
 set -uo pipefail
@@ -170,6 +170,27 @@ expect_values batch2.npy '<f4' f4 11 22 33 44
 expect_values 'batch 8.npy' '<f8' f8 0 1 2 3
 "$cupp" eval --batch no-such-batch.txt >/dev/null 2>&1
 rc=$?; [ $rc -eq 2 ] || fail "--batch of a missing file: exit $rc, expected 2"
+# --jobs N: the same lines in worker threads print the same results in the same order.
+rm -f batch1.npy batch2.npy 'batch 8.npy'
+out4=$("$cupp" eval --batch batch.txt --jobs 4)
+rc=$?
+[ $rc -eq 0 ] || fail "--batch --jobs 4 exited $rc"
+[ "$out4" = "$out" ] || fail "--batch --jobs 4 printed:
+$out4
+while --jobs 1 printed:
+$out"
+expect_values batch1.npy '<f8' f8 21 42 63 84
+expect_values 'batch 8.npy' '<f8' f8 0 1 2 3
+"$cupp" eval --batch batch.txt --jobs 0 >/dev/null 2>&1
+rc=$?; [ $rc -eq 2 ] || fail "--jobs 0: exit $rc, expected 2"
+# --parse-only: syntax, callees and input files, nothing run.
+out=$("$cupp" eval --batch batch.txt --parse-only)
+grep -qF "6: SyntaxError" <<<"$out" && grep -qF "9: UsageError" <<<"$out" && grep -qF "5: OK" <<<"$out" ||
+  fail "--parse-only printed:
+$out"
+# view(a, dtype): a.view(dtype), here there and back.
+"$cupp" eval "view(view(a, 'int64'), dtype='float64')" a=a.npy -o view.npy 2>&1 || fail "view() failed"
+expect_values view.npy '<f8' f8 1 2 3 4
 
 # ---- --ops: op specs loaded at run time (cupp::load_ops), called by name; spec errors exit 2
 cat >twice_plus.yaml <<'YAML'
