@@ -39,6 +39,10 @@ class function_table {
 // eval writes outputs to the -o files). One output gives an array, several a tuple.
 value call_ufunc(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 value call_ufunc_outer(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
+// u.reduce(a, axis=None, keepdims=False, dtype=None) (reductions.cpp).
+value call_ufunc_reduce(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
+// Registers sum, prod, max, amax, min, amin, all, any, mean (reductions.cpp).
+void add_reductions(function_table& t);
 
 // Held around a call of `f` when f raises from the data (its spec's `raises`, e.g. power): such
 // an op's kernels share one device error flag per compiled program, which the engine reads and
