@@ -216,6 +216,16 @@ grep -qF "SpecError: bad_spec.yaml:6: loop 'float128 -> float128': undefined dty
   fail "--ops with a bad spec printed '$err'"
 [ ! -f never.npy ] || fail "--ops with a bad spec wrote its output"
 
+# ---- reductions (a = [1, 2, 3, 4] as float64)
+"$cupp" eval 'sum(a)' a=a.npy -o red_sum.npy || fail "sum(a) exited $?"
+expect_values red_sum.npy '<f8' f8 10
+"$cupp" eval 'maximum.reduce(a, 0, keepdims=True)' a=a.npy -o red_max.npy || fail "maximum.reduce exited $?"
+expect_values red_max.npy '<f8' f8 4
+"$cupp" eval "mean(a, dtype='float32')" a=a.npy -o red_mean.npy || fail "mean exited $?"
+expect_values red_mean.npy '<f4' f4 2.5
+expect_error AxisError "axis 1 is out of bounds for array of dimension 1" 'sum(a, axis=1)' a=a.npy -o never.npy
+expect_error TypeError "keepdims must be True or False" 'sum(a, keepdims=2)' a=a.npy -o never.npy
+
 if [ $failures -ne 0 ]; then
   echo "$failures check(s) failed (work dir: $work)" >&2
   exit 1
