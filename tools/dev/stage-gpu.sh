@@ -6,6 +6,7 @@
 #   bash .gpu/run.sh bench-elementwise    (only the element-wise benchmark next to CuPy and PyTorch;
 #                                          --only NAMES and --reps N pass through)
 #   bash .gpu/run.sh eval-conformance     (only the NumPy reference set through `cupp eval --batch`)
+#   bash .gpu/run.sh bench-reductions     (only the reduction benchmark, cupp then CuPy and PyTorch)
 # usage: tools/dev/stage-gpu.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -29,6 +30,10 @@ if [ -f "$build/bench/cupp_bench_elementwise" ]; then
   strip "$stage/cupp_bench_elementwise"
 else
   echo "stage-gpu: $build/bench/cupp_bench_elementwise is missing (not built); bench-elementwise will say so" >&2
+fi
+if [ -f "$build/bench/cupp_bench_reductions" ]; then
+  cp "$build/bench/cupp_bench_reductions" "$root/bench/reductions_peers.py" "$stage/"
+  strip "$stage/cupp_bench_reductions"
 fi
 if [ -f "$build/bench/cupp_bench_host_overhead" ]; then
   cp "$build/bench/cupp_bench_host_overhead" "$stage/"
@@ -74,11 +79,19 @@ eval_conformance() {  # every reference case as one `cupp eval --batch --jobs 16
   echo "eval-conformance exit: ${PIPESTATUS[0]}"
   cp "$dir/results.txt" "$OUT/eval_conformance_results.txt"
 }
+bench_reductions() {  # cupp's reductions, then CuPy's and PyTorch's on the same cases
+  if [ -x ./cupp_bench_reductions ]; then
+    { ./cupp_bench_reductions; python3 reductions_peers.py; } 2>&1 | tee "$OUT/bench_reductions.log"
+  else
+    echo "bench-reductions: cupp_bench_reductions was not staged"
+  fi
+}
 case ${1:-all} in
   all) ;;
   bench-elementwise) shift; bench_elementwise "$@"; exit ;;
+  bench-reductions) bench_reductions; exit ;;
   eval-conformance) eval_conformance; exit ;;
-  *) echo "usage: run.sh [bench-elementwise [--only NAMES] [--reps N] | eval-conformance]" >&2; exit 2 ;;
+  *) echo "usage: run.sh [bench-elementwise [--only NAMES] [--reps N] | bench-reductions | eval-conformance]" >&2; exit 2 ;;
 esac
 export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
 ./cupp info 2>&1 | tee "$OUT/info.log"
@@ -109,6 +122,7 @@ bash ./check_cupp_eval.sh "$PWD/cupp" /tmp/cupp-eval 2>&1 | tee "$OUT/cupp_eval.
 eval_conformance | tail -12
 bash ./run_compile_bench.sh ./cupp_bench_compile 5 2>&1 | tee "$OUT/bench_compile.log"
 [ -x ./cupp_bench_host_overhead ] && ./cupp_bench_host_overhead 2>&1 | tee "$OUT/bench_host_overhead.log"
+bench_reductions
 RUN
 chmod +x "$stage/run.sh"
 du -sh "$stage"
