@@ -206,8 +206,9 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
   const kernels k = find_kernels(op, desc, device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
 
-  // Chunks of reduced elements (blockIdx.y) so that about four blocks per SM have work.
-  const std::int64_t target = 4 * static_cast<std::int64_t>(sm_count(device));
+  // Chunks of reduced elements (blockIdx.y) so that about eight blocks (2048 threads) per SM
+  // have work.
+  const std::int64_t target = 8 * static_cast<std::int64_t>(sm_count(device));
   const std::int64_t blocks_x = columns ? (out_size + rows_threads - 1) / rows_threads : out_size;
   const std::int64_t min_chunk = columns ? 64 : 4 * rows_threads;
   std::int64_t splits = std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, 65535);

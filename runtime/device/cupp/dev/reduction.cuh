@@ -69,7 +69,23 @@ __global__ void cupp_reduce_rows(const char* in, void* out, long long out_size, 
     const char* base = in + offset_of(o, kept);
     Acc acc{};
     bool have = false;
-    for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) {
+    long long r = r0 + threadIdx.x;
+    const long long step = blockDim.x;
+    // Eight independent loads in flight per thread, combined in order.
+    for (; r + 7 * step < r1; r += 8 * step) {
+      Acc v[8];
+#pragma unroll
+      for (int u = 0; u < 8; ++u) v[u] = cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r + u * step, reduced)));
+      if (!have) {
+        acc = v[0];
+        have = true;
+      } else {
+        F::apply(acc, v[0], acc);
+      }
+#pragma unroll
+      for (int u = 1; u < 8; ++u) F::apply(acc, v[u], acc);
+    }
+    for (; r < r1; r += step) {
       const Acc v = cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r, reduced)));
       if (have) F::apply(acc, v, acc);
       else acc = v;
@@ -95,6 +111,7 @@ __global__ void cupp_reduce_columns(const char* in, void* out, long long out_siz
   const long long r1 = red_size < r0 + chunk ? red_size : r0 + chunk;
   const char* base = in + offset_of(o, kept);
   Acc acc = cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r0, reduced)));
+#pragma unroll 8
   for (long long r = r0 + 1; r < r1; ++r) F::apply(acc, cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r, reduced))), acc);
   if (FINAL) static_cast<Out*>(out)[o] = cast<Out>(acc);
   else static_cast<Acc*>(out)[o * gridDim.y + blockIdx.y] = acc;
