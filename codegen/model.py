@@ -228,6 +228,8 @@ class Loop:
     outs: tuple[str, ...]
     body: str
     line: int
+    raises: bool = False  # the body calls cupp::dev::raise_error (body_raises): the engine reads the flag
+
 
     def signature(self) -> str:
         return ", ".join(self.ins) + " -> " + ", ".join(self.outs)
@@ -249,12 +251,27 @@ class Op:
     bool_inputs_error: str | None = None  # TypeError message when every input is bool (subtract)
     raises: str | None = None  # "ValueError: message" for data-dependent errors (device error flag)
     weak_scalars_by_truth: bool = False  # weak scalars count by truth value (logical ops: no OverflowError)
+    # NumPy 2's comparison promoter: the result where x1 < x2 and where x1 > x2, used when a weak
+    # Python int does not fit the integer dtype it meets (then every element compares one way).
+    python_int_out_of_range: tuple[bool, bool] | None = None
     loops: list[Loop] = field(default_factory=list)
 
 
 RAISABLE = {"ValueError", "OverflowError", "IndexError", "TypeError"}
 OP_KEYS = {"name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "int_inputs_as", "bool_inputs_error", "raises", "weak_scalars_by_truth",
-           "body", "loops"}
+           "python_int_out_of_range", "body", "loops"}
+OUT_OF_RANGE_KEYS = ("when_less", "when_greater")
+
+# The one rule for which loops raise (runtime/src/engine/spec_parser.cpp states it too): a loop
+# may set the device error flag exactly when its body names cupp::dev::raise_error (any mention
+# of the word counts, so a call is never missed). Only those loops make the engine read the flag
+# after their kernel (a device-to-host copy and a stream synchronisation); the device library's
+# helpers never raise on their own.
+RAISE_CALL = re.compile(r"\braise_error\b", re.ASCII)
+
+
+def body_raises(body: str) -> bool:
+    return RAISE_CALL.search(body) is not None
 LOOP_KEYS = {"sig", "each", "body"}
 SIG = re.compile(r"^\s*([\w\s,]+?)\s*->\s*([\w\s,]+?)\s*$")
 
@@ -322,6 +339,16 @@ def load_op(path: str, shown: str, dt: DTypes, promo: Promotion) -> Op:
             raise SpecError(shown, node.line_of("type"),
                             f"raises: type '{node['type']}' is not one of {', '.join(sorted(RAISABLE))}")
         op.raises = f"{node['type']}: {node['message']}"
+    if "python_int_out_of_range" in doc:
+        line = doc.line_of("python_int_out_of_range")
+        node = _expect(doc["python_int_out_of_range"], Located, shown, line, "'python_int_out_of_range'")
+        _check_keys(node, set(OUT_OF_RANGE_KEYS), set(OUT_OF_RANGE_KEYS), "'python_int_out_of_range'")
+        for key in OUT_OF_RANGE_KEYS:
+            if not isinstance(node[key], bool):
+                raise SpecError(shown, node.line_of(key), f"python_int_out_of_range: {key} must be true or false")
+        if nin != 2 or nout != 1:
+            raise SpecError(shown, line, "python_int_out_of_range needs a comparison: nin=2, nout=1")
+        op.python_int_out_of_range = (node["when_less"], node["when_greater"])
     default_body = doc.get("body")
 
     loops_node = _expect(doc["loops"], LocatedList, shown, doc.line_of("loops"), "'loops'")
@@ -341,6 +368,9 @@ def load_op(path: str, shown: str, dt: DTypes, promo: Promotion) -> Op:
         for k in range(nout):
             if not re.search(rf"\bout{k}\b", body):
                 raise SpecError(shown, line, f"loop body never assigns out{k}")
+        raises = body_raises(body)
+        if raises and op.raises is None:
+            raise SpecError(shown, line, "loop body calls cupp::dev::raise_error but the op declares no 'raises'")
         variables: dict[str, list[str]] = {}
         if "each" in entry:
             each = _expect(entry["each"], Located, shown, entry.line_of("each"), "'each'")
@@ -361,7 +391,9 @@ def load_op(path: str, shown: str, dt: DTypes, promo: Promotion) -> Op:
         for j in range(count):
             def subst(t, j=j):
                 return variables[t][j] if t in variables else t
-            op.loops.append(Loop(tuple(map(subst, ins)), tuple(map(subst, outs)), body.strip(), line))
+            op.loops.append(Loop(tuple(map(subst, ins)), tuple(map(subst, outs)), body.strip(), line, raises))
+    if op.raises is not None and not any(loop.raises for loop in op.loops):
+        raise SpecError(shown, doc.line_of("raises"), "'raises' is declared but no loop body calls cupp::dev::raise_error")
 
     # Duplicate and unreachable loops: resolution takes the first loop whose inputs the call's
     # inputs cast to safely, so a loop is dead when an earlier loop accepts all of its inputs.

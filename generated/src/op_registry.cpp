@@ -27,21 +27,21 @@ constexpr type_id absolute_types_12[] = {type_id::float64, type_id::float64};
 constexpr type_id absolute_types_13[] = {type_id::complex64, type_id::float32};
 constexpr type_id absolute_types_14[] = {type_id::complex128, type_id::float64};
 constexpr loop_spec absolute_loops[] = {
-    {std::span(absolute_types_0).first(1), std::span(absolute_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(absolute_types_1).first(1), std::span(absolute_types_1).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
-    {std::span(absolute_types_2).first(1), std::span(absolute_types_2).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
-    {std::span(absolute_types_3).first(1), std::span(absolute_types_3).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
-    {std::span(absolute_types_4).first(1), std::span(absolute_types_4).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
-    {std::span(absolute_types_5).first(1), std::span(absolute_types_5).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
-    {std::span(absolute_types_6).first(1), std::span(absolute_types_6).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
-    {std::span(absolute_types_7).first(1), std::span(absolute_types_7).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
-    {std::span(absolute_types_8).first(1), std::span(absolute_types_8).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp"},
-    {std::span(absolute_types_9).first(1), std::span(absolute_types_9).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
-    {std::span(absolute_types_10).first(1), std::span(absolute_types_10).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
-    {std::span(absolute_types_11).first(1), std::span(absolute_types_11).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
-    {std::span(absolute_types_12).first(1), std::span(absolute_types_12).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
-    {std::span(absolute_types_13).first(1), std::span(absolute_types_13).subspan(1), R"cupp(out0 = cupp::dev::complex_abs(in0);)cupp"},
-    {std::span(absolute_types_14).first(1), std::span(absolute_types_14).subspan(1), R"cupp(out0 = cupp::dev::complex_abs(in0);)cupp"},
+    {std::span(absolute_types_0).first(1), std::span(absolute_types_0).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(absolute_types_1).first(1), std::span(absolute_types_1).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp", false},
+    {std::span(absolute_types_2).first(1), std::span(absolute_types_2).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp", false},
+    {std::span(absolute_types_3).first(1), std::span(absolute_types_3).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp", false},
+    {std::span(absolute_types_4).first(1), std::span(absolute_types_4).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp", false},
+    {std::span(absolute_types_5).first(1), std::span(absolute_types_5).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp", false},
+    {std::span(absolute_types_6).first(1), std::span(absolute_types_6).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp", false},
+    {std::span(absolute_types_7).first(1), std::span(absolute_types_7).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp", false},
+    {std::span(absolute_types_8).first(1), std::span(absolute_types_8).subspan(1), R"cupp(out0 = cupp::dev::abs_integer(in0);)cupp", false},
+    {std::span(absolute_types_9).first(1), std::span(absolute_types_9).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp", false},
+    {std::span(absolute_types_10).first(1), std::span(absolute_types_10).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp", false},
+    {std::span(absolute_types_11).first(1), std::span(absolute_types_11).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp", false},
+    {std::span(absolute_types_12).first(1), std::span(absolute_types_12).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp", false},
+    {std::span(absolute_types_13).first(1), std::span(absolute_types_13).subspan(1), R"cupp(out0 = cupp::dev::complex_abs(in0);)cupp", false},
+    {std::span(absolute_types_14).first(1), std::span(absolute_types_14).subspan(1), R"cupp(out0 = cupp::dev::complex_abs(in0);)cupp", false},
 };
 constexpr std::string_view absolute_aliases[] = {"abs"};
 
@@ -62,21 +62,21 @@ constexpr type_id add_types_12[] = {type_id::float64, type_id::float64, type_id:
 constexpr type_id add_types_13[] = {type_id::complex64, type_id::complex64, type_id::complex64};
 constexpr type_id add_types_14[] = {type_id::complex128, type_id::complex128, type_id::complex128};
 constexpr loop_spec add_loops[] = {
-    {std::span(add_types_0).first(2), std::span(add_types_0).subspan(2), R"cupp(out0 = in0 || in1;)cupp"},
-    {std::span(add_types_1).first(2), std::span(add_types_1).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_2).first(2), std::span(add_types_2).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_3).first(2), std::span(add_types_3).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_4).first(2), std::span(add_types_4).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_5).first(2), std::span(add_types_5).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_6).first(2), std::span(add_types_6).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_7).first(2), std::span(add_types_7).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_8).first(2), std::span(add_types_8).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_9).first(2), std::span(add_types_9).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_10).first(2), std::span(add_types_10).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_11).first(2), std::span(add_types_11).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_12).first(2), std::span(add_types_12).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_13).first(2), std::span(add_types_13).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
-    {std::span(add_types_14).first(2), std::span(add_types_14).subspan(2), R"cupp(out0 = in0 + in1;)cupp"},
+    {std::span(add_types_0).first(2), std::span(add_types_0).subspan(2), R"cupp(out0 = in0 || in1;)cupp", false},
+    {std::span(add_types_1).first(2), std::span(add_types_1).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_2).first(2), std::span(add_types_2).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_3).first(2), std::span(add_types_3).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_4).first(2), std::span(add_types_4).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_5).first(2), std::span(add_types_5).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_6).first(2), std::span(add_types_6).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_7).first(2), std::span(add_types_7).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_8).first(2), std::span(add_types_8).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_9).first(2), std::span(add_types_9).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_10).first(2), std::span(add_types_10).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_11).first(2), std::span(add_types_11).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_12).first(2), std::span(add_types_12).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_13).first(2), std::span(add_types_13).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
+    {std::span(add_types_14).first(2), std::span(add_types_14).subspan(2), R"cupp(out0 = in0 + in1;)cupp", false},
 };
 
 // ---- arccos (specs/ufuncs/arccos.yaml)
@@ -87,12 +87,12 @@ constexpr type_id arccos_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id arccos_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id arccos_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec arccos_loops[] = {
-    {std::span(arccos_types_0).first(1), std::span(arccos_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp"},
-    {std::span(arccos_types_1).first(1), std::span(arccos_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp"},
-    {std::span(arccos_types_2).first(1), std::span(arccos_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp"},
-    {std::span(arccos_types_3).first(1), std::span(arccos_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp"},
-    {std::span(arccos_types_4).first(1), std::span(arccos_types_4).subspan(1), R"cupp(out0 = cupp::dev::cacos(in0);)cupp"},
-    {std::span(arccos_types_5).first(1), std::span(arccos_types_5).subspan(1), R"cupp(out0 = cupp::dev::cacos(in0);)cupp"},
+    {std::span(arccos_types_0).first(1), std::span(arccos_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arccos_types_1).first(1), std::span(arccos_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arccos_types_2).first(1), std::span(arccos_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arccos_types_3).first(1), std::span(arccos_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acos(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arccos_types_4).first(1), std::span(arccos_types_4).subspan(1), R"cupp(out0 = cupp::dev::cacos(in0);)cupp", false},
+    {std::span(arccos_types_5).first(1), std::span(arccos_types_5).subspan(1), R"cupp(out0 = cupp::dev::cacos(in0);)cupp", false},
 };
 constexpr ulp_bound arccos_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 constexpr std::string_view arccos_aliases[] = {"acos"};
@@ -105,12 +105,12 @@ constexpr type_id arccosh_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id arccosh_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id arccosh_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec arccosh_loops[] = {
-    {std::span(arccosh_types_0).first(1), std::span(arccosh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arccosh_types_1).first(1), std::span(arccosh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arccosh_types_2).first(1), std::span(arccosh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arccosh_types_3).first(1), std::span(arccosh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arccosh_types_4).first(1), std::span(arccosh_types_4).subspan(1), R"cupp(out0 = cupp::dev::cacosh(in0);)cupp"},
-    {std::span(arccosh_types_5).first(1), std::span(arccosh_types_5).subspan(1), R"cupp(out0 = cupp::dev::cacosh(in0);)cupp"},
+    {std::span(arccosh_types_0).first(1), std::span(arccosh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arccosh_types_1).first(1), std::span(arccosh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arccosh_types_2).first(1), std::span(arccosh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arccosh_types_3).first(1), std::span(arccosh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::acosh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arccosh_types_4).first(1), std::span(arccosh_types_4).subspan(1), R"cupp(out0 = cupp::dev::cacosh(in0);)cupp", false},
+    {std::span(arccosh_types_5).first(1), std::span(arccosh_types_5).subspan(1), R"cupp(out0 = cupp::dev::cacosh(in0);)cupp", false},
 };
 constexpr ulp_bound arccosh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 constexpr std::string_view arccosh_aliases[] = {"acosh"};
@@ -123,12 +123,12 @@ constexpr type_id arcsin_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id arcsin_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id arcsin_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec arcsin_loops[] = {
-    {std::span(arcsin_types_0).first(1), std::span(arcsin_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp"},
-    {std::span(arcsin_types_1).first(1), std::span(arcsin_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp"},
-    {std::span(arcsin_types_2).first(1), std::span(arcsin_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp"},
-    {std::span(arcsin_types_3).first(1), std::span(arcsin_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp"},
-    {std::span(arcsin_types_4).first(1), std::span(arcsin_types_4).subspan(1), R"cupp(out0 = cupp::dev::casin(in0);)cupp"},
-    {std::span(arcsin_types_5).first(1), std::span(arcsin_types_5).subspan(1), R"cupp(out0 = cupp::dev::casin(in0);)cupp"},
+    {std::span(arcsin_types_0).first(1), std::span(arcsin_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arcsin_types_1).first(1), std::span(arcsin_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arcsin_types_2).first(1), std::span(arcsin_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arcsin_types_3).first(1), std::span(arcsin_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asin(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arcsin_types_4).first(1), std::span(arcsin_types_4).subspan(1), R"cupp(out0 = cupp::dev::casin(in0);)cupp", false},
+    {std::span(arcsin_types_5).first(1), std::span(arcsin_types_5).subspan(1), R"cupp(out0 = cupp::dev::casin(in0);)cupp", false},
 };
 constexpr ulp_bound arcsin_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 constexpr std::string_view arcsin_aliases[] = {"asin"};
@@ -141,12 +141,12 @@ constexpr type_id arcsinh_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id arcsinh_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id arcsinh_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec arcsinh_loops[] = {
-    {std::span(arcsinh_types_0).first(1), std::span(arcsinh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arcsinh_types_1).first(1), std::span(arcsinh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arcsinh_types_2).first(1), std::span(arcsinh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arcsinh_types_3).first(1), std::span(arcsinh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arcsinh_types_4).first(1), std::span(arcsinh_types_4).subspan(1), R"cupp(out0 = cupp::dev::casinh(in0);)cupp"},
-    {std::span(arcsinh_types_5).first(1), std::span(arcsinh_types_5).subspan(1), R"cupp(out0 = cupp::dev::casinh(in0);)cupp"},
+    {std::span(arcsinh_types_0).first(1), std::span(arcsinh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arcsinh_types_1).first(1), std::span(arcsinh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arcsinh_types_2).first(1), std::span(arcsinh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arcsinh_types_3).first(1), std::span(arcsinh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::asinh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arcsinh_types_4).first(1), std::span(arcsinh_types_4).subspan(1), R"cupp(out0 = cupp::dev::casinh(in0);)cupp", false},
+    {std::span(arcsinh_types_5).first(1), std::span(arcsinh_types_5).subspan(1), R"cupp(out0 = cupp::dev::casinh(in0);)cupp", false},
 };
 constexpr ulp_bound arcsinh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 constexpr std::string_view arcsinh_aliases[] = {"asinh"};
@@ -159,12 +159,12 @@ constexpr type_id arctan_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id arctan_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id arctan_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec arctan_loops[] = {
-    {std::span(arctan_types_0).first(1), std::span(arctan_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp"},
-    {std::span(arctan_types_1).first(1), std::span(arctan_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp"},
-    {std::span(arctan_types_2).first(1), std::span(arctan_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp"},
-    {std::span(arctan_types_3).first(1), std::span(arctan_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp"},
-    {std::span(arctan_types_4).first(1), std::span(arctan_types_4).subspan(1), R"cupp(out0 = cupp::dev::catan(in0);)cupp"},
-    {std::span(arctan_types_5).first(1), std::span(arctan_types_5).subspan(1), R"cupp(out0 = cupp::dev::catan(in0);)cupp"},
+    {std::span(arctan_types_0).first(1), std::span(arctan_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arctan_types_1).first(1), std::span(arctan_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arctan_types_2).first(1), std::span(arctan_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arctan_types_3).first(1), std::span(arctan_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atan(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arctan_types_4).first(1), std::span(arctan_types_4).subspan(1), R"cupp(out0 = cupp::dev::catan(in0);)cupp", false},
+    {std::span(arctan_types_5).first(1), std::span(arctan_types_5).subspan(1), R"cupp(out0 = cupp::dev::catan(in0);)cupp", false},
 };
 constexpr ulp_bound arctan_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 constexpr std::string_view arctan_aliases[] = {"atan"};
@@ -175,10 +175,10 @@ constexpr type_id arctan2_types_1[] = {type_id::bfloat16, type_id::bfloat16, typ
 constexpr type_id arctan2_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id arctan2_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec arctan2_loops[] = {
-    {std::span(arctan2_types_0).first(2), std::span(arctan2_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(arctan2_types_1).first(2), std::span(arctan2_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(arctan2_types_2).first(2), std::span(arctan2_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(arctan2_types_3).first(2), std::span(arctan2_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(arctan2_types_0).first(2), std::span(arctan2_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(arctan2_types_1).first(2), std::span(arctan2_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(arctan2_types_2).first(2), std::span(arctan2_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(arctan2_types_3).first(2), std::span(arctan2_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::atan2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
 };
 constexpr ulp_bound arctan2_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 constexpr std::string_view arctan2_aliases[] = {"atan2"};
@@ -191,12 +191,12 @@ constexpr type_id arctanh_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id arctanh_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id arctanh_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec arctanh_loops[] = {
-    {std::span(arctanh_types_0).first(1), std::span(arctanh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arctanh_types_1).first(1), std::span(arctanh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arctanh_types_2).first(1), std::span(arctanh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arctanh_types_3).first(1), std::span(arctanh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp"},
-    {std::span(arctanh_types_4).first(1), std::span(arctanh_types_4).subspan(1), R"cupp(out0 = cupp::dev::catanh(in0);)cupp"},
-    {std::span(arctanh_types_5).first(1), std::span(arctanh_types_5).subspan(1), R"cupp(out0 = cupp::dev::catanh(in0);)cupp"},
+    {std::span(arctanh_types_0).first(1), std::span(arctanh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arctanh_types_1).first(1), std::span(arctanh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arctanh_types_2).first(1), std::span(arctanh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arctanh_types_3).first(1), std::span(arctanh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::atanh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(arctanh_types_4).first(1), std::span(arctanh_types_4).subspan(1), R"cupp(out0 = cupp::dev::catanh(in0);)cupp", false},
+    {std::span(arctanh_types_5).first(1), std::span(arctanh_types_5).subspan(1), R"cupp(out0 = cupp::dev::catanh(in0);)cupp", false},
 };
 constexpr ulp_bound arctanh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 constexpr std::string_view arctanh_aliases[] = {"atanh"};
@@ -212,15 +212,15 @@ constexpr type_id bitwise_and_types_6[] = {type_id::uint32, type_id::uint32, typ
 constexpr type_id bitwise_and_types_7[] = {type_id::int64, type_id::int64, type_id::int64};
 constexpr type_id bitwise_and_types_8[] = {type_id::uint64, type_id::uint64, type_id::uint64};
 constexpr loop_spec bitwise_and_loops[] = {
-    {std::span(bitwise_and_types_0).first(2), std::span(bitwise_and_types_0).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
-    {std::span(bitwise_and_types_1).first(2), std::span(bitwise_and_types_1).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
-    {std::span(bitwise_and_types_2).first(2), std::span(bitwise_and_types_2).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
-    {std::span(bitwise_and_types_3).first(2), std::span(bitwise_and_types_3).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
-    {std::span(bitwise_and_types_4).first(2), std::span(bitwise_and_types_4).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
-    {std::span(bitwise_and_types_5).first(2), std::span(bitwise_and_types_5).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
-    {std::span(bitwise_and_types_6).first(2), std::span(bitwise_and_types_6).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
-    {std::span(bitwise_and_types_7).first(2), std::span(bitwise_and_types_7).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
-    {std::span(bitwise_and_types_8).first(2), std::span(bitwise_and_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp"},
+    {std::span(bitwise_and_types_0).first(2), std::span(bitwise_and_types_0).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp", false},
+    {std::span(bitwise_and_types_1).first(2), std::span(bitwise_and_types_1).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp", false},
+    {std::span(bitwise_and_types_2).first(2), std::span(bitwise_and_types_2).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp", false},
+    {std::span(bitwise_and_types_3).first(2), std::span(bitwise_and_types_3).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp", false},
+    {std::span(bitwise_and_types_4).first(2), std::span(bitwise_and_types_4).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp", false},
+    {std::span(bitwise_and_types_5).first(2), std::span(bitwise_and_types_5).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp", false},
+    {std::span(bitwise_and_types_6).first(2), std::span(bitwise_and_types_6).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp", false},
+    {std::span(bitwise_and_types_7).first(2), std::span(bitwise_and_types_7).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp", false},
+    {std::span(bitwise_and_types_8).first(2), std::span(bitwise_and_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 & in1);)cupp", false},
 };
 
 // ---- bitwise_count (specs/ufuncs/bitwise_count.yaml)
@@ -233,14 +233,14 @@ constexpr type_id bitwise_count_types_5[] = {type_id::uint32, type_id::uint8};
 constexpr type_id bitwise_count_types_6[] = {type_id::int64, type_id::uint8};
 constexpr type_id bitwise_count_types_7[] = {type_id::uint64, type_id::uint8};
 constexpr loop_spec bitwise_count_loops[] = {
-    {std::span(bitwise_count_types_0).first(1), std::span(bitwise_count_types_0).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
-    {std::span(bitwise_count_types_1).first(1), std::span(bitwise_count_types_1).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
-    {std::span(bitwise_count_types_2).first(1), std::span(bitwise_count_types_2).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
-    {std::span(bitwise_count_types_3).first(1), std::span(bitwise_count_types_3).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
-    {std::span(bitwise_count_types_4).first(1), std::span(bitwise_count_types_4).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
-    {std::span(bitwise_count_types_5).first(1), std::span(bitwise_count_types_5).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
-    {std::span(bitwise_count_types_6).first(1), std::span(bitwise_count_types_6).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
-    {std::span(bitwise_count_types_7).first(1), std::span(bitwise_count_types_7).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp"},
+    {std::span(bitwise_count_types_0).first(1), std::span(bitwise_count_types_0).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp", false},
+    {std::span(bitwise_count_types_1).first(1), std::span(bitwise_count_types_1).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp", false},
+    {std::span(bitwise_count_types_2).first(1), std::span(bitwise_count_types_2).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp", false},
+    {std::span(bitwise_count_types_3).first(1), std::span(bitwise_count_types_3).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp", false},
+    {std::span(bitwise_count_types_4).first(1), std::span(bitwise_count_types_4).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp", false},
+    {std::span(bitwise_count_types_5).first(1), std::span(bitwise_count_types_5).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp", false},
+    {std::span(bitwise_count_types_6).first(1), std::span(bitwise_count_types_6).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp", false},
+    {std::span(bitwise_count_types_7).first(1), std::span(bitwise_count_types_7).subspan(1), R"cupp(out0 = cupp::dev::bitwise_count(in0);)cupp", false},
 };
 
 // ---- bitwise_or (specs/ufuncs/bitwise_or.yaml)
@@ -254,15 +254,15 @@ constexpr type_id bitwise_or_types_6[] = {type_id::uint32, type_id::uint32, type
 constexpr type_id bitwise_or_types_7[] = {type_id::int64, type_id::int64, type_id::int64};
 constexpr type_id bitwise_or_types_8[] = {type_id::uint64, type_id::uint64, type_id::uint64};
 constexpr loop_spec bitwise_or_loops[] = {
-    {std::span(bitwise_or_types_0).first(2), std::span(bitwise_or_types_0).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
-    {std::span(bitwise_or_types_1).first(2), std::span(bitwise_or_types_1).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
-    {std::span(bitwise_or_types_2).first(2), std::span(bitwise_or_types_2).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
-    {std::span(bitwise_or_types_3).first(2), std::span(bitwise_or_types_3).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
-    {std::span(bitwise_or_types_4).first(2), std::span(bitwise_or_types_4).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
-    {std::span(bitwise_or_types_5).first(2), std::span(bitwise_or_types_5).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
-    {std::span(bitwise_or_types_6).first(2), std::span(bitwise_or_types_6).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
-    {std::span(bitwise_or_types_7).first(2), std::span(bitwise_or_types_7).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
-    {std::span(bitwise_or_types_8).first(2), std::span(bitwise_or_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp"},
+    {std::span(bitwise_or_types_0).first(2), std::span(bitwise_or_types_0).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp", false},
+    {std::span(bitwise_or_types_1).first(2), std::span(bitwise_or_types_1).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp", false},
+    {std::span(bitwise_or_types_2).first(2), std::span(bitwise_or_types_2).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp", false},
+    {std::span(bitwise_or_types_3).first(2), std::span(bitwise_or_types_3).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp", false},
+    {std::span(bitwise_or_types_4).first(2), std::span(bitwise_or_types_4).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp", false},
+    {std::span(bitwise_or_types_5).first(2), std::span(bitwise_or_types_5).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp", false},
+    {std::span(bitwise_or_types_6).first(2), std::span(bitwise_or_types_6).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp", false},
+    {std::span(bitwise_or_types_7).first(2), std::span(bitwise_or_types_7).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp", false},
+    {std::span(bitwise_or_types_8).first(2), std::span(bitwise_or_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 | in1);)cupp", false},
 };
 
 // ---- bitwise_xor (specs/ufuncs/bitwise_xor.yaml)
@@ -276,15 +276,15 @@ constexpr type_id bitwise_xor_types_6[] = {type_id::uint32, type_id::uint32, typ
 constexpr type_id bitwise_xor_types_7[] = {type_id::int64, type_id::int64, type_id::int64};
 constexpr type_id bitwise_xor_types_8[] = {type_id::uint64, type_id::uint64, type_id::uint64};
 constexpr loop_spec bitwise_xor_loops[] = {
-    {std::span(bitwise_xor_types_0).first(2), std::span(bitwise_xor_types_0).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
-    {std::span(bitwise_xor_types_1).first(2), std::span(bitwise_xor_types_1).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
-    {std::span(bitwise_xor_types_2).first(2), std::span(bitwise_xor_types_2).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
-    {std::span(bitwise_xor_types_3).first(2), std::span(bitwise_xor_types_3).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
-    {std::span(bitwise_xor_types_4).first(2), std::span(bitwise_xor_types_4).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
-    {std::span(bitwise_xor_types_5).first(2), std::span(bitwise_xor_types_5).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
-    {std::span(bitwise_xor_types_6).first(2), std::span(bitwise_xor_types_6).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
-    {std::span(bitwise_xor_types_7).first(2), std::span(bitwise_xor_types_7).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
-    {std::span(bitwise_xor_types_8).first(2), std::span(bitwise_xor_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp"},
+    {std::span(bitwise_xor_types_0).first(2), std::span(bitwise_xor_types_0).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp", false},
+    {std::span(bitwise_xor_types_1).first(2), std::span(bitwise_xor_types_1).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp", false},
+    {std::span(bitwise_xor_types_2).first(2), std::span(bitwise_xor_types_2).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp", false},
+    {std::span(bitwise_xor_types_3).first(2), std::span(bitwise_xor_types_3).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp", false},
+    {std::span(bitwise_xor_types_4).first(2), std::span(bitwise_xor_types_4).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp", false},
+    {std::span(bitwise_xor_types_5).first(2), std::span(bitwise_xor_types_5).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp", false},
+    {std::span(bitwise_xor_types_6).first(2), std::span(bitwise_xor_types_6).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp", false},
+    {std::span(bitwise_xor_types_7).first(2), std::span(bitwise_xor_types_7).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp", false},
+    {std::span(bitwise_xor_types_8).first(2), std::span(bitwise_xor_types_8).subspan(2), R"cupp(out0 = static_cast<out0_t>(in0 ^ in1);)cupp", false},
 };
 
 // ---- cbrt (specs/ufuncs/cbrt.yaml)
@@ -293,10 +293,10 @@ constexpr type_id cbrt_types_1[] = {type_id::bfloat16, type_id::bfloat16};
 constexpr type_id cbrt_types_2[] = {type_id::float32, type_id::float32};
 constexpr type_id cbrt_types_3[] = {type_id::float64, type_id::float64};
 constexpr loop_spec cbrt_loops[] = {
-    {std::span(cbrt_types_0).first(1), std::span(cbrt_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp"},
-    {std::span(cbrt_types_1).first(1), std::span(cbrt_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp"},
-    {std::span(cbrt_types_2).first(1), std::span(cbrt_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp"},
-    {std::span(cbrt_types_3).first(1), std::span(cbrt_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp"},
+    {std::span(cbrt_types_0).first(1), std::span(cbrt_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cbrt_types_1).first(1), std::span(cbrt_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cbrt_types_2).first(1), std::span(cbrt_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cbrt_types_3).first(1), std::span(cbrt_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cbrt(cupp::dev::up(in0)));)cupp", false},
 };
 constexpr ulp_bound cbrt_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -315,19 +315,19 @@ constexpr type_id ceil_types_10[] = {type_id::bfloat16, type_id::bfloat16};
 constexpr type_id ceil_types_11[] = {type_id::float32, type_id::float32};
 constexpr type_id ceil_types_12[] = {type_id::float64, type_id::float64};
 constexpr loop_spec ceil_loops[] = {
-    {std::span(ceil_types_0).first(1), std::span(ceil_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(ceil_types_1).first(1), std::span(ceil_types_1).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(ceil_types_2).first(1), std::span(ceil_types_2).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(ceil_types_3).first(1), std::span(ceil_types_3).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(ceil_types_4).first(1), std::span(ceil_types_4).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(ceil_types_5).first(1), std::span(ceil_types_5).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(ceil_types_6).first(1), std::span(ceil_types_6).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(ceil_types_7).first(1), std::span(ceil_types_7).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(ceil_types_8).first(1), std::span(ceil_types_8).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(ceil_types_9).first(1), std::span(ceil_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp"},
-    {std::span(ceil_types_10).first(1), std::span(ceil_types_10).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp"},
-    {std::span(ceil_types_11).first(1), std::span(ceil_types_11).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp"},
-    {std::span(ceil_types_12).first(1), std::span(ceil_types_12).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp"},
+    {std::span(ceil_types_0).first(1), std::span(ceil_types_0).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(ceil_types_1).first(1), std::span(ceil_types_1).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(ceil_types_2).first(1), std::span(ceil_types_2).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(ceil_types_3).first(1), std::span(ceil_types_3).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(ceil_types_4).first(1), std::span(ceil_types_4).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(ceil_types_5).first(1), std::span(ceil_types_5).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(ceil_types_6).first(1), std::span(ceil_types_6).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(ceil_types_7).first(1), std::span(ceil_types_7).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(ceil_types_8).first(1), std::span(ceil_types_8).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(ceil_types_9).first(1), std::span(ceil_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp", false},
+    {std::span(ceil_types_10).first(1), std::span(ceil_types_10).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp", false},
+    {std::span(ceil_types_11).first(1), std::span(ceil_types_11).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp", false},
+    {std::span(ceil_types_12).first(1), std::span(ceil_types_12).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::ceil(cupp::dev::up(in0)));)cupp", false},
 };
 
 // ---- conjugate (specs/ufuncs/conjugate.yaml)
@@ -346,20 +346,20 @@ constexpr type_id conjugate_types_11[] = {type_id::float64, type_id::float64};
 constexpr type_id conjugate_types_12[] = {type_id::complex64, type_id::complex64};
 constexpr type_id conjugate_types_13[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec conjugate_loops[] = {
-    {std::span(conjugate_types_0).first(1), std::span(conjugate_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_1).first(1), std::span(conjugate_types_1).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_2).first(1), std::span(conjugate_types_2).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_3).first(1), std::span(conjugate_types_3).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_4).first(1), std::span(conjugate_types_4).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_5).first(1), std::span(conjugate_types_5).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_6).first(1), std::span(conjugate_types_6).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_7).first(1), std::span(conjugate_types_7).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_8).first(1), std::span(conjugate_types_8).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_9).first(1), std::span(conjugate_types_9).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_10).first(1), std::span(conjugate_types_10).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_11).first(1), std::span(conjugate_types_11).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(conjugate_types_12).first(1), std::span(conjugate_types_12).subspan(1), R"cupp(out0 = out0_t(in0.re, -in0.im);)cupp"},
-    {std::span(conjugate_types_13).first(1), std::span(conjugate_types_13).subspan(1), R"cupp(out0 = out0_t(in0.re, -in0.im);)cupp"},
+    {std::span(conjugate_types_0).first(1), std::span(conjugate_types_0).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_1).first(1), std::span(conjugate_types_1).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_2).first(1), std::span(conjugate_types_2).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_3).first(1), std::span(conjugate_types_3).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_4).first(1), std::span(conjugate_types_4).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_5).first(1), std::span(conjugate_types_5).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_6).first(1), std::span(conjugate_types_6).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_7).first(1), std::span(conjugate_types_7).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_8).first(1), std::span(conjugate_types_8).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_9).first(1), std::span(conjugate_types_9).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_10).first(1), std::span(conjugate_types_10).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_11).first(1), std::span(conjugate_types_11).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(conjugate_types_12).first(1), std::span(conjugate_types_12).subspan(1), R"cupp(out0 = out0_t(in0.re, -in0.im);)cupp", false},
+    {std::span(conjugate_types_13).first(1), std::span(conjugate_types_13).subspan(1), R"cupp(out0 = out0_t(in0.re, -in0.im);)cupp", false},
 };
 constexpr std::string_view conjugate_aliases[] = {"conj"};
 
@@ -369,10 +369,10 @@ constexpr type_id copysign_types_1[] = {type_id::bfloat16, type_id::bfloat16, ty
 constexpr type_id copysign_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id copysign_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec copysign_loops[] = {
-    {std::span(copysign_types_0).first(2), std::span(copysign_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(copysign_types_1).first(2), std::span(copysign_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(copysign_types_2).first(2), std::span(copysign_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(copysign_types_3).first(2), std::span(copysign_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(copysign_types_0).first(2), std::span(copysign_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(copysign_types_1).first(2), std::span(copysign_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(copysign_types_2).first(2), std::span(copysign_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(copysign_types_3).first(2), std::span(copysign_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::copysign(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
 };
 
 // ---- cos (specs/ufuncs/cos.yaml)
@@ -383,12 +383,12 @@ constexpr type_id cos_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id cos_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id cos_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec cos_loops[] = {
-    {std::span(cos_types_0).first(1), std::span(cos_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp"},
-    {std::span(cos_types_1).first(1), std::span(cos_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp"},
-    {std::span(cos_types_2).first(1), std::span(cos_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp"},
-    {std::span(cos_types_3).first(1), std::span(cos_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp"},
-    {std::span(cos_types_4).first(1), std::span(cos_types_4).subspan(1), R"cupp(out0 = cupp::dev::ccos(in0);)cupp"},
-    {std::span(cos_types_5).first(1), std::span(cos_types_5).subspan(1), R"cupp(out0 = cupp::dev::ccos(in0);)cupp"},
+    {std::span(cos_types_0).first(1), std::span(cos_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cos_types_1).first(1), std::span(cos_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cos_types_2).first(1), std::span(cos_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cos_types_3).first(1), std::span(cos_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cos(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cos_types_4).first(1), std::span(cos_types_4).subspan(1), R"cupp(out0 = cupp::dev::ccos(in0);)cupp", false},
+    {std::span(cos_types_5).first(1), std::span(cos_types_5).subspan(1), R"cupp(out0 = cupp::dev::ccos(in0);)cupp", false},
 };
 constexpr ulp_bound cos_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -400,12 +400,12 @@ constexpr type_id cosh_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id cosh_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id cosh_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec cosh_loops[] = {
-    {std::span(cosh_types_0).first(1), std::span(cosh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp"},
-    {std::span(cosh_types_1).first(1), std::span(cosh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp"},
-    {std::span(cosh_types_2).first(1), std::span(cosh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp"},
-    {std::span(cosh_types_3).first(1), std::span(cosh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp"},
-    {std::span(cosh_types_4).first(1), std::span(cosh_types_4).subspan(1), R"cupp(out0 = cupp::dev::ccosh(in0);)cupp"},
-    {std::span(cosh_types_5).first(1), std::span(cosh_types_5).subspan(1), R"cupp(out0 = cupp::dev::ccosh(in0);)cupp"},
+    {std::span(cosh_types_0).first(1), std::span(cosh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cosh_types_1).first(1), std::span(cosh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cosh_types_2).first(1), std::span(cosh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cosh_types_3).first(1), std::span(cosh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::cosh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(cosh_types_4).first(1), std::span(cosh_types_4).subspan(1), R"cupp(out0 = cupp::dev::ccosh(in0);)cupp", false},
+    {std::span(cosh_types_5).first(1), std::span(cosh_types_5).subspan(1), R"cupp(out0 = cupp::dev::ccosh(in0);)cupp", false},
 };
 constexpr ulp_bound cosh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -415,10 +415,10 @@ constexpr type_id deg2rad_types_1[] = {type_id::bfloat16, type_id::bfloat16};
 constexpr type_id deg2rad_types_2[] = {type_id::float32, type_id::float32};
 constexpr type_id deg2rad_types_3[] = {type_id::float64, type_id::float64};
 constexpr loop_spec deg2rad_loops[] = {
-    {std::span(deg2rad_types_0).first(1), std::span(deg2rad_types_0).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp"},
-    {std::span(deg2rad_types_1).first(1), std::span(deg2rad_types_1).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp"},
-    {std::span(deg2rad_types_2).first(1), std::span(deg2rad_types_2).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp"},
-    {std::span(deg2rad_types_3).first(1), std::span(deg2rad_types_3).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp"},
+    {std::span(deg2rad_types_0).first(1), std::span(deg2rad_types_0).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp", false},
+    {std::span(deg2rad_types_1).first(1), std::span(deg2rad_types_1).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp", false},
+    {std::span(deg2rad_types_2).first(1), std::span(deg2rad_types_2).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp", false},
+    {std::span(deg2rad_types_3).first(1), std::span(deg2rad_types_3).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(3.141592653589793238462643383279502884) / C(180)));)cupp", false},
 };
 constexpr std::string_view deg2rad_aliases[] = {"radians"};
 
@@ -430,12 +430,12 @@ constexpr type_id divide_types_3[] = {type_id::float64, type_id::float64, type_i
 constexpr type_id divide_types_4[] = {type_id::complex64, type_id::complex64, type_id::complex64};
 constexpr type_id divide_types_5[] = {type_id::complex128, type_id::complex128, type_id::complex128};
 constexpr loop_spec divide_loops[] = {
-    {std::span(divide_types_0).first(2), std::span(divide_types_0).subspan(2), R"cupp(out0 = cupp::dev::from_float<out0_t>(cupp::dev::to_float(in0) / cupp::dev::to_float(in1));)cupp"},
-    {std::span(divide_types_1).first(2), std::span(divide_types_1).subspan(2), R"cupp(out0 = cupp::dev::from_float<out0_t>(cupp::dev::to_float(in0) / cupp::dev::to_float(in1));)cupp"},
-    {std::span(divide_types_2).first(2), std::span(divide_types_2).subspan(2), R"cupp(out0 = in0 / in1;)cupp"},
-    {std::span(divide_types_3).first(2), std::span(divide_types_3).subspan(2), R"cupp(out0 = in0 / in1;)cupp"},
-    {std::span(divide_types_4).first(2), std::span(divide_types_4).subspan(2), R"cupp(out0 = in0 / in1;)cupp"},
-    {std::span(divide_types_5).first(2), std::span(divide_types_5).subspan(2), R"cupp(out0 = in0 / in1;)cupp"},
+    {std::span(divide_types_0).first(2), std::span(divide_types_0).subspan(2), R"cupp(out0 = cupp::dev::from_float<out0_t>(cupp::dev::to_float(in0) / cupp::dev::to_float(in1));)cupp", false},
+    {std::span(divide_types_1).first(2), std::span(divide_types_1).subspan(2), R"cupp(out0 = cupp::dev::from_float<out0_t>(cupp::dev::to_float(in0) / cupp::dev::to_float(in1));)cupp", false},
+    {std::span(divide_types_2).first(2), std::span(divide_types_2).subspan(2), R"cupp(out0 = in0 / in1;)cupp", false},
+    {std::span(divide_types_3).first(2), std::span(divide_types_3).subspan(2), R"cupp(out0 = in0 / in1;)cupp", false},
+    {std::span(divide_types_4).first(2), std::span(divide_types_4).subspan(2), R"cupp(out0 = in0 / in1;)cupp", false},
+    {std::span(divide_types_5).first(2), std::span(divide_types_5).subspan(2), R"cupp(out0 = in0 / in1;)cupp", false},
 };
 constexpr std::string_view divide_aliases[] = {"true_divide"};
 
@@ -453,18 +453,18 @@ constexpr type_id divmod_types_9[] = {type_id::bfloat16, type_id::bfloat16, type
 constexpr type_id divmod_types_10[] = {type_id::float32, type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id divmod_types_11[] = {type_id::float64, type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec divmod_loops[] = {
-    {std::span(divmod_types_0).first(2), std::span(divmod_types_0).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(divmod_types_1).first(2), std::span(divmod_types_1).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(divmod_types_2).first(2), std::span(divmod_types_2).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(divmod_types_3).first(2), std::span(divmod_types_3).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(divmod_types_4).first(2), std::span(divmod_types_4).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(divmod_types_5).first(2), std::span(divmod_types_5).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(divmod_types_6).first(2), std::span(divmod_types_6).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(divmod_types_7).first(2), std::span(divmod_types_7).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(divmod_types_8).first(2), std::span(divmod_types_8).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp"},
-    {std::span(divmod_types_9).first(2), std::span(divmod_types_9).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp"},
-    {std::span(divmod_types_10).first(2), std::span(divmod_types_10).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp"},
-    {std::span(divmod_types_11).first(2), std::span(divmod_types_11).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp"},
+    {std::span(divmod_types_0).first(2), std::span(divmod_types_0).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(divmod_types_1).first(2), std::span(divmod_types_1).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(divmod_types_2).first(2), std::span(divmod_types_2).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(divmod_types_3).first(2), std::span(divmod_types_3).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(divmod_types_4).first(2), std::span(divmod_types_4).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(divmod_types_5).first(2), std::span(divmod_types_5).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(divmod_types_6).first(2), std::span(divmod_types_6).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(divmod_types_7).first(2), std::span(divmod_types_7).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1); out1 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(divmod_types_8).first(2), std::span(divmod_types_8).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp", false},
+    {std::span(divmod_types_9).first(2), std::span(divmod_types_9).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp", false},
+    {std::span(divmod_types_10).first(2), std::span(divmod_types_10).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp", false},
+    {std::span(divmod_types_11).first(2), std::span(divmod_types_11).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1); out1 = cupp::dev::remainder_float(in0, in1);)cupp", false},
 };
 
 // ---- equal (specs/ufuncs/equal.yaml)
@@ -486,23 +486,23 @@ constexpr type_id equal_types_14[] = {type_id::float64, type_id::float64, type_i
 constexpr type_id equal_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
 constexpr type_id equal_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
 constexpr loop_spec equal_loops[] = {
-    {std::span(equal_types_0).first(2), std::span(equal_types_0).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_1).first(2), std::span(equal_types_1).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_2).first(2), std::span(equal_types_2).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_3).first(2), std::span(equal_types_3).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_4).first(2), std::span(equal_types_4).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_5).first(2), std::span(equal_types_5).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_6).first(2), std::span(equal_types_6).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_7).first(2), std::span(equal_types_7).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_8).first(2), std::span(equal_types_8).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_9).first(2), std::span(equal_types_9).subspan(2), R"cupp(out0 = in0 >= 0 && static_cast<unsigned long long>(in0) == in1;)cupp"},
-    {std::span(equal_types_10).first(2), std::span(equal_types_10).subspan(2), R"cupp(out0 = in1 >= 0 && in0 == static_cast<unsigned long long>(in1);)cupp"},
-    {std::span(equal_types_11).first(2), std::span(equal_types_11).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_12).first(2), std::span(equal_types_12).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_13).first(2), std::span(equal_types_13).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_14).first(2), std::span(equal_types_14).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_15).first(2), std::span(equal_types_15).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
-    {std::span(equal_types_16).first(2), std::span(equal_types_16).subspan(2), R"cupp(out0 = (in0 == in1);)cupp"},
+    {std::span(equal_types_0).first(2), std::span(equal_types_0).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_1).first(2), std::span(equal_types_1).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_2).first(2), std::span(equal_types_2).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_3).first(2), std::span(equal_types_3).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_4).first(2), std::span(equal_types_4).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_5).first(2), std::span(equal_types_5).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_6).first(2), std::span(equal_types_6).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_7).first(2), std::span(equal_types_7).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_8).first(2), std::span(equal_types_8).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_9).first(2), std::span(equal_types_9).subspan(2), R"cupp(out0 = in0 >= 0 && static_cast<unsigned long long>(in0) == in1;)cupp", false},
+    {std::span(equal_types_10).first(2), std::span(equal_types_10).subspan(2), R"cupp(out0 = in1 >= 0 && in0 == static_cast<unsigned long long>(in1);)cupp", false},
+    {std::span(equal_types_11).first(2), std::span(equal_types_11).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_12).first(2), std::span(equal_types_12).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_13).first(2), std::span(equal_types_13).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_14).first(2), std::span(equal_types_14).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_15).first(2), std::span(equal_types_15).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
+    {std::span(equal_types_16).first(2), std::span(equal_types_16).subspan(2), R"cupp(out0 = (in0 == in1);)cupp", false},
 };
 
 // ---- exp (specs/ufuncs/exp.yaml)
@@ -513,12 +513,12 @@ constexpr type_id exp_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id exp_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id exp_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec exp_loops[] = {
-    {std::span(exp_types_0).first(1), std::span(exp_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp"},
-    {std::span(exp_types_1).first(1), std::span(exp_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp"},
-    {std::span(exp_types_2).first(1), std::span(exp_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp"},
-    {std::span(exp_types_3).first(1), std::span(exp_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp"},
-    {std::span(exp_types_4).first(1), std::span(exp_types_4).subspan(1), R"cupp(out0 = cupp::dev::cexp(in0);)cupp"},
-    {std::span(exp_types_5).first(1), std::span(exp_types_5).subspan(1), R"cupp(out0 = cupp::dev::cexp(in0);)cupp"},
+    {std::span(exp_types_0).first(1), std::span(exp_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp", false},
+    {std::span(exp_types_1).first(1), std::span(exp_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp", false},
+    {std::span(exp_types_2).first(1), std::span(exp_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp", false},
+    {std::span(exp_types_3).first(1), std::span(exp_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp(cupp::dev::up(in0)));)cupp", false},
+    {std::span(exp_types_4).first(1), std::span(exp_types_4).subspan(1), R"cupp(out0 = cupp::dev::cexp(in0);)cupp", false},
+    {std::span(exp_types_5).first(1), std::span(exp_types_5).subspan(1), R"cupp(out0 = cupp::dev::cexp(in0);)cupp", false},
 };
 constexpr ulp_bound exp_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -530,12 +530,12 @@ constexpr type_id exp2_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id exp2_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id exp2_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec exp2_loops[] = {
-    {std::span(exp2_types_0).first(1), std::span(exp2_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp"},
-    {std::span(exp2_types_1).first(1), std::span(exp2_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp"},
-    {std::span(exp2_types_2).first(1), std::span(exp2_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp"},
-    {std::span(exp2_types_3).first(1), std::span(exp2_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp"},
-    {std::span(exp2_types_4).first(1), std::span(exp2_types_4).subspan(1), R"cupp(out0 = cupp::dev::cexp2(in0);)cupp"},
-    {std::span(exp2_types_5).first(1), std::span(exp2_types_5).subspan(1), R"cupp(out0 = cupp::dev::cexp2(in0);)cupp"},
+    {std::span(exp2_types_0).first(1), std::span(exp2_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp", false},
+    {std::span(exp2_types_1).first(1), std::span(exp2_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp", false},
+    {std::span(exp2_types_2).first(1), std::span(exp2_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp", false},
+    {std::span(exp2_types_3).first(1), std::span(exp2_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::exp2(cupp::dev::up(in0)));)cupp", false},
+    {std::span(exp2_types_4).first(1), std::span(exp2_types_4).subspan(1), R"cupp(out0 = cupp::dev::cexp2(in0);)cupp", false},
+    {std::span(exp2_types_5).first(1), std::span(exp2_types_5).subspan(1), R"cupp(out0 = cupp::dev::cexp2(in0);)cupp", false},
 };
 constexpr ulp_bound exp2_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -547,12 +547,12 @@ constexpr type_id expm1_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id expm1_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id expm1_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec expm1_loops[] = {
-    {std::span(expm1_types_0).first(1), std::span(expm1_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp"},
-    {std::span(expm1_types_1).first(1), std::span(expm1_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp"},
-    {std::span(expm1_types_2).first(1), std::span(expm1_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp"},
-    {std::span(expm1_types_3).first(1), std::span(expm1_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp"},
-    {std::span(expm1_types_4).first(1), std::span(expm1_types_4).subspan(1), R"cupp(out0 = cupp::dev::cexpm1(in0);)cupp"},
-    {std::span(expm1_types_5).first(1), std::span(expm1_types_5).subspan(1), R"cupp(out0 = cupp::dev::cexpm1(in0);)cupp"},
+    {std::span(expm1_types_0).first(1), std::span(expm1_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp", false},
+    {std::span(expm1_types_1).first(1), std::span(expm1_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp", false},
+    {std::span(expm1_types_2).first(1), std::span(expm1_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp", false},
+    {std::span(expm1_types_3).first(1), std::span(expm1_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::expm1(cupp::dev::up(in0)));)cupp", false},
+    {std::span(expm1_types_4).first(1), std::span(expm1_types_4).subspan(1), R"cupp(out0 = cupp::dev::cexpm1(in0);)cupp", false},
+    {std::span(expm1_types_5).first(1), std::span(expm1_types_5).subspan(1), R"cupp(out0 = cupp::dev::cexpm1(in0);)cupp", false},
 };
 constexpr ulp_bound expm1_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -562,18 +562,18 @@ constexpr type_id fabs_types_1[] = {type_id::bfloat16, type_id::bfloat16};
 constexpr type_id fabs_types_2[] = {type_id::float32, type_id::float32};
 constexpr type_id fabs_types_3[] = {type_id::float64, type_id::float64};
 constexpr loop_spec fabs_loops[] = {
-    {std::span(fabs_types_0).first(1), std::span(fabs_types_0).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
-    {std::span(fabs_types_1).first(1), std::span(fabs_types_1).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
-    {std::span(fabs_types_2).first(1), std::span(fabs_types_2).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
-    {std::span(fabs_types_3).first(1), std::span(fabs_types_3).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp"},
+    {std::span(fabs_types_0).first(1), std::span(fabs_types_0).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp", false},
+    {std::span(fabs_types_1).first(1), std::span(fabs_types_1).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp", false},
+    {std::span(fabs_types_2).first(1), std::span(fabs_types_2).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp", false},
+    {std::span(fabs_types_3).first(1), std::span(fabs_types_3).subspan(1), R"cupp(out0 = cupp::dev::fabs_of(in0);)cupp", false},
 };
 
 // ---- float_power (specs/ufuncs/float_power.yaml)
 constexpr type_id float_power_types_0[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr type_id float_power_types_1[] = {type_id::complex128, type_id::complex128, type_id::complex128};
 constexpr loop_spec float_power_loops[] = {
-    {std::span(float_power_types_0).first(2), std::span(float_power_types_0).subspan(2), R"cupp(out0 = ::pow(in0, in1);)cupp"},
-    {std::span(float_power_types_1).first(2), std::span(float_power_types_1).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp"},
+    {std::span(float_power_types_0).first(2), std::span(float_power_types_0).subspan(2), R"cupp(out0 = ::pow(in0, in1);)cupp", false},
+    {std::span(float_power_types_1).first(2), std::span(float_power_types_1).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp", false},
 };
 constexpr ulp_bound float_power_ulp[] = {{type_id::float64, 2}, {type_id::complex128, 8}};
 
@@ -592,19 +592,19 @@ constexpr type_id floor_types_10[] = {type_id::bfloat16, type_id::bfloat16};
 constexpr type_id floor_types_11[] = {type_id::float32, type_id::float32};
 constexpr type_id floor_types_12[] = {type_id::float64, type_id::float64};
 constexpr loop_spec floor_loops[] = {
-    {std::span(floor_types_0).first(1), std::span(floor_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(floor_types_1).first(1), std::span(floor_types_1).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(floor_types_2).first(1), std::span(floor_types_2).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(floor_types_3).first(1), std::span(floor_types_3).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(floor_types_4).first(1), std::span(floor_types_4).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(floor_types_5).first(1), std::span(floor_types_5).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(floor_types_6).first(1), std::span(floor_types_6).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(floor_types_7).first(1), std::span(floor_types_7).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(floor_types_8).first(1), std::span(floor_types_8).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(floor_types_9).first(1), std::span(floor_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp"},
-    {std::span(floor_types_10).first(1), std::span(floor_types_10).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp"},
-    {std::span(floor_types_11).first(1), std::span(floor_types_11).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp"},
-    {std::span(floor_types_12).first(1), std::span(floor_types_12).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp"},
+    {std::span(floor_types_0).first(1), std::span(floor_types_0).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(floor_types_1).first(1), std::span(floor_types_1).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(floor_types_2).first(1), std::span(floor_types_2).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(floor_types_3).first(1), std::span(floor_types_3).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(floor_types_4).first(1), std::span(floor_types_4).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(floor_types_5).first(1), std::span(floor_types_5).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(floor_types_6).first(1), std::span(floor_types_6).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(floor_types_7).first(1), std::span(floor_types_7).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(floor_types_8).first(1), std::span(floor_types_8).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(floor_types_9).first(1), std::span(floor_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp", false},
+    {std::span(floor_types_10).first(1), std::span(floor_types_10).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp", false},
+    {std::span(floor_types_11).first(1), std::span(floor_types_11).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp", false},
+    {std::span(floor_types_12).first(1), std::span(floor_types_12).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::floor(cupp::dev::up(in0)));)cupp", false},
 };
 
 // ---- floor_divide (specs/ufuncs/floor_divide.yaml)
@@ -621,18 +621,18 @@ constexpr type_id floor_divide_types_9[] = {type_id::bfloat16, type_id::bfloat16
 constexpr type_id floor_divide_types_10[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id floor_divide_types_11[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec floor_divide_loops[] = {
-    {std::span(floor_divide_types_0).first(2), std::span(floor_divide_types_0).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
-    {std::span(floor_divide_types_1).first(2), std::span(floor_divide_types_1).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
-    {std::span(floor_divide_types_2).first(2), std::span(floor_divide_types_2).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
-    {std::span(floor_divide_types_3).first(2), std::span(floor_divide_types_3).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
-    {std::span(floor_divide_types_4).first(2), std::span(floor_divide_types_4).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
-    {std::span(floor_divide_types_5).first(2), std::span(floor_divide_types_5).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
-    {std::span(floor_divide_types_6).first(2), std::span(floor_divide_types_6).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
-    {std::span(floor_divide_types_7).first(2), std::span(floor_divide_types_7).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp"},
-    {std::span(floor_divide_types_8).first(2), std::span(floor_divide_types_8).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp"},
-    {std::span(floor_divide_types_9).first(2), std::span(floor_divide_types_9).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp"},
-    {std::span(floor_divide_types_10).first(2), std::span(floor_divide_types_10).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp"},
-    {std::span(floor_divide_types_11).first(2), std::span(floor_divide_types_11).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp"},
+    {std::span(floor_divide_types_0).first(2), std::span(floor_divide_types_0).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_1).first(2), std::span(floor_divide_types_1).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_2).first(2), std::span(floor_divide_types_2).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_3).first(2), std::span(floor_divide_types_3).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_4).first(2), std::span(floor_divide_types_4).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_5).first(2), std::span(floor_divide_types_5).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_6).first(2), std::span(floor_divide_types_6).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_7).first(2), std::span(floor_divide_types_7).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_integer(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_8).first(2), std::span(floor_divide_types_8).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_9).first(2), std::span(floor_divide_types_9).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_10).first(2), std::span(floor_divide_types_10).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp", false},
+    {std::span(floor_divide_types_11).first(2), std::span(floor_divide_types_11).subspan(2), R"cupp(out0 = cupp::dev::floor_divide_float(in0, in1);)cupp", false},
 };
 
 // ---- fmax (specs/ufuncs/fmax.yaml)
@@ -652,21 +652,21 @@ constexpr type_id fmax_types_12[] = {type_id::float64, type_id::float64, type_id
 constexpr type_id fmax_types_13[] = {type_id::complex64, type_id::complex64, type_id::complex64};
 constexpr type_id fmax_types_14[] = {type_id::complex128, type_id::complex128, type_id::complex128};
 constexpr loop_spec fmax_loops[] = {
-    {std::span(fmax_types_0).first(2), std::span(fmax_types_0).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_1).first(2), std::span(fmax_types_1).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_2).first(2), std::span(fmax_types_2).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_3).first(2), std::span(fmax_types_3).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_4).first(2), std::span(fmax_types_4).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_5).first(2), std::span(fmax_types_5).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_6).first(2), std::span(fmax_types_6).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_7).first(2), std::span(fmax_types_7).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_8).first(2), std::span(fmax_types_8).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_9).first(2), std::span(fmax_types_9).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_10).first(2), std::span(fmax_types_10).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_11).first(2), std::span(fmax_types_11).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_12).first(2), std::span(fmax_types_12).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_13).first(2), std::span(fmax_types_13).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
-    {std::span(fmax_types_14).first(2), std::span(fmax_types_14).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp"},
+    {std::span(fmax_types_0).first(2), std::span(fmax_types_0).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_1).first(2), std::span(fmax_types_1).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_2).first(2), std::span(fmax_types_2).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_3).first(2), std::span(fmax_types_3).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_4).first(2), std::span(fmax_types_4).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_5).first(2), std::span(fmax_types_5).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_6).first(2), std::span(fmax_types_6).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_7).first(2), std::span(fmax_types_7).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_8).first(2), std::span(fmax_types_8).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_9).first(2), std::span(fmax_types_9).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_10).first(2), std::span(fmax_types_10).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_11).first(2), std::span(fmax_types_11).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_12).first(2), std::span(fmax_types_12).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_13).first(2), std::span(fmax_types_13).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
+    {std::span(fmax_types_14).first(2), std::span(fmax_types_14).subspan(2), R"cupp(out0 = cupp::dev::fmax(in0, in1);)cupp", false},
 };
 
 // ---- fmin (specs/ufuncs/fmin.yaml)
@@ -686,21 +686,21 @@ constexpr type_id fmin_types_12[] = {type_id::float64, type_id::float64, type_id
 constexpr type_id fmin_types_13[] = {type_id::complex64, type_id::complex64, type_id::complex64};
 constexpr type_id fmin_types_14[] = {type_id::complex128, type_id::complex128, type_id::complex128};
 constexpr loop_spec fmin_loops[] = {
-    {std::span(fmin_types_0).first(2), std::span(fmin_types_0).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_1).first(2), std::span(fmin_types_1).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_2).first(2), std::span(fmin_types_2).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_3).first(2), std::span(fmin_types_3).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_4).first(2), std::span(fmin_types_4).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_5).first(2), std::span(fmin_types_5).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_6).first(2), std::span(fmin_types_6).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_7).first(2), std::span(fmin_types_7).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_8).first(2), std::span(fmin_types_8).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_9).first(2), std::span(fmin_types_9).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_10).first(2), std::span(fmin_types_10).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_11).first(2), std::span(fmin_types_11).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_12).first(2), std::span(fmin_types_12).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_13).first(2), std::span(fmin_types_13).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
-    {std::span(fmin_types_14).first(2), std::span(fmin_types_14).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp"},
+    {std::span(fmin_types_0).first(2), std::span(fmin_types_0).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_1).first(2), std::span(fmin_types_1).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_2).first(2), std::span(fmin_types_2).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_3).first(2), std::span(fmin_types_3).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_4).first(2), std::span(fmin_types_4).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_5).first(2), std::span(fmin_types_5).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_6).first(2), std::span(fmin_types_6).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_7).first(2), std::span(fmin_types_7).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_8).first(2), std::span(fmin_types_8).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_9).first(2), std::span(fmin_types_9).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_10).first(2), std::span(fmin_types_10).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_11).first(2), std::span(fmin_types_11).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_12).first(2), std::span(fmin_types_12).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_13).first(2), std::span(fmin_types_13).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
+    {std::span(fmin_types_14).first(2), std::span(fmin_types_14).subspan(2), R"cupp(out0 = cupp::dev::fmin(in0, in1);)cupp", false},
 };
 
 // ---- fmod (specs/ufuncs/fmod.yaml)
@@ -717,18 +717,18 @@ constexpr type_id fmod_types_9[] = {type_id::bfloat16, type_id::bfloat16, type_i
 constexpr type_id fmod_types_10[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id fmod_types_11[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec fmod_loops[] = {
-    {std::span(fmod_types_0).first(2), std::span(fmod_types_0).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
-    {std::span(fmod_types_1).first(2), std::span(fmod_types_1).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
-    {std::span(fmod_types_2).first(2), std::span(fmod_types_2).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
-    {std::span(fmod_types_3).first(2), std::span(fmod_types_3).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
-    {std::span(fmod_types_4).first(2), std::span(fmod_types_4).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
-    {std::span(fmod_types_5).first(2), std::span(fmod_types_5).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
-    {std::span(fmod_types_6).first(2), std::span(fmod_types_6).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
-    {std::span(fmod_types_7).first(2), std::span(fmod_types_7).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp"},
-    {std::span(fmod_types_8).first(2), std::span(fmod_types_8).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(fmod_types_9).first(2), std::span(fmod_types_9).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(fmod_types_10).first(2), std::span(fmod_types_10).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(fmod_types_11).first(2), std::span(fmod_types_11).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(fmod_types_0).first(2), std::span(fmod_types_0).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp", false},
+    {std::span(fmod_types_1).first(2), std::span(fmod_types_1).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp", false},
+    {std::span(fmod_types_2).first(2), std::span(fmod_types_2).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp", false},
+    {std::span(fmod_types_3).first(2), std::span(fmod_types_3).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp", false},
+    {std::span(fmod_types_4).first(2), std::span(fmod_types_4).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp", false},
+    {std::span(fmod_types_5).first(2), std::span(fmod_types_5).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp", false},
+    {std::span(fmod_types_6).first(2), std::span(fmod_types_6).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp", false},
+    {std::span(fmod_types_7).first(2), std::span(fmod_types_7).subspan(2), R"cupp(out0 = cupp::dev::fmod_integer(in0, in1);)cupp", false},
+    {std::span(fmod_types_8).first(2), std::span(fmod_types_8).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(fmod_types_9).first(2), std::span(fmod_types_9).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(fmod_types_10).first(2), std::span(fmod_types_10).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(fmod_types_11).first(2), std::span(fmod_types_11).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::fmod(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
 };
 
 // ---- frexp (specs/ufuncs/frexp.yaml)
@@ -737,10 +737,10 @@ constexpr type_id frexp_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_
 constexpr type_id frexp_types_2[] = {type_id::float32, type_id::float32, type_id::int32};
 constexpr type_id frexp_types_3[] = {type_id::float64, type_id::float64, type_id::int32};
 constexpr loop_spec frexp_loops[] = {
-    {std::span(frexp_types_0).first(1), std::span(frexp_types_0).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp"},
-    {std::span(frexp_types_1).first(1), std::span(frexp_types_1).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp"},
-    {std::span(frexp_types_2).first(1), std::span(frexp_types_2).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp"},
-    {std::span(frexp_types_3).first(1), std::span(frexp_types_3).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp"},
+    {std::span(frexp_types_0).first(1), std::span(frexp_types_0).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp", false},
+    {std::span(frexp_types_1).first(1), std::span(frexp_types_1).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp", false},
+    {std::span(frexp_types_2).first(1), std::span(frexp_types_2).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp", false},
+    {std::span(frexp_types_3).first(1), std::span(frexp_types_3).subspan(1), R"cupp(int exponent = 0; out0 = cupp::dev::down<out0_t>(::frexp(cupp::dev::up(in0), &exponent)); out1 = exponent;)cupp", false},
 };
 
 // ---- gcd (specs/ufuncs/gcd.yaml)
@@ -753,14 +753,14 @@ constexpr type_id gcd_types_5[] = {type_id::uint32, type_id::uint32, type_id::ui
 constexpr type_id gcd_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
 constexpr type_id gcd_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
 constexpr loop_spec gcd_loops[] = {
-    {std::span(gcd_types_0).first(2), std::span(gcd_types_0).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
-    {std::span(gcd_types_1).first(2), std::span(gcd_types_1).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
-    {std::span(gcd_types_2).first(2), std::span(gcd_types_2).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
-    {std::span(gcd_types_3).first(2), std::span(gcd_types_3).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
-    {std::span(gcd_types_4).first(2), std::span(gcd_types_4).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
-    {std::span(gcd_types_5).first(2), std::span(gcd_types_5).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
-    {std::span(gcd_types_6).first(2), std::span(gcd_types_6).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
-    {std::span(gcd_types_7).first(2), std::span(gcd_types_7).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp"},
+    {std::span(gcd_types_0).first(2), std::span(gcd_types_0).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp", false},
+    {std::span(gcd_types_1).first(2), std::span(gcd_types_1).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp", false},
+    {std::span(gcd_types_2).first(2), std::span(gcd_types_2).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp", false},
+    {std::span(gcd_types_3).first(2), std::span(gcd_types_3).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp", false},
+    {std::span(gcd_types_4).first(2), std::span(gcd_types_4).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp", false},
+    {std::span(gcd_types_5).first(2), std::span(gcd_types_5).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp", false},
+    {std::span(gcd_types_6).first(2), std::span(gcd_types_6).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp", false},
+    {std::span(gcd_types_7).first(2), std::span(gcd_types_7).subspan(2), R"cupp(out0 = cupp::dev::gcd(in0, in1);)cupp", false},
 };
 
 // ---- greater (specs/ufuncs/greater.yaml)
@@ -782,23 +782,23 @@ constexpr type_id greater_types_14[] = {type_id::float64, type_id::float64, type
 constexpr type_id greater_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
 constexpr type_id greater_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
 constexpr loop_spec greater_loops[] = {
-    {std::span(greater_types_0).first(2), std::span(greater_types_0).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_1).first(2), std::span(greater_types_1).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_2).first(2), std::span(greater_types_2).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_3).first(2), std::span(greater_types_3).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_4).first(2), std::span(greater_types_4).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_5).first(2), std::span(greater_types_5).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_6).first(2), std::span(greater_types_6).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_7).first(2), std::span(greater_types_7).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_8).first(2), std::span(greater_types_8).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_9).first(2), std::span(greater_types_9).subspan(2), R"cupp(out0 = in0 >= 0 && static_cast<unsigned long long>(in0) > in1;)cupp"},
-    {std::span(greater_types_10).first(2), std::span(greater_types_10).subspan(2), R"cupp(out0 = in1 < 0 || in0 > static_cast<unsigned long long>(in1);)cupp"},
-    {std::span(greater_types_11).first(2), std::span(greater_types_11).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_12).first(2), std::span(greater_types_12).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_13).first(2), std::span(greater_types_13).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_14).first(2), std::span(greater_types_14).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_15).first(2), std::span(greater_types_15).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
-    {std::span(greater_types_16).first(2), std::span(greater_types_16).subspan(2), R"cupp(out0 = (in0 > in1);)cupp"},
+    {std::span(greater_types_0).first(2), std::span(greater_types_0).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_1).first(2), std::span(greater_types_1).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_2).first(2), std::span(greater_types_2).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_3).first(2), std::span(greater_types_3).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_4).first(2), std::span(greater_types_4).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_5).first(2), std::span(greater_types_5).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_6).first(2), std::span(greater_types_6).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_7).first(2), std::span(greater_types_7).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_8).first(2), std::span(greater_types_8).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_9).first(2), std::span(greater_types_9).subspan(2), R"cupp(out0 = in0 >= 0 && static_cast<unsigned long long>(in0) > in1;)cupp", false},
+    {std::span(greater_types_10).first(2), std::span(greater_types_10).subspan(2), R"cupp(out0 = in1 < 0 || in0 > static_cast<unsigned long long>(in1);)cupp", false},
+    {std::span(greater_types_11).first(2), std::span(greater_types_11).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_12).first(2), std::span(greater_types_12).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_13).first(2), std::span(greater_types_13).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_14).first(2), std::span(greater_types_14).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_15).first(2), std::span(greater_types_15).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
+    {std::span(greater_types_16).first(2), std::span(greater_types_16).subspan(2), R"cupp(out0 = (in0 > in1);)cupp", false},
 };
 
 // ---- greater_equal (specs/ufuncs/greater_equal.yaml)
@@ -820,23 +820,23 @@ constexpr type_id greater_equal_types_14[] = {type_id::float64, type_id::float64
 constexpr type_id greater_equal_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
 constexpr type_id greater_equal_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
 constexpr loop_spec greater_equal_loops[] = {
-    {std::span(greater_equal_types_0).first(2), std::span(greater_equal_types_0).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_1).first(2), std::span(greater_equal_types_1).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_2).first(2), std::span(greater_equal_types_2).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_3).first(2), std::span(greater_equal_types_3).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_4).first(2), std::span(greater_equal_types_4).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_5).first(2), std::span(greater_equal_types_5).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_6).first(2), std::span(greater_equal_types_6).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_7).first(2), std::span(greater_equal_types_7).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_8).first(2), std::span(greater_equal_types_8).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_9).first(2), std::span(greater_equal_types_9).subspan(2), R"cupp(out0 = in0 >= 0 && static_cast<unsigned long long>(in0) >= in1;)cupp"},
-    {std::span(greater_equal_types_10).first(2), std::span(greater_equal_types_10).subspan(2), R"cupp(out0 = in1 < 0 || in0 >= static_cast<unsigned long long>(in1);)cupp"},
-    {std::span(greater_equal_types_11).first(2), std::span(greater_equal_types_11).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_12).first(2), std::span(greater_equal_types_12).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_13).first(2), std::span(greater_equal_types_13).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_14).first(2), std::span(greater_equal_types_14).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_15).first(2), std::span(greater_equal_types_15).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
-    {std::span(greater_equal_types_16).first(2), std::span(greater_equal_types_16).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp"},
+    {std::span(greater_equal_types_0).first(2), std::span(greater_equal_types_0).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_1).first(2), std::span(greater_equal_types_1).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_2).first(2), std::span(greater_equal_types_2).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_3).first(2), std::span(greater_equal_types_3).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_4).first(2), std::span(greater_equal_types_4).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_5).first(2), std::span(greater_equal_types_5).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_6).first(2), std::span(greater_equal_types_6).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_7).first(2), std::span(greater_equal_types_7).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_8).first(2), std::span(greater_equal_types_8).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_9).first(2), std::span(greater_equal_types_9).subspan(2), R"cupp(out0 = in0 >= 0 && static_cast<unsigned long long>(in0) >= in1;)cupp", false},
+    {std::span(greater_equal_types_10).first(2), std::span(greater_equal_types_10).subspan(2), R"cupp(out0 = in1 < 0 || in0 >= static_cast<unsigned long long>(in1);)cupp", false},
+    {std::span(greater_equal_types_11).first(2), std::span(greater_equal_types_11).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_12).first(2), std::span(greater_equal_types_12).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_13).first(2), std::span(greater_equal_types_13).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_14).first(2), std::span(greater_equal_types_14).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_15).first(2), std::span(greater_equal_types_15).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
+    {std::span(greater_equal_types_16).first(2), std::span(greater_equal_types_16).subspan(2), R"cupp(out0 = (in0 >= in1);)cupp", false},
 };
 
 // ---- heaviside (specs/ufuncs/heaviside.yaml)
@@ -845,10 +845,10 @@ constexpr type_id heaviside_types_1[] = {type_id::bfloat16, type_id::bfloat16, t
 constexpr type_id heaviside_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id heaviside_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec heaviside_loops[] = {
-    {std::span(heaviside_types_0).first(2), std::span(heaviside_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp"},
-    {std::span(heaviside_types_1).first(2), std::span(heaviside_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp"},
-    {std::span(heaviside_types_2).first(2), std::span(heaviside_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp"},
-    {std::span(heaviside_types_3).first(2), std::span(heaviside_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp"},
+    {std::span(heaviside_types_0).first(2), std::span(heaviside_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp", false},
+    {std::span(heaviside_types_1).first(2), std::span(heaviside_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp", false},
+    {std::span(heaviside_types_2).first(2), std::span(heaviside_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp", false},
+    {std::span(heaviside_types_3).first(2), std::span(heaviside_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) < 0 ? 0.0f : cupp::dev::up(in0) > 0 ? 1.0f : cupp::dev::up(in0) == 0 ? cupp::dev::up(in1) : cupp::dev::up(in0));)cupp", false},
 };
 
 // ---- hypot (specs/ufuncs/hypot.yaml)
@@ -857,10 +857,10 @@ constexpr type_id hypot_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_
 constexpr type_id hypot_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id hypot_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec hypot_loops[] = {
-    {std::span(hypot_types_0).first(2), std::span(hypot_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(hypot_types_1).first(2), std::span(hypot_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(hypot_types_2).first(2), std::span(hypot_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(hypot_types_3).first(2), std::span(hypot_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(hypot_types_0).first(2), std::span(hypot_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(hypot_types_1).first(2), std::span(hypot_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(hypot_types_2).first(2), std::span(hypot_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(hypot_types_3).first(2), std::span(hypot_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::hypot_of(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
 };
 constexpr ulp_bound hypot_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -875,15 +875,15 @@ constexpr type_id invert_types_6[] = {type_id::uint32, type_id::uint32};
 constexpr type_id invert_types_7[] = {type_id::int64, type_id::int64};
 constexpr type_id invert_types_8[] = {type_id::uint64, type_id::uint64};
 constexpr loop_spec invert_loops[] = {
-    {std::span(invert_types_0).first(1), std::span(invert_types_0).subspan(1), R"cupp(out0 = !in0;)cupp"},
-    {std::span(invert_types_1).first(1), std::span(invert_types_1).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
-    {std::span(invert_types_2).first(1), std::span(invert_types_2).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
-    {std::span(invert_types_3).first(1), std::span(invert_types_3).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
-    {std::span(invert_types_4).first(1), std::span(invert_types_4).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
-    {std::span(invert_types_5).first(1), std::span(invert_types_5).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
-    {std::span(invert_types_6).first(1), std::span(invert_types_6).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
-    {std::span(invert_types_7).first(1), std::span(invert_types_7).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
-    {std::span(invert_types_8).first(1), std::span(invert_types_8).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp"},
+    {std::span(invert_types_0).first(1), std::span(invert_types_0).subspan(1), R"cupp(out0 = !in0;)cupp", false},
+    {std::span(invert_types_1).first(1), std::span(invert_types_1).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp", false},
+    {std::span(invert_types_2).first(1), std::span(invert_types_2).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp", false},
+    {std::span(invert_types_3).first(1), std::span(invert_types_3).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp", false},
+    {std::span(invert_types_4).first(1), std::span(invert_types_4).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp", false},
+    {std::span(invert_types_5).first(1), std::span(invert_types_5).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp", false},
+    {std::span(invert_types_6).first(1), std::span(invert_types_6).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp", false},
+    {std::span(invert_types_7).first(1), std::span(invert_types_7).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp", false},
+    {std::span(invert_types_8).first(1), std::span(invert_types_8).subspan(1), R"cupp(out0 = static_cast<out0_t>(~in0);)cupp", false},
 };
 constexpr std::string_view invert_aliases[] = {"bitwise_not", "bitwise_invert"};
 
@@ -904,21 +904,21 @@ constexpr type_id isfinite_types_12[] = {type_id::float64, type_id::bool_};
 constexpr type_id isfinite_types_13[] = {type_id::complex64, type_id::bool_};
 constexpr type_id isfinite_types_14[] = {type_id::complex128, type_id::bool_};
 constexpr loop_spec isfinite_loops[] = {
-    {std::span(isfinite_types_0).first(1), std::span(isfinite_types_0).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_1).first(1), std::span(isfinite_types_1).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_2).first(1), std::span(isfinite_types_2).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_3).first(1), std::span(isfinite_types_3).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_4).first(1), std::span(isfinite_types_4).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_5).first(1), std::span(isfinite_types_5).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_6).first(1), std::span(isfinite_types_6).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_7).first(1), std::span(isfinite_types_7).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_8).first(1), std::span(isfinite_types_8).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_9).first(1), std::span(isfinite_types_9).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_10).first(1), std::span(isfinite_types_10).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_11).first(1), std::span(isfinite_types_11).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_12).first(1), std::span(isfinite_types_12).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_13).first(1), std::span(isfinite_types_13).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
-    {std::span(isfinite_types_14).first(1), std::span(isfinite_types_14).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp"},
+    {std::span(isfinite_types_0).first(1), std::span(isfinite_types_0).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_1).first(1), std::span(isfinite_types_1).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_2).first(1), std::span(isfinite_types_2).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_3).first(1), std::span(isfinite_types_3).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_4).first(1), std::span(isfinite_types_4).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_5).first(1), std::span(isfinite_types_5).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_6).first(1), std::span(isfinite_types_6).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_7).first(1), std::span(isfinite_types_7).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_8).first(1), std::span(isfinite_types_8).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_9).first(1), std::span(isfinite_types_9).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_10).first(1), std::span(isfinite_types_10).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_11).first(1), std::span(isfinite_types_11).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_12).first(1), std::span(isfinite_types_12).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_13).first(1), std::span(isfinite_types_13).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
+    {std::span(isfinite_types_14).first(1), std::span(isfinite_types_14).subspan(1), R"cupp(out0 = cupp::dev::isfinite_of(in0);)cupp", false},
 };
 
 // ---- isinf (specs/ufuncs/isinf.yaml)
@@ -938,21 +938,21 @@ constexpr type_id isinf_types_12[] = {type_id::float64, type_id::bool_};
 constexpr type_id isinf_types_13[] = {type_id::complex64, type_id::bool_};
 constexpr type_id isinf_types_14[] = {type_id::complex128, type_id::bool_};
 constexpr loop_spec isinf_loops[] = {
-    {std::span(isinf_types_0).first(1), std::span(isinf_types_0).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_1).first(1), std::span(isinf_types_1).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_2).first(1), std::span(isinf_types_2).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_3).first(1), std::span(isinf_types_3).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_4).first(1), std::span(isinf_types_4).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_5).first(1), std::span(isinf_types_5).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_6).first(1), std::span(isinf_types_6).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_7).first(1), std::span(isinf_types_7).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_8).first(1), std::span(isinf_types_8).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_9).first(1), std::span(isinf_types_9).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_10).first(1), std::span(isinf_types_10).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_11).first(1), std::span(isinf_types_11).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_12).first(1), std::span(isinf_types_12).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_13).first(1), std::span(isinf_types_13).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
-    {std::span(isinf_types_14).first(1), std::span(isinf_types_14).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp"},
+    {std::span(isinf_types_0).first(1), std::span(isinf_types_0).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_1).first(1), std::span(isinf_types_1).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_2).first(1), std::span(isinf_types_2).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_3).first(1), std::span(isinf_types_3).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_4).first(1), std::span(isinf_types_4).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_5).first(1), std::span(isinf_types_5).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_6).first(1), std::span(isinf_types_6).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_7).first(1), std::span(isinf_types_7).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_8).first(1), std::span(isinf_types_8).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_9).first(1), std::span(isinf_types_9).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_10).first(1), std::span(isinf_types_10).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_11).first(1), std::span(isinf_types_11).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_12).first(1), std::span(isinf_types_12).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_13).first(1), std::span(isinf_types_13).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
+    {std::span(isinf_types_14).first(1), std::span(isinf_types_14).subspan(1), R"cupp(out0 = cupp::dev::isinf_of(in0);)cupp", false},
 };
 
 // ---- isnan (specs/ufuncs/isnan.yaml)
@@ -972,21 +972,21 @@ constexpr type_id isnan_types_12[] = {type_id::float64, type_id::bool_};
 constexpr type_id isnan_types_13[] = {type_id::complex64, type_id::bool_};
 constexpr type_id isnan_types_14[] = {type_id::complex128, type_id::bool_};
 constexpr loop_spec isnan_loops[] = {
-    {std::span(isnan_types_0).first(1), std::span(isnan_types_0).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_1).first(1), std::span(isnan_types_1).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_2).first(1), std::span(isnan_types_2).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_3).first(1), std::span(isnan_types_3).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_4).first(1), std::span(isnan_types_4).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_5).first(1), std::span(isnan_types_5).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_6).first(1), std::span(isnan_types_6).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_7).first(1), std::span(isnan_types_7).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_8).first(1), std::span(isnan_types_8).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_9).first(1), std::span(isnan_types_9).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_10).first(1), std::span(isnan_types_10).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_11).first(1), std::span(isnan_types_11).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_12).first(1), std::span(isnan_types_12).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_13).first(1), std::span(isnan_types_13).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
-    {std::span(isnan_types_14).first(1), std::span(isnan_types_14).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp"},
+    {std::span(isnan_types_0).first(1), std::span(isnan_types_0).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_1).first(1), std::span(isnan_types_1).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_2).first(1), std::span(isnan_types_2).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_3).first(1), std::span(isnan_types_3).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_4).first(1), std::span(isnan_types_4).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_5).first(1), std::span(isnan_types_5).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_6).first(1), std::span(isnan_types_6).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_7).first(1), std::span(isnan_types_7).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_8).first(1), std::span(isnan_types_8).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_9).first(1), std::span(isnan_types_9).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_10).first(1), std::span(isnan_types_10).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_11).first(1), std::span(isnan_types_11).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_12).first(1), std::span(isnan_types_12).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_13).first(1), std::span(isnan_types_13).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
+    {std::span(isnan_types_14).first(1), std::span(isnan_types_14).subspan(1), R"cupp(out0 = cupp::dev::isnan(in0);)cupp", false},
 };
 
 // ---- lcm (specs/ufuncs/lcm.yaml)
@@ -999,14 +999,14 @@ constexpr type_id lcm_types_5[] = {type_id::uint32, type_id::uint32, type_id::ui
 constexpr type_id lcm_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
 constexpr type_id lcm_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
 constexpr loop_spec lcm_loops[] = {
-    {std::span(lcm_types_0).first(2), std::span(lcm_types_0).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
-    {std::span(lcm_types_1).first(2), std::span(lcm_types_1).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
-    {std::span(lcm_types_2).first(2), std::span(lcm_types_2).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
-    {std::span(lcm_types_3).first(2), std::span(lcm_types_3).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
-    {std::span(lcm_types_4).first(2), std::span(lcm_types_4).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
-    {std::span(lcm_types_5).first(2), std::span(lcm_types_5).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
-    {std::span(lcm_types_6).first(2), std::span(lcm_types_6).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
-    {std::span(lcm_types_7).first(2), std::span(lcm_types_7).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp"},
+    {std::span(lcm_types_0).first(2), std::span(lcm_types_0).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp", false},
+    {std::span(lcm_types_1).first(2), std::span(lcm_types_1).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp", false},
+    {std::span(lcm_types_2).first(2), std::span(lcm_types_2).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp", false},
+    {std::span(lcm_types_3).first(2), std::span(lcm_types_3).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp", false},
+    {std::span(lcm_types_4).first(2), std::span(lcm_types_4).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp", false},
+    {std::span(lcm_types_5).first(2), std::span(lcm_types_5).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp", false},
+    {std::span(lcm_types_6).first(2), std::span(lcm_types_6).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp", false},
+    {std::span(lcm_types_7).first(2), std::span(lcm_types_7).subspan(2), R"cupp(out0 = cupp::dev::lcm(in0, in1);)cupp", false},
 };
 
 // ---- ldexp (specs/ufuncs/ldexp.yaml)
@@ -1019,14 +1019,14 @@ constexpr type_id ldexp_types_5[] = {type_id::float32, type_id::int64, type_id::
 constexpr type_id ldexp_types_6[] = {type_id::float64, type_id::int32, type_id::float64};
 constexpr type_id ldexp_types_7[] = {type_id::float64, type_id::int64, type_id::float64};
 constexpr loop_spec ldexp_loops[] = {
-    {std::span(ldexp_types_0).first(2), std::span(ldexp_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1));)cupp"},
-    {std::span(ldexp_types_1).first(2), std::span(ldexp_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1));)cupp"},
-    {std::span(ldexp_types_2).first(2), std::span(ldexp_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1));)cupp"},
-    {std::span(ldexp_types_3).first(2), std::span(ldexp_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1)));)cupp"},
-    {std::span(ldexp_types_4).first(2), std::span(ldexp_types_4).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1)));)cupp"},
-    {std::span(ldexp_types_5).first(2), std::span(ldexp_types_5).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1)));)cupp"},
-    {std::span(ldexp_types_6).first(2), std::span(ldexp_types_6).subspan(2), R"cupp(out0 = ::ldexp(in0, in1);)cupp"},
-    {std::span(ldexp_types_7).first(2), std::span(ldexp_types_7).subspan(2), R"cupp(out0 = ::ldexp(in0, in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1));)cupp"},
+    {std::span(ldexp_types_0).first(2), std::span(ldexp_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1));)cupp", false},
+    {std::span(ldexp_types_1).first(2), std::span(ldexp_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1));)cupp", false},
+    {std::span(ldexp_types_2).first(2), std::span(ldexp_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1));)cupp", false},
+    {std::span(ldexp_types_3).first(2), std::span(ldexp_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1)));)cupp", false},
+    {std::span(ldexp_types_4).first(2), std::span(ldexp_types_4).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1)));)cupp", false},
+    {std::span(ldexp_types_5).first(2), std::span(ldexp_types_5).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(::ldexp(cupp::dev::up(in0), in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1)));)cupp", false},
+    {std::span(ldexp_types_6).first(2), std::span(ldexp_types_6).subspan(2), R"cupp(out0 = ::ldexp(in0, in1);)cupp", false},
+    {std::span(ldexp_types_7).first(2), std::span(ldexp_types_7).subspan(2), R"cupp(out0 = ::ldexp(in0, in1 > 2147483647LL ? 2147483647 : in1 < -2147483647LL - 1 ? -2147483647 - 1 : static_cast<int>(in1));)cupp", false},
 };
 
 // ---- left_shift (specs/ufuncs/left_shift.yaml)
@@ -1039,14 +1039,14 @@ constexpr type_id left_shift_types_5[] = {type_id::uint32, type_id::uint32, type
 constexpr type_id left_shift_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
 constexpr type_id left_shift_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
 constexpr loop_spec left_shift_loops[] = {
-    {std::span(left_shift_types_0).first(2), std::span(left_shift_types_0).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
-    {std::span(left_shift_types_1).first(2), std::span(left_shift_types_1).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
-    {std::span(left_shift_types_2).first(2), std::span(left_shift_types_2).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
-    {std::span(left_shift_types_3).first(2), std::span(left_shift_types_3).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
-    {std::span(left_shift_types_4).first(2), std::span(left_shift_types_4).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
-    {std::span(left_shift_types_5).first(2), std::span(left_shift_types_5).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
-    {std::span(left_shift_types_6).first(2), std::span(left_shift_types_6).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
-    {std::span(left_shift_types_7).first(2), std::span(left_shift_types_7).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp"},
+    {std::span(left_shift_types_0).first(2), std::span(left_shift_types_0).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp", false},
+    {std::span(left_shift_types_1).first(2), std::span(left_shift_types_1).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp", false},
+    {std::span(left_shift_types_2).first(2), std::span(left_shift_types_2).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp", false},
+    {std::span(left_shift_types_3).first(2), std::span(left_shift_types_3).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp", false},
+    {std::span(left_shift_types_4).first(2), std::span(left_shift_types_4).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp", false},
+    {std::span(left_shift_types_5).first(2), std::span(left_shift_types_5).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp", false},
+    {std::span(left_shift_types_6).first(2), std::span(left_shift_types_6).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp", false},
+    {std::span(left_shift_types_7).first(2), std::span(left_shift_types_7).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(static_cast<unsigned long long>(in0) << static_cast<unsigned long long>(in1)) : static_cast<out0_t>(0);)cupp", false},
 };
 constexpr std::string_view left_shift_aliases[] = {"bitwise_left_shift"};
 
@@ -1069,23 +1069,23 @@ constexpr type_id less_types_14[] = {type_id::float64, type_id::float64, type_id
 constexpr type_id less_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
 constexpr type_id less_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
 constexpr loop_spec less_loops[] = {
-    {std::span(less_types_0).first(2), std::span(less_types_0).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_1).first(2), std::span(less_types_1).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_2).first(2), std::span(less_types_2).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_3).first(2), std::span(less_types_3).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_4).first(2), std::span(less_types_4).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_5).first(2), std::span(less_types_5).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_6).first(2), std::span(less_types_6).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_7).first(2), std::span(less_types_7).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_8).first(2), std::span(less_types_8).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_9).first(2), std::span(less_types_9).subspan(2), R"cupp(out0 = in0 < 0 || static_cast<unsigned long long>(in0) < in1;)cupp"},
-    {std::span(less_types_10).first(2), std::span(less_types_10).subspan(2), R"cupp(out0 = in1 >= 0 && in0 < static_cast<unsigned long long>(in1);)cupp"},
-    {std::span(less_types_11).first(2), std::span(less_types_11).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_12).first(2), std::span(less_types_12).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_13).first(2), std::span(less_types_13).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_14).first(2), std::span(less_types_14).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_15).first(2), std::span(less_types_15).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
-    {std::span(less_types_16).first(2), std::span(less_types_16).subspan(2), R"cupp(out0 = (in0 < in1);)cupp"},
+    {std::span(less_types_0).first(2), std::span(less_types_0).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_1).first(2), std::span(less_types_1).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_2).first(2), std::span(less_types_2).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_3).first(2), std::span(less_types_3).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_4).first(2), std::span(less_types_4).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_5).first(2), std::span(less_types_5).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_6).first(2), std::span(less_types_6).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_7).first(2), std::span(less_types_7).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_8).first(2), std::span(less_types_8).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_9).first(2), std::span(less_types_9).subspan(2), R"cupp(out0 = in0 < 0 || static_cast<unsigned long long>(in0) < in1;)cupp", false},
+    {std::span(less_types_10).first(2), std::span(less_types_10).subspan(2), R"cupp(out0 = in1 >= 0 && in0 < static_cast<unsigned long long>(in1);)cupp", false},
+    {std::span(less_types_11).first(2), std::span(less_types_11).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_12).first(2), std::span(less_types_12).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_13).first(2), std::span(less_types_13).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_14).first(2), std::span(less_types_14).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_15).first(2), std::span(less_types_15).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
+    {std::span(less_types_16).first(2), std::span(less_types_16).subspan(2), R"cupp(out0 = (in0 < in1);)cupp", false},
 };
 
 // ---- less_equal (specs/ufuncs/less_equal.yaml)
@@ -1107,23 +1107,23 @@ constexpr type_id less_equal_types_14[] = {type_id::float64, type_id::float64, t
 constexpr type_id less_equal_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
 constexpr type_id less_equal_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
 constexpr loop_spec less_equal_loops[] = {
-    {std::span(less_equal_types_0).first(2), std::span(less_equal_types_0).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_1).first(2), std::span(less_equal_types_1).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_2).first(2), std::span(less_equal_types_2).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_3).first(2), std::span(less_equal_types_3).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_4).first(2), std::span(less_equal_types_4).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_5).first(2), std::span(less_equal_types_5).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_6).first(2), std::span(less_equal_types_6).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_7).first(2), std::span(less_equal_types_7).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_8).first(2), std::span(less_equal_types_8).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_9).first(2), std::span(less_equal_types_9).subspan(2), R"cupp(out0 = in0 < 0 || static_cast<unsigned long long>(in0) <= in1;)cupp"},
-    {std::span(less_equal_types_10).first(2), std::span(less_equal_types_10).subspan(2), R"cupp(out0 = in1 >= 0 && in0 <= static_cast<unsigned long long>(in1);)cupp"},
-    {std::span(less_equal_types_11).first(2), std::span(less_equal_types_11).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_12).first(2), std::span(less_equal_types_12).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_13).first(2), std::span(less_equal_types_13).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_14).first(2), std::span(less_equal_types_14).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_15).first(2), std::span(less_equal_types_15).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
-    {std::span(less_equal_types_16).first(2), std::span(less_equal_types_16).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp"},
+    {std::span(less_equal_types_0).first(2), std::span(less_equal_types_0).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_1).first(2), std::span(less_equal_types_1).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_2).first(2), std::span(less_equal_types_2).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_3).first(2), std::span(less_equal_types_3).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_4).first(2), std::span(less_equal_types_4).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_5).first(2), std::span(less_equal_types_5).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_6).first(2), std::span(less_equal_types_6).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_7).first(2), std::span(less_equal_types_7).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_8).first(2), std::span(less_equal_types_8).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_9).first(2), std::span(less_equal_types_9).subspan(2), R"cupp(out0 = in0 < 0 || static_cast<unsigned long long>(in0) <= in1;)cupp", false},
+    {std::span(less_equal_types_10).first(2), std::span(less_equal_types_10).subspan(2), R"cupp(out0 = in1 >= 0 && in0 <= static_cast<unsigned long long>(in1);)cupp", false},
+    {std::span(less_equal_types_11).first(2), std::span(less_equal_types_11).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_12).first(2), std::span(less_equal_types_12).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_13).first(2), std::span(less_equal_types_13).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_14).first(2), std::span(less_equal_types_14).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_15).first(2), std::span(less_equal_types_15).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
+    {std::span(less_equal_types_16).first(2), std::span(less_equal_types_16).subspan(2), R"cupp(out0 = (in0 <= in1);)cupp", false},
 };
 
 // ---- log (specs/ufuncs/log.yaml)
@@ -1134,12 +1134,12 @@ constexpr type_id log_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id log_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id log_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec log_loops[] = {
-    {std::span(log_types_0).first(1), std::span(log_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp"},
-    {std::span(log_types_1).first(1), std::span(log_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp"},
-    {std::span(log_types_2).first(1), std::span(log_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp"},
-    {std::span(log_types_3).first(1), std::span(log_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp"},
-    {std::span(log_types_4).first(1), std::span(log_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog(in0);)cupp"},
-    {std::span(log_types_5).first(1), std::span(log_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog(in0);)cupp"},
+    {std::span(log_types_0).first(1), std::span(log_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log_types_1).first(1), std::span(log_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log_types_2).first(1), std::span(log_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log_types_3).first(1), std::span(log_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log_types_4).first(1), std::span(log_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog(in0);)cupp", false},
+    {std::span(log_types_5).first(1), std::span(log_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog(in0);)cupp", false},
 };
 constexpr ulp_bound log_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -1151,12 +1151,12 @@ constexpr type_id log10_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id log10_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id log10_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec log10_loops[] = {
-    {std::span(log10_types_0).first(1), std::span(log10_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp"},
-    {std::span(log10_types_1).first(1), std::span(log10_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp"},
-    {std::span(log10_types_2).first(1), std::span(log10_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp"},
-    {std::span(log10_types_3).first(1), std::span(log10_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp"},
-    {std::span(log10_types_4).first(1), std::span(log10_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog10(in0);)cupp"},
-    {std::span(log10_types_5).first(1), std::span(log10_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog10(in0);)cupp"},
+    {std::span(log10_types_0).first(1), std::span(log10_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log10_types_1).first(1), std::span(log10_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log10_types_2).first(1), std::span(log10_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log10_types_3).first(1), std::span(log10_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log10(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log10_types_4).first(1), std::span(log10_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog10(in0);)cupp", false},
+    {std::span(log10_types_5).first(1), std::span(log10_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog10(in0);)cupp", false},
 };
 constexpr ulp_bound log10_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -1168,12 +1168,12 @@ constexpr type_id log1p_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id log1p_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id log1p_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec log1p_loops[] = {
-    {std::span(log1p_types_0).first(1), std::span(log1p_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp"},
-    {std::span(log1p_types_1).first(1), std::span(log1p_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp"},
-    {std::span(log1p_types_2).first(1), std::span(log1p_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp"},
-    {std::span(log1p_types_3).first(1), std::span(log1p_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp"},
-    {std::span(log1p_types_4).first(1), std::span(log1p_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog1p(in0);)cupp"},
-    {std::span(log1p_types_5).first(1), std::span(log1p_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog1p(in0);)cupp"},
+    {std::span(log1p_types_0).first(1), std::span(log1p_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log1p_types_1).first(1), std::span(log1p_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log1p_types_2).first(1), std::span(log1p_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log1p_types_3).first(1), std::span(log1p_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log1p(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log1p_types_4).first(1), std::span(log1p_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog1p(in0);)cupp", false},
+    {std::span(log1p_types_5).first(1), std::span(log1p_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog1p(in0);)cupp", false},
 };
 constexpr ulp_bound log1p_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -1185,12 +1185,12 @@ constexpr type_id log2_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id log2_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id log2_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec log2_loops[] = {
-    {std::span(log2_types_0).first(1), std::span(log2_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp"},
-    {std::span(log2_types_1).first(1), std::span(log2_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp"},
-    {std::span(log2_types_2).first(1), std::span(log2_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp"},
-    {std::span(log2_types_3).first(1), std::span(log2_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp"},
-    {std::span(log2_types_4).first(1), std::span(log2_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog2(in0);)cupp"},
-    {std::span(log2_types_5).first(1), std::span(log2_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog2(in0);)cupp"},
+    {std::span(log2_types_0).first(1), std::span(log2_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log2_types_1).first(1), std::span(log2_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log2_types_2).first(1), std::span(log2_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log2_types_3).first(1), std::span(log2_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::log2(cupp::dev::up(in0)));)cupp", false},
+    {std::span(log2_types_4).first(1), std::span(log2_types_4).subspan(1), R"cupp(out0 = cupp::dev::clog2(in0);)cupp", false},
+    {std::span(log2_types_5).first(1), std::span(log2_types_5).subspan(1), R"cupp(out0 = cupp::dev::clog2(in0);)cupp", false},
 };
 constexpr ulp_bound log2_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -1200,10 +1200,10 @@ constexpr type_id logaddexp_types_1[] = {type_id::bfloat16, type_id::bfloat16, t
 constexpr type_id logaddexp_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id logaddexp_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec logaddexp_loops[] = {
-    {std::span(logaddexp_types_0).first(2), std::span(logaddexp_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(logaddexp_types_1).first(2), std::span(logaddexp_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(logaddexp_types_2).first(2), std::span(logaddexp_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(logaddexp_types_3).first(2), std::span(logaddexp_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(logaddexp_types_0).first(2), std::span(logaddexp_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(logaddexp_types_1).first(2), std::span(logaddexp_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(logaddexp_types_2).first(2), std::span(logaddexp_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(logaddexp_types_3).first(2), std::span(logaddexp_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
 };
 constexpr ulp_bound logaddexp_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -1213,10 +1213,10 @@ constexpr type_id logaddexp2_types_1[] = {type_id::bfloat16, type_id::bfloat16, 
 constexpr type_id logaddexp2_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id logaddexp2_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec logaddexp2_loops[] = {
-    {std::span(logaddexp2_types_0).first(2), std::span(logaddexp2_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(logaddexp2_types_1).first(2), std::span(logaddexp2_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(logaddexp2_types_2).first(2), std::span(logaddexp2_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
-    {std::span(logaddexp2_types_3).first(2), std::span(logaddexp2_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp"},
+    {std::span(logaddexp2_types_0).first(2), std::span(logaddexp2_types_0).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(logaddexp2_types_1).first(2), std::span(logaddexp2_types_1).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(logaddexp2_types_2).first(2), std::span(logaddexp2_types_2).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
+    {std::span(logaddexp2_types_3).first(2), std::span(logaddexp2_types_3).subspan(2), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::logaddexp2(cupp::dev::up(in0), cupp::dev::up(in1)));)cupp", false},
 };
 constexpr ulp_bound logaddexp2_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -1237,21 +1237,21 @@ constexpr type_id logical_and_types_12[] = {type_id::float64, type_id::float64, 
 constexpr type_id logical_and_types_13[] = {type_id::complex64, type_id::complex64, type_id::bool_};
 constexpr type_id logical_and_types_14[] = {type_id::complex128, type_id::complex128, type_id::bool_};
 constexpr loop_spec logical_and_loops[] = {
-    {std::span(logical_and_types_0).first(2), std::span(logical_and_types_0).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_1).first(2), std::span(logical_and_types_1).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_2).first(2), std::span(logical_and_types_2).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_3).first(2), std::span(logical_and_types_3).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_4).first(2), std::span(logical_and_types_4).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_5).first(2), std::span(logical_and_types_5).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_6).first(2), std::span(logical_and_types_6).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_7).first(2), std::span(logical_and_types_7).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_8).first(2), std::span(logical_and_types_8).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_9).first(2), std::span(logical_and_types_9).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_10).first(2), std::span(logical_and_types_10).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_11).first(2), std::span(logical_and_types_11).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_12).first(2), std::span(logical_and_types_12).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_13).first(2), std::span(logical_and_types_13).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_and_types_14).first(2), std::span(logical_and_types_14).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_and_types_0).first(2), std::span(logical_and_types_0).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_1).first(2), std::span(logical_and_types_1).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_2).first(2), std::span(logical_and_types_2).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_3).first(2), std::span(logical_and_types_3).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_4).first(2), std::span(logical_and_types_4).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_5).first(2), std::span(logical_and_types_5).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_6).first(2), std::span(logical_and_types_6).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_7).first(2), std::span(logical_and_types_7).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_8).first(2), std::span(logical_and_types_8).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_9).first(2), std::span(logical_and_types_9).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_10).first(2), std::span(logical_and_types_10).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_11).first(2), std::span(logical_and_types_11).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_12).first(2), std::span(logical_and_types_12).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_13).first(2), std::span(logical_and_types_13).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_and_types_14).first(2), std::span(logical_and_types_14).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) && cupp::dev::cast<bool>(in1);)cupp", false},
 };
 
 // ---- logical_not (specs/ufuncs/logical_not.yaml)
@@ -1271,21 +1271,21 @@ constexpr type_id logical_not_types_12[] = {type_id::float64, type_id::bool_};
 constexpr type_id logical_not_types_13[] = {type_id::complex64, type_id::bool_};
 constexpr type_id logical_not_types_14[] = {type_id::complex128, type_id::bool_};
 constexpr loop_spec logical_not_loops[] = {
-    {std::span(logical_not_types_0).first(1), std::span(logical_not_types_0).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_1).first(1), std::span(logical_not_types_1).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_2).first(1), std::span(logical_not_types_2).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_3).first(1), std::span(logical_not_types_3).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_4).first(1), std::span(logical_not_types_4).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_5).first(1), std::span(logical_not_types_5).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_6).first(1), std::span(logical_not_types_6).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_7).first(1), std::span(logical_not_types_7).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_8).first(1), std::span(logical_not_types_8).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_9).first(1), std::span(logical_not_types_9).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_10).first(1), std::span(logical_not_types_10).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_11).first(1), std::span(logical_not_types_11).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_12).first(1), std::span(logical_not_types_12).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_13).first(1), std::span(logical_not_types_13).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
-    {std::span(logical_not_types_14).first(1), std::span(logical_not_types_14).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp"},
+    {std::span(logical_not_types_0).first(1), std::span(logical_not_types_0).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_1).first(1), std::span(logical_not_types_1).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_2).first(1), std::span(logical_not_types_2).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_3).first(1), std::span(logical_not_types_3).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_4).first(1), std::span(logical_not_types_4).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_5).first(1), std::span(logical_not_types_5).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_6).first(1), std::span(logical_not_types_6).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_7).first(1), std::span(logical_not_types_7).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_8).first(1), std::span(logical_not_types_8).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_9).first(1), std::span(logical_not_types_9).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_10).first(1), std::span(logical_not_types_10).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_11).first(1), std::span(logical_not_types_11).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_12).first(1), std::span(logical_not_types_12).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_13).first(1), std::span(logical_not_types_13).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
+    {std::span(logical_not_types_14).first(1), std::span(logical_not_types_14).subspan(1), R"cupp(out0 = !cupp::dev::cast<bool>(in0);)cupp", false},
 };
 
 // ---- logical_or (specs/ufuncs/logical_or.yaml)
@@ -1305,21 +1305,21 @@ constexpr type_id logical_or_types_12[] = {type_id::float64, type_id::float64, t
 constexpr type_id logical_or_types_13[] = {type_id::complex64, type_id::complex64, type_id::bool_};
 constexpr type_id logical_or_types_14[] = {type_id::complex128, type_id::complex128, type_id::bool_};
 constexpr loop_spec logical_or_loops[] = {
-    {std::span(logical_or_types_0).first(2), std::span(logical_or_types_0).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_1).first(2), std::span(logical_or_types_1).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_2).first(2), std::span(logical_or_types_2).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_3).first(2), std::span(logical_or_types_3).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_4).first(2), std::span(logical_or_types_4).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_5).first(2), std::span(logical_or_types_5).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_6).first(2), std::span(logical_or_types_6).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_7).first(2), std::span(logical_or_types_7).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_8).first(2), std::span(logical_or_types_8).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_9).first(2), std::span(logical_or_types_9).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_10).first(2), std::span(logical_or_types_10).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_11).first(2), std::span(logical_or_types_11).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_12).first(2), std::span(logical_or_types_12).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_13).first(2), std::span(logical_or_types_13).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_or_types_14).first(2), std::span(logical_or_types_14).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_or_types_0).first(2), std::span(logical_or_types_0).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_1).first(2), std::span(logical_or_types_1).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_2).first(2), std::span(logical_or_types_2).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_3).first(2), std::span(logical_or_types_3).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_4).first(2), std::span(logical_or_types_4).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_5).first(2), std::span(logical_or_types_5).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_6).first(2), std::span(logical_or_types_6).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_7).first(2), std::span(logical_or_types_7).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_8).first(2), std::span(logical_or_types_8).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_9).first(2), std::span(logical_or_types_9).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_10).first(2), std::span(logical_or_types_10).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_11).first(2), std::span(logical_or_types_11).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_12).first(2), std::span(logical_or_types_12).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_13).first(2), std::span(logical_or_types_13).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_or_types_14).first(2), std::span(logical_or_types_14).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) || cupp::dev::cast<bool>(in1);)cupp", false},
 };
 
 // ---- logical_xor (specs/ufuncs/logical_xor.yaml)
@@ -1339,21 +1339,21 @@ constexpr type_id logical_xor_types_12[] = {type_id::float64, type_id::float64, 
 constexpr type_id logical_xor_types_13[] = {type_id::complex64, type_id::complex64, type_id::bool_};
 constexpr type_id logical_xor_types_14[] = {type_id::complex128, type_id::complex128, type_id::bool_};
 constexpr loop_spec logical_xor_loops[] = {
-    {std::span(logical_xor_types_0).first(2), std::span(logical_xor_types_0).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_1).first(2), std::span(logical_xor_types_1).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_2).first(2), std::span(logical_xor_types_2).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_3).first(2), std::span(logical_xor_types_3).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_4).first(2), std::span(logical_xor_types_4).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_5).first(2), std::span(logical_xor_types_5).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_6).first(2), std::span(logical_xor_types_6).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_7).first(2), std::span(logical_xor_types_7).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_8).first(2), std::span(logical_xor_types_8).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_9).first(2), std::span(logical_xor_types_9).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_10).first(2), std::span(logical_xor_types_10).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_11).first(2), std::span(logical_xor_types_11).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_12).first(2), std::span(logical_xor_types_12).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_13).first(2), std::span(logical_xor_types_13).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
-    {std::span(logical_xor_types_14).first(2), std::span(logical_xor_types_14).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp"},
+    {std::span(logical_xor_types_0).first(2), std::span(logical_xor_types_0).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_1).first(2), std::span(logical_xor_types_1).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_2).first(2), std::span(logical_xor_types_2).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_3).first(2), std::span(logical_xor_types_3).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_4).first(2), std::span(logical_xor_types_4).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_5).first(2), std::span(logical_xor_types_5).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_6).first(2), std::span(logical_xor_types_6).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_7).first(2), std::span(logical_xor_types_7).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_8).first(2), std::span(logical_xor_types_8).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_9).first(2), std::span(logical_xor_types_9).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_10).first(2), std::span(logical_xor_types_10).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_11).first(2), std::span(logical_xor_types_11).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_12).first(2), std::span(logical_xor_types_12).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_13).first(2), std::span(logical_xor_types_13).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
+    {std::span(logical_xor_types_14).first(2), std::span(logical_xor_types_14).subspan(2), R"cupp(out0 = cupp::dev::cast<bool>(in0) != cupp::dev::cast<bool>(in1);)cupp", false},
 };
 
 // ---- maximum (specs/ufuncs/maximum.yaml)
@@ -1373,21 +1373,21 @@ constexpr type_id maximum_types_12[] = {type_id::float64, type_id::float64, type
 constexpr type_id maximum_types_13[] = {type_id::complex64, type_id::complex64, type_id::complex64};
 constexpr type_id maximum_types_14[] = {type_id::complex128, type_id::complex128, type_id::complex128};
 constexpr loop_spec maximum_loops[] = {
-    {std::span(maximum_types_0).first(2), std::span(maximum_types_0).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_1).first(2), std::span(maximum_types_1).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_2).first(2), std::span(maximum_types_2).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_3).first(2), std::span(maximum_types_3).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_4).first(2), std::span(maximum_types_4).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_5).first(2), std::span(maximum_types_5).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_6).first(2), std::span(maximum_types_6).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_7).first(2), std::span(maximum_types_7).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_8).first(2), std::span(maximum_types_8).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_9).first(2), std::span(maximum_types_9).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_10).first(2), std::span(maximum_types_10).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_11).first(2), std::span(maximum_types_11).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_12).first(2), std::span(maximum_types_12).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_13).first(2), std::span(maximum_types_13).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
-    {std::span(maximum_types_14).first(2), std::span(maximum_types_14).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp"},
+    {std::span(maximum_types_0).first(2), std::span(maximum_types_0).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_1).first(2), std::span(maximum_types_1).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_2).first(2), std::span(maximum_types_2).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_3).first(2), std::span(maximum_types_3).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_4).first(2), std::span(maximum_types_4).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_5).first(2), std::span(maximum_types_5).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_6).first(2), std::span(maximum_types_6).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_7).first(2), std::span(maximum_types_7).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_8).first(2), std::span(maximum_types_8).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_9).first(2), std::span(maximum_types_9).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_10).first(2), std::span(maximum_types_10).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_11).first(2), std::span(maximum_types_11).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_12).first(2), std::span(maximum_types_12).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_13).first(2), std::span(maximum_types_13).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
+    {std::span(maximum_types_14).first(2), std::span(maximum_types_14).subspan(2), R"cupp(out0 = cupp::dev::maximum(in0, in1);)cupp", false},
 };
 
 // ---- minimum (specs/ufuncs/minimum.yaml)
@@ -1407,21 +1407,21 @@ constexpr type_id minimum_types_12[] = {type_id::float64, type_id::float64, type
 constexpr type_id minimum_types_13[] = {type_id::complex64, type_id::complex64, type_id::complex64};
 constexpr type_id minimum_types_14[] = {type_id::complex128, type_id::complex128, type_id::complex128};
 constexpr loop_spec minimum_loops[] = {
-    {std::span(minimum_types_0).first(2), std::span(minimum_types_0).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_1).first(2), std::span(minimum_types_1).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_2).first(2), std::span(minimum_types_2).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_3).first(2), std::span(minimum_types_3).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_4).first(2), std::span(minimum_types_4).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_5).first(2), std::span(minimum_types_5).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_6).first(2), std::span(minimum_types_6).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_7).first(2), std::span(minimum_types_7).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_8).first(2), std::span(minimum_types_8).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_9).first(2), std::span(minimum_types_9).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_10).first(2), std::span(minimum_types_10).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_11).first(2), std::span(minimum_types_11).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_12).first(2), std::span(minimum_types_12).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_13).first(2), std::span(minimum_types_13).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
-    {std::span(minimum_types_14).first(2), std::span(minimum_types_14).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp"},
+    {std::span(minimum_types_0).first(2), std::span(minimum_types_0).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_1).first(2), std::span(minimum_types_1).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_2).first(2), std::span(minimum_types_2).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_3).first(2), std::span(minimum_types_3).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_4).first(2), std::span(minimum_types_4).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_5).first(2), std::span(minimum_types_5).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_6).first(2), std::span(minimum_types_6).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_7).first(2), std::span(minimum_types_7).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_8).first(2), std::span(minimum_types_8).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_9).first(2), std::span(minimum_types_9).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_10).first(2), std::span(minimum_types_10).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_11).first(2), std::span(minimum_types_11).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_12).first(2), std::span(minimum_types_12).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_13).first(2), std::span(minimum_types_13).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
+    {std::span(minimum_types_14).first(2), std::span(minimum_types_14).subspan(2), R"cupp(out0 = cupp::dev::minimum(in0, in1);)cupp", false},
 };
 
 // ---- modf (specs/ufuncs/modf.yaml)
@@ -1430,10 +1430,10 @@ constexpr type_id modf_types_1[] = {type_id::bfloat16, type_id::bfloat16, type_i
 constexpr type_id modf_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id modf_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec modf_loops[] = {
-    {std::span(modf_types_0).first(1), std::span(modf_types_0).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp"},
-    {std::span(modf_types_1).first(1), std::span(modf_types_1).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp"},
-    {std::span(modf_types_2).first(1), std::span(modf_types_2).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp"},
-    {std::span(modf_types_3).first(1), std::span(modf_types_3).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp"},
+    {std::span(modf_types_0).first(1), std::span(modf_types_0).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp", false},
+    {std::span(modf_types_1).first(1), std::span(modf_types_1).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp", false},
+    {std::span(modf_types_2).first(1), std::span(modf_types_2).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp", false},
+    {std::span(modf_types_3).first(1), std::span(modf_types_3).subspan(1), R"cupp(decltype(cupp::dev::up(in0)) whole; out0 = cupp::dev::down<out0_t>(::modf(cupp::dev::up(in0), &whole)); out1 = cupp::dev::down<out1_t>(whole);)cupp", false},
 };
 
 // ---- multiply (specs/ufuncs/multiply.yaml)
@@ -1453,21 +1453,21 @@ constexpr type_id multiply_types_12[] = {type_id::float64, type_id::float64, typ
 constexpr type_id multiply_types_13[] = {type_id::complex64, type_id::complex64, type_id::complex64};
 constexpr type_id multiply_types_14[] = {type_id::complex128, type_id::complex128, type_id::complex128};
 constexpr loop_spec multiply_loops[] = {
-    {std::span(multiply_types_0).first(2), std::span(multiply_types_0).subspan(2), R"cupp(out0 = in0 && in1;)cupp"},
-    {std::span(multiply_types_1).first(2), std::span(multiply_types_1).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_2).first(2), std::span(multiply_types_2).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_3).first(2), std::span(multiply_types_3).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_4).first(2), std::span(multiply_types_4).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_5).first(2), std::span(multiply_types_5).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_6).first(2), std::span(multiply_types_6).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_7).first(2), std::span(multiply_types_7).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_8).first(2), std::span(multiply_types_8).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_9).first(2), std::span(multiply_types_9).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_10).first(2), std::span(multiply_types_10).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_11).first(2), std::span(multiply_types_11).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_12).first(2), std::span(multiply_types_12).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_13).first(2), std::span(multiply_types_13).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
-    {std::span(multiply_types_14).first(2), std::span(multiply_types_14).subspan(2), R"cupp(out0 = in0 * in1;)cupp"},
+    {std::span(multiply_types_0).first(2), std::span(multiply_types_0).subspan(2), R"cupp(out0 = in0 && in1;)cupp", false},
+    {std::span(multiply_types_1).first(2), std::span(multiply_types_1).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_2).first(2), std::span(multiply_types_2).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_3).first(2), std::span(multiply_types_3).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_4).first(2), std::span(multiply_types_4).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_5).first(2), std::span(multiply_types_5).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_6).first(2), std::span(multiply_types_6).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_7).first(2), std::span(multiply_types_7).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_8).first(2), std::span(multiply_types_8).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_9).first(2), std::span(multiply_types_9).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_10).first(2), std::span(multiply_types_10).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_11).first(2), std::span(multiply_types_11).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_12).first(2), std::span(multiply_types_12).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_13).first(2), std::span(multiply_types_13).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
+    {std::span(multiply_types_14).first(2), std::span(multiply_types_14).subspan(2), R"cupp(out0 = in0 * in1;)cupp", false},
 };
 
 // ---- negative (specs/ufuncs/negative.yaml)
@@ -1486,20 +1486,20 @@ constexpr type_id negative_types_11[] = {type_id::float64, type_id::float64};
 constexpr type_id negative_types_12[] = {type_id::complex64, type_id::complex64};
 constexpr type_id negative_types_13[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec negative_loops[] = {
-    {std::span(negative_types_0).first(1), std::span(negative_types_0).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_1).first(1), std::span(negative_types_1).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_2).first(1), std::span(negative_types_2).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_3).first(1), std::span(negative_types_3).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_4).first(1), std::span(negative_types_4).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_5).first(1), std::span(negative_types_5).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_6).first(1), std::span(negative_types_6).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_7).first(1), std::span(negative_types_7).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_8).first(1), std::span(negative_types_8).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_9).first(1), std::span(negative_types_9).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_10).first(1), std::span(negative_types_10).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_11).first(1), std::span(negative_types_11).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_12).first(1), std::span(negative_types_12).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
-    {std::span(negative_types_13).first(1), std::span(negative_types_13).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp"},
+    {std::span(negative_types_0).first(1), std::span(negative_types_0).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_1).first(1), std::span(negative_types_1).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_2).first(1), std::span(negative_types_2).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_3).first(1), std::span(negative_types_3).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_4).first(1), std::span(negative_types_4).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_5).first(1), std::span(negative_types_5).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_6).first(1), std::span(negative_types_6).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_7).first(1), std::span(negative_types_7).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_8).first(1), std::span(negative_types_8).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_9).first(1), std::span(negative_types_9).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_10).first(1), std::span(negative_types_10).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_11).first(1), std::span(negative_types_11).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_12).first(1), std::span(negative_types_12).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
+    {std::span(negative_types_13).first(1), std::span(negative_types_13).subspan(1), R"cupp(out0 = static_cast<out0_t>(-in0);)cupp", false},
 };
 
 // ---- nextafter (specs/ufuncs/nextafter.yaml)
@@ -1508,10 +1508,10 @@ constexpr type_id nextafter_types_1[] = {type_id::bfloat16, type_id::bfloat16, t
 constexpr type_id nextafter_types_2[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id nextafter_types_3[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec nextafter_loops[] = {
-    {std::span(nextafter_types_0).first(2), std::span(nextafter_types_0).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp"},
-    {std::span(nextafter_types_1).first(2), std::span(nextafter_types_1).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp"},
-    {std::span(nextafter_types_2).first(2), std::span(nextafter_types_2).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp"},
-    {std::span(nextafter_types_3).first(2), std::span(nextafter_types_3).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp"},
+    {std::span(nextafter_types_0).first(2), std::span(nextafter_types_0).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp", false},
+    {std::span(nextafter_types_1).first(2), std::span(nextafter_types_1).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp", false},
+    {std::span(nextafter_types_2).first(2), std::span(nextafter_types_2).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp", false},
+    {std::span(nextafter_types_3).first(2), std::span(nextafter_types_3).subspan(2), R"cupp(out0 = cupp::dev::nextafter_of(in0, in1);)cupp", false},
 };
 
 // ---- not_equal (specs/ufuncs/not_equal.yaml)
@@ -1533,23 +1533,23 @@ constexpr type_id not_equal_types_14[] = {type_id::float64, type_id::float64, ty
 constexpr type_id not_equal_types_15[] = {type_id::complex64, type_id::complex64, type_id::bool_};
 constexpr type_id not_equal_types_16[] = {type_id::complex128, type_id::complex128, type_id::bool_};
 constexpr loop_spec not_equal_loops[] = {
-    {std::span(not_equal_types_0).first(2), std::span(not_equal_types_0).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_1).first(2), std::span(not_equal_types_1).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_2).first(2), std::span(not_equal_types_2).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_3).first(2), std::span(not_equal_types_3).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_4).first(2), std::span(not_equal_types_4).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_5).first(2), std::span(not_equal_types_5).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_6).first(2), std::span(not_equal_types_6).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_7).first(2), std::span(not_equal_types_7).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_8).first(2), std::span(not_equal_types_8).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_9).first(2), std::span(not_equal_types_9).subspan(2), R"cupp(out0 = in0 < 0 || static_cast<unsigned long long>(in0) != in1;)cupp"},
-    {std::span(not_equal_types_10).first(2), std::span(not_equal_types_10).subspan(2), R"cupp(out0 = in1 < 0 || in0 != static_cast<unsigned long long>(in1);)cupp"},
-    {std::span(not_equal_types_11).first(2), std::span(not_equal_types_11).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_12).first(2), std::span(not_equal_types_12).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_13).first(2), std::span(not_equal_types_13).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_14).first(2), std::span(not_equal_types_14).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_15).first(2), std::span(not_equal_types_15).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
-    {std::span(not_equal_types_16).first(2), std::span(not_equal_types_16).subspan(2), R"cupp(out0 = (in0 != in1);)cupp"},
+    {std::span(not_equal_types_0).first(2), std::span(not_equal_types_0).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_1).first(2), std::span(not_equal_types_1).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_2).first(2), std::span(not_equal_types_2).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_3).first(2), std::span(not_equal_types_3).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_4).first(2), std::span(not_equal_types_4).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_5).first(2), std::span(not_equal_types_5).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_6).first(2), std::span(not_equal_types_6).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_7).first(2), std::span(not_equal_types_7).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_8).first(2), std::span(not_equal_types_8).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_9).first(2), std::span(not_equal_types_9).subspan(2), R"cupp(out0 = in0 < 0 || static_cast<unsigned long long>(in0) != in1;)cupp", false},
+    {std::span(not_equal_types_10).first(2), std::span(not_equal_types_10).subspan(2), R"cupp(out0 = in1 < 0 || in0 != static_cast<unsigned long long>(in1);)cupp", false},
+    {std::span(not_equal_types_11).first(2), std::span(not_equal_types_11).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_12).first(2), std::span(not_equal_types_12).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_13).first(2), std::span(not_equal_types_13).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_14).first(2), std::span(not_equal_types_14).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_15).first(2), std::span(not_equal_types_15).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
+    {std::span(not_equal_types_16).first(2), std::span(not_equal_types_16).subspan(2), R"cupp(out0 = (in0 != in1);)cupp", false},
 };
 
 // ---- positive (specs/ufuncs/positive.yaml)
@@ -1568,20 +1568,20 @@ constexpr type_id positive_types_11[] = {type_id::float64, type_id::float64};
 constexpr type_id positive_types_12[] = {type_id::complex64, type_id::complex64};
 constexpr type_id positive_types_13[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec positive_loops[] = {
-    {std::span(positive_types_0).first(1), std::span(positive_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_1).first(1), std::span(positive_types_1).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_2).first(1), std::span(positive_types_2).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_3).first(1), std::span(positive_types_3).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_4).first(1), std::span(positive_types_4).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_5).first(1), std::span(positive_types_5).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_6).first(1), std::span(positive_types_6).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_7).first(1), std::span(positive_types_7).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_8).first(1), std::span(positive_types_8).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_9).first(1), std::span(positive_types_9).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_10).first(1), std::span(positive_types_10).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_11).first(1), std::span(positive_types_11).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_12).first(1), std::span(positive_types_12).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(positive_types_13).first(1), std::span(positive_types_13).subspan(1), R"cupp(out0 = in0;)cupp"},
+    {std::span(positive_types_0).first(1), std::span(positive_types_0).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_1).first(1), std::span(positive_types_1).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_2).first(1), std::span(positive_types_2).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_3).first(1), std::span(positive_types_3).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_4).first(1), std::span(positive_types_4).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_5).first(1), std::span(positive_types_5).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_6).first(1), std::span(positive_types_6).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_7).first(1), std::span(positive_types_7).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_8).first(1), std::span(positive_types_8).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_9).first(1), std::span(positive_types_9).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_10).first(1), std::span(positive_types_10).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_11).first(1), std::span(positive_types_11).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_12).first(1), std::span(positive_types_12).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(positive_types_13).first(1), std::span(positive_types_13).subspan(1), R"cupp(out0 = in0;)cupp", false},
 };
 
 // ---- power (specs/ufuncs/power.yaml)
@@ -1600,20 +1600,20 @@ constexpr type_id power_types_11[] = {type_id::float64, type_id::float64, type_i
 constexpr type_id power_types_12[] = {type_id::complex64, type_id::complex64, type_id::complex64};
 constexpr type_id power_types_13[] = {type_id::complex128, type_id::complex128, type_id::complex128};
 constexpr loop_spec power_loops[] = {
-    {std::span(power_types_0).first(2), std::span(power_types_0).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
-    {std::span(power_types_1).first(2), std::span(power_types_1).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
-    {std::span(power_types_2).first(2), std::span(power_types_2).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
-    {std::span(power_types_3).first(2), std::span(power_types_3).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
-    {std::span(power_types_4).first(2), std::span(power_types_4).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
-    {std::span(power_types_5).first(2), std::span(power_types_5).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
-    {std::span(power_types_6).first(2), std::span(power_types_6).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
-    {std::span(power_types_7).first(2), std::span(power_types_7).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp"},
-    {std::span(power_types_8).first(2), std::span(power_types_8).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp"},
-    {std::span(power_types_9).first(2), std::span(power_types_9).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp"},
-    {std::span(power_types_10).first(2), std::span(power_types_10).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp"},
-    {std::span(power_types_11).first(2), std::span(power_types_11).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp"},
-    {std::span(power_types_12).first(2), std::span(power_types_12).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp"},
-    {std::span(power_types_13).first(2), std::span(power_types_13).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp"},
+    {std::span(power_types_0).first(2), std::span(power_types_0).subspan(2), R"cupp(if (in1 < 0) cupp::dev::raise_error(); out0 = cupp::dev::power_integer(in0, in1);)cupp", true},
+    {std::span(power_types_1).first(2), std::span(power_types_1).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp", false},
+    {std::span(power_types_2).first(2), std::span(power_types_2).subspan(2), R"cupp(if (in1 < 0) cupp::dev::raise_error(); out0 = cupp::dev::power_integer(in0, in1);)cupp", true},
+    {std::span(power_types_3).first(2), std::span(power_types_3).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp", false},
+    {std::span(power_types_4).first(2), std::span(power_types_4).subspan(2), R"cupp(if (in1 < 0) cupp::dev::raise_error(); out0 = cupp::dev::power_integer(in0, in1);)cupp", true},
+    {std::span(power_types_5).first(2), std::span(power_types_5).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp", false},
+    {std::span(power_types_6).first(2), std::span(power_types_6).subspan(2), R"cupp(if (in1 < 0) cupp::dev::raise_error(); out0 = cupp::dev::power_integer(in0, in1);)cupp", true},
+    {std::span(power_types_7).first(2), std::span(power_types_7).subspan(2), R"cupp(out0 = cupp::dev::power_integer(in0, in1);)cupp", false},
+    {std::span(power_types_8).first(2), std::span(power_types_8).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp", false},
+    {std::span(power_types_9).first(2), std::span(power_types_9).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp", false},
+    {std::span(power_types_10).first(2), std::span(power_types_10).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp", false},
+    {std::span(power_types_11).first(2), std::span(power_types_11).subspan(2), R"cupp(out0 = cupp::dev::power_float(in0, in1);)cupp", false},
+    {std::span(power_types_12).first(2), std::span(power_types_12).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp", false},
+    {std::span(power_types_13).first(2), std::span(power_types_13).subspan(2), R"cupp(out0 = cupp::dev::power_complex(in0, in1);)cupp", false},
 };
 constexpr ulp_bound power_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}, {type_id::complex128, 8}};
 constexpr std::string_view power_aliases[] = {"pow"};
@@ -1624,10 +1624,10 @@ constexpr type_id rad2deg_types_1[] = {type_id::bfloat16, type_id::bfloat16};
 constexpr type_id rad2deg_types_2[] = {type_id::float32, type_id::float32};
 constexpr type_id rad2deg_types_3[] = {type_id::float64, type_id::float64};
 constexpr loop_spec rad2deg_loops[] = {
-    {std::span(rad2deg_types_0).first(1), std::span(rad2deg_types_0).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp"},
-    {std::span(rad2deg_types_1).first(1), std::span(rad2deg_types_1).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp"},
-    {std::span(rad2deg_types_2).first(1), std::span(rad2deg_types_2).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp"},
-    {std::span(rad2deg_types_3).first(1), std::span(rad2deg_types_3).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp"},
+    {std::span(rad2deg_types_0).first(1), std::span(rad2deg_types_0).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp", false},
+    {std::span(rad2deg_types_1).first(1), std::span(rad2deg_types_1).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp", false},
+    {std::span(rad2deg_types_2).first(1), std::span(rad2deg_types_2).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp", false},
+    {std::span(rad2deg_types_3).first(1), std::span(rad2deg_types_3).subspan(1), R"cupp(using C = decltype(cupp::dev::up(in0)); out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * (C(180) / C(3.141592653589793238462643383279502884)));)cupp", false},
 };
 constexpr std::string_view rad2deg_aliases[] = {"degrees"};
 
@@ -1647,20 +1647,20 @@ constexpr type_id reciprocal_types_11[] = {type_id::float64, type_id::float64};
 constexpr type_id reciprocal_types_12[] = {type_id::complex64, type_id::complex64};
 constexpr type_id reciprocal_types_13[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec reciprocal_loops[] = {
-    {std::span(reciprocal_types_0).first(1), std::span(reciprocal_types_0).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_1).first(1), std::span(reciprocal_types_1).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_2).first(1), std::span(reciprocal_types_2).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_3).first(1), std::span(reciprocal_types_3).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_4).first(1), std::span(reciprocal_types_4).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_5).first(1), std::span(reciprocal_types_5).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_6).first(1), std::span(reciprocal_types_6).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_7).first(1), std::span(reciprocal_types_7).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_8).first(1), std::span(reciprocal_types_8).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_9).first(1), std::span(reciprocal_types_9).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_10).first(1), std::span(reciprocal_types_10).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_11).first(1), std::span(reciprocal_types_11).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_12).first(1), std::span(reciprocal_types_12).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
-    {std::span(reciprocal_types_13).first(1), std::span(reciprocal_types_13).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp"},
+    {std::span(reciprocal_types_0).first(1), std::span(reciprocal_types_0).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_1).first(1), std::span(reciprocal_types_1).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_2).first(1), std::span(reciprocal_types_2).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_3).first(1), std::span(reciprocal_types_3).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_4).first(1), std::span(reciprocal_types_4).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_5).first(1), std::span(reciprocal_types_5).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_6).first(1), std::span(reciprocal_types_6).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_7).first(1), std::span(reciprocal_types_7).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_8).first(1), std::span(reciprocal_types_8).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_9).first(1), std::span(reciprocal_types_9).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_10).first(1), std::span(reciprocal_types_10).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_11).first(1), std::span(reciprocal_types_11).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_12).first(1), std::span(reciprocal_types_12).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
+    {std::span(reciprocal_types_13).first(1), std::span(reciprocal_types_13).subspan(1), R"cupp(out0 = cupp::dev::reciprocal(in0);)cupp", false},
 };
 
 // ---- remainder (specs/ufuncs/remainder.yaml)
@@ -1677,18 +1677,18 @@ constexpr type_id remainder_types_9[] = {type_id::bfloat16, type_id::bfloat16, t
 constexpr type_id remainder_types_10[] = {type_id::float32, type_id::float32, type_id::float32};
 constexpr type_id remainder_types_11[] = {type_id::float64, type_id::float64, type_id::float64};
 constexpr loop_spec remainder_loops[] = {
-    {std::span(remainder_types_0).first(2), std::span(remainder_types_0).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(remainder_types_1).first(2), std::span(remainder_types_1).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(remainder_types_2).first(2), std::span(remainder_types_2).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(remainder_types_3).first(2), std::span(remainder_types_3).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(remainder_types_4).first(2), std::span(remainder_types_4).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(remainder_types_5).first(2), std::span(remainder_types_5).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(remainder_types_6).first(2), std::span(remainder_types_6).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(remainder_types_7).first(2), std::span(remainder_types_7).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp"},
-    {std::span(remainder_types_8).first(2), std::span(remainder_types_8).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp"},
-    {std::span(remainder_types_9).first(2), std::span(remainder_types_9).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp"},
-    {std::span(remainder_types_10).first(2), std::span(remainder_types_10).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp"},
-    {std::span(remainder_types_11).first(2), std::span(remainder_types_11).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp"},
+    {std::span(remainder_types_0).first(2), std::span(remainder_types_0).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(remainder_types_1).first(2), std::span(remainder_types_1).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(remainder_types_2).first(2), std::span(remainder_types_2).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(remainder_types_3).first(2), std::span(remainder_types_3).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(remainder_types_4).first(2), std::span(remainder_types_4).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(remainder_types_5).first(2), std::span(remainder_types_5).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(remainder_types_6).first(2), std::span(remainder_types_6).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(remainder_types_7).first(2), std::span(remainder_types_7).subspan(2), R"cupp(out0 = cupp::dev::remainder_integer(in0, in1);)cupp", false},
+    {std::span(remainder_types_8).first(2), std::span(remainder_types_8).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp", false},
+    {std::span(remainder_types_9).first(2), std::span(remainder_types_9).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp", false},
+    {std::span(remainder_types_10).first(2), std::span(remainder_types_10).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp", false},
+    {std::span(remainder_types_11).first(2), std::span(remainder_types_11).subspan(2), R"cupp(out0 = cupp::dev::remainder_float(in0, in1);)cupp", false},
 };
 constexpr std::string_view remainder_aliases[] = {"mod"};
 
@@ -1702,14 +1702,14 @@ constexpr type_id right_shift_types_5[] = {type_id::uint32, type_id::uint32, typ
 constexpr type_id right_shift_types_6[] = {type_id::int64, type_id::int64, type_id::int64};
 constexpr type_id right_shift_types_7[] = {type_id::uint64, type_id::uint64, type_id::uint64};
 constexpr loop_spec right_shift_loops[] = {
-    {std::span(right_shift_types_0).first(2), std::span(right_shift_types_0).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
-    {std::span(right_shift_types_1).first(2), std::span(right_shift_types_1).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
-    {std::span(right_shift_types_2).first(2), std::span(right_shift_types_2).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
-    {std::span(right_shift_types_3).first(2), std::span(right_shift_types_3).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
-    {std::span(right_shift_types_4).first(2), std::span(right_shift_types_4).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
-    {std::span(right_shift_types_5).first(2), std::span(right_shift_types_5).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
-    {std::span(right_shift_types_6).first(2), std::span(right_shift_types_6).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
-    {std::span(right_shift_types_7).first(2), std::span(right_shift_types_7).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp"},
+    {std::span(right_shift_types_0).first(2), std::span(right_shift_types_0).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp", false},
+    {std::span(right_shift_types_1).first(2), std::span(right_shift_types_1).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp", false},
+    {std::span(right_shift_types_2).first(2), std::span(right_shift_types_2).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp", false},
+    {std::span(right_shift_types_3).first(2), std::span(right_shift_types_3).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp", false},
+    {std::span(right_shift_types_4).first(2), std::span(right_shift_types_4).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp", false},
+    {std::span(right_shift_types_5).first(2), std::span(right_shift_types_5).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp", false},
+    {std::span(right_shift_types_6).first(2), std::span(right_shift_types_6).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp", false},
+    {std::span(right_shift_types_7).first(2), std::span(right_shift_types_7).subspan(2), R"cupp(out0 = static_cast<unsigned long long>(in1) < 8 * sizeof(out0_t) ? static_cast<out0_t>(in0 >> in1) : static_cast<out0_t>(in0 < 0 ? -1 : 0);)cupp", false},
 };
 constexpr std::string_view right_shift_aliases[] = {"bitwise_right_shift"};
 
@@ -1721,12 +1721,12 @@ constexpr type_id rint_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id rint_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id rint_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec rint_loops[] = {
-    {std::span(rint_types_0).first(1), std::span(rint_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp"},
-    {std::span(rint_types_1).first(1), std::span(rint_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp"},
-    {std::span(rint_types_2).first(1), std::span(rint_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp"},
-    {std::span(rint_types_3).first(1), std::span(rint_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp"},
-    {std::span(rint_types_4).first(1), std::span(rint_types_4).subspan(1), R"cupp(out0 = out0_t(::rint(in0.re), ::rint(in0.im));)cupp"},
-    {std::span(rint_types_5).first(1), std::span(rint_types_5).subspan(1), R"cupp(out0 = out0_t(::rint(in0.re), ::rint(in0.im));)cupp"},
+    {std::span(rint_types_0).first(1), std::span(rint_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp", false},
+    {std::span(rint_types_1).first(1), std::span(rint_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp", false},
+    {std::span(rint_types_2).first(1), std::span(rint_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp", false},
+    {std::span(rint_types_3).first(1), std::span(rint_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::rint(cupp::dev::up(in0)));)cupp", false},
+    {std::span(rint_types_4).first(1), std::span(rint_types_4).subspan(1), R"cupp(out0 = out0_t(::rint(in0.re), ::rint(in0.im));)cupp", false},
+    {std::span(rint_types_5).first(1), std::span(rint_types_5).subspan(1), R"cupp(out0 = out0_t(::rint(in0.re), ::rint(in0.im));)cupp", false},
 };
 
 // ---- sign (specs/ufuncs/sign.yaml)
@@ -1745,20 +1745,20 @@ constexpr type_id sign_types_11[] = {type_id::float64, type_id::float64};
 constexpr type_id sign_types_12[] = {type_id::complex64, type_id::complex64};
 constexpr type_id sign_types_13[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec sign_loops[] = {
-    {std::span(sign_types_0).first(1), std::span(sign_types_0).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_1).first(1), std::span(sign_types_1).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_2).first(1), std::span(sign_types_2).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_3).first(1), std::span(sign_types_3).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_4).first(1), std::span(sign_types_4).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_5).first(1), std::span(sign_types_5).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_6).first(1), std::span(sign_types_6).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_7).first(1), std::span(sign_types_7).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_8).first(1), std::span(sign_types_8).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_9).first(1), std::span(sign_types_9).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_10).first(1), std::span(sign_types_10).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_11).first(1), std::span(sign_types_11).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_12).first(1), std::span(sign_types_12).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
-    {std::span(sign_types_13).first(1), std::span(sign_types_13).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp"},
+    {std::span(sign_types_0).first(1), std::span(sign_types_0).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_1).first(1), std::span(sign_types_1).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_2).first(1), std::span(sign_types_2).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_3).first(1), std::span(sign_types_3).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_4).first(1), std::span(sign_types_4).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_5).first(1), std::span(sign_types_5).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_6).first(1), std::span(sign_types_6).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_7).first(1), std::span(sign_types_7).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_8).first(1), std::span(sign_types_8).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_9).first(1), std::span(sign_types_9).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_10).first(1), std::span(sign_types_10).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_11).first(1), std::span(sign_types_11).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_12).first(1), std::span(sign_types_12).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
+    {std::span(sign_types_13).first(1), std::span(sign_types_13).subspan(1), R"cupp(out0 = cupp::dev::sign(in0);)cupp", false},
 };
 
 // ---- signbit (specs/ufuncs/signbit.yaml)
@@ -1767,10 +1767,10 @@ constexpr type_id signbit_types_1[] = {type_id::bfloat16, type_id::bool_};
 constexpr type_id signbit_types_2[] = {type_id::float32, type_id::bool_};
 constexpr type_id signbit_types_3[] = {type_id::float64, type_id::bool_};
 constexpr loop_spec signbit_loops[] = {
-    {std::span(signbit_types_0).first(1), std::span(signbit_types_0).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp"},
-    {std::span(signbit_types_1).first(1), std::span(signbit_types_1).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp"},
-    {std::span(signbit_types_2).first(1), std::span(signbit_types_2).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp"},
-    {std::span(signbit_types_3).first(1), std::span(signbit_types_3).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp"},
+    {std::span(signbit_types_0).first(1), std::span(signbit_types_0).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp", false},
+    {std::span(signbit_types_1).first(1), std::span(signbit_types_1).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp", false},
+    {std::span(signbit_types_2).first(1), std::span(signbit_types_2).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp", false},
+    {std::span(signbit_types_3).first(1), std::span(signbit_types_3).subspan(1), R"cupp(out0 = ::signbit(cupp::dev::up(in0));)cupp", false},
 };
 
 // ---- sin (specs/ufuncs/sin.yaml)
@@ -1781,12 +1781,12 @@ constexpr type_id sin_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id sin_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id sin_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec sin_loops[] = {
-    {std::span(sin_types_0).first(1), std::span(sin_types_0).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
-    {std::span(sin_types_1).first(1), std::span(sin_types_1).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
-    {std::span(sin_types_2).first(1), std::span(sin_types_2).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
-    {std::span(sin_types_3).first(1), std::span(sin_types_3).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
-    {std::span(sin_types_4).first(1), std::span(sin_types_4).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
-    {std::span(sin_types_5).first(1), std::span(sin_types_5).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp"},
+    {std::span(sin_types_0).first(1), std::span(sin_types_0).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp", false},
+    {std::span(sin_types_1).first(1), std::span(sin_types_1).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp", false},
+    {std::span(sin_types_2).first(1), std::span(sin_types_2).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp", false},
+    {std::span(sin_types_3).first(1), std::span(sin_types_3).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp", false},
+    {std::span(sin_types_4).first(1), std::span(sin_types_4).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp", false},
+    {std::span(sin_types_5).first(1), std::span(sin_types_5).subspan(1), R"cupp(out0 = cupp::dev::sin(in0);)cupp", false},
 };
 constexpr ulp_bound sin_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -1798,12 +1798,12 @@ constexpr type_id sinh_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id sinh_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id sinh_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec sinh_loops[] = {
-    {std::span(sinh_types_0).first(1), std::span(sinh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp"},
-    {std::span(sinh_types_1).first(1), std::span(sinh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp"},
-    {std::span(sinh_types_2).first(1), std::span(sinh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp"},
-    {std::span(sinh_types_3).first(1), std::span(sinh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp"},
-    {std::span(sinh_types_4).first(1), std::span(sinh_types_4).subspan(1), R"cupp(out0 = cupp::dev::csinh(in0);)cupp"},
-    {std::span(sinh_types_5).first(1), std::span(sinh_types_5).subspan(1), R"cupp(out0 = cupp::dev::csinh(in0);)cupp"},
+    {std::span(sinh_types_0).first(1), std::span(sinh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(sinh_types_1).first(1), std::span(sinh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(sinh_types_2).first(1), std::span(sinh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(sinh_types_3).first(1), std::span(sinh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sinh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(sinh_types_4).first(1), std::span(sinh_types_4).subspan(1), R"cupp(out0 = cupp::dev::csinh(in0);)cupp", false},
+    {std::span(sinh_types_5).first(1), std::span(sinh_types_5).subspan(1), R"cupp(out0 = cupp::dev::csinh(in0);)cupp", false},
 };
 constexpr ulp_bound sinh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}};
 
@@ -1813,10 +1813,10 @@ constexpr type_id spacing_types_1[] = {type_id::bfloat16, type_id::bfloat16};
 constexpr type_id spacing_types_2[] = {type_id::float32, type_id::float32};
 constexpr type_id spacing_types_3[] = {type_id::float64, type_id::float64};
 constexpr loop_spec spacing_loops[] = {
-    {std::span(spacing_types_0).first(1), std::span(spacing_types_0).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp"},
-    {std::span(spacing_types_1).first(1), std::span(spacing_types_1).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp"},
-    {std::span(spacing_types_2).first(1), std::span(spacing_types_2).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp"},
-    {std::span(spacing_types_3).first(1), std::span(spacing_types_3).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp"},
+    {std::span(spacing_types_0).first(1), std::span(spacing_types_0).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp", false},
+    {std::span(spacing_types_1).first(1), std::span(spacing_types_1).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp", false},
+    {std::span(spacing_types_2).first(1), std::span(spacing_types_2).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp", false},
+    {std::span(spacing_types_3).first(1), std::span(spacing_types_3).subspan(1), R"cupp(out0 = cupp::dev::spacing_of(in0);)cupp", false},
 };
 
 // ---- sqrt (specs/ufuncs/sqrt.yaml)
@@ -1827,12 +1827,12 @@ constexpr type_id sqrt_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id sqrt_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id sqrt_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec sqrt_loops[] = {
-    {std::span(sqrt_types_0).first(1), std::span(sqrt_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp"},
-    {std::span(sqrt_types_1).first(1), std::span(sqrt_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp"},
-    {std::span(sqrt_types_2).first(1), std::span(sqrt_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp"},
-    {std::span(sqrt_types_3).first(1), std::span(sqrt_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp"},
-    {std::span(sqrt_types_4).first(1), std::span(sqrt_types_4).subspan(1), R"cupp(out0 = cupp::dev::csqrt(in0);)cupp"},
-    {std::span(sqrt_types_5).first(1), std::span(sqrt_types_5).subspan(1), R"cupp(out0 = cupp::dev::csqrt(in0);)cupp"},
+    {std::span(sqrt_types_0).first(1), std::span(sqrt_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp", false},
+    {std::span(sqrt_types_1).first(1), std::span(sqrt_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp", false},
+    {std::span(sqrt_types_2).first(1), std::span(sqrt_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp", false},
+    {std::span(sqrt_types_3).first(1), std::span(sqrt_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::sqrt(cupp::dev::up(in0)));)cupp", false},
+    {std::span(sqrt_types_4).first(1), std::span(sqrt_types_4).subspan(1), R"cupp(out0 = cupp::dev::csqrt(in0);)cupp", false},
+    {std::span(sqrt_types_5).first(1), std::span(sqrt_types_5).subspan(1), R"cupp(out0 = cupp::dev::csqrt(in0);)cupp", false},
 };
 constexpr ulp_bound sqrt_ulp[] = {{type_id::float32, 1}, {type_id::float64, 1}};
 
@@ -1852,20 +1852,20 @@ constexpr type_id square_types_11[] = {type_id::float64, type_id::float64};
 constexpr type_id square_types_12[] = {type_id::complex64, type_id::complex64};
 constexpr type_id square_types_13[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec square_loops[] = {
-    {std::span(square_types_0).first(1), std::span(square_types_0).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
-    {std::span(square_types_1).first(1), std::span(square_types_1).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
-    {std::span(square_types_2).first(1), std::span(square_types_2).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
-    {std::span(square_types_3).first(1), std::span(square_types_3).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
-    {std::span(square_types_4).first(1), std::span(square_types_4).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
-    {std::span(square_types_5).first(1), std::span(square_types_5).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
-    {std::span(square_types_6).first(1), std::span(square_types_6).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
-    {std::span(square_types_7).first(1), std::span(square_types_7).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp"},
-    {std::span(square_types_8).first(1), std::span(square_types_8).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * cupp::dev::up(in0));)cupp"},
-    {std::span(square_types_9).first(1), std::span(square_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * cupp::dev::up(in0));)cupp"},
-    {std::span(square_types_10).first(1), std::span(square_types_10).subspan(1), R"cupp(out0 = in0 * in0;)cupp"},
-    {std::span(square_types_11).first(1), std::span(square_types_11).subspan(1), R"cupp(out0 = in0 * in0;)cupp"},
-    {std::span(square_types_12).first(1), std::span(square_types_12).subspan(1), R"cupp(out0 = in0 * in0;)cupp"},
-    {std::span(square_types_13).first(1), std::span(square_types_13).subspan(1), R"cupp(out0 = in0 * in0;)cupp"},
+    {std::span(square_types_0).first(1), std::span(square_types_0).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp", false},
+    {std::span(square_types_1).first(1), std::span(square_types_1).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp", false},
+    {std::span(square_types_2).first(1), std::span(square_types_2).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp", false},
+    {std::span(square_types_3).first(1), std::span(square_types_3).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp", false},
+    {std::span(square_types_4).first(1), std::span(square_types_4).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp", false},
+    {std::span(square_types_5).first(1), std::span(square_types_5).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp", false},
+    {std::span(square_types_6).first(1), std::span(square_types_6).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp", false},
+    {std::span(square_types_7).first(1), std::span(square_types_7).subspan(1), R"cupp(out0 = static_cast<out0_t>(static_cast<unsigned long long>(in0) * static_cast<unsigned long long>(in0));)cupp", false},
+    {std::span(square_types_8).first(1), std::span(square_types_8).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * cupp::dev::up(in0));)cupp", false},
+    {std::span(square_types_9).first(1), std::span(square_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(cupp::dev::up(in0) * cupp::dev::up(in0));)cupp", false},
+    {std::span(square_types_10).first(1), std::span(square_types_10).subspan(1), R"cupp(out0 = in0 * in0;)cupp", false},
+    {std::span(square_types_11).first(1), std::span(square_types_11).subspan(1), R"cupp(out0 = in0 * in0;)cupp", false},
+    {std::span(square_types_12).first(1), std::span(square_types_12).subspan(1), R"cupp(out0 = in0 * in0;)cupp", false},
+    {std::span(square_types_13).first(1), std::span(square_types_13).subspan(1), R"cupp(out0 = in0 * in0;)cupp", false},
 };
 
 // ---- subtract (specs/ufuncs/subtract.yaml)
@@ -1884,20 +1884,20 @@ constexpr type_id subtract_types_11[] = {type_id::float64, type_id::float64, typ
 constexpr type_id subtract_types_12[] = {type_id::complex64, type_id::complex64, type_id::complex64};
 constexpr type_id subtract_types_13[] = {type_id::complex128, type_id::complex128, type_id::complex128};
 constexpr loop_spec subtract_loops[] = {
-    {std::span(subtract_types_0).first(2), std::span(subtract_types_0).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_1).first(2), std::span(subtract_types_1).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_2).first(2), std::span(subtract_types_2).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_3).first(2), std::span(subtract_types_3).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_4).first(2), std::span(subtract_types_4).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_5).first(2), std::span(subtract_types_5).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_6).first(2), std::span(subtract_types_6).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_7).first(2), std::span(subtract_types_7).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_8).first(2), std::span(subtract_types_8).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_9).first(2), std::span(subtract_types_9).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_10).first(2), std::span(subtract_types_10).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_11).first(2), std::span(subtract_types_11).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_12).first(2), std::span(subtract_types_12).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
-    {std::span(subtract_types_13).first(2), std::span(subtract_types_13).subspan(2), R"cupp(out0 = in0 - in1;)cupp"},
+    {std::span(subtract_types_0).first(2), std::span(subtract_types_0).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_1).first(2), std::span(subtract_types_1).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_2).first(2), std::span(subtract_types_2).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_3).first(2), std::span(subtract_types_3).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_4).first(2), std::span(subtract_types_4).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_5).first(2), std::span(subtract_types_5).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_6).first(2), std::span(subtract_types_6).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_7).first(2), std::span(subtract_types_7).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_8).first(2), std::span(subtract_types_8).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_9).first(2), std::span(subtract_types_9).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_10).first(2), std::span(subtract_types_10).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_11).first(2), std::span(subtract_types_11).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_12).first(2), std::span(subtract_types_12).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
+    {std::span(subtract_types_13).first(2), std::span(subtract_types_13).subspan(2), R"cupp(out0 = in0 - in1;)cupp", false},
 };
 
 // ---- tan (specs/ufuncs/tan.yaml)
@@ -1908,12 +1908,12 @@ constexpr type_id tan_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id tan_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id tan_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec tan_loops[] = {
-    {std::span(tan_types_0).first(1), std::span(tan_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp"},
-    {std::span(tan_types_1).first(1), std::span(tan_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp"},
-    {std::span(tan_types_2).first(1), std::span(tan_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp"},
-    {std::span(tan_types_3).first(1), std::span(tan_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp"},
-    {std::span(tan_types_4).first(1), std::span(tan_types_4).subspan(1), R"cupp(out0 = cupp::dev::ctan(in0);)cupp"},
-    {std::span(tan_types_5).first(1), std::span(tan_types_5).subspan(1), R"cupp(out0 = cupp::dev::ctan(in0);)cupp"},
+    {std::span(tan_types_0).first(1), std::span(tan_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp", false},
+    {std::span(tan_types_1).first(1), std::span(tan_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp", false},
+    {std::span(tan_types_2).first(1), std::span(tan_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp", false},
+    {std::span(tan_types_3).first(1), std::span(tan_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tan(cupp::dev::up(in0)));)cupp", false},
+    {std::span(tan_types_4).first(1), std::span(tan_types_4).subspan(1), R"cupp(out0 = cupp::dev::ctan(in0);)cupp", false},
+    {std::span(tan_types_5).first(1), std::span(tan_types_5).subspan(1), R"cupp(out0 = cupp::dev::ctan(in0);)cupp", false},
 };
 constexpr ulp_bound tan_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}, {type_id::complex128, 4}};
 
@@ -1925,12 +1925,12 @@ constexpr type_id tanh_types_3[] = {type_id::float64, type_id::float64};
 constexpr type_id tanh_types_4[] = {type_id::complex64, type_id::complex64};
 constexpr type_id tanh_types_5[] = {type_id::complex128, type_id::complex128};
 constexpr loop_spec tanh_loops[] = {
-    {std::span(tanh_types_0).first(1), std::span(tanh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp"},
-    {std::span(tanh_types_1).first(1), std::span(tanh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp"},
-    {std::span(tanh_types_2).first(1), std::span(tanh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp"},
-    {std::span(tanh_types_3).first(1), std::span(tanh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp"},
-    {std::span(tanh_types_4).first(1), std::span(tanh_types_4).subspan(1), R"cupp(out0 = cupp::dev::ctanh(in0);)cupp"},
-    {std::span(tanh_types_5).first(1), std::span(tanh_types_5).subspan(1), R"cupp(out0 = cupp::dev::ctanh(in0);)cupp"},
+    {std::span(tanh_types_0).first(1), std::span(tanh_types_0).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(tanh_types_1).first(1), std::span(tanh_types_1).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(tanh_types_2).first(1), std::span(tanh_types_2).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(tanh_types_3).first(1), std::span(tanh_types_3).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::tanh(cupp::dev::up(in0)));)cupp", false},
+    {std::span(tanh_types_4).first(1), std::span(tanh_types_4).subspan(1), R"cupp(out0 = cupp::dev::ctanh(in0);)cupp", false},
+    {std::span(tanh_types_5).first(1), std::span(tanh_types_5).subspan(1), R"cupp(out0 = cupp::dev::ctanh(in0);)cupp", false},
 };
 constexpr ulp_bound tanh_ulp[] = {{type_id::float32, 4}, {type_id::float64, 2}, {type_id::complex128, 4}};
 
@@ -1949,105 +1949,105 @@ constexpr type_id trunc_types_10[] = {type_id::bfloat16, type_id::bfloat16};
 constexpr type_id trunc_types_11[] = {type_id::float32, type_id::float32};
 constexpr type_id trunc_types_12[] = {type_id::float64, type_id::float64};
 constexpr loop_spec trunc_loops[] = {
-    {std::span(trunc_types_0).first(1), std::span(trunc_types_0).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(trunc_types_1).first(1), std::span(trunc_types_1).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(trunc_types_2).first(1), std::span(trunc_types_2).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(trunc_types_3).first(1), std::span(trunc_types_3).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(trunc_types_4).first(1), std::span(trunc_types_4).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(trunc_types_5).first(1), std::span(trunc_types_5).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(trunc_types_6).first(1), std::span(trunc_types_6).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(trunc_types_7).first(1), std::span(trunc_types_7).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(trunc_types_8).first(1), std::span(trunc_types_8).subspan(1), R"cupp(out0 = in0;)cupp"},
-    {std::span(trunc_types_9).first(1), std::span(trunc_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp"},
-    {std::span(trunc_types_10).first(1), std::span(trunc_types_10).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp"},
-    {std::span(trunc_types_11).first(1), std::span(trunc_types_11).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp"},
-    {std::span(trunc_types_12).first(1), std::span(trunc_types_12).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp"},
+    {std::span(trunc_types_0).first(1), std::span(trunc_types_0).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(trunc_types_1).first(1), std::span(trunc_types_1).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(trunc_types_2).first(1), std::span(trunc_types_2).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(trunc_types_3).first(1), std::span(trunc_types_3).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(trunc_types_4).first(1), std::span(trunc_types_4).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(trunc_types_5).first(1), std::span(trunc_types_5).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(trunc_types_6).first(1), std::span(trunc_types_6).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(trunc_types_7).first(1), std::span(trunc_types_7).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(trunc_types_8).first(1), std::span(trunc_types_8).subspan(1), R"cupp(out0 = in0;)cupp", false},
+    {std::span(trunc_types_9).first(1), std::span(trunc_types_9).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp", false},
+    {std::span(trunc_types_10).first(1), std::span(trunc_types_10).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp", false},
+    {std::span(trunc_types_11).first(1), std::span(trunc_types_11).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp", false},
+    {std::span(trunc_types_12).first(1), std::span(trunc_types_12).subspan(1), R"cupp(out0 = cupp::dev::down<out0_t>(::trunc(cupp::dev::up(in0)));)cupp", false},
 };
 
 constexpr op_spec ops[] = {
-    {"absolute", R"cupp(Calculate the absolute value element-wise.)cupp", 1, 1, absolute_aliases, "", false, absolute_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"add", R"cupp(Add arguments element-wise.)cupp", 2, 1, {}, "0", true, add_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"arccos", R"cupp(Trigonometric inverse cosine, element-wise.)cupp", 1, 1, arccos_aliases, "", false, arccos_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arccos_ulp},
-    {"arccosh", R"cupp(Inverse hyperbolic cosine, element-wise.)cupp", 1, 1, arccosh_aliases, "", false, arccosh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arccosh_ulp},
-    {"arcsin", R"cupp(Inverse sine, element-wise.)cupp", 1, 1, arcsin_aliases, "", false, arcsin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arcsin_ulp},
-    {"arcsinh", R"cupp(Inverse hyperbolic sine element-wise.)cupp", 1, 1, arcsinh_aliases, "", false, arcsinh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arcsinh_ulp},
-    {"arctan", R"cupp(Trigonometric inverse tangent, element-wise.)cupp", 1, 1, arctan_aliases, "", false, arctan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctan_ulp},
-    {"arctan2", R"cupp(Element-wise arc tangent of x1/x2 choosing the quadrant correctly.)cupp", 2, 1, arctan2_aliases, "", false, arctan2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctan2_ulp},
-    {"arctanh", R"cupp(Inverse hyperbolic tangent element-wise.)cupp", 1, 1, arctanh_aliases, "", false, arctanh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctanh_ulp},
-    {"bitwise_and", R"cupp(Compute the bit-wise AND of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"bitwise_count", R"cupp(Computes the number of 1-bits in the absolute value of x.)cupp", 1, 1, {}, "", false, bitwise_count_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"bitwise_or", R"cupp(Compute the bit-wise OR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"bitwise_xor", R"cupp(Compute the bit-wise XOR of two arrays element-wise.)cupp", 2, 1, {}, "", true, bitwise_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"cbrt", R"cupp(Return the cube-root of an array, element-wise.)cupp", 1, 1, {}, "", false, cbrt_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, cbrt_ulp},
-    {"ceil", R"cupp(Return the ceiling of the input, element-wise.)cupp", 1, 1, {}, "", false, ceil_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"conjugate", R"cupp(Return the complex conjugate, element-wise.)cupp", 1, 1, conjugate_aliases, "", false, conjugate_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"copysign", R"cupp(Change the sign of x1 to that of x2, element-wise.)cupp", 2, 1, {}, "", false, copysign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"cos", R"cupp(Cosine element-wise.)cupp", 1, 1, {}, "", false, cos_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, cos_ulp},
-    {"cosh", R"cupp(Hyperbolic cosine, element-wise.)cupp", 1, 1, {}, "", false, cosh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, cosh_ulp},
-    {"deg2rad", R"cupp(Convert angles from degrees to radians.)cupp", 1, 1, deg2rad_aliases, "", false, deg2rad_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"divide", R"cupp(Divide arguments element-wise.)cupp", 2, 1, divide_aliases, "", false, divide_loops, type_id::float64, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"divmod", R"cupp(Return element-wise quotient and remainder simultaneously.)cupp", 2, 2, {}, "", false, divmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"equal", R"cupp(Return (x1 == x2) element-wise.)cupp", 2, 1, {}, "", true, equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"exp", R"cupp(Calculate the exponential of all elements in the input array.)cupp", 1, 1, {}, "", false, exp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, exp_ulp},
-    {"exp2", R"cupp(Calculate 2**p for all p in the input array.)cupp", 1, 1, {}, "", false, exp2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, exp2_ulp},
-    {"expm1", R"cupp(Calculate exp(x) - 1 for all elements in the array.)cupp", 1, 1, {}, "", false, expm1_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, expm1_ulp},
-    {"fabs", R"cupp(Compute the absolute values element-wise.)cupp", 1, 1, {}, "", false, fabs_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"float_power", R"cupp(First array elements raised to powers from second array, element-wise.)cupp", 2, 1, {}, "", false, float_power_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, float_power_ulp},
-    {"floor", R"cupp(Return the floor of the input, element-wise.)cupp", 1, 1, {}, "", false, floor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"floor_divide", R"cupp(Return the largest integer smaller or equal to the division of the inputs.)cupp", 2, 1, {}, "", false, floor_divide_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"fmax", R"cupp(Element-wise maximum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmax_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"fmin", R"cupp(Element-wise minimum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"fmod", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, {}, "", false, fmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"frexp", R"cupp(Decompose the elements of x into mantissa and twos exponent.)cupp", 1, 2, {}, "", false, frexp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"gcd", R"cupp(Returns the greatest common divisor of |x1| and |x2|.)cupp", 2, 1, {}, "0", true, gcd_loops, type_id::void_, R"cupp(ufunc 'gcd' did not contain a loop with signature matching types (dtype('bool'), dtype('bool')) -> None)cupp", R"cupp()cupp", false, {}},
-    {"greater", R"cupp(Return the truth value of (x1 > x2) element-wise.)cupp", 2, 1, {}, "", false, greater_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"greater_equal", R"cupp(Return the truth value of (x1 >= x2) element-wise.)cupp", 2, 1, {}, "", false, greater_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"heaviside", R"cupp(Compute the Heaviside step function.)cupp", 2, 1, {}, "", false, heaviside_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"hypot", R"cupp(Given the "legs" of a right triangle, return its hypotenuse.)cupp", 2, 1, {}, "", true, hypot_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, hypot_ulp},
-    {"invert", R"cupp(Compute bit-wise inversion, or bit-wise NOT, element-wise.)cupp", 1, 1, invert_aliases, "", false, invert_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"isfinite", R"cupp(Test element-wise for finiteness (not infinity and not Not a Number).)cupp", 1, 1, {}, "", false, isfinite_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"isinf", R"cupp(Test element-wise for positive or negative infinity.)cupp", 1, 1, {}, "", false, isinf_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"isnan", R"cupp(Test element-wise for NaN and return result as a boolean array.)cupp", 1, 1, {}, "", false, isnan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"lcm", R"cupp(Returns the lowest common multiple of |x1| and |x2|.)cupp", 2, 1, {}, "", true, lcm_loops, type_id::void_, R"cupp(ufunc 'lcm' did not contain a loop with signature matching types (dtype('bool'), dtype('bool')) -> None)cupp", R"cupp()cupp", false, {}},
-    {"ldexp", R"cupp(Returns x1 * 2**x2, element-wise.)cupp", 2, 1, {}, "", false, ldexp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"left_shift", R"cupp(Shift the bits of an integer to the left.)cupp", 2, 1, left_shift_aliases, "", false, left_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"less", R"cupp(Return the truth value of (x1 < x2) element-wise.)cupp", 2, 1, {}, "", false, less_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"less_equal", R"cupp(Return the truth value of (x1 <= x2) element-wise.)cupp", 2, 1, {}, "", false, less_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"log", R"cupp(Natural logarithm, element-wise.)cupp", 1, 1, {}, "", false, log_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log_ulp},
-    {"log10", R"cupp(Return the base 10 logarithm of the input array, element-wise.)cupp", 1, 1, {}, "", false, log10_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log10_ulp},
-    {"log1p", R"cupp(Return the natural logarithm of one plus the input array, element-wise.)cupp", 1, 1, {}, "", false, log1p_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log1p_ulp},
-    {"log2", R"cupp(Base-2 logarithm of x.)cupp", 1, 1, {}, "", false, log2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log2_ulp},
-    {"logaddexp", R"cupp(Logarithm of the sum of exponentiations of the inputs.)cupp", 2, 1, {}, "", true, logaddexp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, logaddexp_ulp},
-    {"logaddexp2", R"cupp(Logarithm of the sum of exponentiations of the inputs in base-2.)cupp", 2, 1, {}, "", true, logaddexp2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, logaddexp2_ulp},
-    {"logical_and", R"cupp(Compute the truth value of x1 AND x2 element-wise.)cupp", 2, 1, {}, "", true, logical_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}},
-    {"logical_not", R"cupp(Compute the truth value of NOT x element-wise.)cupp", 1, 1, {}, "", false, logical_not_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}},
-    {"logical_or", R"cupp(Compute the truth value of x1 OR x2 element-wise.)cupp", 2, 1, {}, "", true, logical_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}},
-    {"logical_xor", R"cupp(Compute the truth value of x1 XOR x2, element-wise.)cupp", 2, 1, {}, "", true, logical_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}},
-    {"maximum", R"cupp(Element-wise maximum of array elements.)cupp", 2, 1, {}, "", true, maximum_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"minimum", R"cupp(Element-wise minimum of array elements.)cupp", 2, 1, {}, "", true, minimum_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"modf", R"cupp(Return the fractional and integral parts of an array, element-wise.)cupp", 1, 2, {}, "", false, modf_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"multiply", R"cupp(Multiply arguments element-wise.)cupp", 2, 1, {}, "1", true, multiply_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"negative", R"cupp(Numerical negative, element-wise.)cupp", 1, 1, {}, "", false, negative_loops, type_id::void_, R"cupp(The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.)cupp", R"cupp()cupp", false, {}},
-    {"nextafter", R"cupp(Return the next floating-point value after x1 towards x2, element-wise.)cupp", 2, 1, {}, "", false, nextafter_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"not_equal", R"cupp(Return (x1 != x2) element-wise.)cupp", 2, 1, {}, "", true, not_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"positive", R"cupp(Numerical positive, element-wise.)cupp", 1, 1, {}, "", false, positive_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"power", R"cupp(First array elements raised to powers from second array, element-wise.)cupp", 2, 1, power_aliases, "", false, power_loops, type_id::void_, R"cupp()cupp", R"cupp(ValueError: Integers to negative integer powers are not allowed.)cupp", false, power_ulp},
-    {"rad2deg", R"cupp(Convert angles from radians to degrees.)cupp", 1, 1, rad2deg_aliases, "", false, rad2deg_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"reciprocal", R"cupp(Return the reciprocal of the argument, element-wise.)cupp", 1, 1, {}, "", false, reciprocal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"remainder", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, remainder_aliases, "", false, remainder_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"right_shift", R"cupp(Shift the bits of an integer to the right.)cupp", 2, 1, right_shift_aliases, "", false, right_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"rint", R"cupp(Round elements of the array to the nearest integer.)cupp", 1, 1, {}, "", false, rint_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"sign", R"cupp(Returns an element-wise indication of the sign of a number.)cupp", 1, 1, {}, "", false, sign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"signbit", R"cupp(Returns element-wise True where signbit is set (less than zero).)cupp", 1, 1, {}, "", false, signbit_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"sin", R"cupp(Trigonometric sine, element-wise.)cupp", 1, 1, {}, "", false, sin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sin_ulp},
-    {"sinh", R"cupp(Hyperbolic sine, element-wise.)cupp", 1, 1, {}, "", false, sinh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sinh_ulp},
-    {"spacing", R"cupp(Return the distance between x and the nearest adjacent number.)cupp", 1, 1, {}, "", false, spacing_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"sqrt", R"cupp(Return the non-negative square-root of an array, element-wise.)cupp", 1, 1, {}, "", false, sqrt_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sqrt_ulp},
-    {"square", R"cupp(Return the element-wise square of the input.)cupp", 1, 1, {}, "", false, square_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
-    {"subtract", R"cupp(Subtract arguments, element-wise.)cupp", 2, 1, {}, "", false, subtract_loops, type_id::void_, R"cupp(numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.)cupp", R"cupp()cupp", false, {}},
-    {"tan", R"cupp(Compute tangent element-wise.)cupp", 1, 1, {}, "", false, tan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, tan_ulp},
-    {"tanh", R"cupp(Compute hyperbolic tangent element-wise.)cupp", 1, 1, {}, "", false, tanh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, tanh_ulp},
-    {"trunc", R"cupp(Return the truncated value of the input, element-wise.)cupp", 1, 1, {}, "", false, trunc_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}},
+    {"absolute", R"cupp(Calculate the absolute value element-wise.)cupp", 1, 1, absolute_aliases, "", false, absolute_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"add", R"cupp(Add arguments element-wise.)cupp", 2, 1, {}, "0", true, add_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"arccos", R"cupp(Trigonometric inverse cosine, element-wise.)cupp", 1, 1, arccos_aliases, "", false, arccos_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arccos_ulp, {}, {}},
+    {"arccosh", R"cupp(Inverse hyperbolic cosine, element-wise.)cupp", 1, 1, arccosh_aliases, "", false, arccosh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arccosh_ulp, {}, {}},
+    {"arcsin", R"cupp(Inverse sine, element-wise.)cupp", 1, 1, arcsin_aliases, "", false, arcsin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arcsin_ulp, {}, {}},
+    {"arcsinh", R"cupp(Inverse hyperbolic sine element-wise.)cupp", 1, 1, arcsinh_aliases, "", false, arcsinh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arcsinh_ulp, {}, {}},
+    {"arctan", R"cupp(Trigonometric inverse tangent, element-wise.)cupp", 1, 1, arctan_aliases, "", false, arctan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctan_ulp, {}, {}},
+    {"arctan2", R"cupp(Element-wise arc tangent of x1/x2 choosing the quadrant correctly.)cupp", 2, 1, arctan2_aliases, "", false, arctan2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctan2_ulp, {}, {}},
+    {"arctanh", R"cupp(Inverse hyperbolic tangent element-wise.)cupp", 1, 1, arctanh_aliases, "", false, arctanh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, arctanh_ulp, {}, {}},
+    {"bitwise_and", R"cupp(Compute the bit-wise AND of two arrays element-wise.)cupp", 2, 1, {}, "-1", true, bitwise_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"bitwise_count", R"cupp(Computes the number of 1-bits in the absolute value of x.)cupp", 1, 1, {}, "", false, bitwise_count_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"bitwise_or", R"cupp(Compute the bit-wise OR of two arrays element-wise.)cupp", 2, 1, {}, "0", true, bitwise_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"bitwise_xor", R"cupp(Compute the bit-wise XOR of two arrays element-wise.)cupp", 2, 1, {}, "0", true, bitwise_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"cbrt", R"cupp(Return the cube-root of an array, element-wise.)cupp", 1, 1, {}, "", false, cbrt_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, cbrt_ulp, {}, {}},
+    {"ceil", R"cupp(Return the ceiling of the input, element-wise.)cupp", 1, 1, {}, "", false, ceil_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"conjugate", R"cupp(Return the complex conjugate, element-wise.)cupp", 1, 1, conjugate_aliases, "", false, conjugate_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"copysign", R"cupp(Change the sign of x1 to that of x2, element-wise.)cupp", 2, 1, {}, "", false, copysign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"cos", R"cupp(Cosine element-wise.)cupp", 1, 1, {}, "", false, cos_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, cos_ulp, {}, {}},
+    {"cosh", R"cupp(Hyperbolic cosine, element-wise.)cupp", 1, 1, {}, "", false, cosh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, cosh_ulp, {}, {}},
+    {"deg2rad", R"cupp(Convert angles from degrees to radians.)cupp", 1, 1, deg2rad_aliases, "", false, deg2rad_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"divide", R"cupp(Divide arguments element-wise.)cupp", 2, 1, divide_aliases, "", false, divide_loops, type_id::float64, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"divmod", R"cupp(Return element-wise quotient and remainder simultaneously.)cupp", 2, 2, {}, "", false, divmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"equal", R"cupp(Return (x1 == x2) element-wise.)cupp", 2, 1, {}, "", true, equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, comparison_outcome{false, false}},
+    {"exp", R"cupp(Calculate the exponential of all elements in the input array.)cupp", 1, 1, {}, "", false, exp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, exp_ulp, {}, {}},
+    {"exp2", R"cupp(Calculate 2**p for all p in the input array.)cupp", 1, 1, {}, "", false, exp2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, exp2_ulp, {}, {}},
+    {"expm1", R"cupp(Calculate exp(x) - 1 for all elements in the array.)cupp", 1, 1, {}, "", false, expm1_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, expm1_ulp, {}, {}},
+    {"fabs", R"cupp(Compute the absolute values element-wise.)cupp", 1, 1, {}, "", false, fabs_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"float_power", R"cupp(First array elements raised to powers from second array, element-wise.)cupp", 2, 1, {}, "", false, float_power_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, float_power_ulp, {}, {}},
+    {"floor", R"cupp(Return the floor of the input, element-wise.)cupp", 1, 1, {}, "", false, floor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"floor_divide", R"cupp(Return the largest integer smaller or equal to the division of the inputs.)cupp", 2, 1, {}, "", false, floor_divide_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"fmax", R"cupp(Element-wise maximum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmax_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"fmin", R"cupp(Element-wise minimum of array elements, ignoring NaNs.)cupp", 2, 1, {}, "", true, fmin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"fmod", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, {}, "", false, fmod_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"frexp", R"cupp(Decompose the elements of x into mantissa and twos exponent.)cupp", 1, 2, {}, "", false, frexp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"gcd", R"cupp(Returns the greatest common divisor of |x1| and |x2|.)cupp", 2, 1, {}, "0", true, gcd_loops, type_id::void_, R"cupp(ufunc 'gcd' did not contain a loop with signature matching types (dtype('bool'), dtype('bool')) -> None)cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"greater", R"cupp(Return the truth value of (x1 > x2) element-wise.)cupp", 2, 1, {}, "", false, greater_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, comparison_outcome{false, true}},
+    {"greater_equal", R"cupp(Return the truth value of (x1 >= x2) element-wise.)cupp", 2, 1, {}, "", false, greater_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, comparison_outcome{false, true}},
+    {"heaviside", R"cupp(Compute the Heaviside step function.)cupp", 2, 1, {}, "", false, heaviside_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"hypot", R"cupp(Given the "legs" of a right triangle, return its hypotenuse.)cupp", 2, 1, {}, "", true, hypot_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, hypot_ulp, {}, {}},
+    {"invert", R"cupp(Compute bit-wise inversion, or bit-wise NOT, element-wise.)cupp", 1, 1, invert_aliases, "", false, invert_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"isfinite", R"cupp(Test element-wise for finiteness (not infinity and not Not a Number).)cupp", 1, 1, {}, "", false, isfinite_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"isinf", R"cupp(Test element-wise for positive or negative infinity.)cupp", 1, 1, {}, "", false, isinf_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"isnan", R"cupp(Test element-wise for NaN and return result as a boolean array.)cupp", 1, 1, {}, "", false, isnan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"lcm", R"cupp(Returns the lowest common multiple of |x1| and |x2|.)cupp", 2, 1, {}, "", true, lcm_loops, type_id::void_, R"cupp(ufunc 'lcm' did not contain a loop with signature matching types (dtype('bool'), dtype('bool')) -> None)cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"ldexp", R"cupp(Returns x1 * 2**x2, element-wise.)cupp", 2, 1, {}, "", false, ldexp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"left_shift", R"cupp(Shift the bits of an integer to the left.)cupp", 2, 1, left_shift_aliases, "", false, left_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"less", R"cupp(Return the truth value of (x1 < x2) element-wise.)cupp", 2, 1, {}, "", false, less_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, comparison_outcome{true, false}},
+    {"less_equal", R"cupp(Return the truth value of (x1 <= x2) element-wise.)cupp", 2, 1, {}, "", false, less_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, comparison_outcome{true, false}},
+    {"log", R"cupp(Natural logarithm, element-wise.)cupp", 1, 1, {}, "", false, log_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log_ulp, {}, {}},
+    {"log10", R"cupp(Return the base 10 logarithm of the input array, element-wise.)cupp", 1, 1, {}, "", false, log10_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log10_ulp, {}, {}},
+    {"log1p", R"cupp(Return the natural logarithm of one plus the input array, element-wise.)cupp", 1, 1, {}, "", false, log1p_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log1p_ulp, {}, {}},
+    {"log2", R"cupp(Base-2 logarithm of x.)cupp", 1, 1, {}, "", false, log2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, log2_ulp, {}, {}},
+    {"logaddexp", R"cupp(Logarithm of the sum of exponentiations of the inputs.)cupp", 2, 1, {}, "", true, logaddexp_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, logaddexp_ulp, {}, {}},
+    {"logaddexp2", R"cupp(Logarithm of the sum of exponentiations of the inputs in base-2.)cupp", 2, 1, {}, "", true, logaddexp2_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, logaddexp2_ulp, {}, {}},
+    {"logical_and", R"cupp(Compute the truth value of x1 AND x2 element-wise.)cupp", 2, 1, {}, "True", true, logical_and_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}, {}, {}},
+    {"logical_not", R"cupp(Compute the truth value of NOT x element-wise.)cupp", 1, 1, {}, "", false, logical_not_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}, {}, {}},
+    {"logical_or", R"cupp(Compute the truth value of x1 OR x2 element-wise.)cupp", 2, 1, {}, "False", true, logical_or_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}, {}, {}},
+    {"logical_xor", R"cupp(Compute the truth value of x1 XOR x2, element-wise.)cupp", 2, 1, {}, "False", true, logical_xor_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", true, {}, {}, {}},
+    {"maximum", R"cupp(Element-wise maximum of array elements.)cupp", 2, 1, {}, "", true, maximum_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"minimum", R"cupp(Element-wise minimum of array elements.)cupp", 2, 1, {}, "", true, minimum_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"modf", R"cupp(Return the fractional and integral parts of an array, element-wise.)cupp", 1, 2, {}, "", false, modf_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"multiply", R"cupp(Multiply arguments element-wise.)cupp", 2, 1, {}, "1", true, multiply_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"negative", R"cupp(Numerical negative, element-wise.)cupp", 1, 1, {}, "", false, negative_loops, type_id::void_, R"cupp(The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead.)cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"nextafter", R"cupp(Return the next floating-point value after x1 towards x2, element-wise.)cupp", 2, 1, {}, "", false, nextafter_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"not_equal", R"cupp(Return (x1 != x2) element-wise.)cupp", 2, 1, {}, "", true, not_equal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, comparison_outcome{true, true}},
+    {"positive", R"cupp(Numerical positive, element-wise.)cupp", 1, 1, {}, "", false, positive_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"power", R"cupp(First array elements raised to powers from second array, element-wise.)cupp", 2, 1, power_aliases, "", false, power_loops, type_id::void_, R"cupp()cupp", R"cupp(ValueError: Integers to negative integer powers are not allowed.)cupp", false, power_ulp, {}, {}},
+    {"rad2deg", R"cupp(Convert angles from radians to degrees.)cupp", 1, 1, rad2deg_aliases, "", false, rad2deg_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"reciprocal", R"cupp(Return the reciprocal of the argument, element-wise.)cupp", 1, 1, {}, "", false, reciprocal_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"remainder", R"cupp(Returns the element-wise remainder of division.)cupp", 2, 1, remainder_aliases, "", false, remainder_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"right_shift", R"cupp(Shift the bits of an integer to the right.)cupp", 2, 1, right_shift_aliases, "", false, right_shift_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"rint", R"cupp(Round elements of the array to the nearest integer.)cupp", 1, 1, {}, "", false, rint_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"sign", R"cupp(Returns an element-wise indication of the sign of a number.)cupp", 1, 1, {}, "", false, sign_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"signbit", R"cupp(Returns element-wise True where signbit is set (less than zero).)cupp", 1, 1, {}, "", false, signbit_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"sin", R"cupp(Trigonometric sine, element-wise.)cupp", 1, 1, {}, "", false, sin_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sin_ulp, {}, {}},
+    {"sinh", R"cupp(Hyperbolic sine, element-wise.)cupp", 1, 1, {}, "", false, sinh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sinh_ulp, {}, {}},
+    {"spacing", R"cupp(Return the distance between x and the nearest adjacent number.)cupp", 1, 1, {}, "", false, spacing_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"sqrt", R"cupp(Return the non-negative square-root of an array, element-wise.)cupp", 1, 1, {}, "", false, sqrt_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, sqrt_ulp, {}, {}},
+    {"square", R"cupp(Return the element-wise square of the input.)cupp", 1, 1, {}, "", false, square_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"subtract", R"cupp(Subtract arguments, element-wise.)cupp", 2, 1, {}, "", false, subtract_loops, type_id::void_, R"cupp(numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead.)cupp", R"cupp()cupp", false, {}, {}, {}},
+    {"tan", R"cupp(Compute tangent element-wise.)cupp", 1, 1, {}, "", false, tan_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, tan_ulp, {}, {}},
+    {"tanh", R"cupp(Compute hyperbolic tangent element-wise.)cupp", 1, 1, {}, "", false, tanh_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, tanh_ulp, {}, {}},
+    {"trunc", R"cupp(Return the truncated value of the input, element-wise.)cupp", 1, 1, {}, "", false, trunc_loops, type_id::void_, R"cupp()cupp", R"cupp()cupp", false, {}, {}, {}},
 };
 
 constexpr std::string_view kernel_template_1_1 = R"cupp(// Element-wise kernels for ops with 1 input(s) and 1 output(s). `Op` supplies the

@@ -75,7 +75,34 @@ VARIANTS = [
     ("raises extra", "identity: 0", "identity: 0\nraises: {{type: ValueError, message: m, extra: 1}}"),
     ("raises scalar", "identity: 0", "identity: 0\nraises: x"),
     ("raises bad type", "identity: 0", "identity: 0\nraises: {{type: KeyError, message: m}}"),
-    ("raises good", "identity: 0", "identity: 0\nraises: {{type: OverflowError, message: too big}}"),
+    ("raises unused", "identity: 0", "identity: 0\nraises: {{type: OverflowError, message: too big}}"),
+    # Which loops raise: one rule (body_raises), seen here through the two rules that use it.
+    ("raises good", "body: out0 = in0 + in1;", "raises: {{type: OverflowError, message: too big}}\n"
+                    "body: if (in0 < 0) cupp::dev::raise_error(); out0 = in0 + in1;"),
+    ("raises by a comment", "body: out0 = in0 + in1;", "raises: {{type: ValueError, message: m}}\n"
+                            "body: out0 = in0 + in1; // raise_error"),
+    ("raises unqualified", "body: out0 = in0 + in1;", "raises: {{type: ValueError, message: m}}\n"
+                           "body: if (in1 == 0) raise_error(); out0 = in0 + in1;"),
+    ("raises only in bool loop", "body: out0 = in0 + in1;\nloops:\n  - sig: bool, bool -> bool\n    body: out0 = in0 || in1;",
+     "raises: {{type: ValueError, message: m}}\nbody: out0 = in0 + in1;\nloops:\n  - sig: bool, bool -> bool\n"
+     "    body: if (in0) cupp::dev::raise_error(); out0 = in1;"),
+    ("raises longer word", "body: out0 = in0 + in1;", "raises: {{type: ValueError, message: m}}\n"
+                           "body: out0 = my_raise_errors(in0) + in1;"),
+    ("raises prefixed word", "body: out0 = in0 + in1;", "raises: {{type: ValueError, message: m}}\n"
+                             "body: out0 = xraise_error(in0) + in1;"),
+    ("raise_error undeclared", "body: out0 = in0 || in1;", "body: if (in0) cupp::dev::raise_error(); out0 = in1;"),
+    ("raise_error undeclared default body", "body: out0 = in0 + in1;",
+     "body: if (in1 < 0) cupp::dev::raise_error(); out0 = in0 + in1;"),
+    ("out of range good", "identity: 0", "identity: 0\npython_int_out_of_range: {{when_less: true, when_greater: false}}"),
+    ("out of range yes", "identity: 0", "identity: 0\npython_int_out_of_range: {{when_less: yes, when_greater: off}}"),
+    ("out of range int", "identity: 0", "identity: 0\npython_int_out_of_range: {{when_less: 1, when_greater: false}}"),
+    ("out of range text", "identity: 0", "identity: 0\npython_int_out_of_range: {{when_less: true, when_greater: 'false'}}"),
+    ("out of range missing", "identity: 0", "identity: 0\npython_int_out_of_range: {{when_less: true}}"),
+    ("out of range extra", "identity: 0",
+     "identity: 0\npython_int_out_of_range: {{when_less: true, when_greater: true, when_equal: true}}"),
+    ("out of range scalar", "identity: 0", "identity: 0\npython_int_out_of_range: compare_exactly"),
+    ("out of range unary", "nin: 2", "nin: 1\npython_int_out_of_range: {{when_less: true, when_greater: true}}"),
+    ("out of range two outputs", "nout: 1", "nout: 2\npython_int_out_of_range: {{when_less: true, when_greater: true}}"),
     ("unknown key", "identity: 0", "identity: 0\nbogus: 1"),
     ("missing doc", "doc: Base op for the parity test.\n", ""),
     ("doc list", "doc: Base op for the parity test.", "doc: [a, 'b']"),

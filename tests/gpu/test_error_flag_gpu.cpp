@@ -18,7 +18,7 @@ namespace {
 
 constexpr type_id kTypes[] = {type_id::int64, type_id::int64};
 constexpr loop_spec kLoops[] = {{std::span(kTypes).first(1), std::span(kTypes).subspan(1),
-                                 "if (in0 < 0) cupp::dev::raise_error(); out0 = in0 * 2;"}};
+                                 "if (in0 < 0) cupp::dev::raise_error(); out0 = in0 * 2;", true}};
 constexpr op_spec kRaisingOp{"_test_raises", "Doubles; raises on negative input (test only).", 1, 1, {}, "", false,
                              kLoops, type_id::void_, {}, "ValueError: negative input is not allowed"};
 

@@ -9,8 +9,11 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
+#include "cupp/cuda/raw_kernel.hpp"
+#include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
@@ -48,6 +51,61 @@ TEST(PowerGpu, IntegerToNegativePowerRaisesAndTheNextCallWorks) {
   EXPECT_NO_THROW(power(exps(slice(0, 2000, 2)), exps(slice(1, 2001, 2))));
   // Float loops of the same op do not raise.
   EXPECT_NO_THROW(power(asarray(std::vector<double>{2.0, 0.0}), -1.0));
+}
+
+// A kernel that keeps its stream busy for `ns` nanoseconds (the GPU's global timer).
+constexpr const char* kSpin = R"(
+extern "C" __global__ void spin(unsigned long long ns) {
+  unsigned long long start, now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+})";
+
+// `raises` is per loop: only power's signed integer loops read the device error flag (a copy to
+// the host and a stream synchronisation). A float, complex or unsigned power queued behind a
+// long kernel returns while the stream is still busy; a signed one waits, and still raises.
+TEST(PowerGpu, OnlySignedIntegerLoopsSynchronize) {
+  CUPP_REQUIRE_GPU();
+  const cuda::Stream stream = cuda::Stream::create({.non_blocking = true});
+  const cuda::StreamGuard guard(stream);
+  const cuda::RawKernel spin(kSpin, "spin");
+  const std::size_t n = 4096;
+  const ndarray f64 = asarray(std::vector<double>(n, 2.0)), half = asarray(std::vector<double>(n, 0.5));
+  const ndarray f32 = astype(f64, float32), f16 = astype(f64, float16), c128 = astype(f64, complex128);
+  const ndarray i32 = asarray(std::vector<std::int32_t>(n, 3)), u32 = asarray(std::vector<std::uint32_t>(n, 3));
+  const ndarray minus = asarray(std::vector<std::int32_t>(n, -1));
+  const std::vector<std::pair<ndarray, ndarray>> calm = {{f64, half}, {f32, astype(half, float32)},
+                                                         {f16, astype(half, float16)}, {c128, astype(half, complex128)},
+                                                         {u32, u32}};
+  // Warm up: kernels compiled and loaded, the pool holding blocks of the results' sizes.
+  spin({1}, {1}, 1000ull);
+  for (const auto& [a, b] : calm) (void)power(a, b);
+  (void)power(i32, i32);
+  stream.synchronize();
+
+  constexpr unsigned long long kBusy = 300'000'000ull;  // 0.3 s, far longer than a call's host time
+  for (const auto& [a, b] : calm) {
+    SCOPED_TRACE(a.dtype().name());
+    spin({1}, {1}, kBusy);
+    const ndarray r = power(a, b);
+    EXPECT_FALSE(stream.query()) << "power(" << a.dtype().name() << ") waited for the stream";
+    stream.synchronize();
+    EXPECT_EQ(r.dtype(), a.dtype());
+  }
+  EXPECT_EQ(power(u32, u32).to_vector<std::uint32_t>(), std::vector<std::uint32_t>(n, 27));
+  EXPECT_NEAR(power(f64, half).to_vector<double>().back(), std::sqrt(2.0), 1e-15);
+  // A signed integer loop reads the flag: the call returns only when the stream is done.
+  spin({1}, {1}, kBusy);
+  const ndarray r = power(i32, i32);
+  EXPECT_TRUE(stream.query()) << "power(int32) should have read the error flag";
+  EXPECT_EQ(r.to_vector<std::int32_t>(), std::vector<std::int32_t>(n, 27));
+  // And raises with NumPy's message, behind a busy stream too; the next call works.
+  spin({1}, {1}, kBusy);
+  EXPECT_EQ(test::error_of<ValueError>([&] { power(i32, minus); }), kNegativePower);
+  EXPECT_EQ(test::error_of<ValueError>([&] { power(astype(i32, int64), -1); }), kNegativePower);
+  EXPECT_EQ(power(i32, 2).to_vector<std::int32_t>(), std::vector<std::int32_t>(n, 9));
 }
 
 TEST(PowerGpu, IntegerPowersWrapAround) {

@@ -128,11 +128,6 @@ struct tally {
   }
 };
 
-bool is_comparison(std::string_view name) {
-  return name == "equal" || name == "not_equal" || name == "less" || name == "less_equal" || name == "greater" ||
-         name == "greater_equal";
-}
-
 // CUPP_TEST_UFUNCS=sin,add restricts the run to those ops (for a quick look at one op).
 bool selected(const std::string& name) {
   const char* only = std::getenv("CUPP_TEST_UFUNCS");
@@ -174,10 +169,6 @@ void run_case(const YAML::Node& c, const fs::path& root, tally& t) {
     return;
   }
   if (!error.empty()) {
-    // Documented deviation: comparisons with an out-of-range Python int (docs/deviations.md).
-    if (is_comparison(name) && error == "OverflowError" &&
-        (tag.find("_int300") != std::string::npos || tag.find("_intneg") != std::string::npos))
-      return;
     t.fail(label + ": cupp raises " + error);
     return;
   }

@@ -438,6 +438,11 @@ TEST(LoadOps, EverySpecOfSpecsUfuncsParsesToTheGeneratedOp) {
     EXPECT_EQ(p.bool_inputs_error, op.bool_inputs_error);
     EXPECT_EQ(p.raises, op.raises);
     EXPECT_EQ(p.weak_scalars_by_truth, op.weak_scalars_by_truth);
+    ASSERT_EQ(p.python_int_out_of_range.has_value(), op.python_int_out_of_range.has_value());
+    if (op.python_int_out_of_range) {
+      EXPECT_EQ(p.python_int_out_of_range->first, op.python_int_out_of_range->when_less);
+      EXPECT_EQ(p.python_int_out_of_range->second, op.python_int_out_of_range->when_greater);
+    }
     ASSERT_EQ(p.ulp.size(), op.ulp.size());
     for (std::size_t i = 0; i < p.ulp.size(); ++i) {
       EXPECT_EQ(p.ulp[i].first, op.ulp[i].type);
@@ -451,10 +456,49 @@ TEST(LoadOps, EverySpecOfSpecsUfuncsParsesToTheGeneratedOp) {
           std::equal(p.loops[i].out.begin(), p.loops[i].out.end(), op.loops[i].out.begin(), op.loops[i].out.end()))
           << "loop " << i;
       EXPECT_EQ(p.loops[i].body, op.loops[i].body) << "loop " << i;
+      EXPECT_EQ(p.loops[i].raises, op.loops[i].raises) << "loop " << i << ": codegen's body_raises decided otherwise";
     }
     ++compared;
   }
   EXPECT_GE(compared, 50u);
+}
+
+// `raises` is per loop, by the one rule (a body that names raise_error), and the comparison
+// promoter reaches the registered op_spec.
+TEST(LoadOps, RaisingLoopsAndTheComparisonPromoterReachTheOpSpec) {
+  EXPECT_TRUE(detail::body_raises("if (in0 < 0) cupp::dev::raise_error(); out0 = in0;"));
+  EXPECT_TRUE(detail::body_raises("out0 = in0; // raise_error"));
+  EXPECT_TRUE(detail::body_raises("if (in0) raise_error(); out0 = in0;"));
+  EXPECT_FALSE(detail::body_raises("out0 = my_raise_error(in0);"));
+  EXPECT_FALSE(detail::body_raises("out0 = raise_errors(in0);"));
+  EXPECT_FALSE(detail::body_raises("out0 = cupp::dev::power_integer(in0, in1);"));
+  const std::vector<ufunc> ops = load_ops_from_string(R"(
+name: lotest_checked_cmp
+doc: Less-than that refuses negative int8 input (test only).
+nin: 2
+nout: 1
+raises: {type: ValueError, message: negative}
+python_int_out_of_range: {when_less: true, when_greater: false}
+body: out0 = in0 < in1;
+loops:
+  - sig: int8, int8 -> bool
+    body: if (in0 < 0) cupp::dev::raise_error(); out0 = in0 < in1;
+  - sig: int16, int16 -> bool
+  - sig: float32, float32 -> bool
+)",
+                                                      "checked_cmp.yaml");
+  const op_spec& op = ops.at(0).spec();
+  ASSERT_EQ(op.loops.size(), 3u);
+  EXPECT_TRUE(op.loops[0].raises);
+  EXPECT_FALSE(op.loops[1].raises);
+  EXPECT_FALSE(op.loops[2].raises);
+  ASSERT_TRUE(op.python_int_out_of_range);
+  EXPECT_TRUE(op.python_int_out_of_range->when_less);
+  EXPECT_FALSE(op.python_int_out_of_range->when_greater);
+  const weak_scalar big(1000);
+  EXPECT_EQ(engine::out_of_range_comparison(op, op.loops[0], nullptr, &big), std::optional<bool>(true));
+  EXPECT_EQ(engine::out_of_range_comparison(op, op.loops[0], &big, nullptr), std::optional<bool>(false));
+  EXPECT_EQ(engine::out_of_range_comparison(op, op.loops[1], nullptr, &big), std::nullopt) << "fits int16";
 }
 
 // YAML scalars are typed as PyYAML types them, so values codegen refuses are refused here too.

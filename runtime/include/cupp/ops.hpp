@@ -3,6 +3,7 @@
 // element), in NumPy's resolution order. The ufunc objects and the kernel composer read it.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,16 @@ struct loop_spec {
   std::span<const type_id> in;
   std::span<const type_id> out;
   std::string_view body;
+  // Whether the body may set the device error flag: it names cupp::dev::raise_error (codegen and
+  // the run-time spec reader decide it by that one rule). The engine reads the flag (a copy to
+  // the host and a stream synchronisation) after kernels of such loops only.
+  bool raises = false;
+};
+
+// What a comparison gives where x1 < x2 and where x1 > x2 (specs' python_int_out_of_range).
+struct comparison_outcome {
+  bool when_less;
+  bool when_greater;
 };
 
 // An accuracy bound of an op's floating results in one dtype (units in the last place).
@@ -42,7 +53,8 @@ struct op_spec {
   // when bool inputs resolve like any other.
   std::string_view bool_inputs_error = {};
   // "ValueError: message" when a body may call cupp::dev::raise_error() (the device error flag):
-  // the op then checks the flag after its kernel and throws this. Empty: the op never raises.
+  // the op then checks the flag after kernels of its raising loops (loop_spec::raises) and throws
+  // this. Empty: the op never raises.
   std::string_view raises = {};
   // Weak scalars count by their truth value only (logical ops): `uint8_array && 300` is fine.
   bool weak_scalars_by_truth = false;
@@ -52,6 +64,11 @@ struct op_spec {
   // (cupp::load_ops) set "loaded:<name>:<hash of the definition>", so a key always stands for
   // one set of bodies and never meets a built-in op's or an ElementwiseKernel's key.
   std::string_view kernel_name = {};
+  // NumPy 2's comparison promoter: when a weak Python int does not fit the integer dtype of the
+  // chosen loop (`uint8_array < -1`, `int8_array == 300`), every element compares one way, so the
+  // call fills the output with this outcome's value instead of raising OverflowError. Empty: the
+  // op raises OverflowError like arithmetic.
+  std::optional<comparison_outcome> python_int_out_of_range = {};
 };
 
 // Every built-in op, sorted by name.

@@ -88,12 +88,12 @@ void copy_into(const ndarray& dst, const ndarray& source, const ndarray& where) 
                   std::span<const ndarray>(&dst, 1), where);
 }
 
-void fill_with(const ndarray& dst, std::span<const std::byte> value) {
+void fill_with(const ndarray& dst, std::span<const std::byte> value, const ndarray& where) {
   require_builtin(dst.dtype(), "fill");
   if (dst.size() == 0) return;
   const ew_input input{ndarray(), std::vector<std::byte>(value.begin(), value.end())};
   run_elementwise(copy_op, loop_of(dst.dtype()), std::span<const ew_input>(&input, 1),
-                  std::span<const ndarray>(&dst, 1), ndarray());
+                  std::span<const ndarray>(&dst, 1), where);
 }
 
 }  // namespace engine

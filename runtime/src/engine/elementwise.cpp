@@ -111,7 +111,7 @@ void pack(param_pack& params, const kernel_desc& desc, std::int64_t n, std::span
 // cache makes a warm call a few compares (loaded kernels live as long as the process).
 struct found_kernel {
   const void* kernel = nullptr;
-  unsigned int* error_flag = nullptr;  // the program's device error flag, for ops that raise
+  unsigned int* error_flag = nullptr;  // the program's device error flag, for loops that raise
 };
 
 found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device) {
@@ -143,7 +143,9 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
                  return detail::program_source{p.name, p.source, p.kernels, {}};
                });
   found_kernel found{module.function(index), nullptr};
-  if (!op.raises.empty()) found.error_flag = static_cast<unsigned int*>(module.global("cupp_error_flag"));
+  // Only a loop whose body names raise_error can set the flag (loop_spec::raises); the others
+  // (power's float and complex loops) never pay the round trip.
+  if (op.loops[desc.loop].raises) found.error_flag = static_cast<unsigned int*>(module.global("cupp_error_flag"));
   e = {&op, device, variant, index, found};
   return found;
 }
@@ -158,7 +160,7 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
   throw ValueError(message);
 }
 
-// Reads the program's error flag after the kernel (one round trip, only for ops that raise);
+// Reads the program's error flag after the kernel (one round trip, only for loops that raise);
 // when it is set, resets it and throws the op's error.
 void check_error_flag(const op_spec& op, unsigned int* flag, cudaStream_t stream) {
   unsigned int raised = 0;

@@ -36,7 +36,8 @@ std::vector<ndarray> execute(const op_spec& op, std::size_t loop, std::span<cons
 // fit), or of its truth value for ops whose spec says weak_scalars_by_truth.
 std::vector<std::byte> scalar_value(const op_spec& op, const weak_scalar& value, cupp::dtype type);
 
-// Sets dst's elements to one value already in dst's dtype (its bytes).
-void fill_with(const ndarray& dst, std::span<const std::byte> value);
+// Sets dst's elements to one value already in dst's dtype (its bytes); with `where` (a bool array
+// of dst's shape), only the elements where it is true.
+void fill_with(const ndarray& dst, std::span<const std::byte> value, const ndarray& where = {});
 
 }  // namespace cupp::engine

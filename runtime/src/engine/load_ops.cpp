@@ -67,6 +67,9 @@ std::string canonical(const detail::parsed_op& p) {
   field(p.bool_inputs_error);
   field(p.raises);
   field(p.weak_scalars_by_truth ? "by truth" : "");
+  field(!p.python_int_out_of_range ? ""
+                                   : std::string("out of range ") + (p.python_int_out_of_range->first ? "1" : "0") +
+                                         (p.python_int_out_of_range->second ? "1" : "0"));
   for (const detail::parsed_loop& l : p.loops) {
     std::string sig;
     for (type_id t : l.in) sig += std::to_string(static_cast<int>(t)) + " ";
@@ -106,11 +109,13 @@ std::unique_ptr<loaded_op> make_op(const detail::parsed_op& p, std::string defin
   for (std::size_t i = 0; i < op->types.size(); ++i) {
     const std::span<const type_id> all(op->types[i]);
     op->loops.push_back({all.first(static_cast<std::size_t>(p.nin)), all.subspan(static_cast<std::size_t>(p.nin)),
-                         op->bodies[i]});
+                         op->bodies[i], p.loops[i].raises});
   }
   op->spec = op_spec{op->name, op->doc, p.nin, p.nout, op->aliases, op->identity, p.commutative, op->loops,
                      p.int_inputs_as, op->bool_inputs_error, op->raises, p.weak_scalars_by_truth, op->ulp,
                      op->kernel_name};
+  if (p.python_int_out_of_range)
+    op->spec.python_int_out_of_range = comparison_outcome{p.python_int_out_of_range->first, p.python_int_out_of_range->second};
   op->handle = detail::loaded_ufunc(op->spec);
   return op;
 }

@@ -120,6 +120,38 @@ loop_choice choose_loop(const op_spec& op, std::span<const input_type> inputs, s
   throw TypeError(message);
 }
 
+std::optional<bool> out_of_range_comparison(const op_spec& op, const loop_spec& loop, const weak_scalar* x1,
+                                            const weak_scalar* x2) {
+  if (!op.python_int_out_of_range || loop.in.size() != 2 || loop.in[0] != loop.in[1]) return std::nullopt;
+  const cupp::dtype type(loop.in[0]);
+  if (type.kind() != 'i' && type.kind() != 'u') return std::nullopt;
+  auto outside = [&](const weak_scalar* w) {
+    return w && w->scalar_kind() == weak_scalar::kind::int_ && !w->fits(type);
+  };
+  const bool out1 = outside(x1), out2 = outside(x2);
+  if (!out1 && !out2) return std::nullopt;
+  // -1: x1 < x2 everywhere, +1: x1 > x2. A value outside the dtype is below its minimum when
+  // negative, above its maximum otherwise; every array element (and any in-range value) lies
+  // between.
+  int order;
+  if (out1 && out2) {
+    // Two Python ints (no array): compare them exactly, by sign and magnitude.
+    const auto signed_order = [](const weak_scalar& a, const weak_scalar& b) {
+      if (a.is_negative() != b.is_negative()) return a.is_negative() ? -1 : 1;
+      if (a.magnitude() == b.magnitude()) return 0;
+      const bool smaller_magnitude = a.magnitude() < b.magnitude();
+      return (smaller_magnitude != a.is_negative()) ? -1 : 1;
+    };
+    order = signed_order(*x1, *x2);
+    if (order == 0) return std::nullopt;
+  } else if (out1) {
+    order = x1->is_negative() ? -1 : 1;
+  } else {
+    order = x2->is_negative() ? 1 : -1;
+  }
+  return order < 0 ? op.python_int_out_of_range->when_less : op.python_int_out_of_range->when_greater;
+}
+
 void check_input_casting(const op_spec& op, std::size_t input, cupp::dtype from, cupp::dtype to, cupp::casting rule) {
   if (can_cast(from, to, rule)) return;
   throw TypeError("Cannot cast ufunc '" + std::string(op.name) + "' input " + std::to_string(input) + " from " +

@@ -42,6 +42,15 @@ void check_input_casting(const op_spec& op, std::size_t input, cupp::dtype from,
 // dtype('int32') with casting rule 'same_kind'".
 void check_output_casting(const op_spec& op, cupp::dtype from, cupp::dtype to, cupp::casting rule);
 
+// NumPy 2's comparison promoter (op_spec::python_int_out_of_range): when a weak Python int input
+// (x1 or x2; null when that input is an array) does not fit the integer dtype of the chosen loop,
+// it lies below or above every value of that dtype, so each element compares the same way and the
+// result is that outcome's value (`uint8_array < -1`: false everywhere). nullopt when the call
+// compares normally: the op has no such outcome, the loop is not an integer T, T loop, the value
+// fits, or two out-of-range Python ints are equal (the value check then raises OverflowError).
+std::optional<bool> out_of_range_comparison(const op_spec& op, const loop_spec& loop, const weak_scalar* x1,
+                                            const weak_scalar* x2);
+
 // "dtype('int8')"
 std::string dtype_repr(const cupp::dtype& type);
 

@@ -442,7 +442,7 @@ class op_validator {
   parsed_op load_op(const value& doc, std::string_view stem) const {
     static const std::vector<std::string> op_keys = {
         "name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "int_inputs_as",
-        "bool_inputs_error", "raises", "weak_scalars_by_truth", "body", "loops"};
+        "bool_inputs_error", "raises", "weak_scalars_by_truth", "python_int_out_of_range", "body", "loops"};
     static const std::vector<std::string> loop_keys = {"sig", "each", "body"};
     check_keys(doc, op_keys, {"name", "doc", "nin", "nout", "loops"}, "an op spec");
     parsed_op op;
@@ -504,6 +504,17 @@ class op_validator {
         fail(node.line_of("type"), "raises: type '" + py_str(type) + "' is not one of " + joined(raisable, true));
       op.raises = type.text + ": " + py_str(*node.get("message"));
     }
+    if (const value* outcome = doc.get("python_int_out_of_range")) {
+      const int line = doc.line_of("python_int_out_of_range");
+      const value& node = expect(*outcome, kind::mapping, line, "'python_int_out_of_range'");
+      static const std::vector<std::string> keys = {"when_less", "when_greater"};
+      check_keys(node, keys, keys, "'python_int_out_of_range'");
+      for (const std::string& key : keys)
+        if (node.get(key)->k != kind::boolean)
+          fail(node.line_of(key), "python_int_out_of_range: " + key + " must be true or false");
+      if (op.nin != 2 || op.nout != 1) fail(line, "python_int_out_of_range needs a comparison: nin=2, nout=1");
+      op.python_int_out_of_range = std::pair(node.get("when_less")->b, node.get("when_greater")->b);
+    }
     const value* default_body = doc.get("body");
 
     const value& loops = expect(*doc.get("loops"), kind::list, doc.line_of("loops"), "'loops'");
@@ -524,6 +535,9 @@ class op_validator {
         const std::regex assigns("\\bout" + std::to_string(k) + "\\b");
         if (!std::regex_search(body->text, assigns)) fail(line, "loop body never assigns out" + std::to_string(k));
       }
+      const bool raises = body_raises(body->text);
+      if (raises && op.raises.empty())
+        fail(line, "loop body calls cupp::dev::raise_error but the op declares no 'raises'");
       std::vector<std::pair<std::string, std::vector<type_id>>> variables;
       auto variable = [&](const std::string& t) -> const std::vector<type_id>* {
         for (const auto& [name, types] : variables)
@@ -561,9 +575,13 @@ class op_validator {
         for (const std::string& t : outs) loop.out.push_back(subst(t));
         loop.body = py_strip(body->text);
         loop.line = line;
+        loop.raises = raises;
         op.loops.push_back(std::move(loop));
       }
     }
+    if (doc.has("raises") &&
+        std::none_of(op.loops.begin(), op.loops.end(), [](const parsed_loop& l) { return l.raises; }))
+      fail(doc.line_of("raises"), "'raises' is declared but no loop body calls cupp::dev::raise_error");
 
     // Duplicate and unreachable loops: resolution takes the first loop whose inputs the call's
     // inputs cast to safely, so a loop is dead when an earlier loop accepts all of its inputs.
@@ -600,6 +618,11 @@ class op_validator {
 };
 
 }  // namespace
+
+bool body_raises(std::string_view body) {
+  static const std::regex raise_call("\\braise_error\\b");
+  return std::regex_search(body.begin(), body.end(), raise_call);
+}
 
 std::vector<parsed_op> parse_op_specs(std::string_view text, const std::string& shown, std::string_view stem) {
   std::vector<YAML::Node> documents;

@@ -22,7 +22,13 @@ struct parsed_loop {
   std::vector<type_id> in, out;
   std::string body;  // stripped, as codegen stores it
   int line = 0;      // the loop's entry in `loops`
+  bool raises = false;  // the body names raise_error (body_raises)
 };
+
+// The one rule for which loops raise, as codegen/model.py's body_raises states it: a loop may set
+// the device error flag exactly when its body names cupp::dev::raise_error (the word
+// `raise_error` anywhere in it). Only such loops make the engine read the flag.
+bool body_raises(std::string_view body);
 
 struct parsed_op {
   std::string file;  // as errors show it
@@ -40,6 +46,7 @@ struct parsed_op {
   std::string bool_inputs_error;
   std::string raises;  // "ValueError: message", or empty
   bool weak_scalars_by_truth = false;
+  std::optional<std::pair<bool, bool>> python_int_out_of_range;  // (when_less, when_greater)
   std::vector<parsed_loop> loops;
 };
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "array/access.hpp"
@@ -236,6 +237,18 @@ std::vector<ndarray> engine::execute(const op_spec& op, std::size_t loop_index, 
   const std::vector<ndarray>& given = options.out.arrays;
   if (!given.empty() && given.size() != static_cast<std::size_t>(op.nout))
     throw ValueError("The 'out' tuple must have exactly " + std::to_string(op.nout) + " entries: one per ufunc output");
+  // NumPy 2's comparison promoter: a Python int outside the loop's integer dtype makes every
+  // element's result known; the output (out=, where= and all) is then filled, with no kernel of
+  // the op and no OverflowError.
+  std::optional<bool> known;
+  if (op.python_int_out_of_range && inputs.size() == 2) {
+    const weak_scalar* x1 = inputs[0].is_array() ? nullptr : &inputs[0].scalar();
+    const weak_scalar* x2 = inputs[1].is_array() ? nullptr : &inputs[1].scalar();
+    if (x1 || x2) known = engine::out_of_range_comparison(op, loop, x1, x2);
+  }
+  auto fill_known = [&](const ndarray& out, const ndarray& mask) {
+    engine::fill_with(out, detail::scalar_bytes(weak_scalar(*known), out.dtype()), mask);
+  };
 
   if (all_contiguous_alike(inputs, given, options.where)) {
     // Fast path: dense operands over one shape; no broadcasting, planning or views.
@@ -255,6 +268,10 @@ std::vector<ndarray> engine::execute(const op_spec& op, std::size_t loop_index, 
             shape_of->shape(), layout::c_strides(shape_of->shape(), static_cast<std::int64_t>(dtype(loop.out[j]).itemsize())),
             loop.out[j], device));
       }
+    }
+    if (known) {
+      fill_known(outputs.front(), ndarray());
+      return outputs;
     }
     std::array<engine::launch_operand, 5> ops;
     std::array<std::vector<std::byte>, 3> values;
@@ -327,6 +344,11 @@ std::vector<ndarray> engine::execute(const op_spec& op, std::size_t loop_index, 
     } else {
       outputs.push_back(engine::empty_in_order_of(shape, arrays, loop.out[j], device));
     }
+  }
+
+  if (known) {
+    if (layout::checked_size(shape) != 0) fill_known(outputs.front(), where);
+    return outputs;
   }
 
   // Inputs: broadcast views (copied first when they overlap an output), or values.

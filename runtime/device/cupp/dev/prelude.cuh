@@ -7,8 +7,9 @@
 #include <cuda_fp16.h>
 
 // The device error flag (DESIGN.md): a body that meets data NumPy rejects (an integer to a
-// negative power) calls cupp::dev::raise_error(); an op whose spec declares `raises` reads the
-// flag once after its kernel, resets it and throws the spec's error. One flag per program.
+// negative power) calls cupp::dev::raise_error(); after a kernel of such a loop (its body names
+// raise_error: loop_spec::raises) the engine reads the flag once, resets it and throws the spec's
+// `raises` error. One flag per program. Only op bodies call it, never the library's helpers.
 extern "C" __device__ unsigned int cupp_error_flag = 0;
 
 namespace cupp {
