@@ -42,7 +42,7 @@ std::string resolve(const op_spec& op, const std::vector<std::string>& in, bool 
     const loop_spec& loop = op.loops[c.index];
     // NumPy 2's comparison promoter: an out-of-range Python int compares exactly (no value check).
     const bool exact =
-        types.size() == 2 && engine::out_of_range_comparison(op, loop, types[0].weak, types[1].weak).has_value();
+        types.size() == 2 && engine::out_of_range_comparison(op, loop, types[0], types[1]).has_value();
     for (std::size_t k = 0; k < types.size() && !exact; ++k) {
       const weak_scalar* w = types[k].weak;
       if (w && !op.weak_scalars_by_truth && w->scalar_kind() == weak_scalar::kind::int_ &&
@@ -240,6 +240,16 @@ TEST(LoopResolution, OutOfRangePythonIntsRaiseOnlyOutsideComparisons) {
     EXPECT_FALSE(
         engine::out_of_range_comparison(op, loop_for(op, type_id::uint8, minus_one), nullptr, &minus_one).has_value());
   }
+  // dtype= that picks a narrower loop (int16 array, dtype=bool: the int8 loop under same_kind):
+  // the elements need not lie in the loop's range, so no outcome is claimed (OverflowError).
+  const op_spec& less = *find_op("less");
+  const weak_scalar w200(200);
+  const std::vector<engine::input_type> narrowed = {{dtype(type_id::int16), nullptr}, {dtype(type_id::bool_), &w200}};
+  const loop_spec& int8_loop = less.loops[engine::choose_loop(less, narrowed, dtype(type_id::bool_), casting::same_kind).index];
+  if (dtype(int8_loop.in[0]) == dtype(type_id::int8))
+    EXPECT_FALSE(engine::out_of_range_comparison(less, int8_loop, narrowed[0], narrowed[1]).has_value());
+  const std::vector<engine::input_type> exact_types = {{dtype(type_id::int8), nullptr}, {dtype(type_id::bool_), &w200}};
+  EXPECT_EQ(engine::out_of_range_comparison(less, int8_loop, exact_types[0], exact_types[1]), std::optional<bool>(true));
   // Logical ops take weak scalars by truth: no OverflowError either (nothing to compare).
   std::vector<std::string> out;
   EXPECT_EQ(resolve(*find_op("logical_and"), {"uint8", "intneg"}, true, out), "");

@@ -152,6 +152,15 @@ std::optional<bool> out_of_range_comparison(const op_spec& op, const loop_spec& 
   return order < 0 ? op.python_int_out_of_range->when_less : op.python_int_out_of_range->when_greater;
 }
 
+std::optional<bool> out_of_range_comparison(const op_spec& op, const loop_spec& loop, const input_type& x1,
+                                            const input_type& x2) {
+  if (!op.python_int_out_of_range || (!x1.weak && !x2.weak) || loop.in.size() != 2) return std::nullopt;
+  if ((!x1.weak && !can_cast(x1.type, loop.in[0], casting::safe)) ||
+      (!x2.weak && !can_cast(x2.type, loop.in[1], casting::safe)))
+    return std::nullopt;
+  return out_of_range_comparison(op, loop, x1.weak, x2.weak);
+}
+
 void check_input_casting(const op_spec& op, std::size_t input, cupp::dtype from, cupp::dtype to, cupp::casting rule) {
   if (can_cast(from, to, rule)) return;
   throw TypeError("Cannot cast ufunc '" + std::string(op.name) + "' input " + std::to_string(input) + " from " +

@@ -50,6 +50,11 @@ void check_output_casting(const op_spec& op, cupp::dtype from, cupp::dtype to, c
 // fits, or two out-of-range Python ints are equal (the value check then raises OverflowError).
 std::optional<bool> out_of_range_comparison(const op_spec& op, const loop_spec& loop, const weak_scalar* x1,
                                             const weak_scalar* x2);
+// The same for a call's inputs, which also needs every array input to cast safely to its loop
+// dtype (its values then lie in that dtype's range): not so when dtype= picked a narrower loop
+// under same_kind casting, and then the call keeps the OverflowError.
+std::optional<bool> out_of_range_comparison(const op_spec& op, const loop_spec& loop, const input_type& x1,
+                                            const input_type& x2);
 
 // "dtype('int8')"
 std::string dtype_repr(const cupp::dtype& type);

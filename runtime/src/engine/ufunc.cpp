@@ -241,10 +241,12 @@ std::vector<ndarray> engine::execute(const op_spec& op, std::size_t loop_index, 
   // element's result known; the output (out=, where= and all) is then filled, with no kernel of
   // the op and no OverflowError.
   std::optional<bool> known;
-  if (op.python_int_out_of_range && inputs.size() == 2) {
-    const weak_scalar* x1 = inputs[0].is_array() ? nullptr : &inputs[0].scalar();
-    const weak_scalar* x2 = inputs[1].is_array() ? nullptr : &inputs[1].scalar();
-    if (x1 || x2) known = engine::out_of_range_comparison(op, loop, x1, x2);
+  if (op.python_int_out_of_range && inputs.size() == 2 && !(inputs[0].is_array() && inputs[1].is_array())) {
+    auto as_input = [](const operand& in) {
+      return in.is_array() ? engine::input_type{in.array().dtype(), nullptr}
+                           : engine::input_type{dtype(type_id::bool_), &in.scalar()};
+    };
+    known = engine::out_of_range_comparison(op, loop, as_input(inputs[0]), as_input(inputs[1]));
   }
   auto fill_known = [&](const ndarray& out, const ndarray& mask) {
     engine::fill_with(out, detail::scalar_bytes(weak_scalar(*known), out.dtype()), mask);
