@@ -7,6 +7,7 @@
 #include <array>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <optional>
 
 #include "compiler/kernel_cache.hpp"
@@ -259,8 +260,16 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
     block = dim3(threads);
   }
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
+  if (!kernel.error_flag) {
+    cuda::detail::check(cudaLaunchKernel(kernel.kernel, grid, block, params.pointers(), 0, stream), "cudaLaunchKernel");
+    return;
+  }
+  // A program has one error flag: launches of loops that raise are serialised with the read and
+  // reset of the flag, so that threads on other streams never see each other's errors.
+  static std::mutex flag_mutex;
+  const std::lock_guard lock(flag_mutex);
   cuda::detail::check(cudaLaunchKernel(kernel.kernel, grid, block, params.pointers(), 0, stream), "cudaLaunchKernel");
-  if (kernel.error_flag) check_error_flag(op, kernel.error_flag, stream);
+  check_error_flag(op, kernel.error_flag, stream);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // cupp::load_ops: ops from YAML at run time (see cupp/load_ops.hpp). The parsed specs
-// (spec_parser.cpp) become owned op_specs in a store beside the generated registry: a
+// (spec_parser.cpp, read by load_ops_yaml.cpp) become owned op_specs in a store beside the
+// generated registry: a
 // mutex-guarded list of heap objects that are never freed or moved, so the op_spec addresses the
 // engine keys its tables by and the ufunc objects handed out stay valid until the process exits.
 #include "cupp/load_ops.hpp"
@@ -13,7 +14,7 @@
 #include "compiler/hash.hpp"
 #include "cupp/errors.hpp"
 #include "engine/loaded_ops.hpp"
-#include "engine/spec_parser.hpp"
+#include "engine/spec_parser.hpp"  // parsed_op only: the YAML reading is in load_ops_yaml.cpp
 #include "tables.hpp"
 
 namespace cupp {
@@ -122,7 +123,9 @@ std::unique_ptr<loaded_op> make_op(const detail::parsed_op& p, std::string defin
 
 std::string where_from(const loaded_op& op) { return op.file + ":" + std::to_string(op.name_line); }
 
-std::vector<ufunc> register_ops(const std::vector<detail::parsed_op>& parsed) {
+}  // namespace
+
+std::vector<ufunc> detail::register_loaded_ops(const std::vector<detail::parsed_op>& parsed) {
   op_store& s = store();
   const std::unique_lock lock(s.mutex);
   // Check every op first, then register: a file is loaded all or nothing.
@@ -169,16 +172,6 @@ std::vector<ufunc> register_ops(const std::vector<detail::parsed_op>& parsed) {
   out.reserve(result.size());
   for (const loaded_op* op : result) out.push_back(*op->handle);
   return out;
-}
-
-}  // namespace
-
-std::vector<ufunc> load_ops(const std::filesystem::path& file) {
-  return register_ops(detail::parse_op_spec_file(file));
-}
-
-std::vector<ufunc> load_ops_from_string(std::string_view yaml, const std::string& shown) {
-  return register_ops(detail::parse_op_specs(yaml, shown, {}));
 }
 
 std::vector<ufunc> loaded_ops() { return detail::loaded_ufuncs(); }

@@ -18,6 +18,11 @@ const op_spec* find_builtin_op(std::string_view name) noexcept;
 const ufunc* find_loaded_ufunc(std::string_view name) noexcept;
 // Every loaded op's ufunc, in load order.
 std::vector<ufunc> loaded_ufuncs();
+struct parsed_op;
+// Registers parsed specs (all or nothing; SpecError on a clash), returning their ufuncs in order
+// (load_ops.cpp). The YAML reading that makes them is load_ops_yaml.cpp's: kept apart so that
+// code which only looks ops up (a shared library, say) does not pull yaml-cpp in.
+std::vector<ufunc> register_loaded_ops(const std::vector<parsed_op>& parsed);
 
 // The kernel cache's name for an op's programs: op_spec::kernel_name (loaded ops: their name and
 // the hash of their definition), else the op's name.
