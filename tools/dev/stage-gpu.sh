@@ -44,6 +44,9 @@ cp "$root/bench/elementwise_cases.json" "$root/bench/elementwise_common.py" "$ro
 mkdir -p "$stage/conformance/numpy-ref"
 cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance/numpy-ref/manifest.yaml" \
    "$stage/conformance/numpy-ref/"
+# The reduction reference set (tests/gpu/test_reductions_gpu.cpp and the eval conformance).
+cp -r "$build/tests/conformance/numpy-ref/reductions.yaml" "$build/tests/conformance/numpy-ref/reductions" \
+  "$stage/conformance/numpy-ref/"
 # NumPy's results for the ops cupp registers (the GPU conformance test reads them).
 mkdir -p "$stage/conformance/numpy-ref/ufunc"
 for spec in "$root"/specs/ufuncs/*.yaml; do
