@@ -33,7 +33,7 @@ using detail::reduce_class;
 using detail::reduce_desc;
 
 constexpr int max_dims = 8;           // collapsed kept or reduced dimensions a kernel takes
-constexpr unsigned rows_threads = 256;  // cupp_reduce_rows's block size (its shared arrays)
+constexpr unsigned block_threads = 256;  // both classes' block size (cupp_reduce_rows's shared arrays)
 
 // Collapsed dimensions: extents and byte strides, C order; at least one (extent 1).
 struct dims {
@@ -209,14 +209,14 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
   // Chunks of reduced elements (blockIdx.y) so that about eight blocks (2048 threads) per SM
   // have work.
   const std::int64_t target = 8 * static_cast<std::int64_t>(sm_count(device));
-  const std::int64_t blocks_x = columns ? (out_size + rows_threads - 1) / rows_threads : out_size;
-  const std::int64_t min_chunk = columns ? 64 : 4 * rows_threads;
+  const std::int64_t blocks_x = columns ? (out_size + block_threads - 1) / block_threads : out_size;
+  const std::int64_t min_chunk = columns ? 64 : 4 * block_threads;
   std::int64_t splits = std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, 65535);
   splits = std::min(splits, std::max<std::int64_t>(1, red_size / min_chunk));
   const std::int64_t chunk = (red_size + splits - 1) / splits;
   splits = (red_size + chunk - 1) / chunk;
   const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(blocks_x, 0x7fffffff)), static_cast<unsigned>(splits));
-  const dim3 block(columns ? rows_threads : rows_threads);
+  const dim3 block(block_threads);
   const char* in = static_cast<const char*>(a.data());
   if (splits == 1) {
     launch(k.final_pass, grid, block, in, out.data(), out_size, red_size, chunk, kept, reduced, stream);
@@ -229,7 +229,7 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
   launch(k.partial_pass, grid, block, in, partial.data(), out_size, red_size, chunk, kept, reduced, stream);
   const dims rows{{out_size}, {splits * acc_item}}, parts{{splits}, {acc_item}};
   const dim3 grid2(static_cast<unsigned>(std::min<std::int64_t>(out_size, 0x7fffffff)), 1);
-  launch(k.combine_partials, grid2, dim3(rows_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
+  launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
          splits, splits, rows, parts, stream);
   return out;
 }
