@@ -6,6 +6,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cupp/dev/half_sin.cuh>
+
 // The device error flag (DESIGN.md): a body that meets data NumPy rejects (an integer to a
 // negative power) calls cupp::dev::raise_error(); after a kernel of such a loop (its body names
 // raise_error: loop_spec::raises) the engine reads the flag once, resets it and throws the spec's
@@ -103,8 +105,10 @@ __device__ inline bool isnan(complex<T> z) { return isnan(z.re) || isnan(z.im); 
 // sin
 __device__ inline float sin(float x) { return ::sinf(x); }
 __device__ inline double sin(double x) { return ::sin(x); }
-__device__ inline __half sin(__half x) { return from_float<__half>(::sinf(to_float(x))); }
-__device__ inline __nv_bfloat16 sin(__nv_bfloat16 x) { return from_float<__nv_bfloat16>(::sinf(to_float(x))); }
+// float16 / bfloat16: half_sin (half_sin.cuh), cheaper than ::sinf and, rounded once, equal to
+// NumPy's half(sinf(float(x))) for every input (exhaustively tested on the host).
+__device__ inline __half sin(__half x) { return from_float<__half>(half_sin(to_float(x))); }
+__device__ inline __nv_bfloat16 sin(__nv_bfloat16 x) { return from_float<__nv_bfloat16>(half_sin(to_float(x))); }
 // Complex sine with C99 Annex G's special values, with the signs glibc's csin gives where the
 // standard leaves them open (NumPy's npy_csin calls the C library's csin).
 template <class T>
