@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/load_ops.hpp"
 #include "cupp/ops.hpp"
@@ -94,6 +95,10 @@ int ops(std::span<const std::string_view> args) {
   const auto all = builtin_ops();
   std::cout << all.size() << " built-in ops\n";
   for (const auto& op : all) print_op(op, false);
+  // The routines that are not ufuncs, from the runtime's own tables.
+  const auto routines = creation_routines();
+  std::cout << routines.size() << " creation routines\n";
+  for (const routine_info& r : routines) std::cout << r.name << "  " << r.signature << "  (" << r.summary << ")\n";
   if (loaded_any) {
     const std::vector<ufunc> loaded = loaded_ops();
     std::cout << loaded.size() << " loaded op" << (loaded.size() == 1 ? "" : "s") << " (--ops)\n";

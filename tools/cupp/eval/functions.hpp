@@ -43,6 +43,10 @@ value call_ufunc_outer(const cupp::ufunc& f, std::span<const value> args, std::s
 value call_ufunc_reduce(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 // Registers sum, prod, max, amax, min, amin, all, any, mean (reductions.cpp).
 void add_reductions(function_table& t);
+// Registers the array creation routines: empty, zeros, ones, full, the *_like forms, arange,
+// linspace, logspace, geomspace, eye, identity, tri, tril, triu, diag, diagflat, meshgrid, indices
+// (creation.cpp).
+void add_creation(function_table& t);
 
 // Held around a call of `f` when f raises from the data (its spec's `raises`, e.g. power): such
 // an op's kernels share one device error flag per compiled program, which the engine reads and
