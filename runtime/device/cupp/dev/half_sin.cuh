@@ -1,8 +1,10 @@
 // sin for float16 and bfloat16 (cupp::dev::sin on __half / __nv_bfloat16, prelude.cuh): a float
 // sine for arguments that are exact float16 or bfloat16 values, whose result is then rounded once
 // to the 16-bit type. NumPy computes float16 sin as half(sinf(float(x))) and ml_dtypes bfloat16
-// sin as bf16(sinf(float(x))) with glibc's (correctly rounded) sinf; CUDA's ::sinf costs ~25
-// instructions an element and made the 16-bit loops compute-bound. This one is ~15:
+// sin as bf16(sinf(float(x))) with glibc's (nearly correctly rounded) sinf. CUDA's ::sinf costs
+// ~24 operations an element on its fast path, two of them float<->int conversions (quarter-rate
+// F2I/I2F), and made the 16-bit loops compute-bound; this one is ~18 operations (12 of
+// them FP32 FFMA/FMUL/FADD, no conversions):
 //
 //   q = rint(|x| / pi) (magic-number add), r = |x| - q pi (three-constant Cody-Waite split with
 //   FMAs; the first step is exact), sin r = r + r^3 P(r^2) on [-pi/2, pi/2] (odd minimax
