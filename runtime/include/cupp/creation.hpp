@@ -70,7 +70,8 @@ ndarray full_like(const ndarray& prototype, const ndarray& fill_value, const lik
 // not fit, as NumPy 2), the rest start + i * (second - first) in the dtype's computing type.
 // step 0 is a ValueError("arange: step must not be zero (division by zero)") where NumPy raises
 // ZeroDivisionError, which cupp has no class for; a NaN length is ValueError("arange: cannot
-// compute length"); bool results longer than 2 are a TypeError, as in NumPy.
+// compute length"), one beyond int64 ValueError("Maximum allowed size exceeded"); bool results
+// longer than 2 are a TypeError, as in NumPy.
 ndarray arange(const weak_scalar& stop, std::optional<cupp::dtype> type = std::nullopt);
 ndarray arange(const weak_scalar& start, const weak_scalar& stop, const weak_scalar& step = 1,
                std::optional<cupp::dtype> type = std::nullopt);
@@ -126,7 +127,7 @@ ndarray tri(std::int64_t n, std::optional<std::int64_t> m = std::nullopt, std::i
             cupp::dtype type = float64);
 // numpy.tril / triu: a copy with the elements above (tril) / below (triu) the k-th diagonal
 // zeroed, over the last two axes (stacks too); a 1-d array is first broadcast to (N, N), as
-// NumPy does; a 0-d array is a ValueError.
+// NumPy does; a 0-d array is a TypeError (NumPy: tri() is missing N).
 ndarray tril(const ndarray& m, std::int64_t k = 0);
 ndarray triu(const ndarray& m, std::int64_t k = 0);
 // numpy.diag: a 1-d v gives a new 2-d array with v on the k-th diagonal; a 2-d v gives its k-th

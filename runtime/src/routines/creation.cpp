@@ -281,8 +281,9 @@ std::complex<double> py_complex_divide(std::complex<double> a, std::complex<doub
 std::int64_t safe_ceil(double value) {
   const double c = std::ceil(value);
   if (std::isnan(c)) throw ValueError("arange: cannot compute length");
+  // NumPy turns the OverflowError of an out-of-range length into this ValueError.
   if (!(c >= -9.223372036854775808e18 && c < 9.223372036854775808e18))
-    throw OverflowError("arange: overflow while computing length");
+    throw ValueError("Maximum allowed size exceeded");
   return static_cast<std::int64_t>(c);
 }
 
