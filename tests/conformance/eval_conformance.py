@@ -423,7 +423,8 @@ def judge_reduction(np, e):
     """A reduction against NumPy's, by the rules of tests/gpu/test_reductions_gpu.cpp: dtype and
     shape equal; integers and bools exactly; max and min exactly; sums within 2 * n * eps * sum|x|
     over the reduced elements (another summation order; means: divided by n), products within
-    (2n + 1) * eps * |result|, sums and means plus an ULP of the result."""
+    (2n + 1) * eps * |result|, sums and means plus an ULP of the result; real and imaginary parts
+    each by their own bound, so a NaN in one part does not make the other exact."""
     want_dtype = e["dtypes"][0]
     try:
         got_dtype, got = load_result(np, e["outputs"][0])
@@ -441,28 +442,36 @@ def judge_reduction(np, e):
     axis = e["axis"]
     axes = tuple(range(x.ndim)) if axis is None else (axis,) if isinstance(axis, int) else tuple(axis)
     n = int(np.prod([x.shape[a] for a in axes]))
-    with np.errstate(over="ignore", invalid="ignore"):
-        magnitude = np.sum(np.abs(x), axis=axes).reshape(-1)  # per result: the sum of |x| it reduces
-    if e["op"] == "mean":
-        magnitude = magnitude / max(n, 1)
     g = got.astype(np.complex128).reshape(-1)
     w = want.astype(np.complex128).reshape(-1)
     eps = EPSILON[want_dtype]
-    if e["op"] in ("sum", "mean"):
-        bound = 2.0 * n * eps * magnitude + eps * np.abs(w)
-    elif e["op"] == "prod":
-        bound = (2.0 * n + 1) * eps * np.abs(w)
-    else:
-        bound = np.zeros(w.shape)
-    bound = np.nan_to_num(bound, nan=0.0, posinf=0.0)  # NaN or inf results are matched exactly below
+    with np.errstate(over="ignore", invalid="ignore"):
+        w_finite = np.abs(np.where(np.isfinite(w.real), w.real, 0) + 1j * np.where(np.isfinite(w.imag), w.imag, 0))
     for part in (np.real, np.imag):
         gp, wp = part(g), part(w)
+        if e["op"] in ("sum", "mean"):
+            # Per part: the sum of |x| over the elements each result reduces.
+            with np.errstate(over="ignore", invalid="ignore"):
+                magnitude = np.sum(np.abs(part(x)), axis=axes).reshape(-1)
+            if e["op"] == "mean":
+                magnitude = magnitude / max(n, 1)
+            bound = 2.0 * n * eps * magnitude + eps * np.abs(wp)
+        elif e["op"] == "prod":
+            bound = (2.0 * n + 1) * eps * w_finite
+        else:
+            bound = np.zeros(w.shape)
+        bound = np.nan_to_num(bound, nan=0.0, posinf=0.0)  # NaN or inf results are matched exactly below
         same_nan = np.isnan(gp) == np.isnan(wp)
         inf_equal = np.where(np.isinf(gp) | np.isinf(wp), gp == wp, True)
         with np.errstate(invalid="ignore"):
             close = np.where(np.isnan(wp) | np.isinf(wp) | np.isinf(gp), True, np.abs(gp - wp) <= bound)
         bad = ~(same_nan & inf_equal & close)
         if bad.any():
+            # docs/deviations.md: float16 products accumulate in float32; NumPy rounds to float16
+            # between its inner loops and can overflow to inf where the product is finite.
+            if (e["op"] == "prod" and want_dtype == "float16" and
+                    np.all(np.isinf(wp[bad]) & np.isfinite(gp[bad]) & (np.abs(gp[bad]) <= 65504))):
+                return "skip", "documented deviation: float16 prod accumulates in float32 (NumPy overflows to inf)"
             i = int(np.flatnonzero(bad)[0])
             return "fail", f"{int(bad.sum())} of {g.size} elements differ; first at {i}: cupp {g[i]!r}, NumPy {w[i]!r}"
     return "pass", ""

@@ -92,6 +92,9 @@ TEST(MultiDeviceGpu, PeerCopyBetweenPoolAllocations) {
   {
     DeviceGuard g(0);
     CUPP_CUDA_CHECK(cudaMemcpy(src.ptr(), host.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    // From pageable memory, cudaMemcpy may return before the DMA into src lands; the peer copy
+    // below runs on device 1's stream, which is not ordered after device 0's work.
+    CUPP_CUDA_CHECK(cudaDeviceSynchronize());
   }
   int can_access = 0;
   CUPP_CUDA_CHECK(cudaDeviceCanAccessPeer(&can_access, 1, 0));

@@ -49,14 +49,14 @@ double epsilon_of(const dtype& t) {
   }
 }
 
-bool close(std::complex<double> g, std::complex<double> w, double bound) {
-  auto part = [&](double x, double y) {
-    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
-    if (std::isinf(x) || std::isinf(y)) return x == y;
-    return std::fabs(x - y) <= bound;
-  };
-  return part(g.real(), w.real()) && part(g.imag(), w.imag());
+// One part (real or imaginary) of a result: NaN and inf exactly, finite values within `bound`.
+bool close_part(double got, double want, double bound) {
+  if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+  if (std::isinf(got) || std::isinf(want)) return got == want;
+  return std::fabs(got - want) <= bound;
 }
+
+double finite_or_zero(double x) { return std::isfinite(x) ? x : 0.0; }
 
 TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
   CUPP_REQUIRE_GPU();
@@ -121,7 +121,8 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
     // Per result, the sum of |x| over the elements it reduces (C order; kept axes in order).
     std::vector<bool> reduced(static_cast<std::size_t>(a.ndim()), o.axis.all());
     for (std::int64_t ax : o.axis.list()) reduced[static_cast<std::size_t>(ax < 0 ? ax + a.ndim() : ax)] = true;
-    std::vector<double> magnitude(g.size(), 0.0);
+    // Per result and part, the sum of |x| over the elements it reduces.
+    std::vector<double> magnitude_re(g.size(), 0.0), magnitude_im(g.size(), 0.0);
     for (std::size_t f = 0; f < x.size(); ++f) {
       std::size_t rest = f, out_index = 0, scale = 1;
       for (int d = a.ndim() - 1; d >= 0; --d) {
@@ -133,23 +134,32 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
           scale *= extent;
         }
       }
-      magnitude[out_index] += std::abs(x[f]);
+      magnitude_re[out_index] += std::fabs(x[f].real());
+      magnitude_im[out_index] += std::fabs(x[f].imag());
     }
     const double eps = epsilon_of(want.dtype());
+    const auto n = static_cast<double>(n_reduced);
     for (std::size_t i = 0; i < g.size(); ++i) {
-      // Another summation order: within 2n * eps * sum|x| for sums (means: divided by n),
-      // (2n + 1) * eps * |w| for products; max, min, all, any exactly; sums and means plus an ULP.
-      double bound = 0;
-      const double m = fn == "mean" ? magnitude[i] / static_cast<double>(n_reduced) : magnitude[i];
-      if ((fn == "sum" || fn == "mean") && std::isfinite(m)) bound = 2.0 * static_cast<double>(n_reduced) * eps * m;
-      if (fn == "prod" && std::isfinite(std::abs(w[i]))) bound = (2.0 * static_cast<double>(n_reduced) + 1) * eps * std::abs(w[i]);
-      if ((fn == "sum" || fn == "mean") && std::isfinite(std::abs(w[i]))) bound += eps * std::abs(w[i]);
-      if (!close(g[i], w[i], bound)) {
-        std::ostringstream s;
-        s << name << ": element " << i << ": cupp " << g[i] << ", NumPy " << w[i] << " (bound " << bound << ")";
-        fail(s.str());
-        break;
-      }
+      // Another summation order: within 2n * eps * sum|x| for sums (means: divided by n), plus an
+      // ULP; (2n + 1) * eps * |w| for products; max, min, all, any exactly. Each part by its own
+      // bound (a NaN real part leaves the imaginary part's bound finite); a bound that is not
+      // finite means exact.
+      auto bound_of = [&](double magnitude, double w_part) {
+        double bound = 0;
+        if (fn == "sum" || fn == "mean") bound = 2.0 * n * eps * (fn == "mean" ? magnitude / n : magnitude) + eps * std::fabs(w_part);
+        if (fn == "prod") bound = (2.0 * n + 1) * eps * std::abs(std::complex<double>(finite_or_zero(w[i].real()), finite_or_zero(w[i].imag())));
+        return std::isfinite(bound) ? bound : 0.0;
+      };
+      const bool re_ok = close_part(g[i].real(), w[i].real(), bound_of(magnitude_re[i], w[i].real()));
+      const bool im_ok = close_part(g[i].imag(), w[i].imag(), bound_of(magnitude_im[i], w[i].imag()));
+      if (re_ok && im_ok) continue;
+      // docs/deviations.md: float16 products accumulate in float32; NumPy rounds to float16
+      // between its inner loops and can overflow to inf where the product is finite.
+      if (fn == "prod" && in == "float16" && std::isinf(w[i].real()) && std::isfinite(g[i].real())) continue;
+      std::ostringstream s;
+      s << name << ": element " << i << ": cupp " << g[i] << ", NumPy " << w[i];
+      fail(s.str());
+      break;
     }
   }
   std::cout << "[reduction conformance] " << checked << " cases checked, " << failed << " disagree\n";

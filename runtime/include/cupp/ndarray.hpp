@@ -26,6 +26,7 @@
 #include <variant>
 #include <vector>
 
+#include "cupp/dims.hpp"
 #include "cupp/dtype.hpp"
 #include "cupp/host_array.hpp"
 #include "cupp/promotion.hpp"
@@ -175,7 +176,7 @@ class ndarray {
 
   std::shared_ptr<const void> memory_;  // cupp::cuda::Memory, or an external owner
   cupp::dtype dtype_;
-  shape_t shape_, strides_;
+  detail::dims shape_, strides_;  // inline up to six dimensions
   std::int64_t size_ = 0;
   std::int64_t offset_ = 0;
   void* base_ptr_ = nullptr;  // start of the memory the offset counts from

@@ -32,9 +32,12 @@ namespace cupp {
 
 // An input of a ufunc: an ndarray (strong dtype) or a plain C++ scalar (weak, NEP 50).
 // cupp::scalar(value, dtype) makes a strong scalar (a 0-d array).
+// Like std::string_view, an operand made from an ndarray lvalue refers to that array (no copy of
+// its handle on every call); keep the array alive while the operand is in use. An operand made
+// from a temporary ndarray holds it.
 class operand {
  public:
-  operand(const ndarray& a) : value_(a) {}  // NOLINT: implicit, arrays are operands
+  operand(const ndarray& a) noexcept : value_(&a) {}  // NOLINT: implicit, arrays are operands
   operand(ndarray&& a) noexcept : value_(std::move(a)) {}  // NOLINT
   operand(const weak_scalar& s) : value_(s) {}  // NOLINT
   template <class T>
@@ -42,24 +45,43 @@ class operand {
             (!std::is_same_v<std::remove_cvref_t<T>, weak_scalar>)
   operand(T v) : value_(weak_scalar(v)) {}  // NOLINT: implicit, like a Python scalar
 
-  bool is_array() const noexcept { return value_.index() == 0; }
-  const ndarray& array() const { return std::get<0>(value_); }
-  const weak_scalar& scalar() const { return std::get<1>(value_); }
+  // An operand that refers to `other`'s array (or copies its scalar); `other` must outlive it.
+  static operand borrow(const operand& other) {
+    return other.is_array() ? operand(other.array()) : operand(other.scalar());
+  }
+
+  bool is_array() const noexcept { return value_.index() != 2; }
+  const ndarray& array() const { return value_.index() == 0 ? *std::get<0>(value_) : std::get<1>(value_); }
+  const weak_scalar& scalar() const { return std::get<2>(value_); }
 
  private:
-  std::variant<ndarray, weak_scalar> value_;
+  std::variant<const ndarray*, ndarray, weak_scalar> value_;
 };
 
 // A strong scalar: a 0-d array of `type` holding `value` (cast as NumPy's np.float32(v) would).
 ndarray scalar(const weak_scalar& value, cupp::dtype type);
 
-// The arrays given as out=: one array, or one per output ({.out = {q, r}}).
-struct out_arrays {
-  std::vector<ndarray> arrays;
+// The arrays given as out=: one array, or one per output ({.out = {q, r}}). One array is held
+// inline (no allocation per call).
+class out_arrays {
+ public:
   out_arrays() = default;
-  out_arrays(const ndarray& a) : arrays{a} {}  // NOLINT: {.out = c}
-  out_arrays(std::initializer_list<ndarray> list) : arrays(list) {}
-  bool empty() const noexcept { return arrays.empty(); }
+  out_arrays(const ndarray& a) : one_(a), count_(1) {}  // NOLINT: {.out = c}
+  out_arrays(std::initializer_list<ndarray> list) : out_arrays(std::vector<ndarray>(list)) {}
+  explicit out_arrays(std::vector<ndarray> list) {
+    count_ = list.size();
+    if (count_ == 1) one_ = std::move(list.front());
+    else many_ = std::move(list);
+  }
+  bool empty() const noexcept { return count_ == 0; }
+  std::span<const ndarray> arrays() const noexcept {
+    return count_ == 1 ? std::span<const ndarray>(&one_, 1) : std::span<const ndarray>(many_);
+  }
+
+ private:
+  ndarray one_;
+  std::vector<ndarray> many_;
+  std::size_t count_ = 0;
 };
 
 // Keyword arguments of a ufunc call (NumPy's out=, where=, dtype=, casting=).

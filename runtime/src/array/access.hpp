@@ -21,8 +21,8 @@ struct ndarray_access {
     a.device_ = device;
     a.dtype_ = type;
     a.size_ = layout::checked_size(where.shape);
-    a.shape_ = std::move(where.shape);
-    a.strides_ = std::move(where.strides);
+    a.shape_ = where.shape;
+    a.strides_ = where.strides;
     a.offset_ = where.offset;
     a.writeable_ = writeable;
     a.has_array_ = true;
@@ -35,7 +35,9 @@ struct ndarray_access {
   static ndarray view(const ndarray& a, layout::strided where, cupp::dtype type, bool read_only = false) {
     return make(a.memory_, a.base_ptr_, a.device_, type, std::move(where), a.writeable_ && !read_only);
   }
-  static layout::strided where(const ndarray& a) { return {a.shape_, a.strides_, a.offset_}; }
+  static layout::strided where(const ndarray& a) {
+    return {shape_t(a.shape_.begin(), a.shape_.end()), shape_t(a.strides_.begin(), a.strides_.end()), a.offset_};
+  }
   static std::byte* base_ptr(const ndarray& a) { return static_cast<std::byte*>(a.base_ptr_); }
   // Defined where pending_host_array::state is complete (transfer.cpp).
   static void set_pending(pending_host_array& p, std::unique_ptr<pending_host_array::state> s);

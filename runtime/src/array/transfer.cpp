@@ -190,7 +190,7 @@ ndarray ndarray::copy() const {
 
 host_array ndarray::get() const {
   detail::require_array(*this, "get");
-  host_array h(dtype_, shape_);
+  host_array h(dtype_, shape_t(shape_.begin(), shape_.end()));
   if (size_ == 0) return h;
   cuda::DeviceGuard guard(device_);
   if (is_c_contiguous()) {

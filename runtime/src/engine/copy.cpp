@@ -61,10 +61,18 @@ ndarray on_device(const ndarray& a, int device) {
     cuda::DeviceGuard source_guard(staged.device());
     cuda::detail::check(cudaStreamSynchronize(cuda::current_stream().handle()), "cudaStreamSynchronize");
   }
-  cuda::DeviceGuard guard(device);
-  cuda::detail::check(cudaMemcpyPeerAsync(moved.data(), device, staged.data(), staged.device(), staged.nbytes(),
-                                          cuda::current_stream().handle()),
-                      "cudaMemcpyPeerAsync");
+  cuda::Event copied = [&] {
+    cuda::DeviceGuard guard(device);
+    cuda::detail::check(cudaMemcpyPeerAsync(moved.data(), device, staged.data(), staged.device(), staged.nbytes(),
+                                            cuda::current_stream().handle()),
+                        "cudaMemcpyPeerAsync");
+    return cuda::current_stream().record();
+  }();
+  // The source's memory returns to its device's pool in that device's stream order: make that
+  // stream wait for the copy, so a free of `staged` (or of the caller's array) cannot hand the
+  // bytes to new work before the peer copy has read them.
+  cuda::DeviceGuard source_guard(staged.device());
+  cuda::current_stream().wait(copied);
   return moved;
 }
 

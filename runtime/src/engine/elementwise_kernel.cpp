@@ -197,7 +197,7 @@ std::vector<ndarray> ElementwiseKernel::call(std::span<const operand> args) cons
   for (std::size_t k = 0; k < nin; ++k)
     if (args[k].is_array()) engine::check_input_casting(op, k, args[k].array().dtype(), types[k], casting::same_kind);
   ufunc_options options;
-  if (outputs_given) options.out.arrays = std::move(outs);
+  if (outputs_given) options.out = out_arrays(std::move(outs));
   return engine::execute(op, 0, args.first(nin), options);
 }
 

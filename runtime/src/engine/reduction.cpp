@@ -200,8 +200,12 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
   desc.out = result;
   desc.kept = static_cast<int>(kept.extent.size());
   desc.reduced = static_cast<int>(reduced.extent.size());
-  // Columns when neighbouring results are neighbours in memory and the reduced elements are not.
-  const bool columns = out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item;
+  // Columns when neighbouring results are neighbours in memory and the reduced elements are not,
+  // and for short reductions (a thread walks its few elements in order, as NumPy's loop does, so
+  // ill-conditioned sums and products of a few elements give NumPy's values).
+  constexpr std::int64_t short_reduction = 16;
+  const bool columns = (out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item) ||
+                       red_size <= short_reduction;
   desc.layout = columns ? reduce_class::columns : reduce_class::rows;
   const kernels k = find_kernels(op, desc, device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);

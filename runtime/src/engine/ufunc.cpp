@@ -131,7 +131,7 @@ ndarray ufunc::operator()(const operand& x, const operand& y, const ufunc_option
   if (nin() != 2 || nout() != 1)
     throw TypeError("ufunc '" + std::string(name()) + "' takes " + count_text(static_cast<std::size_t>(nin()), "input") +
                     " and gives " + count_text(static_cast<std::size_t>(nout()), "output") + "; call it with call()");
-  const operand both[] = {x, y};
+  const operand both[] = {operand::borrow(x), operand::borrow(y)};
   std::vector<ndarray> r = call(both, options);
   return std::move(r.front());
 }
@@ -234,7 +234,7 @@ std::vector<ndarray> ufunc::call(std::span<const operand> inputs, const ufunc_op
 std::vector<ndarray> engine::execute(const op_spec& op, std::size_t loop_index, std::span<const operand> inputs,
                                      const ufunc_options& options) {
   const loop_spec& loop = op.loops[loop_index];
-  const std::vector<ndarray>& given = options.out.arrays;
+  const std::span<const ndarray> given = options.out.arrays();
   if (!given.empty() && given.size() != static_cast<std::size_t>(op.nout))
     throw ValueError("The 'out' tuple must have exactly " + std::to_string(op.nout) + " entries: one per ufunc output");
   // NumPy 2's comparison promoter: a Python int outside the loop's integer dtype makes every

@@ -33,8 +33,11 @@ __device__ inline long long offset_of(long long i, const reduce_dims<N>& d) {
   return off;
 }
 
-// Combines the per-thread accumulators of a block in a fixed tree order; thread 0 gets the
-// result. `have` marks threads that saw at least one element.
+// Combines the per-thread accumulators of a block in a fixed tree that keeps index order: at
+// each level thread t takes in thread t + s (t a multiple of 2s), so the left operand always
+// holds the earlier elements. With at most one element per thread that is a left-to-right tree
+// (the first NaN of a complex max stays the one NumPy returns). Thread 0 gets the result. `have`
+// marks threads that saw at least one element.
 template <class F, class Acc>
 __device__ inline bool block_combine(Acc& acc, bool have) {
   __shared__ alignas(16) unsigned char storage[256 * sizeof(Acc)];
@@ -43,11 +46,12 @@ __device__ inline bool block_combine(Acc& acc, bool have) {
   values[threadIdx.x] = acc;
   valid[threadIdx.x] = have;
   __syncthreads();
-  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half && valid[threadIdx.x + half]) {
-      if (valid[threadIdx.x]) F::apply(values[threadIdx.x], values[threadIdx.x + half], values[threadIdx.x]);
-      else values[threadIdx.x] = values[threadIdx.x + half];
-      valid[threadIdx.x] = true;
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    const unsigned t = threadIdx.x;
+    if (t % (2 * s) == 0 && t + s < blockDim.x && valid[t + s]) {
+      if (valid[t]) F::apply(values[t], values[t + s], values[t]);
+      else values[t] = values[t + s];
+      valid[t] = true;
     }
     __syncthreads();
   }
@@ -55,6 +59,55 @@ __device__ inline bool block_combine(Acc& acc, bool have) {
   have = valid[0];
   __syncthreads();  // the next output's round reuses the storage
   return have;
+}
+
+// Adds element value `v` to a thread's accumulator (the first element starts it).
+template <class F, class Acc>
+__device__ inline void accumulate(Acc& acc, bool& have, const Acc& v) {
+  if (have) {
+    F::apply(acc, v, acc);
+  } else {
+    acc = v;
+    have = true;
+  }
+}
+
+// Sixteen bytes of elements, loaded at once.
+template <class In>
+struct alignas(16) element_pack {
+  In v[16 / sizeof(In)];
+};
+
+// A block's threads accumulate elements [r0, r1) of one contiguous row with 16-byte loads
+// (four in flight per thread): first the elements before the first 16-byte boundary, then whole
+// packs, then the rest; each thread takes its elements in index order.
+template <class F, class Acc, class In>
+__device__ inline void accumulate_contiguous(Acc& acc, bool& have, const In* row, long long r0, long long r1) {
+  constexpr int V = 16 / sizeof(In);
+  const long long step = blockDim.x;
+  const unsigned misalign = static_cast<unsigned>(reinterpret_cast<unsigned long long>(row + r0) & 15u);
+  long long head = misalign == 0 ? r0 : r0 + static_cast<long long>((16u - misalign) / sizeof(In));
+  if (head > r1) head = r1;
+  if (r0 + threadIdx.x < head) accumulate<F>(acc, have, cast<Acc>(row[r0 + threadIdx.x]));
+  const long long packs = (r1 - head) / V;
+  const element_pack<In>* p = reinterpret_cast<const element_pack<In>*>(row + head);
+  long long q = threadIdx.x;
+  for (; q + 3 * step < packs; q += 4 * step) {
+    element_pack<In> v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = p[q + u * step];
+#pragma unroll
+    for (int u = 0; u < 4; ++u)
+#pragma unroll
+      for (int e = 0; e < V; ++e) accumulate<F>(acc, have, cast<Acc>(v[u].v[e]));
+  }
+  for (; q < packs; q += step) {
+    const element_pack<In> v = p[q];
+#pragma unroll
+    for (int e = 0; e < V; ++e) accumulate<F>(acc, have, cast<Acc>(v.v[e]));
+  }
+  const long long tail = head + packs * V + threadIdx.x;
+  if (tail < r1) accumulate<F>(acc, have, cast<Acc>(row[tail]));
 }
 
 // Rows class: a block per output element; its threads stride over the element's chunk of
@@ -69,6 +122,15 @@ __global__ void cupp_reduce_rows(const char* in, void* out, long long out_size, 
     const char* base = in + offset_of(o, kept);
     Acc acc{};
     bool have = false;
+    if (NR == 1 && sizeof(In) < 16 && reduced.stride[0] == static_cast<long long>(sizeof(In))) {
+      accumulate_contiguous<F, Acc, In>(acc, have, reinterpret_cast<const In*>(base), r0, r1);
+      have = block_combine<F, Acc>(acc, have);
+      if (threadIdx.x == 0) {
+        if (FINAL) static_cast<Out*>(out)[o] = cast<Out>(acc);
+        else static_cast<Acc*>(out)[o * gridDim.y + blockIdx.y] = acc;
+      }
+      continue;
+    }
     long long r = r0 + threadIdx.x;
     const long long step = blockDim.x;
     // Eight independent loads in flight per thread, combined in order.
@@ -111,8 +173,20 @@ __global__ void cupp_reduce_columns(const char* in, void* out, long long out_siz
   const long long r1 = red_size < r0 + chunk ? red_size : r0 + chunk;
   const char* base = in + offset_of(o, kept);
   Acc acc = cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r0, reduced)));
+  if (NR == 1) {
+    // One reduced dimension: step a pointer (no index arithmetic per element).
+    const long long s = reduced.stride[0];
+    const char* p = base + r0 * s;
 #pragma unroll 8
-  for (long long r = r0 + 1; r < r1; ++r) F::apply(acc, cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r, reduced))), acc);
+    for (long long r = r0 + 1; r < r1; ++r) {
+      p += s;
+      F::apply(acc, cast<Acc>(*reinterpret_cast<const In*>(p)), acc);
+    }
+  } else {
+#pragma unroll 8
+    for (long long r = r0 + 1; r < r1; ++r)
+      F::apply(acc, cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r, reduced))), acc);
+  }
   if (FINAL) static_cast<Out*>(out)[o] = cast<Out>(acc);
   else static_cast<Acc*>(out)[o * gridDim.y + blockIdx.y] = acc;
 }
