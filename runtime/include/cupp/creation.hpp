@@ -48,6 +48,8 @@ ndarray full(std::initializer_list<std::int64_t> shape, const weak_scalar& fill_
              std::optional<cupp::dtype> type = std::nullopt);
 ndarray full(std::span<const std::int64_t> shape, const ndarray& fill_value,
              std::optional<cupp::dtype> type = std::nullopt);
+ndarray full(std::initializer_list<std::int64_t> shape, const ndarray& fill_value,
+             std::optional<cupp::dtype> type = std::nullopt);
 
 // ---- the *_like forms: numpy's dtype= and shape= overrides; order='K' (the prototype's memory
 // order is kept when the shape has its number of dimensions, else C order).

@@ -513,6 +513,10 @@ ndarray full(std::span<const std::int64_t> shape, const ndarray& fill_value, std
   return a;
 }
 
+ndarray full(std::initializer_list<std::int64_t> shape, const ndarray& fill_value, std::optional<dtype> type) {
+  return full(std::span<const std::int64_t>(shape.begin(), shape.size()), fill_value, type);
+}
+
 ndarray empty_like(const ndarray& prototype, const like_options& options) {
   if (prototype.is_null()) throw ValueError("empty_like: the prototype is a null array");
   const dtype type = options.dtype ? *options.dtype : prototype.dtype();

@@ -1,0 +1,285 @@
+// The creation routines on the GPU (cupp/creation.hpp): every case of the NumPy reference set made
+// by tests/conformance/make_creation_ref.py at build time (conformance/creation-ref: the case ids
+// below are the script's; dtypes and shapes equal, integers and bools exactly, floats within a
+// few ULP), every routine on every dtype, the kernel cache (a second call compiles nothing), and
+// the errors that need the device (values set into a dtype, zero endpoints, array endpoints).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "array/convert.hpp"
+#include "conformance.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/io.hpp"
+#include "cupp/reductions.hpp"
+#include "cupp/ufunc.hpp"
+#include "error_of.hpp"
+#include "gpu_support.hpp"
+#include "nvrtc_program.hpp"
+
+namespace cupp {
+namespace {
+
+namespace fs = std::filesystem;
+using test::error_of;
+using results = std::vector<ndarray>;
+
+ndarray f64(std::initializer_list<double> v) { return asarray(std::vector<double>(v)); }
+
+// The cupp call for each case of make_creation_ref.py (same ids).
+const std::map<std::string, std::function<results()>>& cases() {
+  static const std::map<std::string, std::function<results()>> table = {
+      {"arange_stop", [] { return results{arange(10)}; }},
+      {"arange_neg_step", [] { return results{arange(10, -7, -3)}; }},
+      {"arange_float", [] { return results{arange(0.0, 1.0, 0.1)}; }},
+      {"arange_float_4", [] { return results{arange(1.0, 1.3, 0.1)}; }},
+      {"arange_f32", [] { return results{arange(0.5, 7.25, 0.75, float32)}; }},
+      {"arange_f16", [] { return results{arange(-2, 2, 0.3, float16)}; }},
+      {"arange_i8", [] { return results{arange(-100, 100, 7, int8)}; }},
+      {"arange_u8", [] { return results{arange(3, 250, 13, uint8)}; }},
+      {"arange_u64", [] { return results{arange(0, 50, 5, uint64)}; }},
+      {"arange_float_to_int", [] { return results{arange(0.5, 5, 1.5, int64)}; }},
+      {"arange_c64", [] { return results{arange(0.5, 5.0, 0.5, complex64)}; }},
+      {"arange_bool", [] { return results{arange(0, 2, 1, bool_)}; }},
+      {"arange_empty", [] { return results{arange(5, 0)}; }},
+      {"arange_large_f32", [] { return results{arange(100003, float32)}; }},
+      {"arange_large_f64", [] { return results{arange(-1.5, 3000.0, 0.0271)}; }},
+      {"linspace_default", [] { return results{linspace(0, 1)}; }},
+      {"linspace_no_endpoint", [] { return results{linspace(2, 3, 7, {.endpoint = false})}; }},
+      {"linspace_f32", [] { return results{linspace(-1, 1, 11, {.dtype = float32})}; }},
+      {"linspace_int", [] { return results{linspace(-3, 10, 7, {.dtype = int32})}; }},
+      {"linspace_complex", [] { return results{linspace(0, std::complex<double>(1, 2), 5)}; }},
+      {"linspace_one", [] { return results{linspace(3, 5, 1)}; }},
+      {"linspace_zero", [] { return results{linspace(3, 5, 0)}; }},
+      {"linspace_tiny_step", [] { return results{linspace(0, 5e-324, 4)}; }},
+      {"linspace_retstep",
+       [] {
+         auto [y, step] = linspace_with_step(0, 1, 5);
+         return results{y, step};
+       }},
+      {"linspace_arrays", [] { return results{linspace(f64({0, 1}), f64({10, 20}), 5)}; }},
+      {"linspace_array_axis1", [] { return results{linspace(f64({0, 1}), 5.0, 4, {.axis = 1})}; }},
+      {"logspace_default", [] { return results{logspace(0, 3, 4)}; }},
+      {"logspace_base2", [] { return results{logspace(0, 10, 11, {.base = 2})}; }},
+      {"logspace_f32", [] { return results{logspace(-2, 2, 9, {.dtype = float32})}; }},
+      {"geomspace_pos", [] { return results{geomspace(1, 1000, 4)}; }},
+      {"geomspace_neg", [] { return results{geomspace(-1000, -1, 4)}; }},
+      {"geomspace_no_endpoint", [] { return results{geomspace(1, 2, 5, {.endpoint = false})}; }},
+      {"geomspace_imag",
+       [] { return results{geomspace(std::complex<double>(0, 1), std::complex<double>(0, 1000), 4)}; }},
+      {"eye_3", [] { return results{eye(3)}; }},
+      {"eye_3_5_k1_i32", [] { return results{eye(3, 5, 1, int32)}; }},
+      {"eye_4_km2_bool", [] { return results{eye(4, std::nullopt, -2, bool_)}; }},
+      {"eye_k_beyond", [] { return results{eye(2, 2, 5)}; }},
+      {"identity_c64", [] { return results{identity(4, complex64)}; }},
+      {"tri_3_4", [] { return results{tri(3, 4)}; }},
+      {"tri_4_km1_i8", [] { return results{tri(4, std::nullopt, -1, int8)}; }},
+      {"tril_stack", [] { return results{tril(arange(24).reshape({2, 3, 4}))}; }},
+      {"tril_stack_km1", [] { return results{tril(arange(24).reshape({2, 3, 4}), -1)}; }},
+      {"triu_stack_k1", [] { return results{triu(arange(24).reshape({2, 3, 4}), 1)}; }},
+      {"tril_1d", [] { return results{tril(arange(1, 5))}; }},
+      {"diag_1d_k1", [] { return results{diag(arange(3), 1)}; }},
+      {"diag_1d_km2", [] { return results{diag(arange(4.0), -2)}; }},
+      {"diag_2d_k1", [] { return results{diag(arange(12.0).reshape({3, 4}), 1)}; }},
+      {"diagflat_k1", [] { return results{diagflat(array({{1, 2}, {3, 4}}), 1)}; }},
+      {"meshgrid_xy", [] { return meshgrid({arange(3), arange(2.0)}); }},
+      {"meshgrid_ij", [] { return meshgrid({arange(3), arange(2.0)}, {.indexing = "ij"}); }},
+      {"meshgrid_sparse", [] { return meshgrid({arange(3), arange(2.0), arange(4)}, {.sparse = true}); }},
+      {"indices_2_3", [] { return results{indices({2, 3})}; }},
+      {"indices_f32", [] { return results{indices({3, 2, 2}, float32)}; }},
+      {"indices_sparse",
+       [] {
+         const std::int64_t dims[] = {2, 3};
+         return indices_sparse(dims);
+       }},
+      {"fromfunction",
+       [] {
+         return results{fromfunction([](std::span<const ndarray> ij) { return ij[0] * 10 + ij[1]; }, {3, 4})};
+       }},
+      {"full_int", [] { return results{full({2, 3}, 7)}; }},
+      {"full_f32", [] { return results{full({2, 2}, 2.5, float32)}; }},
+      {"full_bool", [] { return results{full({3}, true)}; }},
+      {"full_complex", [] { return results{full({2}, std::complex<double>(1, 2))}; }},
+      {"full_array",
+       [] {
+         const std::int64_t shape[] = {2, 3};
+         return results{full(shape, f64({1, 2, 3}))};
+       }},
+      {"ones_i16", [] { return results{ones({2, 3}, int16)}; }},
+      {"ones_c128", [] { return results{ones({3}, complex128)}; }},
+      {"ones_like_f32", [] { return results{ones_like(arange(6).reshape({2, 3}), {.dtype = float32})}; }},
+      {"zeros_like", [] { return results{zeros_like(arange(6).reshape({2, 3}))}; }},
+      {"full_like_shape", [] { return results{full_like(arange(6).reshape({2, 3}), 4.5, {.shape = shape_t{4}})}; }},
+  };
+  return table;
+}
+
+std::vector<std::complex<double>> values(const host_array& h) {
+  std::vector<std::complex<double>> v(static_cast<std::size_t>(h.size()));
+  if (!v.empty())
+    detail::convert_elements(h.data(), h.dtype(), reinterpret_cast<std::byte*>(v.data()), complex128, v.size());
+  return v;
+}
+
+// Relative tolerance of a float dtype's comparison (a few ULP; exact for integers and bools).
+double tolerance(const dtype& t) {
+  switch (t.id()) {
+    case type_id::float16: return 1e-3;
+    case type_id::bfloat16: return 8e-3;
+    case type_id::float32:
+    case type_id::complex64: return 5e-7;
+    case type_id::float64:
+    case type_id::complex128: return 4e-15;
+    default: return 0.0;
+  }
+}
+
+bool close(double a, double b, double tol) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  if (a == b) return true;
+  return std::fabs(a - b) <= tol * std::max(std::fabs(a), std::fabs(b));
+}
+
+TEST(CreationGpu, MatchesNumPyReference) {
+  CUPP_REQUIRE_GPU();
+  const std::string dir = test::conformance_path("creation-ref");
+  if (!fs::exists(dir + "/manifest.json"))
+    GTEST_SKIP() << "no creation reference data in " << dir
+                 << " (NumPy was not importable when the project was configured)";
+  const YAML::Node manifest = test::load_yaml(dir + "/manifest.json");
+  const bool numpy2 = manifest["numpy2"].as<bool>();
+  int checked = 0;
+  for (const auto& [id, run] : cases()) {
+    SCOPED_TRACE(id);
+    const YAML::Node c = manifest["cases"][id];
+    ASSERT_TRUE(c.IsDefined()) << "make_creation_ref.py has no case " << id;
+    if (c["numpy2_only"].as<bool>() && !numpy2) continue;
+    const results got = run();
+    const YAML::Node outs = c["outputs"];
+    ASSERT_EQ(got.size(), outs.size());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const host_array want = io::load_npy(dir + "/" + outs[k]["file"].as<std::string>());
+      const host_array have = got[k].get();
+      ASSERT_EQ(have.dtype(), want.dtype()) << "output " << k << ": " << have.dtype().name() << " vs NumPy's "
+                                            << want.dtype().name();
+      ASSERT_EQ(have.shape(), want.shape()) << "output " << k;
+      const auto h = values(have), w = values(want);
+      const double tol = tolerance(want.dtype());
+      for (std::size_t i = 0; i < h.size(); ++i) {
+        ASSERT_TRUE(close(h[i].real(), w[i].real(), tol) && close(h[i].imag(), w[i].imag(), tol))
+            << "output " << k << " element " << i << ": " << h[i] << " vs NumPy's " << w[i];
+      }
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, static_cast<int>(cases().size()) - 1);
+}
+
+const dtype all_dtypes[] = {bool_,   int8,     int16,   int32,   int64,   uint8,     uint16,    uint32,
+                            uint64,  float16,  bfloat16, float32, float64, complex64, complex128};
+
+std::vector<double> as_doubles(const ndarray& a) { return astype(a, float64).to_vector<double>(); }
+
+TEST(CreationGpu, EveryRoutineOnEveryDtype) {
+  CUPP_REQUIRE_GPU();
+  for (const dtype& t : all_dtypes) {
+    SCOPED_TRACE(t.name());
+    const bool is_bool = t.is_bool();
+    EXPECT_EQ(as_doubles(arange(0, is_bool ? 2 : 5, 1, t)), is_bool ? std::vector<double>({0, 1})
+                                                                     : std::vector<double>({0, 1, 2, 3, 4}));
+    EXPECT_EQ(as_doubles(eye(2, 3, 1, t)), std::vector<double>({0, 1, 0, 0, 0, 1}));
+    EXPECT_EQ(as_doubles(tri(2, 2, 0, t)), std::vector<double>({1, 0, 1, 1}));
+    EXPECT_EQ(as_doubles(ones({3}, t)), std::vector<double>({1, 1, 1}));
+    EXPECT_EQ(as_doubles(full({2}, 1, t)), std::vector<double>({1, 1}));
+    EXPECT_EQ(as_doubles(linspace(0, 1, 2, {.dtype = t})), std::vector<double>({0, 1}));
+    const ndarray m = ones({2, 2}, t);
+    EXPECT_EQ(as_doubles(tril(m)), std::vector<double>({1, 0, 1, 1}));
+    EXPECT_EQ(as_doubles(triu(m)), std::vector<double>({1, 1, 0, 1}));
+    EXPECT_EQ(as_doubles(diag(ones({2}, t))), std::vector<double>({1, 0, 0, 1}));
+    EXPECT_EQ(zeros_like(m).dtype(), t);
+    if (!is_bool) EXPECT_EQ(as_doubles(indices({2}, t)), std::vector<double>({0, 1}));
+  }
+}
+
+TEST(CreationGpu, SecondCallCompilesNothing) {
+  CUPP_REQUIRE_GPU();
+  (void)arange(0, 10, 1, int16);
+  (void)eye(3, std::nullopt, 0, int16);
+  const std::uint64_t before = detail::nvrtc_compile_count();
+  (void)arange(5, 100, 3, int16);
+  (void)linspace(0, 7, 9, {.dtype = int16});
+  (void)eye(5, 2, -1, int16);
+  (void)tril(ones({3, 3}, int16));
+  EXPECT_EQ(detail::nvrtc_compile_count(), before);
+}
+
+TEST(CreationGpu, LargeArraysAreFilledOnTheDevice) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t n = (std::int64_t(1) << 24) + 3;
+  const std::vector<float> a = arange(n, float32).to_vector<float>();
+  ASSERT_EQ(static_cast<std::int64_t>(a.size()), n);
+  EXPECT_EQ(a[12345], 12345.0f);
+  EXPECT_EQ(a.back(), static_cast<float>(n - 1));
+  const std::vector<double> l = linspace(0, 1, 1000001).to_vector<double>();
+  EXPECT_EQ(l.front(), 0.0);
+  EXPECT_EQ(l.back(), 1.0);
+  EXPECT_EQ(l[500000], 0.5);
+  const ndarray e = eye(3000, std::nullopt, 0, float32);
+  EXPECT_EQ(sum(e).item<float>(), 3000.0f);
+}
+
+TEST(CreationGpu, ErrorsThatNeedTheDevice) {
+  CUPP_REQUIRE_GPU();
+  // Values set into the dtype as NumPy 2 does.
+  EXPECT_THROW(arange(250, 260, 1, int8), OverflowError);
+  EXPECT_THROW(arange(0, 300, 256, uint8), OverflowError);  // the second value, 256, does not fit
+  EXPECT_THROW(full({2}, 300, uint8), OverflowError);
+  EXPECT_THROW(full({2}, -1, uint8), OverflowError);
+  EXPECT_THROW(arange(std::complex<double>(0, 1), 3, 1, float64), TypeError);
+  // A complex fill into a real dtype keeps the real part (NumPy: ComplexWarning).
+  EXPECT_EQ(full({1}, std::complex<double>(2.5, 1), float64).item<double>(), 2.5);
+  EXPECT_EQ(error_of<ValueError>([] { geomspace(0, 10, 3); }), "Geometric sequence cannot include zero");
+  EXPECT_THROW(geomspace(f64({1, 0}), 10, 3), ValueError);
+  EXPECT_THROW(linspace(f64({0, 1}), 5.0, 4, {.axis = 2}), AxisError);
+  EXPECT_THROW(linspace(f64({0, 1}), f64({1, 2, 3}), 4), ValueError);  // shapes do not broadcast
+  EXPECT_THROW(full({2, 2}, f64({1, 2, 3})), ValueError);
+  EXPECT_THROW(diag(ones({2, 2, 2})), ValueError);
+  EXPECT_THROW(diag(ones({2, 2}))(0) = 1.0, ValueError);  // a read-only view
+}
+
+TEST(CreationGpu, LikeFormsKeepTheMemoryOrder) {
+  CUPP_REQUIRE_GPU();
+  const ndarray f = arange(6).reshape({2, 3}).T();  // Fortran-ordered (3, 2)
+  const ndarray e = empty_like(f);
+  EXPECT_TRUE(e.is_f_contiguous());
+  EXPECT_FALSE(e.is_c_contiguous());
+  const ndarray c = zeros_like(f, {.shape = shape_t{3, 4}});
+  EXPECT_TRUE(c.is_c_contiguous());
+  EXPECT_EQ(as_doubles(full_like(f, 7)), std::vector<double>(6, 7.0));
+  EXPECT_EQ(ones_like(f, {.dtype = bfloat16}).dtype(), bfloat16);
+}
+
+TEST(CreationGpu, GeomspaceAndLogspaceOfArrays) {
+  CUPP_REQUIRE_GPU();
+  const ndarray g = geomspace(f64({1, -1}), f64({1000, -1000}), 4, {.axis = 1});
+  EXPECT_EQ(g.shape()[0], 2);
+  EXPECT_EQ(g.shape()[1], 4);
+  const std::vector<double> v = g.to_vector<double>();
+  const double want[] = {1, 10, 100, 1000, -1, -10, -100, -1000};
+  for (int i = 0; i < 8; ++i) EXPECT_NEAR(v[i], want[i], 1e-12 * std::fabs(want[i])) << i;
+  const ndarray l = logspace(f64({0, 1}), 2, 3, {.base = f64({10, 2})});
+  const std::vector<double> lv = l.to_vector<double>();  // shape (3, 2)
+  const double lwant[] = {1, 2, 10, std::pow(2.0, 1.5), 100, 4};
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(lv[i], lwant[i], 1e-12 * lwant[i]) << i;
+}
+
+}  // namespace
+}  // namespace cupp
