@@ -226,6 +226,20 @@ expect_values red_mean.npy '<f4' f4 2.5
 expect_error AxisError "axis 1 is out of bounds for array of dimension 1" 'sum(a, axis=1)' a=a.npy -o never.npy
 expect_error TypeError "keepdims must be True or False" 'sum(a, keepdims=2)' a=a.npy -o never.npy
 
+# ---- creation routines (docs/api/creation.md)
+"$cupp" eval 'arange(1, 10, 3)' -o cr_arange.npy || fail "arange exited $?"
+expect_values cr_arange.npy '<i8' d8 1 4 7
+"$cupp" eval "linspace(0, 1, 5, dtype='float32')" -o cr_lin.npy || fail "linspace exited $?"
+expect_values cr_lin.npy '<f4' f4 0 0.25 0.5 0.75 1
+"$cupp" eval 'linspace(0, 1, 3, retstep=True)' -o cr_y.npy -o cr_step.npy || fail "linspace retstep exited $?"
+expect_values cr_step.npy '<f8' f8 0.5
+"$cupp" eval 'eye(2, k=1)' -o cr_eye.npy || fail "eye exited $?"
+expect_values cr_eye.npy '<f8' f8 0 1 0 0
+"$cupp" eval 'triu(full((2, 2), 5))' -o cr_triu.npy || fail "triu exited $?"
+expect_values cr_triu.npy '<i8' d8 5 5 0 5
+expect_error ValueError "arange: step must not be zero" 'arange(0, 5, 0)' -o never.npy
+expect_error TypeError "unexpected keyword argument 'stop'" 'eye(2, stop=3)' -o never.npy
+
 if [ $failures -ne 0 ]; then
   echo "$failures check(s) failed (work dir: $work)" >&2
   exit 1
