@@ -191,6 +191,9 @@ const detail::kernel_module& program_for(family fam, type_id t, int device) {
 constexpr unsigned block_threads = 256;
 
 void launch(const void* kernel, std::int64_t n, void** args, int device) {
+  // Library kernels launch on the current device: the array's, for an array made elsewhere.
+  std::optional<cuda::DeviceGuard> guard;
+  if (cuda::current_device() != device) guard.emplace(device);
   const std::int64_t blocks = std::clamp<std::int64_t>((n + block_threads - 1) / block_threads, 1, 1 << 20);
   const dim3 grid(static_cast<unsigned>(blocks)), block(block_threads);
   cuda::detail::check(cudaLaunchKernel(kernel, grid, block, args, 0, cuda::detail::current_stream_handle(device)),
@@ -530,8 +533,14 @@ ndarray empty_like(const ndarray& prototype, const like_options& options) {
                                     device);
 }
 ndarray zeros_like(const ndarray& prototype, const like_options& options) {
+  // empty_like's result is dense with positive strides: one memset over its bytes (any dtype,
+  // structured and void included), as zeros() does.
   ndarray a = empty_like(prototype, options);
-  a.fill(weak_scalar(0));
+  if (a.size() == 0) return a;
+  std::optional<cuda::DeviceGuard> guard;
+  if (cuda::current_device() != a.device()) guard.emplace(a.device());
+  cuda::detail::check(cudaMemsetAsync(a.data(), 0, a.nbytes(), cuda::detail::current_stream_handle(a.device())),
+                      "cudaMemsetAsync");
   return a;
 }
 ndarray ones_like(const ndarray& prototype, const like_options& options) {
