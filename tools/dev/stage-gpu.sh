@@ -47,6 +47,12 @@ cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance
 # The reduction reference set (tests/gpu/test_reductions_gpu.cpp and the eval conformance).
 cp -r "$build/tests/conformance/numpy-ref/reductions.yaml" "$build/tests/conformance/numpy-ref/reductions" \
   "$stage/conformance/numpy-ref/"
+# The creation routines' NumPy reference set (tests/gpu/test_creation_gpu.cpp), when the build
+# made it (tests/creation_ref.cmake), and its generator (to remake it with the machine's NumPy 2).
+if [ -d "$build/tests/conformance/creation-ref" ]; then
+  cp -r "$build/tests/conformance/creation-ref" "$stage/conformance/"
+fi
+cp "$root/tests/conformance/make_creation_ref.py" "$stage/"
 # NumPy's results for the ops cupp registers (the GPU conformance test reads them).
 mkdir -p "$stage/conformance/numpy-ref/ufunc"
 for spec in "$root"/specs/ufuncs/*.yaml; do
