@@ -243,7 +243,9 @@ TEST(CreationGpu, ErrorsThatNeedTheDevice) {
   EXPECT_THROW(arange(0, 300, 256, uint8), OverflowError);  // the second value, 256, does not fit
   EXPECT_THROW(full({2}, 300, uint8), OverflowError);
   EXPECT_THROW(full({2}, -1, uint8), OverflowError);
-  EXPECT_THROW(arange(std::complex<double>(0, 1), 3, 1, float64), TypeError);
+  EXPECT_THROW(arange(std::complex<double>(0, 1), std::complex<double>(3, 5), 1, float64), TypeError);
+  EXPECT_EQ(error_of<TypeError>([] { arange(std::complex<double>(0, 1), 3, 1, float64); }),
+            "must be real number, not complex");  // NumPy reads the complex quotient as a float
   // A complex fill into a real dtype keeps the real part (NumPy: ComplexWarning).
   EXPECT_EQ(full({1}, std::complex<double>(2.5, 1), float64).item<double>(), 2.5);
   EXPECT_EQ(error_of<ValueError>([] { geomspace(0, 10, 3); }), "Geometric sequence cannot include zero");

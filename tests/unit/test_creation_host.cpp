@@ -63,6 +63,11 @@ TEST(CreationHost, ArangeLengthErrors) {
   EXPECT_EQ(error_of<ValueError>([] { arange_length(0.0, 1.0, 0.0); }),
             "arange: step must not be zero (float division by zero)");
   EXPECT_THROW(arange_length(0, std::complex<double>(1, 1), std::complex<double>(0, 0)), ValueError);
+  EXPECT_EQ(error_of<TypeError>([] { arange_length(std::complex<double>(0, 1), 3, 1, /*complex_dtype=*/false); }),
+            "must be real number, not complex");
+  EXPECT_THROW(arange_length(std::complex<double>(0, 1), std::complex<double>(0, 1), 1, false), TypeError);
+  EXPECT_EQ(arange_length(0, 3, 1, false), 3);
+  EXPECT_THROW(arange(std::complex<double>(0, 1), 3, 1, float64), TypeError);
   const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
   EXPECT_EQ(error_of<ValueError>([&] { arange_length(0.0, nan, 1.0); }), "arange: cannot compute length");
   EXPECT_EQ(error_of<ValueError>([&] { arange_length(0.0, inf, 1.0); }), "Maximum allowed size exceeded");

@@ -183,7 +183,10 @@ std::span<const routine_info> creation_routines() noexcept;
 // Internal, exposed for tests that run without a GPU: the number of elements numpy.arange gives
 // for these arguments (the errors arange raises for them included), and its default dtype.
 namespace detail {
-std::int64_t arange_length(const weak_scalar& start, const weak_scalar& stop, const weak_scalar& step);
+// complex_dtype: whether the result's dtype is complex; when it is not, complex arguments whose
+// quotient is complex are NumPy's TypeError("must be real number, not complex").
+std::int64_t arange_length(const weak_scalar& start, const weak_scalar& stop, const weak_scalar& step,
+                           bool complex_dtype = true);
 cupp::dtype arange_default_dtype(const weak_scalar& start, const weak_scalar& stop, const weak_scalar& step);
 // The dtype numpy.full(shape, value) picks without dtype= (np.asarray(value).dtype).
 cupp::dtype full_default_dtype(const weak_scalar& value);

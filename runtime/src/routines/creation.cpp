@@ -297,7 +297,8 @@ std::int64_t safe_ceil(double value) {
 
 namespace detail {
 
-std::int64_t arange_length(const weak_scalar& start_w, const weak_scalar& stop_w, const weak_scalar& step_w) {
+std::int64_t arange_length(const weak_scalar& start_w, const weak_scalar& stop_w, const weak_scalar& step_w,
+                           bool complex_dtype) {
   const py_number start = to_py(start_w), stop = to_py(stop_w), step = to_py(step_w);
   const py_number::kind k = widest({start, stop, step});
   std::int64_t len = 0;
@@ -321,6 +322,8 @@ std::int64_t arange_length(const weak_scalar& start_w, const weak_scalar& stop_w
     const std::complex<double> s = step.as_complex();
     if (s == std::complex<double>(0.0, 0.0))
       throw ValueError("arange: step must not be zero (complex division by zero)");
+    // NumPy reads the quotient as a float unless the dtype is complex.
+    if (!complex_dtype) throw TypeError("must be real number, not complex");
     if (diff == std::complex<double>(0.0, 0.0)) return 0;
     const std::complex<double> value = py_complex_divide(diff, s, "arange");
     len = std::min(safe_ceil(value.real()), safe_ceil(value.imag()));
@@ -566,9 +569,9 @@ ndarray full_like(const ndarray& prototype, const ndarray& fill_value, const lik
 ndarray arange(const weak_scalar& stop, std::optional<dtype> type) { return arange(0, stop, 1, type); }
 
 ndarray arange(const weak_scalar& start, const weak_scalar& stop, const weak_scalar& step, std::optional<dtype> type) {
-  const std::int64_t length = detail::arange_length(start, stop, step);
   const dtype t = type ? *type : detail::arange_default_dtype(start, stop, step);
   require_kernel_dtype(t, "arange");
+  const std::int64_t length = detail::arange_length(start, stop, step, t.is_complex());
   if (t.is_bool() && length > 2)
     throw TypeError("arange() is only supported for booleans when the result has at most length 2.");
   ndarray out = new_array(std::span<const std::int64_t>(&length, 1), t);
