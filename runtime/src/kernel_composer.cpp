@@ -184,11 +184,18 @@ composed_program compose_reduction(const op_spec& op, const reduce_desc& d) {
   out.source = "#include <cupp/dev/reduction.cuh>\n\nnamespace cupp_op_" + std::string(op.name) + " {\n" +
                functor(op, d.loop) + "}\n";
   const std::string f = functor_name(op, d.loop), acc = device_type(d.acc);
-  const std::string kernel = d.layout == reduce_class::columns ? "cupp::dev::cupp_reduce_columns<" : "cupp::dev::cupp_reduce_rows<";
+  const bool columns = d.layout == reduce_class::columns;
+  const std::string kernel = columns ? "cupp::dev::cupp_reduce_columns<" : "cupp::dev::cupp_reduce_rows<";
   const std::string dims = std::to_string(d.kept) + ", " + std::to_string(d.reduced);
   const std::string first = kernel + f + ", " + acc + ", " + device_type(d.in) + ", ";
-  out.kernels.push_back(first + device_type(d.out) + ", " + dims + ", true>");
-  out.kernels.push_back(first + acc + ", " + dims + ", false>");
+  // The columns class starts from the op's identity, as NumPy's reduction does.
+  std::string identity;
+  if (columns) {
+    const std::string_view id = op.identity;
+    identity = id.empty() ? ", false, 0" : id == "True" ? ", true, 1" : id == "False" ? ", true, 0" : ", true, " + std::string(id);
+  }
+  out.kernels.push_back(first + device_type(d.out) + ", " + dims + ", true" + identity + ">");
+  out.kernels.push_back(first + acc + ", " + dims + ", false" + identity + ">");
   out.kernels.push_back("cupp::dev::cupp_reduce_rows<" + f + ", " + acc + ", " + acc + ", " + device_type(d.out) + ", 1, 1, true>");
   return out;
 }

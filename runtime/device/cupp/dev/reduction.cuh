@@ -92,6 +92,10 @@ __device__ inline void accumulate_contiguous(Acc& acc, bool& have, const In* row
   const long long packs = (r1 - head) / V;
   const element_pack<In>* p = reinterpret_cast<const element_pack<In>*>(row + head);
   long long q = threadIdx.x;
+  // Four accumulators (one per pack in flight) keep the dependency chains short; they are
+  // folded in a fixed order, so results stay identical run to run.
+  Acc lane[4];
+  bool lane_has[4] = {false, false, false, false};
   for (; q + 3 * step < packs; q += 4 * step) {
     element_pack<In> v[4];
 #pragma unroll
@@ -99,13 +103,18 @@ __device__ inline void accumulate_contiguous(Acc& acc, bool& have, const In* row
 #pragma unroll
     for (int u = 0; u < 4; ++u)
 #pragma unroll
-      for (int e = 0; e < V; ++e) accumulate<F>(acc, have, cast<Acc>(v[u].v[e]));
+      for (int e = 0; e < V; ++e) accumulate<F>(lane[u], lane_has[u], cast<Acc>(v[u].v[e]));
   }
-  for (; q < packs; q += step) {
-    const element_pack<In> v = p[q];
 #pragma unroll
-    for (int e = 0; e < V; ++e) accumulate<F>(acc, have, cast<Acc>(v.v[e]));
+  for (int u = 0; u < 3; ++u) {
+    if (q + u * step >= packs) break;
+    const element_pack<In> v = p[q + u * step];
+#pragma unroll
+    for (int e = 0; e < V; ++e) accumulate<F>(lane[u], lane_has[u], cast<Acc>(v.v[e]));
   }
+#pragma unroll
+  for (int u = 0; u < 4; ++u)
+    if (lane_has[u]) accumulate<F>(acc, have, lane[u]);
   const long long tail = head + packs * V + threadIdx.x;
   if (tail < r1) accumulate<F>(acc, have, cast<Acc>(row[tail]));
 }
@@ -164,7 +173,7 @@ __global__ void cupp_reduce_rows(const char* in, void* out, long long out_size, 
 // Columns class: a thread per output element, for layouts whose neighbouring outputs are
 // neighbours in memory (a reduction over leading axes): each thread walks its chunk of reduced
 // elements in order, and a warp's loads are coalesced. Outputs as in the rows class.
-template <class F, class Acc, class In, class Out, int NK, int NR, bool FINAL>
+template <class F, class Acc, class In, class Out, int NK, int NR, bool FINAL, bool HAS_IDENTITY, long long IDENTITY>
 __global__ void cupp_reduce_columns(const char* in, void* out, long long out_size, long long red_size,
                                     long long chunk, reduce_dims<NK> kept, reduce_dims<NR> reduced) {
   const long long o = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -173,20 +182,12 @@ __global__ void cupp_reduce_columns(const char* in, void* out, long long out_siz
   const long long r1 = red_size < r0 + chunk ? red_size : r0 + chunk;
   const char* base = in + offset_of(o, kept);
   Acc acc = cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r0, reduced)));
-  if (NR == 1) {
-    // One reduced dimension: step a pointer (no index arithmetic per element).
-    const long long s = reduced.stride[0];
-    const char* p = base + r0 * s;
+  // NumPy starts a reduction of an op with an identity from the identity: (1 + 0j) * (inf + 2j)
+  // is inf + nan j, not inf + 2j. Short reductions (this class) follow it exactly.
+  if (HAS_IDENTITY && r0 == 0) F::apply(cast<Acc>(IDENTITY), acc, acc);
 #pragma unroll 8
-    for (long long r = r0 + 1; r < r1; ++r) {
-      p += s;
-      F::apply(acc, cast<Acc>(*reinterpret_cast<const In*>(p)), acc);
-    }
-  } else {
-#pragma unroll 8
-    for (long long r = r0 + 1; r < r1; ++r)
-      F::apply(acc, cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r, reduced))), acc);
-  }
+  for (long long r = r0 + 1; r < r1; ++r)
+    F::apply(acc, cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r, reduced))), acc);
   if (FINAL) static_cast<Out*>(out)[o] = cast<Out>(acc);
   else static_cast<Acc*>(out)[o * gridDim.y + blockIdx.y] = acc;
 }
