@@ -193,6 +193,7 @@ composed_program compose_reduction(const op_spec& op, const reduce_desc& d) {
   if (columns) {
     const std::string_view id = op.identity;
     identity = id.empty() ? ", false, 0" : id == "True" ? ", true, 1" : id == "False" ? ", true, 0" : ", true, " + std::string(id);
+    identity += d.packed ? ", true" : ", false";
   }
   out.kernels.push_back(first + device_type(d.out) + ", " + dims + ", true" + identity + ">");
   out.kernels.push_back(first + acc + ", " + dims + ", false" + identity + ">");
@@ -208,6 +209,7 @@ std::uint64_t reduce_variant(const reduce_desc& d) {
   code |= std::uint64_t(d.layout == reduce_class::columns) << 22;
   code |= std::uint64_t(d.kept & 0xf) << 23;
   code |= std::uint64_t(d.reduced & 0xf) << 27;
+  code |= std::uint64_t(d.packed) << 31;
   return code;
 }
 

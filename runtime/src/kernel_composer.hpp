@@ -105,6 +105,7 @@ struct reduce_desc {
   std::size_t loop = 0;
   type_id acc = type_id::float64, in = type_id::float64, out = type_id::float64;
   reduce_class layout = reduce_class::rows;
+  bool packed = false;  // columns: a thread reduces the outputs of one 16-byte load
   int kept = 1, reduced = 1;
 };
 // The program of a reduction: kernel 0 writes results, kernel 1 writes partial accumulators

@@ -28,6 +28,7 @@ void compile_all_reducing_loops(std::string_view name) {
     d.in = i % 2 ? type_id::int8 : l.out[0];  // mixed input dtypes cast in the kernel
     d.out = i % 3 ? type_id::float64 : l.out[0];
     d.layout = i % 2 ? detail::reduce_class::columns : detail::reduce_class::rows;
+    d.packed = i % 4 == 1;  // some columns programs with 16-byte loads across outputs
     d.kept = 1 + static_cast<int>(i % 3);
     d.reduced = 1 + static_cast<int>(i % 2) * 7;
     const detail::composed_program p = detail::compose_reduction(*op, d);
@@ -71,6 +72,9 @@ TEST(ReductionKernels, RefusesWhatIsNotAReduction) {
   detail::reduce_desc other = d;
   other.layout = detail::reduce_class::columns;
   EXPECT_NE(detail::reduce_variant(d), detail::reduce_variant(other));
+  detail::reduce_desc packed = other;
+  packed.packed = true;
+  EXPECT_NE(detail::reduce_variant(other), detail::reduce_variant(packed));
 }
 
 }  // namespace

@@ -207,13 +207,20 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
   const bool columns = (out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item) ||
                        red_size <= short_reduction;
   desc.layout = columns ? reduce_class::columns : reduce_class::rows;
+  // Packed columns: one kept dimension of unit stride, and 16-byte loads that stay aligned on
+  // every reduced step.
+  const std::int64_t pack = in_item < 16 ? 16 / in_item : 1;
+  desc.packed = columns && pack > 1 && kept.extent.size() == 1 && kept.stride[0] == in_item && out_size % pack == 0 &&
+                reinterpret_cast<std::uintptr_t>(a.data()) % 16 == 0 &&
+                std::all_of(reduced.stride.begin(), reduced.stride.end(), [](std::int64_t s) { return s % 16 == 0; });
+  const std::int64_t threads_x = desc.packed ? out_size / pack : out_size;
   const kernels k = find_kernels(op, desc, device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
 
   // Chunks of reduced elements (blockIdx.y) so that about eight blocks (2048 threads) per SM
   // have work.
   const std::int64_t target = 8 * static_cast<std::int64_t>(sm_count(device));
-  const std::int64_t blocks_x = columns ? (out_size + block_threads - 1) / block_threads : out_size;
+  const std::int64_t blocks_x = columns ? (threads_x + block_threads - 1) / block_threads : out_size;
   const std::int64_t min_chunk = columns ? 64 : 4 * block_threads;
   std::int64_t splits = std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, 65535);
   splits = std::min(splits, std::max<std::int64_t>(1, red_size / min_chunk));

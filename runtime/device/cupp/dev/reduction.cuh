@@ -173,13 +173,53 @@ __global__ void cupp_reduce_rows(const char* in, void* out, long long out_size, 
 // Columns class: a thread per output element, for layouts whose neighbouring outputs are
 // neighbours in memory (a reduction over leading axes): each thread walks its chunk of reduced
 // elements in order, and a warp's loads are coalesced. Outputs as in the rows class.
-template <class F, class Acc, class In, class Out, int NK, int NR, bool FINAL, bool HAS_IDENTITY, long long IDENTITY>
+// PACKED (the host checks: one kept dimension of unit stride, 16-byte aligned rows, out_size a
+// multiple of the pack): each thread reduces the 16 / sizeof(In) neighbouring outputs of one
+// 16-byte load, four loads in flight.
+template <class F, class Acc, class In, class Out, int NK, int NR, bool FINAL, bool HAS_IDENTITY, long long IDENTITY,
+          bool PACKED>
 __global__ void cupp_reduce_columns(const char* in, void* out, long long out_size, long long red_size,
                                     long long chunk, reduce_dims<NK> kept, reduce_dims<NR> reduced) {
-  const long long o = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (o >= out_size) return;
   const long long r0 = static_cast<long long>(blockIdx.y) * chunk;
   const long long r1 = red_size < r0 + chunk ? red_size : r0 + chunk;
+  if constexpr (PACKED && sizeof(In) < 16) {
+    constexpr int V = 16 / sizeof(In);
+    const long long o0 = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * V;
+    if (o0 >= out_size) return;
+    const char* base = in + o0 * static_cast<long long>(sizeof(In));
+    Acc acc[V];
+    {
+      const element_pack<In> v = *reinterpret_cast<const element_pack<In>*>(base + offset_of(r0, reduced));
+#pragma unroll
+      for (int e = 0; e < V; ++e) {
+        acc[e] = cast<Acc>(v.v[e]);
+        if (HAS_IDENTITY && r0 == 0) F::apply(cast<Acc>(IDENTITY), acc[e], acc[e]);
+      }
+    }
+    long long r = r0 + 1;
+    for (; r + 3 < r1; r += 4) {
+      element_pack<In> v[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) v[u] = *reinterpret_cast<const element_pack<In>*>(base + offset_of(r + u, reduced));
+#pragma unroll
+      for (int u = 0; u < 4; ++u)
+#pragma unroll
+        for (int e = 0; e < V; ++e) F::apply(acc[e], cast<Acc>(v[u].v[e]), acc[e]);
+    }
+    for (; r < r1; ++r) {
+      const element_pack<In> v = *reinterpret_cast<const element_pack<In>*>(base + offset_of(r, reduced));
+#pragma unroll
+      for (int e = 0; e < V; ++e) F::apply(acc[e], cast<Acc>(v.v[e]), acc[e]);
+    }
+#pragma unroll
+    for (int e = 0; e < V; ++e) {
+      if (FINAL) static_cast<Out*>(out)[o0 + e] = cast<Out>(acc[e]);
+      else static_cast<Acc*>(out)[(o0 + e) * gridDim.y + blockIdx.y] = acc[e];
+    }
+    return;
+  }
+  const long long o = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (o >= out_size) return;
   const char* base = in + offset_of(o, kept);
   Acc acc = cast<Acc>(*reinterpret_cast<const In*>(base + offset_of(r0, reduced)));
   // NumPy starts a reduction of an op with an identity from the identity: (1 + 0j) * (inf + 2j)
