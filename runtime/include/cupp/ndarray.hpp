@@ -188,7 +188,7 @@ class ndarray {
 std::ostream& operator<<(std::ostream& os, const ndarray& a);  // repr()
 std::ostream& operator<<(std::ostream& os, const host_array& a);  // repr()
 
-// ---- creation (the full set of creation routines belongs to a later issue)
+// ---- creation (ones, full, arange, linspace, eye and the rest: cupp/creation.hpp)
 // On the current device, memory from the current allocator for the current stream.
 ndarray empty(std::span<const std::int64_t> shape, cupp::dtype type = float64);
 ndarray empty(std::initializer_list<std::int64_t> shape, cupp::dtype type = float64);
