@@ -1,11 +1,16 @@
-// Element-wise benchmark, cupp's side (bench/run_elementwise_bench.sh runs it next to CuPy and
-// PyTorch). Every case of bench/elementwise_cases.json (a cupp::ufunc by name, or cupp::astype)
-// is timed with CUDA events after warm-up, back to back on one stream (median and minimum of the
-// per-call times); outputs are poisoned with NaN bytes first and a sample of the result is checked
-// against a host reference computed in double. In the same run: the copy floors (cudaMemcpyAsync
-// device-to-device and a float4 copy kernel, 1 GiB) and the host time of an empty kernel launch
-// through cupp::cuda::RawKernel. Prints one JSON object per line on stdout (the schema is in
-// bench/merge_elementwise.py); progress and errors go to stderr.
+// cupp's side of the benchmark (cupp_bench; bench/compare.py runs it next to CuPy and PyTorch).
+// Every case of bench/cases.json that cupp has (element-wise: a cupp::ufunc by name or
+// cupp::astype; reductions through cupp/reductions.hpp; pool allocation) is timed with CUDA events
+// after warm-up, back to back on one stream (median and minimum of the per-call times), or as host
+// time per call; outputs are poisoned with NaN bytes first. Element-wise results are checked on a
+// sample against a host reference computed in double; with --samples DIR every result's values at
+// the positions of side_common.sample_positions are written to DIR/<case>.npy (float64 or
+// complex128) for compare.py to check against CuPy's. A case cupp lacks prints a line with
+// "missing". In the same run: the copy floors (cudaMemcpyAsync device-to-device and a float4 copy
+// kernel, 1 GiB) and the host time of an empty kernel launch through cupp::cuda::RawKernel.
+// CUPP_BENCH_BREAK=NAME[,NAME] corrupts the last element of those cases' results after cupp's own
+// check and before the sample is written (bench/test_compare.sh: compare.py must catch it).
+// Prints one JSON object per line on stdout (schema in bench/compare.py); progress on stderr.
 #include <cuda_runtime.h>
 #include <yaml-cpp/yaml.h>
 
@@ -15,12 +20,14 @@
 #include <complex>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <functional>
 #include <limits>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -31,10 +38,11 @@
 #include "cupp/cuda/stream.hpp"
 #include "cupp/float16.hpp"
 #include "cupp/ndarray.hpp"
+#include "cupp/reductions.hpp"
 #include "cupp/ufunc.hpp"
 
 #ifndef CUPP_BENCH_CASES
-#define CUPP_BENCH_CASES "elementwise_cases.json"
+#define CUPP_BENCH_CASES "cases.json"
 #endif
 
 namespace {
@@ -64,10 +72,12 @@ struct input_spec {
 };
 
 struct case_spec {
-  std::string name, op, metric, note;
+  std::string name, kind = "elementwise", op, metric, note;
   double target = 0;
+  std::optional<i64> axis;  // reductions: none = every axis
   std::vector<input_spec> inputs;
   cupp::dtype out_type;
+  cupp::shape_t out_shape;  // alloc: the shape allocated
   bool out_given = true;
 };
 
@@ -95,10 +105,16 @@ case_table load_cases(const std::string& path) {
   for (const YAML::Node& c : root["cases"]) {
     case_spec spec;
     spec.name = c["name"].as<std::string>();
+    if (c["kind"]) spec.kind = c["kind"].as<std::string>();
     spec.op = c["op"].as<std::string>();
     spec.metric = c["metric"].as<std::string>();
-    spec.target = c["target"].as<double>();
+    if (c["target"] && !c["target"].IsNull()) spec.target = c["target"].as<double>();
+    if (c["axis"] && !c["axis"].IsNull()) spec.axis = c["axis"].as<i64>();
     if (c["note"]) spec.note = c["note"].as<std::string>();
+    if (spec.kind == "jit") {  // compare.py runs these (fresh processes of cupp_bench_compile)
+      table.cases.push_back(std::move(spec));
+      continue;
+    }
     for (const YAML::Node& in : c["inputs"]) {
       input_spec input;
       input.type = cupp::dtype::parse(in["dtype"].as<std::string>());
@@ -109,6 +125,7 @@ case_table load_cases(const std::string& path) {
     }
     spec.out_type = cupp::dtype::parse(c["out"]["dtype"].as<std::string>());
     spec.out_given = c["out"]["given"].as<bool>();
+    if (c["out"]["shape"]) spec.out_shape = c["out"]["shape"].as<std::vector<i64>>();
     table.cases.push_back(std::move(spec));
   }
   return table;
@@ -161,17 +178,14 @@ class json_line {
 
 // ---- helper kernels (cupp's own launch path)
 
-constexpr const char* helper_source = R"(
+// The input data: side_common.FILL_SOURCE is this text (bench/test_compare_logic.py checks), so
+// CuPy's side fills the same values and compare.py can check cupp's results against CuPy's.
+constexpr const char* fill_source = R"(
 typedef unsigned long long u64;
 __device__ __forceinline__ unsigned hash32(u64 i, unsigned seed) {
   unsigned x = (unsigned)i * 0x9E3779B1u ^ (unsigned)(i >> 32) * 0x85EBCA77u ^ seed;
   x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
   return x;
-}
-extern "C" __global__ void empty() {}
-extern "C" __global__ void copy_float4(const float4* __restrict__ in, float4* __restrict__ out, u64 n) {
-  const u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = in[i];
 }
 // n elements of one kind: 0 signed integer, 1 unsigned integer, 2 bool, 3 float16, 4 bfloat16,
 // 5 float32, 6 float64 (complex arrays are filled as 2n elements of their component).
@@ -204,6 +218,13 @@ extern "C" __global__ void fill(char* p, u64 n, int kind, int size, unsigned see
     }
   }
 }
+)";
+
+constexpr const char* other_helpers_source = R"(extern "C" __global__ void empty() {}
+extern "C" __global__ void copy_float4(const float4* __restrict__ in, float4* __restrict__ out, u64 n) {
+  const u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i];
+}
 // Copies one element of itemsize bytes from base + offsets[i] to out[i].
 extern "C" __global__ void gather(const char* base, const long long* offsets, char* out, int itemsize, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -213,6 +234,8 @@ extern "C" __global__ void gather(const char* base, const long long* offsets, ch
   for (int b = 0; b < itemsize; ++b) d[b] = s[b];
 }
 )";
+
+const std::string helper_source = std::string(fill_source) + other_helpers_source;
 
 struct helpers {
   cc::RawModule module{helper_source};
@@ -515,9 +538,88 @@ std::string check_sample(const helpers& k, const case_spec& spec, const std::vec
   return std::to_string(bad) + " of " + std::to_string(indices.size()) + " sampled elements wrong; first: " + first;
 }
 
+// ---- the sample compare.py checks against CuPy's, and the deliberate break
+
+struct run_options {
+  std::string samples_dir;          // --samples: where <case>.npy go (none: not written)
+  std::vector<std::string> broken;  // CUPP_BENCH_BREAK: cases whose result is corrupted
+};
+run_options g_run;
+
+// Flat C-order positions of the sample: every element when there are at most n, else n positions
+// i * (size - 1) / (n - 1) (the first and the last included). side_common.sample_positions is the same.
+std::vector<i64> sample_positions(i64 size, int n) {
+  std::vector<i64> p;
+  if (size <= n) {
+    for (i64 i = 0; i < size; ++i) p.push_back(i);
+  } else {
+    for (int i = 0; i < n; ++i) p.push_back(n == 1 ? 0 : static_cast<i64>(i) * (size - 1) / (n - 1));
+  }
+  return p;
+}
+
+std::vector<cupp::shape_t> unravel(const std::vector<i64>& flat, std::span<const i64> shape) {
+  std::vector<cupp::shape_t> out;
+  out.reserve(flat.size());
+  for (i64 f : flat) {
+    cupp::shape_t idx(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+      idx[d] = f % shape[d];
+      f /= shape[d];
+    }
+    out.push_back(std::move(idx));
+  }
+  return out;
+}
+
+// A one-dimensional .npy (format 1.0) of float64 or complex128 values.
+void write_npy(const std::string& path, const std::vector<std::complex<double>>& values, bool complex) {
+  std::string header = std::string("{'descr': '") + (complex ? "<c16" : "<f8") +
+                       "', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) throw std::runtime_error("cannot write " + path);
+  const unsigned short len = static_cast<unsigned short>(header.size());
+  const unsigned char magic[8] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+  std::fwrite(magic, 1, 8, f);
+  const unsigned char len_le[2] = {static_cast<unsigned char>(len & 0xff), static_cast<unsigned char>(len >> 8)};
+  std::fwrite(len_le, 1, 2, f);
+  std::fwrite(header.data(), 1, header.size(), f);
+  for (const auto& v : values) {
+    const double re = v.real(), im = v.imag();
+    std::fwrite(&re, sizeof re, 1, f);
+    if (complex) std::fwrite(&im, sizeof im, 1, f);
+  }
+  if (std::fclose(f) != 0) throw std::runtime_error("cannot write " + path);
+}
+
+// After cupp's own check: corrupts the last element when the case is named in CUPP_BENCH_BREAK,
+// then writes the sample of `result` and names it in the line.
+void finish_result(const helpers& k, const case_spec& spec, const cupp::ndarray& result, json_line& line,
+                   const settings& cfg, cudaStream_t s) {
+  const auto shape = result.shape();
+  const i64 size = result.size();
+  if (size > 0 && std::find(g_run.broken.begin(), g_run.broken.end(), spec.name) != g_run.broken.end()) {
+    const std::vector<long long> last = offsets_of(result, unravel({size - 1}, shape));
+    check(cudaMemsetAsync(static_cast<char*>(result.data()) + last[0], 0x40, result.itemsize(), s),
+          "cudaMemsetAsync (break)");
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize (break)");
+    line.str("broken", "CUPP_BENCH_BREAK: last element overwritten");
+  }
+  if (g_run.samples_dir.empty()) return;
+  const std::vector<i64> flat = sample_positions(size, cfg.check_samples);
+  const std::vector<std::byte> bytes = flat.empty() ? std::vector<std::byte>{} : gather(k, result, unravel(flat, shape), s);
+  std::vector<std::complex<double>> values;
+  for (std::size_t i = 0; i < flat.size(); ++i) values.push_back(value_at(bytes.data() + i * result.itemsize(), result.dtype()));
+  const std::string path = g_run.samples_dir + "/" + spec.name + ".npy";
+  write_npy(path, values, result.dtype().is_complex());
+  line.str("sample", path).integer("out_size", size);
+}
+
 // ---- one case
 
-void run_case(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
+void run_elementwise(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
   std::vector<cupp::ndarray> inputs;
   i64 bytes = 0;
   unsigned seed = 1234;
@@ -597,15 +699,93 @@ void run_case(const helpers& k, const case_spec& spec, const settings& cfg, cons
   check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
   const std::string verdict = check_sample(k, spec, inputs, result, cfg.check_samples, s);
   line.str("check", verdict);
+  finish_result(k, spec, result, line, cfg, s);
   if (!spec.note.empty()) line.str("note", spec.note);
   line.print();
   if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
 }
 
+using reduction_fn = cupp::ndarray (*)(const cupp::ndarray&, const cupp::reduce_options&);
+
+// The reductions cupp has (cupp/reductions.hpp); nullptr: missing.
+reduction_fn find_reduction(std::string_view op) {
+  if (op == "sum") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::sum(a, o); };
+  if (op == "prod") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::prod(a, o); };
+  if (op == "max") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::max(a, o); };
+  if (op == "min") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::min(a, o); };
+  if (op == "mean") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::mean(a, o); };
+  return nullptr;
+}
+
+// A reduction of one input (hash-filled like CuPy's), allocating its result. Checked against
+// CuPy's by compare.py (the sample); here only the result dtype.
+void run_reduction(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
+  const reduction_fn f = find_reduction(spec.op);
+  const input_spec& in = spec.inputs.at(0);
+  const cupp::ndarray x = cupp::empty(in.shape, in.type);
+  fill_random(k, x, 1234);
+  cupp::reduce_options options;
+  if (spec.axis) options.axis = *spec.axis;
+  cupp::ndarray result = f(x, options);  // the shape, and the first compile out of the timing
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (inputs)");
+  const cupp::shape_t out_shape(result.shape().begin(), result.shape().end());
+  const cupp::dtype out_type = result.dtype();
+  auto poison = [&] {  // a block of the result's size back to the pool, for the next allocation
+    result = cupp::ndarray();
+    const cupp::ndarray scratch = cupp::empty(out_shape, out_type);
+    check(cudaMemsetAsync(scratch.data(), 0xff, scratch.nbytes(), s), "cudaMemsetAsync (poison)");
+  };
+  json_line line;
+  line.str("side", "cupp").str("case", spec.name).str("metric", spec.metric);
+  if (spec.metric == "host") {
+    const double us = time_host_us([&] { [[maybe_unused]] const cupp::ndarray r = f(x, options); }, cfg, s);
+    line.num("us_per_call", us).num("launch_us", fl.launch_us).num("ratio", us / fl.launch_us);
+  } else {
+    poison();
+    const timing t = time_device([&] { result = f(x, options); }, cfg.warmup, cfg.reps, s);
+    const i64 bytes = static_cast<i64>(x.nbytes() + result.nbytes());
+    const double gbps = static_cast<double>(bytes) / (t.median_ms * 1e6);
+    line.num("ms", t.median_ms).num("min_ms", t.min_ms).integer("bytes", bytes).num("gbps", gbps);
+    line.num("floor_gbps", fl.best_gbps()).num("fraction", gbps / fl.best_gbps());
+  }
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
+  poison();
+  result = f(x, options);
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
+  const std::string verdict = result.dtype() == spec.out_type
+                                  ? "ok"
+                                  : "result dtype " + result.dtype().name() + ", expected " + spec.out_type.name();
+  line.str("check", verdict);
+  finish_result(k, spec, result, line, cfg, s);
+  if (!spec.note.empty()) line.str("note", spec.note);
+  line.print();
+  if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
+}
+
+// Host time of an allocation from the pool, freed at once.
+void run_alloc(const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
+  const double us = time_host_us(
+      [&] { [[maybe_unused]] const cupp::ndarray r = cupp::empty(spec.out_shape, spec.out_type); }, cfg, s);
+  json_line line;
+  line.str("side", "cupp").str("case", spec.name).str("metric", spec.metric);
+  line.num("us_per_call", us).num("launch_us", fl.launch_us).num("ratio", us / fl.launch_us);
+  if (!spec.note.empty()) line.str("note", spec.note);
+  line.print();
+}
+
+void run_case(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
+  if (spec.kind == "elementwise") return run_elementwise(k, spec, cfg, fl, s);
+  if (spec.kind == "reduction" && find_reduction(spec.op) != nullptr) return run_reduction(k, spec, cfg, fl, s);
+  if (spec.kind == "alloc") return run_alloc(spec, cfg, fl, s);
+  json_line()
+      .str("side", "cupp").str("case", spec.name).str("metric", spec.metric)
+      .str("missing", "cupp has no " + spec.op + " (" + spec.kind + ") yet").print();
+}
+
 std::string default_cases_path(const char* argv0) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  const fs::path beside = fs::absolute(fs::path(argv0), ec).parent_path() / "elementwise_cases.json";
+  const fs::path beside = fs::absolute(fs::path(argv0), ec).parent_path() / "cases.json";
   if (!ec && fs::exists(beside, ec)) return beside.string();
   return CUPP_BENCH_CASES;
 }
@@ -624,9 +804,11 @@ int main(int argc, char** argv) {
     const std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       std::printf(
-          "usage: %s [--cases FILE] [--only NAME[,NAME...]] [--reps N]\n"
-          "  Runs the element-wise cases of FILE (default: elementwise_cases.json beside the program, else\n"
-          "  %s) and the copy and launch floors on the current device; prints JSON lines.\n",
+          "usage: %s [--cases FILE] [--only NAME[,NAME...]] [--reps N] [--samples DIR]\n"
+          "  Runs the cases of FILE that cupp has (default: cases.json beside the program, else\n"
+          "  %s) and the copy and launch floors on the current device; prints JSON lines\n"
+          "  (a case cupp lacks: a line with \"missing\"). --samples DIR: each result's sampled values\n"
+          "  go to DIR/<case>.npy. CUPP_BENCH_BREAK=NAME[,NAME] corrupts those cases' results.\n",
           argv[0], CUPP_BENCH_CASES);
       return 0;
     }
@@ -641,21 +823,33 @@ int main(int argc, char** argv) {
       }
     } else if (arg == "--reps" && i + 1 < argc) {
       reps = std::stoi(argv[++i]);
+    } else if (arg == "--samples" && i + 1 < argc) {
+      g_run.samples_dir = argv[++i];
     } else {
       std::fprintf(stderr, "unknown argument %s (try --help)\n", argv[i]);
       return 2;
     }
   }
-  if (!cc::is_available()) {
-    std::fprintf(stderr, "bench_elementwise: no CUDA device available; nothing measured\n");
-    return 0;
+  if (const char* broken = std::getenv("CUPP_BENCH_BREAK")) {
+    const std::string list = broken;
+    for (std::size_t pos = 0; pos <= list.size();) {
+      const std::size_t comma = std::min(list.find(',', pos), list.size());
+      if (comma > pos) g_run.broken.push_back(list.substr(pos, comma - pos));
+      pos = comma + 1;
+    }
   }
   case_table table;
   try {
     table = load_cases(cases_path);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_elementwise: cannot read %s: %s\n", cases_path.c_str(), e.what());
+    std::fprintf(stderr, "cupp_bench: cannot read %s: %s\n", cases_path.c_str(), e.what());
     return 2;
+  }
+  if (!cc::is_available()) {  // the table is read first, so that a machine without a GPU checks it
+    std::fprintf(stderr, "cupp_bench: %zu cases in %s; no CUDA device available, nothing measured\n",
+                 table.cases.size(), cases_path.c_str());
+    json_line().str("side", "cupp").str("case", "device").str("metric", "info").str("skipped", "no CUDA device").print();
+    return 0;
   }
   if (reps) table.config.reps = *reps;
 
@@ -672,7 +866,7 @@ int main(int argc, char** argv) {
     kernels.module.compile();
     const floors fl = measure_floors(kernels, table.config, s);
     for (const case_spec& spec : table.cases) {
-      if (!selected(spec.name, only)) continue;
+      if (!selected(spec.name, only) || spec.kind == "jit") continue;  // jit: compare.py runs it
       std::fprintf(stderr, "cupp: %s\n", spec.name.c_str());
       try {
         run_case(kernels, spec, table.config, fl, s);
@@ -689,7 +883,7 @@ int main(int argc, char** argv) {
       }
     }
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "bench_elementwise: %s\n", e.what());
+    std::fprintf(stderr, "cupp_bench: %s\n", e.what());
     return 1;
   }
   return failures == 0 ? 0 : 1;

@@ -1,7 +1,9 @@
-"""What the Python sides of the element-wise benchmark share (elementwise_cupy.py,
-elementwise_torch.py): reading bench/elementwise_cases.json, the command line, the JSON-lines
-output, timing loops over a library's CUDA events, and checking a sample of a result against a
-NumPy reference computed in float64 / complex128 (as bench_elementwise.cpp does for cupp)."""
+"""What the Python sides of the benchmark share (side_cupy.py, side_torch.py): reading
+bench/cases.json, the command line, the JSON-lines output, timing loops over a library's CUDA
+events, checking a sample of an element-wise result against a NumPy reference computed in
+float64 / complex128 (as bench.cpp does for cupp), the input fill kernel (the same text as
+bench.cpp's, so cupp's and CuPy's inputs are equal) and the sample of a result that compare.py
+checks across sides."""
 import argparse
 import json
 import math
@@ -22,7 +24,8 @@ EPSILON = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": 2.0 ** -23, 
 
 def parse_args(description):
     p = argparse.ArgumentParser(description=description)
-    p.add_argument("--cases", default=os.path.join(HERE, "elementwise_cases.json"))
+    p.add_argument("--cases", default=os.path.join(HERE, "cases.json"))
+    p.add_argument("--samples", default="", help="write each result's sampled values to DIR/<case>.npy")
     p.add_argument("--only", default="", help="comma-separated case names")
     p.add_argument("--reps", type=int, default=None)
     return p.parse_args()
@@ -37,6 +40,10 @@ def load_cases(args):
     only = {n for n in args.only.split(",") if n}
     cases = [c for c in table["cases"] if not only or c["name"] in only]
     return settings, cases
+
+
+def kind(case):
+    return case.get("kind", "elementwise")
 
 
 def emit(**fields):
@@ -138,3 +145,118 @@ def make_call(f, inputs, out, given):
     if len(a) == 2:
         return lambda: f(a[0], a[1])
     return lambda: f(*a)
+
+
+# The input fill (bench.cpp's fill_source, the same text: bench/test_compare_logic.py checks).
+# fill(p, n, kind, size, seed) over n elements; FILL_KIND gives kind and size per dtype (complex:
+# 2n elements of its component).
+FILL_SOURCE = r"""
+typedef unsigned long long u64;
+__device__ __forceinline__ unsigned hash32(u64 i, unsigned seed) {
+  unsigned x = (unsigned)i * 0x9E3779B1u ^ (unsigned)(i >> 32) * 0x85EBCA77u ^ seed;
+  x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;
+  return x;
+}
+// n elements of one kind: 0 signed integer, 1 unsigned integer, 2 bool, 3 float16, 4 bfloat16,
+// 5 float32, 6 float64 (complex arrays are filled as 2n elements of their component).
+extern "C" __global__ void fill(char* p, u64 n, int kind, int size, unsigned seed) {
+  const u64 step = (u64)gridDim.x * blockDim.x;
+  for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+    const unsigned h = hash32(i, seed);
+    const float f = -4.0f + 8.0f * ((h >> 8) * (1.0f / 16777216.0f));
+    if (kind <= 1) {
+      const long long range = size == 1 ? 200 : size == 2 ? 20000 : (1LL << 21);
+      const long long v = (long long)(h % range) - (kind == 0 ? range / 2 : 0);
+      if (size == 1) ((signed char*)p)[i] = (signed char)v;
+      else if (size == 2) ((short*)p)[i] = (short)v;
+      else if (size == 4) ((int*)p)[i] = (int)v;
+      else ((long long*)p)[i] = v;
+    } else if (kind == 2) {
+      p[i] = (char)(h & 1);
+    } else if (kind == 3) {
+      unsigned short b;
+      asm("cvt.rn.f16.f32 %0, %1;" : "=h"(b) : "f"(f));
+      ((unsigned short*)p)[i] = b;
+    } else if (kind == 4) {
+      unsigned short b;
+      asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(b) : "f"(f));
+      ((unsigned short*)p)[i] = b;
+    } else if (kind == 5) {
+      ((float*)p)[i] = f;
+    } else {
+      ((double*)p)[i] = -4.0 + 8.0 * (h * (1.0 / 4294967296.0));
+    }
+  }
+}
+"""
+FILL_KIND = {"bool": (2, 1), "float16": (3, 2), "bfloat16": (4, 2), "float32": (5, 4), "float64": (6, 8),
+             "complex64": (5, 4), "complex128": (6, 8)}
+
+
+def fill_args(dtype, n):
+    """(n elements, kind, size) of the fill kernel for n elements of dtype."""
+    if dtype in FILL_KIND:
+        k, size = FILL_KIND[dtype]
+        return (2 * n if dtype.startswith("complex") else n), k, size
+    return n, (1 if dtype.startswith("uint") else 0), ITEMSIZE[dtype]
+
+
+def sample_positions(size, n):
+    """Flat C-order positions of the sample (bench.cpp's sample_positions): every element when
+    there are at most n, else i * (size - 1) // (n - 1) for i < n (first and last included)."""
+    if size <= n:
+        return np.arange(size, dtype=np.int64)
+    if n == 1:
+        return np.zeros(1, dtype=np.int64)
+    i = np.arange(n, dtype=np.int64)
+    return i * (size - 1) // (n - 1)
+
+
+def write_sample(directory, name, values):
+    """values (host, already at the sample positions) as float64 / complex128 in DIR/name.npy."""
+    if not directory:
+        return None
+    values = np.asarray(values)
+    wide = np.complex128 if values.dtype.kind == "c" else np.float64
+    path = os.path.join(directory, name + ".npy")
+    np.save(path, values.astype(wide))
+    return path
+
+
+def run_other(case, settings, samples_dir, side, lib):
+    """A case of another kind than 'elementwise' on a Python side. lib supplies:
+    make_inputs(case) -> inputs; make_call(case, inputs) -> a callable returning the result, or
+    None when the library lacks the op; time_device(call) -> (median_ms, min_ms);
+    time_host(call) -> us; synchronize(); poison(result) (the result's size in NaN bytes handed
+    back to the allocator); host_values(result, positions) -> NumPy values at the flat positions.
+    Emits the case's line; the sample goes to samples_dir (compare.py checks cupp's against it)."""
+    line = dict(side=side, case=case["name"], metric=case["metric"])
+    inputs = lib.make_inputs(case)
+    call = lib.make_call(case, inputs)
+    if call is None:
+        line["missing"] = f"{side} has no {case['op']} ({kind(case)})"
+        emit(**line)
+        return
+    result = call()  # compiles and allocates out of the timing
+    lib.synchronize()
+    if case["metric"] == "host":
+        line["us_per_call"] = lib.time_host(call)
+    else:
+        lib.poison(result)
+        ms, min_ms = lib.time_device(call)
+        line.update(ms=ms, min_ms=min_ms)
+    lib.synchronize()
+    if result is not None:
+        lib.poison(result)
+        del result
+        result = call()
+        lib.synchronize()
+        positions = sample_positions(int(np.prod(lib.shape_of(result))), settings.get("check_samples", 4096))
+        path = write_sample(samples_dir, case["name"], lib.host_values(result, positions))
+        if path:
+            line["sample"] = path
+        line["out_size"] = int(np.prod(lib.shape_of(result)))
+        line["out_dtype"] = lib.dtype_name(result)
+    if case.get("note"):
+        line["note"] = case["note"]
+    emit(**line)

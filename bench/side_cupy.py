@@ -1,13 +1,16 @@
-"""CuPy's side of the element-wise benchmark (bench/run_elementwise_bench.sh): the cases of
-bench/elementwise_cases.json with CuPy's ufuncs and astype, timed as bench_elementwise.cpp times
-cupp's (CUDA events, warm-up, medians; host time per call in batches), outputs poisoned with NaN
-bytes first and a sample checked against NumPy. Also CuPy's own copy floor and empty-RawKernel
-launch, for reference. Prints the same JSON lines as the C++ side, with side "cupy"."""
+"""CuPy's side of the benchmark (bench/compare.py runs it): the cases of bench/cases.json with
+CuPy (ufuncs and astype; reductions, cumsum, sort, indexing, concatenate, allocation), timed as
+bench.cpp times cupp's (CUDA events, warm-up, medians; host time per call in batches), outputs
+poisoned with NaN bytes first, element-wise results checked on a sample against NumPy. Inputs
+come from the fill kernel bench.cpp uses (side_common.FILL_SOURCE), so with --samples DIR each
+result's sampled values (DIR/<case>.npy) are the reference compare.py checks cupp's against.
+Also CuPy's own copy floors and empty-RawKernel launch, for reference. Prints the same JSON lines
+as the C++ side, with side "cupy"."""
 import sys
 
 import numpy as np
 
-import elementwise_common as common
+import side_common as common
 
 SIDE = "cupy"
 
@@ -15,7 +18,7 @@ try:
     import cupy
 except Exception as e:  # noqa: BLE001 - any import failure means: no CuPy here
     common.emit(side=SIDE, case="device", metric="info", skipped=f"cupy not importable: {e}")
-    print(f"elementwise_cupy: cupy not importable ({e}); skipped", file=sys.stderr)
+    print(f"side_cupy: cupy not importable ({e}); skipped", file=sys.stderr)
     sys.exit(0)
 
 
@@ -26,23 +29,98 @@ def np_dtype(name):
     return np.dtype(name)
 
 
+_FILL = None
+
+
 def make_input(spec, seed):
-    shape, dt = common.data_shape(spec), np_dtype(spec["dtype"])
-    rng = cupy.random.default_rng(seed)
-    if dt.kind in "iu":
-        lo, hi = (0, 200) if dt.kind == "u" else (-(2 ** 20), 2 ** 20)
-        a = cupy.floor(rng.random(shape, dtype=cupy.float32) * (hi - lo)).astype(cupy.int64) + lo
-        a = a.astype(dt)
-    elif dt.kind == "b":
-        a = rng.random(shape, dtype=cupy.float32) < 0.5
-    elif dt.kind == "c":
-        re = rng.random(shape, dtype=cupy.float32) * 8 - 4
-        im = rng.random(shape, dtype=cupy.float32) * 8 - 4
-        a = (re + 1j * im).astype(dt)
-        del re, im
-    else:
-        a = (rng.random(shape, dtype=cupy.float32) * 8 - 4).astype(dt)
+    """The input's own data filled by bench.cpp's fill kernel (the same values as cupp's), then
+    its view."""
+    global _FILL
+    if _FILL is None:
+        _FILL = cupy.RawKernel(common.FILL_SOURCE, "fill")
+    shape = common.data_shape(spec)
+    a = cupy.empty(shape, dtype=np_dtype(spec["dtype"]))
+    n, k, size = common.fill_args(spec["dtype"], a.size)
+    blocks = max(1, min((n + 255) // 256, 1 << 20))
+    _FILL((blocks,), (256,), (a, np.uint64(n), np.int32(k), np.int32(size), np.uint32(seed)))
     return a.T if spec.get("view") == "T" else a
+
+
+def host_values(result, positions):
+    return result.ravel()[cupy.asarray(positions)].get()
+
+
+class Lib:
+    """What side_common.run_other needs, for CuPy."""
+
+    def __init__(self, stream, settings):
+        self.stream, self.settings = stream, settings
+
+    def make_inputs(self, case):
+        inputs = [make_input(spec, 1234 + i) for i, spec in enumerate(case["inputs"])]
+        if case["op"] == "mask":
+            inputs.append(inputs[0] > 0)
+        elif case["op"] == "take":
+            n = inputs[0].size
+            inputs.append(cupy.random.default_rng(7).integers(0, n, n, dtype=cupy.int64))
+        cupy.cuda.Device().synchronize()
+        return inputs
+
+    def make_call(self, case, inputs):
+        op, k, x = case["op"], common.kind(case), inputs[0] if inputs else None
+        axis = case.get("axis")
+        if k == "reduction" and op in ("sum", "prod", "max", "min", "mean", "argmax", "argmin", "std", "var"):
+            f = getattr(x, op)
+            return lambda: f(axis=axis)
+        if k == "scan" and op == "cumsum":
+            return lambda: cupy.cumsum(x)
+        if k == "sort" and op in ("sort", "argsort"):
+            f = getattr(cupy, op)
+            return lambda: f(x)
+        if k == "indexing" and op == "nonzero":
+            return lambda: cupy.nonzero(x)[0]
+        if k == "indexing" and op == "mask":
+            m = inputs[1]
+            return lambda: x[m]
+        if k == "indexing" and op == "take":
+            idx = inputs[1]
+            return lambda: x.take(idx)
+        if k == "concat":
+            return lambda: cupy.concatenate(inputs)
+        if k == "alloc":
+            shape, dt = tuple(case["out"]["shape"]), np_dtype(case["out"]["dtype"])
+
+            def alloc():
+                cupy.empty(shape, dtype=dt)
+            return alloc
+        return None
+
+    def time_device(self, call):
+        s = self.stream
+        return common.time_device(call, self.settings.get("warmup", 5), self.settings.get("reps", 30),
+                                  cupy.cuda.Event, lambda e: e.record(s), cupy.cuda.get_elapsed_time,
+                                  s.synchronize)
+
+    def time_host(self, call):
+        return common.time_host_us(call, self.settings, self.stream.synchronize)
+
+    def synchronize(self):
+        self.stream.synchronize()
+
+    def poison(self, result):
+        scratch = cupy.empty(result.shape, dtype=result.dtype)
+        scratch.data.memset_async(0xFF, scratch.nbytes, self.stream) if scratch.nbytes else None
+        del scratch
+
+    @staticmethod
+    def shape_of(result):
+        return result.shape
+
+    @staticmethod
+    def dtype_name(result):
+        return str(result.dtype)
+
+    host_values = staticmethod(host_values)
 
 
 def to_host_wide(x, index):
@@ -51,7 +129,9 @@ def to_host_wide(x, index):
     return s.astype(np.complex128 if s.dtype.kind == "c" else np.float64)
 
 
-def run_case(case, settings, stream):
+def run_case(case, settings, stream, samples_dir):
+    if common.kind(case) != "elementwise":
+        return common.run_other(case, settings, samples_dir, SIDE, Lib(stream, settings))
     inputs = [make_input(spec, 1234 + i) for i, spec in enumerate(case["inputs"])]
     shape = common.out_shape(case)
     out_dt = np_dtype(case["out"]["dtype"])
@@ -95,6 +175,11 @@ def run_case(case, settings, stream):
         got = to_host_wide(result, index)
         compute = np.result_type(*(np_dtype(s["dtype"]) for s in case["inputs"]))
         line["check"] = common.compare(op, xs, got, [str(compute), case["out"]["dtype"]])
+        positions = common.sample_positions(result.size, settings.get("check_samples", 4096))
+        path = common.write_sample(samples_dir, case["name"], host_values(result, positions))
+        if path:
+            line["sample"] = path
+        line["out_size"] = int(result.size)
     if case.get("note"):
         line["note"] = case["note"]
     common.emit(**line)
@@ -114,6 +199,17 @@ def floors(settings, stream):
                                     stream.synchronize)
     common.emit(side=SIDE, case="floor_memcpy_d2d", metric="floor", ms=ms, min_ms=min_ms,
                 bytes=2 * n, gbps=2 * n / (ms * 1e6))
+    copy4 = cupy.RawKernel(r'''extern "C" __global__ void copy_float4(const float4* __restrict__ in,
+        float4* __restrict__ out, unsigned long long n) {
+      const unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) out[i] = in[i];
+    }''', "copy_float4")
+    n4 = n // 16
+    ms, min_ms = common.time_device(lambda: copy4(((n4 + 255) // 256,), (256,), (src, dst, np.uint64(n4))), 3,
+                                    settings.get("floor_reps", 30), cupy.cuda.Event,
+                                    lambda e: e.record(stream), cupy.cuda.get_elapsed_time, stream.synchronize)
+    common.emit(side=SIDE, case="floor_copy_kernel", metric="floor", ms=ms, min_ms=min_ms,
+                bytes=2 * n4 * 16, gbps=2 * n4 * 16 / (ms * 1e6))
     del src, dst
     empty = cupy.RawKernel('extern "C" __global__ void empty() {}', "empty")
     us = common.time_host_us(lambda: empty((1,), (1,), ()), settings, stream.synchronize)
@@ -129,12 +225,15 @@ def main():
     with stream:
         common.emit(side=SIDE, case="device", metric="info",
                     name=cupy.cuda.runtime.getDeviceProperties(0)["name"].decode(),
-                    version=cupy.__version__, reps=settings.get("reps"))
+                    version=cupy.__version__, reps=settings.get("reps"),
+                    cuda_runtime=cupy.cuda.runtime.runtimeGetVersion(),
+                    cuda_driver=cupy.cuda.runtime.driverGetVersion(), numpy=np.__version__)
         floors(settings, stream)
         for case in cases:
             print(f"{SIDE}: {case['name']}", file=sys.stderr, flush=True)
             try:
-                run_case(case, settings, stream)
+                if common.kind(case) != "jit":  # compare.py runs those
+                    run_case(case, settings, stream, args.samples)
             except Exception as e:  # noqa: BLE001 - report and go on with the next case
                 failures += 1
                 common.emit(side=SIDE, case=case["name"], metric=case["metric"],

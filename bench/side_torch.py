@@ -1,15 +1,17 @@
-"""PyTorch's side of the element-wise benchmark (bench/run_elementwise_bench.sh): the cases of
-bench/elementwise_cases.json with torch.add / torch.multiply / torch.sin / Tensor.to, timed as
-bench_elementwise.cpp times cupp's (CUDA events, warm-up, medians; host time per call in
-batches), outputs poisoned with NaN bytes first and a sample checked against NumPy. PyTorch
+"""PyTorch's side of the benchmark (bench/compare.py runs it): the cases of bench/cases.json
+where torch has the op (torch.add / multiply / sin / Tensor.to; sum, amax, argmax, std, var with
+correction=0, cumsum, sort, argsort, nonzero, boolean mask, take, cat, empty), timed as bench.cpp
+times cupp's (CUDA events, warm-up, medians; host time per call in batches), outputs poisoned
+with NaN bytes first and element-wise results checked on a sample against NumPy. PyTorch
 computes mixed int32 + float32 in float32 (torch.result_type) and casts into a float64 out; the
-check follows torch's semantics there and the line says so. Also torch's own copy floor. Prints
-the same JSON lines as the C++ side, with side "torch"; without torch it says so and exits 0."""
+check follows torch's semantics there and the line says so. Inputs are torch's own random data
+(its results are not compared with cupp's). Also torch's own copy floor. Prints the same JSON
+lines as the C++ side, with side "torch"; without torch it says so and exits 0."""
 import sys
 
 import numpy as np
 
-import elementwise_common as common
+import side_common as common
 
 SIDE = "torch"
 
@@ -19,7 +21,7 @@ try:
         raise RuntimeError("torch.cuda.is_available() is False")
 except Exception as e:  # noqa: BLE001 - any import failure means: no usable PyTorch here
     common.emit(side=SIDE, case="device", metric="info", skipped=f"torch not usable: {e}")
-    print(f"elementwise_torch: torch not usable ({e}); skipped", file=sys.stderr)
+    print(f"side_torch: torch not usable ({e}); skipped", file=sys.stderr)
     sys.exit(0)
 
 DTYPES = {"bool": torch.bool, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32,
@@ -62,7 +64,96 @@ def to_host_wide(x, index):
     return s.to(torch.complex128 if s.is_complex() else torch.float64).cpu().numpy()
 
 
-def run_case(case, settings, stream, device):
+class Lib:
+    """What side_common.run_other needs, for PyTorch."""
+
+    def __init__(self, stream, settings, device):
+        self.stream, self.settings, self.device = stream, settings, device
+
+    def make_inputs(self, case):
+        inputs = [make_input(spec, 1234 + i, self.device) for i, spec in enumerate(case["inputs"])]
+        if case["op"] == "mask":
+            inputs.append(inputs[0] > 0)
+        elif case["op"] == "take":
+            n = inputs[0].numel()
+            inputs.append(torch.randint(0, n, (n,), dtype=torch.int64, device=self.device))
+        torch.cuda.synchronize()
+        return inputs
+
+    def make_call(self, case, inputs):
+        op, k, x = case["op"], common.kind(case), inputs[0] if inputs else None
+        axis = case.get("axis")
+        if k == "reduction":
+            if op in ("std", "var"):
+                f = getattr(torch, op)
+                return (lambda: f(x, correction=0)) if axis is None else (lambda: f(x, dim=axis, correction=0))
+            name = {"max": "amax", "min": "amin"}.get(op, op)
+            if name in ("sum", "prod", "amax", "amin", "mean", "argmax", "argmin"):
+                f = getattr(torch, name)
+                if axis is None:
+                    return (lambda: f(x)) if name not in ("amax", "amin") else (lambda: f(x, dim=tuple(range(x.dim()))))
+                return lambda: f(x, dim=axis)
+            return None
+        if k == "scan" and op == "cumsum":
+            return lambda: torch.cumsum(x, 0)
+        if k == "sort" and op == "sort":
+            return lambda: torch.sort(x).values
+        if k == "sort" and op == "argsort":
+            return lambda: torch.argsort(x)
+        if k == "indexing" and op == "nonzero":
+            return lambda: torch.nonzero(x)
+        if k == "indexing" and op == "mask":
+            m = inputs[1]
+            return lambda: x[m]
+        if k == "indexing" and op == "take":
+            idx = inputs[1]
+            return lambda: torch.take(x, idx)
+        if k == "concat":
+            return lambda: torch.cat(inputs)
+        if k == "alloc":
+            shape, dt, dev = tuple(case["out"]["shape"]), DTYPES[case["out"]["dtype"]], self.device
+
+            def alloc():
+                torch.empty(shape, dtype=dt, device=dev)
+            return alloc
+        return None
+
+    def time_device(self, call):
+        s = self.stream
+        return common.time_device(call, self.settings.get("warmup", 5), self.settings.get("reps", 30),
+                                  lambda: torch.cuda.Event(enable_timing=True), lambda e: e.record(s),
+                                  lambda a, b: a.elapsed_time(b), s.synchronize)
+
+    def time_host(self, call):
+        return common.time_host_us(call, self.settings, self.stream.synchronize)
+
+    def synchronize(self):
+        self.stream.synchronize()
+
+    def poison(self, result):
+        scratch = torch.empty(result.shape, dtype=result.dtype, device=self.device)
+        if scratch.numel():
+            fill_poison(scratch)
+        del scratch
+
+    @staticmethod
+    def shape_of(result):
+        return tuple(result.shape)
+
+    @staticmethod
+    def dtype_name(result):
+        return NAMES.get(result.dtype, str(result.dtype))
+
+    @staticmethod
+    def host_values(result, positions):
+        flat = result.reshape(-1)
+        s = flat[torch.as_tensor(positions, device=flat.device)]
+        return s.to(torch.complex128 if s.is_complex() else torch.float64).cpu().numpy()
+
+
+def run_case(case, settings, stream, device, samples_dir=""):
+    if common.kind(case) != "elementwise":
+        return common.run_other(case, settings, samples_dir, SIDE, Lib(stream, settings, device))
     inputs = [make_input(spec, 1234 + i, device) for i, spec in enumerate(case["inputs"])]
     shape = common.out_shape(case)
     out_dt = DTYPES[case["out"]["dtype"]]
@@ -141,7 +232,8 @@ def main():
         print(f"{SIDE}: {case['name']}", file=sys.stderr, flush=True)
         try:
             with torch.no_grad():
-                run_case(case, settings, stream, device)
+                if common.kind(case) != "jit":  # compare.py runs those
+                    run_case(case, settings, stream, device, args.samples)
         except Exception as e:  # noqa: BLE001 - report and go on with the next case
             failures += 1
             common.emit(side=SIDE, case=case["name"], metric=case["metric"],

@@ -3,7 +3,7 @@
 # cupp tool, the NumPy reference data the unit tests read, and a script that runs them all and
 # writes logs to $OUT. Then call the device tool with carry [".gpu"] and the command
 #   bash .gpu/run.sh                      (everything)
-#   bash .gpu/run.sh bench-elementwise    (only the element-wise benchmark next to CuPy and PyTorch;
+#   bash .gpu/run.sh bench-elementwise    (only the benchmark next to CuPy and PyTorch, bench/compare.py;
 #                                          --only NAMES and --reps N pass through)
 #   bash .gpu/run.sh eval-conformance     (only the NumPy reference set through `cupp eval --batch`)
 #   bash .gpu/run.sh bench-reductions     (only the reduction benchmark, cupp then CuPy and PyTorch)
@@ -24,12 +24,12 @@ cp "$root/bench/run_compile_bench.sh" "$root/bench/compile_cupy.py" "$root/tests
 # The op specs (eval_conformance.py make reads their names, aliases, ULP bounds and raises).
 mkdir -p "$stage/specs/ufuncs"
 cp "$root"/specs/ufuncs/*.yaml "$stage/specs/ufuncs/"
-# The element-wise benchmark: its program (when it built), the one table of cases and the scripts.
-if [ -f "$build/bench/cupp_bench_elementwise" ]; then
-  cp "$build/bench/cupp_bench_elementwise" "$stage/"
-  strip "$stage/cupp_bench_elementwise"
+# The benchmark next to CuPy and PyTorch (bench/compare.py; tools/dev/bench-gpu.sh stages it alone).
+if [ -f "$build/bench/cupp_bench" ]; then
+  cp "$build/bench/cupp_bench" "$stage/"
+  strip "$stage/cupp_bench"
 else
-  echo "stage-gpu: $build/bench/cupp_bench_elementwise is missing (not built); bench-elementwise will say so" >&2
+  echo "stage-gpu: $build/bench/cupp_bench is missing (not built); bench-elementwise will say so" >&2
 fi
 if [ -f "$build/bench/cupp_bench_reductions" ]; then
   cp "$build/bench/cupp_bench_reductions" "$root/bench/reductions_peers.py" "$stage/"
@@ -39,8 +39,8 @@ if [ -f "$build/bench/cupp_bench_host_overhead" ]; then
   cp "$build/bench/cupp_bench_host_overhead" "$stage/"
   strip "$stage/cupp_bench_host_overhead"
 fi
-cp "$root/bench/elementwise_cases.json" "$root/bench/elementwise_common.py" "$root/bench/elementwise_cupy.py" \
-   "$root/bench/elementwise_torch.py" "$root/bench/merge_elementwise.py" "$root/bench/run_elementwise_bench.sh" "$stage/"
+cp "$root/bench/cases.json" "$root/bench/compare.py" "$root/bench/side_common.py" "$root/bench/side_cupy.py" \
+   "$root/bench/side_torch.py" "$root/bench/test_compare.sh" "$stage/"
 mkdir -p "$stage/conformance/numpy-ref"
 cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance/numpy-ref/manifest.yaml" \
    "$stage/conformance/numpy-ref/"
@@ -69,12 +69,14 @@ set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 cd "$(dirname "$0")"
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-bench_elementwise() {  # cupp, CuPy and PyTorch from one table of cases; the comparison table
-  if [ -x ./cupp_bench_elementwise ]; then
-    OUT=$OUT bash ./run_elementwise_bench.sh ./cupp_bench_elementwise "$@" 2>&1 | tee "$OUT/bench_elementwise.log"
+bench_elementwise() {  # cupp, CuPy and PyTorch from one table of cases (bench/compare.py); the table
+  if [ -x ./cupp_bench ]; then
+    mkdir -p "$OUT/bench"
+    python3 compare.py --cupp ./cupp_bench --out "$OUT/bench" "$@" 2>&1 | tee "$OUT/bench_elementwise.log"
     echo "bench-elementwise exit: ${PIPESTATUS[0]}"
+    rm -rf "$OUT"/bench/samples-*
   else
-    echo "bench-elementwise: cupp_bench_elementwise was not staged (it did not build)"
+    echo "bench-elementwise: cupp_bench was not staged (it did not build)"
   fi
 }
 eval_conformance() {  # every reference case as one `cupp eval --batch --jobs 16` process, checked with NumPy
