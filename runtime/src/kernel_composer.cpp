@@ -186,6 +186,20 @@ composed_program compose_reduction(const op_spec& op, const reduce_desc& d) {
   const std::string f = functor_name(op, d.loop), acc = device_type(d.acc);
   const bool columns = d.layout == reduce_class::columns;
   const std::string kernel = columns ? "cupp::dev::cupp_reduce_columns<" : "cupp::dev::cupp_reduce_rows<";
+  std::string map;
+  switch (d.map) {
+    case reduce_map::cast: map = "cupp::dev::map_cast"; break;
+    case reduce_map::nonzero: map = "cupp::dev::map_nonzero"; break;
+    case reduce_map::nan_to_zero: map = "cupp::dev::map_nan_to<0>"; break;
+    case reduce_map::nan_to_one: map = "cupp::dev::map_nan_to<1>"; break;
+    case reduce_map::not_nan: map = "cupp::dev::map_not_nan"; break;
+    case reduce_map::squared_deviation:
+    case reduce_map::squared_deviation_nan:
+      map = "cupp::dev::map_squared_deviation<" + device_type(d.map_type) +
+            (d.map == reduce_map::squared_deviation_nan ? ", true>" : ", false>");
+      break;
+    default: throw ValueError("internal: bad reduction map for op " + std::string(op.name));
+  }
   const std::string dims = std::to_string(d.kept) + ", " + std::to_string(d.reduced);
   const std::string first = kernel + f + ", " + acc + ", " + device_type(d.in) + ", ";
   // The columns class starts from the op's identity, as NumPy's reduction does.
@@ -195,8 +209,8 @@ composed_program compose_reduction(const op_spec& op, const reduce_desc& d) {
     identity = id.empty() ? ", false, 0" : id == "True" ? ", true, 1" : id == "False" ? ", true, 0" : ", true, " + std::string(id);
     identity += d.packed ? ", true" : ", false";
   }
-  out.kernels.push_back(first + device_type(d.out) + ", " + dims + ", true" + identity + ">");
-  out.kernels.push_back(first + acc + ", " + dims + ", false" + identity + ">");
+  out.kernels.push_back(first + device_type(d.out) + ", " + dims + ", true" + identity + ", " + map + ">");
+  out.kernels.push_back(first + acc + ", " + dims + ", false" + identity + ", " + map + ">");
   out.kernels.push_back("cupp::dev::cupp_reduce_rows<" + f + ", " + acc + ", " + acc + ", " + device_type(d.out) + ", 1, 1, true>");
   return out;
 }
@@ -210,6 +224,35 @@ std::uint64_t reduce_variant(const reduce_desc& d) {
   code |= std::uint64_t(d.kept & 0xf) << 23;
   code |= std::uint64_t(d.reduced & 0xf) << 27;
   code |= std::uint64_t(d.packed) << 31;
+  code |= std::uint64_t(static_cast<unsigned>(d.map) & 0x7) << 32;
+  code |= std::uint64_t(static_cast<unsigned>(d.map_type) & 0x1f) << 35;
+  return code;
+}
+
+composed_program compose_arg_reduction(const arg_reduce_desc& d) {
+  if (d.kept < 1 || d.kept > 8 || d.reduced < 1 || d.reduced > 8 || static_cast<int>(d.in) >= n_builtin_types ||
+      info(d.in).device_type.empty())
+    throw ValueError("internal: bad argmax/argmin description");
+  composed_program out;
+  const std::string name = std::string(d.skip_nan ? "nan" : "") + (d.max ? "argmax" : "argmin");
+  out.name = "cupp_" + name;
+  out.source = "#include <cupp/dev/reduction.cuh>\n";
+  const std::string head = device_type(d.in) + ", " + (d.max ? "true" : "false") + ", " + (d.skip_nan ? "true" : "false");
+  const std::string kernel = d.layout == reduce_class::columns ? "cupp::dev::cupp_arg_columns<" : "cupp::dev::cupp_arg_rows<";
+  const std::string dims = std::to_string(d.kept) + ", " + std::to_string(d.reduced);
+  out.kernels.push_back(kernel + head + ", " + dims + ", true>");
+  out.kernels.push_back(kernel + head + ", " + dims + ", false>");
+  out.kernels.push_back("cupp::dev::cupp_arg_combine<" + head + ">");
+  return out;
+}
+
+std::uint64_t arg_reduce_variant(const arg_reduce_desc& d) {
+  std::uint64_t code = static_cast<unsigned>(d.in) & 0x1f;
+  code |= std::uint64_t(d.max) << 5;
+  code |= std::uint64_t(d.skip_nan) << 6;
+  code |= std::uint64_t(d.layout == reduce_class::columns) << 7;
+  code |= std::uint64_t(d.kept & 0xf) << 8;
+  code |= std::uint64_t(d.reduced & 0xf) << 12;
   return code;
 }
 

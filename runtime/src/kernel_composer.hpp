@@ -101,18 +101,39 @@ std::uint64_t all_loops_variant(index_width width);
 // accumulators (its dtypes are acc, acc -> acc); elements are read as `in`, results written as
 // `out`; `kept` and `reduced` count the collapsed dimensions (1 .. 8 each).
 enum class reduce_class : std::uint8_t { rows, columns };
+// What an element contributes (cupp/dev/reduction.cuh's maps): itself (cast to the accumulator),
+// whether it is nonzero (count_nonzero), NaN replaced by 0 or 1 (nansum, nanprod), whether it is
+// not NaN (the nan-functions' counts), |x - mean|^2 with the mean (of dtype map_type) read per
+// result from the launch's aux pointer (var/std; the _nan form skips NaN for nanvar/nanstd).
+enum class reduce_map : std::uint8_t {
+  cast, nonzero, nan_to_zero, nan_to_one, not_nan, squared_deviation, squared_deviation_nan
+};
 struct reduce_desc {
   std::size_t loop = 0;
   type_id acc = type_id::float64, in = type_id::float64, out = type_id::float64;
   reduce_class layout = reduce_class::rows;
   bool packed = false;  // columns: a thread reduces the outputs of one 16-byte load
   int kept = 1, reduced = 1;
+  reduce_map map = reduce_map::cast;
+  type_id map_type = type_id::float64;  // squared deviations: the mean's dtype
 };
 // The program of a reduction: kernel 0 writes results, kernel 1 writes partial accumulators
 // (one per chunk of reduced elements), kernel 2 combines partials into results.
 composed_program compose_reduction(const op_spec& op, const reduce_desc& desc);
 // The kernel cache's variant for a reduction program (under the name "reduce:<op>").
 std::uint64_t reduce_variant(const reduce_desc& desc);
+
+// argmax / argmin (max = false) and their nan-forms (skip_nan) on elements of dtype `in`:
+// kernel 0 writes int64 indices, kernel 1 partial (value, index) pairs of 32 bytes per chunk,
+// kernel 2 combines the partials into indices.
+struct arg_reduce_desc {
+  type_id in = type_id::float64;
+  bool max = true, skip_nan = false;
+  reduce_class layout = reduce_class::rows;
+  int kept = 1, reduced = 1;
+};
+composed_program compose_arg_reduction(const arg_reduce_desc& desc);
+std::uint64_t arg_reduce_variant(const arg_reduce_desc& desc);
 
 // Every loop of `op`, contiguous class, one kernel per loop in loop order.
 composed_program compose_elementwise(const op_spec& op, index_width width);

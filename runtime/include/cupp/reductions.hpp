@@ -2,7 +2,12 @@
 // and out=, with NumPy's result dtypes (sum of bool or small integers gives int64 or uint64;
 // float16 accumulates in float32; mean of integers is float64). Each is its ufunc's reduce
 // (sum is add.reduce); the kernels are deterministic (no atomics) and tree-shaped.
+// Also argmax/argmin (and nanargmax/nanargmin), count_nonzero, var/std (and nanvar/nanstd), ptp,
+// nansum, nanprod, nanmax, nanmin and nanmean, with NumPy 2's semantics (docs/reductions.md).
 #pragma once
+
+#include <cstdint>
+#include <optional>
 
 #include "cupp/ndarray.hpp"
 #include "cupp/ufunc.hpp"
@@ -18,5 +23,53 @@ ndarray amin(const ndarray& a, const reduce_options& options = {});
 ndarray all(const ndarray& a, const reduce_options& options = {});  // bool result
 ndarray any(const ndarray& a, const reduce_options& options = {});
 ndarray mean(const ndarray& a, const reduce_options& options = {});
+
+// NumPy's argmax(a, axis=None, out=None, *, keepdims=False): no axis gives the flat (C order)
+// index as a 0-d int64 array. The first occurrence of the extreme wins; a NaN is the extreme (the
+// first NaN wins); complex values compare by real part, then imaginary part. Empty:
+// ValueError("attempt to get argmax of an empty sequence").
+struct arg_options {
+  std::optional<std::int64_t> axis{};  // none: the flattened array
+  bool keepdims = false;
+  ndarray out{};                       // int64 result written here (shape must match)
+};
+ndarray argmax(const ndarray& a, const arg_options& options = {});
+ndarray argmin(const ndarray& a, const arg_options& options = {});
+// NaN ignored; ValueError("All-NaN slice encountered") when a result has only NaN.
+ndarray nanargmax(const ndarray& a, const arg_options& options = {});
+ndarray nanargmin(const ndarray& a, const arg_options& options = {});
+
+// numpy.count_nonzero(a, axis=None, *, keepdims=False): int64 (a 0-d array for no axis; the
+// count stays on the device). options.dtype is ignored (always int64); out= is honoured.
+ndarray count_nonzero(const ndarray& a, const reduce_options& options = {});
+
+// numpy.var / numpy.std (NumPy's two-pass algorithm: the mean, then the mean squared deviation
+// |x - mean|^2 summed and divided by n - ddof; n - ddof <= 0 gives inf or NaN, as NumPy does).
+// Integers and bool compute in float64; float16 and bfloat16 in float32 and return their dtype;
+// complex inputs give a real result. `std_` has a trailing underscore (namespace std).
+struct var_options {
+  cupp::axes axis{};
+  bool keepdims = false;
+  std::optional<cupp::dtype> dtype{};  // the dtype the mean and the deviations compute in
+  ndarray out{};
+  double ddof = 0;                     // "delta degrees of freedom"
+};
+ndarray var(const ndarray& a, const var_options& options = {});
+ndarray std_(const ndarray& a, const var_options& options = {});
+// NaN ignored (a result with n - ddof <= 0 non-NaN elements is NaN); integers as var/std.
+ndarray nanvar(const ndarray& a, const var_options& options = {});
+ndarray nanstd(const ndarray& a, const var_options& options = {});
+
+// numpy.ptp: max - min (in the input's dtype; bool is NumPy's TypeError of subtract).
+ndarray ptp(const ndarray& a, const reduce_options& options = {});
+
+// The nan-functions: NaN is treated as the identity (nansum: 0, nanprod: 1) or ignored
+// (nanmax/nanmin are fmax.reduce/fmin.reduce: an all-NaN result is NaN; nanmean of an all-NaN
+// slice is NaN). Integer and bool inputs behave as the plain functions.
+ndarray nansum(const ndarray& a, const reduce_options& options = {});
+ndarray nanprod(const ndarray& a, const reduce_options& options = {});
+ndarray nanmax(const ndarray& a, const reduce_options& options = {});
+ndarray nanmin(const ndarray& a, const reduce_options& options = {});
+ndarray nanmean(const ndarray& a, const reduce_options& options = {});
 
 }  // namespace cupp

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -152,19 +154,42 @@ int sm_count(int device) {
 }
 
 void launch(const void* kernel, dim3 grid, dim3 block, const char* in, void* out, std::int64_t out_size,
-            std::int64_t red_size, std::int64_t chunk, const dims& kept, const dims& reduced, cudaStream_t stream) {
+            std::int64_t red_size, std::int64_t chunk, const dims& kept, const dims& reduced, cudaStream_t stream,
+            const void* aux = nullptr) {
   const char* in_arg = in;
   void* out_arg = out;
   long long o = out_size, r = red_size, c = chunk;
   dims_param k(kept), d(reduced);
-  void* args[] = {&in_arg, &out_arg, &o, &r, &c, k.v.data(), d.v.data()};
+  const void* aux_arg = aux;
+  void* args[] = {&in_arg, &out_arg, &o, &r, &c, k.v.data(), d.v.data(), &aux_arg};
   cuda::detail::check(cudaLaunchKernel(kernel, grid, block, args, 0, stream), "cudaLaunchKernel");
+}
+
+// What each element contributes (reduce_map) and the per-result data some maps read.
+struct mapping {
+  detail::reduce_map map = detail::reduce_map::cast;
+  type_id type = type_id::float64;  // squared deviations: the mean's dtype
+  const void* aux = nullptr;        // squared deviations: the means, C order over the kept axes
+};
+
+// Chunks of reduced elements (blockIdx.y) so that about eight blocks (2048 threads) per SM have
+// work: the number of chunks and their length.
+struct split_plan {
+  std::int64_t splits, chunk;
+};
+split_plan plan_splits(bool columns, std::int64_t blocks_x, std::int64_t red_size, int device) {
+  const std::int64_t target = 8 * static_cast<std::int64_t>(sm_count(device));
+  const std::int64_t min_chunk = columns ? 64 : 4 * block_threads;
+  std::int64_t splits = std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, 65535);
+  splits = std::min(splits, std::max<std::int64_t>(1, red_size / min_chunk));
+  const std::int64_t chunk = (red_size + splits - 1) / splits;
+  return {(red_size + chunk - 1) / chunk, chunk};
 }
 
 // Reduces `a` over `reduced` into a new C-contiguous array of `result` dtype with the kept
 // axes' shape, accumulating in `acc` with loop `loop` of `op`.
 ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::vector<bool>& reduced_axis, type_id acc,
-            type_id result) {
+            type_id result, const mapping& m = {}) {
   const int device = a.device();
   std::optional<cuda::DeviceGuard> guard;
   if (cuda::current_device() != device) guard.emplace(device);
@@ -200,6 +225,8 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
   desc.out = result;
   desc.kept = static_cast<int>(kept.extent.size());
   desc.reduced = static_cast<int>(reduced.extent.size());
+  desc.map = m.map;
+  desc.map_type = m.type;
   // Columns when neighbouring results are neighbours in memory and the reduced elements are not,
   // and for short reductions (a thread walks its few elements in order, as NumPy's loop does, so
   // ill-conditioned sums and products of a few elements give NumPy's values).
@@ -217,27 +244,20 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
   const kernels k = find_kernels(op, desc, device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
 
-  // Chunks of reduced elements (blockIdx.y) so that about eight blocks (2048 threads) per SM
-  // have work.
-  const std::int64_t target = 8 * static_cast<std::int64_t>(sm_count(device));
   const std::int64_t blocks_x = columns ? (threads_x + block_threads - 1) / block_threads : out_size;
-  const std::int64_t min_chunk = columns ? 64 : 4 * block_threads;
-  std::int64_t splits = std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, 65535);
-  splits = std::min(splits, std::max<std::int64_t>(1, red_size / min_chunk));
-  const std::int64_t chunk = (red_size + splits - 1) / splits;
-  splits = (red_size + chunk - 1) / chunk;
+  const auto [splits, chunk] = plan_splits(columns, blocks_x, red_size, device);
   const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(blocks_x, 0x7fffffff)), static_cast<unsigned>(splits));
   const dim3 block(block_threads);
   const char* in = static_cast<const char*>(a.data());
   if (splits == 1) {
-    launch(k.final_pass, grid, block, in, out.data(), out_size, red_size, chunk, kept, reduced, stream);
+    launch(k.final_pass, grid, block, in, out.data(), out_size, red_size, chunk, kept, reduced, stream, m.aux);
     return out;
   }
   const std::int64_t acc_item = static_cast<std::int64_t>(detail::info(acc).itemsize);
   const std::int64_t n_partial = out_size * splits;
   const ndarray partial = engine::empty_with_strides(std::span<const std::int64_t>(&n_partial, 1),
                                                      std::span<const std::int64_t>(&acc_item, 1), dtype(acc), device);
-  launch(k.partial_pass, grid, block, in, partial.data(), out_size, red_size, chunk, kept, reduced, stream);
+  launch(k.partial_pass, grid, block, in, partial.data(), out_size, red_size, chunk, kept, reduced, stream, m.aux);
   const dims rows{{out_size}, {splits * acc_item}}, parts{{splits}, {acc_item}};
   const dim3 grid2(static_cast<unsigned>(std::min<std::int64_t>(out_size, 0x7fffffff)), 1);
   launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
@@ -247,8 +267,27 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
 
 }  // namespace
 
-ndarray ufunc::reduce(const ndarray& a, const reduce_options& options) const {
-  const op_spec& op = spec();
+namespace {
+
+// Keepdims' shape: the reduced axes kept with length 1.
+shape_t kept_shape(const ndarray& a, const std::vector<bool>& reduced_axis) {
+  shape_t shape;
+  for (std::size_t k = 0; k < reduced_axis.size(); ++k) shape.push_back(reduced_axis[k] ? 1 : a.shape()[k]);
+  return shape;
+}
+
+// Writes `r` into out= (shape checked, same_kind cast) when one is given; returns the result.
+ndarray to_out(const ndarray& r, const ndarray& out, std::string_view function) {
+  if (out.is_null()) return r;
+  if (!std::equal(out.shape().begin(), out.shape().end(), r.shape().begin(), r.shape().end()))
+    throw ValueError("output parameter for reduction operation " + std::string(function) + " has the wrong shape " +
+                     layout::compact_string(out.shape()) + " (expected " + layout::compact_string(r.shape()) + ")");
+  copyto(out, r, casting::same_kind);
+  return out;
+}
+
+// op.reduce with each element mapped by `m` first (count_nonzero, the nan-functions, var).
+ndarray reduce_mapped(const op_spec& op, const ndarray& a, const reduce_options& options, const mapping& m) {
   if (a.is_null()) throw ValueError("reduce: the array is null");
   const std::vector<bool> reduced_axis = reduced_axes(options.axis, a.ndim());
   const dtype result = options.dtype ? *options.dtype : default_result(op, a.dtype());
@@ -256,18 +295,33 @@ ndarray ufunc::reduce(const ndarray& a, const reduce_options& options) const {
   // float16 and bfloat16 sums and products accumulate in float32, as NumPy's pairwise loops do.
   const type_id acc = is_add_or_multiply(op) && is_half(result.id()) ? type_id::float32 : result.id();
   const std::size_t loop = combining_loop(op, acc);
-  ndarray r = run(op, loop, a, reduced_axis, acc, result.id());
-  if (options.keepdims) {
-    shape_t kept_shape;
-    for (std::size_t k = 0; k < reduced_axis.size(); ++k) kept_shape.push_back(reduced_axis[k] ? 1 : a.shape()[k]);
-    r = r.reshape(kept_shape);
-  }
-  if (options.out.is_null()) return r;
-  if (!std::equal(options.out.shape().begin(), options.out.shape().end(), r.shape().begin(), r.shape().end()))
-    throw ValueError("output parameter for reduction operation " + std::string(op.name) + " has the wrong shape " +
-                     layout::compact_string(options.out.shape()) + " (expected " + layout::compact_string(r.shape()) + ")");
-  copyto(options.out, r, casting::same_kind);
-  return options.out;
+  ndarray r = run(op, loop, a, reduced_axis, acc, result.id(), m);
+  if (options.keepdims) r = r.reshape(kept_shape(a, reduced_axis));
+  return to_out(r, options.out, op.name);
+}
+
+// The number of elements each result reduces.
+std::int64_t reduced_count(const ndarray& a, const axes& axis) {
+  const std::vector<bool> reduced = reduced_axes(axis, a.ndim());
+  std::int64_t n = 1;
+  for (std::size_t k = 0; k < reduced.size(); ++k)
+    if (reduced[k]) n *= a.shape()[k];
+  return n;
+}
+
+bool is_inexact(const dtype& t) { return t.kind() == 'f' || t.kind() == 'c'; }
+
+// The real dtype of the same precision (complex64 -> float32); others unchanged.
+dtype real_of(const dtype& t) {
+  if (t.id() == type_id::complex64) return dtype(type_id::float32);
+  if (t.id() == type_id::complex128) return dtype(type_id::float64);
+  return t;
+}
+
+}  // namespace
+
+ndarray ufunc::reduce(const ndarray& a, const reduce_options& options) const {
+  return reduce_mapped(spec(), a, options, {});
 }
 
 ndarray sum(const ndarray& a, const reduce_options& options) { return add.reduce(a, options); }
@@ -305,5 +359,178 @@ ndarray mean(const ndarray& a, const reduce_options& options) {
   copyto(options.out, m, casting::same_kind);
   return options.out;
 }
+
+// ---- argmax, argmin, nanargmax, nanargmin
+
+namespace {
+
+ndarray arg_reduce(const ndarray& a, const arg_options& options, bool is_max, bool skip_nan) {
+  const std::string name = std::string(skip_nan ? "nan" : "") + (is_max ? "argmax" : "argmin");
+  if (a.is_null()) throw ValueError(name + ": the array is null");
+  if (!a.dtype().is_builtin()) throw TypeError(name + ": cannot compare dtype " + a.dtype().name());
+  const std::vector<bool> reduced_axis =
+      reduced_axes(options.axis ? axes(*options.axis) : axes(), a.ndim());
+  const int device = a.device();
+  std::optional<cuda::DeviceGuard> guard;
+  if (cuda::current_device() != device) guard.emplace(device);
+  dims kept, reduced;
+  shape_t out_shape;
+  for (std::size_t k = 0; k < reduced_axis.size(); ++k) {
+    dims& d = reduced_axis[k] ? reduced : kept;
+    d.extent.push_back(a.shape()[k]);
+    d.stride.push_back(a.strides()[k]);
+    if (!reduced_axis[k]) out_shape.push_back(a.shape()[k]);
+  }
+  const std::int64_t out_size = kept.size(), red_size = reduced.size();
+  if (red_size == 0) throw ValueError(std::string("attempt to get ") + (is_max ? "argmax" : "argmin") + " of an empty sequence");
+  ndarray out = engine::empty_with_strides(out_shape, layout::c_strides(out_shape, 8), dtype(type_id::int64), device);
+  const bool nan_aware = skip_nan && is_inexact(a.dtype());
+  if (out_size > 0) {
+    kept = collapse(kept);
+    reduced = collapse(reduced);
+    if (kept.extent.size() > max_dims || reduced.extent.size() > max_dims)
+      throw ValueError("reduction over an array whose layout needs more than 8 separate dimensions");
+    const auto in_item = static_cast<std::int64_t>(a.itemsize());
+    detail::arg_reduce_desc desc;
+    desc.in = a.dtype().id();
+    desc.max = is_max;
+    desc.skip_nan = nan_aware;
+    desc.kept = static_cast<int>(kept.extent.size());
+    desc.reduced = static_cast<int>(reduced.extent.size());
+    const bool columns = (out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item) ||
+                         red_size <= 16;
+    desc.layout = columns ? reduce_class::columns : reduce_class::rows;
+    const detail::kernel_module& module = detail::kernel_cache::global().get(
+        device, {"arg:" + name, detail::arg_reduce_variant(desc)}, [&] {
+          const auto p = detail::compose_arg_reduction(desc);
+          return detail::program_source{p.name, p.source, p.kernels, {}};
+        });
+    const cudaStream_t stream = cuda::detail::current_stream_handle(device);
+    const std::int64_t blocks_x = columns ? (out_size + block_threads - 1) / block_threads : out_size;
+    const auto [splits, chunk] = plan_splits(columns, blocks_x, red_size, device);
+    const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(blocks_x, 0x7fffffff)), static_cast<unsigned>(splits));
+    const char* in = static_cast<const char*>(a.data());
+    if (splits == 1) {
+      launch(module.function(0), grid, dim3(block_threads), in, out.data(), out_size, red_size, chunk, kept, reduced, stream);
+    } else {
+      // 32 bytes per partial (value, index) pair: cupp::dev::arg_acc of any dtype fits.
+      const std::int64_t one_byte = 1, n_bytes = out_size * splits * 32;
+      const ndarray partial = engine::empty_with_strides(std::span<const std::int64_t>(&n_bytes, 1),
+                                                         std::span<const std::int64_t>(&one_byte, 1),
+                                                         dtype(type_id::uint8), device);
+      launch(module.function(1), grid, dim3(block_threads), in, partial.data(), out_size, red_size, chunk, kept, reduced,
+             stream);
+      const dims one{{1}, {0}};
+      const dim3 grid2(static_cast<unsigned>(std::min<std::int64_t>(out_size, 0x7fffffff)), 1);
+      launch(module.function(2), grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(),
+             out_size, splits, splits, one, one, stream);
+    }
+    // An all-NaN slice leaves index -1 (one round trip, only for the nan-functions on floats).
+    if (nan_aware && cupp::min(out).item<std::int64_t>() < 0) throw ValueError("All-NaN slice encountered");
+  }
+  if (options.keepdims) out = out.reshape(kept_shape(a, reduced_axis));
+  return to_out(out, options.out, name);
+}
+
+}  // namespace
+
+ndarray argmax(const ndarray& a, const arg_options& options) { return arg_reduce(a, options, true, false); }
+ndarray argmin(const ndarray& a, const arg_options& options) { return arg_reduce(a, options, false, false); }
+ndarray nanargmax(const ndarray& a, const arg_options& options) { return arg_reduce(a, options, true, true); }
+ndarray nanargmin(const ndarray& a, const arg_options& options) { return arg_reduce(a, options, false, true); }
+
+// ---- count_nonzero, the nan-functions, ptp
+
+ndarray count_nonzero(const ndarray& a, const reduce_options& options) {
+  reduce_options o = options;
+  o.dtype = dtype(type_id::int64);
+  return reduce_mapped(add.spec(), a, o, {detail::reduce_map::nonzero});
+}
+
+ndarray nansum(const ndarray& a, const reduce_options& options) {
+  if (a.is_null() || !is_inexact(a.dtype())) return sum(a, options);
+  return reduce_mapped(add.spec(), a, options, {detail::reduce_map::nan_to_zero});
+}
+
+ndarray nanprod(const ndarray& a, const reduce_options& options) {
+  if (a.is_null() || !is_inexact(a.dtype())) return prod(a, options);
+  return reduce_mapped(multiply.spec(), a, options, {detail::reduce_map::nan_to_one});
+}
+
+// NumPy's nanmax and nanmin of an ndarray are fmax.reduce and fmin.reduce.
+ndarray nanmax(const ndarray& a, const reduce_options& options) { return cupp::fmax.reduce(a, options); }
+ndarray nanmin(const ndarray& a, const reduce_options& options) { return cupp::fmin.reduce(a, options); }
+
+// NumPy's nanmean: the sum with NaN as 0 divided by the count of other elements (0 / 0 = NaN for
+// an all-NaN slice); float16 and bfloat16 in float32, rounded once.
+ndarray nanmean(const ndarray& a, const reduce_options& options) {
+  if (a.is_null() || !is_inexact(a.dtype())) return mean(a, options);
+  const dtype result = options.dtype ? *options.dtype : a.dtype();
+  const dtype acc = is_half(result.id()) ? dtype(type_id::float32) : result;
+  const ndarray total = reduce_mapped(add.spec(), a, {.axis = options.axis, .dtype = acc}, {detail::reduce_map::nan_to_zero});
+  const ndarray count =
+      reduce_mapped(add.spec(), a, {.axis = options.axis, .dtype = dtype(type_id::int64)}, {detail::reduce_map::not_nan});
+  ndarray m = divide(total, astype(count, real_of(acc)));
+  if (m.dtype() != result) m = astype(m, result);
+  if (options.keepdims) m = m.reshape(kept_shape(a, reduced_axes(options.axis, a.ndim())));
+  return to_out(m, options.out, "nanmean");
+}
+
+ndarray ptp(const ndarray& a, const reduce_options& options) {
+  const reduce_options o{.axis = options.axis, .keepdims = options.keepdims};
+  return to_out(subtract(max(a, o), min(a, o)), options.out, "ptp");
+}
+
+// ---- var, std, nanvar, nanstd
+
+namespace {
+
+// NumPy's _var and _nanvar: the mean (of dtype m_type: float64 for integers and bool, float32
+// for float16 and bfloat16, else the input's or dtype='s), then one mapped reduction of
+// |x - mean|^2 reading the mean per result (no temporary of the input's size), divided by
+// n - ddof.
+ndarray variance(const ndarray& a, const var_options& o, bool skip_nan, bool root, std::string_view name) {
+  if (a.is_null()) throw ValueError(std::string(name) + ": the array is null");
+  const std::vector<bool> reduced_axis = reduced_axes(o.axis, a.ndim());
+  if (!std::isfinite(o.ddof)) throw ValueError(std::string(name) + ": ddof must be finite");
+  const dtype t = a.dtype();
+  const dtype c = o.dtype ? *o.dtype : is_inexact(t) ? t : dtype(type_id::float64);
+  if (!c.is_builtin()) throw TypeError(std::string(name) + ": cannot compute in dtype " + c.name());
+  const dtype m_type = is_half(c.id()) ? dtype(type_id::float32) : is_inexact(c) ? c : dtype(type_id::float64);
+  const dtype acc = real_of(m_type), result = is_inexact(c) ? real_of(c) : acc;
+  const bool skip = skip_nan && is_inexact(t);
+  const reduce_options plain{.axis = o.axis, .dtype = m_type};
+  ndarray count, mu;
+  if (skip) {
+    count = reduce_mapped(add.spec(), a, {.axis = o.axis, .dtype = dtype(type_id::int64)}, {detail::reduce_map::not_nan});
+    mu = divide(reduce_mapped(add.spec(), a, plain, {detail::reduce_map::nan_to_zero}), astype(count, acc));
+  } else {
+    mu = divide(reduce_mapped(add.spec(), a, plain, {}), reduced_count(a, o.axis));
+  }
+  if (mu.dtype() != m_type) mu = astype(mu, m_type);
+  mu = ascontiguousarray(mu);
+  const mapping deviation{skip ? detail::reduce_map::squared_deviation_nan : detail::reduce_map::squared_deviation,
+                          m_type.id(), mu.data()};
+  const ndarray squares = reduce_mapped(add.spec(), a, {.axis = o.axis, .dtype = acc}, deviation);
+  ndarray v;
+  if (skip) {
+    const ndarray dof = subtract(astype(count, acc), o.ddof);
+    v = divide(squares, dof);
+    copyto(v, std::numeric_limits<double>::quiet_NaN(), casting::same_kind, less_equal(dof, 0));
+  } else {
+    v = divide(squares, std::max(static_cast<double>(reduced_count(a, o.axis)) - o.ddof, 0.0));
+  }
+  if (root) v = sqrt(v);
+  if (v.dtype() != result) v = astype(v, result);
+  if (o.keepdims) v = v.reshape(kept_shape(a, reduced_axis));
+  return to_out(v, o.out, name);
+}
+
+}  // namespace
+
+ndarray var(const ndarray& a, const var_options& options) { return variance(a, options, false, false, "var"); }
+ndarray std_(const ndarray& a, const var_options& options) { return variance(a, options, false, true, "std"); }
+ndarray nanvar(const ndarray& a, const var_options& options) { return variance(a, options, true, false, "nanvar"); }
+ndarray nanstd(const ndarray& a, const var_options& options) { return variance(a, options, true, true, "nanstd"); }
 
 }  // namespace cupp
