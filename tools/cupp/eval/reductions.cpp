@@ -1,5 +1,8 @@
 // cupp eval: the reductions (sum, prod, max/amax, min/amin, all, any, mean, and u.reduce for a
-// ufunc u) with NumPy's keyword arguments axis= (None, an int, a tuple), keepdims= and dtype=.
+// ufunc u) with NumPy's keyword arguments axis= (None, an int, a tuple), keepdims= and dtype=;
+// argmax/argmin/nanargmax/nanargmin (axis None or an int, keepdims), count_nonzero (axis,
+// keepdims), var/std/nanvar/nanstd (axis, dtype, ddof, keepdims), ptp (axis, keepdims) and
+// nansum/nanprod/nanmax/nanmin/nanmean (as sum).
 #include <string>
 #include <vector>
 
@@ -62,6 +65,100 @@ const cupp::ndarray& array_argument(std::string_view function, std::span<const v
   return args[0].array();
 }
 
+// keepdims= as a bool (NumPy accepts only True/False here).
+bool keepdims_value(const value& v, std::string_view function) {
+  if (!v.is_scalar() || v.scalar().k != py_scalar::kind::bool_)
+    throw cupp::TypeError(std::string(function) + "(): keepdims must be True or False");
+  return v.scalar().b;
+}
+
+[[noreturn]] void no_out(std::string_view function) {
+  throw cupp::ValueError(std::string(function) + "(): out= is not allowed in cupp eval; name the output files with -o");
+}
+
+// argmax(a, axis=None, out=None, *, keepdims=False): axis None or an int.
+cupp::arg_options arg_keywords(std::string_view function, std::span<const value> args,
+                               std::span<const keyword_value> keywords) {
+  cupp::arg_options o;
+  auto set_axis = [&](const value& v) {
+    if (v.is_none()) return;
+    if (!v.is_scalar() || v.scalar().k != py_scalar::kind::int_)
+      throw cupp::TypeError(std::string("'") + v.type_name() + "' object cannot be interpreted as an integer");
+    o.axis = static_cast<std::int64_t>(v.scalar().i);
+  };
+  if (args.size() > 2)
+    throw cupp::TypeError(std::string(function) + "() takes at most 2 positional arguments but " +
+                          std::to_string(args.size()) + " were given");
+  if (args.size() == 2) set_axis(args[1]);
+  for (const keyword_value& k : keywords) {
+    if (k.name == "axis") set_axis(k.v);
+    else if (k.name == "keepdims") o.keepdims = keepdims_value(k.v, function);
+    else if (k.name == "out") no_out(function);
+    else throw cupp::TypeError(std::string(function) + "() got an unexpected keyword argument '" + std::string(k.name) + "'");
+  }
+  return o;
+}
+
+// var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False): ddof an int or a float
+// (bool is an int in Python).
+cupp::var_options var_keywords(std::string_view function, std::span<const value> args,
+                               std::span<const keyword_value> keywords) {
+  std::vector<keyword_value> rest;
+  cupp::var_options o;
+  for (const keyword_value& k : keywords) {
+    if (k.name != "ddof") {
+      rest.push_back(k);
+      continue;
+    }
+    const value& v = k.v;
+    if (!v.is_scalar() || v.scalar().k == py_scalar::kind::complex_)
+      throw cupp::TypeError(std::string(function) + "(): ddof must be a real number, not '" + v.type_name() + "'");
+    const py_scalar& s = v.scalar();
+    o.ddof = s.k == py_scalar::kind::bool_ ? (s.b ? 1.0 : 0.0)
+             : s.k == py_scalar::kind::int_ ? static_cast<double>(s.i)
+                                            : s.f;
+  }
+  const cupp::reduce_options r = reduce_keywords(function, args, rest);
+  o.axis = r.axis;
+  o.keepdims = r.keepdims;
+  o.dtype = r.dtype;
+  return o;
+}
+
+// count_nonzero(a, axis=None, *, keepdims=False) and ptp(a, axis=None, out=None, keepdims=False):
+// no dtype=.
+cupp::reduce_options no_dtype_keywords(std::string_view function, std::span<const value> args,
+                                       std::span<const keyword_value> keywords) {
+  for (const keyword_value& k : keywords)
+    if (k.name == "dtype")
+      throw cupp::TypeError(std::string(function) + "() got an unexpected keyword argument 'dtype'");
+  return reduce_keywords(function, args, keywords);
+}
+
+template <class F>
+function arg_reduction(std::string name, F f) {
+  return [name, f](std::span<const value> args, std::span<const keyword_value> keywords) -> value {
+    const cupp::arg_options o = arg_keywords(name, args, keywords);
+    return value(f(array_argument(name, args), o));
+  };
+}
+
+template <class F>
+function var_reduction(std::string name, F f) {
+  return [name, f](std::span<const value> args, std::span<const keyword_value> keywords) -> value {
+    const cupp::var_options o = var_keywords(name, args, keywords);
+    return value(f(array_argument(name, args), o));
+  };
+}
+
+template <class F>
+function plain_reduction(std::string name, F f) {
+  return [name, f](std::span<const value> args, std::span<const keyword_value> keywords) -> value {
+    const cupp::reduce_options o = no_dtype_keywords(name, args, keywords);
+    return value(f(array_argument(name, args), o));
+  };
+}
+
 template <class F>
 function reduction(std::string name, F f) {
   return [name, f](std::span<const value> args, std::span<const keyword_value> keywords) -> value {
@@ -82,6 +179,25 @@ void add_reductions(function_table& t) {
   t.add("all", reduction("all", [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::all(a, o); }));
   t.add("any", reduction("any", [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::any(a, o); }));
   t.add("mean", reduction("mean", [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::mean(a, o); }));
+  using R = const cupp::reduce_options&;
+  using A = const cupp::arg_options&;
+  using V = const cupp::var_options&;
+  using N = const cupp::ndarray&;
+  t.add("argmax", arg_reduction("argmax", [](N a, A o) { return cupp::argmax(a, o); }));
+  t.add("argmin", arg_reduction("argmin", [](N a, A o) { return cupp::argmin(a, o); }));
+  t.add("nanargmax", arg_reduction("nanargmax", [](N a, A o) { return cupp::nanargmax(a, o); }));
+  t.add("nanargmin", arg_reduction("nanargmin", [](N a, A o) { return cupp::nanargmin(a, o); }));
+  t.add("count_nonzero", plain_reduction("count_nonzero", [](N a, R o) { return cupp::count_nonzero(a, o); }));
+  t.add("ptp", plain_reduction("ptp", [](N a, R o) { return cupp::ptp(a, o); }));
+  t.add("var", var_reduction("var", [](N a, V o) { return cupp::var(a, o); }));
+  t.add("std", var_reduction("std", [](N a, V o) { return cupp::std_(a, o); }));
+  t.add("nanvar", var_reduction("nanvar", [](N a, V o) { return cupp::nanvar(a, o); }));
+  t.add("nanstd", var_reduction("nanstd", [](N a, V o) { return cupp::nanstd(a, o); }));
+  t.add("nansum", reduction("nansum", [](N a, R o) { return cupp::nansum(a, o); }));
+  t.add("nanprod", reduction("nanprod", [](N a, R o) { return cupp::nanprod(a, o); }));
+  t.add("nanmax", reduction("nanmax", [](N a, R o) { return cupp::nanmax(a, o); }));
+  t.add("nanmin", reduction("nanmin", [](N a, R o) { return cupp::nanmin(a, o); }));
+  t.add("nanmean", reduction("nanmean", [](N a, R o) { return cupp::nanmean(a, o); }));
 }
 
 value call_ufunc_reduce(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords) {
