@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "cupp/creation.hpp"
+#include "cupp/manipulation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/load_ops.hpp"
 #include "cupp/ops.hpp"
@@ -99,6 +100,9 @@ int ops(std::span<const std::string_view> args) {
   const auto routines = creation_routines();
   std::cout << routines.size() << " creation routines\n";
   for (const routine_info& r : routines) std::cout << r.name << "  " << r.signature << "  (" << r.summary << ")\n";
+  const auto manipulation = manipulation_routines();
+  std::cout << manipulation.size() << " manipulation routines\n";
+  for (const routine_info& r : manipulation) std::cout << r.name << "  " << r.signature << "  (" << r.summary << ")\n";
   if (loaded_any) {
     const std::vector<ufunc> loaded = loaded_ops();
     std::cout << loaded.size() << " loaded op" << (loaded.size() == 1 ? "" : "s") << " (--ops)\n";

@@ -148,6 +148,7 @@ function_table function_table::builtins() {
   t.add("view", view_function);
   add_reductions(t);
   add_creation(t);
+  add_manipulation(t);
   return t;
 }
 

@@ -47,6 +47,10 @@ void add_reductions(function_table& t);
 // linspace, logspace, geomspace, eye, identity, tri, tril, triu, diag, diagflat, meshgrid, indices
 // (creation.cpp).
 void add_creation(function_table& t);
+// Registers the array manipulation routines: concatenate, concat, stack, hstack, vstack, dstack,
+// column_stack, append, split, array_split, hsplit, vsplit, dsplit, flip, fliplr, flipud, rot90,
+// roll, tile, repeat, resize, atleast_1d/2d/3d, delete, insert (manipulation.cpp).
+void add_manipulation(function_table& t);
 
 // Held around a call of `f` when f raises from the data (its spec's `raises`, e.g. power): such
 // an op's kernels share one device error flag per compiled program, which the engine reads and
