@@ -53,6 +53,11 @@ if [ -d "$build/tests/conformance/creation-ref" ]; then
   cp -r "$build/tests/conformance/creation-ref" "$stage/conformance/"
 fi
 cp "$root/tests/conformance/make_creation_ref.py" "$stage/"
+# The manipulation routines' reference set (tests/gpu/test_manipulation_gpu.cpp) and its generator.
+if [ -d "$build/tests/conformance/manipulation-ref" ]; then
+  cp -r "$build/tests/conformance/manipulation-ref" "$stage/conformance/"
+fi
+cp "$root/tests/conformance/make_manipulation_ref.py" "$stage/"
 # NumPy's results for the ops cupp registers (the GPU conformance test reads them).
 mkdir -p "$stage/conformance/numpy-ref/ufunc"
 for spec in "$root"/specs/ufuncs/*.yaml; do
