@@ -31,6 +31,19 @@ namespace {
 namespace fs = std::filesystem;
 
 ndarray reduce_by_name(const std::string& fn, const ndarray& a, const reduce_options& o) {
+  if (fn == "argmax" || fn == "argmin") {
+    arg_options q;
+    if (!o.axis.all()) q.axis = o.axis.list()[0];
+    return fn == "argmax" ? argmax(a, q) : argmin(a, q);
+  }
+  if (fn == "var" || fn == "std") {
+    const var_options v{.axis = o.axis};
+    return fn == "var" ? var(a, v) : std_(a, v);
+  }
+  if (fn == "count_nonzero") return count_nonzero(a, o);
+  if (fn == "nansum") return nansum(a, o);
+  if (fn == "nanmax") return nanmax(a, o);
+  if (fn == "nanmean") return nanmean(a, o);
   if (fn == "sum") return sum(a, o);
   if (fn == "prod") return prod(a, o);
   if (fn == "max") return max(a, o);
@@ -69,7 +82,10 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
   };
   for (const YAML::Node& c : cases) {
     const std::string fn = c["fn"].as<std::string>(), name = c["case"].as<std::string>();
-    if (fn != "sum" && fn != "prod" && fn != "max" && fn != "min" && fn != "mean" && fn != "all" && fn != "any") continue;
+    static const std::vector<std::string> known = {"sum",    "prod",   "max",           "min", "mean", "all",
+                                                   "any",    "argmax", "argmin",        "var", "std", "nansum",
+                                                   "nanmax", "nanmean", "count_nonzero"};
+    if (std::find(known.begin(), known.end(), fn) == known.end()) continue;  // cumsum, cumprod: not yet
     // A sample of the dtypes (every kernel is compiled on first use, about 0.3 s each); the
     // whole set runs in parallel through `cupp eval --batch --jobs 16` (eval_conformance.py).
     const std::string in = c["in"].as<std::string>();
@@ -118,7 +134,15 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
     }
     const auto g = astype(got, complex128).to_vector<std::complex<double>>();
     const auto w = astype(want, complex128).to_vector<std::complex<double>>();
-    const auto x = astype(a, complex128).to_vector<std::complex<double>>();
+    auto x = astype(a, complex128).to_vector<std::complex<double>>();
+    // The nan-functions: NaN (in either part) is the identity or ignored; `counted` per element.
+    std::vector<bool> counted(x.size(), true);
+    if (fn.rfind("nan", 0) == 0)
+      for (std::size_t f = 0; f < x.size(); ++f)
+        if (std::isnan(x[f].real()) || std::isnan(x[f].imag())) {
+          x[f] = 0;
+          counted[f] = false;
+        }
     // Per result, the sum of |x| over the elements it reduces (C order; kept axes in order).
     std::vector<bool> reduced(static_cast<std::size_t>(a.ndim()), o.axis.all());
     for (std::int64_t ax : o.axis.list()) reduced[static_cast<std::size_t>(ax < 0 ? ax + a.ndim() : ax)] = true;
@@ -127,6 +151,11 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
     // float16 product multiplied in float32 in C order and rounded once (docs/deviations.md).
     std::vector<long double> magnitude_re(g.size(), 0.0L), magnitude_im(g.size(), 0.0L);
     std::vector<float> product_once(g.size(), 1.0f);
+    // var/std: per result the count, the sum (for the mean) and the mean of |x|^2, in long double;
+    // then the two-pass variance on the host (float16: NumPy computes in float16, cupp in float32).
+    std::vector<long double> count(g.size(), 0.0L), squares(g.size(), 0.0L), deviation(g.size(), 0.0L);
+    std::vector<std::complex<long double>> total(g.size());
+    std::vector<std::size_t> out_of(x.size());
     for (std::size_t f = 0; f < x.size(); ++f) {
       std::size_t rest = f, out_index = 0, scale = 1;
       for (int d = a.ndim() - 1; d >= 0; --d) {
@@ -138,9 +167,18 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
           scale *= extent;
         }
       }
+      out_of[f] = out_index;
+      count[out_index] += counted[f] ? 1 : 0;
+      total[out_index] += std::complex<long double>(x[f].real(), x[f].imag());
+      squares[out_index] += static_cast<long double>(x[f].real()) * x[f].real() + static_cast<long double>(x[f].imag()) * x[f].imag();
       magnitude_re[out_index] += std::fabs(static_cast<long double>(x[f].real()));
       magnitude_im[out_index] += std::fabs(static_cast<long double>(x[f].imag()));
       product_once[out_index] *= static_cast<float>(x[f].real());
+    }
+    for (std::size_t f = 0; f < x.size(); ++f) {
+      const std::size_t i = out_of[f];
+      const std::complex<long double> d = std::complex<long double>(x[f].real(), x[f].imag()) - total[i] / count[i];
+      deviation[i] += d.real() * d.real() + d.imag() * d.imag();
     }
     const double eps = epsilon_of(want.dtype());
     const auto n = static_cast<double>(n_reduced);
@@ -152,8 +190,13 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
       auto agrees = [&](std::complex<double> want_i) {
         auto bound_of = [&](long double magnitude, double w_part) {
           long double bound = 0;
-          if (fn == "sum" || fn == "mean")
+          if (fn == "sum" || fn == "mean" || fn == "nansum")
             bound = 2.0L * n * eps * (fn == "mean" ? magnitude / n : magnitude) + eps * std::fabs(w_part);
+          if (fn == "nanmean")
+            bound = 2.0L * n * eps * magnitude / std::max(count[i], 1.0L) + eps * std::fabs(w_part);
+          // var: within 4n * eps * (var + mean |x|^2); std: the square root of that.
+          if (fn == "var") bound = 4.0L * n * eps * (std::fabs(w_part) + squares[i] / n);
+          if (fn == "std") bound = std::sqrt(4.0L * n * eps * (w_part * static_cast<long double>(w_part) + squares[i] / n));
           if (fn == "prod")
             bound = (2.0L * n + 1) * eps *
                     std::abs(std::complex<double>(finite_or_zero(want_i.real()), finite_or_zero(want_i.imag())));
@@ -167,6 +210,11 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
       // docs/deviations.md: cupp multiplies float16 in float32 and rounds once; NumPy rounds to
       // float16 between its inner loops (overflowing to inf, or losing digits to subnormals).
       if (fn == "prod" && in == "float16" && agrees(static_cast<float>(float16_t(product_once[i])))) continue;
+      // docs/deviations.md: float16 var/std compute in float32 and round once (NumPy: in float16).
+      if ((fn == "var" || fn == "std") && in == "float16") {
+        const long double v = deviation[i] / n;
+        if (agrees(static_cast<float>(float16_t(static_cast<float>(fn == "var" ? v : std::sqrt(v)))))) continue;
+      }
       std::ostringstream s;
       s << name << ": element " << i << ": cupp " << g[i] << ", NumPy " << w[i];
       fail(s.str());
@@ -174,7 +222,7 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
     }
   }
   std::cout << "[reduction conformance] " << checked << " cases checked, " << failed << " disagree\n";
-  EXPECT_GT(checked, 150);
+  EXPECT_GT(checked, 350);
   EXPECT_EQ(failed, 0);
 }
 
@@ -258,6 +306,112 @@ TEST(ReductionsGpu, KeepdimsOutAndEmpty) {
   const ndarray f = asarray(std::vector<double>{1.0, std::nan(""), 3.0});
   EXPECT_TRUE(std::isnan(max(f).to_vector<double>()[0]));
   EXPECT_EQ(astype(all(f), int8).to_vector<std::int8_t>()[0], 1);
+}
+
+// argmax/argmin: first occurrence, NaN first-middle-last, a long row (two passes), columns,
+// keepdims, out=, the nan-forms and the errors.
+TEST(ReductionsGpu, ArgmaxFirstOccurrenceNaNAndLongRows) {
+  CUPP_REQUIRE_GPU();
+  const double nan = std::nan("");
+  EXPECT_EQ(argmax(asarray(std::vector<double>{1, 3, 3, 2})).item<std::int64_t>(), 1);
+  EXPECT_EQ(argmin(asarray(std::vector<double>{1, 0, 0, 2})).item<std::int64_t>(), 1);
+  for (std::size_t at : {std::size_t(0), std::size_t(500000), std::size_t(999999)}) {
+    std::vector<float> v(1000000, 1.0f);
+    v[at] = nanf("");
+    v[(at + 7) % v.size()] = nanf("");
+    const ndarray a = asarray(v);
+    EXPECT_EQ(argmax(a).item<std::int64_t>(), static_cast<std::int64_t>(std::min(at, (at + 7) % v.size()))) << at;
+    EXPECT_EQ(argmin(a).item<std::int64_t>(), static_cast<std::int64_t>(std::min(at, (at + 7) % v.size()))) << at;
+    EXPECT_EQ(nanargmax(a).item<std::int64_t>(), at == 0 ? 1 : 0) << at;
+  }
+  // A long row with the maximum twice (the lower index wins across chunks) and ties everywhere.
+  std::vector<std::int32_t> big(3000000, 5);
+  big[2999999] = 9;
+  big[1234567] = 9;
+  EXPECT_EQ(argmax(asarray(big)).item<std::int64_t>(), 1234567);
+  EXPECT_EQ(argmin(asarray(big)).item<std::int64_t>(), 0);
+  // Columns (axis 0 of a wide matrix) and rows (axis 1), a transposed view, keepdims and out=.
+  const std::int64_t r = 300, c = 257;
+  std::vector<double> m(static_cast<std::size_t>(r * c));
+  for (std::size_t k = 0; k < m.size(); ++k) m[k] = static_cast<double>((k * 7919) % 1013);
+  const ndarray a = asarray(m).reshape({r, c});
+  for (const ndarray& x : {a, a.T()}) {
+    const std::vector<double> h = ascontiguousarray(x).to_vector<double>();
+    const std::int64_t rr = x.shape()[0], cc = x.shape()[1];
+    const auto g0 = argmax(x, {.axis = 0}).to_vector<std::int64_t>(), g1 = argmin(x, {.axis = -1}).to_vector<std::int64_t>();
+    for (std::int64_t j = 0; j < cc; ++j) {
+      std::int64_t best = 0;
+      for (std::int64_t i = 1; i < rr; ++i)
+        if (h[static_cast<std::size_t>(i * cc + j)] > h[static_cast<std::size_t>(best * cc + j)]) best = i;
+      ASSERT_EQ(g0[static_cast<std::size_t>(j)], best) << "column " << j;
+    }
+    for (std::int64_t i = 0; i < rr; ++i) {
+      std::int64_t best = 0;
+      for (std::int64_t j = 1; j < cc; ++j)
+        if (h[static_cast<std::size_t>(i * cc + j)] < h[static_cast<std::size_t>(i * cc + best)]) best = j;
+      ASSERT_EQ(g1[static_cast<std::size_t>(i)], best) << "row " << i;
+    }
+  }
+  const ndarray k = argmax(a, {.axis = 1, .keepdims = true});
+  EXPECT_EQ(k.ndim(), 2);
+  EXPECT_EQ(k.shape()[1], 1);
+  EXPECT_EQ(argmax(a, {.keepdims = true}).shape()[0], 1);
+  ndarray out = empty({c}, int64);
+  EXPECT_EQ(argmax(a, {.axis = 0, .out = out}).data(), out.data());
+  // Complex: real part first, then imaginary; NaN in either part wins.
+  const ndarray z = asarray(std::vector<std::complex<double>>{{1, 5}, {2, -1}, {2, 3}, {0, 0}});
+  EXPECT_EQ(argmax(z).item<std::int64_t>(), 2);
+  EXPECT_EQ(argmin(z).item<std::int64_t>(), 3);
+  EXPECT_EQ(argmin(asarray(std::vector<std::complex<double>>{{1, 0}, {5, nan}})).item<std::int64_t>(), 1);
+  // float16 and bool.
+  EXPECT_EQ(argmax(astype(asarray(std::vector<double>{0.5, 2.5, 2.5}), float16)).item<std::int64_t>(), 1);
+  EXPECT_EQ(argmax(astype(asarray(std::vector<double>{0, 0, 1}), bool_)).item<std::int64_t>(), 2);
+  // Errors.
+  EXPECT_EQ(test::error_of<ValueError>([&] { argmax(empty({0}, float32)); }), "attempt to get argmax of an empty sequence");
+  EXPECT_EQ(test::error_of<ValueError>([&] { argmin(empty({0, 3}, float32), {.axis = 0}); }),
+            "attempt to get argmin of an empty sequence");
+  EXPECT_EQ(argmax(empty({0, 3}, float32), {.axis = 1}).size(), 0);
+  EXPECT_EQ(test::error_of<AxisError>([&] { argmax(a, {.axis = 2}); }), "axis 2 is out of bounds for array of dimension 2");
+  EXPECT_EQ(test::error_of<ValueError>([&] { nanargmax(asarray(std::vector<double>{nan, nan})); }),
+            "All-NaN slice encountered");
+}
+
+TEST(ReductionsGpu, CountNonzeroVarStdAndTheNanFunctions) {
+  CUPP_REQUIRE_GPU();
+  const double nan = std::nan("");
+  const ndarray a = asarray(std::vector<double>{1, 0, nan, 4, 0, 6}).reshape({2, 3});
+  const ndarray cz = count_nonzero(a);
+  EXPECT_EQ(cz.ndim(), 0);
+  EXPECT_EQ(cz.dtype(), int64);
+  EXPECT_EQ(cz.item<std::int64_t>(), 4);  // NaN is nonzero
+  EXPECT_EQ(count_nonzero(a, {.axis = 0}).to_vector<std::int64_t>(), (std::vector<std::int64_t>{2, 0, 2}));
+  EXPECT_EQ(nansum(a).item<double>(), 11.0);
+  EXPECT_EQ(nanmax(a, {.axis = 1}).to_vector<double>(), (std::vector<double>{1, 6}));
+  EXPECT_EQ(nanmean(a, {.axis = 1}).to_vector<double>(), (std::vector<double>{0.5, 10.0 / 3}));
+  EXPECT_EQ(nanprod(a).item<double>(), 0.0);
+  EXPECT_TRUE(std::isnan(nanmean(asarray(std::vector<float>{nanf(""), nanf("")})).item<float>()));
+  EXPECT_TRUE(std::isnan(nanmax(asarray(std::vector<float>{nanf(""), nanf("")})).item<float>()));
+  // var/std: the two-pass result; ddof; n - ddof <= 0 gives inf (or NaN for 0/0); ints -> float64.
+  const ndarray v = asarray(std::vector<std::int32_t>{2, 4, 4, 4, 5, 5, 7, 9});
+  EXPECT_EQ(var(v).dtype(), float64);
+  EXPECT_EQ(var(v).item<double>(), 4.0);
+  EXPECT_EQ(std_(v).item<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(var(v, {.ddof = 1}).item<double>(), 32.0 / 7);
+  EXPECT_TRUE(std::isinf(var(v, {.ddof = 8}).item<double>()));
+  EXPECT_TRUE(std::isnan(var(asarray(std::vector<double>{3, 3}), {.ddof = 2}).item<double>()));
+  EXPECT_EQ(var(astype(v, float16)).dtype(), float16);
+  EXPECT_EQ(astype(var(astype(v, float16)), float32).item<float>(), 4.0f);
+  const ndarray zc = asarray(std::vector<std::complex<float>>{{1, 1}, {-1, -1}});
+  EXPECT_EQ(var(zc).dtype(), float32);
+  EXPECT_EQ(var(zc).item<float>(), 2.0f);
+  EXPECT_EQ(nanvar(a, {.axis = 1}).to_vector<double>()[0], 0.25);
+  EXPECT_TRUE(std::isnan(nanvar(asarray(std::vector<double>{nan, 1.0}), {.ddof = 1}).item<double>()));
+  const ndarray m = asarray(std::vector<double>{1, 2, 3, 4, 5, 6}).reshape({2, 3});
+  const ndarray k = std_(m, {.axis = 1, .keepdims = true});
+  EXPECT_EQ(k.shape()[1], 1);
+  EXPECT_DOUBLE_EQ(k.to_vector<double>()[0], std::sqrt(2.0 / 3));
+  EXPECT_EQ(ptp(m, {.axis = 0}).to_vector<double>(), (std::vector<double>{3, 3, 3}));
+  EXPECT_NE(test::error_of<TypeError>([&] { ptp(astype(m, bool_)); }), "<no error>");
 }
 
 }  // namespace
