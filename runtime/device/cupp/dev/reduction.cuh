@@ -3,8 +3,10 @@
 // array into kept dimensions (one per output element) and reduced dimensions; these kernels walk
 // them with byte strides. Deterministic: a fixed combining order and no atomics. A large
 // reduction is split into chunks along the reduced elements (blockIdx.y), each writing a partial
-// accumulator; a second pass (cupp_reduce_rows over the partials) combines them. Embedded and
-// handed to NVRTC.
+// accumulator; a second pass (cupp_reduce_rows over the partials) combines them. A map (map_cast
+// and the others below) says what each element contributes (count_nonzero, the nan-functions,
+// var's squared deviations). argmax/argmin have their own (value, index) pair kernels at the end.
+// Embedded and handed to NVRTC.
 #pragma once
 
 #include <cupp/dev/math.cuh>
