@@ -212,6 +212,10 @@ composed_program compose_reduction(const op_spec& op, const reduce_desc& d) {
   out.kernels.push_back(first + device_type(d.out) + ", " + dims + ", true" + identity + ", " + map + ">");
   out.kernels.push_back(first + acc + ", " + dims + ", false" + identity + ", " + map + ">");
   out.kernels.push_back("cupp::dev::cupp_reduce_rows<" + f + ", " + acc + ", " + acc + ", " + device_type(d.out) + ", 1, 1, true>");
+  // Columns: their chunk-major partials are combined by a thread per output (no identity again).
+  if (columns)
+    out.kernels.push_back("cupp::dev::cupp_reduce_columns<" + f + ", " + acc + ", " + acc + ", " + device_type(d.out) +
+                          ", 1, 1, true, false, 0, false>");
   return out;
 }
 

@@ -37,7 +37,8 @@ void compile_all_reducing_loops(std::string_view name) {
     const detail::composed_program p = detail::compose_reduction(*op, d);
     const detail::nvrtc_output out = detail::nvrtc_compile(
         {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90});
-    ASSERT_EQ(out.lowered_names.size(), 3u) << name << " loop " << i;
+    // Final, partial, rows combine; columns programs add their column combine.
+    ASSERT_EQ(out.lowered_names.size(), d.layout == detail::reduce_class::columns ? 4u : 3u) << name << " loop " << i;
     for (const std::string& lowered : out.lowered_names) EXPECT_FALSE(lowered.empty());
     ++compiled;
   }
@@ -59,7 +60,8 @@ TEST(ReductionKernels, LogicalAndBitwiseCompile) {
 void compile(const detail::composed_program& p, const std::string& what) {
   const detail::nvrtc_output out =
       detail::nvrtc_compile({.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90});
-  ASSERT_EQ(out.lowered_names.size(), 3u) << what;
+  ASSERT_EQ(out.lowered_names.size(), p.kernels.size()) << what;
+  ASSERT_GE(out.lowered_names.size(), 3u) << what;
   for (const std::string& lowered : out.lowered_names) EXPECT_FALSE(lowered.empty()) << what;
 }
 

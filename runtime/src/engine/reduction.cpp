@@ -141,7 +141,8 @@ kernels find_kernels(const op_spec& op, const reduce_desc& desc, int device) {
         const auto p = detail::compose_reduction(op, desc);
         return detail::program_source{p.name, p.source, p.kernels, {}};
       });
-  return {module.function(0), module.function(1), module.function(2)};
+  return {module.function(0), module.function(1),
+          module.function(desc.layout == reduce_class::columns ? 3 : 2)};
 }
 
 int sm_count(int device) {
@@ -258,10 +259,18 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
   const ndarray partial = engine::empty_with_strides(std::span<const std::int64_t>(&n_partial, 1),
                                                      std::span<const std::int64_t>(&acc_item, 1), dtype(acc), device);
   launch(k.partial_pass, grid, block, in, partial.data(), out_size, red_size, chunk, kept, reduced, stream, m.aux);
-  const dims rows{{out_size}, {splits * acc_item}}, parts{{splits}, {acc_item}};
-  const dim3 grid2(static_cast<unsigned>(std::min<std::int64_t>(out_size, 0x7fffffff)), 1);
-  launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
-         splits, splits, rows, parts, stream);
+  if (columns) {
+    // Chunk-major partials: a thread per output walks its column of chunks.
+    const dims outputs{{out_size}, {acc_item}}, chunks{{splits}, {out_size * acc_item}};
+    const dim3 grid2(static_cast<unsigned>((out_size + block_threads - 1) / block_threads), 1);
+    launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
+           splits, splits, outputs, chunks, stream);
+  } else {
+    const dims rows{{out_size}, {splits * acc_item}}, parts{{splits}, {acc_item}};
+    const dim3 grid2(static_cast<unsigned>(std::min<std::int64_t>(out_size, 0x7fffffff)), 1);
+    launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
+           splits, splits, rows, parts, stream);
+  }
   return out;
 }
 

@@ -207,7 +207,9 @@ __global__ void cupp_reduce_rows(const char* in, void* out, long long out_size, 
 
 // Columns class: a thread per output element, for layouts whose neighbouring outputs are
 // neighbours in memory (a reduction over leading axes): each thread walks its chunk of reduced
-// elements in order, and a warp's loads are coalesced. Outputs as in the rows class.
+// elements in order, and a warp's loads are coalesced. FINAL writes Out to `out[o]`; otherwise
+// partials are chunk-major, `partial[blockIdx.y * out_size + o]`, so that the combining pass
+// (this kernel again, over the chunks) reads them coalesced too.
 // PACKED (the host checks: one kept dimension of unit stride, 16-byte aligned rows, out_size a
 // multiple of the pack): each thread reduces the 16 / sizeof(In) neighbouring outputs of one
 // 16-byte load, four loads in flight.
@@ -249,7 +251,7 @@ __global__ void cupp_reduce_columns(const char* in, void* out, long long out_siz
 #pragma unroll
     for (int e = 0; e < V; ++e) {
       if (FINAL) static_cast<Out*>(out)[o0 + e] = cast<Out>(acc[e]);
-      else static_cast<Acc*>(out)[(o0 + e) * gridDim.y + blockIdx.y] = acc[e];
+      else static_cast<Acc*>(out)[blockIdx.y * out_size + o0 + e] = acc[e];  // chunk-major partials
     }
     return;
   }
@@ -264,7 +266,7 @@ __global__ void cupp_reduce_columns(const char* in, void* out, long long out_siz
   for (long long r = r0 + 1; r < r1; ++r)
     F::apply(acc, Map::template apply<Acc>(*reinterpret_cast<const In*>(base + offset_of(r, reduced)), aux, o), acc);
   if (FINAL) static_cast<Out*>(out)[o] = cast<Out>(acc);
-  else static_cast<Acc*>(out)[o * gridDim.y + blockIdx.y] = acc;
+  else static_cast<Acc*>(out)[blockIdx.y * out_size + o] = acc;  // chunk-major partials
 }
 
 // ---- argmax, argmin, nanargmax, nanargmin: a (value, index) pair reduction. The combine is
