@@ -1,0 +1,65 @@
+// Scans (issue 8): cumsum, cumprod, nancumsum, nancumprod, NumPy 2's cumulative_sum and
+// cumulative_prod, ufunc.accumulate (as cupp::accumulate(ufunc, a, ...)), diff and ediff1d, with
+// NumPy 2's semantics (docs/scans.md). cumsum is add.accumulate: bool and integers narrower than
+// 64 bits accumulate in int64 (uint64 for unsigned), other dtypes in their own (float16 rounds
+// every step, as NumPy's loop does). Deterministic: the same input gives the same bits.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "cupp/ndarray.hpp"
+#include "cupp/ufunc.hpp"
+
+namespace cupp {
+
+// numpy.cumsum(a, axis=None, dtype=None, out=None): no axis scans the flattened array (C order).
+struct scan_options {
+  std::optional<std::int64_t> axis{};  // none: flattened; negative counts from the end
+  std::optional<cupp::dtype> dtype{};  // the result's dtype (the accumulator's)
+  ndarray out{};                       // written here (shape must match; same_kind cast)
+};
+ndarray cumsum(const ndarray& a, const scan_options& options = {});
+ndarray cumprod(const ndarray& a, const scan_options& options = {});
+// NaN counts as 0 (nancumsum) or 1 (nancumprod); integer and bool inputs as cumsum/cumprod.
+ndarray nancumsum(const ndarray& a, const scan_options& options = {});
+ndarray nancumprod(const ndarray& a, const scan_options& options = {});
+
+// numpy.cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False): no axis
+// only for 1-d (or 0-d) input, else ValueError; include_initial prepends the identity (0 / 1).
+struct cumulative_options {
+  std::optional<std::int64_t> axis{};
+  std::optional<cupp::dtype> dtype{};
+  ndarray out{};
+  bool include_initial = false;
+};
+ndarray cumulative_sum(const ndarray& x, const cumulative_options& options = {});
+ndarray cumulative_prod(const ndarray& x, const cumulative_options& options = {});
+
+// ufunc.accumulate(array, axis=0, dtype=None, out=None) of a binary ufunc with one output.
+struct accumulate_options {
+  std::int64_t axis = 0;
+  std::optional<cupp::dtype> dtype{};
+  ndarray out{};
+};
+ndarray accumulate(const ufunc& f, const ndarray& a, const accumulate_options& options = {});
+
+// numpy.diff(a, n=1, axis=-1, prepend=<none>, append=<none>): subtract (not_equal for bool) of
+// neighbours, n times; prepend/append (0-d: broadcast to length 1 along the axis) are joined first.
+struct diff_options {
+  std::int64_t n = 1;
+  std::int64_t axis = -1;
+  ndarray prepend{};
+  ndarray append{};
+};
+ndarray diff(const ndarray& a, const diff_options& options = {});
+
+// numpy.ediff1d(ary, to_end=None, to_begin=None): the flattened differences, with to_begin and
+// to_end (flattened, cast to ary's dtype under same_kind, else TypeError) around them.
+struct ediff1d_options {
+  ndarray to_end{};
+  ndarray to_begin{};
+};
+ndarray ediff1d(const ndarray& ary, const ediff1d_options& options = {});
+
+}  // namespace cupp
