@@ -43,6 +43,10 @@ value call_ufunc_outer(const cupp::ufunc& f, std::span<const value> args, std::s
 value call_ufunc_reduce(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 // Registers sum, prod, max, amax, min, amin, all, any, mean (reductions.cpp).
 void add_reductions(function_table& t);
+// Registers cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod, diff, ediff1d;
+// u.accumulate(a, axis=0, dtype=None) (scans.cpp).
+void add_scans(function_table& t);
+value call_ufunc_accumulate(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 // Registers the array creation routines: empty, zeros, ones, full, the *_like forms, arange,
 // linspace, logspace, geomspace, eye, identity, tri, tril, triu, diag, diagflat, meshgrid, indices
 // (creation.cpp).
