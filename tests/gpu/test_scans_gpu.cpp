@@ -1,0 +1,193 @@
+// Scans on the GPU: the cumsum and cumprod cases of NumPy's reference set (a 3x4x5 array of every
+// dtype; axis None, 0, 1, 2) with NumPy's result dtypes, shapes and values (integers and bools
+// exactly; floats within the regrouping bound), then what the set lacks: long rows (2^20 + odd
+// sizes across tile boundaries) with exact integer results, a float32 cumsum that is exact, a
+// strided axis, run-to-run identity, out=, empty arrays, cumulative_sum's include_initial,
+// accumulate of a non-associative op, diff/ediff1d, and the errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <filesystem>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "conformance.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/io.hpp"
+#include "cupp/scans.hpp"
+#include "gpu_support.hpp"
+
+namespace cupp {
+namespace {
+
+namespace fs = std::filesystem;
+
+double epsilon_of(const dtype& t) {
+  switch (t.id()) {
+    case type_id::float16: return std::ldexp(1.0, -10);
+    case type_id::bfloat16: return std::ldexp(1.0, -7);
+    case type_id::float32:
+    case type_id::complex64: return std::ldexp(1.0, -23);
+    default: return std::ldexp(1.0, -52);
+  }
+}
+
+bool close_part(double got, double want, double bound) {
+  if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
+  if (std::isinf(got) || std::isinf(want)) return got == want;
+  return std::fabs(got - want) <= bound;
+}
+
+TEST(ScansGpu, EveryReferenceCaseAgreesWithNumPy) {
+  CUPP_REQUIRE_GPU();
+  const YAML::Node cases = test::load_yaml(test::conformance_path("numpy-ref/reductions.yaml"));
+  const fs::path root = test::conformance_path("numpy-ref/reductions");
+  int checked = 0, failed = 0;
+  for (const YAML::Node& c : cases) {
+    const std::string fn = c["fn"].as<std::string>(), name = c["case"].as<std::string>();
+    if (fn != "cumsum" && fn != "cumprod") continue;
+    ++checked;
+    const ndarray a = load(root / name / "in0.npy");
+    scan_options o;
+    if (c["axis"].IsScalar()) o.axis = c["axis"].as<std::int64_t>();
+    ndarray got;
+    try {
+      got = fn == "cumsum" ? cumsum(a, o) : cumprod(a, o);
+    } catch (const Error& e) {
+      ADD_FAILURE() << name << ": " << e.class_name() << ": " << e.what();
+      ++failed;
+      continue;
+    }
+    const ndarray want = load(root / name / "out0.npy");
+    ASSERT_EQ(got.dtype(), want.dtype()) << name;
+    ASSERT_EQ(std::vector<std::int64_t>(got.shape().begin(), got.shape().end()),
+              std::vector<std::int64_t>(want.shape().begin(), want.shape().end())) << name;
+    const char kind = want.dtype().kind();
+    if (kind != 'f' && kind != 'c') {
+      const auto g = astype(got, int64).to_vector<std::int64_t>(), w = astype(want, int64).to_vector<std::int64_t>();
+      if (g != w) { ADD_FAILURE() << name << ": integer values differ"; ++failed; }
+      continue;
+    }
+    // Bound: the scan regrouped (rows class) or NumPy's own order (lines class, exact): within
+    // 2 * n * eps * (running sum of |x|) for cumsum, (2n + 1) * eps * |w| for cumprod, per part.
+    const auto g = astype(got, complex128).to_vector<std::complex<double>>();
+    const auto w = astype(want, complex128).to_vector<std::complex<double>>();
+    const double eps = epsilon_of(want.dtype()), n = static_cast<double>(a.shape().empty() ? 1 : a.size());
+    const auto mag = astype(cumsum(absolute(astype(a, complex128)), o), float64).to_vector<double>();
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      const double base = fn == "cumsum" ? mag[i] : std::abs(w[i]);
+      const double bound = (2 * n + 1) * eps * (std::isfinite(base) ? base : 0.0);
+      if (!close_part(g[i].real(), w[i].real(), bound) || !close_part(g[i].imag(), w[i].imag(), bound)) {
+        ADD_FAILURE() << name << " element " << i << ": " << g[i] << " vs NumPy " << w[i];
+        ++failed;
+        break;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+  EXPECT_EQ(failed, 0);
+}
+
+// Long rows with exact integer results: sizes around the tile boundaries and 2^20 + odd.
+TEST(ScansGpu, LongRowsAreExact) {
+  CUPP_REQUIRE_GPU();
+  for (std::int64_t n : {65, 2047, 2048, 2049, 4097, 1 << 20, (1 << 20) + 12345, 3 * (1 << 20) + 7}) {
+    std::vector<std::int32_t> host(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) host[static_cast<std::size_t>(i)] = static_cast<std::int32_t>((i * 7919) % 201) - 100;
+    const ndarray a = asarray(std::span<const std::int32_t>(host));
+    const ndarray s = cumsum(a);
+    ASSERT_EQ(s.dtype(), int64);
+    const auto got = s.to_vector<std::int64_t>();
+    std::int64_t run = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      run += host[static_cast<std::size_t>(i)];
+      if (got[static_cast<std::size_t>(i)] != run) {
+        ADD_FAILURE() << "n " << n << " element " << i << ": " << got[static_cast<std::size_t>(i)] << " vs " << run;
+        break;
+      }
+    }
+  }
+}
+
+TEST(ScansGpu, Float32OnesAreExactAndDeterministic) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t n = (1 << 22) + 3;
+  const ndarray a = ones({n}, float32);
+  const ndarray s = cumsum(a);
+  ASSERT_EQ(s.dtype(), float32);
+  const auto got = s.to_vector<float>();
+  for (std::int64_t i = 0; i < n; i += 9973) ASSERT_EQ(got[static_cast<std::size_t>(i)], static_cast<float>(i + 1));
+  ASSERT_EQ(got.back(), static_cast<float>(n));
+  // Random values: the same bits every run.
+  const ndarray r = astype(subtract(remainder(multiply(arange(n), 7919), 1000), 500), float32);
+  const auto first = cumsum(r).to_vector<float>(), second = cumsum(r).to_vector<float>();
+  EXPECT_EQ(first, second);
+}
+
+TEST(ScansGpu, AxesRowsColumnsAndStrided) {
+  CUPP_REQUIRE_GPU();
+  const ndarray a = remainder(arange(std::int64_t(3 * 5000)), 7).reshape({3, 5000});
+  const auto h = a.to_vector<std::int64_t>();
+  for (std::int64_t axis : {0, 1, -1}) {
+    const auto got = cumsum(a, {.axis = axis}).to_vector<std::int64_t>();
+    const auto t = cumsum(a.transpose(), {.axis = axis == 0 ? 1 : 0}).transpose().to_vector<std::int64_t>();
+    std::vector<std::int64_t> want(h.size());
+    for (std::int64_t i = 0; i < 3; ++i)
+      for (std::int64_t j = 0; j < 5000; ++j) {
+        const std::size_t k = static_cast<std::size_t>(i * 5000 + j);
+        const bool along_rows = axis != 0;
+        const std::int64_t prev = along_rows ? (j > 0 ? want[k - 1] : 0) : (i > 0 ? want[k - 5000] : 0);
+        want[k] = prev + h[k];
+      }
+    EXPECT_EQ(got, want) << "axis " << axis;
+    EXPECT_EQ(t, want) << "transposed, axis " << axis;
+  }
+}
+
+TEST(ScansGpu, DtypesOutAndEmpty) {
+  CUPP_REQUIRE_GPU();
+  const ndarray b = greater(remainder(arange(std::int64_t(10)), 3), 0);
+  EXPECT_EQ(cumsum(b).dtype(), int64);
+  EXPECT_EQ(cumsum(astype(b, uint8)).dtype(), uint64);
+  EXPECT_EQ(cumprod(astype(b, float16)).dtype(), float16);
+  EXPECT_EQ(cumsum(b, {.dtype = float32}).dtype(), float32);
+  const ndarray out = zeros({10}, float64);
+  cumsum(b, {.out = out});
+  EXPECT_EQ(out.to_vector<double>().back(), 6.0);
+  EXPECT_THROW(cumsum(b, {.out = zeros({9}, float64)}), ValueError);
+  const ndarray e = zeros({3, 0}, float32);
+  EXPECT_EQ(cumsum(e, {.axis = 0}).size(), 0);
+  EXPECT_EQ(cumsum(e).shape()[0], 0);
+  EXPECT_THROW(cumsum(e, {.axis = 2}), AxisError);
+}
+
+TEST(ScansGpu, CumulativeAccumulateNanDiffEdiff) {
+  CUPP_REQUIRE_GPU();
+  const ndarray x = arange(std::int64_t(1), std::int64_t(5));  // 1 2 3 4
+  EXPECT_EQ(cumulative_sum(x, {.include_initial = true}).to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 3, 6, 10}));
+  EXPECT_EQ(cumulative_prod(x).to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 2, 6, 24}));
+  EXPECT_THROW(cumulative_sum(x.reshape({2, 2})), ValueError);
+  const auto sub = accumulate(subtract, astype(arange(std::int64_t(1), std::int64_t(200)), float64)).to_vector<double>();
+  double run = 1;
+  for (std::size_t i = 1; i < sub.size(); ++i) run -= static_cast<double>(i + 1);
+  EXPECT_EQ(sub.back(), run);
+  const ndarray with_nan = astype(x, float64);
+  copyto(with_nan, std::nan(""), casting::same_kind, equal(x, 2));
+  EXPECT_EQ(nancumsum(with_nan).to_vector<double>(), (std::vector<double>{1, 1, 4, 8}));
+  EXPECT_EQ(nancumprod(with_nan).to_vector<double>(), (std::vector<double>{1, 1, 3, 12}));
+  EXPECT_EQ(diff(x).to_vector<std::int64_t>(), (std::vector<std::int64_t>{1, 1, 1}));
+  EXPECT_EQ(diff(x, {.n = 2}).to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 0}));
+  EXPECT_EQ(diff(x, {.n = 5}).size(), 0);
+  EXPECT_THROW(diff(x, {.n = -1}), ValueError);
+  EXPECT_THROW(diff(full(std::vector<std::int64_t>{}, 1.0)), ValueError);
+  EXPECT_EQ(ediff1d(x, {.to_end = full(std::vector<std::int64_t>{}, weak_scalar(std::int64_t(9)))}).to_vector<std::int64_t>(),
+            (std::vector<std::int64_t>{1, 1, 1, 9}));
+  EXPECT_THROW(ediff1d(x, {.to_begin = astype(x, float64)}), TypeError);
+}
+
+}  // namespace
+}  // namespace cupp
