@@ -39,7 +39,7 @@ CATEGORY_TITLES = {
 }
 # The reductions cupp has so far (issue 8); the reference set's others are reported as not run.
 REDUCTIONS = ("sum", "prod", "max", "min", "mean", "all", "any", "argmax", "argmin", "count_nonzero", "var", "std",
-              "nansum", "nanmax", "nanmean")
+              "nansum", "nanmax", "nanmean", "cumsum", "cumprod")
 
 
 def cupp_error_class(numpy_class):
@@ -456,7 +456,14 @@ def judge_reduction(np, e):
         all_bad = np.zeros(g.shape, dtype=bool)
         for part in (np.real, np.imag):
             gp, wp = part(g), part(w)
-            if e["op"] in ("sum", "mean", "nansum", "nanmean"):
+            if e["op"] in ("cumsum", "cumprod"):
+                # Scans (docs/scans.md): the running sum of |x| along the axis (flattened for
+                # None); cumprod within (2n + 1) * eps * |result|.
+                xs = part(x).reshape(-1) if axis is None else part(x)
+                run = np.cumsum(np.abs(xs).astype(np.longdouble), axis=0 if axis is None else axis).reshape(-1)
+                base = run if e["op"] == "cumsum" else w_finite
+                bound = ((2.0 * n + 1) * eps * base).astype(np.float64)
+            elif e["op"] in ("sum", "mean", "nansum", "nanmean"):
                 # Per part: the sum of |x| over the elements each result reduces, in long double
                 # (terms near the float64 maximum must not overflow it into "no bound").
                 magnitude = np.sum(np.abs(part(x)).astype(np.longdouble), axis=axes).reshape(-1)
