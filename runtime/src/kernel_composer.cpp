@@ -233,6 +233,93 @@ std::uint64_t reduce_variant(const reduce_desc& d) {
   return code;
 }
 
+composed_program compose_user_reduction(const user_reduction& r, const reduce_desc& d) {
+  if (d.kept < 1 || d.kept > 8 || d.reduced < 1 || d.reduced > 8)
+    throw ValueError("internal: bad reduction description for kernel " + r.name);
+  const std::string acc = device_type(d.acc), param = device_type(r.in_param), out_t = device_type(d.out);
+  composed_program out;
+  out.name = "cupp_" + r.name;
+  std::string& src = out.source;
+  src = "#include <cupp/dev/reduction.cuh>\n\nnamespace " + r.name + " {\n" + r.aliases;
+  src += "using _type_reduce = " + acc + ";\n";
+  src += "struct reduce {\n  __device__ static void apply(_type_reduce a, _type_reduce b, _type_reduce& _out) {\n"
+         "    _out = cupp::dev::cast<_type_reduce>((\n" + r.reduce_expr + "\n));\n  }\n};\n";
+  src += "struct map {\n  template <class _Acc, class _In>\n  __device__ static _Acc apply(_In _x, const void*, long long) {\n"
+         "    const " + param + " " + r.in_name + " = cupp::dev::cast<" + param + ">(_x);\n"
+         "    return cupp::dev::cast<_Acc>((\n" + r.map_expr + "\n));\n  }\n};\n";
+  src += "struct post {\n  template <class _Out, class _Acc>\n  __device__ static _Out apply(_Acc a) {\n"
+         "    " + out_t + " " + r.out_name + ";\n    " +
+         (r.post_map_expr.empty() ? r.out_name + " = cupp::dev::cast<" + out_t + ">(a);" : r.post_map_expr) +
+         "\n    ;\n    return " + r.out_name + ";\n  }\n};\n";
+  if (!r.identity.empty())
+    src += "struct identity {\n  template <class _Acc>\n  __device__ static _Acc value() {\n"
+           "    return cupp::dev::cast<_Acc>((\n" + r.identity + "\n));\n  }\n};\n";
+  src += "}  // namespace " + r.name + "\n";
+  const std::string f = r.name + "::reduce", map = r.name + "::map", post = r.name + "::post";
+  const bool columns = d.layout == reduce_class::columns;
+  const std::string kernel = columns ? "cupp::dev::cupp_reduce_columns<" : "cupp::dev::cupp_reduce_rows<";
+  const std::string dims = std::to_string(d.kept) + ", " + std::to_string(d.reduced);
+  const std::string first = kernel + f + ", " + acc + ", " + device_type(d.in) + ", ";
+  const std::string tail = columns ? std::string(", false, 0, ") + (d.packed ? "true" : "false") : std::string();
+  out.kernels.push_back(first + out_t + ", " + dims + ", true" + tail + ", " + map + ", " + post + ">");
+  out.kernels.push_back(first + acc + ", " + dims + ", false" + tail + ", " + map + ", " + post + ">");
+  if (columns)
+    out.kernels.push_back("cupp::dev::cupp_reduce_columns<" + f + ", " + acc + ", " + acc + ", " + out_t +
+                          ", 1, 1, true, false, 0, false, cupp::dev::map_cast, " + post + ">");
+  else
+    out.kernels.push_back("cupp::dev::cupp_reduce_rows<" + f + ", " + acc + ", " + acc + ", " + out_t +
+                          ", 1, 1, true, cupp::dev::map_cast, " + post + ">");
+  if (!r.identity.empty())
+    out.kernels.push_back("cupp::dev::cupp_reduce_identity<" + r.name + "::identity, " + post + ", " + acc + ", " + out_t + ">");
+  return out;
+}
+
+composed_program compose_user_elementwise(const user_elementwise_desc& d) {
+  if (d.ndim < 1 || d.ndim > 64) throw ValueError("internal: bad user kernel description for " + d.kernel_name);
+  const std::string n = std::to_string(d.ndim);
+  composed_program out;
+  out.name = "cupp_" + d.kernel_name;
+  std::string& src = out.source;
+  src = "#include <cupp/dev/elementwise.cuh>\n\n__global__ void " + d.kernel_name +
+        "(long long _n, cupp::dev::extents<" + n + ", long long> _e";
+  for (std::size_t k = 0; k < d.params.size(); ++k) {
+    const user_elementwise_param& p = d.params[k];
+    const std::string t = device_type(p.storage);
+    switch (p.kind) {
+      case user_operand::array: src += ", cupp::dev::strided<" + t + ", " + n + ", long long>"; break;
+      case user_operand::value: src += ", cupp::dev::value<" + t + ">"; break;
+      case user_operand::raw: src += ", cupp::dev::raw_array<" + t + ">"; break;
+    }
+    src += " _p" + std::to_string(k);
+  }
+  src += ") {\n  const cupp::dev::loop_indexer _ind{_n};\n"
+         "  const long long _step = static_cast<long long>(gridDim.x) * blockDim.x;\n"
+         "  for (long long _k = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; _k < _n; _k += _step) {\n"
+         "    long long _c[" + n + "];\n    cupp::dev::coordinates<" + n + ", long long, long long>(_k, _e, _c);\n"
+         "    const long long i = _k;\n    (void)i;\n    (void)_ind;\n";
+  src += d.aliases;
+  std::string stores;
+  for (std::size_t k = 0; k < d.params.size(); ++k) {
+    const user_elementwise_param& p = d.params[k];
+    const std::string t = device_type(p.param), s = device_type(p.storage), a = "_p" + std::to_string(k);
+    if (p.kind == user_operand::raw) {
+      src += "    const cupp::dev::raw_array<" + t + "> " + p.name + " = " + a + ";\n";
+    } else if (p.kind == user_operand::value) {
+      src += "    const " + t + " " + p.name + " = " + a + ".x;\n";
+    } else if (!p.output) {
+      src += "    const " + t + " " + p.name + " = cupp::dev::cast<" + t + ">(" + a + ".load_at(_k, _c));\n";
+    } else if (p.param == p.storage) {
+      src += "    " + t + "& " + p.name + " = *" + a + ".address(_c);\n";
+    } else {
+      src += "    " + t + " " + p.name + " = cupp::dev::cast<" + t + ">(" + a + ".load_at(_k, _c));\n";
+      stores += "    " + a + ".store_at(_k, _c, cupp::dev::cast<" + s + ">(" + p.name + "));\n";
+    }
+  }
+  src += "    {\n" + d.operation + "\n    ;\n    }\n" + stores + "  }\n}\n";
+  out.kernels.push_back(d.kernel_name);
+  return out;
+}
+
 composed_program compose_arg_reduction(const arg_reduce_desc& d) {
   if (d.kept < 1 || d.kept > 8 || d.reduced < 1 || d.reduced > 8 || static_cast<int>(d.in) >= n_builtin_types ||
       info(d.in).device_type.empty())

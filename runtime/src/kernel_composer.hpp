@@ -135,6 +135,45 @@ struct arg_reduce_desc {
 composed_program compose_arg_reduction(const arg_reduce_desc& desc);
 std::uint64_t arg_reduce_variant(const arg_reduce_desc& desc);
 
+// ReductionKernel: a user's map, reduce and post-map expressions composed on the reduction
+// kernels above. `aliases` declares the placeholders (`using T = float;`); elements (of the
+// description's `in` dtype) are cast to the input parameter's dtype and named `in_name` in
+// map_expr; reduce_expr combines accumulators `a` and `b`; post_map_expr assigns the output
+// parameter `out_name` from the final accumulator `a` (empty: `out_name = a`); identity (may be
+// empty) is the value of an empty reduction. Kernels: 0 final, 1 partial, 2 the combination of
+// partials of the description's class, 3 (when there is an identity) cupp_reduce_identity.
+struct user_reduction {
+  std::string name;  // an identifier unique to the kernel and its dtypes
+  std::string aliases;
+  std::string in_name, out_name;
+  type_id in_param = type_id::float64;
+  std::string map_expr, reduce_expr, post_map_expr, identity;
+};
+composed_program compose_user_reduction(const user_reduction& r, const reduce_desc& desc);
+
+// ElementwiseKernel's general path (a body that uses CuPy's index `i`, raw parameters, or more
+// operands than the templates take): one plain kernel looping over the output's elements in C
+// order, i being that index, with `ndim` dimensions (64-bit offsets). Array operands are read and
+// written with byte strides (broadcast ones have 0 strides) and cast between their stored dtype
+// and the parameter's; scalars are kernel parameters of the parameter's dtype; raw operands are
+// C-contiguous arrays of the parameter's dtype, indexed by the body.
+enum class user_operand : std::uint8_t { array, value, raw };
+struct user_elementwise_param {
+  std::string name;
+  type_id param = type_id::float64;    // the parameter's dtype (placeholders bound)
+  type_id storage = type_id::float64;  // the array's dtype (value, raw: the parameter's)
+  user_operand kind = user_operand::array;
+  bool output = false;
+};
+struct user_elementwise_desc {
+  std::string kernel_name;  // an identifier unique to the kernel, dtypes and layout
+  std::string aliases;
+  std::string operation;
+  std::vector<user_elementwise_param> params;  // inputs, then outputs
+  int ndim = 1;
+};
+composed_program compose_user_elementwise(const user_elementwise_desc& desc);
+
 // Every loop of `op`, contiguous class, one kernel per loop in loop order.
 composed_program compose_elementwise(const op_spec& op, index_width width);
 // One kernel as `desc` describes.

@@ -34,12 +34,18 @@ TEST(ElementwiseKernelParams, RejectsMalformedLists) {
   EXPECT_NE(test::error_of<ValueError>([] { parse_kernel_params("T x,"); }).find("Syntax error"), std::string::npos);
   EXPECT_NE(test::error_of<ValueError>([] { parse_kernel_params("T 1x"); }).find("Syntax error"), std::string::npos);
   EXPECT_EQ(test::error_of<ValueError>([] { parse_kernel_params("T x, T x"); }), "Duplicated parameter name: x");
-  EXPECT_NE(test::error_of<ValueError>([] { parse_kernel_params("raw T x"); }).find("raw parameters"),
+  EXPECT_TRUE(parse_kernel_params("raw T x")[0].raw);
+  EXPECT_FALSE(parse_kernel_params("T x")[0].raw);
+  EXPECT_NE(test::error_of<ValueError>([] { parse_kernel_params("raw x"); }).find("Syntax error"), std::string::npos);
+  EXPECT_NE(test::error_of<ValueError>([] { parse_kernel_params("raw raw x"); }).find("Syntax error"),
+            std::string::npos);
+  EXPECT_NE(test::error_of<ValueError>([] { parse_kernel_params("const T x"); }).find("Syntax error"),
             std::string::npos);
   EXPECT_EQ(test::error_of<ValueError>([] { ElementwiseKernel("T x", "T x", "x = x;"); }),
             "Duplicated parameter name: x");
-  EXPECT_NE(test::error_of<ValueError>([] { ElementwiseKernel("T a, T b, T c, T d", "T z", "z = a;"); })
-                .find("1 to 3 inputs"),
+  EXPECT_NE(test::error_of<ValueError>([] { ElementwiseKernel("T a", "T i", "i = a;"); }).find("reserved"),
+            std::string::npos);
+  EXPECT_NE(test::error_of<ValueError>([] { ElementwiseKernel("", "T z", "z = 1;"); }).find("at least 1 input"),
             std::string::npos);
   EXPECT_NE(test::error_of<ValueError>([] { ElementwiseKernel("T a", "T z", "z = a;", "bad name"); })
                 .find("not an identifier"),
@@ -88,6 +94,55 @@ TEST(ElementwiseKernelOp, BodyNamesParametersAndCompilesInEveryLayoutClass) {
   const detail::nvrtc_output out = detail::nvrtc_compile(
       {.program_name = program.name, .source = program.source, .name_expressions = program.kernels, .arch = 90});
   EXPECT_EQ(out.lowered_names.size(), descs.size());
+}
+
+TEST(ElementwiseKernelIndexed, TheIndexRawParametersAndManyOperandsTakeTheGeneralPath) {
+  EXPECT_FALSE(ElementwiseKernel("T x", "T z", "z = x + xi;").indexed());
+  EXPECT_FALSE(ElementwiseKernel("T x", "T z", "z = x.i + p->i;").indexed());
+  EXPECT_TRUE(ElementwiseKernel("T x", "T z", "z = x + i;").indexed());
+  EXPECT_TRUE(ElementwiseKernel("T x", "T z", "z = x[i]").indexed());
+  EXPECT_TRUE(ElementwiseKernel("T x", "T z", "z = _ind.size();").indexed());
+  EXPECT_TRUE(ElementwiseKernel("raw T x", "T z", "z = x[0];").indexed());
+  EXPECT_TRUE(ElementwiseKernel("T a, T b, T c, T d", "T z", "z = a + b + c + d;").indexed());
+}
+
+TEST(ElementwiseKernelIndexed, GeneralPathSourceCompilesForEveryOperandKind) {
+  const ElementwiseKernel k("T x, raw U y, float32 s, T a, T b", "T z, raw float64 w",
+                            "z = y[_ind.size() - 1 - i] * s + x + a + b; w[i] = z;", "gather");
+  ASSERT_TRUE(k.indexed());
+  const std::vector<dtype> types = {float64, int32, float32, float64, float64, float64, float64};
+  const std::vector<dtype> storage = {float32, int32, float32, float64, float64, float16, float64};
+  const bool scalar[] = {false, false, true, false, false, false, false};
+  const detail::user_elementwise_desc desc = detail::elementwise_kernel_desc(k, types, storage, scalar, 2);
+  ASSERT_EQ(desc.params.size(), 7u);
+  EXPECT_EQ(desc.params[1].kind, detail::user_operand::raw);
+  EXPECT_EQ(desc.params[2].kind, detail::user_operand::value);
+  EXPECT_EQ(desc.params[0].kind, detail::user_operand::array);
+  EXPECT_EQ(desc.params[0].storage, type_id::float32);
+  EXPECT_TRUE(desc.params[5].output);
+  EXPECT_NE(desc.aliases.find("using U = int;"), std::string::npos) << desc.aliases;
+  const detail::user_elementwise_desc again = detail::elementwise_kernel_desc(k, types, storage, scalar, 2);
+  EXPECT_EQ(desc.kernel_name, again.kernel_name);
+  EXPECT_NE(desc.kernel_name, detail::elementwise_kernel_desc(k, types, storage, scalar, 3).kernel_name);
+  const detail::composed_program program = detail::compose_user_elementwise(desc);
+  const detail::nvrtc_output out = detail::nvrtc_compile(
+      {.program_name = program.name, .source = program.source, .name_expressions = program.kernels, .arch = 90});
+  EXPECT_EQ(out.lowered_names.size(), 1u);
+}
+
+TEST(ElementwiseKernelIndexed, ABodyErrorIsACompileError) {
+  const ElementwiseKernel broken("raw T x", "T y", "y = x[i] +;", "broken_raw");
+  const std::vector<dtype> types = {float32, float32};
+  const bool scalar[] = {false, false};
+  const detail::composed_program program =
+      detail::compose_user_elementwise(detail::elementwise_kernel_desc(broken, types, types, scalar, 1));
+  try {
+    detail::nvrtc_compile(
+        {.program_name = program.name, .source = program.source, .name_expressions = program.kernels, .arch = 90});
+    FAIL() << "the body does not compile";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected an expression"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ElementwiseKernelOp, ABodyErrorIsACompileErrorWithTheUsersCode) {

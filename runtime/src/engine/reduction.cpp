@@ -24,6 +24,7 @@
 #include "cupp/reductions.hpp"
 #include "engine/internal.hpp"
 #include "engine/loaded_ops.hpp"
+#include "engine/user_reduction.hpp"
 #include "kernel_composer.hpp"
 #include "tables.hpp"
 
@@ -187,10 +188,42 @@ split_plan plan_splits(bool columns, std::int64_t blocks_x, std::int64_t red_siz
   return {(red_size + chunk - 1) / chunk, chunk};
 }
 
+// What run() reduces with: the program of a description (a built-in op's loop and map, or a
+// ReductionKernel's composed functors) and what an empty reduction writes.
+class reducer {
+ public:
+  virtual kernels find(const reduce_desc& desc, int device) const = 0;
+  virtual void fill_empty(const ndarray& out) const = 0;
+
+ protected:
+  ~reducer() = default;
+};
+
+// A built-in op's loop `loop` (acc, acc -> acc), elements mapped by `m`.
+class op_reducer final : public reducer {
+ public:
+  op_reducer(const op_spec& op, std::size_t loop) : op_(op), loop_(loop) {}
+  kernels find(const reduce_desc& desc, int device) const override {
+    reduce_desc d = desc;
+    d.loop = loop_;
+    return find_kernels(op_, d, device);
+  }
+  void fill_empty(const ndarray& out) const override {
+    weak_scalar identity(false);
+    if (!identity_of(op_, identity))
+      throw ValueError("zero-size array to reduction operation " + std::string(op_.name) + " which has no identity");
+    out.fill(identity);
+  }
+
+ private:
+  const op_spec& op_;
+  std::size_t loop_;
+};
+
 // Reduces `a` over `reduced` into a new C-contiguous array of `result` dtype with the kept
-// axes' shape, accumulating in `acc` with loop `loop` of `op`.
-ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::vector<bool>& reduced_axis, type_id acc,
-            type_id result, const mapping& m = {}) {
+// axes' shape, accumulating in `acc` with the kernels `with` gives.
+ndarray run(const reducer& with, const ndarray& a, const std::vector<bool>& reduced_axis, type_id acc, type_id result,
+            const mapping& m = {}) {
   const int device = a.device();
   std::optional<cuda::DeviceGuard> guard;
   if (cuda::current_device() != device) guard.emplace(device);
@@ -207,10 +240,7 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
   ndarray out = engine::empty_with_strides(out_shape, layout::c_strides(out_shape, out_item), dtype(result), device);
   if (out_size == 0) return out;
   if (red_size == 0) {
-    weak_scalar identity(false);
-    if (!identity_of(op, identity))
-      throw ValueError("zero-size array to reduction operation " + std::string(op.name) + " which has no identity");
-    out.fill(identity);
+    with.fill_empty(out);
     return out;
   }
   kept = collapse(kept);
@@ -220,7 +250,6 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
 
   const auto in_item = static_cast<std::int64_t>(a.itemsize());
   reduce_desc desc;
-  desc.loop = loop;
   desc.acc = acc;
   desc.in = a.dtype().id();
   desc.out = result;
@@ -242,7 +271,7 @@ ndarray run(const op_spec& op, std::size_t loop, const ndarray& a, const std::ve
                 reinterpret_cast<std::uintptr_t>(a.data()) % 16 == 0 &&
                 std::all_of(reduced.stride.begin(), reduced.stride.end(), [](std::int64_t s) { return s % 16 == 0; });
   const std::int64_t threads_x = desc.packed ? out_size / pack : out_size;
-  const kernels k = find_kernels(op, desc, device);
+  const kernels k = with.find(desc, device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
 
   const std::int64_t blocks_x = columns ? (threads_x + block_threads - 1) / block_threads : out_size;
@@ -304,7 +333,7 @@ ndarray reduce_mapped(const op_spec& op, const ndarray& a, const reduce_options&
   // float16 and bfloat16 sums and products accumulate in float32, as NumPy's pairwise loops do.
   const type_id acc = is_add_or_multiply(op) && is_half(result.id()) ? type_id::float32 : result.id();
   const std::size_t loop = combining_loop(op, acc);
-  ndarray r = run(op, loop, a, reduced_axis, acc, result.id(), m);
+  ndarray r = run(op_reducer(op, loop), a, reduced_axis, acc, result.id(), m);
   if (options.keepdims) r = r.reshape(kept_shape(a, reduced_axis));
   return to_out(r, options.out, op.name);
 }
@@ -541,5 +570,60 @@ ndarray var(const ndarray& a, const var_options& options) { return variance(a, o
 ndarray std_(const ndarray& a, const var_options& options) { return variance(a, options, false, true, "std"); }
 ndarray nanvar(const ndarray& a, const var_options& options) { return variance(a, options, true, false, "nanvar"); }
 ndarray nanstd(const ndarray& a, const var_options& options) { return variance(a, options, true, true, "nanstd"); }
+
+// ---- ReductionKernel
+
+namespace {
+
+// A ReductionKernel's composed functors (one program per description, cached under the
+// kernel's name, which is unique to its expressions and dtypes).
+class user_reducer final : public reducer {
+ public:
+  user_reducer(const detail::user_reduction& r, type_id acc, type_id in, type_id out, std::string function)
+      : r_(r), cache_name_("rk:" + r.name), acc_(acc), in_(in), out_(out), function_(std::move(function)) {}
+  kernels find(const reduce_desc& desc, int device) const override {
+    const detail::kernel_module& m = module(desc, device);
+    return {m.function(0), m.function(1), m.function(2)};
+  }
+  void fill_empty(const ndarray& out) const override {
+    if (r_.identity.empty())
+      throw ValueError("zero-size array to reduction operation " + function_ + " which has no identity");
+    const int device = out.device();
+    reduce_desc d;
+    d.acc = acc_;
+    d.in = in_;
+    d.out = out_;
+    const void* kernel = module(d, device).function(3);
+    void* out_arg = out.data();
+    long long n = out.size();
+    void* args[] = {&out_arg, &n};
+    const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>((n + block_threads - 1) / block_threads, 65535)));
+    cuda::detail::check(cudaLaunchKernel(kernel, grid, dim3(block_threads), args, 0,
+                                         cuda::detail::current_stream_handle(device)),
+                        "cudaLaunchKernel");
+  }
+
+ private:
+  const detail::kernel_module& module(const reduce_desc& desc, int device) const {
+    return detail::kernel_cache::global().get(device, {cache_name_, detail::reduce_variant(desc)}, [&] {
+      const auto p = detail::compose_user_reduction(r_, desc);
+      return detail::program_source{p.name, p.source, p.kernels, {}};
+    });
+  }
+  const detail::user_reduction& r_;
+  std::string cache_name_;
+  type_id acc_, in_, out_;
+  std::string function_;
+};
+
+}  // namespace
+
+ndarray engine::run_user_reduction(const detail::user_reduction& r, const ndarray& a, const axes& axis, bool keepdims,
+                                   const ndarray& out, type_id acc, type_id result, const std::string& function) {
+  const std::vector<bool> reduced_axis = reduced_axes(axis, a.ndim());
+  ndarray res = run(user_reducer(r, acc, a.dtype().id(), result, function), a, reduced_axis, acc, result);
+  if (keepdims) res = res.reshape(kept_shape(a, reduced_axis));
+  return to_out(res, out, function);
+}
 
 }  // namespace cupp

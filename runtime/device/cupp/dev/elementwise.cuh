@@ -8,6 +8,8 @@
 //   rows<T, N, Off>     strided with a unit innermost stride and aligned rows (vector accesses);
 //   tiled<T, Off>       2-D, adjacent along the outer dimension: staged through shared memory;
 //   everywhere          the where= mask when the call has none.
+// ElementwiseKernel's general path (kernels that use the index `i` or raw parameters) reads its
+// operands with strided<T, N, long long> and raw_array<T> over the output's C-order index.
 // Host code mirrors each accessor's layout when it packs kernel parameters.
 #pragma once
 
@@ -165,6 +167,22 @@ __device__ inline void coordinates(Index i, const extents<N, Off>& e, Off (&c)[N
   }
   c[0] = static_cast<Off>(i);
 }
+
+// A raw parameter of a user kernel (CuPy's CArray on a C-contiguous array): the body indexes it
+// by flat C-order element index, x[k]; x.size() is its element count.
+template <class T>
+struct raw_array {
+  T* p;
+  long long n;
+  __device__ T& operator[](long long k) const { return p[k]; }
+  __device__ long long size() const { return n; }
+};
+
+// `_ind` of a user kernel: _ind.size() is the number of elements the kernel loops over.
+struct loop_indexer {
+  long long n;
+  __device__ long long size() const { return n; }
+};
 
 }  // namespace dev
 }  // namespace cupp

@@ -46,6 +46,13 @@ struct map_squared_deviation {
   }
 };
 
+// ---- post-maps: what is written for a final accumulator (ReductionKernel's post_map_expr;
+// the built-in reductions cast it).
+struct post_cast {
+  template <class Out, class Acc>
+  __device__ static Out apply(Acc a) { return cast<Out>(a); }
+};
+
 // Up to N dimensions: extents and byte strides in C order (N >= 1; unused ones have extent 1).
 template <int N>
 struct reduce_dims {
@@ -157,7 +164,8 @@ __device__ inline void accumulate_contiguous(Acc& acc, bool& have, const In* row
 // Rows class: a block per output element; its threads stride over the element's chunk of
 // reduced elements (blockIdx.y selects the chunk). FINAL writes Out to `out[o]`; otherwise the
 // partial accumulator goes to `partial[o * gridDim.y + blockIdx.y]`. blockDim.x is 256.
-template <class F, class Acc, class In, class Out, int NK, int NR, bool FINAL, class Map = map_cast>
+template <class F, class Acc, class In, class Out, int NK, int NR, bool FINAL, class Map = map_cast,
+          class Post = post_cast>
 __global__ void cupp_reduce_rows(const char* in, void* out, long long out_size, long long red_size,
                                  long long chunk, reduce_dims<NK> kept, reduce_dims<NR> reduced, const void* aux) {
   const long long r0 = static_cast<long long>(blockIdx.y) * chunk;
@@ -170,7 +178,7 @@ __global__ void cupp_reduce_rows(const char* in, void* out, long long out_size, 
       accumulate_contiguous<F, Acc, In, Map>(acc, have, reinterpret_cast<const In*>(base), r0, r1, aux, o);
       have = block_combine<F, Acc>(acc, have);
       if (threadIdx.x == 0) {
-        if (FINAL) static_cast<Out*>(out)[o] = cast<Out>(acc);
+        if (FINAL) static_cast<Out*>(out)[o] = Post::template apply<Out>(acc);
         else static_cast<Acc*>(out)[o * gridDim.y + blockIdx.y] = acc;
       }
       continue;
@@ -199,7 +207,7 @@ __global__ void cupp_reduce_rows(const char* in, void* out, long long out_size, 
     }
     have = block_combine<F, Acc>(acc, have);
     if (threadIdx.x == 0) {
-      if (FINAL) static_cast<Out*>(out)[o] = cast<Out>(acc);
+      if (FINAL) static_cast<Out*>(out)[o] = Post::template apply<Out>(acc);
       else static_cast<Acc*>(out)[o * gridDim.y + blockIdx.y] = acc;
     }
   }
@@ -214,7 +222,7 @@ __global__ void cupp_reduce_rows(const char* in, void* out, long long out_size, 
 // multiple of the pack): each thread reduces the 16 / sizeof(In) neighbouring outputs of one
 // 16-byte load, four loads in flight.
 template <class F, class Acc, class In, class Out, int NK, int NR, bool FINAL, bool HAS_IDENTITY, long long IDENTITY,
-          bool PACKED, class Map = map_cast>
+          bool PACKED, class Map = map_cast, class Post = post_cast>
 __global__ void cupp_reduce_columns(const char* in, void* out, long long out_size, long long red_size,
                                     long long chunk, reduce_dims<NK> kept, reduce_dims<NR> reduced, const void* aux) {
   const long long r0 = static_cast<long long>(blockIdx.y) * chunk;
@@ -250,7 +258,7 @@ __global__ void cupp_reduce_columns(const char* in, void* out, long long out_siz
     }
 #pragma unroll
     for (int e = 0; e < V; ++e) {
-      if (FINAL) static_cast<Out*>(out)[o0 + e] = cast<Out>(acc[e]);
+      if (FINAL) static_cast<Out*>(out)[o0 + e] = Post::template apply<Out>(acc[e]);
       else static_cast<Acc*>(out)[blockIdx.y * out_size + o0 + e] = acc[e];  // chunk-major partials
     }
     return;
@@ -265,8 +273,17 @@ __global__ void cupp_reduce_columns(const char* in, void* out, long long out_siz
 #pragma unroll 8
   for (long long r = r0 + 1; r < r1; ++r)
     F::apply(acc, Map::template apply<Acc>(*reinterpret_cast<const In*>(base + offset_of(r, reduced)), aux, o), acc);
-  if (FINAL) static_cast<Out*>(out)[o] = cast<Out>(acc);
+  if (FINAL) static_cast<Out*>(out)[o] = Post::template apply<Out>(acc);
   else static_cast<Acc*>(out)[blockIdx.y * out_size + o] = acc;  // chunk-major partials
+}
+
+// A reduction over no elements with an identity (ReductionKernel): every output is the
+// post-map of the identity (Id::template value<Acc>()).
+template <class Id, class Post, class Acc, class Out>
+__global__ void cupp_reduce_identity(void* out, long long out_size) {
+  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long o = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; o < out_size; o += step)
+    static_cast<Out*>(out)[o] = Post::template apply<Out>(Id::template value<Acc>());
 }
 
 // ---- argmax, argmin, nanargmax, nanargmin: a (value, index) pair reduction. The combine is
