@@ -139,7 +139,8 @@ def main():
         for k, r in enumerate(outputs):
             r = np.asarray(r)
             name = f"{case}/out{k}.npy"
-            np.save(os.path.join(out_dir, name), np.ascontiguousarray(r))
+            # (np.ascontiguousarray makes a 0-d array 1-d: save those as they are.)
+            np.save(os.path.join(out_dir, name), r if r.ndim == 0 else np.ascontiguousarray(r))
             entries.append({"file": name, "dtype": r.dtype.name, "shape": list(r.shape)})
         manifest["cases"][case] = {"outputs": entries, "numpy2_only": case in NUMPY2_ONLY}
     tmp = os.path.join(out_dir, "manifest.json.tmp")
