@@ -83,5 +83,70 @@ TEST(ElementwiseKernelGpu, TypeErrors) {
   EXPECT_EQ(values(add2(iota(2, float32), iota(2, float32))), (std::vector<double>{0, 2}));
 }
 
+TEST(ElementwiseKernelGpu, IndexIsTheOutputsCOrderIndex) {
+  CUPP_REQUIRE_GPU();
+  // Broadcasting: x (3, 1) and y (4,) give z (3, 4); i runs over z in C order.
+  const ElementwiseKernel with_i("T x, T y", "T z", "z = x * 100 + y * 10 + i;", "with_i");
+  const std::vector<double> z = values(with_i(iota(3, float64).reshape({3, 1}), iota(4, float64)));
+  ASSERT_EQ(z.size(), 12u);
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 4; ++c) ASSERT_EQ(z[static_cast<std::size_t>(r * 4 + c)], r * 100 + c * 10 + (r * 4 + c));
+  // A transposed output: i is still the C-order index of the (3, 4) view, not the memory order.
+  const ElementwiseKernel index("T x", "int64 z", "z = i + 0 * x;", "index_of");
+  ndarray base = zeros({4, 3}, int64);
+  index.call({zeros({3, 4}, float32), base.T()});
+  const std::vector<double> t = values(base.T());
+  for (std::size_t k = 0; k < t.size(); ++k) ASSERT_EQ(t[k], static_cast<double>(k));
+  // A transposed input with a C-contiguous output, and _ind.size().
+  const ElementwiseKernel count("T x", "int64 z", "z = _ind.size() * 1000 + i;", "count_of");
+  const std::vector<double> c = values(count(iota(12, float32).reshape({3, 4}).T()));
+  for (std::size_t k = 0; k < c.size(); ++k) ASSERT_EQ(c[k], 12000.0 + static_cast<double>(k));
+}
+
+TEST(ElementwiseKernelGpu, RawParametersAreIndexedByTheBody) {
+  CUPP_REQUIRE_GPU();
+  // CuPy's gather: y = x[n - 1 - i], the loop size from the output.
+  const ElementwiseKernel reverse("raw T x, int64 n", "T y", "y = x[n - 1 - i];", "reverse");
+  ndarray y = zeros({10}, float32);
+  reverse.call({iota(10, float32), 10, y});
+  EXPECT_EQ(values(y), (std::vector<double>{9, 8, 7, 6, 5, 4, 3, 2, 1, 0}));
+  // size= when no argument is a non-raw array.
+  const std::vector<ndarray> r = reverse.call({iota(5, float64), 5}, 5);
+  EXPECT_EQ(r.front().dtype(), float64);
+  EXPECT_EQ(values(r.front()), (std::vector<double>{4, 3, 2, 1, 0}));
+  // A raw parameter of another dtype (int32 cast to int64) and x.size().
+  const ElementwiseKernel pick("T x, raw int64 idx", "T y", "y = x * idx[i % idx.size()];", "pick");
+  EXPECT_EQ(values(pick(iota(6, float64), astype(iota(3, float64), int32))), (std::vector<double>{0, 1, 4, 0, 4, 10}));
+  // A non-contiguous raw input is read in its C order (a transposed view).
+  const ElementwiseKernel flat("raw T x, T like", "T y", "y = x[i];", "flat");
+  const std::vector<double> f = values(flat(iota(6, float64).reshape({2, 3}).T(), zeros({6}, float64)));
+  EXPECT_EQ(f, (std::vector<double>{0, 3, 1, 4, 2, 5}));
+  // A raw output (given) written by index, and many operands.
+  const ElementwiseKernel scatter("T x", "raw T y", "y[_ind.size() - 1 - i] = x * 2;", "scatter");
+  ndarray out = zeros({4}, float32);
+  scatter.call({iota(4, float32), out});
+  EXPECT_EQ(values(out), (std::vector<double>{6, 4, 2, 0}));
+  const ElementwiseKernel sum5("T a, T b, T c, T d, T e", "T z", "z = a + b + c + d + e;", "sum5");
+  const ndarray one = iota(3, int64);
+  EXPECT_EQ(values(sum5(one, one, one, one, 1)), (std::vector<double>{1, 6, 11}));
+}
+
+TEST(ElementwiseKernelGpu, RawParameterErrors) {
+  CUPP_REQUIRE_GPU();
+  const ElementwiseKernel scatter("T x", "raw T y", "y[i] = x;", "scatter_e");
+  EXPECT_NE(test::error_of<ValueError>([&] { scatter(iota(3, float32)); }).find("size is undecided"), std::string::npos);
+  ndarray wide = zeros({3, 2}, float32);
+  EXPECT_NE(test::error_of<ValueError>([&] { scatter.call({iota(3, float32), wide.T()}); }).find("C-contiguous"),
+            std::string::npos);
+  const ElementwiseKernel reverse("raw T x, int64 n", "T y", "y = x[n - 1 - i];", "reverse_e");
+  EXPECT_THROW(reverse(1.0, 3), TypeError);  // a scalar for a raw parameter
+  EXPECT_NE(test::error_of<ValueError>([&] { reverse(iota(3, float32), 3); }).find("loop size is undecided"),
+            std::string::npos);
+  const ElementwiseKernel with_i("T x", "T z", "z = x + i;", "with_i_e");
+  EXPECT_NE(test::error_of<ValueError>([&] { with_i.call({iota(3, float32)}, 3); }).find("size"), std::string::npos);
+  EXPECT_NE(test::error_of<ValueError>([&] { with_i.call({iota(3, float32), zeros({4}, float32)}); }).find("shape"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace cupp
