@@ -161,7 +161,8 @@ class CompareLogic(unittest.TestCase):
         run.result("cupp", add, ms=ms_at(1.10, add), values=x)
         run.result("cupy", add, ms=ms_at(1.07, add), values=x)
         rc, text, rows = run.compare(["add_float32"])
-        self.assertEqual(rc, 1)
+        self.assertEqual(rc, 0)  # flagged, not failed
+        self.assertEqual(rows["add_float32"]["result"], "flagged")
         self.assertTrue(rows["add_float32"]["sides"]["cupp"]["measurement_error"])
         self.assertTrue(rows["add_float32"]["sides"]["cupy"]["measurement_error"])
         self.assertIn("MEASUREMENT ERROR", text)
