@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""NumPy reference data for the indexing routines (tests/gpu/test_indexing_gpu.cpp).
+
+    python3 make_indexing_ref.py OUT_DIR
+
+writes OUT_DIR/<case>/out<k>.npy and OUT_DIR/manifest.json:
+{"numpy": version, "numpy2": bool, "cases": {case: {"outputs": [{"file", "dtype", "shape"}...]}}}.
+Each case is the NumPy call written next to its id below; the C++ test makes the same call with
+cupp under the same id. Inputs are ar(shape, dtype) = arange(size).reshape(shape).astype(dtype),
+which the test builds the same way; in-place routines
+(put, put_along_axis, putmask, place, fill_diagonal) give the modified array. Runs with any NumPy >= 1.24 (the build uses the configured
+Python; the GPU machine has NumPy 2.5).
+"""
+import json
+import os
+import sys
+
+import numpy as np
+
+NUMPY2 = int(np.__version__.split(".")[0]) >= 2
+
+
+def ar(shape, dt="int64"):
+    return np.arange(int(np.prod(shape, dtype=np.int64))).reshape(shape).astype(dt)
+
+
+
+def I(x, dt="int64"):
+    return np.array(x, dtype=dt)
+
+
+def inplace(a, f):
+    f(a)
+    return a
+
+
+CASES = {
+    # take
+    "take_none": lambda: np.take(ar((3, 4)), I([5, -1, 0, 11])),
+    "take_axis1_f4": lambda: np.take(ar((3, 4), "f4"), I([[3, 0], [1, -4]]), axis=1),
+    "take_axis0_c16": lambda: np.take(ar((3, 2), "c16"), I([2, 0, 2]), axis=0),
+    "take_wrap_i2": lambda: np.take(ar((5,), "i2"), I([7, -8, 12]), mode="wrap"),
+    "take_clip_u1": lambda: np.take(ar((5,), "u1"), I([7, -8, 2]), mode="clip"),
+    "take_scalar": lambda: np.take(ar((3, 4)), 2, axis=1),
+    "take_strided_f2": lambda: np.take(ar((6, 5), "f2")[::2, ::-1], I([1, 0]), axis=1),
+    "take_bool": lambda: np.take(ar((4,), "?"), I([0, 1, 1])),
+    "take_empty": lambda: np.take(ar((3, 4)), I([]), axis=0),
+    "take_i4_index": lambda: np.take(ar((10,), "f8"), I([9, 3], "int32")),
+    "take_3d_mid": lambda: np.take(ar((2, 3, 4), "u4"), I([[2], [0]]), axis=1),
+    # take_along_axis
+    "tal_axis1": lambda: np.take_along_axis(ar((3, 4)), I([[0], [3], [-1]]), axis=1),
+    "tal_bcast_f4": lambda: np.take_along_axis(ar((3, 4), "f4"), I([[1, 2]]), axis=1),
+    "tal_axis0": lambda: np.take_along_axis(ar((3, 2), "i1"), I([[2, 0], [1, 1]]), axis=0),
+    "tal_none": lambda: np.take_along_axis(ar((2, 3)), I([5, 0, 1]), axis=None),
+    # put, put_along_axis
+    "put_basic": lambda: inplace(ar((6,)), lambda a: np.put(a, I([0, 2, -1]), I([10, 20, 30]))),
+    "put_dup_f4": lambda: inplace(ar((5,), "f4"), lambda a: np.put(a, I([1, 1, 1, 3]), I([7, 8, 9], "f4"))),
+    "put_wrap": lambda: inplace(ar((5,), "i2"), lambda a: np.put(a, I([7, -9]), I([1, 2]), mode="wrap")),
+    "put_clip": lambda: inplace(ar((5,), "u2"), lambda a: np.put(a, I([7, -9]), I([1, 2]), mode="clip")),
+    "put_2d_c8": lambda: inplace(ar((2, 3), "c8"), lambda a: np.put(a, I([[0, 5]]), 99)),
+    "put_cast": lambda: inplace(ar((4,), "i4"), lambda a: np.put(a, I([1, 2]), np.array([1.7, -2.5]))),
+    "put_noncontig": lambda: inplace(ar((4, 3)).T, lambda a: np.put(a, I([0, 1, 5]), I([-1, -2, -3]))),
+    "pal_axis1": lambda: inplace(ar((3, 4)), lambda a: np.put_along_axis(a, I([[0], [1], [3]]), I([[7], [8], [9]]), axis=1)),
+    "pal_dup_i4": lambda: inplace(ar((4,), "i4"), lambda a: np.put_along_axis(a, I([1, 1, 2]), I([5, 6, 7], "i4"), axis=0)),
+    "pal_scalar_f8": lambda: inplace(ar((2, 3), "f8"), lambda a: np.put_along_axis(a, I([[2], [0]]), 0.5, axis=1)),
+    "pal_none": lambda: inplace(ar((2, 3)), lambda a: np.put_along_axis(a, I([4, -1]), I([40, 50]), axis=None)),
+    # masks
+    "flatnonzero": lambda: np.flatnonzero(ar((3, 5), "f4") % 4),
+    "compress_axis0": lambda: np.compress(I([False, True, True], "?"), ar((3, 2)), axis=0),
+    "compress_none_short": lambda: np.compress(I([1, 0, 1]), ar((2, 3))),
+    "compress_axis1_f8": lambda: np.compress(I([True, False, True, True], "?"), ar((2, 4), "f8"), axis=1),
+    "extract_c8": lambda: np.extract(ar((3, 4)) % 3 == 0, ar((3, 4), "c8")),
+    "extract_big": lambda: np.extract(ar((10000,)) % 7 == 0, ar((10000,), "f4")),
+    "extract_none": lambda: np.extract(ar((5,)) > 10, ar((5,))),
+    "putmask_f4": lambda: inplace(ar((2, 3), "f4"), lambda a: np.putmask(a, a > 2, I([10, 20], "f4"))),
+    "putmask_scalar": lambda: inplace(ar((5,), "i8"), lambda a: np.putmask(a, a % 2 == 0, -1)),
+    "place_i8": lambda: inplace(ar((2, 3)), lambda a: np.place(a, a % 2 == 1, I([7, 8]))),
+    "place_bf": lambda: inplace(ar((6,), "f8"), lambda a: np.place(a, a > 1, I([0.5, 1.5, 2.5]))),
+    # choose, select
+    "choose_basic": lambda: np.choose(I([2, 0, 1, 0]), [ar((4,)), ar((4,)) + 10, ar((4,)) + 20]),
+    "choose_bcast": lambda: np.choose(I([[0], [1]]), [ar((3,), "f4"), ar((2, 3), "i2")]),
+    "choose_wrap": lambda: np.choose(I([3, -1, 1]), [ar((3,)), ar((3,)) + 10], mode="wrap"),
+    "choose_clip": lambda: np.choose(I([3, -1, 1]), [ar((3,)), ar((3,)) + 10], mode="clip"),
+    "select": lambda: np.select([ar((8,)) < 3, ar((8,)) > 5], [ar((8,)), ar((8,)) ** 2], default=-1),
+    "select_f4": lambda: np.select([ar((4,)) % 2 == 0], [ar((4,), "f4") + 0.5]),
+    # fill_diagonal
+    "fill_diag_2d": lambda: inplace(np.zeros((3, 4)), lambda a: np.fill_diagonal(a, 5)),
+    "fill_diag_tall": lambda: inplace(np.zeros((7, 3), "i8"), lambda a: np.fill_diagonal(a, 4)),
+    "fill_diag_wrap": lambda: inplace(np.zeros((7, 3), "i8"), lambda a: np.fill_diagonal(a, 4, wrap=True)),
+    "fill_diag_3d": lambda: inplace(np.zeros((3, 3, 3), "i2"), lambda a: np.fill_diagonal(a, 1)),
+    "fill_diag_array": lambda: inplace(np.zeros((4, 4), "f4"), lambda a: np.fill_diagonal(a, I([1, 2]))),
+    # index arithmetic
+    "unravel_c": lambda: np.unravel_index(I([22, 41, 37]), (7, 6)),
+    "unravel_f": lambda: np.unravel_index(I([31, 41, 13]), (7, 6), order="F"),
+    "unravel_scalar": lambda: np.unravel_index(I(1621), (6, 7, 8, 9)),
+    "ravel_c": lambda: np.ravel_multi_index((I([3, 6, 6]), I([4, 5, 1])), (7, 6)),
+    "ravel_f": lambda: np.ravel_multi_index((I([3, 6, 6]), I([4, 5, 1])), (7, 6), order="F"),
+    "ravel_modes": lambda: np.ravel_multi_index((I([3, 6, 6]), I([4, 5, 1])), (4, 6), mode=("clip", "wrap")),
+    "ravel_bcast": lambda: np.ravel_multi_index((I([[1], [2]]), I([0, 1, 2])), (3, 3)),
+    "ix": lambda: np.ix_(I([0, 1]), I([2, 4])),
+    "ix_bool": lambda: np.ix_(I([True, False, True], "?"), I([1], "int32")),
+}
+
+# Cases whose NumPy 1.x result differs from NumPy 2's (the test skips them for older data).
+NUMPY2_ONLY = set()
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    out_dir = sys.argv[1]
+    os.makedirs(out_dir, exist_ok=True)
+    manifest = {"numpy": np.__version__, "numpy2": NUMPY2, "cases": {}}
+    for case, make in CASES.items():
+        result = make()
+        outputs = list(result) if isinstance(result, (tuple, list)) else [result]
+        os.makedirs(os.path.join(out_dir, case), exist_ok=True)
+        entries = []
+        for k, r in enumerate(outputs):
+            r = np.asarray(r)
+            name = f"{case}/out{k}.npy"
+            np.save(os.path.join(out_dir, name), np.ascontiguousarray(r))
+            entries.append({"file": name, "dtype": r.dtype.name, "shape": list(r.shape)})
+        manifest["cases"][case] = {"outputs": entries, "numpy2_only": case in NUMPY2_ONLY}
+    tmp = os.path.join(out_dir, "manifest.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)
+    os.replace(tmp, os.path.join(out_dir, "manifest.json"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

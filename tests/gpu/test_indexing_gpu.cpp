@@ -1,0 +1,308 @@
+// The indexing routines on the GPU (cupp/indexing.hpp): every case of the NumPy reference set made
+// by tests/conformance/make_indexing_ref.py at build time (conformance/indexing-ref: the case ids
+// below are the script's), out-of-bounds indices raised through the device error state (and the
+// state cleared for the next call), the array left as NumPy leaves it, every dtype, a large
+// random take against the host.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "array/convert.hpp"
+#include "conformance.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/indexing.hpp"
+#include "cupp/io.hpp"
+#include "cupp/ufunc.hpp"
+#include "error_of.hpp"
+#include "gpu_support.hpp"
+
+namespace cupp {
+namespace {
+
+namespace fs = std::filesystem;
+using test::error_of;
+using results = std::vector<ndarray>;
+using iv = std::vector<std::int64_t>;
+
+ndarray ar(std::initializer_list<std::int64_t> shape, dtype type = int64) {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return astype(arange(n).reshape(std::span<const std::int64_t>(shape.begin(), shape.size())), type);
+}
+// The script's I(values): an int64 array (reshaped), or another dtype.
+ndarray I(const iv& v, std::initializer_list<std::int64_t> shape = {}, dtype type = int64) {
+  ndarray a = asarray(v);
+  if (shape.size()) a = a.reshape(shape);
+  return type == int64 ? a : astype(a, type);
+}
+ndarray B(const std::vector<bool>& v) { return asarray(v); }
+results one(ndarray a) { return results{std::move(a)}; }
+template <class F>
+results inplace(ndarray a, F f) {
+  f(a);
+  return one(a);
+}
+
+const std::map<std::string, std::function<results()>>& cases() {
+  static const std::map<std::string, std::function<results()>> table = {
+      {"take_none", [] { return one(take(ar({3, 4}), I({5, -1, 0, 11}))); }},
+      {"take_axis1_f4", [] { return one(take(ar({3, 4}, float32), I({3, 0, 1, -4}, {2, 2}), {.axis = 1})); }},
+      {"take_axis0_c16", [] { return one(take(ar({3, 2}, complex128), I({2, 0, 2}), {.axis = 0})); }},
+      {"take_wrap_i2", [] { return one(take(ar({5}, int16), I({7, -8, 12}), {.mode = clip_mode::wrap})); }},
+      {"take_clip_u1", [] { return one(take(ar({5}, uint8), I({7, -8, 2}), {.mode = clip_mode::clip})); }},
+      {"take_scalar", [] { return one(take(ar({3, 4}), std::int64_t{2}, {.axis = 1})); }},
+      {"take_strided_f2",
+       [] {
+         return one(take(ar({6, 5}, float16)(slice(std::nullopt, std::nullopt, 2), slice(std::nullopt, std::nullopt, -1)),
+                         I({1, 0}), {.axis = 1}));
+       }},
+      {"take_bool", [] { return one(take(ar({4}, bool_), I({0, 1, 1}))); }},
+      {"take_empty", [] { return one(take(ar({3, 4}), I({}), {.axis = 0})); }},
+      {"take_i4_index", [] { return one(take(ar({10}, float64), I({9, 3}, {}, int32))); }},
+      {"take_3d_mid", [] { return one(take(ar({2, 3, 4}, uint32), I({2, 0}, {2, 1}), {.axis = 1})); }},
+      {"tal_axis1", [] { return one(take_along_axis(ar({3, 4}), I({0, 3, -1}, {3, 1}), 1)); }},
+      {"tal_bcast_f4", [] { return one(take_along_axis(ar({3, 4}, float32), I({1, 2}, {1, 2}), 1)); }},
+      {"tal_axis0", [] { return one(take_along_axis(ar({3, 2}, int8), I({2, 0, 1, 1}, {2, 2}), 0)); }},
+      {"tal_none", [] { return one(take_along_axis(ar({2, 3}), I({5, 0, 1}), std::nullopt)); }},
+      {"put_basic", [] { return inplace(ar({6}), [](const ndarray& a) { put(a, I({0, 2, -1}), I({10, 20, 30})); }); }},
+      {"put_dup_f4",
+       [] { return inplace(ar({5}, float32), [](const ndarray& a) { put(a, I({1, 1, 1, 3}), I({7, 8, 9}, {}, float32)); }); }},
+      {"put_wrap",
+       [] { return inplace(ar({5}, int16), [](const ndarray& a) { put(a, I({7, -9}), I({1, 2}), clip_mode::wrap); }); }},
+      {"put_clip",
+       [] { return inplace(ar({5}, uint16), [](const ndarray& a) { put(a, I({7, -9}), I({1, 2}), clip_mode::clip); }); }},
+      {"put_2d_c8", [] { return inplace(ar({2, 3}, complex64), [](const ndarray& a) { put(a, I({0, 5}, {1, 2}), 99); }); }},
+      {"put_cast",
+       [] {
+         return inplace(ar({4}, int32), [](const ndarray& a) { put(a, I({1, 2}), asarray(std::vector<double>{1.7, -2.5})); });
+       }},
+      {"put_noncontig",
+       [] { return inplace(ar({4, 3}).T(), [](const ndarray& a) { put(a, I({0, 1, 5}), I({-1, -2, -3})); }); }},
+      {"pal_axis1",
+       [] {
+         return inplace(ar({3, 4}), [](const ndarray& a) { put_along_axis(a, I({0, 1, 3}, {3, 1}), I({7, 8, 9}, {3, 1}), 1); });
+       }},
+      {"pal_dup_i4",
+       [] { return inplace(ar({4}, int32), [](const ndarray& a) { put_along_axis(a, I({1, 1, 2}), I({5, 6, 7}, {}, int32), 0); }); }},
+      {"pal_scalar_f8",
+       [] { return inplace(ar({2, 3}, float64), [](const ndarray& a) { put_along_axis(a, I({2, 0}, {2, 1}), 0.5, 1); }); }},
+      {"pal_none",
+       [] { return inplace(ar({2, 3}), [](const ndarray& a) { put_along_axis(a, I({4, -1}), I({40, 50}), std::nullopt); }); }},
+      {"flatnonzero", [] { return one(flatnonzero(ar({3, 5}, float32) % 4)); }},
+      {"compress_axis0", [] { return one(compress(B({false, true, true}), ar({3, 2}), 0)); }},
+      {"compress_none_short", [] { return one(compress(I({1, 0, 1}), ar({2, 3}))); }},
+      {"compress_axis1_f8", [] { return one(compress(B({true, false, true, true}), ar({2, 4}, float64), 1)); }},
+      {"extract_c8", [] { return one(extract(ar({3, 4}) % 3 == 0, ar({3, 4}, complex64))); }},
+      {"extract_big", [] { return one(extract(ar({10000}) % 7 == 0, ar({10000}, float32))); }},
+      {"extract_none", [] { return one(extract(ar({5}) > 10, ar({5}))); }},
+      {"putmask_f4",
+       [] { return inplace(ar({2, 3}, float32), [](const ndarray& a) { putmask(a, a > 2, I({10, 20}, {}, float32)); }); }},
+      {"putmask_scalar", [] { return inplace(ar({5}), [](const ndarray& a) { putmask(a, a % 2 == 0, -1); }); }},
+      {"place_i8", [] { return inplace(ar({2, 3}), [](const ndarray& a) { place(a, a % 2 == 1, I({7, 8})); }); }},
+      {"place_bf",
+       [] {
+         return inplace(ar({6}, float64), [](const ndarray& a) { place(a, a > 1, asarray(std::vector<double>{0.5, 1.5, 2.5})); });
+       }},
+      {"choose_basic", [] { return one(choose(I({2, 0, 1, 0}), {ar({4}), ar({4}) + 10, ar({4}) + 20})); }},
+      {"choose_bcast", [] { return one(choose(I({0, 1}, {2, 1}), {ar({3}, float32), ar({2, 3}, int16)})); }},
+      {"choose_wrap", [] { return one(choose(I({3, -1, 1}), {ar({3}), ar({3}) + 10}, {}, clip_mode::wrap)); }},
+      {"choose_clip", [] { return one(choose(I({3, -1, 1}), {ar({3}), ar({3}) + 10}, {}, clip_mode::clip)); }},
+      {"select",
+       [] {
+         const ndarray x = ar({8});
+         const ndarray conds[] = {x < 3, x > 5}, choices[] = {x, x * x};
+         return one(select(conds, choices, -1));
+       }},
+      {"select_f4",
+       [] {
+         const ndarray conds[] = {ar({4}) % 2 == 0}, choices[] = {ar({4}, float32) + 0.5};
+         return one(select(conds, choices));
+       }},
+      {"fill_diag_2d", [] { return inplace(zeros({3, 4}), [](const ndarray& a) { fill_diagonal(a, 5); }); }},
+      {"fill_diag_tall", [] { return inplace(zeros({7, 3}, int64), [](const ndarray& a) { fill_diagonal(a, 4); }); }},
+      {"fill_diag_wrap", [] { return inplace(zeros({7, 3}, int64), [](const ndarray& a) { fill_diagonal(a, 4, true); }); }},
+      {"fill_diag_3d", [] { return inplace(zeros({3, 3, 3}, int16), [](const ndarray& a) { fill_diagonal(a, 1); }); }},
+      {"fill_diag_array", [] { return inplace(zeros({4, 4}, float32), [](const ndarray& a) { fill_diagonal(a, I({1, 2})); }); }},
+      {"unravel_c", [] { return unravel_index(I({22, 41, 37}), {7, 6}); }},
+      {"unravel_f", [] { return unravel_index(I({31, 41, 13}), {7, 6}, order::F); }},
+      {"unravel_scalar", [] { return unravel_index(scalar(weak_scalar(1621), int64), {6, 7, 8, 9}); }},
+      {"ravel_c",
+       [] {
+         const ndarray mi[] = {I({3, 6, 6}), I({4, 5, 1})};
+         const iv dims{7, 6};
+         return one(ravel_multi_index(mi, dims));
+       }},
+      {"ravel_f",
+       [] {
+         const ndarray mi[] = {I({3, 6, 6}), I({4, 5, 1})};
+         const iv dims{7, 6};
+         return one(ravel_multi_index(mi, dims, {}, order::F));
+       }},
+      {"ravel_modes",
+       [] {
+         const ndarray mi[] = {I({3, 6, 6}), I({4, 5, 1})};
+         const iv dims{4, 6};
+         const clip_mode modes[] = {clip_mode::clip, clip_mode::wrap};
+         return one(ravel_multi_index(mi, dims, modes));
+       }},
+      {"ravel_bcast",
+       [] {
+         const ndarray mi[] = {I({1, 2}, {2, 1}), I({0, 1, 2})};
+         const iv dims{3, 3};
+         return one(ravel_multi_index(mi, dims));
+       }},
+      {"ix",
+       [] {
+         const ndarray args[] = {I({0, 1}), I({2, 4})};
+         return ix_(args);
+       }},
+      {"ix_bool",
+       [] {
+         const ndarray args[] = {B({true, false, true}), I({1}, {}, int32)};
+         return ix_(args);
+       }},
+  };
+  return table;
+}
+
+std::vector<std::complex<double>> values(const host_array& h) {
+  std::vector<std::complex<double>> v(static_cast<std::size_t>(h.size()));
+  if (!v.empty())
+    detail::convert_elements(h.data(), h.dtype(), reinterpret_cast<std::byte*>(v.data()), complex128, v.size());
+  return v;
+}
+
+TEST(IndexingGpu, MatchesNumPyReference) {
+  CUPP_REQUIRE_GPU();
+  const std::string dir = test::conformance_path("indexing-ref");
+  if (!fs::exists(dir + "/manifest.json"))
+    GTEST_SKIP() << "no indexing reference data in " << dir
+                 << " (NumPy was not importable when the project was configured)";
+  const YAML::Node manifest = test::load_yaml(dir + "/manifest.json");
+  const bool numpy2 = manifest["numpy2"].as<bool>();
+  int checked = 0;
+  for (const auto& [id, run] : cases()) {
+    SCOPED_TRACE(id);
+    const YAML::Node c = manifest["cases"][id];
+    ASSERT_TRUE(c.IsDefined()) << "make_indexing_ref.py has no case " << id;
+    if (c["numpy2_only"].as<bool>() && !numpy2) continue;
+    const results got = run();
+    const YAML::Node outs = c["outputs"];
+    ASSERT_EQ(got.size(), outs.size());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const host_array want = io::load_npy(dir + "/" + outs[k]["file"].as<std::string>());
+      const host_array have = got[k].get();
+      ASSERT_EQ(have.dtype(), want.dtype()) << "output " << k << ": " << have.dtype().name() << " vs NumPy's "
+                                            << want.dtype().name();
+      ASSERT_EQ(have.shape(), want.shape()) << "output " << k;
+      const auto h = values(have), w = values(want);
+      for (std::size_t i = 0; i < h.size(); ++i) ASSERT_EQ(h[i], w[i]) << "output " << k << " element " << i;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, static_cast<int>(cases().size()));
+  EXPECT_EQ(manifest["cases"].size(), cases().size()) << "a case of the script has no C++ call";
+}
+
+TEST(IndexingGpu, OutOfBoundsThroughTheFlag) {
+  CUPP_REQUIRE_GPU();
+  const ndarray a = ar({2, 3});
+  EXPECT_EQ(error_of<IndexError>([&] { take(a, I({0, 7}), {.axis = 1}); }), "index 7 is out of bounds for axis 1 with size 3");
+  EXPECT_EQ(error_of<IndexError>([&] { take(a, I({-7})); }), "index -7 is out of bounds for axis 0 with size 6");
+  // The state is cleared: the next call succeeds.
+  EXPECT_EQ(take(a, I({-1})).to_vector<std::int64_t>(), iv({5}));
+  // out is buffered in mode raise: unchanged on error.
+  const ndarray out = zeros({2}, int64);
+  EXPECT_THROW(take(a, I({1, 9}), {.out = out}), IndexError);
+  EXPECT_EQ(out.to_vector<std::int64_t>(), iv({0, 0}));
+  take(a, I({1, 9}), {.out = out, .mode = clip_mode::clip});
+  EXPECT_EQ(out.to_vector<std::int64_t>(), iv({1, 5}));
+  // put: the writes before the first bad index are done (NumPy's loop order).
+  const ndarray p = ar({5});
+  EXPECT_EQ(error_of<IndexError>([&] { put(p, I({0, 1, 9, 2}), I({10, 11, 12, 13})); }),
+            "index 9 is out of bounds for axis 0 with size 5");
+  EXPECT_EQ(p.to_vector<std::int64_t>(), iv({10, 11, 2, 3, 4}));
+  // put on a non-contiguous array: nothing written (NumPy's write-back copy is discarded).
+  const ndarray q = ar({3, 2});
+  EXPECT_THROW(put(q.T(), I({0, 9}), I({-1})), IndexError);
+  EXPECT_EQ(q.to_vector<std::int64_t>(), iv({0, 1, 2, 3, 4, 5}));
+  // take_along_axis / put_along_axis
+  EXPECT_EQ(error_of<IndexError>([&] { take_along_axis(a, I({3, 0}, {2, 1}), 1); }),
+            "index 3 is out of bounds for axis 1 with size 3");
+  const ndarray r = ar({2, 3});
+  EXPECT_THROW(put_along_axis(r, I({0, -4}, {2, 1}), 9, 1), IndexError);
+  EXPECT_EQ(r.to_vector<std::int64_t>(), iv({0, 1, 2, 3, 4, 5}));
+  // choose, unravel_index, ravel_multi_index raise ValueError as NumPy.
+  EXPECT_EQ(error_of<ValueError>([&] { choose(I({0, 2}), {ar({2}), ar({2})}); }), "invalid entry in choice array");
+  EXPECT_THROW(choose(I({-1, 0}), {ar({2}), ar({2})}), ValueError);
+  EXPECT_EQ(error_of<ValueError>([&] { unravel_index(I({3, 6}), {2, 3}); }), "index 6 is out of bounds for array with size 6");
+  const ndarray mi[] = {I({0, -1}), I({1, 1})};
+  const iv dims{2, 3};
+  EXPECT_EQ(error_of<ValueError>([&] { ravel_multi_index(mi, dims); }), "invalid entry in coordinates array");
+  // compress with a long condition whose true element lies beyond the axis
+  EXPECT_THROW(compress(B({false, false, false, true}), ar({3})), IndexError);
+  EXPECT_EQ(take(a, I({2})).to_vector<std::int64_t>(), iv({2}));
+}
+
+const dtype all_dtypes[] = {bool_,  int8,    int16,    int32,   int64,   uint8,     uint16,    uint32,
+                            uint64, float16, bfloat16, float32, float64, complex64, complex128};
+
+TEST(IndexingGpu, EveryDtype) {
+  CUPP_REQUIRE_GPU();
+  for (const dtype& t : all_dtypes) {
+    SCOPED_TRACE(t.name());
+    const ndarray a = astype(asarray(std::vector<double>{1, 0, 1, 1, 0, 1}), t).reshape({2, 3});
+    const ndarray g = take(a, I({2, 0, -1}), {.axis = 1});
+    EXPECT_EQ(g.dtype(), t);
+    EXPECT_EQ(astype(g, float64).to_vector<double>(), std::vector<double>({1, 1, 1, 1, 1, 1}));
+    const ndarray b = a.copy();
+    put(b, I({1, 4}), astype(asarray(std::vector<double>{1}), t));
+    EXPECT_EQ(astype(b, float64).to_vector<double>(), std::vector<double>({1, 1, 1, 1, 1, 1}));
+    EXPECT_EQ(astype(extract(a, a), float64).to_vector<double>(), std::vector<double>({1, 1, 1, 1}));
+    const ndarray c = zeros({3, 3}, t);
+    fill_diagonal(c, 1);
+    EXPECT_EQ(astype(c, float64).to_vector<double>(), std::vector<double>({1, 0, 0, 0, 1, 0, 0, 0, 1}));
+  }
+}
+
+TEST(IndexingGpu, LargeRandomTakeAndPut) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t n = std::int64_t(1) << 22;
+  std::mt19937_64 rng(7);
+  std::vector<float> src(static_cast<std::size_t>(n));
+  for (auto& x : src) x = static_cast<float>(rng() % 100000);
+  std::vector<std::int64_t> idx(static_cast<std::size_t>(n));
+  for (auto& i : idx) i = static_cast<std::int64_t>(rng() % (2 * n)) - n;  // in [-n, n)
+  const ndarray a = asarray(src), ix = asarray(idx);
+  const std::vector<float> got = take(a, ix).to_vector<float>();
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    const std::int64_t j = idx[k] < 0 ? idx[k] + n : idx[k];
+    ASSERT_EQ(got[k], src[static_cast<std::size_t>(j)]) << k;
+  }
+  // put with many duplicates: the last write wins.
+  const ndarray d = zeros({1000}, int64);
+  std::vector<std::int64_t> pi(100000), pv(100000), want(1000, 0);
+  for (std::size_t k = 0; k < pi.size(); ++k) {
+    pi[k] = static_cast<std::int64_t>(rng() % 1000);
+    pv[k] = static_cast<std::int64_t>(k);
+    want[static_cast<std::size_t>(pi[k])] = pv[k];
+  }
+  put(d, asarray(pi), asarray(pv));
+  EXPECT_EQ(d.to_vector<std::int64_t>(), want);
+  // A large mask: flatnonzero across many tiles.
+  const ndarray m = ar({300001}) % 3 == 1;
+  const std::vector<std::int64_t> nz = flatnonzero(m).to_vector<std::int64_t>();
+  ASSERT_EQ(nz.size(), 100000u);
+  for (std::size_t k = 0; k < nz.size(); ++k) ASSERT_EQ(nz[k], static_cast<std::int64_t>(3 * k + 1));
+}
+
+}  // namespace
+}  // namespace cupp
