@@ -7,14 +7,18 @@
 // empty reductions and the errors.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <filesystem>
 #include <random>
 #include <sstream>
-#include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "conformance.hpp"
@@ -80,32 +84,64 @@ TEST(ReductionsGpu, EveryReferenceCaseAgreesWithNumPy) {
   auto fail = [&](const std::string& what) {
     if (++failed <= 30) ADD_FAILURE() << what;
   };
+  // The cases (a sample of the dtypes; the whole set runs through `cupp eval --batch --jobs 16`
+  // in eval_conformance.py), their inputs and options.
+  struct reference_case {
+    std::string fn, name, in;
+    ndarray a;
+    reduce_options o;
+    std::int64_t n_reduced = 0;
+  };
+  std::vector<reference_case> list;
   for (const YAML::Node& c : cases) {
     const std::string fn = c["fn"].as<std::string>(), name = c["case"].as<std::string>();
     static const std::vector<std::string> known = {"sum",    "prod",   "max",           "min", "mean", "all",
                                                    "any",    "argmax", "argmin",        "var", "std", "nansum",
                                                    "nanmax", "nanmean", "count_nonzero"};
     if (std::find(known.begin(), known.end(), fn) == known.end()) continue;  // cumsum, cumprod: not yet
-    // A sample of the dtypes (every kernel is compiled on first use, about 0.3 s each); the
-    // whole set runs in parallel through `cupp eval --batch --jobs 16` (eval_conformance.py).
     const std::string in = c["in"].as<std::string>();
     if (in != "bool" && in != "int8" && in != "uint32" && in != "float16" && in != "float32" && in != "complex128") continue;
-    ++checked;
-    const ndarray a = load(root / name / "in0.npy");
-    reduce_options o;
-    std::int64_t n_reduced = a.size();
+    reference_case r{fn, name, in, load(root / name / "in0.npy"), {}, 0};
+    r.n_reduced = r.a.size();
     if (c["axis"].IsScalar()) {
-      o.axis = axes(c["axis"].as<std::int64_t>());
-      n_reduced = a.shape()[c["axis"].as<std::size_t>()];
+      r.o.axis = axes(c["axis"].as<std::int64_t>());
+      r.n_reduced = r.a.shape()[c["axis"].as<std::size_t>()];
     } else if (c["axis"].IsSequence()) {
-      std::vector<std::int64_t> list;
-      n_reduced = 1;
+      std::vector<std::int64_t> axis_list;
+      r.n_reduced = 1;
       for (const auto& x : c["axis"]) {
-        list.push_back(x.as<std::int64_t>());
-        n_reduced *= a.shape()[x.as<std::size_t>()];
+        axis_list.push_back(x.as<std::int64_t>());
+        r.n_reduced *= r.a.shape()[x.as<std::size_t>()];
       }
-      o.axis = axes(list);
+      r.o.axis = axes(axis_list);
     }
+    list.push_back(std::move(r));
+  }
+  // Compile every case's kernels first, on 16 threads (NVRTC dominates: about 0.3 s a program);
+  // the checks below then find them in the kernel cache. Errors show up in the checks.
+  {
+    std::atomic<std::size_t> next{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 16; ++t)
+      threads.emplace_back([&] {
+        for (std::size_t i = next++; i < list.size(); i = next++) {
+          try {
+            (void)reduce_by_name(list[i].fn, list[i].a, list[i].o);
+          } catch (const std::exception&) {
+          }
+        }
+        (void)cudaDeviceSynchronize();
+      });
+    for (std::thread& t : threads) t.join();
+  }
+  for (const reference_case& r : list) {
+    const std::string& fn = r.fn;
+    const std::string& name = r.name;
+    const std::string& in = r.in;
+    const ndarray& a = r.a;
+    const reduce_options& o = r.o;
+    const std::int64_t n_reduced = r.n_reduced;
+    ++checked;
     ndarray got;
     try {
       got = reduce_by_name(fn, a, o);
