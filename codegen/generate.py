@@ -60,6 +60,7 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
     put("docs/api/promotion.md", "api_promotion.md.j2")
     put("docs/api/creation.md", "api_creation.md.j2")  # hand-written: copied as it is
     put("docs/api/manipulation.md", "api_manipulation.md.j2")  # hand-written: copied as it is
+    put("docs/api/indexing.md", "api_indexing.md.j2")  # hand-written: copied as it is
     for op in specs.ops:
         put(f"docs/api/ufuncs/{op.name}.md", "api_op.md.j2", op=op)
     return out

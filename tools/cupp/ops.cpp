@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "cupp/creation.hpp"
 #include "cupp/manipulation.hpp"
+#include "cupp/indexing.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/load_ops.hpp"
 #include "cupp/ops.hpp"
@@ -103,6 +104,9 @@ int ops(std::span<const std::string_view> args) {
   const auto manipulation = manipulation_routines();
   std::cout << manipulation.size() << " manipulation routines\n";
   for (const routine_info& r : manipulation) std::cout << r.name << "  " << r.signature << "  (" << r.summary << ")\n";
+  const auto indexing = indexing_routines();
+  std::cout << indexing.size() << " indexing routines\n";
+  for (const routine_info& r : indexing) std::cout << r.name << "  " << r.signature << "  (" << r.summary << ")\n";
   if (loaded_any) {
     const std::vector<ufunc> loaded = loaded_ops();
     std::cout << loaded.size() << " loaded op" << (loaded.size() == 1 ? "" : "s") << " (--ops)\n";

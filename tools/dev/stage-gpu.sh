@@ -58,6 +58,11 @@ if [ -d "$build/tests/conformance/manipulation-ref" ]; then
   cp -r "$build/tests/conformance/manipulation-ref" "$stage/conformance/"
 fi
 cp "$root/tests/conformance/make_manipulation_ref.py" "$stage/"
+# The indexing routines' reference set (tests/gpu/test_indexing_gpu.cpp) and its generator.
+if [ -d "$build/tests/conformance/indexing-ref" ]; then
+  cp -r "$build/tests/conformance/indexing-ref" "$stage/conformance/"
+fi
+cp "$root/tests/conformance/make_indexing_ref.py" "$stage/"
 # NumPy's results for the ops cupp registers (the GPU conformance test reads them).
 mkdir -p "$stage/conformance/numpy-ref/ufunc"
 for spec in "$root"/specs/ufuncs/*.yaml; do
