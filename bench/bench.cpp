@@ -37,6 +37,7 @@
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/float16.hpp"
+#include "cupp/manipulation.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/ufunc.hpp"
@@ -802,6 +803,38 @@ void run_reduction(const helpers& k, const case_spec& spec, const settings& cfg,
   if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
 }
 
+// concatenate of the inputs (hash-filled with seeds 1234, 1235, ... like CuPy's side) along axis
+// 0, allocating its result; checked against CuPy's by compare.py.
+void run_concatenate(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
+  std::vector<cupp::ndarray> inputs;
+  i64 bytes = 0;
+  unsigned seed = 1234;
+  for (const input_spec& in : spec.inputs) {
+    cupp::ndarray data = cupp::empty(in.shape, in.type);
+    fill_random(k, data, seed++);
+    bytes += 2 * static_cast<i64>(data.nbytes());  // read once, written once
+    inputs.push_back(std::move(data));
+  }
+  cupp::ndarray result = cupp::concatenate(inputs);
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (inputs)");
+  json_line line;
+  line.str("side", "cupp").str("case", spec.name).str("metric", spec.metric);
+  const timing t = time_device([&] { result = cupp::concatenate(inputs); }, cfg.warmup, cfg.reps, s);
+  const double gbps = static_cast<double>(bytes) / (t.median_ms * 1e6);
+  line.num("ms", t.median_ms).num("min_ms", t.min_ms).integer("bytes", bytes).num("gbps", gbps);
+  line.num("floor_gbps", fl.best_gbps()).num("fraction", gbps / fl.best_gbps());
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
+  result = cupp::ndarray();
+  result = cupp::concatenate(inputs);
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
+  const std::string verdict = result.dtype() == spec.out_type ? "ok" : "result dtype " + result.dtype().name();
+  line.str("check", verdict);
+  finish_result(k, spec, result, line, cfg, s);
+  if (!spec.note.empty()) line.str("note", spec.note);
+  line.print();
+  if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
+}
+
 // Host time of an allocation from the pool, freed at once.
 void run_alloc(const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
   const double us = time_host_us(
@@ -817,6 +850,7 @@ void run_case(const helpers& k, const case_spec& spec, const settings& cfg, cons
   if (spec.kind == "elementwise") return run_elementwise(k, spec, cfg, fl, s);
   if (spec.kind == "reduction" && find_reduction(spec.op) != nullptr) return run_reduction(k, spec, cfg, fl, s);
   if (spec.kind == "alloc") return run_alloc(spec, cfg, fl, s);
+  if (spec.kind == "concat") return run_concatenate(k, spec, cfg, fl, s);
   json_line()
       .str("side", "cupp").str("case", spec.name).str("metric", spec.metric)
       .str("missing", "cupp has no " + spec.op + " (" + spec.kind + ") yet").print();
