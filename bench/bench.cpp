@@ -40,6 +40,7 @@
 #include "cupp/manipulation.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/reductions.hpp"
+#include "cupp/scans.hpp"
 #include "cupp/ufunc.hpp"
 
 #ifndef CUPP_BENCH_CASES
@@ -737,7 +738,7 @@ void run_elementwise(const helpers& k, const case_spec& spec, const settings& cf
 
 using reduction_fn = cupp::ndarray (*)(const cupp::ndarray&, const cupp::reduce_options&);
 
-// The reductions cupp has (cupp/reductions.hpp); nullptr: missing.
+// The reductions (and the scan cumsum) cupp has (cupp/reductions.hpp, cupp/scans.hpp); nullptr: missing.
 reduction_fn find_reduction(std::string_view op) {
   if (op == "sum") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::sum(a, o); };
   if (op == "prod") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::prod(a, o); };
@@ -749,6 +750,12 @@ reduction_fn find_reduction(std::string_view op) {
       cupp::arg_options arg;
       if (!o.axis.all()) arg.axis = o.axis.list().front();
       return cupp::argmax(a, arg);
+    };
+  if (op == "cumsum")  // a scan (kind "scan"): same shape of call
+    return [](const cupp::ndarray& a, const cupp::reduce_options& o) {
+      cupp::scan_options scan;
+      if (!o.axis.all()) scan.axis = o.axis.list().front();
+      return cupp::cumsum(a, scan);
     };
   if (op == "var")
     return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::var(a, {.axis = o.axis}); };
@@ -848,7 +855,8 @@ void run_alloc(const case_spec& spec, const settings& cfg, const floors& fl, cud
 
 void run_case(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
   if (spec.kind == "elementwise") return run_elementwise(k, spec, cfg, fl, s);
-  if (spec.kind == "reduction" && find_reduction(spec.op) != nullptr) return run_reduction(k, spec, cfg, fl, s);
+  if ((spec.kind == "reduction" || spec.kind == "scan") && find_reduction(spec.op) != nullptr)
+    return run_reduction(k, spec, cfg, fl, s);
   if (spec.kind == "alloc") return run_alloc(spec, cfg, fl, s);
   if (spec.kind == "concat") return run_concatenate(k, spec, cfg, fl, s);
   json_line()
