@@ -150,6 +150,7 @@ function_table function_table::builtins() {
   add_scans(t);
   add_creation(t);
   add_manipulation(t);
+  add_indexing(t);
   return t;
 }
 

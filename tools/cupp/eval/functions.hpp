@@ -55,6 +55,9 @@ void add_creation(function_table& t);
 // column_stack, append, split, array_split, hsplit, vsplit, dsplit, flip, fliplr, flipud, rot90,
 // roll, tile, repeat, resize, atleast_1d/2d/3d, delete, insert (manipulation.cpp).
 void add_manipulation(function_table& t);
+// Registers the indexing routines that return arrays: take, take_along_axis, compress, extract,
+// flatnonzero, choose, unravel_index, ravel_multi_index, ix_ (indexing.cpp).
+void add_indexing(function_table& t);
 
 // Held around a call of `f` when f raises from the data (its spec's `raises`, e.g. power): such
 // an op's kernels share one device error flag per compiled program, which the engine reads and
