@@ -19,24 +19,6 @@ std::string functor_name(const op_spec& op, std::size_t loop) {
   return "cupp_op_" + std::string(op.name) + "::loop_" + std::to_string(loop);
 }
 
-// struct loop_<i> { using in0_t = ...; __device__ static void apply(...) { body } };
-std::string functor(const op_spec& op, std::size_t i) {
-  const loop_spec& loop = op.loops[i];
-  std::string src = "struct loop_" + std::to_string(i) + " {\n";
-  for (std::size_t k = 0; k < loop.in.size(); ++k)
-    src += "  using in" + std::to_string(k) + "_t = " + device_type(loop.in[k]) + ";\n";
-  for (std::size_t k = 0; k < loop.out.size(); ++k)
-    src += "  using out" + std::to_string(k) + "_t = " + device_type(loop.out[k]) + ";\n";
-  src += "  __device__ static void apply(";
-  for (std::size_t k = 0; k < loop.in.size(); ++k) src += "in" + std::to_string(k) + "_t in" + std::to_string(k) + ", ";
-  for (std::size_t k = 0; k < loop.out.size(); ++k) {
-    src += "out" + std::to_string(k) + "_t& out" + std::to_string(k);
-    src += k + 1 < loop.out.size() ? ", " : "";
-  }
-  src += ") {\n    " + std::string(loop.body) + "\n  }\n};\n";
-  return src;
-}
-
 std::string program_head(const op_spec& op) {
   const std::string_view kernel_template = elementwise_kernel_template(op.nin, op.nout);
   if (kernel_template.empty())
@@ -84,6 +66,24 @@ void check_desc(const op_spec& op, const kernel_desc& d) {
 }
 
 }  // namespace
+
+std::string loop_functor(const op_spec& op, std::size_t i) {
+  const loop_spec& loop = op.loops[i];
+  std::string src = "struct loop_" + std::to_string(i) + " {\n";
+  for (std::size_t k = 0; k < loop.in.size(); ++k)
+    src += "  using in" + std::to_string(k) + "_t = " + device_type(loop.in[k]) + ";\n";
+  for (std::size_t k = 0; k < loop.out.size(); ++k)
+    src += "  using out" + std::to_string(k) + "_t = " + device_type(loop.out[k]) + ";\n";
+  src += "  __device__ static void apply(";
+  for (std::size_t k = 0; k < loop.in.size(); ++k) src += "in" + std::to_string(k) + "_t in" + std::to_string(k) + ", ";
+  for (std::size_t k = 0; k < loop.out.size(); ++k) {
+    src += "out" + std::to_string(k) + "_t& out" + std::to_string(k);
+    src += k + 1 < loop.out.size() ? ", " : "";
+  }
+  src += ") {\n    " + std::string(loop.body) + "\n  }\n};\n";
+  return src;
+}
+
 
 void operand_list::throw_full() { throw ValueError("internal: a kernel has at most 3 inputs and 2 outputs"); }
 
@@ -146,7 +146,7 @@ composed_program compose_elementwise(const op_spec& op, index_width width) {
   out.name = "cupp_" + std::string(op.name);
   out.source = program_head(op);
   out.source += "\nnamespace cupp_op_" + std::string(op.name) + " {\n";
-  for (std::size_t i = 0; i < op.loops.size(); ++i) out.source += functor(op, i);
+  for (std::size_t i = 0; i < op.loops.size(); ++i) out.source += loop_functor(op, i);
   out.source += "}  // namespace cupp_op_" + std::string(op.name) + "\n";
   for (std::size_t i = 0; i < op.loops.size(); ++i) out.kernels.push_back(name_expression(op, all_loops_desc(op, i, width)));
   return out;
@@ -167,7 +167,7 @@ composed_program compose_elementwise(const op_spec& op, std::span<const kernel_d
   out.source = program_head(op);
   out.source += "\nnamespace cupp_op_" + std::string(op.name) + " {\n";
   for (std::size_t i = 0; i < op.loops.size(); ++i)
-    if (used[i]) out.source += functor(op, i);
+    if (used[i]) out.source += loop_functor(op, i);
   out.source += "}\n";
   for (const kernel_desc& d : descs) out.kernels.push_back(name_expression(op, d));
   return out;
@@ -182,7 +182,7 @@ composed_program compose_reduction(const op_spec& op, const reduce_desc& d) {
   composed_program out;
   out.name = "cupp_reduce_" + std::string(op.name);
   out.source = "#include <cupp/dev/reduction.cuh>\n\nnamespace cupp_op_" + std::string(op.name) + " {\n" +
-               functor(op, d.loop) + "}\n";
+               loop_functor(op, d.loop) + "}\n";
   const std::string f = functor_name(op, d.loop), acc = device_type(d.acc);
   const bool columns = d.layout == reduce_class::columns;
   const std::string kernel = columns ? "cupp::dev::cupp_reduce_columns<" : "cupp::dev::cupp_reduce_rows<";

@@ -97,6 +97,10 @@ std::uint64_t variant_code(const kernel_desc& desc);
 bool in_all_loops_program(const op_spec& op, const kernel_desc& desc);
 std::uint64_t all_loops_variant(index_width width);
 
+// The device functor of loop `i` of `op`: struct loop_<i> { using in0_t = ...; __device__ static
+// void apply(in0_t in0, ..., out0_t& out0) { body } } (every composed program wraps loops so).
+std::string loop_functor(const op_spec& op, std::size_t i);
+
 // A reduction's kernels (cupp/dev/reduction.cuh): loop `loop` of a binary op combines
 // accumulators (its dtypes are acc, acc -> acc); elements are read as `in`, results written as
 // `out`; `kept` and `reduced` count the collapsed dimensions (1 .. 8 each).

@@ -1,6 +1,5 @@
-// Builds scan programs: cupp/dev/scan.cuh, one functor wrapping the op's loop body (the same
-// shape as kernel_composer.cpp's functors, written here because that helper is private to it),
-// and the name expressions of the kernels.
+// Builds scan programs: cupp/dev/scan.cuh, one functor wrapping the op's loop body
+// (kernel_composer's loop_functor), and the name expressions of the kernels.
 #include "scan_composer.hpp"
 
 #include <string>
@@ -14,24 +13,6 @@ namespace {
 
 std::string device_type(type_id t) { return std::string(info(t).device_type); }
 
-// struct loop_<i> { using in0_t = ...; __device__ static void apply(...) { body } };
-std::string scan_functor(const op_spec& op, std::size_t i) {
-  const loop_spec& loop = op.loops[i];
-  std::string src = "struct loop_" + std::to_string(i) + " {\n";
-  for (std::size_t k = 0; k < loop.in.size(); ++k)
-    src += "  using in" + std::to_string(k) + "_t = " + device_type(loop.in[k]) + ";\n";
-  for (std::size_t k = 0; k < loop.out.size(); ++k)
-    src += "  using out" + std::to_string(k) + "_t = " + device_type(loop.out[k]) + ";\n";
-  src += "  __device__ static void apply(";
-  for (std::size_t k = 0; k < loop.in.size(); ++k) src += "in" + std::to_string(k) + "_t in" + std::to_string(k) + ", ";
-  for (std::size_t k = 0; k < loop.out.size(); ++k) {
-    src += "out" + std::to_string(k) + "_t& out" + std::to_string(k);
-    src += k + 1 < loop.out.size() ? ", " : "";
-  }
-  src += ") {\n    " + std::string(loop.body) + "\n  }\n};\n";
-  return src;
-}
-
 }  // namespace
 
 composed_program compose_scan(const op_spec& op, const scan_desc& d) {
@@ -43,7 +24,7 @@ composed_program compose_scan(const op_spec& op, const scan_desc& d) {
   composed_program out;
   out.name = "cupp_scan_" + std::string(op.name);
   out.source = "#include <cupp/dev/scan.cuh>\n\nnamespace cupp_op_" + std::string(op.name) + " {\n" +
-               scan_functor(op, d.loop) + "}\n";
+               loop_functor(op, d.loop) + "}\n";
   const std::string f = "cupp_op_" + std::string(op.name) + "::loop_" + std::to_string(d.loop);
   const std::string acc = device_type(d.acc), in = device_type(d.in), n = std::to_string(d.kept);
   std::string map;

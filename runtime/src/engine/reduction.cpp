@@ -24,6 +24,7 @@
 #include "cupp/reductions.hpp"
 #include "engine/internal.hpp"
 #include "engine/loaded_ops.hpp"
+#include "engine/reduce_common.hpp"
 #include "engine/user_reduction.hpp"
 #include "kernel_composer.hpp"
 #include "tables.hpp"
@@ -96,29 +97,6 @@ std::vector<bool> reduced_axes(const axes& axis, std::int64_t ndim) {
 
 bool is_half(type_id t) { return t == type_id::float16 || t == type_id::bfloat16; }
 bool is_add_or_multiply(const op_spec& op) { return op.name == "add" || op.name == "multiply"; }
-
-// NumPy's default result dtype of op.reduce: add and multiply widen bool and integers narrower
-// than 64 bits to int64 (uint64 for unsigned); logical ops give bool; others keep the input's.
-dtype default_result(const op_spec& op, const dtype& in) {
-  const type_id t = in.id();
-  if (is_add_or_multiply(op)) {
-    if (t == type_id::bool_ || t == type_id::int8 || t == type_id::int16 || t == type_id::int32) return dtype(type_id::int64);
-    if (t == type_id::uint8 || t == type_id::uint16 || t == type_id::uint32) return dtype(type_id::uint64);
-  }
-  if (op.name == "logical_and" || op.name == "logical_or" || op.name == "logical_xor") return dtype(type_id::bool_);
-  return in;
-}
-
-// The loop that combines accumulators of dtype `acc` (acc, acc -> acc), or TypeError.
-std::size_t combining_loop(const op_spec& op, type_id acc) {
-  if (op.nin != 2 || op.nout != 1)
-    throw ValueError("reduce only supported for binary functions (ufunc '" + std::string(op.name) + "')");
-  for (std::size_t i = 0; i < op.loops.size(); ++i) {
-    const loop_spec& l = op.loops[i];
-    if (l.in[0] == acc && l.in[1] == acc && l.out[0] == acc) return i;
-  }
-  throw TypeError("ufunc '" + std::string(op.name) + "' has no loop that reduces " + dtype(acc).name());
-}
 
 // The identity as a weak scalar ("0", "1", "-1", "True", "False"); false when the op has none.
 bool identity_of(const op_spec& op, weak_scalar& value) {
@@ -328,11 +306,11 @@ ndarray to_out(const ndarray& r, const ndarray& out, std::string_view function) 
 ndarray reduce_mapped(const op_spec& op, const ndarray& a, const reduce_options& options, const mapping& m) {
   if (a.is_null()) throw ValueError("reduce: the array is null");
   const std::vector<bool> reduced_axis = reduced_axes(options.axis, a.ndim());
-  const dtype result = options.dtype ? *options.dtype : default_result(op, a.dtype());
+  const dtype result = options.dtype ? *options.dtype : engine::default_result(op, a.dtype());
   if (!result.is_builtin()) throw TypeError("reduce: cannot reduce to dtype " + result.name());
   // float16 and bfloat16 sums and products accumulate in float32, as NumPy's pairwise loops do.
   const type_id acc = is_add_or_multiply(op) && is_half(result.id()) ? type_id::float32 : result.id();
-  const std::size_t loop = combining_loop(op, acc);
+  const std::size_t loop = engine::combining_loop(op, acc, "reduce");
   ndarray r = run(op_reducer(op, loop), a, reduced_axis, acc, result.id(), m);
   if (options.keepdims) r = r.reshape(kept_shape(a, reduced_axis));
   return to_out(r, options.out, op.name);

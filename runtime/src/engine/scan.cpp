@@ -24,6 +24,7 @@
 #include "cupp/scans.hpp"
 #include "engine/internal.hpp"
 #include "engine/loaded_ops.hpp"
+#include "engine/reduce_common.hpp"
 #include "scan_composer.hpp"
 #include "tables.hpp"
 
@@ -89,28 +90,6 @@ std::int64_t normalize_axis(std::int64_t axis, std::int64_t ndim) {
   if (axis < -ndim || axis >= ndim)
     throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " + std::to_string(ndim));
   return axis < 0 ? axis + ndim : axis;
-}
-
-// NumPy's default dtype of add/multiply.accumulate (PyUFunc_GenericReduction widens bool and
-// integers narrower than 64 bits to intp / uintp); logical ops give bool; others keep the input's.
-dtype default_result(const op_spec& op, const dtype& in) {
-  const type_id t = in.id();
-  if (op.name == "add" || op.name == "multiply") {
-    if (t == type_id::bool_ || t == type_id::int8 || t == type_id::int16 || t == type_id::int32) return dtype(type_id::int64);
-    if (t == type_id::uint8 || t == type_id::uint16 || t == type_id::uint32) return dtype(type_id::uint64);
-  }
-  if (op.name == "logical_and" || op.name == "logical_or" || op.name == "logical_xor") return dtype(type_id::bool_);
-  return in;
-}
-
-std::size_t combining_loop(const op_spec& op, type_id acc) {
-  if (op.nin != 2 || op.nout != 1)
-    throw ValueError("accumulate only supported for binary functions (ufunc '" + std::string(op.name) + "')");
-  for (std::size_t i = 0; i < op.loops.size(); ++i) {
-    const loop_spec& l = op.loops[i];
-    if (l.in[0] == acc && l.in[1] == acc && l.out[0] == acc) return i;
-  }
-  throw TypeError("ufunc '" + std::string(op.name) + "' has no loop that accumulates " + dtype(acc).name());
 }
 
 // Ops whose combination may be regrouped (the tiled scan); float add and multiply round
@@ -217,10 +196,10 @@ ndarray accumulate_mapped(const op_spec& op, const ndarray& a0, std::optional<st
   } else {
     ax = normalize_axis(*axis, a.ndim());
   }
-  const dtype result = dtype_ ? *dtype_ : !out.is_null() ? out.dtype() : default_result(op, a.dtype());
+  const dtype result = dtype_ ? *dtype_ : !out.is_null() ? out.dtype() : engine::default_result(op, a.dtype());
   if (!result.is_builtin() || !a.dtype().is_builtin())
     throw TypeError(std::string(function) + ": cannot accumulate dtype " + a.dtype().name() + " to " + result.name());
-  const std::size_t loop = combining_loop(op, result.id());
+  const std::size_t loop = engine::combining_loop(op, result.id(), "accumulate");
   const int device = a.device();
   std::optional<cuda::DeviceGuard> guard;
   if (cuda::current_device() != device) guard.emplace(device);

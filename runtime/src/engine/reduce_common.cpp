@@ -1,0 +1,31 @@
+// What reductions and accumulations share (see reduce_common.hpp).
+#include "engine/reduce_common.hpp"
+
+#include <string>
+
+#include "cupp/errors.hpp"
+
+namespace cupp::engine {
+
+dtype default_result(const op_spec& op, const dtype& in) {
+  const type_id t = in.id();
+  if (op.name == "add" || op.name == "multiply") {
+    if (t == type_id::bool_ || t == type_id::int8 || t == type_id::int16 || t == type_id::int32) return dtype(type_id::int64);
+    if (t == type_id::uint8 || t == type_id::uint16 || t == type_id::uint32) return dtype(type_id::uint64);
+  }
+  if (op.name == "logical_and" || op.name == "logical_or" || op.name == "logical_xor") return dtype(type_id::bool_);
+  return in;
+}
+
+std::size_t combining_loop(const op_spec& op, type_id acc, std::string_view method) {
+  if (op.nin != 2 || op.nout != 1)
+    throw ValueError(std::string(method) + " only supported for binary functions (ufunc '" + std::string(op.name) + "')");
+  for (std::size_t i = 0; i < op.loops.size(); ++i) {
+    const loop_spec& l = op.loops[i];
+    if (l.in[0] == acc && l.in[1] == acc && l.out[0] == acc) return i;
+  }
+  throw TypeError("ufunc '" + std::string(op.name) + "' has no loop that can " + std::string(method) + " " +
+                  dtype(acc).name());
+}
+
+}  // namespace cupp::engine

@@ -1,0 +1,23 @@
+// Internal: what ufunc.reduce (reduction.cpp) and ufunc.accumulate (scan.cpp) share: NumPy's
+// default result dtype of a reduction or accumulation, and the loop that combines accumulators.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "cupp/dtype.hpp"
+#include "cupp/ops.hpp"
+
+namespace cupp::engine {
+
+// NumPy's default result dtype of op.reduce / op.accumulate: add and multiply widen bool and
+// integers narrower than 64 bits to int64 (uint64 for unsigned); logical ops give bool; others
+// keep the input's.
+dtype default_result(const op_spec& op, const dtype& in);
+
+// The loop of `op` that combines accumulators of dtype `acc` (acc, acc -> acc). `method` names
+// the caller in errors ("reduce", "accumulate"): ValueError for an op that is not binary,
+// TypeError when no loop combines `acc`.
+std::size_t combining_loop(const op_spec& op, type_id acc, std::string_view method);
+
+}  // namespace cupp::engine
