@@ -75,7 +75,7 @@ CASES = {
     "putmask_f4": lambda: inplace(ar((2, 3), "f4"), lambda a: np.putmask(a, a > 2, I([10, 20], "f4"))),
     "putmask_scalar": lambda: inplace(ar((5,), "i8"), lambda a: np.putmask(a, a % 2 == 0, -1)),
     "place_i8": lambda: inplace(ar((2, 3)), lambda a: np.place(a, a % 2 == 1, I([7, 8]))),
-    "place_bf": lambda: inplace(ar((6,), "f8"), lambda a: np.place(a, a > 1, I([0.5, 1.5, 2.5]))),
+    "place_bf": lambda: inplace(ar((6,), "f8"), lambda a: np.place(a, a > 1, I([0.5, 1.5, 2.5], "f8"))),
     # choose, select
     "choose_basic": lambda: np.choose(I([2, 0, 1, 0]), [ar((4,)), ar((4,)) + 10, ar((4,)) + 20]),
     "choose_bcast": lambda: np.choose(I([[0], [1]]), [ar((3,), "f4"), ar((2, 3), "i2")]),

@@ -76,11 +76,13 @@ TEST(ReductionKernelGpu, MaxAbsWithIdentityAxisTuplesAndOut) {
       for (int k = 0; k < 5; ++k) m = std::max(m, std::abs(v[static_cast<std::size_t>(i * 20 + j * 5 + k)]));
     ASSERT_EQ(rv[static_cast<std::size_t>(j)], m) << j;
   }
-  // keepdims with a tuple, negative axes, and out= of another dtype (same_kind).
-  ndarray out = zeros({1, 4, 1}, int64);
+  // keepdims with a tuple, negative axes, and out= (its dtype binds T too, as in CuPy: an out of
+  // another dtype is a TypeError).
+  ndarray out = zeros({1, 4, 1}, int32);
   const ndarray o = maxabs(x, {.axis = {-1, 0}, .keepdims = true, .out = out});
   EXPECT_EQ(host(out), rv);
-  EXPECT_EQ(o.dtype(), int64);
+  EXPECT_EQ(o.dtype(), int32);
+  EXPECT_THROW(maxabs(x, {.axis = {-1, 0}, .keepdims = true, .out = zeros({1, 4, 1}, int64)}), TypeError);
   // An empty reduction gives the post-map of the identity.
   EXPECT_EQ(host(maxabs(zeros({3, 0}, float32), {.axis = 1})), (std::vector<double>{0, 0, 0}));
   const ReductionKernel no_identity("T x", "T y", "x", "a > b ? a : b", "y = a", "", "no_identity");
