@@ -8,116 +8,12 @@
 
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
+#include "arguments.hpp"
 #include "functions.hpp"
 
 namespace cupp::eval {
 
 namespace {
-
-// Positional and keyword arguments bound to a routine's parameter names, as Python binds them.
-class arguments {
- public:
-  arguments(std::string name, std::vector<std::string> params, std::size_t required, std::span<const value> args,
-            std::span<const keyword_value> keywords)
-      : name_(std::move(name)), params_(std::move(params)), slots_(params_.size()) {
-    if (args.size() > params_.size())
-      throw cupp::TypeError(name_ + "() takes at most " + std::to_string(params_.size()) + " positional arguments but " +
-                            std::to_string(args.size()) + " were given");
-    for (std::size_t i = 0; i < args.size(); ++i) slots_[i] = args[i];
-    for (const keyword_value& k : keywords) {
-      std::size_t i = 0;
-      while (i < params_.size() && params_[i] != k.name) ++i;
-      if (i == params_.size())
-        throw cupp::TypeError(name_ + "() got an unexpected keyword argument '" + k.name + "'");
-      if (slots_[i]) throw cupp::TypeError(name_ + "() got multiple values for argument '" + k.name + "'");
-      slots_[i] = k.v;
-    }
-    for (std::size_t i = 0; i < required; ++i) {
-      if (!slots_[i])
-        throw cupp::TypeError(name_ + "() missing required argument '" + params_[i] + "' (pos " + std::to_string(i + 1) +
-                              ")");
-    }
-  }
-
-  bool has(std::size_t i) const { return slots_[i].has_value() && !slots_[i]->is_none(); }
-  const value& get(std::size_t i) const { return *slots_[i]; }
-
-  std::int64_t integer(std::size_t i, std::int64_t fallback) const {
-    if (!has(i)) return fallback;
-    const value& v = get(i);
-    if (v.is_scalar() && (v.scalar().k == py_scalar::kind::int_ || v.scalar().k == py_scalar::kind::bool_)) {
-      const cupp::weak_scalar w = to_weak(v.scalar());
-      if (w.scalar_kind() == cupp::weak_scalar::kind::bool_) return w.magnitude();
-      if (w.fits(cupp::int64)) return w.is_negative() ? -static_cast<std::int64_t>(w.magnitude() - 1) - 1
-                                                      : static_cast<std::int64_t>(w.magnitude());
-    }
-    throw cupp::TypeError(name_ + "(): '" + params_[i] + "' must be an integer, not '" + v.type_name() + "'");
-  }
-  std::optional<std::int64_t> optional_integer(std::size_t i) const {
-    if (!has(i)) return std::nullopt;
-    return integer(i, 0);
-  }
-  bool boolean(std::size_t i, bool fallback) const {
-    if (!has(i)) return fallback;
-    const value& v = get(i);
-    if (v.is_scalar() && v.scalar().k == py_scalar::kind::bool_) return v.scalar().b;
-    if (v.is_scalar() && v.scalar().k == py_scalar::kind::int_) return v.scalar().i != 0;
-    throw cupp::TypeError(name_ + "(): '" + params_[i] + "' must be True or False, not '" + v.type_name() + "'");
-  }
-  std::optional<cupp::dtype> dtype(std::size_t i) const {
-    if (!has(i)) return std::nullopt;
-    const value& v = get(i);
-    if (!v.is_string())
-      throw cupp::TypeError(name_ + "(): dtype must be a string such as 'float32', not '" + v.type_name() + "'");
-    return cupp::dtype::parse(v.string());
-  }
-  std::string string(std::size_t i, std::string fallback) const {
-    if (!has(i)) return fallback;
-    if (!get(i).is_string())
-      throw cupp::TypeError(name_ + "(): '" + params_[i] + "' must be a string, not '" + get(i).type_name() + "'");
-    return get(i).string();
-  }
-  cupp::shape_t shape(std::size_t i) const {
-    const value& v = get(i);
-    cupp::shape_t s;
-    auto one = [&](const value& x) {
-      if (!x.is_scalar() || x.scalar().k != py_scalar::kind::int_)
-        throw cupp::TypeError(name_ + "(): '" + params_[i] + "' must be an integer or a tuple of integers, not '" +
-                              x.type_name() + "'");
-      const cupp::weak_scalar w = to_weak(x.scalar());
-      if (!w.fits(cupp::int64)) throw cupp::ValueError(name_ + "(): dimension out of range");
-      s.push_back(w.is_negative() ? -static_cast<std::int64_t>(w.magnitude() - 1) - 1 : static_cast<std::int64_t>(w.magnitude()));
-    };
-    if (v.is_tuple()) {
-      for (const value& x : v.tuple()) one(x);
-    } else {
-      one(v);
-    }
-    return s;
-  }
-  const cupp::ndarray& array(std::size_t i) const {
-    if (!get(i).is_array())
-      throw cupp::TypeError(name_ + "(): '" + params_[i] + "' must be an array, not '" + get(i).type_name() + "'");
-    return get(i).array();
-  }
-  cupp::weak_scalar number(std::size_t i) const {
-    if (!get(i).is_scalar())
-      throw cupp::TypeError(name_ + "(): '" + params_[i] + "' must be a number, not '" + get(i).type_name() + "'");
-    return to_weak(get(i).scalar());
-  }
-  cupp::operand operand(std::size_t i) const { return to_operand(get(i), name_, i); }
-
- private:
-  std::string name_;
-  std::vector<std::string> params_;
-  std::vector<std::optional<value>> slots_;
-};
-
-value tuple_of(std::vector<cupp::ndarray> arrays) {
-  tuple_value t;
-  for (auto& a : arrays) t.emplace_back(std::move(a));
-  return value(std::move(t));
-}
 
 std::optional<cupp::shape_t> shape_override(const arguments& a, std::size_t i) {
   if (!a.has(i)) return std::nullopt;
