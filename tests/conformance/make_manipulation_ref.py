@@ -10,13 +10,13 @@ cupp under the same id. Inputs are ar(shape, dtype) = arange(size).reshape(shape
 which the test builds the same way. Runs with any NumPy >= 1.24 (the build uses the configured
 Python; the GPU machine has NumPy 2.5).
 """
-import json
-import os
 import sys
 
 import numpy as np
 
-NUMPY2 = int(np.__version__.split(".")[0]) >= 2
+import routine_ref
+
+NUMPY2 = routine_ref.NUMPY2
 
 
 def ar(shape, dt="int64"):
@@ -124,31 +124,5 @@ CASES = {
 NUMPY2_ONLY = set()
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    out_dir = sys.argv[1]
-    os.makedirs(out_dir, exist_ok=True)
-    manifest = {"numpy": np.__version__, "numpy2": NUMPY2, "cases": {}}
-    for case, make in CASES.items():
-        result = make()
-        outputs = list(result) if isinstance(result, (tuple, list)) else [result]
-        os.makedirs(os.path.join(out_dir, case), exist_ok=True)
-        entries = []
-        for k, r in enumerate(outputs):
-            r = np.asarray(r)
-            name = f"{case}/out{k}.npy"
-            # (np.ascontiguousarray makes a 0-d array 1-d: save those as they are.)
-            np.save(os.path.join(out_dir, name), r if r.ndim == 0 else np.ascontiguousarray(r))
-            entries.append({"file": name, "dtype": r.dtype.name, "shape": list(r.shape)})
-        manifest["cases"][case] = {"outputs": entries, "numpy2_only": case in NUMPY2_ONLY}
-    tmp = os.path.join(out_dir, "manifest.json.tmp")
-    with open(tmp, "w") as f:
-        json.dump(manifest, f, indent=1, sort_keys=True)
-    os.replace(tmp, os.path.join(out_dir, "manifest.json"))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__))

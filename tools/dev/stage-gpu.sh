@@ -48,11 +48,11 @@ cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance
 cp -r "$build/tests/conformance/numpy-ref/reductions.yaml" "$build/tests/conformance/numpy-ref/reductions" \
   "$stage/conformance/numpy-ref/"
 # The creation routines' NumPy reference set (tests/gpu/test_creation_gpu.cpp), when the build
-# made it (tests/creation_ref.cmake), and its generator (to remake it with the machine's NumPy 2).
+# made it (tests/routine_refs.cmake), and its generator (to remake it with the machine's NumPy 2).
 if [ -d "$build/tests/conformance/creation-ref" ]; then
   cp -r "$build/tests/conformance/creation-ref" "$stage/conformance/"
 fi
-cp "$root/tests/conformance/make_creation_ref.py" "$stage/"
+cp "$root/tests/conformance/make_creation_ref.py" "$root/tests/conformance/routine_ref.py" "$stage/"
 # The manipulation routines' reference set (tests/gpu/test_manipulation_gpu.cpp) and its generator.
 if [ -d "$build/tests/conformance/manipulation-ref" ]; then
   cp -r "$build/tests/conformance/manipulation-ref" "$stage/conformance/"

@@ -1,0 +1,25 @@
+# NumPy reference data for the routine families' GPU tests (tests/gpu/test_<family>_gpu.cpp), made
+# at build time by tests/conformance/make_<family>_ref.py with the configured Python when it can
+# import NumPy (Debian's python3-numpy: NumPy 1.24 here; the GPU machine has NumPy 2.5, and its
+# run remakes the data). Without NumPy the GPU tests skip their reference cases and say why.
+execute_process(COMMAND ${Python3_EXECUTABLE} -c "import numpy" RESULT_VARIABLE _cupp_numpy_missing
+                OUTPUT_QUIET ERROR_QUIET)
+function(cupp_routine_reference family)
+  if(NOT _cupp_numpy_missing EQUAL 0)
+    message(STATUS "cupp: ${Python3_EXECUTABLE} cannot import numpy: the ${family} routines' GPU test will skip "
+                   "its NumPy reference cases")
+    return()
+  endif()
+  set(dir ${CUPP_CONFORMANCE_DIR}/${family}-ref)
+  set(script ${CMAKE_CURRENT_SOURCE_DIR}/conformance/make_${family}_ref.py)
+  add_custom_command(
+    OUTPUT ${dir}/manifest.json
+    COMMAND ${Python3_EXECUTABLE} ${script} ${dir}
+    DEPENDS ${script}
+    COMMENT "NumPy reference data for the ${family} routines")
+  add_custom_target(cupp_${family}_ref DEPENDS ${dir}/manifest.json)
+  add_dependencies(cupp_gpu_tests cupp_${family}_ref)
+endfunction()
+foreach(family creation manipulation indexing)
+  cupp_routine_reference(${family})
+endforeach()
