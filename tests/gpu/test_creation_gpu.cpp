@@ -23,6 +23,7 @@
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
+#include "reference_set.hpp"
 #include "nvrtc_program.hpp"
 
 namespace cupp {
@@ -122,13 +123,6 @@ const std::map<std::string, std::function<results()>>& cases() {
   return table;
 }
 
-std::vector<std::complex<double>> values(const host_array& h) {
-  std::vector<std::complex<double>> v(static_cast<std::size_t>(h.size()));
-  if (!v.empty())
-    detail::convert_elements(h.data(), h.dtype(), reinterpret_cast<std::byte*>(v.data()), complex128, v.size());
-  return v;
-}
-
 // Relative tolerance of a float dtype's comparison (a few ULP; exact for integers and bools).
 double tolerance(const dtype& t) {
   switch (t.id()) {
@@ -142,45 +136,9 @@ double tolerance(const dtype& t) {
   }
 }
 
-bool close(double a, double b, double tol) {
-  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-  if (a == b) return true;
-  return std::fabs(a - b) <= tol * std::max(std::fabs(a), std::fabs(b));
-}
-
 TEST(CreationGpu, MatchesNumPyReference) {
   CUPP_REQUIRE_GPU();
-  const std::string dir = test::conformance_path("creation-ref");
-  if (!fs::exists(dir + "/manifest.json"))
-    GTEST_SKIP() << "no creation reference data in " << dir
-                 << " (NumPy was not importable when the project was configured)";
-  const YAML::Node manifest = test::load_yaml(dir + "/manifest.json");
-  const bool numpy2 = manifest["numpy2"].as<bool>();
-  int checked = 0;
-  for (const auto& [id, run] : cases()) {
-    SCOPED_TRACE(id);
-    const YAML::Node c = manifest["cases"][id];
-    ASSERT_TRUE(c.IsDefined()) << "make_creation_ref.py has no case " << id;
-    if (c["numpy2_only"].as<bool>() && !numpy2) continue;
-    const results got = run();
-    const YAML::Node outs = c["outputs"];
-    ASSERT_EQ(got.size(), outs.size());
-    for (std::size_t k = 0; k < got.size(); ++k) {
-      const host_array want = io::load_npy(dir + "/" + outs[k]["file"].as<std::string>());
-      const host_array have = got[k].get();
-      ASSERT_EQ(have.dtype(), want.dtype()) << "output " << k << ": " << have.dtype().name() << " vs NumPy's "
-                                            << want.dtype().name();
-      ASSERT_EQ(have.shape(), want.shape()) << "output " << k;
-      const auto h = values(have), w = values(want);
-      const double tol = tolerance(want.dtype());
-      for (std::size_t i = 0; i < h.size(); ++i) {
-        ASSERT_TRUE(close(h[i].real(), w[i].real(), tol) && close(h[i].imag(), w[i].imag(), tol))
-            << "output " << k << " element " << i << ": " << h[i] << " vs NumPy's " << w[i];
-      }
-    }
-    ++checked;
-  }
-  EXPECT_GE(checked, static_cast<int>(cases().size()) - 1);
+  test::check_reference_set("creation", cases(), tolerance);
 }
 
 const dtype all_dtypes[] = {bool_,   int8,     int16,   int32,   int64,   uint8,     uint16,    uint32,

@@ -22,6 +22,7 @@
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
+#include "reference_set.hpp"
 
 namespace cupp {
 namespace {
@@ -155,44 +156,10 @@ const std::map<std::string, std::function<results()>>& cases() {
   return table;
 }
 
-std::vector<std::complex<double>> values(const host_array& h) {
-  std::vector<std::complex<double>> v(static_cast<std::size_t>(h.size()));
-  if (!v.empty())
-    detail::convert_elements(h.data(), h.dtype(), reinterpret_cast<std::byte*>(v.data()), complex128, v.size());
-  return v;
-}
-
 TEST(ManipulationGpu, MatchesNumPyReference) {
   CUPP_REQUIRE_GPU();
-  const std::string dir = test::conformance_path("manipulation-ref");
-  if (!fs::exists(dir + "/manifest.json"))
-    GTEST_SKIP() << "no manipulation reference data in " << dir
-                 << " (NumPy was not importable when the project was configured)";
-  const YAML::Node manifest = test::load_yaml(dir + "/manifest.json");
-  const bool numpy2 = manifest["numpy2"].as<bool>();
-  int checked = 0;
-  for (const auto& [id, run] : cases()) {
-    SCOPED_TRACE(id);
-    const YAML::Node c = manifest["cases"][id];
-    ASSERT_TRUE(c.IsDefined()) << "make_manipulation_ref.py has no case " << id;
-    if (c["numpy2_only"].as<bool>() && !numpy2) continue;
-    const results got = run();
-    const YAML::Node outs = c["outputs"];
-    ASSERT_EQ(got.size(), outs.size());
-    for (std::size_t k = 0; k < got.size(); ++k) {
-      const host_array want = io::load_npy(dir + "/" + outs[k]["file"].as<std::string>());
-      const host_array have = got[k].get();
-      ASSERT_EQ(have.dtype(), want.dtype()) << "output " << k << ": " << have.dtype().name() << " vs NumPy's "
-                                            << want.dtype().name();
-      ASSERT_EQ(have.shape(), want.shape()) << "output " << k;
-      const auto h = values(have), w = values(want);
-      for (std::size_t i = 0; i < h.size(); ++i)  // exact: the routines only move elements
-        ASSERT_EQ(h[i], w[i]) << "output " << k << " element " << i;
-    }
-    ++checked;
-  }
-  EXPECT_EQ(checked, static_cast<int>(cases().size()));
-  EXPECT_EQ(manifest["cases"].size(), cases().size()) << "a case of the script has no C++ call";
+  // Exact: the routines only move elements.
+  test::check_reference_set("manipulation", cases(), [](const dtype&) { return 0.0; });
 }
 
 const dtype all_dtypes[] = {bool_,   int8,     int16,   int32,   int64,   uint8,     uint16,    uint32,
