@@ -115,6 +115,13 @@ case ${1:-all} in
   *) echo "usage: run.sh [bench-elementwise [--only NAMES] [--reps N] | bench-reductions | eval-conformance]" >&2; exit 2 ;;
 esac
 export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
+# The routine families' references, remade with this machine's NumPy 2 (the build's may be NumPy 1).
+for family in creation manipulation indexing; do
+  if [ -f make_${family}_ref.py ]; then
+    rm -rf conformance/$family-ref && python3 make_${family}_ref.py conformance/$family-ref > /dev/null ||
+      echo "make_${family}_ref.py failed: the $family reference cases will skip"
+  fi
+done
 ./cupp info 2>&1 | tee "$OUT/info.log"
 ./cupp demo 2>&1 | tee "$OUT/demo.log" | tail -15; echo "demo exit: ${PIPESTATUS[0]}"
 ./cupp_gpu_tests --gtest_brief=0 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "OK|FAILED|PASSED|SKIPPED|Failure|error" 
