@@ -49,6 +49,17 @@ struct dims {
   }
 };
 
+// Splits `a`'s axes into kept ones (one per result element; their extents are the result's
+// shape) and reduced ones, with their byte strides.
+void split_axes(const ndarray& a, const std::vector<bool>& reduced_axis, dims& kept, dims& reduced, shape_t& out_shape) {
+  for (std::size_t k = 0; k < reduced_axis.size(); ++k) {
+    dims& d = reduced_axis[k] ? reduced : kept;
+    d.extent.push_back(a.shape()[k]);
+    d.stride.push_back(a.strides()[k]);
+    if (!reduced_axis[k]) out_shape.push_back(a.shape()[k]);
+  }
+}
+
 // Drops length-1 dimensions and merges neighbours that step through memory as one.
 dims collapse(dims d) {
   dims out;
@@ -207,12 +218,7 @@ ndarray run(const reducer& with, const ndarray& a, const std::vector<bool>& redu
   if (cuda::current_device() != device) guard.emplace(device);
   dims kept, reduced;
   shape_t out_shape;
-  for (std::size_t k = 0; k < reduced_axis.size(); ++k) {
-    dims& d = reduced_axis[k] ? reduced : kept;
-    d.extent.push_back(a.shape()[k]);
-    d.stride.push_back(a.strides()[k]);
-    if (!reduced_axis[k]) out_shape.push_back(a.shape()[k]);
-  }
+  split_axes(a, reduced_axis, kept, reduced, out_shape);
   const std::int64_t out_size = kept.size(), red_size = reduced.size();
   const auto out_item = static_cast<std::int64_t>(detail::info(result).itemsize);
   ndarray out = engine::empty_with_strides(out_shape, layout::c_strides(out_shape, out_item), dtype(result), device);
@@ -391,12 +397,7 @@ ndarray arg_reduce(const ndarray& a, const arg_options& options, bool is_max, bo
   if (cuda::current_device() != device) guard.emplace(device);
   dims kept, reduced;
   shape_t out_shape;
-  for (std::size_t k = 0; k < reduced_axis.size(); ++k) {
-    dims& d = reduced_axis[k] ? reduced : kept;
-    d.extent.push_back(a.shape()[k]);
-    d.stride.push_back(a.strides()[k]);
-    if (!reduced_axis[k]) out_shape.push_back(a.shape()[k]);
-  }
+  split_axes(a, reduced_axis, kept, reduced, out_shape);
   const std::int64_t out_size = kept.size(), red_size = reduced.size();
   if (red_size == 0) throw ValueError(std::string("attempt to get ") + (is_max ? "argmax" : "argmin") + " of an empty sequence");
   ndarray out = engine::empty_with_strides(out_shape, layout::c_strides(out_shape, 8), dtype(type_id::int64), device);

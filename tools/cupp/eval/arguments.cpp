@@ -153,6 +153,17 @@ cupp::weak_scalar arguments::number(std::size_t i) const {
 
 cupp::operand arguments::operand(std::size_t i) const { return to_operand(get(i), name_, i); }
 
+std::vector<cupp::ndarray> positional_arrays(std::string_view name, std::span<const value> args) {
+  std::vector<cupp::ndarray> xs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].is_array())
+      throw cupp::TypeError(std::string(name) + "() argument " + std::to_string(i + 1) + " must be an array, not '" +
+                            args[i].type_name() + "'");
+    xs.push_back(args[i].array());
+  }
+  return xs;
+}
+
 value tuple_of(std::vector<cupp::ndarray> arrays) {
   tuple_value t;
   for (auto& a : arrays) t.emplace_back(std::move(a));

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cupp/ndarray.hpp"
@@ -49,6 +50,9 @@ class arguments {
   std::vector<std::string> params_;
   std::vector<std::optional<value>> slots_;
 };
+
+// Every positional argument as an array (TypeError naming the first that is not).
+std::vector<cupp::ndarray> positional_arrays(std::string_view name, std::span<const value> args);
 
 // A tuple value of arrays (routines that give several arrays).
 value tuple_of(std::vector<cupp::ndarray> arrays);

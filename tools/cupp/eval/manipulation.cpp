@@ -20,17 +20,6 @@ namespace cupp::eval {
 
 namespace {
 
-std::vector<cupp::ndarray> positional_arrays(std::string_view name, std::span<const value> args) {
-  std::vector<cupp::ndarray> xs;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].is_array())
-      throw cupp::TypeError(std::string(name) + "() argument " + std::to_string(i + 1) + " must be an array, not '" +
-                            args[i].type_name() + "'");
-    xs.push_back(args[i].array());
-  }
-  return xs;
-}
-
 // split's indices_or_sections: an integer, or a tuple of integers.
 template <class F>
 value split_call(const arguments& a, std::size_t i, F&& f) {
