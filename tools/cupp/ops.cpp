@@ -6,12 +6,17 @@
 // element-wise kernel source the composer builds for the op (all loops in one program).
 #include <iostream>
 #include <string>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
 #include "cupp/creation.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/indexing.hpp"
+#include "cupp/searching.hpp"
+#include "cupp/sorting.hpp"
+#include "cupp/statistics.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/load_ops.hpp"
 #include "cupp/ops.hpp"
@@ -19,6 +24,13 @@
 namespace cupp::tool {
 
 namespace {
+
+// The routine families that are not ufuncs, from the runtime's own tables.
+std::vector<std::pair<const char*, std::span<const routine_info>>> routine_families() {
+  return {{"creation", creation_routines()},   {"manipulation", manipulation_routines()},
+          {"indexing", indexing_routines()},   {"sorting", sorting_routines()},
+          {"searching", searching_routines()}, {"statistics", statistics_routines()}};
+}
 
 void print_op(const op_spec& op, bool details) {
   std::cout << op.name << "  (" << op.nin << " in, " << op.nout << " out, " << op.loops.size() << " loops";
@@ -98,15 +110,10 @@ int ops(std::span<const std::string_view> args) {
   std::cout << all.size() << " built-in ops\n";
   for (const auto& op : all) print_op(op, false);
   // The routines that are not ufuncs, from the runtime's own tables.
-  const auto routines = creation_routines();
-  std::cout << routines.size() << " creation routines\n";
-  for (const routine_info& r : routines) std::cout << r.name << "  " << r.signature << "  (" << r.summary << ")\n";
-  const auto manipulation = manipulation_routines();
-  std::cout << manipulation.size() << " manipulation routines\n";
-  for (const routine_info& r : manipulation) std::cout << r.name << "  " << r.signature << "  (" << r.summary << ")\n";
-  const auto indexing = indexing_routines();
-  std::cout << indexing.size() << " indexing routines\n";
-  for (const routine_info& r : indexing) std::cout << r.name << "  " << r.signature << "  (" << r.summary << ")\n";
+  for (const auto& [family, routines] : routine_families()) {
+    std::cout << routines.size() << " " << family << " routines\n";
+    for (const routine_info& r : routines) std::cout << r.name << "  " << r.signature << "  (" << r.summary << ")\n";
+  }
   if (loaded_any) {
     const std::vector<ufunc> loaded = loaded_ops();
     std::cout << loaded.size() << " loaded op" << (loaded.size() == 1 ? "" : "s") << " (--ops)\n";

@@ -47,22 +47,16 @@ cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance
 # The reduction reference set (tests/gpu/test_reductions_gpu.cpp and the eval conformance).
 cp -r "$build/tests/conformance/numpy-ref/reductions.yaml" "$build/tests/conformance/numpy-ref/reductions" \
   "$stage/conformance/numpy-ref/"
-# The creation routines' NumPy reference set (tests/gpu/test_creation_gpu.cpp), when the build
-# made it (tests/routine_refs.cmake), and its generator (to remake it with the machine's NumPy 2).
-if [ -d "$build/tests/conformance/creation-ref" ]; then
-  cp -r "$build/tests/conformance/creation-ref" "$stage/conformance/"
-fi
-cp "$root/tests/conformance/make_creation_ref.py" "$root/tests/conformance/routine_ref.py" "$stage/"
-# The manipulation routines' reference set (tests/gpu/test_manipulation_gpu.cpp) and its generator.
-if [ -d "$build/tests/conformance/manipulation-ref" ]; then
-  cp -r "$build/tests/conformance/manipulation-ref" "$stage/conformance/"
-fi
-cp "$root/tests/conformance/make_manipulation_ref.py" "$stage/"
-# The indexing routines' reference set (tests/gpu/test_indexing_gpu.cpp) and its generator.
-if [ -d "$build/tests/conformance/indexing-ref" ]; then
-  cp -r "$build/tests/conformance/indexing-ref" "$stage/conformance/"
-fi
-cp "$root/tests/conformance/make_indexing_ref.py" "$stage/"
+# The routine families' NumPy reference sets (tests/gpu/test_<family>_gpu.cpp), when the build made
+# them (tests/routine_refs.cmake), and their generators (to remake them with the machine's NumPy 2).
+cp "$root/tests/conformance/routine_ref.py" "$stage/"
+for script in "$root"/tests/conformance/make_*_ref.py; do
+  family=$(basename "$script" .py); family=${family#make_}; family=${family%_ref}
+  cp "$script" "$stage/"
+  if [ -d "$build/tests/conformance/$family-ref" ]; then
+    cp -r "$build/tests/conformance/$family-ref" "$stage/conformance/"
+  fi
+done
 # NumPy's results for the ops cupp registers (the GPU conformance test reads them).
 mkdir -p "$stage/conformance/numpy-ref/ufunc"
 for spec in "$root"/specs/ufuncs/*.yaml; do
@@ -116,11 +110,10 @@ case ${1:-all} in
 esac
 export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
 # The routine families' references, remade with this machine's NumPy 2 (the build's may be NumPy 1).
-for family in creation manipulation indexing; do
-  if [ -f make_${family}_ref.py ]; then
-    rm -rf conformance/$family-ref && python3 make_${family}_ref.py conformance/$family-ref > /dev/null ||
-      echo "make_${family}_ref.py failed: the $family reference cases will skip"
-  fi
+for script in make_*_ref.py; do
+  family=${script#make_}; family=${family%_ref.py}
+  rm -rf conformance/$family-ref && python3 $script conformance/$family-ref > /dev/null ||
+    echo "$script failed: the $family reference cases will skip"
 done
 ./cupp info 2>&1 | tee "$OUT/info.log"
 ./cupp demo 2>&1 | tee "$OUT/demo.log" | tail -15; echo "demo exit: ${PIPESTATUS[0]}"

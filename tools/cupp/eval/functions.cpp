@@ -151,6 +151,9 @@ function_table function_table::builtins() {
   add_creation(t);
   add_manipulation(t);
   add_indexing(t);
+  add_sorting(t);
+  add_searching(t);
+  add_statistics(t);
   return t;
 }
 

@@ -58,6 +58,14 @@ void add_manipulation(function_table& t);
 // Registers the indexing routines that return arrays: take, take_along_axis, compress, extract,
 // flatnonzero, choose, unravel_index, ravel_multi_index, ix_ (indexing.cpp).
 void add_indexing(function_table& t);
+// Registers the sorting routines: sort, argsort, lexsort, partition, argpartition (sorting.cpp).
+void add_sorting(function_table& t);
+// Registers the searching, counting and set routines: searchsorted, digitize, bincount,
+// histogram, unique and its forms, isin, intersect1d, union1d, setdiff1d, setxor1d (searching.cpp).
+void add_searching(function_table& t);
+// Registers the statistics and logic routines: median, percentile, quantile and their nan forms,
+// average, cov, corrcoef, isclose, allclose, array_equal, array_equiv (statistics.cpp).
+void add_statistics(function_table& t);
 
 // Held around a call of `f` when f raises from the data (its spec's `raises`, e.g. power): such
 // an op's kernels share one device error flag per compiled program, which the engine reads and
