@@ -1,7 +1,9 @@
 // NumPy's array manipulation routines on the GPU: joining (concatenate/concat, stack, hstack,
 // vstack, dstack, column_stack, append), splitting (split, array_split, hsplit, vsplit, dsplit),
 // rearranging (flip, fliplr, flipud, rot90, roll), tiling (tile, repeat, resize), dimensions
-// (atleast_1d/2d/3d) and editing (insert, delete_). Each follows NumPy 2's signature and
+// (atleast_1d/2d/3d), editing (insert, delete_), padding (pad), element-wise selection and value
+// editing (clip, where, round/around, nan_to_num, angle, trim_zeros), interpolation (interp) and
+// discrete convolution (convolve, correlate). Each follows NumPy 2's signature and
 // semantics; keyword arguments are trailing parameters or option structs:
 //
 //   auto c = cupp::concatenate({a, b}, {.axis = 1});
@@ -21,10 +23,13 @@
 #pragma once
 
 #include <array>
+#include <complex>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -169,6 +174,127 @@ ndarray delete_(const ndarray& arr, const std::vector<bool>& mask, std::optional
 // a list or slice inserts one entry per index.
 ndarray insert(const ndarray& arr, const index_spec& obj, const operand& values,
                std::optional<int> axis = std::nullopt);
+
+// ---- padding (manipulation_more.cpp)
+
+// NumPy's ((before, after), ...) arguments of pad: one value for every side of every axis (N),
+// one pair for every axis ({before, after}), or one pair per axis ({{b0, a0}, {b1, a1}, ...}; a
+// single pair in braces counts for every axis). Resolved against the array's ndim as NumPy's
+// _as_pairs does: ValueError "operands could not be broadcast together with remapped shapes ..."
+// when the number of pairs is neither 1 nor ndim.
+class pad_widths {
+ public:
+  pad_widths(std::int64_t all) : pairs_{{all, all}}, broadcast_(true) {}  // NOLINT: pad(a, 2)
+  pad_widths(std::int64_t before, std::int64_t after) : pairs_{{before, after}}, broadcast_(true) {}
+  pad_widths(std::initializer_list<std::array<std::int64_t, 2>> per_axis) : pairs_(per_axis) {}
+  explicit pad_widths(std::vector<std::array<std::int64_t, 2>> per_axis) : pairs_(std::move(per_axis)) {}
+  std::span<const std::array<std::int64_t, 2>> pairs() const noexcept { return pairs_; }
+  bool broadcast() const noexcept { return broadcast_; }  // one value or one pair for all axes
+
+ private:
+  std::vector<std::array<std::int64_t, 2>> pairs_;
+  bool broadcast_ = false;
+};
+
+// pad's constant_values: like pad_widths, of numbers (weak scalars, cast unsafely to the array's
+// dtype as NumPy's assignment of its NumPy scalars does). Default: 0.
+class pad_values {
+ public:
+  pad_values() = default;
+  template <class T>
+    requires std::is_constructible_v<weak_scalar, T>
+  pad_values(T all) : pairs_{{weak_scalar(all), weak_scalar(all)}}, broadcast_(true) {}  // NOLINT
+  pad_values(weak_scalar before, weak_scalar after) : pairs_{{before, after}}, broadcast_(true) {}
+  pad_values(std::initializer_list<std::array<weak_scalar, 2>> per_axis) : pairs_(per_axis) {}
+  explicit pad_values(std::vector<std::array<weak_scalar, 2>> per_axis) : pairs_(std::move(per_axis)) {}
+  std::span<const std::array<weak_scalar, 2>> pairs() const noexcept { return pairs_; }
+  bool broadcast() const noexcept { return broadcast_; }
+  bool given() const noexcept { return !pairs_.empty(); }
+
+ private:
+  std::vector<std::array<weak_scalar, 2>> pairs_;
+  bool broadcast_ = false;
+};
+
+struct pad_options {
+  // "constant", "edge", "reflect", "symmetric", "wrap" or "empty" (uninitialised pads). NumPy's
+  // statistic modes (linear_ramp, maximum, mean, median, minimum) raise ValueError here.
+  std::string_view mode = "constant";
+  pad_values constant_values{};   // mode "constant" only (ValueError with another mode)
+  std::string_view reflect_type{};  // "even" (the default); "odd" is not implemented (ValueError)
+};
+// numpy.pad(array, pad_width, mode='constant', **kwargs): one gather kernel writes the padded
+// array (a copy for 0-d arrays). Negative widths: ValueError("index can't contain negative
+// values"); an unknown mode: ValueError("mode 'x' is not supported"); a non-constant mode that
+// would extend an empty axis: ValueError. Corners in constant mode take the value of the last
+// axis that pads them, as NumPy's.
+ndarray pad(const ndarray& array, const pad_widths& pad_width, const pad_options& options = {});
+
+// ---- element-wise selection and value editing (manipulation_more.cpp)
+
+// numpy.clip(a, a_min, a_max): NumPy 2's clip ufunc (three inputs, NEP 50 promotion of weak
+// scalars, NaN in any input propagates) when both bounds are given; minimum(a, a_max) or
+// maximum(a, a_min) when one is std::nullopt, positive(a) when both are. As NumPy's _clip, a weak
+// integer bound beyond an integer array's range counts as no bound. out=, where=, dtype= and
+// casting= as a ufunc's.
+ndarray clip(const ndarray& a, const std::optional<operand>& a_min, const std::optional<operand>& a_max,
+             const ufunc_options& options = {});
+
+// numpy.where(condition, x, y): x where condition (nonzero) else y, broadcast together. The result
+// dtype is result_type(x, y) under NEP 50 (weak scalars take the arrays' dtype); as NumPy's where,
+// a weak scalar is then cast unsafely to it (where(c, int8_array, 300) wraps, no OverflowError).
+// (The one-argument form is nonzero.)
+ndarray where(const operand& condition, const operand& x, const operand& y);
+
+// numpy.round / numpy.around(a, decimals=0): rint for decimals == 0, else NumPy's
+// multiply-by-10**decimals, rint, divide (divide first for negative decimals). Integer arrays
+// with decimals >= 0 are returned as they are (NumPy returns the same array); with negative
+// decimals they round through float64 and come back in their dtype. Complex: each part rounded.
+// bool: rint gives float16 (decimals != 0: TypeError, as NumPy's out= cast).
+ndarray round(const ndarray& a, int decimals = 0);
+ndarray around(const ndarray& a, int decimals = 0);
+
+struct nan_to_num_options {
+  bool copy = true;                    // false: replace in place (inexact arrays) and return x
+  double nan = 0.0;                    // what NaN becomes
+  std::optional<double> posinf{};      // default: the largest finite value of x's (real) dtype
+  std::optional<double> neginf{};      // default: the most negative finite value
+};
+// numpy.nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None): one kernel; complex arrays
+// have each part replaced. Integer and bool arrays come back as a copy (or x when copy=false).
+ndarray nan_to_num(const ndarray& x, const nan_to_num_options& options = {});
+
+// numpy.angle(z, deg=False): arctan2(z.imag, z.real) for complex z, arctan2(0, z) otherwise (so the
+// result dtype is arctan2's for z: float16 for int8, float64 for int64), times 180/pi with deg.
+ndarray angle(const ndarray& z, bool deg = false);
+
+// numpy.trim_zeros(filt, trim='fb', axis=None): a view without the leading ('f') and/or trailing
+// ('b') zeros: of a 1-d array; of an n-d array the bounding box of its nonzero elements on every
+// axis (axis=None) or on one axis. An all-zero array gives length 0 on the trimmed axes. trim is
+// case-insensitive; anything but f, b, fb, bf: ValueError("unexpected character(s) in `trim`: 'x'").
+ndarray trim_zeros(const ndarray& filt, std::string_view trim = "fb", std::optional<int> axis = std::nullopt);
+
+// ---- interpolation and discrete convolution (manipulation_more.cpp)
+
+struct interp_options {
+  std::optional<std::complex<double>> left{};   // default fp[0]
+  std::optional<std::complex<double>> right{};  // default fp[-1]
+  std::optional<double> period{};               // x and xp taken modulo period (left/right ignored)
+};
+// numpy.interp(x, xp, fp, left=None, right=None, period=None): one-dimensional piecewise-linear
+// interpolation, one binary search per element of x, NumPy's arithmetic (no fused multiply-add) so
+// results equal NumPy's. float64 result (complex128 when fp is complex) of x's shape. Errors:
+// ValueError for empty xp, unequal lengths, xp/fp not 1-d, period == 0; TypeError for complex x/xp.
+ndarray interp(const ndarray& x, const ndarray& xp, const ndarray& fp, const interp_options& options = {});
+
+// numpy.convolve(a, v, mode='full') and numpy.correlate(a, v, mode='valid'); mode "full", "same"
+// or "valid". The result dtype is promote_types(a, v) (bool: logical or of ands, as NumPy's dot);
+// correlate conjugates v for complex input, and its output is reversed when v is the longer
+// (NumPy's rule). Direct O(n*m) kernel, one thread per output element; float16/bfloat16
+// accumulate in float32. Errors: ValueError for an empty input, an input that is not 1-d
+// (convolve takes 0-d as length 1) or an unknown mode.
+ndarray convolve(const ndarray& a, const ndarray& v, std::string_view mode = "full");
+ndarray correlate(const ndarray& a, const ndarray& v, std::string_view mode = "valid");
 
 // ---- for tools: the routines above, by name, with their NumPy signatures (cupp ops lists them).
 std::span<const routine_info> manipulation_routines() noexcept;
