@@ -1,8 +1,560 @@
-// The implementation of cupp/searching.hpp: the searching, counting and set routines: searchsorted, digitize, bincount, histogram, unique and its forms, isin, intersect1d, union1d, setdiff1d, setxor1d.
+// The implementation of cupp/searching.hpp, part one: the searching family's NVRTC program (one
+// per dtype, cached under ("searching", type id)), searchsorted, digitize, bincount, histogram and
+// the routine table. The program's error state (a __device__ pair read once at the end of a call
+// that can raise: [0] set, [1] one bad value) reports a sorter index out of range. unique, isin and
+// the set routines are in sets.cpp.
 #include "cupp/searching.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "compiler/kernel_cache.hpp"
+#include "cuda/check.hpp"
+#include "cuda/current_stream.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/manipulation.hpp"
+#include "cupp/reductions.hpp"
+#include "cupp/scans.hpp"
+#include "cupp/ufunc.hpp"
+#include "routines/searching_kernels.hpp"
+#include "tables.hpp"
 
 namespace cupp {
 
-std::span<const routine_info> searching_routines() noexcept { return {}; }
+namespace {
+
+constexpr const char* program_body = R"(
+#define CUPP_GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); \
+  i += (long long)gridDim.x * blockDim.x)
+// [0] set when a value was bad, [1] one bad value.
+extern "C" __device__ unsigned long long cupp_search_state[2];
+
+// NumPy's sort order (npysort's LT): NaN last; complex lexicographic, a NaN part sorting last.
+template <class X>
+__device__ inline bool ss_lt(X a, X b) { return a < b; }
+__device__ inline bool ss_lt(float a, float b) { return a < b || (b != b && a == a); }
+__device__ inline bool ss_lt(double a, double b) { return a < b || (b != b && a == a); }
+__device__ inline bool ss_lt(__half a, __half b) { return ss_lt(__half2float(a), __half2float(b)); }
+__device__ inline bool ss_lt(__nv_bfloat16 a, __nv_bfloat16 b) { return ss_lt(__bfloat162float(a), __bfloat162float(b)); }
+template <class R>
+__device__ inline bool ss_lt(cupp::dev::complex<R> a, cupp::dev::complex<R> b) {
+  if (a.re < b.re) return a.im == a.im || b.im != b.im;
+  if (a.re > b.re) return b.im != b.im && a.im == a.im;
+  if (a.re == b.re || (a.re != a.re && b.re != b.re)) return a.im < b.im || (b.im != b.im && a.im == a.im);
+  return b.re != b.re;
+}
+// NumPy's == (NaN unequal to everything).
+template <class X>
+__device__ inline bool ss_eq(X a, X b) { return a == b; }
+__device__ inline bool ss_eq(__half a, __half b) { return __half2float(a) == __half2float(b); }
+__device__ inline bool ss_eq(__nv_bfloat16 a, __nv_bfloat16 b) { return __bfloat162float(a) == __bfloat162float(b); }
+template <class R>
+__device__ inline bool ss_eq(cupp::dev::complex<R> a, cupp::dev::complex<R> b) { return a.re == b.re && a.im == b.im; }
+
+extern "C" __global__ void cupp_searchsorted(const T* a, long long n, const long long* sorter, const T* v,
+                                             long long nv, long long* out, int right) {
+  CUPP_GRID_LOOP(i, nv) {
+    const T key = v[i];
+    long long lo = 0, hi = n;
+    while (lo < hi) {
+      const long long mid = lo + ((hi - lo) >> 1);
+      long long k = mid;
+      if (sorter) {
+        k = sorter[mid];
+        if (k < 0 || k >= n) {
+          cupp_search_state[1] = (unsigned long long)k;
+          cupp_search_state[0] = 1ull;
+          break;
+        }
+      }
+      const T x = a[k];
+      if (right ? !ss_lt(key, x) : ss_lt(x, key)) lo = mid + 1; else hi = mid;
+    }
+    out[i] = lo;
+  }
+}
+
+extern "C" __global__ void cupp_unique_flags(const T* aux, long long n, unsigned char* flag, int equal_nan) {
+  CUPP_GRID_LOOP(i, n) {
+    bool f = true;
+    if (i > 0) {
+      if (equal_nan && cupp::dev::isnan(aux[i])) f = !cupp::dev::isnan(aux[i - 1]);
+      else f = !ss_eq(aux[i], aux[i - 1]);
+    }
+    flag[i] = f;
+  }
+}
+
+extern "C" __global__ void cupp_isin(const T* x, long long n, const T* t, long long nt, unsigned char* out, int invert) {
+  CUPP_GRID_LOOP(i, n) {
+    const T key = x[i];
+    long long lo = 0, hi = nt;
+    while (lo < hi) {
+      const long long mid = lo + ((hi - lo) >> 1);
+      if (ss_lt(t[mid], key)) lo = mid + 1; else hi = mid;
+    }
+    const bool found = lo < nt && ss_eq(t[lo], key);
+    out[i] = found != (invert != 0);
+  }
+}
+
+extern "C" __global__ void cupp_xor_flags(const T* aux, long long n, unsigned char* flag) {
+  CUPP_GRID_LOOP(i, n) {
+    const bool left = i == 0 || !ss_eq(aux[i], aux[i - 1]);
+    const bool right = i == n - 1 || !ss_eq(aux[i + 1], aux[i]);
+    flag[i] = left && right;
+  }
+}
+
+extern "C" __global__ void cupp_adjacent_equal(const T* aux, long long n, unsigned char* flag) {
+  CUPP_GRID_LOOP(i, n - 1) flag[i] = ss_eq(aux[i], aux[i + 1]);
+}
+
+// Bin j holds edges[j] <= x < edges[j+1]; the last bin also x == edges[ne-1]. wkind 0: counts,
+// 1: real weights (one double each), 2: complex weights (two doubles each).
+extern "C" __global__ void cupp_histogram(const T* x, long long n, const T* edges, long long ne, const double* w,
+                                          int wkind, unsigned long long* counts, double* sums) {
+  const long long nb = ne - 1;
+  CUPP_GRID_LOOP(i, n) {
+    const T key = x[i];
+    if (cupp::dev::isnan(key)) continue;
+    long long lo = 0, hi = ne;
+    while (lo < hi) {
+      const long long mid = lo + ((hi - lo) >> 1);
+      if (ss_lt(key, edges[mid])) hi = mid; else lo = mid + 1;
+    }
+    long long j = lo - 1;
+    if (j < 0) continue;
+    if (j >= nb) {
+      if (ss_lt(edges[nb], key)) continue;
+      j = nb - 1;
+    }
+    if (wkind == 0) atomicAdd(&counts[j], 1ull);
+    else if (wkind == 1) atomicAdd(&sums[j], w[i]);
+    else {
+      atomicAdd(&sums[2 * j], w[2 * i]);
+      atomicAdd(&sums[2 * j + 1], w[2 * i + 1]);
+    }
+  }
+}
+
+extern "C" __global__ void cupp_minmax(const long long* x, long long n, long long* mm) {
+  long long lo = 0x7fffffffffffffffll, hi = -0x7fffffffffffffffll - 1;
+  CUPP_GRID_LOOP(i, n) {
+    lo = x[i] < lo ? x[i] : lo;
+    hi = x[i] > hi ? x[i] : hi;
+  }
+  atomicMin(&mm[0], lo);
+  atomicMax(&mm[1], hi);
+}
+
+extern "C" __global__ void cupp_bincount(const long long* x, long long n, const double* w, unsigned long long* counts,
+                                         double* sums) {
+  CUPP_GRID_LOOP(i, n) {
+    if (w) atomicAdd(&sums[x[i]], w[i]);
+    else atomicAdd(&counts[x[i]], 1ull);
+  }
+}
+
+extern "C" __global__ void cupp_scatter(const long long* idx, const long long* val, long long n, long long* out) {
+  CUPP_GRID_LOOP(i, n) out[idx[i]] = val[i];
+}
+
+extern "C" __global__ void cupp_run_counts(const long long* pos, long long m, long long n, long long* out) {
+  CUPP_GRID_LOOP(k, m) out[k] = (k + 1 < m ? pos[k + 1] : n) - pos[k];
+}
+)";
+
+constexpr unsigned block_threads = 256;
+
+struct device_scope {
+  std::optional<cuda::DeviceGuard> guard;
+  explicit device_scope(int device) {
+    if (cuda::current_device() != device) guard.emplace(device);
+  }
+};
+
+void require_numeric(const dtype& type, std::string_view routine) {
+  if (!type.is_builtin())
+    throw TypeError(std::string(routine) + ": dtype " + type.name() + " is not supported (a numeric or bool dtype is needed)");
+}
+
+// NumPy's PyArray_CheckFromAny(op, ..., 1, 1) errors.
+void require_1d(const ndarray& a) {
+  if (a.ndim() < 1) throw ValueError("object of too small depth for desired array");
+  if (a.ndim() > 1) throw ValueError("object too deep for desired array");
+}
+
+[[noreturn]] void throw_cast(const dtype& from, const dtype& to) {
+  throw TypeError("Cannot cast array data from dtype('" + from.name() + "') to dtype('" + to.name() +
+                  "') according to the rule 'safe'");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// the program
+
+namespace detail {
+
+searching_program searching_kernel_program(cupp::dtype type) {
+  if (!type.is_builtin()) throw TypeError("searching_kernel_program: dtype " + type.name() + " has no kernels");
+  searching_program p;
+  p.name = "cupp_searching_" + type.name();
+  p.source = "#include <cupp/dev/prelude.cuh>\nusing T = " + std::string(info(type.id()).device_type) + ";\n" +
+             program_body;
+  p.kernels = {"cupp_searchsorted", "cupp_unique_flags", "cupp_isin",    "cupp_xor_flags", "cupp_adjacent_equal",
+               "cupp_histogram",    "cupp_minmax",       "cupp_bincount", "cupp_scatter",  "cupp_run_counts"};
+  return p;
+}
+
+int bins_monotonicity(std::span<const double> a) {
+  const std::size_t n = a.size();
+  if (n == 0) return 1;
+  double last = a[0];
+  std::size_t i = 1;
+  while (i < n && a[i] == last) ++i;
+  if (i == n) return 1;
+  double next = a[i];
+  if (last < next) {
+    for (++i; i < n; ++i) {
+      last = next;
+      next = a[i];
+      if (last > next) return 0;
+    }
+    return 1;
+  }
+  for (++i; i < n; ++i) {
+    last = next;
+    next = a[i];
+    if (last < next) return 0;
+  }
+  return -1;
+}
+
+cupp::dtype histogram_bin_dtype(cupp::dtype a) { return a.is_floating() ? a : cupp::dtype(float64); }
+
+}  // namespace detail
+
+namespace search_detail {
+
+const detail::kernel_module& program_for(dtype type, int device) {
+  return detail::kernel_cache::global().get(device, {"searching", static_cast<std::uint64_t>(type.id())}, [&] {
+    detail::searching_program p = detail::searching_kernel_program(type);
+    return detail::program_source{p.name, p.source, p.kernels, {}};
+  });
+}
+
+void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** args, int device) {
+  device_scope scope(device);
+  const std::int64_t blocks = std::clamp<std::int64_t>((n + block_threads - 1) / block_threads, 1, 1 << 20);
+  cuda::detail::check(cudaLaunchKernel(m.function(k), dim3(static_cast<unsigned>(blocks)), dim3(block_threads), args, 0,
+                                       cuda::detail::current_stream_handle(device)),
+                      "cudaLaunchKernel");
+}
+
+std::optional<std::int64_t> read_state(const detail::kernel_module& m, int device) {
+  device_scope scope(device);
+  auto* state = static_cast<unsigned long long*>(m.global("cupp_search_state"));
+  const auto stream = cuda::detail::current_stream_handle(device);
+  unsigned long long host[2] = {};
+  cuda::detail::check(cudaMemcpyAsync(host, state, sizeof host, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
+  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  if (host[0] == 0) return std::nullopt;
+  cuda::detail::check(cudaMemsetAsync(state, 0, sizeof host, stream), "cudaMemsetAsync");
+  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  return static_cast<std::int64_t>(host[1]);
+}
+
+ndarray flat_as(const ndarray& a, dtype type) {
+  ndarray r = a.dtype() == type ? a : astype(a, type, casting::unsafe);
+  if (!r.is_c_contiguous()) r = ascontiguousarray(r);
+  const std::int64_t n = r.size();
+  return r.reshape(std::span<const std::int64_t>(&n, 1));
+}
+
+std::vector<std::int64_t> download_i64(const ndarray& a) { return flat_as(a, int64).to_vector<std::int64_t>(); }
+
+}  // namespace search_detail
+
+using namespace search_detail;
+
+// ---------------------------------------------------------------------------------------------
+// searchsorted, digitize
+
+search_side parse_search_side(std::string_view name) {
+  if (name == "left") return search_side::left;
+  if (name == "right") return search_side::right;
+  throw ValueError("search side must be 'left' or 'right' (got '" + std::string(name) + "')");
+}
+
+ndarray searchsorted(const ndarray& a, const ndarray& v, const searchsorted_options& options) {
+  require_1d(a);
+  require_numeric(a.dtype(), "searchsorted");
+  require_numeric(v.dtype(), "searchsorted");
+  ndarray sorter;
+  if (!options.sorter.is_null()) {
+    const dtype st = options.sorter.dtype();
+    if (!can_cast(st, int64, casting::safe)) throw_cast(st, int64);
+    require_1d(options.sorter);
+    if (options.sorter.size() != a.size()) throw ValueError("sorter.size must equal a.size");
+    sorter = flat_as(options.sorter, int64);
+  }
+  const dtype type = promote_types(a.dtype(), v.dtype());
+  ndarray out = empty(v.shape(), int64);
+  if (v.size() == 0) return out;
+  const ndarray keys = flat_as(v, type), sorted = flat_as(a, type);
+  const int device = v.device();
+  const detail::kernel_module& m = program_for(type, device);
+  const void* ap = sorted.data();
+  long long n = sorted.size(), nv = keys.size();
+  const void* sp = sorter.is_null() ? nullptr : sorter.data();
+  const void* vp = keys.data();
+  void* op = out.data();
+  int right = options.side == search_side::right ? 1 : 0;
+  void* args[] = {&ap, &n, &sp, &vp, &nv, &op, &right};
+  launch(m, k_searchsorted, nv, args, device);
+  if (!sorter.is_null() && read_state(m, device)) throw ValueError("Sorter index out of range.");
+  return out;
+}
+
+ndarray searchsorted(const ndarray& a, const weak_scalar& v, const searchsorted_options& options) {
+  dtype type = float64;
+  switch (v.scalar_kind()) {
+    case weak_scalar::kind::bool_: type = bool_; break;
+    case weak_scalar::kind::int_: type = v.is_negative() || v.fits(int64) ? dtype(int64) : dtype(uint64); break;
+    case weak_scalar::kind::float_: type = float64; break;
+    default: type = complex128; break;
+  }
+  return searchsorted(a, scalar(v, type), options);
+}
+
+ndarray digitize(const ndarray& x, const ndarray& bins, bool right) {
+  if (x.dtype().is_complex()) throw TypeError("x may not be complex");
+  require_numeric(x.dtype(), "digitize");
+  require_numeric(bins.dtype(), "digitize");
+  if (!can_cast(bins.dtype(), float64, casting::safe)) throw_cast(bins.dtype(), float64);
+  require_1d(bins);
+  const std::vector<double> b = flat_as(bins, float64).to_vector<double>();
+  const int mono = detail::bins_monotonicity(b);
+  if (mono == 0) throw ValueError("bins must be monotonically increasing or decreasing");
+  // side is the opposite of right (NumPy's digitize).
+  const searchsorted_options o{.side = right ? search_side::left : search_side::right};
+  if (mono == -1) {
+    const ndarray rev = flip(bins);
+    const ndarray idx = searchsorted(rev, x, o);
+    return subtract(scalar(static_cast<std::int64_t>(bins.size()), int64), idx);
+  }
+  return searchsorted(bins, x, o);
+}
+
+// ---------------------------------------------------------------------------------------------
+// bincount
+
+ndarray bincount(const ndarray& x0, const bincount_options& options) {
+  require_1d(x0);
+  if (options.minlength < 0) throw ValueError("'minlength' must not be negative");
+  const bool empty_ok = x0.size() == 0;  // an empty list of any dtype (np.bincount([]))
+  if (!empty_ok && !can_cast(x0.dtype(), int64, casting::safe)) throw_cast(x0.dtype(), int64);
+  ndarray w;
+  if (!options.weights.is_null()) {
+    if (!can_cast(options.weights.dtype(), float64, casting::safe)) throw_cast(options.weights.dtype(), float64);
+    require_1d(options.weights);
+    if (options.weights.size() != x0.size()) throw ValueError("The weights and list don't have the same length.");
+    w = flat_as(options.weights, float64);
+  }
+  const dtype result = w.is_null() ? dtype(int64) : dtype(float64);
+  if (x0.size() == 0) return zeros(std::span<const std::int64_t>(&options.minlength, 1), result);
+  const ndarray x = flat_as(x0, int64);
+  const int device = x.device();
+  const detail::kernel_module& m = program_for(int64, device);
+  long long n = x.size();
+  const void* xp = x.data();
+  // min and max in one download.
+  const std::vector<std::int64_t> init = {std::numeric_limits<std::int64_t>::max(),
+                                          std::numeric_limits<std::int64_t>::min()};
+  const ndarray mm = asarray(init, {.blocking = true});
+  {
+    void* mp = mm.data();
+    void* args[] = {&xp, &n, &mp};
+    launch(m, k_minmax, n, args, device);
+  }
+  const std::vector<std::int64_t> range = mm.to_vector<std::int64_t>();
+  if (range[0] < 0) throw ValueError("'list' argument must have no negative elements");
+  const std::int64_t len = std::max(range[1] + 1, options.minlength);
+  ndarray out = zeros(std::span<const std::int64_t>(&len, 1), w.is_null() ? dtype(uint64) : dtype(float64));
+  const void* wp = w.is_null() ? nullptr : w.data();
+  void* cp = w.is_null() ? out.data() : nullptr;
+  void* sp = w.is_null() ? nullptr : out.data();
+  void* args[] = {&xp, &n, &wp, &cp, &sp};
+  launch(m, k_bincount, n, args, device);
+  return w.is_null() ? out.view(int64) : out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// histogram
+
+namespace {
+
+// Python's repr of a float (shortest round trip; "1.0", "nan", "inf").
+std::string repr_edge(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, r.ptr);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+// Counts (or sums the weights of) `a` (flattened, already the edges' comparison dtype) into the
+// bins between `edges`; the result of dtype `ntype`.
+ndarray count_into_bins(const ndarray& a, const ndarray& edges, const ndarray& weights, dtype ntype) {
+  const std::int64_t ne = edges.size(), nb = std::max<std::int64_t>(ne - 1, 0);
+  const bool complex_w = !weights.is_null() && weights.dtype().is_complex();
+  if (nb == 0 || a.size() == 0) return zeros(std::span<const std::int64_t>(&nb, 1), ntype);
+  const int device = a.device();
+  const dtype type = a.dtype();
+  const detail::kernel_module& m = program_for(type, device);
+  ndarray w;
+  int wkind = 0;
+  if (!weights.is_null()) {
+    wkind = complex_w ? 2 : 1;
+    w = flat_as(weights, complex_w ? dtype(complex128) : dtype(float64));
+  }
+  const std::int64_t acc_len = complex_w ? 2 * nb : nb;
+  ndarray acc = zeros(std::span<const std::int64_t>(&acc_len, 1), weights.is_null() ? dtype(uint64) : dtype(float64));
+  const void* xp = a.data();
+  const void* ep = edges.data();
+  const void* wp = w.is_null() ? nullptr : w.data();
+  long long n = a.size(), nel = ne;
+  void* cp = weights.is_null() ? acc.data() : nullptr;
+  void* sp = weights.is_null() ? nullptr : acc.data();
+  void* args[] = {&xp, &n, &ep, &nel, &wp, &wkind, &cp, &sp};
+  launch(m, k_histogram, n, args, device);
+  ndarray hist = weights.is_null() ? acc.view(int64) : complex_w ? acc.view(complex128) : acc;
+  return hist.dtype() == ntype ? hist : astype(hist, ntype, casting::unsafe);
+}
+
+struct prepared {
+  ndarray a, weights;
+  dtype ntype = int64;
+};
+
+prepared prepare_histogram(const ndarray& a0, const histogram_options& options) {
+  require_numeric(a0.dtype(), "histogram");
+  if (a0.dtype().is_complex()) throw TypeError("histogram: complex data is not supported");
+  prepared p;
+  p.a = a0.dtype().is_bool() ? astype(a0, uint8) : a0;
+  if (!options.weights.is_null()) {
+    const auto ws = options.weights.shape(), as = a0.shape();
+    if (!std::equal(ws.begin(), ws.end(), as.begin(), as.end()))
+      throw ValueError("weights should have the same shape as a.");
+    require_numeric(options.weights.dtype(), "histogram");
+    p.weights = options.weights;
+    p.ntype = options.weights.dtype();
+  }
+  return p;
+}
+
+histogram_result finish(const ndarray& a, const ndarray& edges, const prepared& p, bool density) {
+  const dtype cmp = promote_types(a.dtype(), edges.dtype());
+  ndarray hist = count_into_bins(flat_as(a, cmp), flat_as(edges, cmp), p.weights, p.ntype);
+  if (density) {
+    const ndarray db = astype(diff(edges), float64);
+    hist = divide(divide(hist, db), sum(hist));
+  }
+  return {hist, edges};
+}
+
+}  // namespace
+
+histogram_result histogram(const ndarray& a0, std::int64_t bins, const histogram_options& options) {
+  const prepared p = prepare_histogram(a0, options);
+  if (bins < 1) throw ValueError("`bins` must be positive, when an integer");
+  const dtype at = p.a.dtype();
+  const dtype bin_type = detail::histogram_bin_dtype(at);
+  operand first = 0.0, last = 1.0;
+  if (options.range) {
+    const auto [lo, hi] = *options.range;
+    if (lo > hi) throw ValueError("max must be larger than min in range parameter.");
+    if (!std::isfinite(lo) || !std::isfinite(hi))
+      throw ValueError("supplied range of [" + repr_edge(lo) + ", " + repr_edge(hi) + "] is not finite");
+    if (lo == hi) {
+      first = lo - 0.5;
+      last = hi + 0.5;
+    } else {
+      first = lo;
+      last = hi;
+    }
+  } else if (p.a.size() == 0) {
+    first = 0;
+    last = 1;
+  } else {
+    // a.min(), a.max() as strong scalars of a's dtype; equal ones widened by 0.5 (in a's float
+    // dtype, float64 for integers).
+    ndarray lo = min(p.a), hi = max(p.a);
+    const double l = astype(lo, float64).item<double>(), h = astype(hi, float64).item<double>();
+    if (!std::isfinite(l) || !std::isfinite(h))
+      throw ValueError("autodetected range of [" + repr_edge(l) + ", " + repr_edge(h) + "] is not finite");
+    if (l == h) {
+      if (!at.is_floating()) {
+        lo = astype(lo, float64);
+        hi = astype(hi, float64);
+      }
+      lo = subtract(lo, 0.5);
+      hi = add(hi, 0.5);
+    }
+    first = std::move(lo);
+    last = std::move(hi);
+  }
+  const ndarray edges = linspace(first, last, bins + 1, {.dtype = bin_type});
+  return finish(p.a, edges, p, options.density);
+}
+
+histogram_result histogram(const ndarray& a0, const ndarray& bins, const histogram_options& options) {
+  const prepared p = prepare_histogram(a0, options);
+  require_numeric(bins.dtype(), "histogram");
+  if (bins.ndim() != 1) throw ValueError("`bins` must be 1d, when an array");
+  if (bins.dtype().is_complex()) throw TypeError("histogram: complex bins are not supported");
+  if (bins.size() > 1) {
+    const std::int64_t n = bins.size();
+    const ndarray lo = bins(slice(0, n - 1)), hi = bins(slice(1, n));
+    if (any(greater(lo, hi)).item<bool>()) throw ValueError("`bins` must increase monotonically, when an array");
+  }
+  return finish(p.a, bins, p, options.density);
+}
+
+// ---------------------------------------------------------------------------------------------
+// the routine table
+
+std::span<const routine_info> searching_routines() noexcept {
+  static const routine_info table[] = {
+      {"searchsorted", "searchsorted(a, v, side='left', sorter=None)", "insertion points in a sorted array"},
+      {"digitize", "digitize(x, bins, right=False)", "the bin of each value"},
+      {"bincount", "bincount(x, /, weights=None, minlength=0)", "occurrences of each non-negative int"},
+      {"histogram", "histogram(a, bins=10, range=None, density=None, weights=None)", "a histogram and its edges"},
+      {"unique", "unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True)",
+       "the sorted unique elements"},
+      {"unique_values", "unique_values(x)", "the unique elements (each NaN distinct)"},
+      {"unique_counts", "unique_counts(x)", "unique elements and their counts"},
+      {"unique_inverse", "unique_inverse(x)", "unique elements and the inverse indices"},
+      {"unique_all", "unique_all(x)", "unique elements, first indices, inverse, counts"},
+      {"isin", "isin(element, test_elements, assume_unique=False, invert=False)", "membership, element-wise"},
+      {"in1d", "in1d(ar1, ar2, assume_unique=False, invert=False)", "membership of a flattened array"},
+      {"intersect1d", "intersect1d(ar1, ar2, assume_unique=False, return_indices=False)", "sorted common values"},
+      {"union1d", "union1d(ar1, ar2)", "sorted values in either"},
+      {"setdiff1d", "setdiff1d(ar1, ar2, assume_unique=False)", "values of ar1 not in ar2"},
+      {"setxor1d", "setxor1d(ar1, ar2, assume_unique=False)", "values in exactly one"},
+  };
+  return table;
+}
 
 }  // namespace cupp

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""NumPy reference data for the searching, counting and set routines (tests/gpu/test_searching_gpu.cpp).
+
+    python3 make_searching_ref.py OUT_DIR
+
+writes OUT_DIR/<case>/out<k>.npy and OUT_DIR/manifest.json (tests/conformance/routine_ref.py).
+Each case is the NumPy call written next to its id below; the C++ test makes the same call with
+cupp under the same id. Inputs: ar(shape, dtype) = arange(size).reshape(shape).astype(dtype),
+I(values, dtype) and F(values, dtype) (a list made into an array of that dtype), C(values, dtype)
+(complex values); the test builds them the same way. Routines that return several arrays give one
+output each, in NumPy's order. unique_values is sorted here (NumPy >= 2.3 leaves its order
+unspecified; cupp sorts). Runs with any NumPy >= 1.24 (the GPU machine has 2.5); the NumPy 2
+forms (unique_values, unique_counts, unique_inverse, unique_all; unique's inverse of the input's
+shape) are emulated under NumPy 1 and marked numpy2_only.
+"""
+import sys
+
+import numpy as np
+
+import routine_ref
+
+NUMPY2 = routine_ref.NUMPY2
+nan = np.nan
+inf = np.inf
+
+
+def ar(shape, dt="int64"):
+    return np.arange(int(np.prod(shape, dtype=np.int64))).reshape(shape).astype(dt)
+
+
+def I(x, dt="int64"):
+    return np.array(x, dtype=dt)
+
+
+def F(x, dt="float64"):
+    return np.array(x, dtype="float64").astype(dt)
+
+
+def C(x, dt="complex128"):
+    return np.array(x, dtype="complex128").astype(dt)
+
+
+def api(name, x):
+    """NumPy 2's unique_* (emulated with unique(..., equal_nan=False) under NumPy 1)."""
+    f = getattr(np, name, None)
+    if f is not None:
+        r = f(x)
+        if name == "unique_values":
+            return np.sort(r)
+        return tuple(r)
+    flags = {"unique_counts": dict(return_counts=True), "unique_inverse": dict(return_inverse=True),
+             "unique_all": dict(return_index=True, return_inverse=True, return_counts=True)}.get(name, {})
+    r = np.unique(x, equal_nan=False, **flags)
+    return r
+
+
+def hist(*args, **kwargs):
+    h, e = np.histogram(*args, **kwargs)
+    return h, e
+
+
+C_SORTED = np.sort(C([1 + 2j, 1 + 1j, complex(nan, 0), complex(1, nan), -1 + 5j, 2 + 0j, complex(nan, nan)]))
+
+CASES = {
+    # searchsorted
+    "ss_left": lambda: np.searchsorted(ar((10,)) * 2, I([-1, 0, 3, 18, 19, 40])),
+    "ss_right_dups": lambda: np.searchsorted(I([1, 2, 2, 2, 3]), I([2, 0, 5, 1]), side="right"),
+    "ss_left_dups": lambda: np.searchsorted(I([1, 2, 2, 2, 3]), I([2, 0, 5, 1]), side="left"),
+    "ss_f4_nan": lambda: np.searchsorted(F([-inf, 1, 2, inf, nan, nan], "f4"), F([nan, 1.5, -inf, inf, 2], "f4")),
+    "ss_f4_nan_right": lambda: np.searchsorted(F([-inf, 1, 2, inf, nan, nan], "f4"), F([nan, 1.5, -inf, inf, 2], "f4"),
+                                               side="right"),
+    "ss_f2": lambda: np.searchsorted(F([0.5, 1, 1, 2.25, 1000], "f2"), F([1, 0, 3, 2000, 2.25], "f2")),
+    "ss_f8_negzero": lambda: np.searchsorted(F([-1, -0.0, 0.0, 1]), F([0.0, -0.0]), side="right"),
+    "ss_c16": lambda: np.searchsorted(C_SORTED, C([1 + 1.5j, complex(nan, 1), complex(1, nan), 0j, 3 + 0j])),
+    "ss_c8_right": lambda: np.searchsorted(C_SORTED.astype("c8"), C([1 + 1j, 2 + 0j, complex(nan, nan)], "c8"),
+                                           side="right"),
+    "ss_bool": lambda: np.searchsorted(I([False, False, True, True], "?"), I([True, False], "?")),
+    "ss_u1_i2": lambda: np.searchsorted(I([1, 5, 200, 250], "u1"), I([-5, 5, 300], "i2")),
+    "ss_i8_f8": lambda: np.searchsorted(I([1, 5, 9]), F([4.5, 5.0, 9.5])),
+    "ss_u8": lambda: np.searchsorted(I([0, 2**63, 2**64 - 2], "u8"), I([2**63 + 1, 1, 2**64 - 1], "u8")),
+    "ss_i1": lambda: np.searchsorted(I([-128, -1, 0, 127], "i1"), I([-1, 100, -128], "i1"), side="right"),
+    "ss_sorter": lambda: np.searchsorted(I([30, 10, 20]), I([20, 0, 35]), sorter=I([1, 2, 0])),
+    "ss_sorter_right_i4": lambda: np.searchsorted(I([30, 10, 20]), I([20, 10]), side="right",
+                                                  sorter=I([1, 2, 0], "i4")),
+    "ss_0d_v": lambda: np.searchsorted(ar((5,)), I(3)),
+    "ss_empty_a": lambda: np.searchsorted(I([]), I([1, 2])),
+    "ss_empty_v": lambda: np.searchsorted(ar((5,)), I([])),
+    "ss_2d_v": lambda: np.searchsorted(ar((5,)), I([[1, 2], [3, 9]]), side="right"),
+    "ss_strided": lambda: np.searchsorted(ar((12,), "f8")[::3], ar((6,), "f8")[::-1]),
+    # digitize
+    "dig_inc": lambda: np.digitize(F([0.2, 6.4, 3.0, 1.6, -1, 10]), F([0, 1, 2.5, 4, 10])),
+    "dig_inc_right": lambda: np.digitize(F([0.2, 6.4, 3.0, 1.6, -1, 10, 0]), F([0, 1, 2.5, 4, 10]), right=True),
+    "dig_dec": lambda: np.digitize(F([0.2, 6.4, 3.0, 1.6, -1, 10]), F([10, 4, 2.5, 1, 0])),
+    "dig_dec_right": lambda: np.digitize(F([0.2, 6.4, 3.0, 1.6, -1, 10, 0]), F([10, 4, 2.5, 1, 0]), right=True),
+    "dig_int": lambda: np.digitize(ar((10,), "i4"), I([2, 4, 4, 7], "i2")),
+    "dig_nan": lambda: np.digitize(F([nan, 1, 3], "f4"), F([0, 2, 4], "f4")),
+    "dig_empty_bins": lambda: np.digitize(F([1, 2]), F([])),
+    "dig_2d_x": lambda: np.digitize(ar((2, 3), "f8"), F([1, 3])),
+    "dig_const_bins": lambda: np.digitize(I([1, 2, 3]), I([2, 2, 2])),
+    # bincount
+    "bc_basic": lambda: np.bincount(I([0, 1, 1, 3, 2, 1, 7])),
+    "bc_minlength": lambda: np.bincount(I([0, 1, 1, 3]), minlength=10),
+    "bc_minlength_short": lambda: np.bincount(I([0, 9, 1]), minlength=3),
+    "bc_weights": lambda: np.bincount(I([0, 1, 1, 2, 2, 2]), weights=F([0.3, 0.5, 0.2, 0.7, 1.0, -0.6])),
+    "bc_weights_i4": lambda: np.bincount(I([2, 0, 2]), weights=I([5, 6, 7], "i4")),
+    "bc_weights_f4": lambda: np.bincount(I([1, 1]), weights=F([0.25, 0.5], "f4")),
+    "bc_bool": lambda: np.bincount(I([True, False, True], "?")),
+    "bc_u1": lambda: np.bincount(I([255, 0, 255], "u1")),
+    "bc_i1": lambda: np.bincount(I([3, 3, 0], "i1")),
+    "bc_u4": lambda: np.bincount(I([4, 1], "u4")),
+    "bc_empty": lambda: np.bincount(I([])),
+    "bc_empty_minlength": lambda: np.bincount(I([]), minlength=4),
+    "bc_empty_weights": lambda: np.bincount(I([]), weights=F([])),
+    "bc_big": lambda: np.bincount(ar((100000,)) % 1000),
+    # histogram
+    "hist_default": lambda: hist(F([1, 2, 1, 4, 3.5, 0, 10, 2.5])),
+    "hist_bins5_range": lambda: hist(F([1, 2, 1, 4, 3.5, 0, 10, 2.5]), bins=5, range=(0, 5)),
+    "hist_int": lambda: hist(ar((20,), "i4"), bins=4),
+    "hist_i8_3": lambda: hist(ar((10,)), bins=3),
+    "hist_u1_const": lambda: hist(I([5, 5, 5], "u1")),
+    "hist_f4": lambda: hist(F([0.1, 0.7, 0.3, 0.9, 0.5, 0.2, 0.6], "f4"), bins=7),
+    "hist_f4_const": lambda: hist(F([2.5, 2.5], "f4"), bins=2),
+    "hist_f2": lambda: hist(F([0.1, 0.7, 0.3, 0.9, 0.5], "f2"), bins=3),
+    "hist_f2_range": lambda: hist(F([0.1, 0.7, 0.3, 0.9, 0.5], "f2"), bins=4, range=(0.0, 1.0)),
+    "hist_edges": lambda: hist(F([0, 1, 1.5, 2, 3, 3, 4, 5, -1]), bins=F([0, 1, 2, 3])),
+    "hist_edges_int": lambda: hist(I([0, 1, 2, 2, 5, 9]), bins=I([0, 2, 2, 5, 9])),
+    "hist_edges_f4_data_f8_edges": lambda: hist(F([0.5, 1.5, 2.5], "f4"), bins=F([0, 1, 2, 3])),
+    "hist_weights": lambda: hist(F([1, 2, 2, 3]), bins=3, weights=F([0.5, 1, 2, 4])),
+    "hist_weights_i8": lambda: hist(F([1, 2, 2, 3]), bins=3, weights=I([1, 2, 3, 4])),
+    "hist_weights_f4": lambda: hist(F([1, 2, 2, 3]), bins=2, weights=F([0.5, 1, 2, 4], "f4")),
+    "hist_weights_c16": lambda: hist(F([1, 2, 2, 3]), bins=2, weights=C([1 + 1j, 2, 3j, 4])),
+    "hist_weights_edges": lambda: hist(F([1, 2, 2, 3]), bins=F([1, 2.5, 3]), weights=F([0.5, 1, 2, 4])),
+    "hist_density": lambda: hist(F([1, 2, 2, 3, 7]), bins=4, density=True),
+    "hist_density_edges": lambda: hist(F([1, 2, 2, 3, 7]), bins=F([0, 1, 5, 10]), density=True),
+    "hist_nan_range": lambda: hist(F([nan, 1, 2, nan, 3]), bins=2, range=(0, 4)),
+    "hist_outside": lambda: hist(ar((10,), "f8"), bins=3, range=(2.5, 6)),
+    "hist_range_equal": lambda: hist(F([1, 2, 3]), bins=2, range=(2, 2)),
+    "hist_empty": lambda: hist(F([]), bins=3),
+    "hist_empty_int": lambda: hist(I([]), bins=2),
+    "hist_bool": lambda: hist(I([True, False, True], "?"), bins=2),
+    "hist_2d": lambda: hist(ar((3, 4), "f8"), bins=3),
+    "hist_big": lambda: hist(np.sin(ar((100000,), "f8")), bins=37),
+    # unique
+    "uq_basic": lambda: np.unique(I([3, 1, 2, 3, 1])),
+    "uq_all_i4": lambda: np.unique(I([3, 1, 2, 3, 1, 3], "i4"), return_index=True, return_inverse=True,
+                                   return_counts=True),
+    "uq_index": lambda: np.unique(I([5, 5, 4, 4, 5, 1]), return_index=True),
+    "uq_counts_u2": lambda: np.unique(I([7, 7, 0, 65535, 7], "u2"), return_counts=True),
+    "uq_nan": lambda: np.unique(F([nan, 1, nan, 2, 1])),
+    "uq_nan_noeq": lambda: np.unique(F([nan, 1, nan, 2, 1]), equal_nan=False),
+    "uq_nan_flags": lambda: np.unique(F([nan, 1, nan, 2, 1, nan], "f4"), return_index=True, return_inverse=True,
+                                      return_counts=True),
+    "uq_nan_flags_noeq": lambda: np.unique(F([nan, 1, nan, 2, 1], "f4"), return_index=True, return_counts=True,
+                                           equal_nan=False),
+    "uq_nan_first": lambda: np.unique(F([nan, nan, nan]), return_counts=True),
+    "uq_c8": lambda: np.unique(C([1 + 1j, complex(nan, 1), 1 + 1j, complex(1, nan), 0j, 1 + 0j], "c8"),
+                               return_counts=True),
+    "uq_c16_noeq": lambda: np.unique(C([complex(nan, 1), 2j, complex(1, nan), 2j]), equal_nan=False),
+    "uq_bool": lambda: np.unique(I([True, False, True, True], "?"), return_counts=True),
+    "uq_f2": lambda: np.unique(F([1.5, -2, 1.5, 65504, -2], "f2"), return_index=True),
+    "uq_u1": lambda: np.unique(I([200, 3, 200, 0], "u1")),
+    "uq_i1": lambda: np.unique(I([-5, 3, -5, 0], "i1"), return_counts=True),
+    "uq_u8": lambda: np.unique(I([2**64 - 1, 3, 2**64 - 1, 0], "u8"), return_index=True),
+    "uq_negzero": lambda: np.unique(F([0.0, -0.0, 1.0, 0.0]), return_index=True),
+    "uq_2d": lambda: np.unique(ar((3, 4)) % 5, return_inverse=True),
+    "uq_0d": lambda: np.unique(I(5), return_inverse=True),
+    "uq_empty": lambda: np.unique(I([]), return_index=True, return_inverse=True, return_counts=True),
+    "uq_big": lambda: np.unique((ar((100000,)) * 7919) % 1009, return_index=True, return_inverse=True,
+                                return_counts=True),
+    "uq_values": lambda: api("unique_values", F([nan, 2, nan, 1, 2])),
+    "uq_counts_api": lambda: api("unique_counts", F([nan, 2, nan, 1, 2])),
+    "uq_inverse_api": lambda: api("unique_inverse", ar((2, 3)) % 2),
+    "uq_all_api": lambda: api("unique_all", F([nan, 2, nan, 1, 2], "f4")),
+    # isin, in1d
+    "isin_basic": lambda: np.isin(ar((2, 3)), I([1, 4, 9])),
+    "isin_invert": lambda: np.isin(ar((2, 3)), I([1, 4, 9]), invert=True),
+    "isin_f8_nan": lambda: np.isin(F([nan, 1, 2, -0.0]), F([nan, 0.0, 2])),
+    "isin_mixed": lambda: np.isin(I([1, 2, 3], "i4"), F([2.0, 2.5])),
+    "isin_c16": lambda: np.isin(C([1 + 1j, 2, complex(nan, 0)]), C([2, 1 + 1j, complex(nan, 0)])),
+    "isin_empty_test": lambda: np.isin(ar((3,)), I([])),
+    "isin_empty_test_invert": lambda: np.isin(ar((3,)), I([]), invert=True),
+    "isin_empty_element": lambda: np.isin(I([]), ar((3,))),
+    "isin_0d": lambda: np.isin(I(4), I([4, 5])),
+    "isin_bool": lambda: np.isin(I([True, False], "?"), I([True], "?")),
+    "isin_2d_test": lambda: np.isin(ar((5,), "f4"), ar((2, 2), "f4") * 2),
+    "isin_big": lambda: np.isin(ar((100000,)) % 977, (ar((300,)) * 13) % 977),
+    "in1d_2d": lambda: np.isin(ar((2, 3)).ravel(), I([0, 5])),
+    # intersect1d
+    "ix_basic": lambda: np.intersect1d(I([1, 3, 4, 3]), I([3, 1, 2, 1])),
+    "ix_indices": lambda: np.intersect1d(I([1, 1, 2, 3, 4]), I([2, 1, 4, 6]), return_indices=True),
+    "ix_assume_unique": lambda: np.intersect1d(I([5, 1, 3]), I([3, 9, 5]), assume_unique=True),
+    "ix_assume_unique_indices": lambda: np.intersect1d(I([5, 1, 3]), I([3, 9, 5]), assume_unique=True,
+                                                       return_indices=True),
+    "ix_f4_nan": lambda: np.intersect1d(F([nan, 1, 2], "f4"), F([nan, 2], "f4")),
+    "ix_mixed": lambda: np.intersect1d(I([1, 2, 3], "i1"), F([2, 3.5, 1], "f4")),
+    "ix_empty": lambda: np.intersect1d(I([]), I([1, 2])),
+    "ix_2d": lambda: np.intersect1d(ar((2, 3)), ar((3, 2)) + 3),
+    # union1d, setdiff1d, setxor1d
+    "union_basic": lambda: np.union1d(I([-1, 0, 1]), I([-2, 0, 2])),
+    "union_nan": lambda: np.union1d(F([nan, 1]), F([nan, 2, 1])),
+    "union_mixed": lambda: np.union1d(I([1, 2], "u1"), I([-1, 2], "i1")),
+    "union_2d": lambda: np.union1d(ar((2, 2)), I([7])),
+    "setdiff_basic": lambda: np.setdiff1d(I([1, 2, 3, 2, 4, 1]), I([3, 4, 5, 6])),
+    "setdiff_assume_unique": lambda: np.setdiff1d(I([9, 2, 5, 1]), I([5, 0]), assume_unique=True),
+    "setdiff_nan": lambda: np.setdiff1d(F([nan, 1, 2]), F([nan, 1])),
+    "setdiff_f2": lambda: np.setdiff1d(F([0.5, 1, 1.5], "f2"), F([1], "f2")),
+    "setxor_basic": lambda: np.setxor1d(I([1, 2, 3, 2, 4]), I([2, 3, 5, 7, 5])),
+    "setxor_nan": lambda: np.setxor1d(F([nan, 1]), F([nan])),
+    "setxor_empty": lambda: np.setxor1d(I([]), I([])),
+    "setxor_assume_unique": lambda: np.setxor1d(I([3, 1]), I([1, 2]), assume_unique=True),
+    "setxor_c8": lambda: np.setxor1d(C([1j, 2], "c8"), C([2, 3], "c8")),
+}
+
+# Cases whose NumPy 1.x result differs from NumPy 2's (the test skips them for older data).
+NUMPY2_ONLY = {"uq_2d", "uq_0d", "uq_empty", "uq_values", "uq_counts_api", "uq_inverse_api", "uq_all_api"}
+
+
+if __name__ == "__main__":
+    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__))

@@ -1,0 +1,143 @@
+// The searching, counting and set routines without a GPU (cupp/searching.hpp): the validation that
+// happens before any device work (NumPy's error classes and messages), NumPy's bins monotonicity
+// rule, histogram's edge dtype, side= parsing, the routine table, and the NVRTC program of every
+// dtype (compiled here for sm_90, not run).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cupp/errors.hpp"
+#include "cupp/searching.hpp"
+#include "error_of.hpp"
+#include "nvrtc_program.hpp"
+
+namespace cupp {
+namespace {
+
+using test::error_of;
+
+// A fake array on device 0 over host bytes: views work, nothing reads the memory.
+struct fake {
+  std::vector<unsigned char> bytes;
+  ndarray a;
+  fake(shape_t shape, dtype type = int64) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    bytes.resize(static_cast<std::size_t>(n) * type.itemsize() + 16);
+    a = from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
+  }
+};
+
+const dtype all_dtypes[] = {bool_,  int8,    int16,    int32,   int64,   uint8,     uint16,    uint32,
+                            uint64, float16, bfloat16, float32, float64, complex64, complex128};
+
+TEST(SearchingHost, Side) {
+  EXPECT_EQ(parse_search_side("left"), search_side::left);
+  EXPECT_EQ(parse_search_side("right"), search_side::right);
+  EXPECT_EQ(error_of<ValueError>([] { parse_search_side("middle"); }),
+            "search side must be 'left' or 'right' (got 'middle')");
+}
+
+TEST(SearchingHost, Monotonicity) {
+  using v = std::vector<double>;
+  const double nan = std::nan("");
+  EXPECT_EQ(detail::bins_monotonicity(v{}), 1);
+  EXPECT_EQ(detail::bins_monotonicity(v{3}), 1);
+  EXPECT_EQ(detail::bins_monotonicity(v{2, 2, 2}), 1);
+  EXPECT_EQ(detail::bins_monotonicity(v{1, 2, 2, 3}), 1);
+  EXPECT_EQ(detail::bins_monotonicity(v{3, 3, 2, 1, 1}), -1);
+  EXPECT_EQ(detail::bins_monotonicity(v{1, 3, 2}), 0);
+  EXPECT_EQ(detail::bins_monotonicity(v{3, 1, 2}), 0);
+  // NumPy's C loop: a NaN compares false, so [1, nan] reads as decreasing, [1, 2, nan] increasing.
+  EXPECT_EQ(detail::bins_monotonicity(v{1, nan}), -1);
+  EXPECT_EQ(detail::bins_monotonicity(v{1, 2, nan}), 1);
+  EXPECT_EQ(detail::bins_monotonicity(v{-INFINITY, 0, INFINITY}), 1);
+}
+
+TEST(SearchingHost, HistogramBinDtype) {
+  EXPECT_EQ(detail::histogram_bin_dtype(float16), float16);
+  EXPECT_EQ(detail::histogram_bin_dtype(bfloat16), bfloat16);
+  EXPECT_EQ(detail::histogram_bin_dtype(float32), float32);
+  EXPECT_EQ(detail::histogram_bin_dtype(float64), float64);
+  for (dtype t : {bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64})
+    EXPECT_EQ(detail::histogram_bin_dtype(t), float64) << t.name();
+}
+
+TEST(SearchingHost, SearchsortedValidation) {
+  fake a2({2, 3}), a0({}), a({4}), v({3}), fs({4}, float64), s3({3}), su({4}, uint64);
+  EXPECT_EQ(error_of<ValueError>([&] { searchsorted(a2.a, v.a); }), "object too deep for desired array");
+  EXPECT_EQ(error_of<ValueError>([&] { searchsorted(a0.a, v.a); }), "object of too small depth for desired array");
+  EXPECT_EQ(error_of<ValueError>([&] { searchsorted(a.a, v.a, {.sorter = s3.a}); }), "sorter.size must equal a.size");
+  EXPECT_EQ(error_of<TypeError>([&] { searchsorted(a.a, v.a, {.sorter = fs.a}); }),
+            "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'");
+  EXPECT_THROW(searchsorted(a.a, v.a, {.sorter = su.a}), TypeError);
+}
+
+TEST(SearchingHost, DigitizeValidation) {
+  fake x({3}), xc({3}, complex128), b2({2, 2}, float64), bc({3}, complex64);
+  EXPECT_EQ(error_of<TypeError>([&] { digitize(xc.a, x.a); }), "x may not be complex");
+  EXPECT_EQ(error_of<ValueError>([&] { digitize(x.a, b2.a); }), "object too deep for desired array");
+  EXPECT_EQ(error_of<TypeError>([&] { digitize(x.a, bc.a); }),
+            "Cannot cast array data from dtype('complex64') to dtype('float64') according to the rule 'safe'");
+}
+
+TEST(SearchingHost, BincountValidation) {
+  fake x({3}), x2({2, 2}), x0({}), xf({3}, float64), xu({3}, uint64), w2({2}, float64), wc({3}, complex128);
+  EXPECT_EQ(error_of<ValueError>([&] { bincount(x2.a); }), "object too deep for desired array");
+  EXPECT_EQ(error_of<ValueError>([&] { bincount(x0.a); }), "object of too small depth for desired array");
+  EXPECT_EQ(error_of<ValueError>([&] { bincount(x.a, {.minlength = -1}); }), "'minlength' must not be negative");
+  EXPECT_EQ(error_of<TypeError>([&] { bincount(xf.a); }),
+            "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'");
+  EXPECT_THROW(bincount(xu.a), TypeError);
+  EXPECT_EQ(error_of<ValueError>([&] { bincount(x.a, {.weights = w2.a}); }),
+            "The weights and list don't have the same length.");
+  EXPECT_THROW(bincount(x.a, {.weights = wc.a}), TypeError);
+}
+
+TEST(SearchingHost, HistogramValidation) {
+  fake a({4}, float64), ac({4}, complex128), w({3}, float64), b2({2, 2}, float64), bc({3}, complex128);
+  EXPECT_EQ(error_of<ValueError>([&] { histogram(a.a, 0); }), "`bins` must be positive, when an integer");
+  EXPECT_EQ(error_of<ValueError>([&] { histogram(a.a, -3); }), "`bins` must be positive, when an integer");
+  EXPECT_EQ(error_of<ValueError>([&] { histogram(a.a, 10, {.range = std::pair{2.0, 1.0}}); }),
+            "max must be larger than min in range parameter.");
+  EXPECT_EQ(error_of<ValueError>([&] { histogram(a.a, 10, {.range = std::pair{0.0, INFINITY}}); }),
+            "supplied range of [0.0, inf] is not finite");
+  EXPECT_EQ(error_of<ValueError>([&] { histogram(a.a, 10, {.range = std::pair{std::nan(""), 1.0}}); }),
+            "supplied range of [nan, 1.0] is not finite");
+  EXPECT_EQ(error_of<ValueError>([&] { histogram(a.a, 10, {.weights = w.a}); }),
+            "weights should have the same shape as a.");
+  EXPECT_EQ(error_of<ValueError>([&] { histogram(a.a, b2.a); }), "`bins` must be 1d, when an array");
+  EXPECT_THROW(histogram(ac.a, 10), TypeError);
+  EXPECT_THROW(histogram(a.a, bc.a), TypeError);
+}
+
+TEST(SearchingHost, RoutineTable) {
+  std::set<std::string> names;
+  for (const routine_info& r : searching_routines()) {
+    names.insert(r.name);
+    EXPECT_EQ(std::string(r.signature).rfind(std::string(r.name) + "(", 0), 0u) << r.name;
+    EXPECT_FALSE(std::string(r.summary).empty()) << r.name;
+  }
+  for (const char* n : {"searchsorted", "digitize", "bincount", "histogram", "unique", "unique_values",
+                        "unique_counts", "unique_inverse", "unique_all", "isin", "in1d", "intersect1d", "union1d",
+                        "setdiff1d", "setxor1d"})
+    EXPECT_TRUE(names.count(n)) << n;
+}
+
+TEST(SearchingHost, KernelsCompileForEveryDtype) {
+  for (dtype t : all_dtypes) {
+    const detail::searching_program p = detail::searching_kernel_program(t);
+    const detail::nvrtc_output out =
+        detail::nvrtc_compile({.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90});
+    ASSERT_EQ(out.lowered_names.size(), p.kernels.size()) << t.name();
+    EXPECT_FALSE(out.binary.empty()) << t.name();
+  }
+}
+
+}  // namespace
+}  // namespace cupp
