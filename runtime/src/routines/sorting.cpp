@@ -1,8 +1,728 @@
-// The implementation of cupp/sorting.hpp: the sorting routines: sort, argsort, lexsort, partition, argpartition.
+// The implementation of cupp/sorting.hpp: sort, argsort, lexsort, partition, argpartition.
+//
+// Every sort is a stable LSD radix sort over unsigned keys. Each dtype is mapped to order-preserving
+// unsigned words by a small NVRTC kernel (signed: the sign bit flipped; floats: the IEEE transform,
+// every NaN to the largest key or, when only values are sorted, to the key of its positive twin;
+// complex: a NaN class (2 bits) and the real and imaginary keys). The radix sort itself is CUB's
+// DeviceRadixSort (accel/cub_sort.cu, compiled by nvcc) when CUPP_ACCELERATORS lists `cub`, else
+// cupp's own: 8-bit digits, one histogram kernel, cupp::cumsum for the offsets and a stable
+// scatter kernel (warp match + per-warp counts) per pass, all in the NVRTC program below.
+//
+// Along an axis: the axis is moved last (a contiguous copy), and the rows are sorted together:
+// with the row number in the key's high bits when it fits in 64 bits (one pass), else by stable
+// passes over the keys (least significant first, through a permutation) and a last stable pass
+// by row number.
 #include "cupp/sorting.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cctype>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "accel/cub_sort.hpp"
+#include "array/layout.hpp"
+#include "compiler/kernel_cache.hpp"
+#include "cuda/check.hpp"
+#include "cuda/current_stream.hpp"
+#include "cupp/config.hpp"
+#include "cupp/cuda/memory.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/indexing.hpp"
+#include "cupp/manipulation.hpp"
+#include "cupp/scans.hpp"
+#include "cupp/ufunc.hpp"
 
 namespace cupp {
 
-std::span<const routine_info> sorting_routines() noexcept { return {}; }
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// The NVRTC program
+
+detail::sorting_program make_program() {
+  detail::sorting_program p;
+  p.name = "cupp_sorting";
+  p.source = R"(
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+#define CUPP_GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); \
+  i += (long long)gridDim.x * blockDim.x)
+#define CUPP_TILE 4096
+
+// kind: 0 unsigned, 1 signed, 2 IEEE float (em: the exponent mask), 3 bool.
+// mode 0 (values): NaN -> its positive twin (after +inf), -0.0 before 0.0; mode 1 (total order
+// of NumPy): every NaN -> the largest key, -0.0 == 0.0.
+template <class U> __device__ __forceinline__ U cupp_to_key(U u, int kind, int mode, U em) {
+  const U sign = (U)((U)1 << (sizeof(U) * 8 - 1));
+  if (kind == 1) return (U)(u ^ sign);
+  if (kind == 3) return (U)(u != 0);
+  if (kind == 2) {
+    const U mag = (U)(u & (U)~sign);
+    if (mag > em) {
+      if (mode == 1) return (U)~(U)0;
+      u = mag;
+    } else if (mode == 1 && mag == 0) {
+      u = 0;
+    }
+    return (u & sign) ? (U)~u : (U)(u | sign);
+  }
+  return u;
+}
+template <class U> __device__ __forceinline__ U cupp_from_key(U k, int kind) {
+  const U sign = (U)((U)1 << (sizeof(U) * 8 - 1));
+  if (kind == 1) return (U)(k ^ sign);
+  if (kind == 2) return (k & sign) ? (U)(k ^ sign) : (U)~k;
+  return k;
+}
+
+template <class U> __device__ void cupp_key(const U* in, U* out, long long n, int kind, int mode, U em) {
+  CUPP_GRID_LOOP(i, n) out[i] = cupp_to_key(in[i], kind, mode, em);
+}
+template <class U> __device__ void cupp_unkey(const U* in, U* out, long long n, int kind) {
+  CUPP_GRID_LOOP(i, n) out[i] = cupp_from_key(in[i], kind);
+}
+// The key in the low bits of a packed 64-bit word.
+template <class U> __device__ void cupp_unkey64(const u64* in, U* out, long long n, int kind) {
+  CUPP_GRID_LOOP(i, n) out[i] = cupp_from_key((U)in[i], kind);
+}
+// (row << keybits) | key, row = i / cols.
+template <class U> __device__ void cupp_pack(const U* key, u64* out, long long n, long long cols, int keybits) {
+  CUPP_GRID_LOOP(i, n) out[i] = ((u64)(i / cols) << keybits) | (u64)key[i];
+}
+template <class U> __device__ void cupp_rowkey(const long long* perm, U* out, long long n, long long cols) {
+  CUPP_GRID_LOOP(i, n) out[i] = (U)(perm[i] / cols);
+}
+
+// cupp's own radix sort, one 8-bit digit (bits [shift, shift + 8) & dmask) per pass. Tiles of
+// CUPP_TILE elements per 256-thread block; counts are digit-major: counts[d * nb + block].
+template <class U> __device__ void cupp_rs_hist(const U* k, long long n, int shift, unsigned dmask, long long* counts,
+                                                long long nb) {
+  __shared__ unsigned int h[256];
+  h[threadIdx.x] = 0;
+  __syncthreads();
+  const long long base = blockIdx.x * (long long)CUPP_TILE;
+  for (int t = threadIdx.x; t < CUPP_TILE; t += 256) {
+    const long long i = base + t;
+    if (i < n) atomicAdd(&h[(unsigned)(k[i] >> shift) & dmask], 1u);
+  }
+  __syncthreads();
+  counts[threadIdx.x * nb + blockIdx.x] = h[threadIdx.x];
+}
+// Stable scatter: incl is the inclusive scan of counts. Elements of a tile are placed in order:
+// chunk by chunk, warp by warp, lane by lane.
+template <class U> __device__ void cupp_rs_scatter(const U* kin, U* kout, const long long* vin, long long* vout,
+                                                   long long n, int shift, unsigned dmask, const long long* incl,
+                                                   const long long* counts, long long nb) {
+  __shared__ long long run[256];
+  __shared__ unsigned int wc[8][256];
+  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+  run[threadIdx.x] = incl[threadIdx.x * nb + blockIdx.x] - counts[threadIdx.x * nb + blockIdx.x];
+  const long long base = blockIdx.x * (long long)CUPP_TILE;
+  for (int c = 0; c < CUPP_TILE; c += 256) {
+    const long long i = base + c + threadIdx.x;
+    const bool valid = i < n;
+    const U key = valid ? kin[i] : (U)0;
+    const unsigned d = valid ? ((unsigned)(key >> shift) & dmask) : 256u;
+    for (int w = 0; w < 8; ++w) wc[w][threadIdx.x] = 0u;
+    __syncthreads();
+    const unsigned peers = __match_any_sync(0xffffffffu, d);
+    const unsigned rank = __popc(peers & ((1u << lane) - 1u));
+    if (valid && rank == 0) wc[warp][d] = __popc(peers);
+    __syncthreads();
+    if (valid) {
+      long long pos = run[d] + rank;
+      for (unsigned w = 0; w < warp; ++w) pos += wc[w][d];
+      kout[pos] = key;
+      if (vin) vout[pos] = vin[i];
+    }
+    __syncthreads();
+    unsigned s = 0;
+    for (int w = 0; w < 8; ++w) s += wc[w][threadIdx.x];
+    run[threadIdx.x] += s;
+  }
+}
+
+#define CUPP_SORT_WIDTH(W, U)                                                                                      \
+  extern "C" __global__ void cupp_key_w##W(const U* in, U* out, long long n, int kind, int mode, U em) {           \
+    cupp_key<U>(in, out, n, kind, mode, em);                                                                       \
+  }                                                                                                                \
+  extern "C" __global__ void cupp_unkey_w##W(const U* in, U* out, long long n, int kind) {                         \
+    cupp_unkey<U>(in, out, n, kind);                                                                               \
+  }                                                                                                                \
+  extern "C" __global__ void cupp_unkey64_w##W(const u64* in, U* out, long long n, int kind) {                     \
+    cupp_unkey64<U>(in, out, n, kind);                                                                             \
+  }                                                                                                                \
+  extern "C" __global__ void cupp_pack_w##W(const U* key, u64* out, long long n, long long cols, int keybits) {    \
+    cupp_pack<U>(key, out, n, cols, keybits);                                                                      \
+  }                                                                                                                \
+  extern "C" __global__ void cupp_rs_hist_w##W(const U* k, long long n, int shift, unsigned dmask,                 \
+                                               long long* counts, long long nb) {                                  \
+    cupp_rs_hist<U>(k, n, shift, dmask, counts, nb);                                                               \
+  }                                                                                                                \
+  extern "C" __global__ void cupp_rs_scatter_w##W(const U* kin, U* kout, const long long* vin, long long* vout,    \
+                                                  long long n, int shift, unsigned dmask, const long long* incl,   \
+                                                  const long long* counts, long long nb) {                         \
+    cupp_rs_scatter<U>(kin, kout, vin, vout, n, shift, dmask, incl, counts, nb);                                   \
+  }
+CUPP_SORT_WIDTH(1, u8)
+CUPP_SORT_WIDTH(2, u16)
+CUPP_SORT_WIDTH(4, u32)
+CUPP_SORT_WIDTH(8, u64)
+
+extern "C" __global__ void cupp_rowkey_w4(const long long* perm, u32* out, long long n, long long cols) {
+  cupp_rowkey<u32>(perm, out, n, cols);
+}
+extern "C" __global__ void cupp_rowkey_w8(const long long* perm, u64* out, long long n, long long cols) {
+  cupp_rowkey<u64>(perm, out, n, cols);
+}
+extern "C" __global__ void cupp_iota(long long* out, long long n) { CUPP_GRID_LOOP(i, n) out[i] = i; }
+// Flat positions in rows of `cols` -> positions within the row.
+extern "C" __global__ void cupp_mod(long long* perm, long long n, long long cols) {
+  CUPP_GRID_LOOP(i, n) perm[i] %= cols;
+}
+// Complex keys in NumPy's order: class (0: R+Rj, 1: R+nanj, 2: nan+Rj, 3: nan+nanj), then the
+// real key (the imaginary one for class 2), then the imaginary key (classes 0 only).
+// complex64: one 64-bit word (real key << 32 | imaginary key); complex128: two words.
+extern "C" __global__ void cupp_key_c64(const u32* in, u64* ps, u8* cls, long long n) {
+  const u32 em = 0x7F800000u;
+  CUPP_GRID_LOOP(i, n) {
+    const u32 re = in[2 * i], im = in[2 * i + 1];
+    const bool rn = (re & 0x7FFFFFFFu) > em, inan = (im & 0x7FFFFFFFu) > em;
+    const u32 kr = cupp_to_key<u32>(re, 2, 1, em), ki = cupp_to_key<u32>(im, 2, 1, em);
+    cls[i] = (u8)((rn ? 2 : 0) + (inan ? 1 : 0));
+    ps[i] = rn ? (u64)ki << 32 : (((u64)kr << 32) | (inan ? 0u : ki));
+  }
+}
+extern "C" __global__ void cupp_key_c128(const u64* in, u64* prim, u64* sec, u8* cls, long long n) {
+  const u64 em = 0x7FF0000000000000ull;
+  CUPP_GRID_LOOP(i, n) {
+    const u64 re = in[2 * i], im = in[2 * i + 1];
+    const bool rn = (re & 0x7FFFFFFFFFFFFFFFull) > em, inan = (im & 0x7FFFFFFFFFFFFFFFull) > em;
+    const u64 kr = cupp_to_key<u64>(re, 2, 1, em), ki = cupp_to_key<u64>(im, 2, 1, em);
+    cls[i] = (u8)((rn ? 2 : 0) + (inan ? 1 : 0));
+    prim[i] = rn ? ki : kr;
+    sec[i] = (rn || inan) ? 0ull : ki;
+  }
+}
+)";
+  for (const char* w : {"1", "2", "4", "8"})
+    for (const char* k : {"cupp_key_w", "cupp_unkey_w", "cupp_unkey64_w", "cupp_pack_w", "cupp_rs_hist_w",
+                          "cupp_rs_scatter_w"})
+      p.kernels.push_back(std::string(k) + w);
+  for (const char* k : {"cupp_rowkey_w4", "cupp_rowkey_w8", "cupp_iota", "cupp_mod", "cupp_key_c64", "cupp_key_c128"})
+    p.kernels.emplace_back(k);
+  return p;
+}
+
+// Kernel indices: per width (index of 1/2/4/8 = 0..3) six kernels, then the rest.
+enum width_kernel { k_key, k_unkey, k_unkey64, k_pack, k_hist, k_scatter, k_per_width };
+enum other_kernel { k_rowkey4 = 4 * k_per_width, k_rowkey8, k_iota, k_mod, k_key_c64, k_key_c128 };
+
+int width_index(int w) { return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3; }
+std::size_t wk(int w, width_kernel k) { return static_cast<std::size_t>(width_index(w) * k_per_width + k); }
+
+const detail::kernel_module& program_for(int device) {
+  return detail::kernel_cache::global().get(device, {"sorting", 0}, [] {
+    detail::sorting_program p = make_program();
+    return detail::program_source{p.name, p.source, p.kernels, {}};
+  });
+}
+
+constexpr unsigned block_threads = 256;
+constexpr std::int64_t tile = 4096;
+
+std::atomic<bool> forced_set{false};
+std::atomic<bool> forced_value{false};
+
+cuda::stream_handle stream_of(int device) { return cuda::detail::current_stream_handle(device); }
+
+void launch(std::size_t k, std::int64_t n, void** args, int device, std::optional<std::int64_t> blocks = std::nullopt) {
+  const detail::kernel_module& m = program_for(device);
+  const std::int64_t b =
+      blocks ? *blocks : std::clamp<std::int64_t>((n + block_threads - 1) / block_threads, 1, 1 << 20);
+  cuda::detail::check(cudaLaunchKernel(m.function(k), dim3(static_cast<unsigned>(b)), dim3(block_threads), args, 0,
+                                       stream_of(device)),
+                      "cudaLaunchKernel");
+}
+
+dtype word_dtype(int w) { return w == 1 ? uint8 : w == 2 ? uint16 : w == 4 ? uint32 : uint64; }
+
+int bits_for(std::uint64_t v) { return v <= 1 ? (v == 1 ? 1 : 0) : static_cast<int>(std::bit_width(v - 1)); }
+
+// ---------------------------------------------------------------------------------------------
+// The radix sort primitive: keys (unsigned words) and optional int64 values, sorted stably by
+// bits [begin, end); the handles are rebound to the buffers that hold the result.
+
+void own_radix_sort(ndarray& keys, ndarray* vals, int begin, int end, int device) {
+  const std::int64_t n = keys.size();
+  const int w = static_cast<int>(keys.itemsize());
+  ndarray kalt = empty({n}, keys.dtype());
+  ndarray valt = vals ? empty({n}, int64) : ndarray();
+  long long nb = (n + tile - 1) / tile, nn = n;
+  ndarray counts = empty({256 * nb}, int64);
+  for (int shift = begin; shift < end; shift += 8) {
+    unsigned dmask = (1u << std::min(8, end - shift)) - 1u;
+    {
+      const void* kp = keys.data();
+      void* cp = counts.data();
+      void* args[] = {&kp, &nn, &shift, &dmask, &cp, &nb};
+      launch(wk(w, k_hist), n, args, device, nb);
+    }
+    const ndarray incl = cumsum(counts);
+    {
+      const void* kin = keys.data();
+      void* kout = kalt.data();
+      const void* vin = vals ? vals->data() : nullptr;
+      void* vout = vals ? valt.data() : nullptr;
+      const void* ip = incl.data();
+      const void* cp = counts.data();
+      void* args[] = {&kin, &kout, &vin, &vout, &nn, &shift, &dmask, &ip, &cp, &nb};
+      launch(wk(w, k_scatter), n, args, device, nb);
+    }
+    std::swap(keys, kalt);
+    if (vals) std::swap(*vals, valt);
+  }
+}
+
+void radix_sort(ndarray& keys, ndarray* vals, int begin, int end) {
+  const std::int64_t n = keys.size();
+  if (n <= 1 || begin >= end) return;
+  const int device = keys.device();
+  if (!detail::sort_uses_cub()) {
+    own_radix_sort(keys, vals, begin, end, device);
+    return;
+  }
+  ndarray kalt = empty({n}, keys.dtype());
+  ndarray valt = vals ? empty({n}, int64) : ndarray();
+  const auto stream = stream_of(device);
+  cuda::Memory temp;
+  const detail::accel::temp_alloc alloc = [&](std::size_t bytes) {
+    temp = cuda::alloc(bytes, device, stream);
+    return temp.ptr();
+  };
+  void* const kb[2] = {keys.data(), kalt.data()};
+  const int w = static_cast<int>(keys.itemsize());
+  int sel;
+  if (vals) {
+    std::int64_t* const vb[2] = {static_cast<std::int64_t*>(vals->data()), static_cast<std::int64_t*>(valt.data())};
+    sel = detail::accel::cub_sort_pairs(w, kb, vb, n, begin, end, stream, alloc);
+  } else {
+    sel = detail::accel::cub_sort_keys(w, kb, n, begin, end, stream, alloc);
+  }
+  if (sel == 1) {
+    std::swap(keys, kalt);
+    if (vals) std::swap(*vals, valt);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys
+
+struct key_column {
+  ndarray words;  // contiguous unsigned words, one per element
+  int bits = 0;   // significant bits (from 0)
+};
+
+enum class key_mode { values = 0, total = 1 };
+
+int kind_code(const dtype& t) {
+  if (t.is_bool()) return 3;
+  if (t.is_floating()) return 2;
+  return t.kind() == 'i' ? 1 : 0;
+}
+std::uint64_t exp_mask(const dtype& t) {
+  switch (t.id()) {
+    case type_id::float16: return 0x7C00u;
+    case type_id::bfloat16: return 0x7F80u;
+    case type_id::float32: return 0x7F800000u;
+    case type_id::float64: return 0x7FF0000000000000ull;
+    default: return 0;
+  }
+}
+
+// The key word of one element width for the kernel argument `em`.
+struct em_arg {
+  std::uint8_t b1;
+  std::uint16_t b2;
+  std::uint32_t b4;
+  std::uint64_t b8;
+  void* ptr(int w) { return w == 1 ? static_cast<void*>(&b1) : w == 2 ? static_cast<void*>(&b2) : w == 4 ? static_cast<void*>(&b4) : static_cast<void*>(&b8); }
+};
+
+// One key column for a non-complex contiguous flat array.
+key_column scalar_key(const ndarray& flat, key_mode mode) {
+  const dtype t = flat.dtype();
+  const int w = static_cast<int>(t.itemsize());
+  key_column c{empty({flat.size()}, word_dtype(w)), t.is_bool() ? 1 : 8 * w};
+  const std::uint64_t m = exp_mask(t);
+  em_arg em{static_cast<std::uint8_t>(m), static_cast<std::uint16_t>(m), static_cast<std::uint32_t>(m), m};
+  const void* in = flat.data();
+  void* out = c.words.data();
+  long long n = flat.size();
+  int kind = kind_code(t), md = static_cast<int>(mode);
+  void* args[] = {&in, &out, &n, &kind, &md, em.ptr(w)};
+  if (n > 0) launch(wk(w, k_key), n, args, flat.device());
+  return c;
+}
+
+// Key columns, most significant first, NumPy's total order (mode total).
+std::vector<key_column> total_keys(const ndarray& flat) {
+  const dtype t = flat.dtype();
+  long long n = flat.size();
+  const void* in = flat.data();
+  if (t == complex64) {
+    key_column cls{empty({n}, uint8), 2}, ps{empty({n}, uint64), 64};
+    void* pp = ps.words.data();
+    void* cp = cls.words.data();
+    void* args[] = {&in, &pp, &cp, &n};
+    if (n > 0) launch(k_key_c64, n, args, flat.device());
+    return {cls, ps};
+  }
+  if (t == complex128) {
+    key_column cls{empty({n}, uint8), 2}, prim{empty({n}, uint64), 64}, sec{empty({n}, uint64), 64};
+    void* pp = prim.words.data();
+    void* sp = sec.words.data();
+    void* cp = cls.words.data();
+    void* args[] = {&in, &pp, &sp, &cp, &n};
+    if (n > 0) launch(k_key_c128, n, args, flat.device());
+    return {cls, prim, sec};
+  }
+  return {scalar_key(flat, key_mode::total)};
+}
+
+ndarray iota(std::int64_t n, int device) {
+  ndarray out = empty({n}, int64);
+  void* p = out.data();
+  long long nn = n;
+  void* args[] = {&p, &nn};
+  if (n > 0) launch(k_iota, n, args, device);
+  return out;
+}
+
+// The stable permutation (flat positions) that sorts `rows` rows of `cols` elements of a
+// contiguous array by the key columns (most significant first) within each row.
+ndarray stable_permutation(std::vector<key_column> keys, std::int64_t rows, std::int64_t cols, int device) {
+  const std::int64_t n = rows * cols;
+  long long nn = n, cc = cols;
+  const int rowbits = rows > 1 ? bits_for(static_cast<std::uint64_t>(rows)) : 0;
+  ndarray perm = iota(n, device);
+  if (keys.size() == 1 && rowbits > 0 && keys[0].bits + rowbits <= 64) {
+    // One pass: the row number above the key.
+    const int w = static_cast<int>(keys[0].words.itemsize());
+    ndarray packed = empty({n}, uint64);
+    const void* kp = keys[0].words.data();
+    void* pp = packed.data();
+    int kb = 8 * w;
+    void* args[] = {&kp, &pp, &nn, &cc, &kb};
+    launch(wk(w, k_pack), n, args, device);
+    radix_sort(packed, &perm, 0, 8 * w + rowbits);
+    return perm;
+  }
+  for (std::size_t j = keys.size(); j-- > 0;) {
+    ndarray k = j + 1 == keys.size() ? keys[j].words : take(keys[j].words, perm, {.mode = clip_mode::clip});
+    radix_sort(k, &perm, 0, keys[j].bits);
+  }
+  if (rowbits > 0) {
+    const bool narrow = rowbits <= 32;
+    ndarray rk = empty({n}, narrow ? uint32 : uint64);
+    const void* pp = perm.data();
+    void* rp = rk.data();
+    void* args[] = {&pp, &rp, &nn, &cc};
+    launch(narrow ? k_rowkey4 : k_rowkey8, n, args, device);
+    radix_sort(rk, &perm, 0, rowbits);
+  }
+  return perm;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared steps of the routines
+
+struct device_scope {
+  std::optional<cuda::DeviceGuard> guard;
+  explicit device_scope(int device) {
+    if (cuda::current_device() != device) guard.emplace(device);
+  }
+};
+
+void require_sortable(const dtype& t, std::string_view routine) {
+  detail::require_not_structured(t, routine);
+  if (!t.is_builtin())
+    throw TypeError(std::string(routine) + ": dtype " + t.name() + " is not supported (a numeric or bool dtype is needed)");
+}
+
+// a with `axis` moved last, C-contiguous; axis nullopt flattens. `moved_shape` is its shape.
+struct moved_array {
+  ndarray data;  // C-contiguous, the axis last
+  int axis = 0;  // the normalised axis of the source (-1: flattened)
+  std::int64_t rows = 0, cols = 0;
+};
+
+moved_array move_axis_last(const ndarray& a, std::optional<int> axis) {
+  moved_array m;
+  if (!axis) {
+    m.data = ascontiguousarray(a).reshape({-1});
+    m.axis = -1;
+  } else {
+    m.axis = layout::normalize_axis(*axis, a.ndim());
+    const ndarray v = m.axis == a.ndim() - 1 ? a : a.moveaxis(m.axis, -1);
+    m.data = v.is_c_contiguous() ? v : ascontiguousarray(v);
+  }
+  m.cols = m.data.ndim() == 0 ? 1 : m.data.shape(-1);
+  m.rows = m.cols == 0 ? 0 : m.data.size() / m.cols;
+  return m;
+}
+
+// The result laid out in moved order (C-contiguous, moved shape) put back in the source order.
+ndarray move_back(const ndarray& r, const moved_array& m, int ndim) {
+  if (m.axis < 0 || m.axis == ndim - 1) return r;
+  return ascontiguousarray(r.moveaxis(-1, m.axis));
+}
+
+ndarray flat_of(const ndarray& c) { return c.reshape({-1}); }
+
+ndarray argsort_impl(const ndarray& a, std::optional<int> axis, const char* routine) {
+  require_sortable(a.dtype(), routine);
+  // NumPy: a 0-d array is sorted as one element, giving [0].
+  const ndarray src = a.ndim() == 0 && axis ? a.reshape({1}) : a;
+  if (axis) layout::normalize_axis(*axis, src.ndim());  // AxisError before any device work
+  device_scope scope(a.device());
+  const moved_array m = move_axis_last(src, axis);
+  ndarray perm;
+  if (m.data.size() == 0) {
+    perm = empty(m.data.shape(), int64);
+  } else {
+    perm = stable_permutation(total_keys(flat_of(m.data)), m.rows, m.cols, a.device());
+    if (m.rows > 1) {
+      void* p = perm.data();
+      long long nn = perm.size(), cc = m.cols;
+      void* args[] = {&p, &nn, &cc};
+      launch(k_mod, nn, args, a.device());
+    }
+    perm = perm.reshape(m.data.shape());
+  }
+  return move_back(perm, m, src.ndim());
+}
+
+bool is_stable_request(const sort_options& o) {
+  if (o.stable) return *o.stable;
+  if (o.kind && !o.kind->empty()) {
+    const char c = static_cast<char>(std::tolower(static_cast<unsigned char>((*o.kind)[0])));
+    return c == 's' || c == 'm';
+  }
+  return false;
+}
+
+ndarray sort_impl(const ndarray& a, const sort_options& o) {
+  detail::check_sort_kind(o);
+  require_sortable(a.dtype(), "sort");
+  if (o.axis) layout::normalize_axis(*o.axis, a.ndim());  // AxisError before any device work
+  device_scope scope(a.device());
+  const moved_array m = move_axis_last(a, o.axis);
+  const ndarray flat = flat_of(m.data);
+  const std::int64_t n = flat.size();
+  const dtype t = a.dtype();
+  ndarray out;
+  if (n == 0 || m.cols <= 1) {
+    out = m.data.copy();
+  } else if (t.is_complex() || (t.is_floating() && is_stable_request(o))) {
+    // Through the stable permutation (complex keys; -0.0 and 0.0 kept in input order).
+    const ndarray perm = stable_permutation(total_keys(flat), m.rows, m.cols, a.device());
+    out = take(flat, perm, {.mode = clip_mode::clip});
+  } else {
+    // Keys only: sort the keys and map them back.
+    const int w = static_cast<int>(t.itemsize());
+    key_column k = scalar_key(flat, key_mode::values);
+    out = empty({n}, t);
+    long long nn = n;
+    int kind = kind_code(t);
+    void* op = out.data();
+    const int rowbits = m.rows > 1 ? bits_for(static_cast<std::uint64_t>(m.rows)) : 0;
+    if (rowbits == 0) {
+      radix_sort(k.words, nullptr, 0, k.bits);
+      const void* kp = k.words.data();
+      void* args[] = {&kp, &op, &nn, &kind};
+      launch(wk(w, k_unkey), n, args, a.device());
+    } else if (8 * w + rowbits <= 64) {
+      ndarray packed = empty({n}, uint64);
+      const void* kp = k.words.data();
+      void* pp = packed.data();
+      long long cc = m.cols;
+      int kb = 8 * w;
+      {
+        void* args[] = {&kp, &pp, &nn, &cc, &kb};
+        launch(wk(w, k_pack), n, args, a.device());
+      }
+      radix_sort(packed, nullptr, 0, 8 * w + rowbits);
+      const void* sp = packed.data();
+      void* args[] = {&sp, &op, &nn, &kind};
+      launch(wk(w, k_unkey64), n, args, a.device());
+    } else {
+      std::vector<key_column> keys{k};
+      const ndarray perm = stable_permutation(std::move(keys), m.rows, m.cols, a.device());
+      out = take(flat, perm, {.mode = clip_mode::clip});
+    }
+  }
+  return move_back(out.reshape(m.data.shape()), m, a.ndim());
+}
+
+// Checks kth against the axis length of a (after axis normalisation) for partition.
+void check_kth(const ndarray& a, std::span<const std::int64_t> kth, std::optional<int> axis) {
+  if (a.size() == 0) return;
+  std::int64_t len = a.size();
+  if (axis) len = a.shape(layout::normalize_axis(*axis, a.ndim()));
+  detail::normalize_kth(kth, len);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// detail
+
+namespace detail {
+
+void set_sort_accelerator(std::optional<bool> use_cub) noexcept {
+  forced_value.store(use_cub.value_or(false), std::memory_order_relaxed);
+  forced_set.store(use_cub.has_value(), std::memory_order_release);
+}
+
+bool sort_uses_cub() noexcept {
+  if (forced_set.load(std::memory_order_acquire)) return forced_value.load(std::memory_order_relaxed);
+  try {
+    return config::get().accelerator_enabled("cub");
+  } catch (...) {
+    return false;  // a malformed environment is reported by the calls that read it
+  }
+}
+
+std::uint64_t cub_sort_launches() noexcept { return accel::cub_launch_count(); }
+
+void check_sort_kind(const sort_options& o) {
+  if (o.kind && o.stable)
+    throw ValueError("`kind` and `stable` parameters can't be provided at the same time. Use only one of them.");
+  if (o.kind) {
+    const std::string& k = *o.kind;
+    const char c = k.empty() ? '\0' : static_cast<char>(std::tolower(static_cast<unsigned char>(k[0])));
+    if (c != 'q' && c != 'h' && c != 'm' && c != 's')
+      throw ValueError("sort kind must be one of 'quick', 'heap', or 'stable' (got '" + k + "')");
+  }
+}
+
+std::vector<std::int64_t> normalize_kth(std::span<const std::int64_t> kth, std::int64_t n) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t k : kth) {
+    const std::int64_t v = k < 0 ? k + n : k;
+    if (v < 0 || v >= n)
+      throw ValueError("kth(=" + std::to_string(v) + ") out of bounds (" + std::to_string(n) + ")");
+    out.push_back(v);
+  }
+  return out;
+}
+
+sorting_program sorting_kernel_program() { return make_program(); }
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// The routines
+
+ndarray sort(const ndarray& a, std::optional<int> axis) { return sort_impl(a, {.axis = axis}); }
+ndarray sort(const ndarray& a, const sort_options& options) { return sort_impl(a, options); }
+
+ndarray argsort(const ndarray& a, std::optional<int> axis) { return argsort_impl(a, axis, "argsort"); }
+ndarray argsort(const ndarray& a, const sort_options& options) {
+  detail::check_sort_kind(options);
+  return argsort_impl(a, options.axis, "argsort");
+}
+
+ndarray lexsort(std::span<const ndarray> keys, int axis) {
+  if (keys.empty()) throw TypeError("need sequence of keys with len > 0 in lexsort");
+  for (const ndarray& k : keys) {
+    require_sortable(k.dtype(), "lexsort");
+    if (!std::equal(k.shape().begin(), k.shape().end(), keys[0].shape().begin(), keys[0].shape().end()))
+      throw ValueError("all keys need to be the same shape");
+  }
+  const ndarray& k0 = keys[0];
+  if (k0.ndim() > 0) layout::normalize_axis(axis, k0.ndim());  // AxisError before any device work
+  device_scope scope(k0.device());
+  if (k0.ndim() == 0) return zeros(std::span<const std::int64_t>(), int64);
+  std::vector<moved_array> moved;
+  for (const ndarray& k : keys) moved.push_back(move_axis_last(k, axis));
+  const moved_array& m = moved[0];
+  ndarray perm;
+  if (m.data.size() == 0) {
+    perm = empty(m.data.shape(), int64);
+  } else {
+    // The last key is the primary one: columns most significant first.
+    std::vector<key_column> cols;
+    for (std::size_t j = keys.size(); j-- > 0;)
+      for (key_column& c : total_keys(flat_of(moved[j].data))) cols.push_back(std::move(c));
+    perm = stable_permutation(std::move(cols), m.rows, m.cols, k0.device());
+    if (m.rows > 1) {
+      void* p = perm.data();
+      long long nn = perm.size(), cc = m.cols;
+      void* args[] = {&p, &nn, &cc};
+      launch(k_mod, nn, args, k0.device());
+    }
+    perm = perm.reshape(m.data.shape());
+  }
+  return move_back(perm, m, k0.ndim());
+}
+
+ndarray lexsort(std::initializer_list<ndarray> keys, int axis) {
+  return lexsort(std::span<const ndarray>(keys.begin(), keys.size()), axis);
+}
+
+ndarray lexsort(const ndarray& keys, int axis) {
+  if (keys.ndim() == 0) throw TypeError("need sequence of keys with len > 0 in lexsort");
+  std::vector<ndarray> list;
+  for (std::int64_t i = 0; i < keys.shape(0); ++i) list.push_back(keys(i));
+  return lexsort(std::span<const ndarray>(list), axis);
+}
+
+ndarray partition(const ndarray& a, std::span<const std::int64_t> kth, std::optional<int> axis) {
+  require_sortable(a.dtype(), "partition");
+  if (axis && a.ndim() == 0) layout::normalize_axis(*axis, 0);  // AxisError, as NumPy
+  check_kth(a, kth, axis);
+  return sort_impl(a, {.axis = axis, .stable = true});
+}
+ndarray partition(const ndarray& a, std::int64_t kth, std::optional<int> axis) {
+  return partition(a, std::span<const std::int64_t>(&kth, 1), axis);
+}
+ndarray partition(const ndarray& a, std::initializer_list<std::int64_t> kth, std::optional<int> axis) {
+  return partition(a, std::span<const std::int64_t>(kth.begin(), kth.size()), axis);
+}
+
+ndarray argpartition(const ndarray& a, std::span<const std::int64_t> kth, std::optional<int> axis) {
+  require_sortable(a.dtype(), "argpartition");
+  // NumPy sorts a 0-d array as one element here too (argpartition(array(3), 0) is [0]).
+  check_kth(a.ndim() == 0 ? a.reshape({1}) : a, kth, a.ndim() == 0 ? std::optional<int>(0) : axis);
+  return argsort_impl(a, axis, "argpartition");
+}
+ndarray argpartition(const ndarray& a, std::int64_t kth, std::optional<int> axis) {
+  return argpartition(a, std::span<const std::int64_t>(&kth, 1), axis);
+}
+ndarray argpartition(const ndarray& a, std::initializer_list<std::int64_t> kth, std::optional<int> axis) {
+  return argpartition(a, std::span<const std::int64_t>(kth.begin(), kth.size()), axis);
+}
+
+std::span<const routine_info> sorting_routines() noexcept {
+  static const routine_info table[] = {
+      {"sort", "sort(a, axis=-1, kind=None, stable=None)", "a sorted copy (radix sort; NaN last)"},
+      {"argsort", "argsort(a, axis=-1, kind=None, stable=None)", "indices that sort an array (stable)"},
+      {"lexsort", "lexsort(keys, axis=-1)", "indices that sort by several keys, the last primary"},
+      {"partition", "partition(a, kth, axis=-1)", "kth element in place, smaller before, larger after (full sort)"},
+      {"argpartition", "argpartition(a, kth, axis=-1)", "indices that partition an array (full stable sort)"},
+  };
+  return table;
+}
 
 }  // namespace cupp

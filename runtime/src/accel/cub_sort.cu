@@ -1,0 +1,86 @@
+// cub_sort.hpp's implementation: CUB's DeviceRadixSort, compiled ahead of time by nvcc (CUB's
+// device-wide algorithms do not compile under NVRTC). To keep the build short, only unsigned keys
+// of 1, 2, 4 and 8 bytes are instantiated, keys-only and with int64 values, each with 32-bit
+// (n < 2^31) and 64-bit item counts.
+#include "accel/cub_sort.hpp"
+
+#include <cub/device/device_radix_sort.cuh>
+
+#include <atomic>
+#include <climits>
+#include <string>
+
+#include "cuda/check.hpp"
+#include "cupp/errors.hpp"
+
+namespace cupp::detail::accel {
+
+namespace {
+
+std::atomic<std::uint64_t> launches{0};
+
+template <class K, class N>
+int sort_keys(void* const keys[2], N n, int begin_bit, int end_bit, cudaStream_t stream, const temp_alloc& alloc) {
+  cub::DoubleBuffer<K> k(static_cast<K*>(keys[0]), static_cast<K*>(keys[1]));
+  std::size_t bytes = 0;
+  cuda::detail::check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, k, n, begin_bit, end_bit, stream),
+                      "cub::DeviceRadixSort::SortKeys");
+  void* temp = alloc(bytes > 0 ? bytes : 1);
+  cuda::detail::check(cub::DeviceRadixSort::SortKeys(temp, bytes, k, n, begin_bit, end_bit, stream),
+                      "cub::DeviceRadixSort::SortKeys");
+  launches.fetch_add(1, std::memory_order_relaxed);
+  return k.selector;
+}
+
+template <class K, class N>
+int sort_pairs(void* const keys[2], std::int64_t* const vals[2], N n, int begin_bit, int end_bit, cudaStream_t stream,
+               const temp_alloc& alloc) {
+  cub::DoubleBuffer<K> k(static_cast<K*>(keys[0]), static_cast<K*>(keys[1]));
+  cub::DoubleBuffer<std::int64_t> v(vals[0], vals[1]);
+  std::size_t bytes = 0;
+  cuda::detail::check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, begin_bit, end_bit, stream),
+                      "cub::DeviceRadixSort::SortPairs");
+  void* temp = alloc(bytes > 0 ? bytes : 1);
+  cuda::detail::check(cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, n, begin_bit, end_bit, stream),
+                      "cub::DeviceRadixSort::SortPairs");
+  launches.fetch_add(1, std::memory_order_relaxed);
+  // CUB moves keys and values together: both selectors agree.
+  return k.selector;
+}
+
+template <class F>
+int by_width(int key_bytes, F&& f) {
+  switch (key_bytes) {
+    case 1: return f(std::uint8_t{});
+    case 2: return f(std::uint16_t{});
+    case 4: return f(std::uint32_t{});
+    case 8: return f(std::uint64_t{});
+    default: throw ValueError("cub sort: key width must be 1, 2, 4 or 8 bytes");
+  }
+}
+
+}  // namespace
+
+int cub_sort_keys(int key_bytes, void* const keys[2], std::int64_t n, int begin_bit, int end_bit, cudaStream_t stream,
+                  const temp_alloc& alloc) {
+  if (n <= 1) return 0;
+  return by_width(key_bytes, [&](auto key) {
+    using K = decltype(key);
+    if (n <= INT_MAX) return sort_keys<K, int>(keys, static_cast<int>(n), begin_bit, end_bit, stream, alloc);
+    return sort_keys<K, std::int64_t>(keys, n, begin_bit, end_bit, stream, alloc);
+  });
+}
+
+int cub_sort_pairs(int key_bytes, void* const keys[2], std::int64_t* const vals[2], std::int64_t n, int begin_bit,
+                   int end_bit, cudaStream_t stream, const temp_alloc& alloc) {
+  if (n <= 1) return 0;
+  return by_width(key_bytes, [&](auto key) {
+    using K = decltype(key);
+    if (n <= INT_MAX) return sort_pairs<K, int>(keys, vals, static_cast<int>(n), begin_bit, end_bit, stream, alloc);
+    return sort_pairs<K, std::int64_t>(keys, vals, n, begin_bit, end_bit, stream, alloc);
+  });
+}
+
+std::uint64_t cub_launch_count() noexcept { return launches.load(std::memory_order_relaxed); }
+
+}  // namespace cupp::detail::accel
