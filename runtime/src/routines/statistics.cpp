@@ -1,8 +1,335 @@
-// The implementation of cupp/statistics.hpp: the statistics and logic routines: median, percentile, quantile and their nan forms, average, cov, corrcoef, isclose, allclose, array_equal, array_equiv.
+// The implementation of cupp/statistics.hpp's average, cov and corrcoef (NumPy's
+// numpy/lib/_function_base_impl.py, statement for statement, on cupp's ufuncs and reductions),
+// cov's matrix product (one small NVRTC program per dtype, cached under "statistics:cov_dot":
+// one block per result element, a fixed-order tree sum, so results are the same run to run), and
+// the routine table for `cupp ops`. The logic routines are in logic.cpp, median and the
+// quantiles in quantile.cpp.
 #include "cupp/statistics.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <complex>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/kernel_cache.hpp"
+#include "cuda/check.hpp"
+#include "cuda/current_stream.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/manipulation.hpp"
+#include "cupp/reductions.hpp"
+#include "routines/statistics_internal.hpp"
+#include "tables.hpp"
 
 namespace cupp {
 
-std::span<const routine_info> statistics_routines() noexcept { return {}; }
+namespace detail::stats {
+
+std::vector<int> normalize_axes(std::span<const std::int64_t> axes, int ndim, std::string_view routine) {
+  std::vector<int> out;
+  for (std::int64_t ax : axes) {
+    if (ax < -ndim || ax >= ndim)
+      throw AxisError("axis " + std::to_string(ax) + " is out of bounds for array of dimension " + std::to_string(ndim));
+    const int a = static_cast<int>(ax < 0 ? ax + ndim : ax);
+    if (std::find(out.begin(), out.end(), a) != out.end()) throw ValueError("repeated axis");
+    out.push_back(a);
+  }
+  (void)routine;
+  return out;
+}
+
+void require_array(const ndarray& a, std::string_view routine) {
+  if (a.is_null()) throw ValueError(std::string(routine) + ": the array is null");
+}
+
+}  // namespace detail::stats
+
+namespace {
+
+using detail::stats::normalize_axes;
+using detail::stats::require_array;
+
+
+// ---- cov's matrix product
+
+detail::statistics_program make_cov_program(type_id t) {
+  const detail::builtin_dtype_info& in = detail::info(t);
+  std::string acc, load, store, conj;
+  switch (t) {
+    case type_id::float16:
+    case type_id::bfloat16:
+      acc = "float";
+      load = "return cupp::dev::to_float(x);";
+      store = "return cupp::dev::from_float<T>(x);";
+      conj = "return x;";
+      break;
+    case type_id::float32:
+    case type_id::float64:
+      acc = std::string(in.device_type);
+      load = "return x;";
+      store = "return x;";
+      conj = "return x;";
+      break;
+    case type_id::complex64:
+    case type_id::complex128:
+      acc = std::string(in.device_type);
+      load = "return x;";
+      store = "return x;";
+      conj = "return A(x.re, -x.im);";
+      break;
+    default:
+      throw TypeError("cov: no matrix product for dtype " + std::string(in.name));
+  }
+  detail::statistics_program p;
+  p.name = "cupp_statistics_cov_dot";
+  std::string src = "#include <cupp/dev/prelude.cuh>\n\n";
+  src += "using T = " + std::string(in.device_type) + ";\n";
+  src += "using A = " + acc + ";\n";
+  src += "__device__ inline A cupp_load(T x) { " + load + " }\n";
+  src += "__device__ inline T cupp_store(A x) { " + store + " }\n";
+  src += "__device__ inline A cupp_conj(A x) { " + conj + " }\n";
+  src += R"(
+#define CUPP_BLOCK 256
+// c (C-contiguous n x m) [i, j] = sum over k < kdim of a[i, k] * conj(b[j, k]), element strides.
+// One block per result element (grid-stride over them); each thread sums a strided share of k,
+// then a fixed tree adds the shares: the same order on every run.
+extern "C" __global__ void cupp_cov_dot(T* c, const T* a, const T* b, long long n, long long m, long long kdim,
+                                        long long sa0, long long sa1, long long sb0, long long sb1) {
+  __shared__ A part[CUPP_BLOCK];
+  for (long long e = blockIdx.x; e < n * m; e += gridDim.x) {
+    const long long i = e / m, j = e - i * m;
+    A acc = A(0);
+    for (long long k = threadIdx.x; k < kdim; k += CUPP_BLOCK)
+      acc = acc + cupp_load(a[i * sa0 + k * sa1]) * cupp_conj(cupp_load(b[j * sb0 + k * sb1]));
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (int s = CUPP_BLOCK / 2; s > 0; s >>= 1) {
+      if ((int)threadIdx.x < s) part[threadIdx.x] = part[threadIdx.x] + part[threadIdx.x + s];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) c[e] = cupp_store(part[0]);
+    __syncthreads();
+  }
+}
+)";
+  p.source = std::move(src);
+  p.kernels = {"cupp_cov_dot"};
+  return p;
+}
+
+const detail::kernel_module& cov_program_for(type_id t, int device) {
+  return detail::kernel_cache::global().get(device, {"statistics:cov_dot", static_cast<std::uint64_t>(t)}, [&] {
+    detail::statistics_program p = make_cov_program(t);
+    return detail::program_source{p.name, p.source, p.kernels, {}};
+  });
+}
+
+// dot(a, b.conj().T) for 2-d a (n x k) and b (m x k) of one dtype: an n x m C-contiguous array.
+ndarray dot_conj_t(const ndarray& a, const ndarray& b) {
+  const dtype t = a.dtype();
+  const std::int64_t n = a.shape(0), m = b.shape(0), kdim = a.shape(1);
+  const std::int64_t shape[2] = {n, m};
+  ndarray c = empty(std::span<const std::int64_t>(shape, 2), t);
+  if (c.size() == 0) return c;
+  const int device = a.device();
+  const detail::kernel_module& mod = cov_program_for(t.id(), device);
+  const auto item = static_cast<std::int64_t>(t.itemsize());
+  void* cp = c.data();
+  const void* ap = a.data();
+  const void* bp = b.data();
+  long long nn = n, mm = m, kk = kdim;
+  long long sa0 = a.stride(0) / item, sa1 = a.stride(1) / item, sb0 = b.stride(0) / item, sb1 = b.stride(1) / item;
+  void* args[] = {&cp, &ap, &bp, &nn, &mm, &kk, &sa0, &sa1, &sb0, &sb1};
+  std::optional<cuda::DeviceGuard> guard;
+  if (cuda::current_device() != device) guard.emplace(device);
+  const std::int64_t blocks = std::clamp<std::int64_t>(n * m, 1, 1 << 20);
+  cuda::detail::check(cudaLaunchKernel(mod.function(0), dim3(static_cast<unsigned>(blocks)), dim3(256), args, 0,
+                                       cuda::detail::current_stream_handle(device)),
+                      "cudaLaunchKernel");
+  return c;
+}
+
+// np.array(x, ndmin=2, dtype=t): a new array (cast unsafe), with leading axes of length 1.
+ndarray as_2d_copy(const ndarray& x, const dtype& t) {
+  ndarray c = astype(x, t, casting::unsafe, true);
+  while (c.ndim() < 2) c = c.expand_dims(0);
+  return c;
+}
+
+// cov's fweights / aweights checks (NumPy's order), returning the weights as float64.
+ndarray checked_weights(const ndarray& w0, std::int64_t observations, bool frequency) {
+  const std::string name = frequency ? "fweights" : "aweights";
+  ndarray w = astype(w0, float64, casting::unsafe, true);
+  if (frequency && !all(equal(w, rint(w))).item<bool>()) throw TypeError("fweights must be integer");
+  if (w.ndim() > 1) throw ValueError("cannot handle multidimensional " + name);
+  if (w.ndim() == 0) throw IndexError("tuple index out of range");
+  if (w.shape(0) != observations) throw ValueError("incompatible numbers of samples and " + name);
+  if (any(less(w, 0)).item<bool>()) throw ValueError(name + " cannot be negative");
+  return w;
+}
+
+}  // namespace
+
+// ---- average
+
+std::pair<ndarray, ndarray> average_returned(const ndarray& a, const average_options& options) {
+  require_array(a, "average");
+  std::vector<int> axis;
+  if (!options.axis.all()) axis = normalize_axes(options.axis.list(), a.ndim(), "average");
+  if (options.weights.is_null()) {
+    const ndarray avg = mean(a, {.axis = options.axis, .keepdims = options.keepdims});
+    // scl = avg.dtype.type(a.size / avg.size), broadcast to the average's shape.
+    if (avg.size() == 0) throw ValueError("average: division by zero (the average is empty)");
+    const double scale = static_cast<double>(a.size()) / static_cast<double>(avg.size());
+    return {avg, full(avg.shape(), weak_scalar(scale), avg.dtype())};
+  }
+  ndarray w = options.weights;
+  const dtype t = a.dtype().is_integer() || a.dtype().is_bool() ? result_type({a.dtype(), w.dtype(), dtype(float64)})
+                                                                 : result_type(a.dtype(), w.dtype());
+  if (!std::ranges::equal(a.shape(), w.shape())) {
+    if (options.axis.all()) throw TypeError("Axis must be specified when shapes of a and weights differ.");
+    shape_t along;
+    for (int ax : axis) along.push_back(a.shape(ax));
+    if (!std::ranges::equal(along, w.shape()))
+      throw ValueError("Shape of weights must be consistent with shape of a along specified axis.");
+    // w.transpose(argsort(axis)).reshape(a's shape with 1 off the axes)
+    std::vector<int> order(axis.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int x, int y) { return axis[x] < axis[y]; });
+    w = w.transpose(std::span<const int>(order));
+    shape_t shape;
+    for (int d = 0; d < a.ndim(); ++d)
+      shape.push_back(std::find(axis.begin(), axis.end(), d) != axis.end() ? a.shape(d) : 1);
+    w = w.reshape(std::span<const std::int64_t>(shape));
+  }
+  ndarray scl = sum(w, {.axis = options.axis, .keepdims = options.keepdims, .dtype = t});
+  if (any(equal(scl, 0.0)).item<bool>()) throw ValueError("Weights sum to zero, can't be normalized");
+  const ndarray prod = multiply(a, w, {.dtype = t});
+  ndarray avg = divide(sum(prod, {.axis = options.axis, .keepdims = options.keepdims}), scl);
+  if (!std::ranges::equal(scl.shape(), avg.shape())) scl = broadcast_to(scl, avg.shape()).copy();
+  return {avg, scl};
+}
+
+ndarray average(const ndarray& a, const average_options& options) {
+  require_array(a, "average");
+  if (options.weights.is_null()) {
+    if (!options.axis.all()) (void)normalize_axes(options.axis.list(), a.ndim(), "average");
+    return mean(a, {.axis = options.axis, .keepdims = options.keepdims});
+  }
+  return average_returned(a, options).first;
+}
+
+// ---- cov, corrcoef
+
+ndarray cov(const ndarray& m, const cov_options& options) {
+  require_array(m, "cov");
+  if (m.ndim() > 2) throw ValueError("m has more than 2 dimensions");
+  const bool has_y = !options.y.is_null();
+  if (has_y && options.y.ndim() > 2) throw ValueError("y has more than 2 dimensions");
+  const dtype t = options.dtype ? *options.dtype
+                  : has_y       ? result_type({m.dtype(), options.y.dtype(), dtype(float64)})
+                                : result_type(m.dtype(), dtype(float64));
+  ndarray x = as_2d_copy(m, t);
+  if (!options.rowvar && m.ndim() != 1) x = x.transpose();
+  if (x.shape(0) == 0) return empty({0, 0}, float64);
+  if (has_y) {
+    ndarray y = as_2d_copy(options.y, t);
+    if (!options.rowvar && y.shape(0) != 1) y = y.transpose();
+    x = concatenate({x, y}, {.axis = 0});
+  }
+  const std::int64_t ddof = options.ddof ? *options.ddof : (options.bias ? 0 : 1);
+  const std::int64_t observations = x.shape(1);
+
+  ndarray w, aw;
+  if (!options.fweights.is_null()) w = checked_weights(options.fweights, observations, true);
+  if (!options.aweights.is_null()) {
+    aw = checked_weights(options.aweights, observations, false);
+    w = w.is_null() ? aw : multiply(w, aw);
+  }
+
+  double fact;
+  ndarray avg;
+  if (w.is_null()) {
+    avg = mean(x, {.axis = 1});
+    fact = static_cast<double>(observations - ddof);
+  } else {
+    auto [average_, w_sum] = average_returned(x, {.axis = 1, .weights = w});
+    avg = average_;
+    const double w_sum0 = w_sum.size() ? astype(w_sum.reshape({-1})(0).real(), float64).item<double>() : 0.0;
+    if (ddof == 0) {
+      fact = w_sum0;
+    } else if (aw.is_null()) {
+      fact = w_sum0 - static_cast<double>(ddof);
+    } else {
+      fact = w_sum0 - static_cast<double>(ddof) * sum(multiply(w, aw)).item<double>() / w_sum0;
+    }
+  }
+  if (fact <= 0) fact = 0.0;  // NumPy warns "Degrees of freedom <= 0 for slice"
+
+  subtract(x, avg(slice(), newaxis), {.out = x});
+  const ndarray xt = w.is_null() ? x : multiply(x, w);
+  const dtype pt = result_type(x.dtype(), xt.dtype());
+  ndarray c = dot_conj_t(x.dtype() == pt ? x : astype(x, pt), xt.dtype() == pt ? xt : astype(xt, pt));
+  multiply(c, scalar(weak_scalar(1.0 / fact), float64), {.out = c});
+  return c.squeeze();
+}
+
+ndarray corrcoef(const ndarray& x, const corrcoef_options& options) {
+  ndarray c = cov(x, {.y = options.y, .rowvar = options.rowvar, .dtype = options.dtype});
+  if (c.ndim() != 1 && c.ndim() != 2) return divide(c, c);  // scalar covariance: nan or 1
+  const ndarray d = diag(c);
+  const ndarray stddev = sqrt(d.real());
+  divide(c, stddev(slice(), newaxis), {.out = c});
+  divide(c, stddev(newaxis, slice()), {.out = c});
+  const ndarray re = c.real();
+  maximum(re, -1, {.out = re});
+  minimum(re, 1, {.out = re});
+  if (c.dtype().is_complex()) {
+    const ndarray im = c.imag();
+    maximum(im, -1, {.out = im});
+    minimum(im, 1, {.out = im});
+  }
+  return c;
+}
+
+// ---- for tools and tests
+
+namespace detail {
+
+statistics_program cov_kernel_program(dtype type) {
+  if (!type.is_builtin()) throw TypeError("cov_kernel_program: dtype " + type.name() + " is not supported");
+  return make_cov_program(type.id());
+}
+
+}  // namespace detail
+
+std::span<const routine_info> statistics_routines() noexcept {
+  static const routine_info table[] = {
+      {"isclose", "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
+       "element-wise |a - b| <= atol + rtol * |b| (bool array)"},
+      {"allclose", "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
+       "all(isclose(...)) as a 0-d bool array (no host sync)"},
+      {"array_equal", "array_equal(a1, a2, equal_nan=False)", "same shape and elements (0-d bool array)"},
+      {"array_equiv", "array_equiv(a1, a2)", "broadcastable and equal (0-d bool array)"},
+      {"average", "average(a, axis=None, weights=None, returned=False, keepdims=False)",
+       "weighted mean along axes"},
+      {"cov", "cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None)",
+       "covariance matrix"},
+      {"corrcoef", "corrcoef(x, y=None, rowvar=True, dtype=None)", "Pearson correlation coefficients"},
+      {"median", "median(a, axis=None, keepdims=False)", "median along axes (sort, mean of the middle)"},
+      {"nanmedian", "nanmedian(a, axis=None, keepdims=False)", "median ignoring NaN"},
+      {"quantile", "quantile(a, q, axis=None, method='linear', keepdims=False)", "q-th quantiles along axes"},
+      {"percentile", "percentile(a, q, axis=None, method='linear', keepdims=False)", "q-th percentiles along axes"},
+      {"nanquantile", "nanquantile(a, q, axis=None, method='linear', keepdims=False)", "quantiles ignoring NaN"},
+      {"nanpercentile", "nanpercentile(a, q, axis=None, method='linear', keepdims=False)",
+       "percentiles ignoring NaN"},
+  };
+  return table;
+}
 
 }  // namespace cupp

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""NumPy reference data for the statistics and logic routines (tests/gpu/test_statistics_gpu.cpp).
+
+    python3 make_statistics_ref.py OUT_DIR
+
+writes OUT_DIR/<case>/out<k>.npy and OUT_DIR/manifest.json (routine_ref.py's format). Each case
+is the NumPy call written next to its id below; the C++ test makes the same call with cupp under
+the same id. Inputs: R(shape, dtype) = ((arange(size) * 37) % 101 / 7 - 5).reshape(shape).astype(
+dtype) (scrambled values with repeats, negatives and fractions), F(list, dtype) = an explicit
+array, N(a, positions) = a copy with NaN at the flat positions; the test builds them the same way.
+Runs with any NumPy >= 1.24 (the GPU machine has NumPy 2.5); cases whose result dtype or values
+differ under NumPy 1 (NEP 50, q taking a float array's dtype) are marked NUMPY2_ONLY.
+"""
+import sys
+
+import numpy as np
+
+import routine_ref
+
+
+def R(shape, dt="float64"):
+    n = int(np.prod(shape, dtype=np.int64))
+    return ((np.arange(n) * 37) % 101 / 7.0 - 5).reshape(shape).astype(dt)
+
+
+def F(values, dt="float64"):
+    return np.array(values, dtype=dt)
+
+
+def N(a, positions):
+    a = a.copy()
+    a.flat[positions] = np.nan
+    return a
+
+
+def numpy2(f):
+    """A NumPy-2-only case: NumPy 1 cannot run it (a placeholder result; the test skips it)."""
+    return f() if routine_ref.NUMPY2 else np.zeros(0)
+
+
+INF, NAN = np.inf, np.nan
+QS = F([0.0, 0.1, 0.25, 0.5, 0.9, 1.0])
+METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
+           "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint", "nearest"]
+
+ISA = F([1e10, 1e-7, 1.0, INF, -INF, NAN, 0.0, INF, 1e-300])
+ISB = F([1.00001e10, 1e-8, 1.0, INF, INF, NAN, 1e-9, 1.0, 0.0])
+
+CASES = {
+    # ---- logic
+    "isclose_f8": lambda: np.isclose(ISA, ISB),
+    "isclose_equal_nan": lambda: np.isclose(ISA, ISB, equal_nan=True),
+    "isclose_tol": lambda: np.isclose(ISA, ISB, rtol=0.0, atol=0.5),
+    "isclose_f4": lambda: np.isclose(F([1.0, 1.001, 3.0, NAN], "f4"), F([1.0005, 1.0, 3.0001, NAN], "f4"), rtol=1e-3),
+    "isclose_f2": lambda: np.isclose(F([1.0, 1.01, 1000.0], "f2"), F([1.005, 1.0, 1001.0], "f2"), rtol=1e-3),
+    "isclose_mixed": lambda: np.isclose(F([1.0, 1.0000001, 2.0], "f4"), F([1.0, 1.0, 2.0000001], "f8"), rtol=1e-9, atol=0.0),
+    "isclose_int": lambda: np.isclose(F([1, 2, -9223372036854775808, 5], "i8"), F([1, 3, -9223372036854775808, 6], "i8")),
+    "isclose_u1_i1": lambda: np.isclose(F([0, 255, 7], "u1"), F([0, -1, 7], "i1")),
+    "isclose_bool": lambda: np.isclose(F([True, False, True], "?"), F([True, True, False], "?")),
+    "isclose_scalar_b": lambda: np.isclose(F([1.0, 2.0, 0.99999999], "f4"), 1.0),
+    "isclose_scalar_a": lambda: np.isclose(1.0, F([1.0, 2.0, 1.000000001])),
+    "isclose_int_scalar": lambda: np.isclose(F([3, 4], "i2"), 3),
+    "isclose_bcast": lambda: np.isclose(R((3, 1)), R((4,))),
+    "isclose_atol_array": lambda: np.isclose(F([1.0, 1.0, 1.0]), F([1.1, 1.2, 1.3]), rtol=0.0, atol=F([0.05, 0.25, 0.35])),
+    "isclose_c16": lambda: np.isclose(F([1 + 1j, 1 + 1.00001j, complex(INF, 0), complex(NAN, 1)], "c16"),
+                                      F([1 + 1j, 1 + 1j, complex(INF, 0), complex(NAN, 1)], "c16"), equal_nan=True),
+    "isclose_empty": lambda: np.isclose(R((0, 3)), R((3,))),
+    "allclose_true": lambda: np.asarray(np.allclose(F([1e10, 1e-8]), F([1.00001e10, 1e-9]))),
+    "allclose_false": lambda: np.asarray(np.allclose(F([1e10, 1e-7]), F([1.00001e10, 1e-8]))),
+    "allclose_nan": lambda: np.asarray(np.allclose(F([1.0, NAN]), F([1.0, NAN]))),
+    "allclose_nan_equal": lambda: np.asarray(np.allclose(F([1.0, NAN]), F([1.0, NAN]), equal_nan=True)),
+    "allclose_bcast": lambda: np.asarray(np.allclose(R((2, 3)), R((2, 3))[0])),
+    "array_equal_same": lambda: np.asarray(np.array_equal(R((2, 3)), R((2, 3)))),
+    "array_equal_shape": lambda: np.asarray(np.array_equal(R((2, 3)), R((3, 2)))),
+    "array_equal_value": lambda: np.asarray(np.array_equal(F([1, 2, 3], "i4"), F([1.0, 2.0, 3.5]))),
+    "array_equal_dtypes": lambda: np.asarray(np.array_equal(F([1, 2, 3], "i4"), F([1.0, 2.0, 3.0], "f2"))),
+    "array_equal_nan": lambda: np.asarray(np.array_equal(F([1.0, NAN]), F([1.0, NAN]))),
+    "array_equal_nan_true": lambda: np.asarray(np.array_equal(F([1.0, NAN]), F([1.0, NAN]), equal_nan=True)),
+    "array_equal_nan_place": lambda: np.asarray(np.array_equal(F([NAN, 1.0]), F([1.0, NAN]), equal_nan=True)),
+    "array_equal_c_nan": lambda: np.asarray(np.array_equal(F([complex(NAN, 1)], "c8"), F([complex(1, NAN)], "c8"),
+                                                           equal_nan=True)),
+    "array_equal_empty": lambda: np.asarray(np.array_equal(R((0,)), R((0,)))),
+    "array_equiv_bcast": lambda: np.asarray(np.array_equiv(F([1, 2]), F([[1, 2], [1, 2]]))),
+    "array_equiv_diff": lambda: np.asarray(np.array_equiv(F([1, 2]), F([[1, 2], [1, 3]]))),
+    "array_equiv_shape": lambda: np.asarray(np.array_equiv(F([1, 2]), F([[1, 2, 1], [1, 2, 1]]))),
+    # ---- average
+    "average_none": lambda: np.average(R((3, 4))),
+    "average_axis": lambda: np.average(R((3, 4)), axis=1),
+    "average_int": lambda: np.average(R((3, 4), "i4"), axis=0),
+    "average_f2": lambda: np.average(R((5, 3), "f2"), axis=0),
+    "average_keepdims": lambda: np.average(R((2, 3, 4)), axis=(0, 2), keepdims=True),
+    "average_weights": lambda: np.average(R((3, 4)), weights=R((3, 4)) + 6),
+    "average_weights_axis": lambda: np.average(R((3, 4)), axis=1, weights=F([1.0, 2.0, 0.5, 3.0])),
+    "average_weights_tuple": lambda: numpy2(lambda: np.average(R((2, 3, 4)), axis=(2, 0), weights=R((4, 2)) + 6)),
+    "average_weights_int": lambda: np.average(R((3, 4), "i8"), axis=0, weights=F([1, 2, 3], "i4")),
+    "average_weights_f4": lambda: np.average(R((3, 4), "f4"), axis=1, weights=F([1, 2, 1, 2], "f4")),
+    "average_returned": lambda: np.average(R((3, 4)), axis=0, returned=True),
+    "average_returned_w": lambda: np.average(R((3, 4)), axis=1, weights=F([1.0, 2.0, 0.5, 3.0]), returned=True),
+    "average_returned_kd": lambda: np.average(R((3, 4)), axis=1, weights=F([1.0, 2.0, 0.5, 3.0]), returned=True,
+                                              keepdims=True),
+    "average_c16": lambda: np.average(R((2, 3), "c16") * (1 + 2j), axis=0, weights=F([1.0, 3.0])),
+    # ---- cov, corrcoef
+    "cov_basic": lambda: np.cov(R((3, 7))),
+    "cov_rowvar": lambda: np.cov(R((7, 3)), rowvar=False),
+    "cov_bias": lambda: np.cov(R((3, 7)), bias=True),
+    "cov_ddof": lambda: np.cov(R((3, 7)), ddof=3),
+    "cov_ddof_big": lambda: np.cov(R((2, 3)), ddof=5),
+    "cov_y": lambda: np.cov(R((2, 6)), R((6,)) * 2 + 1),
+    "cov_y_rowvar": lambda: np.cov(R((6, 2)), R((6, 3)), rowvar=False),
+    "cov_1d": lambda: np.cov(R((9,))),
+    "cov_fweights": lambda: np.cov(R((3, 5)), fweights=F([1, 2, 3, 1, 2], "i8")),
+    "cov_aweights": lambda: np.cov(R((3, 5)), aweights=F([0.5, 1.0, 2.0, 1.5, 0.25])),
+    "cov_both": lambda: np.cov(R((3, 5)), fweights=F([1, 2, 3, 1, 2], "i8"), aweights=F([0.5, 1.0, 2.0, 1.5, 0.25])),
+    "cov_both_ddof0": lambda: np.cov(R((3, 5)), ddof=0, fweights=F([1, 2, 3, 1, 2], "i8"),
+                                     aweights=F([0.5, 1.0, 2.0, 1.5, 0.25])),
+    "cov_int": lambda: np.cov(R((3, 6), "i4")),
+    "cov_dtype_f4": lambda: np.cov(R((3, 6)), dtype="f4"),
+    "cov_f4_input": lambda: np.cov(R((3, 6), "f4")),
+    "cov_c16": lambda: np.cov(R((2, 5), "c16") * (1 - 1j) + R((2, 5))[::-1] * 1j),
+    "cov_no_obs": lambda: np.cov(R((0, 3))),
+    "cov_long": lambda: np.cov(R((2, 1000))),
+    "corrcoef_basic": lambda: np.corrcoef(R((4, 9))),
+    "corrcoef_y": lambda: np.corrcoef(R((9,)), R((9,))[::-1]),
+    "corrcoef_rowvar": lambda: np.corrcoef(R((9, 3)), rowvar=False),
+    "corrcoef_single": lambda: np.corrcoef(R((6,))),
+    "corrcoef_c16": lambda: np.corrcoef(R((2, 5), "c16") * (1 - 1j) + R((2, 5))[::-1] * 1j),
+    # ---- median
+    "median_none": lambda: np.median(R((4, 5))),
+    "median_axis0": lambda: np.median(R((4, 5)), axis=0),
+    "median_axis1": lambda: np.median(R((4, 5)), axis=-1),
+    "median_tuple": lambda: np.median(R((3, 4, 5)), axis=(0, 2)),
+    "median_tuple_kd": lambda: np.median(R((3, 4, 5)), axis=(2, 0), keepdims=True),
+    "median_keepdims_none": lambda: np.median(R((3, 4)), keepdims=True),
+    "median_int_odd": lambda: np.median(R((7,), "i8")),
+    "median_int_even": lambda: np.median(F([1, 2, 4, 3], "i4")),
+    "median_u8": lambda: np.median(F([18446744073709551615, 1, 18446744073709551615], "u8")),
+    "median_f2": lambda: np.median(R((5, 4), "f2"), axis=0),
+    "median_f4": lambda: np.median(R((6, 4), "f4"), axis=0),
+    "median_bool": lambda: np.median(F([True, False, True, True], "?")),
+    "median_nan": lambda: np.median(N(R((4, 5)), [3, 7, 8]), axis=1),
+    "median_nan_none": lambda: np.median(N(R((4, 5)), [12])),
+    "median_inf": lambda: np.median(F([INF, -INF, 1.0, INF])),
+    "median_empty": lambda: np.median(R((0,))),
+    "median_empty_axis": lambda: np.median(R((3, 0)), axis=1),
+    "median_empty_kept": lambda: np.median(R((0, 3)), axis=1),
+    "median_c16": lambda: np.median(F([3 + 1j, 1 + 5j, 2 - 1j, 1 + 1j], "c16")),
+    "median_0d": lambda: np.median(F(2.5)),
+    # ---- quantile, percentile
+    "quantile_scalar": lambda: np.quantile(R((11,)), 0.3),
+    "quantile_array": lambda: np.quantile(R((11,)), QS),
+    "quantile_axis": lambda: np.quantile(R((3, 7)), QS, axis=1),
+    "quantile_axis0": lambda: np.quantile(R((3, 7)), 0.5, axis=0),
+    "quantile_tuple_kd": lambda: np.quantile(R((3, 4, 5)), QS[:3], axis=(0, 2), keepdims=True),
+    "quantile_none_kd": lambda: np.quantile(R((3, 4)), QS[:2], keepdims=True),
+    "quantile_q2d": lambda: np.quantile(R((3, 7)), QS.reshape(2, 3), axis=1),
+    "quantile_int": lambda: np.quantile(R((3, 7), "i4"), QS, axis=1),
+    "quantile_int_q": lambda: np.quantile(R((9,), "i8"), 1),
+    "quantile_int_q0": lambda: np.quantile(R((9,), "u2"), F([0, 1], "i8")),
+    "quantile_f4": lambda: np.quantile(R((13,), "f4"), 0.37),
+    "quantile_f4_array": lambda: np.quantile(R((13,), "f4"), QS),
+    "quantile_f2": lambda: np.quantile(R((13,), "f2"), 0.37),
+    "quantile_nan": lambda: np.quantile(N(R((3, 7)), [2, 20]), QS, axis=1),
+    "quantile_inf": lambda: np.quantile(F([1.0, INF]), F([0.5, 1.0])),
+    "quantile_bool_lower": lambda: np.quantile(F([True, False, True], "?"), 0.5, method="lower"),
+    "quantile_empty_kept": lambda: np.quantile(R((0, 4)), QS, axis=1),
+    "percentile_scalar": lambda: np.percentile(R((11,)), 30),
+    "percentile_array": lambda: np.percentile(R((3, 7)), QS * 100, axis=1),
+    "percentile_int": lambda: np.percentile(R((10,), "i2"), 45),
+    "percentile_f4": lambda: np.percentile(R((10,), "f4"), 45),
+    "percentile_nearest": lambda: np.percentile(R((10,)), F([10, 55, 95]), method="nearest"),
+    # ---- nan forms
+    "nanmedian_none": lambda: np.nanmedian(N(R((4, 5)), [1, 7])),
+    "nanmedian_axis": lambda: np.nanmedian(N(R((4, 5)), [1, 7, 8, 13, 18]), axis=1),
+    "nanmedian_allnan": lambda: np.nanmedian(N(R((3, 2)), [2, 3]), axis=1),
+    "nanmedian_int": lambda: np.nanmedian(R((4, 5), "i4"), axis=0),
+    "nanmedian_f4": lambda: np.nanmedian(N(R((4, 5), "f4"), [0, 6]), axis=0),
+    "nanmedian_kd": lambda: np.nanmedian(N(R((2, 3, 4)), [5]), axis=(0, 2), keepdims=True),
+    "nanmedian_empty": lambda: np.nanmedian(R((0, 3)), axis=0),
+    "nanquantile_none": lambda: np.nanquantile(N(R((4, 5)), [1, 7]), QS),
+    "nanquantile_axis": lambda: np.nanquantile(N(R((4, 5)), [1, 7, 8, 13, 18]), QS, axis=1),
+    "nanquantile_allnan": lambda: np.nanquantile(N(R((3, 2)), [2, 3]), 0.5, axis=1),
+    "nanquantile_int": lambda: np.nanquantile(R((4, 5), "i4"), QS, axis=0),
+    "nanquantile_empty": lambda: np.nanquantile(R((0,)), QS),
+    "nanquantile_q2d": lambda: np.nanquantile(N(R((3, 7)), [2, 20]), QS.reshape(2, 3), axis=1),
+    "nanpercentile_axis": lambda: np.nanpercentile(N(R((4, 5)), [1, 7, 8, 13, 18]), 40, axis=1),
+    "nanpercentile_kd": lambda: np.nanpercentile(N(R((2, 3, 4)), [5, 6]), F([10, 90]), axis=(1, 2), keepdims=True),
+}
+for _m in METHODS:
+    CASES["quantile_" + _m] = (lambda m: lambda: np.quantile(R((3, 7)), QS, axis=1, method=m))(_m)
+    CASES["quantile_even_" + _m] = (lambda m: lambda: np.quantile(R((8,)), QS, method=m))(_m)
+    CASES["nanquantile_" + _m] = (lambda m: lambda: np.nanquantile(N(R((3, 7)), [0, 8, 9, 20]), QS, axis=1,
+                                                                   method=m))(_m)
+
+# Cases whose NumPy 1.x result differs from NumPy 2's (NEP 50 weak scalars; q of a float array
+# taking its dtype; percentile dividing by the array's dtype).
+NUMPY2_ONLY = {"isclose_f4", "isclose_f2", "isclose_scalar_b", "isclose_int_scalar", "quantile_f4", "quantile_f2",
+               "percentile_f4", "isclose_u1_i1", "median_u8", "average_weights_tuple",
+               # NumPy 1 moved only one of q's axes to the front; closest_observation took the odd
+               # order statistic at ties (both fixed in NumPy 2).
+               "nanquantile_q2d", "quantile_closest_observation", "quantile_even_closest_observation",
+               "nanquantile_closest_observation"}
+
+
+if __name__ == "__main__":
+    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__))

@@ -1,0 +1,119 @@
+// The statistics and logic routines without a GPU (cupp/statistics.hpp): the argument checks that
+// happen before any device work, with NumPy's error classes and messages, the quantile method
+// table, the routine table, and cov's matrix-product program compiled for every dtype it serves.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cupp/errors.hpp"
+#include "cupp/statistics.hpp"
+#include "error_of.hpp"
+#include "nvrtc_program.hpp"
+
+namespace cupp {
+namespace {
+
+using test::error_of;
+
+// A fake array on device 0 over host bytes: views work, nothing reads the memory.
+struct fake {
+  std::vector<unsigned char> bytes;
+  ndarray a;
+  fake(shape_t shape, dtype type = float64) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    bytes.resize(static_cast<std::size_t>(n) * type.itemsize() + 16);
+    a = from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
+  }
+};
+
+TEST(StatisticsHost, RoutineTableNamesEachRoutine) {
+  std::vector<std::string> names;
+  for (const routine_info& r : statistics_routines()) {
+    names.emplace_back(r.name);
+    EXPECT_NE(std::string(r.signature).find(r.name), std::string::npos) << r.name;
+  }
+  for (const char* want : {"isclose", "allclose", "array_equal", "array_equiv", "average", "cov", "corrcoef", "median",
+                           "nanmedian", "quantile", "percentile", "nanquantile", "nanpercentile"})
+    EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+  EXPECT_EQ(names.size(), 13u);
+}
+
+TEST(StatisticsHost, QuantileMethods) {
+  const char* methods[] = {"inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
+                           "hazen",        "weibull",               "linear",              "median_unbiased",
+                           "normal_unbiased", "lower",              "higher",              "midpoint",
+                           "nearest"};
+  for (int i = 0; i < 13; ++i) EXPECT_EQ(detail::quantile_method_index(methods[i]), i) << methods[i];
+  EXPECT_EQ(error_of<ValueError>([] { detail::quantile_method_index("foo"); }),
+            "method='foo' is not a valid method. Use one of: dict_keys(['inverted_cdf', 'averaged_inverted_cdf', "
+            "'closest_observation', 'interpolated_inverted_cdf', 'hazen', 'weibull', 'linear', 'median_unbiased', "
+            "'normal_unbiased', 'lower', 'higher', 'midpoint', 'nearest'])");
+  EXPECT_THROW(detail::quantile_method_index("Linear"), ValueError);
+  EXPECT_THROW(detail::quantile_method_index(""), ValueError);
+}
+
+TEST(StatisticsHost, NullArrays) {
+  const ndarray null;
+  fake a({3});
+  EXPECT_THROW(isclose(null, a.a), ValueError);
+  EXPECT_THROW(isclose(a.a, null), ValueError);
+  EXPECT_THROW(average(null), ValueError);
+  EXPECT_THROW(cov(null), ValueError);
+  EXPECT_THROW(median(null), ValueError);
+  EXPECT_THROW(nanmedian(null), ValueError);
+  EXPECT_THROW(quantile(null, 0.5), ValueError);
+  EXPECT_THROW(percentile(null, 50), ValueError);
+}
+
+TEST(StatisticsHost, AverageWeightChecks) {
+  fake a({2, 3, 4}), w({3}), w2({4, 3}), w3({3, 4}), wbad({5});
+  EXPECT_EQ(error_of<TypeError>([&] { average(a.a, {.weights = w.a}); }),
+            "Axis must be specified when shapes of a and weights differ.");
+  EXPECT_EQ(error_of<ValueError>([&] { average(a.a, {.axis = 1, .weights = wbad.a}); }),
+            "Shape of weights must be consistent with shape of a along specified axis.");
+  EXPECT_EQ(error_of<ValueError>([&] { average(a.a, {.axis = {1, 2}, .weights = w2.a}); }),
+            "Shape of weights must be consistent with shape of a along specified axis.");
+  EXPECT_EQ(error_of<ValueError>([&] { average(a.a, {.axis = {2, 1}, .weights = w3.a}); }),
+            "Shape of weights must be consistent with shape of a along specified axis.");
+  EXPECT_EQ(error_of<AxisError>([&] { average(a.a, {.axis = 3, .weights = w.a}); }),
+            "axis 3 is out of bounds for array of dimension 3");
+  EXPECT_EQ(error_of<AxisError>([&] { average(a.a, {.axis = -4}); }), "axis -4 is out of bounds for array of dimension 3");
+  EXPECT_EQ(error_of<ValueError>([&] { average(a.a, {.axis = {1, -2}, .weights = w2.a}); }), "repeated axis");
+}
+
+TEST(StatisticsHost, CovChecks) {
+  fake m3({2, 2, 2}), m({2, 3});
+  EXPECT_EQ(error_of<ValueError>([&] { cov(m3.a); }), "m has more than 2 dimensions");
+  EXPECT_EQ(error_of<ValueError>([&] { cov(m.a, {.y = m3.a}); }), "y has more than 2 dimensions");
+  EXPECT_EQ(error_of<ValueError>([&] { corrcoef(m3.a); }), "m has more than 2 dimensions");
+}
+
+TEST(StatisticsHost, QuantileChecks) {
+  fake c({4}, complex128), a({2, 3});
+  EXPECT_EQ(error_of<TypeError>([&] { quantile(c.a, 0.5); }), "a must be an array of real numbers");
+  EXPECT_EQ(error_of<TypeError>([&] { percentile(c.a, 50); }), "a must be an array of real numbers");
+  EXPECT_EQ(error_of<TypeError>([&] { nanquantile(c.a, 0.5); }), "a must be an array of real numbers");
+  EXPECT_EQ(error_of<TypeError>([&] { nanpercentile(c.a, 50); }), "a must be an array of real numbers");
+  EXPECT_EQ(error_of<AxisError>([&] { median(a.a, {.axis = 2}); }), "axis 2 is out of bounds for array of dimension 2");
+  EXPECT_EQ(error_of<ValueError>([&] { median(a.a, {.axis = {0, -2}}); }), "repeated axis");
+}
+
+TEST(StatisticsHost, CovKernelCompilesForEveryFloatDtype) {
+  for (const dtype& t : {dtype(float16), dtype(bfloat16), dtype(float32), dtype(float64), dtype(complex64),
+                         dtype(complex128)}) {
+    const detail::statistics_program p = detail::cov_kernel_program(t);
+    const detail::nvrtc_output out =
+        detail::nvrtc_compile({.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90});
+    ASSERT_EQ(out.lowered_names.size(), p.kernels.size()) << t.name();
+    EXPECT_FALSE(out.binary.empty()) << t.name();
+  }
+  EXPECT_THROW(detail::cov_kernel_program(int64), TypeError);
+  EXPECT_THROW(detail::cov_kernel_program(bool_), TypeError);
+}
+
+}  // namespace
+}  // namespace cupp
