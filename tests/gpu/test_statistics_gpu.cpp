@@ -26,6 +26,7 @@
 #include "error_of.hpp"
 #include "gpu_support.hpp"
 #include "reference_set.hpp"
+#include "routines/statistics_internal.hpp"
 
 namespace cupp {
 namespace {
@@ -301,6 +302,45 @@ TEST(StatisticsGpu, IscloseScalarsAndInfinities) {
   EXPECT_EQ(isclose(F({1.0}, float32), 1.0 + 1e-9).dtype(), bool_);
   // inf vs a finite tolerance-satisfying value: not close.
   EXPECT_EQ(isclose(F({inf, 1.0}), F({1e308, inf}), {.atol = inf}).to_vector<bool>(), std::vector<bool>({false, false}));
+}
+
+// The fused isclose kernel agrees with NumPy's composition of ufuncs for every pair of real dtypes,
+// special values included (both sides run here; the composition is checked against NumPy by the
+// reference set).
+TEST(StatisticsGpu, FusedIscloseAgreesWithTheComposition) {
+  CUPP_REQUIRE_GPU();
+  const dtype reals[] = {bool_, int8, uint8, int32, int64, uint64, float16, bfloat16, float32, float64};
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> dist(-3, 3);
+  dv xs, ys;
+  for (int k = 0; k < 4000; ++k) {
+    const double x = std::round(dist(rng) * 8) / 8 * std::pow(10.0, static_cast<int>(rng() % 7) - 3);
+    xs.push_back(x);
+    ys.push_back(k % 3 == 0 ? x : k % 3 == 1 ? x * (1 + dist(rng) * 1e-5) : x + dist(rng) * 1e-7);
+  }
+  for (double v : {inf, -inf, nan, 0.0, -0.0, 1e-300, 65504.0, 1e308}) {
+    for (double w : {inf, -inf, nan, 0.0, 1.0, 1e-8, 65504.0}) {
+      xs.push_back(v);
+      ys.push_back(w);
+    }
+  }
+  const ndarray x64 = asarray(xs), y64 = asarray(ys);
+  for (const dtype& tx : reals) {
+    for (const dtype& ty : reals) {
+      const ndarray x = astype(x64, tx), y = astype(y64, ty);
+      for (const isclose_options& o : {isclose_options{}, isclose_options{.rtol = 1e-3, .atol = 0, .equal_nan = true},
+                                       isclose_options{.rtol = 0.0, .atol = 0.25}}) {
+        SCOPED_TRACE(tx.name() + " " + ty.name());
+        EXPECT_EQ(isclose(x, y, o).to_vector<bool>(), detail::stats::isclose_composed(x, y, o).to_vector<bool>());
+      }
+    }
+  }
+  // Broadcasting and a strided view.
+  const ndarray a = R({6, 5}, float32), b = R({6}), c = R({5}, float16);
+  EXPECT_EQ(isclose(a.T(), b).to_vector<bool>(), detail::stats::isclose_composed(a.T(), b, {}).to_vector<bool>());
+  EXPECT_EQ(isclose(a, c).to_vector<bool>(), detail::stats::isclose_composed(a, c, {}).to_vector<bool>());
+  EXPECT_EQ(isclose(a(slice(none, none, 2)), c(rev())).to_vector<bool>(),
+            detail::stats::isclose_composed(a(slice(none, none, 2)), c(rev()), {}).to_vector<bool>());
 }
 
 TEST(StatisticsGpu, ResultDtypes) {

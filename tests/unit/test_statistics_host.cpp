@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "cupp/elementwise_kernel.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/statistics.hpp"
 #include "error_of.hpp"
+#include "kernel_composer.hpp"
 #include "nvrtc_program.hpp"
+#include "routines/statistics_internal.hpp"
 
 namespace cupp {
 namespace {
@@ -113,6 +116,29 @@ TEST(StatisticsHost, CovKernelCompilesForEveryFloatDtype) {
   }
   EXPECT_THROW(detail::cov_kernel_program(int64), TypeError);
   EXPECT_THROW(detail::cov_kernel_program(bool_), TypeError);
+}
+
+TEST(StatisticsHost, IscloseKernelCompilesForEveryComputeDtype) {
+  // (compute dtype D = result_type(a, y), y's dtype Y, a's stored dtype)
+  const dtype cases[][3] = {{float16, float16, int8},   {bfloat16, bfloat16, bool_}, {float32, float16, int16},
+                            {float32, bfloat16, float32}, {float32, float32, float16}, {float64, float64, int64},
+                            {float64, float16, uint64},  {float64, float32, float64}};
+  for (const auto& c : cases) {
+    for (bool equal_nan : {false, true}) {
+      SCOPED_TRACE(c[0].name() + " " + c[1].name() + (equal_nan ? " equal_nan" : ""));
+      const ElementwiseKernel& k = detail::stats::isclose_kernel(c[0], equal_nan);
+      EXPECT_EQ(&k, &detail::stats::isclose_kernel(c[0], equal_nan)) << "one kernel per compute dtype";
+      ASSERT_TRUE(k.indexed());  // four inputs: the general path
+      const std::vector<dtype> types = {c[0], c[1], c[1], c[1], bool_};
+      const std::vector<dtype> storage = {c[2], c[1], c[1], c[1], bool_};
+      const bool scalar[] = {false, false, true, true, false};
+      const detail::user_elementwise_desc desc = detail::elementwise_kernel_desc(k, types, storage, scalar, 1);
+      const detail::composed_program program = detail::compose_user_elementwise(desc);
+      const detail::nvrtc_output out = detail::nvrtc_compile(
+          {.program_name = program.name, .source = program.source, .name_expressions = program.kernels, .arch = 90});
+      EXPECT_EQ(out.lowered_names.size(), 1u);
+    }
+  }
 }
 
 }  // namespace

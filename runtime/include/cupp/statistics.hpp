@@ -13,7 +13,8 @@
 // own order of operations, so result dtypes and rounding are NumPy's (isclose computes in the
 // dtype NumPy computes in; median of integers is float64, of float16 float16; a Python-number q
 // interpolates in a float array's dtype, as NumPy 2.5). cov's matrix product is one small NVRTC kernel
-// (one block per result element, deterministic). Host synchronisation happens only where NumPy
+// (one block per result element, deterministic); isclose of two real arrays is one fused
+// element-wise kernel with the same rounding. Host synchronisation happens only where NumPy
 // needs a value on the host: the checks of weights (average's zero sum, cov's fweights/aweights)
 // and of q (quantile's range check). docs/api/statistics.md lists each routine and its errors.
 #pragma once

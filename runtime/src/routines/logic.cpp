@@ -1,17 +1,27 @@
-// The logic routines of cupp/statistics.hpp: isclose, allclose, array_equal, array_equiv. Each is
-// NumPy's own composition of ufuncs, with Python scalars kept weak: where NumPy computes with two
-// Python scalars (abs(b), atol + rtol * abs(b) for a scalar b), the value is computed here on the
-// host and stays a weak scalar, so the array operations run in the dtype NumPy picks.
+// The logic routines of cupp/statistics.hpp: isclose, allclose, array_equal, array_equiv. isclose
+// of two real arrays with scalar tolerances is one fused ElementwiseKernel (per compute dtype),
+// which rounds every step to the dtype NumPy computes it in; any other isclose is NumPy's own
+// composition of ufuncs, with Python scalars kept weak: where NumPy computes with two Python
+// scalars (abs(b), atol + rtol * abs(b) for a scalar b), the value is computed here on the host
+// and stays a weak scalar, so the array operations run in the dtype NumPy picks.
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cupp/creation.hpp"
+#include "cupp/elementwise_kernel.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/statistics.hpp"
+#include "routines/statistics_internal.hpp"
+#include "tables.hpp"
 
 namespace cupp {
 
@@ -72,9 +82,65 @@ bool can_hold_nan(const dtype& t) { return t.is_inexact(); }
 
 }  // namespace
 
+namespace detail::stats {
+
+const ElementwiseKernel& isclose_kernel(const dtype& compute, bool equal_nan) {
+  static std::mutex mutex;
+  static std::map<std::pair<int, bool>, std::unique_ptr<ElementwiseKernel>> kernels;
+  const std::lock_guard lock(mutex);
+  auto& k = kernels[{static_cast<int>(compute.id()), equal_nan}];
+  if (!k) {
+    // D: result_type(a, y), where x - y and x == y compute; Y: y's inexact dtype, where the
+    // tolerance computes. Every step is rounded to its dtype (float16/bfloat16 compute in float32
+    // and round), products are not fused into an FMA, as NumPy computes them.
+    std::string body = "using D = " + std::string(info(compute.id()).device_type) + ";\n";
+    body += R"(const auto xd = cupp::dev::up(x);
+    const auto yd = cupp::dev::up(cupp::dev::cast<D>(y));
+    auto diff = cupp::dev::up(cupp::dev::down<D>(xd - yd));
+    diff = diff < 0 ? -diff : diff;
+    auto ay = cupp::dev::up(y);
+    ay = ay < 0 ? -ay : ay;
+    const auto prod = cupp::dev::up(cupp::dev::down<Y>(cupp::dev::mul_rn(cupp::dev::up(rtol), ay)));
+    const auto tol = cupp::dev::up(cupp::dev::down<Y>(cupp::dev::up(atol) + prod));
+    bool ok = (diff <= tol && cupp::dev::isfinite_of(y)) || xd == yd;
+    )";
+    if (equal_nan) body += "ok = ok || (cupp::dev::isnan(x) && cupp::dev::isnan(y));\n    ";
+    body += "z = ok;";
+    k = std::make_unique<ElementwiseKernel>(compute.name() + " x, Y y, Y atol, Y rtol", "bool z", body,
+                                            equal_nan ? "cupp_isclose_nan" : "cupp_isclose");
+  }
+  return *k;
+}
+
+}  // namespace detail::stats
+
+namespace {
+
+bool real_number(const dtype& t) { return t.is_builtin() && !t.is_complex(); }
+
+}  // namespace
+
 ndarray isclose(const operand& a, const operand& b, const isclose_options& options) {
   if (a.is_array() && a.array().is_null()) throw ValueError("isclose: the array is null");
   if (b.is_array() && b.array().is_null()) throw ValueError("isclose: the array is null");
+  const auto real_scalar = [](const operand& t) {
+    return !t.is_array() && t.scalar().scalar_kind() != weak_scalar::kind::complex_;
+  };
+  if (a.is_array() && b.is_array() && real_number(a.array().dtype()) && real_number(b.array().dtype()) &&
+      real_scalar(options.rtol) && real_scalar(options.atol)) {
+    const dtype y_type = result_type(b.array().dtype(), weak_scalar(1.0));
+    const ndarray y = b.array().dtype() == y_type ? b.array() : astype(b.array(), y_type);
+    const dtype compute = result_type(a.array().dtype(), y_type);
+    const operand args[] = {operand(a.array()), operand(y), operand(options.atol.scalar()),
+                            operand(options.rtol.scalar())};
+    return detail::stats::isclose_kernel(compute, options.equal_nan).call(args)[0];
+  }
+  return detail::stats::isclose_composed(a, b, options);
+}
+
+namespace detail::stats {
+
+ndarray isclose_composed(const operand& a, const operand& b, const isclose_options& options) {
   // y made inexact: result_type(y, 1.0) for an array, float(y) for a Python int (or bool).
   operand y = operand::borrow(b);
   if (b.is_array()) {
@@ -118,6 +184,8 @@ ndarray isclose(const operand& a, const operand& b, const isclose_options& optio
   }
   return result;
 }
+
+}  // namespace detail::stats
 
 ndarray allclose(const operand& a, const operand& b, const isclose_options& options) {
   return all(isclose(a, b, options));
