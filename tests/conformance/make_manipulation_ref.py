@@ -120,8 +120,194 @@ CASES = {
     "insert_end": lambda: np.insert(ar((3,), "f4"), 3, 2.5),
 }
 
+# ---- pad, clip, where, round, nan_to_num, angle, trim_zeros, interp, convolve, correlate
+# (runtime/src/routines/manipulation_more.cpp). Per-dtype cases are named <routine>_<dtype name>.
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float16", "float32", "float64", "complex64", "complex128"]
+INEXACT = ["float16", "float32", "float64", "complex64", "complex128"]
+NAN, INF = float("nan"), float("inf")
+
+
+NUMPY22 = tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 2)
+
+
+def trim_2d():
+    return np.array([[0, 0, 2, 3, 0, 0], [0, 1, 0, 3, 0, 0], [0, 0, 0, 0, 0, 0]])
+
+
+def vals(values, dt="float64"):
+    return np.array(values, dtype="float64").astype(dt)
+
+
+def cond23():
+    return np.array([[True, False, True], [False, True, False]])
+
+
+def signed_or_not(dt):
+    # [-2, -1, 0, 3] where the dtype has negatives, else [0, 1, 2, 3].
+    return vals([-2, -1, 0, 3] if np.dtype(dt).kind in "ifc" else [0, 1, 2, 3], dt)
+
+
+def rounding_values(dt):
+    base = [0.5, 1.5, 2.5, -0.5, -1.5, 1.234, 12.5, 125.0, -0.126, NAN, INF]
+    if np.dtype(dt).kind == "c":
+        return np.array([complex(a, b) for a, b in zip(base, base[::-1])]).astype(dt)
+    return np.array(base, "float64").astype(dt)
+
+
+def nan_values(dt):
+    base = [NAN, INF, -INF, 1.5, -0.0, 3.0]
+    if np.dtype(dt).kind == "c":
+        return np.array([complex(a, b) for a, b in zip(base, base[::-1])]).astype(dt)
+    return np.array(base, "float64").astype(dt)
+
+
+MORE = {}
+for _dt in DTYPES:
+    MORE[f"pad_constant_{_dt}"] = (lambda dt=_dt: np.pad(ar((2, 3), dt), ((1, 2), (2, 1)),
+                                                          constant_values=((1, 2), (3, 4))))
+    for _mode in ("edge", "reflect", "symmetric", "wrap"):
+        MORE[f"pad_{_mode}_{_dt}"] = (lambda dt=_dt, mode=_mode: np.pad(ar((2, 3), dt), ((2, 1), (1, 3)), mode))
+    MORE[f"clip_{_dt}"] = (lambda dt=_dt: np.clip(ar((6,), dt), 1, 4))
+    MORE[f"where_{_dt}"] = (lambda dt=_dt: np.where(cond23(), ar((2, 3), dt), ar((2, 3), dt)[::-1]))
+    MORE[f"angle_{_dt}"] = (lambda dt=_dt: np.angle(signed_or_not(dt)))
+    MORE[f"trim_zeros_{_dt}"] = (lambda dt=_dt: np.trim_zeros(vals([0, 0, 1, 2, 0, 3, 0], dt)))
+    MORE[f"convolve_{_dt}"] = (lambda dt=_dt: np.convolve(ar((5,), dt), vals([1, 0, 2], dt)))
+    MORE[f"correlate_{_dt}"] = (lambda dt=_dt: np.correlate(ar((5,), dt), vals([1, 1, 2], dt), "full"))
+for _dt in INEXACT:
+    for _d in (0, 2, -1):
+        MORE[f"round_{_d}_{_dt}".replace("-", "m")] = (lambda dt=_dt, d=_d: np.round(rounding_values(dt), d))
+    MORE[f"nan_to_num_{_dt}"] = (lambda dt=_dt: np.nan_to_num(nan_values(dt)))
+    MORE[f"nan_to_num_values_{_dt}"] = (
+        lambda dt=_dt: np.nan_to_num(nan_values(dt), nan=-1.0, posinf=9.0, neginf=-9.0))
+for _dt in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]:
+    MORE[f"round_m1_{_dt}"] = (lambda dt=_dt: np.round(vals([15, 25, 35, 149, 151, 0, 5], dt), -1))
+
+MORE.update({
+    # pad
+    "pad_int_width": lambda: np.pad(ar((2, 3)), 1),
+    "pad_pair_width": lambda: np.pad(ar((3,), "f4"), (2, 1)),
+    "pad_one_pair_all_axes": lambda: np.pad(ar((2, 2)), ((1, 2),), "wrap"),
+    "pad_3d": lambda: np.pad(ar((2, 3, 2), "i2"), ((0, 1), (2, 0), (1, 1)), "symmetric"),
+    "pad_reflect_big": lambda: np.pad(ar((3,)), (7, 9), "reflect"),
+    "pad_symmetric_big": lambda: np.pad(ar((3,)), (7, 9), "symmetric"),
+    "pad_wrap_big": lambda: np.pad(ar((3,)), (7, 9), "wrap"),
+    "pad_edge_big": lambda: np.pad(ar((2, 2)), 4, "edge"),
+    "pad_reflect_len1": lambda: np.pad(ar((1, 3)), 2, "reflect"),
+    "pad_0d": lambda: np.pad(ar(()), 2),
+    "pad_empty_constant": lambda: np.pad(ar((0, 3)), 1, constant_values=7),
+    "pad_empty_edge_unpadded_axis": lambda: np.pad(ar((0, 3)), ((0, 0), (1, 1)), "edge"),
+    "pad_transposed": lambda: np.pad(ar((3, 4)).T, ((1, 0), (0, 2)), "reflect"),
+    "pad_constant_float_into_int": lambda: np.pad(ar((3,), "i4"), 1, constant_values=2.7),
+    "pad_constant_complex": lambda: np.pad(ar((3,), "c16"), (1, 2), constant_values=(1 + 2j, -3j)),
+    "pad_constant_nan": lambda: np.pad(ar((2,), "f8"), 1, constant_values=NAN),
+    "pad_zero_width": lambda: np.pad(ar((2, 3)), 0, "reflect"),
+    # clip
+    "clip_arrays": lambda: np.clip(ar((2, 3), "f8"), np.array([0.0, 1.0, 2.0]), 3.5),
+    "clip_nan": lambda: np.clip(np.array([NAN, 1.0, 5.0, -INF, INF, -1.0]), 0, 3),
+    "clip_nan_bound": lambda: np.clip(ar((4,), "f4"), np.array(NAN, "f4"), np.float32(2)),
+    "clip_none_min": lambda: np.clip(ar((5,)), None, 2),
+    "clip_none_max": lambda: np.clip(ar((5,), "f2"), 2, None),
+    "clip_none_both": lambda: np.clip(ar((5,), "u2"), None, None) if NUMPY2 else ar((5,), "u2"),
+    "clip_weak_float_int8": lambda: np.clip(ar((5,), "i1"), 0.5, 3),
+    "clip_uint8_beyond_range": lambda: np.clip(ar((5,), "u1"), -5, 300),
+    "clip_int8_at_min": lambda: np.clip(ar((5,), "i1"), -128, 2),
+    "clip_strong_0d_bound": lambda: np.clip(ar((5,), "i2"), np.array(1, "i4"), 3),
+    "clip_complex": lambda: np.clip(np.array([1 + 1j, 3 - 1j, 2 + 5j, 1 + 3j]), 1 + 2j, 2 + 0j),
+    "clip_lo_above_hi": lambda: np.clip(ar((5,)), 3, 1),
+    "clip_0d": lambda: np.clip(ar((), "f4"), 1, 2),
+    "clip_empty": lambda: np.clip(ar((0, 2), "i4"), 1, 2),
+    # where
+    "where_broadcast": lambda: np.where(ar((3, 1)) % 2 == 0, ar((1, 4), "f4"), ar((3, 4), "i2")),
+    "where_promote": lambda: np.where(cond23(), ar((2, 3), "i1"), ar((2, 3), "u1")),
+    "where_weak_float": lambda: np.where(cond23(), ar((2, 3), "f2"), 2.5),
+    "where_weak_int": lambda: np.where(cond23(), ar((2, 3), "u1"), 7),
+    "where_scalars": lambda: np.where(cond23(), 1, 2.5),
+    "where_int_condition": lambda: np.where(ar((5,)) % 3, ar((5,)), -1),
+    "where_nan_condition": lambda: np.where(np.array([NAN, 0.0, 1.0]), 1, 0),
+    "where_0d": lambda: np.where(np.array(True), ar(()), 5),
+    "where_empty": lambda: np.where(np.zeros((0, 3), bool), ar((0, 3)), 1.5),
+    "where_complex_weak": lambda: np.where(cond23(), ar((2, 3), "f4"), 1j),
+    # round
+    "round_bool": lambda: np.round(ar((3,), "?")),
+    "round_int_positive": lambda: np.round(ar((4,), "i4"), 2),
+    "round_int_m2": lambda: np.round(vals([149, 150, 151, 250, -250, 1234], "i8"), -2),
+    "round_decimals_10": lambda: np.round(np.array([1.23456789012, -9.87654321098]), 10),
+    "round_0d": lambda: np.round(np.array(2.5)),
+    "round_empty": lambda: np.round(ar((0,), "f4"), 1),
+    "around_1": lambda: np.around(np.array([0.05, 0.15, 0.25, 1.0 / 3.0]), 1),
+    # nan_to_num
+    "nan_to_num_int": lambda: np.nan_to_num(ar((3,), "i4")),
+    "nan_to_num_bool": lambda: np.nan_to_num(ar((3,), "?")),
+    "nan_to_num_f16_overflow": lambda: np.nan_to_num(nan_values("f2"), posinf=1e6, neginf=-1e6),
+    "nan_to_num_0d": lambda: np.nan_to_num(np.array(NAN)),
+    "nan_to_num_2d": lambda: np.nan_to_num(nan_values("f4").reshape(2, 3), nan=5.0),
+    # angle
+    "angle_deg": lambda: np.angle(np.array([1 + 1j, -1 + 0j, -1j, 0j, -3 + 4j]), deg=True),
+    "angle_deg_f4": lambda: np.angle(np.array([-1.0, 2.0], "f4"), deg=True),
+    "angle_nan": lambda: np.angle(np.array([NAN, -INF, INF, complex(NAN, 1)])),
+    "angle_0d": lambda: np.angle(np.array(-2.0)),
+    # trim_zeros
+    "trim_zeros_f": lambda: np.trim_zeros(vals([0, 0, 1, 0, 2, 0, 0]), "f"),
+    "trim_zeros_b": lambda: np.trim_zeros(vals([0, 0, 1, 0, 2, 0, 0]), "b"),
+    "trim_zeros_upper": lambda: np.trim_zeros(vals([0, 1, 0]), "BF"),
+    "trim_zeros_all_zero": lambda: np.trim_zeros(np.zeros(4)),
+    "trim_zeros_empty": lambda: np.trim_zeros(np.zeros(0, "i4")),
+    "trim_zeros_nan": lambda: np.trim_zeros(vals([0, NAN, 0, 1, 0])),
+    "trim_zeros_none_to_trim": lambda: np.trim_zeros(ar((4,)) + 1),
+    "trim_zeros_2d": lambda: np.trim_zeros(trim_2d()) if NUMPY22 else np.zeros(0),
+    "trim_zeros_2d_axis": lambda: np.trim_zeros(trim_2d(), axis=-1) if NUMPY22 else np.zeros(0),
+    "trim_zeros_2d_all_zero_axis": lambda: np.trim_zeros(np.zeros((3, 4)), axis=0) if NUMPY22 else np.zeros(0),
+    # interp
+    "interp_basic": lambda: np.interp(vals([-1, 0, 0.5, 1.5, 2, 2.5, 3, 4, NAN]), [0.0, 1, 2, 3], [0.0, 10, 5, -5]),
+    "interp_left_right": lambda: np.interp(vals([-1, 0.25, 9]), [0.0, 1], [1.0, 2], left=-100, right=100),
+    "interp_one_point": lambda: np.interp(vals([0, 1, 2, NAN]), [1.0], [5.0]),
+    "interp_complex": lambda: np.interp(vals([-1, 0.5, 1.25, 5]), [0.0, 1, 2], [1 + 1j, 2 - 1j, 0j]),
+    "interp_complex_left": lambda: np.interp(vals([-1, 5, NAN]), [0.0, 1], [1 + 1j, 2j], left=3 - 3j, right=4j),
+    "interp_int_inputs": lambda: np.interp(np.array([0, 1, 2, 5], "i4"), np.array([0, 2, 4], "i8"),
+                                           np.array([10, 20, 0], "i2")),
+    "interp_f32": lambda: np.interp(vals([0.1, 0.7, 1.3], "f4"), vals([0, 1, 2], "f4"), vals([1, 3, 2], "f4")),
+    "interp_period": lambda: np.interp(vals([-180, -170, -185, 185, -10, -5, 0, 365]), [190.0, -190, 350, -350],
+                                       [5.0, 10, 3, 4], period=360),
+    "interp_2d_x": lambda: np.interp(ar((2, 3), "f8") / 2, [0.0, 1, 2], [2.0, 4, 8]),
+    "interp_0d": lambda: np.asarray(np.interp(np.array(1.5), [1.0, 2], [0.0, 1])),
+    "interp_empty_x": lambda: np.interp(np.zeros(0), [1.0, 2], [0.0, 1]),
+    "interp_duplicates": lambda: np.interp(vals([0.5, 1, 1.5]), [0.0, 1, 1, 2], [0.0, 1, 3, 4]),
+    "interp_inf_fp": lambda: np.interp(vals([0.5, 1.5, 1]), [0.0, 1, 2], [0.0, INF, INF]),
+    "interp_many_points": lambda: np.interp(np.array([-1 + 12 * k / 96 for k in range(97)]), np.arange(10.0), np.arange(10.0) ** 2),
+    # convolve / correlate
+    "convolve_same": lambda: np.convolve(ar((6,)), vals([1, 2, 3], "i8"), "same"),
+    "convolve_valid": lambda: np.convolve(ar((6,)), vals([1, 2, 3], "i8"), "valid"),
+    "convolve_swap": lambda: np.convolve(vals([1, 2], "i8"), ar((5,)), "same"),
+    "convolve_0d": lambda: np.convolve(np.array(3), ar((4,))),
+    "convolve_promote": lambda: np.convolve(ar((4,), "i1"), vals([0.5, 2], "f4")),
+    "convolve_complex": lambda: np.convolve(np.array([1 + 1j, 2 + 1j, 3 + 1j]), np.array([-2j, 1 - 2j])),
+    "convolve_uint8_wraps": lambda: np.convolve(vals([200, 100, 50], "u1"), vals([3, 2], "u1")),
+    "convolve_large": lambda: np.convolve(ar((1000,), "f8") % 7, ar((37,), "f8") % 5),
+    "correlate_valid": lambda: np.correlate(ar((6,), "f8"), vals([1, 0, -1])),
+    "correlate_same": lambda: np.correlate(ar((6,)), vals([1, 2, 3], "i8"), "same"),
+    "correlate_complex_conj": lambda: np.correlate(np.array([1 + 1j, 2 + 1j, 3 + 1j]), np.array([2j, 1 + 2j]), "full"),
+    "correlate_inverted": lambda: np.correlate(np.array([1 + 1j, 2 + 1j]), np.array([-1j, 1 - 1j, 2 - 1j, 3 - 1j]), "full"),
+    "correlate_inverted_same": lambda: np.correlate(vals([1, 2, 5], "i4"), ar((6,), "i4"), "same"),
+    "correlate_mode_case": lambda: np.correlate(ar((4,)), vals([1, 1], "i8"), "Full"),
+})
+CASES.update(MORE)
+
 # Cases whose NumPy 1.x result differs from NumPy 2's (the test skips them for older data).
-NUMPY2_ONLY = set()
+NUMPY2_ONLY = {
+    "clip_none_both",           # NumPy 1 raises: one of min or max must be given
+    "clip_weak_float_int8",     # NEP 50 (NumPy 1: value-based casting)
+    "clip_uint8_beyond_range",  # NumPy 2's _clip drops a Python int bound beyond the dtype
+    "clip_strong_0d_bound",     # NEP 50: a 0-d array is strong
+    "clip_int8_at_min",
+    "where_weak_int",
+    "where_complex_weak",
+    "round_bool",
+    "angle_bool",
+    "trim_zeros_2d",            # NumPy 2.2: n-d trim_zeros and axis=
+    "trim_zeros_2d_axis",
+    "trim_zeros_2d_all_zero_axis",
+}
 
 
 if __name__ == "__main__":

@@ -824,6 +824,19 @@ std::span<const routine_info> manipulation_routines() noexcept {
       {"atleast_3d", "atleast_3d(*arys)", "views with at least three dimensions"},
       {"insert", "insert(arr, obj, values, axis=None)", "values inserted before indices"},
       {"delete", "delete(arr, obj, axis=None)", "entries removed (C++: delete_)"},
+      {"pad", "pad(array, pad_width, mode='constant', **kwargs)",
+       "padded copy: constant, edge, reflect, symmetric, wrap, empty"},
+      {"clip", "clip(a, a_min, a_max, out=None, **kwargs)", "values limited to [a_min, a_max] (None: no bound)"},
+      {"where", "where(condition, x, y)", "x where condition, else y (one argument: nonzero)"},
+      {"round", "round(a, decimals=0, out=None)", "round half to even to the given decimals"},
+      {"around", "around(a, decimals=0, out=None)", "alias of round"},
+      {"nan_to_num", "nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None)",
+       "NaN and infinities replaced by numbers"},
+      {"angle", "angle(z, deg=False)", "the argument of complex values"},
+      {"trim_zeros", "trim_zeros(filt, trim='fb', axis=None)", "leading/trailing zeros trimmed (a view)"},
+      {"interp", "interp(x, xp, fp, left=None, right=None, period=None)", "one-dimensional linear interpolation"},
+      {"convolve", "convolve(a, v, mode='full')", "discrete linear convolution of 1-d arrays"},
+      {"correlate", "correlate(a, v, mode='valid')", "cross-correlation of 1-d arrays"},
   };
   return table;
 }
