@@ -3,12 +3,16 @@
 // stack((a, b), axis=-1), split(a, (2, 5)), roll(a, (1, -1), axis=(0, 1)). Routines that NumPy
 // gives several arrays (split and friends, atleast_nd of several inputs) give a tuple. out= is
 // refused (cupp eval writes outputs to the -o files); delete/insert take an integer, a tuple of
-// integers, an integer array or (delete) a boolean mask.
+// integers, an integer array or (delete) a boolean mask. pad takes pad_width and constant_values
+// as NumPy does (N, (before, after) or ((b0, a0), (b1, a1), ...)); clip takes None bounds and
+// NumPy 2.1's min=/max= keywords; where takes the three-argument form.
 #include <algorithm>
 #include <array>
+#include <complex>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cupp/errors.hpp"
@@ -45,6 +49,29 @@ cupp::index_spec index_obj(const arguments& a, std::size_t i) {
     return idx;
   }
   return a.integer(i, 0);
+}
+
+// pad's ((before, after), ...) arguments: an integer/number, a tuple of one or two, or a tuple of
+// tuples (one or two items each).
+template <class T, class Read>
+std::pair<std::vector<std::array<T, 2>>, bool> pairs_of(const value& v, Read read) {
+  if (!v.is_tuple()) return {{{read(v), read(v)}}, true};
+  const tuple_value& items = v.tuple();
+  const bool nested = !items.empty() && items.front().is_tuple();
+  if (!nested) {
+    if (items.size() == 1) return {{{read(items[0]), read(items[0])}}, true};
+    if (items.size() == 2) return {{{read(items[0]), read(items[1])}}, true};
+    throw cupp::ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: (" +
+                           std::to_string(items.size()) + ",)  and requested shape (ndim,2)");
+  }
+  std::vector<std::array<T, 2>> out;
+  for (const value& item : items) {
+    if (!item.is_tuple() || item.tuple().empty() || item.tuple().size() > 2)
+      throw cupp::ValueError("pad: each item of a sequence of pairs must be (before, after)");
+    const tuple_value& p = item.tuple();
+    out.push_back({read(p[0]), read(p.size() == 2 ? p[1] : p[0])});
+  }
+  return {out, false};
 }
 
 }  // namespace
@@ -193,6 +220,87 @@ void add_manipulation(function_table& t) {
   t.add("insert", [](span_v args, span_k kw) -> value {
     const arguments a("insert", {"arr", "obj", "values", "axis"}, 3, args, kw);
     return value(cupp::insert(a.array(0), index_obj(a, 1), a.operand(2), a.optional_axis(3)));
+  });
+  t.add("pad", [](span_v args, span_k kw) -> value {
+    const arguments a("pad", {"array", "pad_width", "mode", "constant_values", "reflect_type"}, 2, args, kw);
+    const auto widths = pairs_of<std::int64_t>(a.get(1), [&](const value& v) {
+      if (!arguments::is_int(v)) throw cupp::TypeError("`pad_width` must be of integral type.");
+      return a.to_int(v, 1);
+    });
+    const cupp::pad_widths pw = widths.second && widths.first.size() == 1
+                                    ? cupp::pad_widths(widths.first[0][0], widths.first[0][1])
+                                    : cupp::pad_widths(widths.first);
+    const std::string mode = a.string(2, "constant");
+    const std::string reflect_type = a.has(4) ? a.string(4, "even") : std::string();
+    cupp::pad_values values;
+    if (a.has(3)) {
+      const auto given = pairs_of<cupp::weak_scalar>(a.get(3), [&](const value& v) {
+        if (!v.is_scalar()) throw cupp::TypeError("pad(): constant_values must be numbers");
+        return to_weak(v.scalar());
+      });
+      values = given.second && given.first.size() == 1 ? cupp::pad_values(given.first[0][0], given.first[0][1])
+                                                       : cupp::pad_values(given.first);
+    }
+    return value(cupp::pad(a.array(0), pw, {.mode = mode, .constant_values = values, .reflect_type = reflect_type}));
+  });
+  t.add("clip", [](span_v args, span_k kw) -> value {
+    const arguments a("clip", {"a", "a_min", "a_max", "out", "min", "max", "dtype", "casting"}, 1, args, kw);
+    if (a.has(3)) throw cupp::TypeError("clip(): out= is not supported by cupp eval (outputs go to the -o files)");
+    if ((a.has(1) && a.has(4)) || (a.has(2) && a.has(5)))
+      throw cupp::TypeError("clip() got both a positional bound and its keyword (min=/max=)");
+    std::optional<cupp::operand> lo, hi;
+    if (a.has(1)) lo = a.operand(1);
+    if (a.has(4)) lo = a.operand(4);
+    if (a.has(2)) hi = a.operand(2);
+    if (a.has(5)) hi = a.operand(5);
+    return value(cupp::clip(a.array(0), lo, hi, {.dtype = a.dtype(6), .casting = a.casting(7)}));
+  });
+  t.add("where", [](span_v args, span_k kw) -> value {
+    if (args.size() == 1 && kw.empty())
+      throw cupp::TypeError("where(condition): the one-argument form is nonzero(condition)");
+    const arguments a("where", {"condition", "x", "y"}, 3, args, kw);
+    return value(cupp::where(a.operand(0), a.operand(1), a.operand(2)));
+  });
+  for (const char* name : {"round", "around"}) {
+    const std::string n = name;
+    t.add(n, [n](span_v args, span_k kw) -> value {
+      const arguments a(n, {"a", "decimals", "out"}, 1, args, kw);
+      if (a.has(2)) throw cupp::TypeError(n + "(): out= is not supported by cupp eval (outputs go to the -o files)");
+      const int decimals = static_cast<int>(a.integer(1, 0));
+      return value(n == "round" ? cupp::round(a.array(0), decimals) : cupp::around(a.array(0), decimals));
+    });
+  }
+  t.add("nan_to_num", [](span_v args, span_k kw) -> value {
+    const arguments a("nan_to_num", {"x", "copy", "nan", "posinf", "neginf"}, 1, args, kw);
+    cupp::nan_to_num_options o{.copy = a.boolean(1, true)};
+    if (a.has(2)) o.nan = a.number(2).real();
+    if (a.has(3)) o.posinf = a.number(3).real();
+    if (a.has(4)) o.neginf = a.number(4).real();
+    return value(cupp::nan_to_num(a.array(0), o));
+  });
+  t.add("angle", [](span_v args, span_k kw) -> value {
+    const arguments a("angle", {"z", "deg"}, 1, args, kw);
+    return value(cupp::angle(a.array(0), a.boolean(1, false)));
+  });
+  t.add("trim_zeros", [](span_v args, span_k kw) -> value {
+    const arguments a("trim_zeros", {"filt", "trim", "axis"}, 1, args, kw);
+    return value(cupp::trim_zeros(a.array(0), a.string(1, "fb"), a.optional_axis(2)));
+  });
+  t.add("interp", [](span_v args, span_k kw) -> value {
+    const arguments a("interp", {"x", "xp", "fp", "left", "right", "period"}, 3, args, kw);
+    cupp::interp_options o;
+    if (a.has(3)) o.left = std::complex<double>(a.number(3).real(), a.number(3).imag());
+    if (a.has(4)) o.right = std::complex<double>(a.number(4).real(), a.number(4).imag());
+    if (a.has(5)) o.period = a.number(5).real();
+    return value(cupp::interp(a.array(0), a.array(1), a.array(2), o));
+  });
+  t.add("convolve", [](span_v args, span_k kw) -> value {
+    const arguments a("convolve", {"a", "v", "mode"}, 2, args, kw);
+    return value(cupp::convolve(a.array(0), a.array(1), a.string(2, "full")));
+  });
+  t.add("correlate", [](span_v args, span_k kw) -> value {
+    const arguments a("correlate", {"a", "v", "mode"}, 2, args, kw);
+    return value(cupp::correlate(a.array(0), a.array(1), a.string(2, "valid")));
   });
 }
 
