@@ -309,7 +309,7 @@ TEST(StatisticsGpu, IscloseScalarsAndInfinities) {
 // reference set).
 TEST(StatisticsGpu, FusedIscloseAgreesWithTheComposition) {
   CUPP_REQUIRE_GPU();
-  const dtype reals[] = {bool_, int8, uint8, int32, int64, uint64, float16, bfloat16, float32, float64};
+  const dtype reals[] = {bool_, int8, int64, uint64, float16, bfloat16, float32, float64};
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<double> dist(-3, 3);
   dv xs, ys;
