@@ -73,9 +73,17 @@ void put_along_axis(const ndarray& arr, const ndarray& indices, const operand& v
 
 // ---- masks
 
-// The flat positions (int64, C order) of the nonzero elements of `mask` (any dtype): a count
-// kernel, one small download of per-block counts, then a compacting kernel. numpy.flatnonzero.
+// The flat positions (int64, C order) of the nonzero elements of `mask` (any dtype; non-bool
+// masks are cast to bool first). numpy.flatnonzero. Like nonzero, argwhere and a(mask) it is a
+// stream compaction: a counting pass (32-bit mask loads, warp popc), a scan of the block counts
+// on the device, one 8-byte download of the total (the only round trip), a writing pass.
 ndarray flatnonzero(const ndarray& mask);
+// numpy.nonzero(a): one int64 array per dimension (rows of one (ndim, count) result). ValueError
+// for a 0-d array, as NumPy 2 ("Calling nonzero on 0d arrays is not allowed. ...").
+std::vector<ndarray> nonzero(const ndarray& a);
+// numpy.argwhere(a): the (count, ndim) int64 coordinates of the nonzero elements; a 0-d array
+// gives shape (1, 0) or (0, 0).
+ndarray argwhere(const ndarray& a);
 
 // numpy.compress(condition, a, axis=None, out=None): condition 1-d (any dtype, nonzero = true);
 // a condition longer than the axis with a true element beyond it is an IndexError, shorter ones
@@ -134,6 +142,27 @@ ndarray ravel_multi_index(std::span<const ndarray> multi_index, std::span<const 
 // dimensional", "arrays used as indices must be of integer (or boolean) type".
 std::vector<ndarray> ix_(std::span<const ndarray> args);
 
+// ---- advanced indexing: cupp::getitem / cupp::setitem (cupp/ndarray.hpp), a(idx) and a(mask)
+// NumPy's rules: integer arrays (any integer dtype; negative indices count from the end) and bool
+// masks (a mask of k dims consumes k axes and is its nonzero()) mixed with integers, slices,
+// newaxis and ellipsis. The advanced indices (integers included, when an array is present)
+// broadcast together; their dims replace them in the result when they are adjacent, else they go
+// first. A bool scalar (C++ bool or 0-d bool array) is a length-1 (true) or 0 (false) index that
+// consumes no axis; a 0-d integer array is an integer. Errors (IndexError, NumPy's messages):
+// "index 7 is out of bounds for axis 1 with size 3" (found on the device, read once per call),
+// "boolean index did not match indexed array along axis 0; size of axis is 3 but size of
+// corresponding boolean axis is 4", "arrays used as indices must be of integer (or boolean) type",
+// "shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,) ",
+// "too many indices for array: ...". Kernels: one index array is take's gather; a(mask) with a
+// mask of a's shape is one stream compaction of the values; otherwise the index arrays are
+// combined into byte offsets (one pass per array, bounds checked) and one gather reads them.
+// Assignment scatters with last-write-wins for duplicate indices (NumPy's order on the CPU),
+// after the bounds check (nothing is written on an error); a(mask) = scalar is one putmask pass.
+// ufunc.at (cupp/ufunc.hpp): atomics for add, subtract, multiply, minimum, maximum, fmin, fmax
+// and the bitwise ops on int32/int64/uint32/uint64/float32/float64 when the loop is the array's
+// own dtype; any other ufunc or dtype is applied in rounds (each round one occurrence of every
+// index), so duplicates accumulate in order, as NumPy's unbuffered loop.
+
 // The indexing routines with their NumPy signatures (cupp ops --routines).
 std::span<const routine_info> indexing_routines() noexcept;
 
@@ -149,6 +178,9 @@ struct indexing_program {
   std::vector<std::string> kernels;
 };
 indexing_program indexing_kernel_program(int word_bytes);
+// The atomic ufunc.at program for an op ("add", "minimum", ...) and dtype; ValueError when there
+// is none (ufunc.at then works in rounds).
+indexing_program ufunc_at_program(std::string_view op, const dtype& type);
 }  // namespace detail
 
 }  // namespace cupp

@@ -5,7 +5,10 @@
 //
 // Indexing: a(1, cupp::slice(0, 10, 2), cupp::newaxis, cupp::ellipsis) is a view. Writing goes
 // through a view: `a(0, cupp::slice()) = b;` assigns into the data (broadcasting, same_kind
-// casting), while `x = b;` on a named ndarray rebinds x, as in Python.
+// casting), while `x = b;` on a named ndarray rebinds x, as in Python. With an integer or bool
+// ndarray (or a C++ bool) among the items, a(...) is NumPy's advanced indexing and gives a
+// cupp::index_ref: `ndarray b = a(idx, cupp::slice());` copies (getitem), `a(mask) = 0.0;` writes
+// (setitem). The rules and kernels: cupp/indexing.hpp.
 //
 // View functions (indexing, reshape when strides allow, transpose, broadcast_to, view(dtype),
 // field, ...) do no device work at all. docs/arrays.md is the user guide.
@@ -68,6 +71,15 @@ struct upload_options {
   bool big_endian = false;
 };
 
+class ndarray;
+class index_ref;
+namespace detail {
+// An item that makes a(...) advanced indexing: an ndarray (integer or bool) or a C++ bool.
+template <class T>
+inline constexpr bool is_advanced_item_v =
+    std::is_same_v<std::remove_cvref_t<T>, ndarray> || std::is_same_v<std::remove_cvref_t<T>, bool>;
+}  // namespace detail
+
 class ndarray {
  public:
   // A null handle: holds no array; every operation but assignment throws ValueError.
@@ -95,15 +107,9 @@ class ndarray {
   const std::shared_ptr<const void>& base() const noexcept { return memory_; }
 
   // ---- views (no device work)
+  // Basic items give a view (an ndarray); an ndarray or bool item gives an index_ref (below).
   template <class... I>
-  ndarray operator()(I&&... items) const {
-    if constexpr (sizeof...(I) == 0) {
-      return index({});
-    } else {
-      const index_item list[] = {to_index_item(std::forward<I>(items))...};
-      return index(list);
-    }
-  }
+  std::conditional_t<(detail::is_advanced_item_v<I> || ...), index_ref, ndarray> operator()(I&&... items) const;
   ndarray index(std::span<const index_item> items) const;
   // A view when the strides allow (NumPy's no-copy rule), else a C-order copy; one -1 inferred.
   ndarray reshape(std::span<const std::int64_t> shape) const;
@@ -186,6 +192,73 @@ class ndarray {
 };
 
 std::ostream& operator<<(std::ostream& os, const ndarray& a);  // repr()
+
+// ---- advanced indexing (NumPy's a[...] with index arrays; cupp/indexing.hpp has the details)
+// One item: a basic item, an integer or bool ndarray (a 0-d integer array is an integer), or a
+// bool scalar (NumPy's a[True]).
+using array_index_item = std::variant<std::int64_t, slice, newaxis_t, ellipsis_t, ndarray, bool>;
+// a[items] (a copy; a view when every item is basic) and a[items] = values (values broadcast to
+// the indexed shape, same_kind cast; duplicate indices: the last write wins).
+ndarray getitem(const ndarray& a, std::span<const array_index_item> items);
+void setitem(const ndarray& a, std::span<const array_index_item> items, const ndarray& values);
+void setitem(const ndarray& a, std::span<const array_index_item> items, const weak_scalar& value);
+void setitem(const ndarray& a, std::span<const array_index_item> items, const host_array& values);
+
+// What a(...) with an advanced item returns: the array and the items, not yet evaluated. It
+// converts to an ndarray (getitem: `ndarray b = a(idx);`, or .eval()) and is assigned to
+// (setitem: `a(mask) = 0.0;`). Convert it at once: it reads the array when it is converted.
+class index_ref {
+ public:
+  index_ref(ndarray base, std::vector<array_index_item> items) : base_(std::move(base)), items_(std::move(items)) {}
+  index_ref(const index_ref&) = default;
+  operator ndarray() const { return eval(); }  // NOLINT: implicit, as NumPy's a[idx] is an array
+  ndarray eval() const { return getitem(base_, items_); }
+  host_array get() const { return eval().get(); }
+  template <class T>
+  std::vector<T> to_vector() const { return eval().to_vector<T>(); }
+  const index_ref& operator=(const ndarray& values) && {
+    setitem(base_, items_, values);
+    return *this;
+  }
+  const index_ref& operator=(const weak_scalar& value) && {
+    setitem(base_, items_, value);
+    return *this;
+  }
+  const index_ref& operator=(const host_array& values) && {
+    setitem(base_, items_, values);
+    return *this;
+  }
+  const index_ref& operator=(const index_ref& other) && { return std::move(*this) = other.eval(); }
+
+ private:
+  ndarray base_;
+  std::vector<array_index_item> items_;
+};
+
+namespace detail {
+inline array_index_item to_array_item(const ndarray& a) { return a; }
+inline array_index_item to_array_item(bool b) { return array_index_item(std::in_place_type<bool>, b); }
+template <std::integral T>
+  requires(!std::is_same_v<T, bool>)
+inline array_index_item to_array_item(T i) {
+  return array_index_item(std::in_place_type<std::int64_t>, static_cast<std::int64_t>(i));
+}
+inline array_index_item to_array_item(const slice& s) { return s; }
+inline array_index_item to_array_item(newaxis_t) { return newaxis_t{}; }
+inline array_index_item to_array_item(ellipsis_t) { return ellipsis_t{}; }
+}  // namespace detail
+
+template <class... I>
+std::conditional_t<(detail::is_advanced_item_v<I> || ...), index_ref, ndarray> ndarray::operator()(I&&... items) const {
+  if constexpr (sizeof...(I) == 0) {
+    return index({});
+  } else if constexpr ((detail::is_advanced_item_v<I> || ...)) {
+    return index_ref(*this, std::vector<array_index_item>{detail::to_array_item(std::forward<I>(items))...});
+  } else {
+    const index_item list[] = {to_index_item(std::forward<I>(items))...};
+    return index(list);
+  }
+}
 std::ostream& operator<<(std::ostream& os, const host_array& a);  // repr()
 
 // ---- creation (ones, full, arange, linspace, eye and the rest: cupp/creation.hpp)

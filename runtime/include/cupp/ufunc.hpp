@@ -148,6 +148,14 @@ class ufunc {
   // ufunc.reduce(a): combines a's elements along the axes with this binary op (add.reduce is a
   // sum); NumPy's result dtypes; ValueError for an empty reduction of an op without identity.
   ndarray reduce(const ndarray& a, const reduce_options& options = {}) const;
+  // ufunc.at(a, indices, b): a[indices] = op(a[indices], b) unbuffered, in place: repeated indices
+  // accumulate (np.add.at). `indices` are a(...)'s items (cupp/indexing.hpp has the rules and
+  // kernels); b broadcasts to the indexed shape. ValueError for a missing or extra b, a ufunc with
+  // more than two inputs or one output; IndexError for bad indices; TypeError as the call would.
+  void at(const ndarray& a, std::span<const array_index_item> indices) const;
+  void at(const ndarray& a, std::span<const array_index_item> indices, const operand& b) const;
+  void at(const ndarray& a, const ndarray& indices) const;
+  void at(const ndarray& a, const ndarray& indices, const operand& b) const;
 
   friend bool operator==(const ufunc& a, const ufunc& b) noexcept { return &a.spec() == &b.spec(); }
 

@@ -15,8 +15,10 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
+#include "array/advanced_index.hpp"
 #include "array/layout.hpp"
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
@@ -73,18 +75,25 @@ __device__ inline void cupp_report(long long value, long long pos) {
   atomicMax(&cupp_index_state[2], ~(unsigned long long)pos);
 }
 // Normalises x against n: mode 0 raise (negative counts from the end once; false when out of
-// bounds, reported), 1 wrap, 2 clip (negative -> 0), 3 raise without negative indices.
+// bounds, reported), 1 wrap, 2 clip (negative -> 0), 3 raise without negative indices, 4 trusted
+// (already in bounds: nothing to do).
 __device__ inline bool cupp_fix(long long& x, long long n, int mode, long long pos) {
-  if (mode == 0 || mode == 3) {
-    const long long orig = x;
-    if (mode == 0 && x < 0) x += n;
-    if (x < 0 || x >= n) { cupp_report(orig, pos); return false; }
-  } else if (mode == 1) {
+  if (mode == 1) {
     x %= n;
     if (x < 0) x += n;
-  } else {
-    x = x < 0 ? 0 : (x >= n ? n - 1 : x);
+    return true;
   }
+  if (mode == 2) {
+    x = x < 0 ? 0 : (x >= n ? n - 1 : x);
+    return true;
+  }
+  if (mode != 0 && mode != 3) return true;
+  const long long y = (mode == 0 && x < 0) ? x + n : x;
+  if (y < 0 || y >= n) {
+    cupp_report(x, pos);
+    return false;
+  }
+  x = y;
   return true;
 }
 // Offsets of element k of the geometry's shape in the three stride sets.
@@ -169,47 +178,125 @@ extern "C" __global__ void cupp_putmask(char* dst, const unsigned char* mask, co
   CUPP_GRID_LOOP(k, n) if (mask[k]) cupp_move(dst + k * eb, vals + (k % nv) * eb, nw);
 }
 
-// Mask compaction over a contiguous bool mask, tiles of 4096 elements per 256-thread block.
-#define CUPP_TILE 4096
-extern "C" __global__ void cupp_mask_count(const unsigned char* m, long long n, unsigned long long* counts) {
-  __shared__ unsigned int part[256];
-  const long long base = (long long)blockIdx.x * CUPP_TILE;
-  unsigned int c = 0;
-  for (int t = threadIdx.x; t < CUPP_TILE; t += 256) {
-    const long long i = base + t;
-    if (i < n && m[i]) ++c;
+// Stream compaction over a contiguous mask of n bytes (nonzero = true), in tiles of CUPP_CTILE
+// elements per 256-thread block: each thread takes 4 consecutive bytes per round (one 32-bit load
+// when the mask is 4-byte aligned), 8 rounds. Pass 1 counts per block, pass 2 scans the block
+// counts (one block), pass 3 writes each true element at its rank: its flat position, its
+// coordinates (nonzero, argwhere) or the element of a contiguous source (a[mask]).
+#define CUPP_CTILE 8192
+__device__ inline unsigned cupp_mask4(const unsigned char* m, long long i, long long n, int aligned) {
+  if (aligned && i + 3 < n) {
+    const unsigned w = *reinterpret_cast<const unsigned*>(m + i);
+    return ((w & 0xffu) ? 1u : 0u) | ((w & 0xff00u) ? 2u : 0u) | ((w & 0xff0000u) ? 4u : 0u) |
+           ((w & 0xff000000u) ? 8u : 0u);
   }
-  part[threadIdx.x] = c;
+  unsigned r = 0;
+  for (int j = 0; j < 4; ++j)
+    if (i + j < n && m[i + j]) r |= 1u << j;
+  return r;
+}
+extern "C" __global__ void cupp_mask_count(const unsigned char* m, long long n, int aligned,
+                                           unsigned long long* counts) {
+  __shared__ unsigned warp_sum[8];
+  const long long base = (long long)blockIdx.x * CUPP_CTILE;
+  unsigned c = 0;
+  for (int r = 0; r < 8; ++r) c += __popc(cupp_mask4(m, base + (long long)(r * 256 + threadIdx.x) * 4, n, aligned));
+  for (int o = 16; o > 0; o >>= 1) c += __shfl_down_sync(0xffffffffu, c, o);
+  if ((threadIdx.x & 31u) == 0) warp_sum[threadIdx.x >> 5] = c;
   __syncthreads();
-  for (int s = 128; s > 0; s >>= 1) {
-    if ((int)threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+  if (threadIdx.x == 0) {
+    unsigned t = 0;
+    for (int w = 0; w < 8; ++w) t += warp_sum[w];
+    counts[blockIdx.x] = t;
+  }
+}
+// Exclusive scan of counts[0..nb) in place and the total in counts[nb]; one block of 1024 threads.
+extern "C" __global__ void cupp_scan_counts(unsigned long long* counts, long long nb) {
+  __shared__ unsigned long long part[1024];
+  const long long per = (nb + 1023) / 1024;
+  const long long lo = (long long)threadIdx.x * per, hi = lo + per < nb ? lo + per : nb;
+  unsigned long long s = 0;
+  for (long long i = lo; i < hi; ++i) s += counts[i];
+  part[threadIdx.x] = s;
+  __syncthreads();
+  for (int o = 1; o < 1024; o <<= 1) {
+    const unsigned long long v = (int)threadIdx.x >= o ? part[threadIdx.x - o] : 0ull;
+    __syncthreads();
+    part[threadIdx.x] += v;
     __syncthreads();
   }
-  if (threadIdx.x == 0) counts[blockIdx.x] = part[0];
+  unsigned long long run = threadIdx.x ? part[threadIdx.x - 1] : 0ull;
+  for (long long i = lo; i < hi; ++i) {
+    const unsigned long long c = counts[i];
+    counts[i] = run;
+    run += c;
+  }
+  if (threadIdx.x == 1023) counts[nb] = part[1023];
 }
-extern "C" __global__ void cupp_mask_positions(const unsigned char* m, long long n, const unsigned long long* offsets,
-                                               long long* out) {
-  __shared__ unsigned int warp_total[8];
+// kind 0: out (int64) gets coordinates: out[d * row_stride + rank * col_stride] for each of
+// g's dims (g.ndim 1: the flat position); kind 1: out (elements) gets src's element.
+extern "C" __global__ void cupp_mask_write(const unsigned char* m, long long n, int aligned,
+                                           const unsigned long long* offsets, int kind, char* out, const char* src,
+                                           int nw, cupp_geom g, long long row_stride, long long col_stride) {
+  __shared__ unsigned warp_sum[8];
   __shared__ unsigned long long running;
   if (threadIdx.x == 0) running = offsets[blockIdx.x];
   __syncthreads();
-  const long long base = (long long)blockIdx.x * CUPP_TILE;
+  const long long base = (long long)blockIdx.x * CUPP_CTILE;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-  for (int t0 = 0; t0 < CUPP_TILE; t0 += 256) {
-    const long long i = base + t0 + threadIdx.x;
-    const bool f = i < n && m[i];
-    const unsigned ballot = __ballot_sync(0xffffffffu, f);
-    if (lane == 0) warp_total[warp] = __popc(ballot);
+  const long long eb = (long long)nw * sizeof(W);
+  for (int r = 0; r < 8; ++r) {
+    const long long i = base + (long long)(r * 256 + threadIdx.x) * 4;
+    const unsigned bits = cupp_mask4(m, i, n, aligned);
+    const unsigned c = __popc(bits);
+    unsigned incl = c;
+    for (int o = 1; o < 32; o <<= 1) {
+      const unsigned y = __shfl_up_sync(0xffffffffu, incl, o);
+      if (lane >= (unsigned)o) incl += y;
+    }
+    if (lane == 31u) warp_sum[warp] = incl;
     __syncthreads();
     unsigned before = 0, all = 0;
     for (unsigned w = 0; w < 8; ++w) {
-      if (w < warp) before += warp_total[w];
-      all += warp_total[w];
+      const unsigned x = warp_sum[w];
+      if (w < warp) before += x;
+      all += x;
     }
-    if (f) out[running + before + __popc(ballot & ((1u << lane) - 1u))] = i;
+    unsigned long long pos = running + before + incl - c;
+    for (int j = 0; j < 4; ++j) {
+      if (!((bits >> j) & 1u)) continue;
+      const long long f = i + j;
+      if (kind == 1) {
+        cupp_move(out + (long long)pos * eb, src + f * eb, nw);
+      } else if (g.ndim == 1) {
+        reinterpret_cast<long long*>(out)[pos * col_stride] = f;
+      } else {
+        long long rem = f;
+        for (int d = g.ndim - 1; d >= 0; --d) {
+          const long long q = rem / g.shape[d];
+          reinterpret_cast<long long*>(out)[d * row_stride + (long long)pos * col_stride] = rem - q * g.shape[d];
+          rem = q;
+        }
+      }
+      ++pos;
+    }
     __syncthreads();
     if (threadIdx.x == 0) running += all;
     __syncthreads();
+  }
+}
+// Advanced indexing, step 1: off[k] = init + x * axis_stride (+ off[k] when accumulate) for the
+// int64 index x at s1 offsets of element k of g's shape (the broadcast index shape), checked by
+// mode (4: trusted, no check).
+extern "C" __global__ void cupp_index_offsets(long long* off, const char* idx, cupp_geom g, long long total,
+                                              long long axis_len, long long axis_stride, int mode, long long init,
+                                              int accumulate) {
+  CUPP_GRID_LOOP(k, total) {
+    long long o0, o1, o2;
+    cupp_offsets(g, k, o0, o1, o2);
+    long long x = *reinterpret_cast<const long long*>(idx + o1);
+    if (!cupp_fix(x, axis_len, mode, k)) x = 0;
+    off[k] = (accumulate ? off[k] : init) + x * axis_stride;
   }
 }
 
@@ -242,12 +329,15 @@ extern "C" __global__ void cupp_ravel_multi(const long long* coords, long long n
 }
 )";
   p.source = std::move(src);
-  p.kernels = {"cupp_gather",  "cupp_scatter_check",  "cupp_scatter_win", "cupp_scatter_write",
-               "cupp_putmask", "cupp_mask_count", "cupp_mask_positions", "cupp_unravel", "cupp_ravel_multi"};
+  p.kernels = {"cupp_gather",     "cupp_scatter_check", "cupp_scatter_win", "cupp_scatter_write",
+               "cupp_putmask",    "cupp_mask_count",    "cupp_scan_counts", "cupp_mask_write",
+               "cupp_unravel",    "cupp_ravel_multi",   "cupp_index_offsets"};
   return p;
 }
 
-enum kernel_id { k_gather, k_check, k_win, k_write, k_putmask, k_count, k_positions, k_unravel, k_ravel };
+enum kernel_id {
+  k_gather, k_check, k_win, k_write, k_putmask, k_count, k_scan, k_mask_write, k_unravel, k_ravel, k_offsets
+};
 
 const detail::kernel_module& program_for(int w, int device) {
   return detail::kernel_cache::global().get(device, {"indexing:move", static_cast<std::uint64_t>(w)}, [&] {
@@ -266,11 +356,11 @@ struct device_scope {
 };
 
 void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** args, int device,
-            std::optional<std::int64_t> fixed_blocks = std::nullopt) {
+            std::optional<std::int64_t> fixed_blocks = std::nullopt, unsigned threads = block_threads) {
   device_scope scope(device);
   const std::int64_t blocks =
       fixed_blocks ? *fixed_blocks : std::clamp<std::int64_t>((n + block_threads - 1) / block_threads, 1, 1 << 20);
-  const dim3 grid(static_cast<unsigned>(blocks)), block(block_threads);
+  const dim3 grid(static_cast<unsigned>(blocks)), block(threads);
   cuda::detail::check(
       cudaLaunchKernel(m.function(k), grid, block, args, 0, cuda::detail::current_stream_handle(device)),
       "cudaLaunchKernel");
@@ -346,9 +436,9 @@ void fill_geom(geom& g, std::span<const std::int64_t> shape) {
 // the bad {value, position} when one was found.
 std::optional<std::pair<std::int64_t, std::int64_t>> gather(const ndarray& out, const ndarray& src, const ndarray& idx,
                                                             geom& g, std::int64_t axis_len, std::int64_t axis_stride,
-                                                            int md) {
+                                                            int md, std::optional<std::int64_t> offset_bits = std::nullopt) {
   if (out.size() == 0) return std::nullopt;
-  std::int64_t stride_bits = axis_stride;
+  std::int64_t stride_bits = offset_bits ? *offset_bits : axis_stride;
   for (int d = 0; d < g.ndim; ++d) stride_bits |= g.s0[d];
   const int w = word_bytes(src.itemsize(), {addr(out), addr(src), stride_bits});
   int nw = static_cast<int>(src.itemsize()) / w;
@@ -367,9 +457,10 @@ std::optional<std::pair<std::int64_t, std::int64_t>> gather(const ndarray& out, 
 std::optional<std::pair<std::int64_t, std::int64_t>> scatter(const ndarray& dst, const ndarray& idx, const ndarray& vals,
                                                              geom& g, std::int64_t total, std::int64_t axis_len,
                                                              std::int64_t axis_stride, clip_mode mode,
-                                                             std::int64_t nv, bool unique) {
+                                                             std::int64_t nv, bool unique,
+                                                             std::optional<std::int64_t> offset_bits = std::nullopt) {
   if (total == 0 || dst.size() == 0) return std::nullopt;
-  std::int64_t stride_bits = axis_stride;
+  std::int64_t stride_bits = offset_bits ? *offset_bits : axis_stride;
   for (int d = 0; d < g.ndim; ++d) stride_bits |= g.s0[d] | g.s2[d];
   const int w = word_bytes(dst.itemsize(), {addr(dst), addr(vals), stride_bits});
   int nw = static_cast<int>(dst.itemsize()) / w;
@@ -397,6 +488,117 @@ std::optional<std::pair<std::int64_t, std::int64_t>> scatter(const ndarray& dst,
   launch(m, k_write, total, args, device);
   if (mode == clip_mode::raise) return read_state(m, device);
   return std::nullopt;
+}
+
+
+// ---- stream compaction (flatnonzero, nonzero, argwhere, a[mask])
+
+constexpr std::int64_t compact_tile = 8192;  // CUPP_CTILE
+
+// A flat contiguous bool view of `mask` (nonzero = true), and its per-block ranks.
+struct compaction {
+  ndarray mask;
+  ndarray offsets;  // blocks + 1 uint64: exclusive ranks, then the total
+  std::int64_t blocks = 0, total = 0;
+  int aligned = 0;
+};
+
+ndarray bool_flat(const ndarray& m) {
+  require_kernel_dtype(m.dtype(), "nonzero");
+  if (m.dtype().is_bool()) return flat_c(m);
+  return flat_c(astype(m, bool_, casting::unsafe));
+}
+
+// Pass 1 and 2 on the device, then the one round trip that learns the total.
+compaction count_true(const ndarray& mask, const detail::kernel_module& m, int device) {
+  compaction c;
+  c.mask = bool_flat(mask);
+  const std::int64_t n = c.mask.size();
+  if (n == 0) return c;
+  c.blocks = (n + compact_tile - 1) / compact_tile;
+  c.aligned = addr(c.mask) % 4 == 0 ? 1 : 0;
+  c.offsets = empty({c.blocks + 1}, uint64);
+  const void* mp = c.mask.data();
+  long long nn = n, nb = c.blocks;
+  void* op = c.offsets.data();
+  {
+    void* args[] = {&mp, &nn, &c.aligned, &op};
+    launch(m, k_count, n, args, device, c.blocks);
+  }
+  {
+    void* args[] = {&op, &nb};
+    launch(m, k_scan, 1, args, device, 1, 1024);
+  }
+  device_scope scope(device);
+  const auto stream = cuda::detail::current_stream_handle(device);
+  std::uint64_t total = 0;
+  cuda::detail::check(cudaMemcpyAsync(&total, static_cast<const std::uint64_t*>(c.offsets.data()) + c.blocks, 8,
+                                      cudaMemcpyDeviceToHost, stream),
+                      "cudaMemcpyAsync");
+  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  c.total = static_cast<std::int64_t>(total);
+  return c;
+}
+
+// Pass 3: kind 0 coordinates (g: the shape to unravel by, 1-d for flat positions), kind 1 the
+// elements of the contiguous `src`.
+void write_true(const compaction& c, const detail::kernel_module& m, int device, int kind, void* out,
+                const void* src, int nw, geom& g, std::int64_t row_stride, std::int64_t col_stride) {
+  if (c.total == 0) return;
+  const void* mp = c.mask.data();
+  long long nn = c.mask.size(), rs = row_stride, cs = col_stride;
+  const void* op = c.offsets.data();
+  int aligned = c.aligned;
+  void* args[] = {&mp, &nn, &aligned, &op, &kind, &out, &src, &nw, &g, &rs, &cs};
+  launch(m, k_mask_write, nn, args, device, c.blocks);
+}
+
+enum class position_layout { flat, rows, columns };
+
+// flatnonzero (flat: (count,)), nonzero (rows: (ndim, count)), argwhere (columns: (count, ndim)).
+ndarray mask_positions(const ndarray& mask, position_layout layout_kind) {
+  const int device = mask.device();
+  const detail::kernel_module& m = program_for(8, device);
+  const compaction c = count_true(mask, m, device);
+  geom g;
+  std::int64_t nd = 1;
+  if (layout_kind == position_layout::flat) {
+    g.ndim = 1;
+    g.shape[0] = std::max<std::int64_t>(c.mask.size(), 1);
+  } else {
+    fill_geom(g, mask.shape());
+    nd = mask.ndim();
+  }
+  ndarray out;
+  std::int64_t rs = 0, cs = 1;
+  if (layout_kind == position_layout::flat) {
+    out = empty({c.total}, int64);
+  } else if (layout_kind == position_layout::rows) {
+    out = empty({nd, c.total}, int64);
+    rs = c.total;
+  } else {
+    out = empty({c.total, nd}, int64);
+    rs = 1;
+    cs = nd;
+  }
+  if (out.size() > 0) write_true(c, m, device, 0, out.data(), nullptr, 1, g, rs, cs);
+  return out;
+}
+
+// a[mask] for a mask of a's shape: the elements where it is true, in C order (a 1-d copy).
+ndarray mask_select(const ndarray& a0, const ndarray& mask) {
+  const ndarray a = flat_c(a0);
+  const int w = word_bytes(a.itemsize(), {addr(a)});
+  const int device = a.device();
+  const detail::kernel_module& m = program_for(w, device);
+  const compaction c = count_true(mask, m, device);
+  ndarray out = empty({c.total}, a.dtype());
+  if (c.total == 0) return out;
+  geom g;
+  g.ndim = 1;
+  g.shape[0] = 1;
+  write_true(c, m, device, 1, out.data(), a.data(), static_cast<int>(a.itemsize()) / w, g, 0, 1);
+  return out;
 }
 
 }  // namespace
@@ -446,14 +648,17 @@ clip_mode parse_clip_mode(std::string_view name) {
 
 namespace {
 
-ndarray take_impl(const ndarray& a0, const ndarray& indices, const take_options& options, const char* routine) {
+// message_axis: the axis an IndexError names (advanced indexing: the indexed array's axis, and
+// an empty axis raises as any out of bounds index does).
+ndarray take_impl(const ndarray& a0, const ndarray& indices, const take_options& options, const char* routine,
+                  std::optional<int> message_axis = std::nullopt) {
   require_kernel_dtype(a0.dtype(), routine);
   const ndarray a = options.axis ? a0 : a0.reshape({-1});
   const int ax = options.axis ? layout::normalize_axis(*options.axis, a.ndim()) : 0;
   const ndarray idx = as_intp(indices, routine);
   const shape_t shape = detail::take_shape(a.shape(), idx.shape(), ax);
   const std::int64_t axis_len = a.shape(ax);
-  if (layout::checked_size(shape) > 0 && axis_len == 0 && idx.size() > 0)
+  if (!message_axis && layout::checked_size(shape) > 0 && axis_len == 0 && idx.size() > 0)
     throw IndexError("cannot do a non-empty take from an empty axes.");
   if (!options.out.is_null()) {
     const auto os = options.out.shape();
@@ -475,7 +680,7 @@ ndarray take_impl(const ndarray& a0, const ndarray& indices, const take_options&
   for (int d = 0; d < ni; ++d) g.s1[ax + d] = idx.stride(d);
   for (int d = ax + 1; d < a.ndim(); ++d) g.s0[ni + d - 1] = a.stride(d);
   if (const auto bad = gather(result, a, idx, g, axis_len, a.stride(ax), mode_int(options.mode)))
-    throw_out_of_bounds(bad->first, ax, axis_len);
+    throw_out_of_bounds(bad->first, message_axis.value_or(ax), axis_len);
   if (!options.out.is_null() && !direct) {
     copyto(options.out, result, casting::safe);
     return options.out;
@@ -611,45 +816,7 @@ void put_along_axis(const ndarray& arr, const ndarray& indices, const operand& v
 // ---------------------------------------------------------------------------------------------
 // masks
 
-ndarray flatnonzero(const ndarray& mask0) {
-  const ndarray mask = flat_c(mask0.dtype().is_bool() ? mask0 : astype(mask0, bool_, casting::unsafe));
-  const std::int64_t n = mask.size();
-  if (n == 0) return empty({0}, int64);
-  constexpr std::int64_t tile = 4096;
-  const std::int64_t blocks = (n + tile - 1) / tile;
-  const int device = mask.device();
-  const detail::kernel_module& m = program_for(8, device);
-  ndarray counts = empty({blocks}, uint64);
-  const void* mp = mask.data();
-  long long nn = n;
-  void* cp = counts.data();
-  {
-    void* args[] = {&mp, &nn, &cp};
-    launch(m, k_count, n, args, device, blocks);
-  }
-  std::vector<std::uint64_t> host(static_cast<std::size_t>(blocks));
-  {
-    device_scope scope(device);
-    const auto stream = cuda::detail::current_stream_handle(device);
-    cuda::detail::check(cudaMemcpyAsync(host.data(), counts.data(), host.size() * 8, cudaMemcpyDeviceToHost, stream),
-                        "cudaMemcpyAsync");
-    cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  }
-  std::uint64_t total = 0;
-  for (auto& c : host) {
-    const std::uint64_t x = c;
-    c = total;
-    total += x;
-  }
-  ndarray out = empty({static_cast<std::int64_t>(total)}, int64);
-  if (total == 0) return out;
-  const ndarray offsets = asarray(std::span<const std::uint64_t>(host), {.blocking = true});
-  const void* op = offsets.data();
-  void* outp = out.data();
-  void* args[] = {&mp, &nn, &op, &outp};
-  launch(m, k_positions, n, args, device, blocks);
-  return out;
-}
+ndarray flatnonzero(const ndarray& mask) { return mask_positions(mask, position_layout::flat); }
 
 ndarray compress(const ndarray& condition, const ndarray& a, std::optional<int> axis, const ndarray& out) {
   if (condition.ndim() != 1) throw ValueError("condition must be a 1-d array");
@@ -917,6 +1084,589 @@ std::vector<ndarray> ix_(std::span<const ndarray> args) {
   return out;
 }
 
+// ---------------------------------------------------------------------------------------------
+// nonzero, argwhere
+
+std::vector<ndarray> nonzero(const ndarray& a) {
+  if (a.is_null()) throw ValueError("nonzero: the ndarray is a null handle (default-constructed)");
+  if (a.ndim() == 0)
+    throw ValueError(
+        "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead. If the context of "
+        "this error is of the form `arr[nonzero(cond)]`, just use `arr[cond]`.");
+  const ndarray rows = mask_positions(a, position_layout::rows);
+  std::vector<ndarray> out;
+  for (int d = 0; d < a.ndim(); ++d) out.push_back(rows(d));
+  return out;
+}
+
+ndarray argwhere(const ndarray& a) {
+  if (a.is_null()) throw ValueError("argwhere: the ndarray is a null handle (default-constructed)");
+  if (a.ndim() == 0) {
+    require_kernel_dtype(a.dtype(), "argwhere");
+    const bool truth = astype(a, bool_, casting::unsafe).item<bool>();
+    return empty({truth ? 1 : 0, 0}, int64);
+  }
+  return mask_positions(a, position_layout::columns);
+}
+
+// ---------------------------------------------------------------------------------------------
+// advanced indexing: getitem, setitem, ufunc.at
+
+namespace {
+
+using detail::index_term;
+
+// The items described for the planner, with the device arrays they index with.
+struct prepared_items {
+  std::vector<index_term> terms;
+  std::vector<ndarray> arrays;  // per item: the int64 index array, or a mask's nonzero rows (k, count)
+};
+
+prepared_items prepare_items(std::span<const array_index_item> items) {
+  prepared_items p;
+  for (const array_index_item& item : items) {
+    index_term t;
+    ndarray arr;
+    if (const auto* i = std::get_if<std::int64_t>(&item)) {
+      t.kind = index_term::integer;
+      t.value = *i;
+    } else if (const auto* s = std::get_if<slice>(&item)) {
+      t.kind = index_term::range;
+      t.range_value = *s;
+    } else if (std::holds_alternative<newaxis_t>(item)) {
+      t.kind = index_term::new_axis;
+    } else if (std::holds_alternative<ellipsis_t>(item)) {
+      t.kind = index_term::dots;
+    } else if (const bool* b = std::get_if<bool>(&item)) {
+      t.kind = index_term::bool_scalar;
+      t.value = *b ? 1 : 0;
+    } else {
+      const ndarray& x = std::get<ndarray>(item);
+      if (x.is_null()) throw ValueError("index: an index array is a null handle (default-constructed)");
+      if (x.dtype().is_bool()) {
+        if (x.ndim() == 0) {
+          t.kind = index_term::bool_scalar;
+          t.value = x.item<bool>() ? 1 : 0;
+        } else {
+          t.kind = index_term::bool_array;
+          t.shape.assign(x.shape().begin(), x.shape().end());
+          arr = x;
+        }
+      } else if (x.dtype().is_integer()) {
+        if (x.ndim() == 0) {
+          t.kind = index_term::integer;
+          t.value = x.item<std::int64_t>();
+        } else {
+          t.kind = index_term::int_array;
+          t.shape.assign(x.shape().begin(), x.shape().end());
+          arr = x.dtype() == int64 ? x : astype(x, int64, casting::unsafe);
+        }
+      } else {
+        throw IndexError("arrays used as indices must be of integer (or boolean) type");
+      }
+    }
+    p.terms.push_back(std::move(t));
+    p.arrays.push_back(std::move(arr));
+  }
+  return p;
+}
+
+// Each mask's nonzero rows (one compaction per mask) and its true count.
+void compute_mask_rows(prepared_items& p) {
+  for (std::size_t i = 0; i < p.terms.size(); ++i) {
+    if (p.terms[i].kind != index_term::bool_array) continue;
+    p.arrays[i] = mask_positions(p.arrays[i], position_layout::rows);
+    p.terms[i].count = p.arrays[i].shape(1);
+  }
+}
+
+detail::index_plan plan_items(const ndarray& a, prepared_items& p) {
+  detail::plan_index(a.shape(), p.terms, /*check_only=*/true);  // errors before any device work
+  compute_mask_rows(p);
+  return detail::plan_index(a.shape(), p.terms);
+}
+
+// a(mask) with a mask of a's whole shape: validated as the planner would (its shape messages).
+const ndarray* whole_mask(const ndarray& a, std::span<const array_index_item> items) {
+  if (items.size() != 1 || a.ndim() == 0) return nullptr;
+  const ndarray* m = std::get_if<ndarray>(&items[0]);
+  if (m == nullptr || m->is_null() || !m->dtype().is_bool() || m->ndim() != a.ndim()) return nullptr;
+  index_term t;
+  t.kind = index_term::bool_array;
+  t.shape.assign(m->shape().begin(), m->shape().end());
+  detail::plan_index(a.shape(), std::span<const index_term>(&t, 1));
+  return m;
+}
+
+[[noreturn]] void throw_first_bad(const detail::index_plan& plan, const prepared_items& p, const ndarray& v) {
+  // NumPy checks the index arrays one after another: the first bad value of the first bad array.
+  for (const detail::advanced_axis& ax : plan.axes) {
+    if (p.terms[ax.term].kind != index_term::int_array) continue;
+    const std::int64_t n = v.shape(ax.view_axis);
+    for (const std::int64_t x : p.arrays[ax.term].to_vector<std::int64_t>())
+      if (x < -n || x >= n) throw_out_of_bounds(x, ax.array_axis, n);
+  }
+  throw IndexError("index out of bounds");
+}
+
+// The byte offsets (int64, C-contiguous over plan.broadcast) the advanced indices select in the
+// basic view v, plus `base`. Bounds are checked first (IndexError; nothing is written). `bits`
+// gets every stride and constant the offsets are made of (for the word size).
+ndarray advanced_offsets(const detail::index_plan& plan, const prepared_items& p, const ndarray& v,
+                         std::int64_t base, std::int64_t& bits) {
+  const shape_t& b_shape = plan.broadcast;
+  const std::int64_t total = layout::checked_size(b_shape);
+  std::int64_t init = base;
+  bits = base;
+  std::vector<const detail::advanced_axis*> arrays;
+  for (const detail::advanced_axis& ax : plan.axes) {
+    const index_term& t = p.terms[ax.term];
+    if (t.kind == index_term::bool_scalar) continue;
+    bits |= v.stride(ax.view_axis);
+    if (t.kind == index_term::integer) {
+      const std::int64_t n = v.shape(ax.view_axis);
+      init += (t.value < 0 ? t.value + n : t.value) * v.stride(ax.view_axis);
+    } else {
+      arrays.push_back(&ax);
+    }
+  }
+  bits |= init;
+  ndarray off = empty(b_shape, int64);
+  if (total == 0) return off;
+  if (arrays.empty()) {
+    off.fill(weak_scalar(init));
+    return off;
+  }
+  const int device = v.device();
+  const detail::kernel_module& m = program_for(8, device);
+  bool checked = false;
+  for (std::size_t j = 0; j < arrays.size(); ++j) {
+    const detail::advanced_axis& ax = *arrays[j];
+    const index_term& t = p.terms[ax.term];
+    const ndarray idx = t.kind == index_term::int_array ? p.arrays[ax.term] : p.arrays[ax.term](ax.dim);
+    const ndarray bi = broadcast_to(idx, b_shape);
+    geom g;
+    fill_geom(g, b_shape);
+    for (int d = 0; d < g.ndim; ++d) g.s1[d] = bi.stride(d);
+    int md = t.kind == index_term::int_array ? 0 : 4;
+    checked = checked || md == 0;
+    long long tot = total, n = v.shape(ax.view_axis), st = v.stride(ax.view_axis), in = init;
+    int acc = j > 0 ? 1 : 0;
+    void* op = off.data();
+    const void* ip = bi.data();
+    void* args[] = {&op, &ip, &g, &tot, &n, &st, &md, &in, &acc};
+    launch(m, k_offsets, total, args, device);
+  }
+  if (checked && read_state(m, device)) throw_first_bad(plan, p, v);
+  return off;
+}
+
+// The result's dims: s0 = the basic view's strides on the dims it keeps, s1 = the offsets'
+// strides on the broadcast dims.
+void map_result_dims(const detail::index_plan& plan, const ndarray& v, const ndarray& off, geom& g) {
+  std::vector<int> rest;
+  for (int d = 0; d < v.ndim(); ++d) {
+    const bool indexed = std::any_of(plan.axes.begin(), plan.axes.end(),
+                                     [&](const detail::advanced_axis& a) { return a.view_axis == d; });
+    if (!indexed) rest.push_back(d);
+  }
+  fill_geom(g, plan.result_shape);
+  const int nb = static_cast<int>(plan.broadcast.size()), at = plan.insert_at;
+  for (int d = 0; d < g.ndim; ++d) {
+    if (d >= at && d < at + nb) {
+      g.s1[d] = off.stride(d - at);
+    } else {
+      g.s0[d] = v.stride(rest[d < at ? d : d - nb]);
+    }
+  }
+}
+
+// Writes vals (C-contiguous over g's shape, or nv > 0 elements repeated) at the positions
+// o0 + off into the C-contiguous dst; duplicates: the last position in C order wins.
+void scatter_offsets(const ndarray& dst, const ndarray& off, const ndarray& vals, geom& g, std::int64_t nv,
+                     std::int64_t bits) {
+  std::int64_t total = 1;
+  for (int d = 0; d < g.ndim; ++d) total *= g.shape[d];
+  if (total == 0 || dst.size() == 0) return;
+  for (int d = 0; d < g.ndim; ++d) bits |= g.s0[d] | g.s2[d];
+  const int w = word_bytes(dst.itemsize(), {addr(dst), addr(vals), bits});
+  int nw = static_cast<int>(dst.itemsize()) / w;
+  const int device = dst.device();
+  const detail::kernel_module& m = program_for(w, device);
+  const void* i = off.data();
+  long long t = total, n = 1, as = 1, nvv = nv;
+  int md = 4;
+  const ndarray win = zeros({dst.size()}, uint64);
+  void* wv = win.data();
+  {
+    void* args[] = {&wv, &i, &g, &t, &n, &as, &md, &nw};
+    launch(m, k_win, total, args, device);
+  }
+  const unsigned long long* wp = static_cast<const unsigned long long*>(win.data());
+  void* d = dst.data();
+  const void* v = vals.data();
+  void* args[] = {&d, &v, &wp, &i, &g, &t, &n, &as, &md, &nw, &nvv};
+  launch(m, k_write, total, args, device);
+}
+
+// values broadcast to `shape` as NumPy's setitem does (extra leading length-1 dims dropped).
+ndarray strip_leading_ones(ndarray v, std::size_t ndim) {
+  while (static_cast<std::size_t>(v.ndim()) > ndim && v.shape(0) == 1) v = v(0);
+  return v;
+}
+
+[[noreturn]] void throw_cast(const dtype& from, const dtype& to, const char* rule) {
+  throw TypeError("Cannot cast array data from dtype('" + from.name() + "') to dtype('" + to.name() +
+                  "') according to the rule '" + rule + "'");
+}
+
+// The shared part of setitem and ufunc.at: the working array (a, or a C-order copy written back at
+// the end), the basic view, and the checked offsets.
+struct write_target {
+  ndarray work, view, off;
+  detail::index_plan plan;
+  prepared_items items;
+  std::int64_t bits = 0;
+};
+
+write_target prepare_write(const ndarray& a, std::span<const array_index_item> items, const char* routine) {
+  write_target t;
+  t.items = prepare_items(items);
+  t.plan = plan_items(a, t.items);
+  if (!t.plan.advanced) return t;
+  require_kernel_dtype(a.dtype(), routine);
+  t.work = a.is_c_contiguous() ? a : a.copy();
+  t.view = t.work.index(t.plan.basic);
+  t.off = advanced_offsets(t.plan, t.items, t.view, t.view.offset() - t.work.offset(), t.bits);
+  return t;
+}
+
+void setitem_impl(const ndarray& a, std::span<const array_index_item> items, const ndarray* values,
+                  const weak_scalar* value) {
+  if (a.is_null()) throw ValueError("assignment: the ndarray is a null handle (default-constructed)");
+  if (!a.writeable()) throw ValueError("assignment destination is read-only");
+  if (values && !can_cast(values->dtype(), a.dtype(), casting::same_kind))
+    throw_cast(values->dtype(), a.dtype(), "same_kind");
+  // a(mask) = scalar over a contiguous a: one putmask pass.
+  if (const ndarray* m = whole_mask(a, items);
+      m && a.is_c_contiguous() && (value || (values->size() == 1 && values->ndim() <= 1))) {
+    const ndarray one = value ? scalar(*value, a.dtype()) : values->copy();  // it may be one of a's elements
+    putmask(a, *m, one);
+    return;
+  }
+  write_target t = prepare_write(a, items, "assignment");
+  if (!t.plan.advanced) {
+    const ndarray v = a.index(t.plan.basic);
+    if (value) v.fill(*value);
+    else v.assign(*values);
+    return;
+  }
+  const shape_t& r = t.plan.result_shape;
+  if (layout::checked_size(r) == 0) return;
+  ndarray vals;
+  std::int64_t nv = 0;
+  if (value) {
+    vals = scalar(*value, a.dtype()).reshape({1});
+    nv = 1;
+  } else {
+    const ndarray src = strip_leading_ones(*values, r.size());
+    if (src.size() == 1 && src.dtype() == a.dtype() && static_cast<std::size_t>(src.ndim()) <= r.size()) {
+      vals = flat_c(src).copy();  // it may be one of the elements written
+      nv = 1;
+    } else {
+      vals = empty(r, a.dtype());
+      copyto(vals, src, casting::same_kind);
+    }
+  }
+  geom g;
+  map_result_dims(t.plan, t.view, t.off, g);
+  if (nv == 0)
+    for (int d = 0; d < g.ndim; ++d) g.s2[d] = vals.stride(d);
+  scatter_offsets(t.work, t.off, vals, g, nv, t.bits);
+  if (!a.is_c_contiguous()) a.assign(t.work);
+}
+
+// ---- ufunc.at with atomics: one NVRTC program per (op, dtype).
+
+struct at_op {
+  const char* name;
+  const char* expr;      // of the current value a and the operand b
+  const char* float_expr;
+  bool ints_only;
+};
+constexpr at_op at_ops[] = {
+    {"add", "a + b", "a + b", false},
+    {"subtract", "a - b", "a - b", false},
+    {"multiply", "a * b", "a * b", false},
+    {"minimum", "(a < b ? a : b)", "(a != a ? a : (b != b ? b : (a < b ? a : b)))", false},
+    {"maximum", "(a > b ? a : b)", "(a != a ? a : (b != b ? b : (a > b ? a : b)))", false},
+    {"fmin", "(a < b ? a : b)", "(b != b ? a : (a != a ? b : (a < b ? a : b)))", false},
+    {"fmax", "(a > b ? a : b)", "(b != b ? a : (a != a ? b : (a > b ? a : b)))", false},
+    {"bitwise_and", "(a & b)", "", true},
+    {"bitwise_or", "(a | b)", "", true},
+    {"bitwise_xor", "(a ^ b)", "", true},
+};
+
+const char* at_type(const dtype& t) {
+  switch (t.id()) {
+    case type_id::int32: return "int";
+    case type_id::uint32: return "unsigned int";
+    case type_id::int64: return "long long";
+    case type_id::uint64: return "unsigned long long";
+    case type_id::float32: return "float";
+    case type_id::float64: return "double";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+namespace detail {
+
+indexing_program ufunc_at_program(std::string_view op, const dtype& type) {
+  const at_op* found = nullptr;
+  for (const at_op& o : at_ops)
+    if (op == o.name) found = &o;
+  const char* t = at_type(type);
+  if (found == nullptr || t == nullptr || (found->ints_only && !type.is_integer()))
+    throw ValueError("ufunc_at_program: no atomic form for " + std::string(op) + " on " + type.name());
+  const bool is_float = type.is_floating();
+  const std::string u = type.itemsize() == 4 ? "unsigned int" : "unsigned long long";
+  std::string src = "using T = " + std::string(t) + ";\nusing U = " + u + ";\n";
+  src += R"(
+#define CUPP_GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); \
+  i += (long long)gridDim.x * blockDim.x)
+struct cupp_geom {
+  int ndim, pad;
+  long long shape[64], s0[64], s1[64], s2[64];
+};
+union cupp_pun { T t; U u; };
+__device__ inline void cupp_at_apply(T* p, const T b) {
+)";
+  const bool native_add = std::string_view(found->name) == "add" || std::string_view(found->name) == "subtract";
+  if (native_add) {
+    const std::string rhs = std::string_view(found->name) == "add" ? "b" : "(T)(-b)";
+    if (type.id() == type_id::int64)
+      src += "  atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)" + rhs + ");\n";
+    else
+      src += "  atomicAdd(p, " + rhs + ");\n";
+  } else {
+    src += R"(  U* w = reinterpret_cast<U*>(p);
+  U old = *w, assumed;
+  do {
+    assumed = old;
+    cupp_pun x, y;
+    x.u = assumed;
+    const T a = x.t;
+    y.t = (T)()" + std::string(is_float ? found->float_expr : found->expr) + R"();
+    old = atomicCAS(w, assumed, y.u);
+  } while (old != assumed);
+)";
+  }
+  src += R"(}
+// dst element at o0 + off[o1] (bytes) op= the operand (at o2 bytes, or element k % nv).
+extern "C" __global__ void cupp_ufunc_at(char* dst, const char* off, const char* vals, cupp_geom g, long long total,
+                                         long long nv) {
+  CUPP_GRID_LOOP(k, total) {
+    long long o0 = 0, o1 = 0, o2 = 0, rem = k;
+    for (int d = g.ndim - 1; d >= 0; --d) {
+      const long long q = rem / g.shape[d], c = rem - q * g.shape[d];
+      rem = q;
+      o0 += c * g.s0[d]; o1 += c * g.s1[d]; o2 += c * g.s2[d];
+    }
+    T* p = reinterpret_cast<T*>(dst + o0 + *reinterpret_cast<const long long*>(off + o1));
+    const T b = nv > 0 ? reinterpret_cast<const T*>(vals)[k % nv] : *reinterpret_cast<const T*>(vals + o2);
+    cupp_at_apply(p, b);
+  }
+}
+)";
+  indexing_program p;
+  p.name = "cupp_ufunc_at";
+  p.source = std::move(src);
+  p.kernels = {"cupp_ufunc_at"};
+  return p;
+}
+
+}  // namespace detail
+
+namespace {
+
+bool has_atomic_form(const ufunc& f, const ndarray& a, const operand& b) {
+  const char* t = at_type(a.dtype());
+  if (t == nullptr) return false;
+  const at_op* found = nullptr;
+  for (const at_op& o : at_ops)
+    if (f.name() == o.name) found = &o;
+  if (found == nullptr || (found->ints_only && !a.dtype().is_integer())) return false;
+  const operand ins[] = {operand(a), operand::borrow(b)};
+  const resolved_loop loop = resolve_loop(f, ins);
+  return loop.in.size() == 2 && loop.in[0] == a.dtype() && loop.in[1] == a.dtype() && loop.out.size() == 1 &&
+         loop.out[0] == a.dtype();
+}
+
+void ufunc_at_atomic(const ufunc& f, write_target& t, const operand& b) {
+  const ndarray& dst = t.work;
+  const shape_t& r = t.plan.result_shape;
+  ndarray vals;
+  std::int64_t nv = 0;
+  if (!b.is_array()) {
+    vals = scalar(b.scalar(), dst.dtype()).reshape({1});
+    nv = 1;
+  } else {
+    const ndarray src = strip_leading_ones(b.array(), r.size());
+    vals = empty(r, dst.dtype());
+    copyto(vals, src, casting::unsafe);
+  }
+  geom g;
+  map_result_dims(t.plan, t.view, t.off, g);
+  if (nv == 0)
+    for (int d = 0; d < g.ndim; ++d) g.s2[d] = vals.stride(d);
+  const int device = dst.device();
+  const std::uint64_t key = (static_cast<std::uint64_t>(std::hash<std::string_view>{}(f.name())) << 8) ^
+                            static_cast<std::uint64_t>(dst.dtype().id());
+  const detail::kernel_module& m =
+      detail::kernel_cache::global().get(device, {"indexing:ufunc_at", key}, [&] {
+        detail::indexing_program p = detail::ufunc_at_program(f.name(), dst.dtype());
+        return detail::program_source{p.name, p.source, p.kernels, {}};
+      });
+  void* d = dst.data();
+  const void* o = t.off.data();
+  const void* v = vals.data();
+  long long total = layout::checked_size(r), nvv = nv;
+  void* args[] = {&d, &o, &v, &g, &total, &nvv};
+  launch(m, static_cast<kernel_id>(0), total, args, device);
+}
+
+// Any ufunc: the positions are applied in rounds, each round holding at most one occurrence of
+// every position (the k-th occurrences in round k), so repeated indices accumulate in order.
+void ufunc_at_rounds(const ufunc& f, const ndarray& a, std::span<const array_index_item> items, write_target& t,
+                     const operand* b) {
+  const ndarray& dst = t.work;
+  const ndarray flat = dst.reshape({-1});
+  const ndarray positions = getitem(arange(dst.size()).reshape(dst.shape()), items);
+  const std::vector<std::int64_t> pos = flat_c(positions).to_vector<std::int64_t>();
+  ndarray bflat;
+  if (b && b->is_array()) {
+    const ndarray src = strip_leading_ones(b->array(), t.plan.result_shape.size());
+    bflat = flat_c(broadcast_to(src, t.plan.result_shape));
+  }
+  std::unordered_map<std::int64_t, std::size_t> seen;
+  std::vector<std::vector<std::int64_t>> rounds;  // element numbers k of the result
+  for (std::size_t k = 0; k < pos.size(); ++k) {
+    const std::size_t r = seen[pos[k]]++;
+    if (r == rounds.size()) rounds.emplace_back();
+    rounds[r].push_back(static_cast<std::int64_t>(k));
+  }
+  for (const std::vector<std::int64_t>& ks : rounds) {
+    std::vector<std::int64_t> p(ks.size());
+    for (std::size_t i = 0; i < ks.size(); ++i) p[i] = pos[static_cast<std::size_t>(ks[i])];
+    const ndarray pr = asarray(p);
+    const ndarray cur = take(flat, pr);
+    if (b == nullptr) {
+      const operand ins[] = {operand(cur)};
+      f.call(ins, {.out = cur});
+    } else if (!b->is_array()) {
+      const operand ins[] = {operand(cur), operand(b->scalar())};
+      f.call(ins, {.out = cur});
+    } else {
+      const ndarray br = take(bflat, asarray(ks));
+      const operand ins[] = {operand(cur), operand(br)};
+      f.call(ins, {.out = cur});
+    }
+    put(flat, pr, cur, clip_mode::wrap);
+  }
+  (void)a;
+}
+
+void ufunc_at_impl(const ufunc& f, const ndarray& a, std::span<const array_index_item> items, const operand* b) {
+  if (a.is_null()) throw ValueError("ufunc.at: the ndarray is a null handle (default-constructed)");
+  if (f.nout() != 1) throw ValueError("ufunc.at does not support ufuncs with more than one output");
+  if (f.nin() > 2) throw ValueError("Only unary and binary ufuncs supported at this time");
+  if (f.nin() == 2 && b == nullptr) throw ValueError("second operand needed for ufunc");
+  if (f.nin() == 1 && b != nullptr) throw ValueError("second operand provided when ufunc is unary");
+  if (!a.writeable()) throw ValueError("ufunc.at: assignment destination is read-only");
+  write_target t = prepare_write(a, items, "ufunc.at");
+  if (!t.plan.advanced) {
+    // Basic items: a view, each element once: the ufunc in place.
+    const ndarray v = a.index(t.plan.basic);
+    if (b == nullptr) {
+      const operand ins[] = {operand(v)};
+      f.call(ins, {.out = v});
+    } else {
+      const operand ins[] = {operand(v), operand::borrow(*b)};
+      f.call(ins, {.out = v});
+    }
+    return;
+  }
+  if (layout::checked_size(t.plan.result_shape) == 0) return;
+  if (b != nullptr && has_atomic_form(f, a, *b)) {
+    ufunc_at_atomic(f, t, *b);
+  } else {
+    ufunc_at_rounds(f, a, items, t, b);
+  }
+  if (!a.is_c_contiguous()) a.assign(t.work);
+}
+
+}  // namespace
+
+ndarray getitem(const ndarray& a, std::span<const array_index_item> items) {
+  if (a.is_null()) throw ValueError("index: the ndarray is a null handle (default-constructed)");
+  if (const ndarray* m = whole_mask(a, items)) {
+    require_kernel_dtype(a.dtype(), "index");
+    return mask_select(a, *m);
+  }
+  prepared_items p = prepare_items(items);
+  const detail::index_plan plan = plan_items(a, p);
+  if (!plan.advanced) return a.index(plan.basic);
+  require_kernel_dtype(a.dtype(), "index");
+  const ndarray v = a.index(plan.basic);
+  // One index array: take's gather kernel.
+  if (plan.axes.size() == 1 && p.terms[plan.axes[0].term].kind == index_term::int_array) {
+    const detail::advanced_axis& ax = plan.axes[0];
+    return take_impl(v, p.arrays[ax.term], {.axis = ax.view_axis}, "index", ax.array_axis);
+  }
+  ndarray out = empty(plan.result_shape, a.dtype());
+  std::int64_t bits = 0;
+  const ndarray off = advanced_offsets(plan, p, v, 0, bits);
+  if (out.size() == 0) return out;
+  geom g;
+  map_result_dims(plan, v, off, g);
+  gather(out, v, off, g, 1, 1, 4, bits);
+  return out;
+}
+
+void setitem(const ndarray& a, std::span<const array_index_item> items, const ndarray& values) {
+  if (values.is_null()) throw ValueError("assignment: the value is a null handle (default-constructed)");
+  setitem_impl(a, items, &values, nullptr);
+}
+
+void setitem(const ndarray& a, std::span<const array_index_item> items, const weak_scalar& value) {
+  setitem_impl(a, items, nullptr, &value);
+}
+
+void setitem(const ndarray& a, std::span<const array_index_item> items, const host_array& values) {
+  const ndarray v = asarray(values);
+  setitem_impl(a, items, &v, nullptr);
+}
+
+void ufunc::at(const ndarray& a, std::span<const array_index_item> indices) const {
+  ufunc_at_impl(*this, a, indices, nullptr);
+}
+
+void ufunc::at(const ndarray& a, std::span<const array_index_item> indices, const operand& b) const {
+  ufunc_at_impl(*this, a, indices, &b);
+}
+
+void ufunc::at(const ndarray& a, const ndarray& indices) const {
+  const array_index_item items[] = {indices};
+  ufunc_at_impl(*this, a, items, nullptr);
+}
+
+void ufunc::at(const ndarray& a, const ndarray& indices, const operand& b) const {
+  const array_index_item items[] = {indices};
+  ufunc_at_impl(*this, a, items, &b);
+}
+
 std::span<const routine_info> indexing_routines() noexcept {
   static const routine_info table[] = {
       {"take", "take(a, indices, axis=None, out=None, mode='raise')", "elements along an axis (one gather kernel)"},
@@ -926,6 +1676,8 @@ std::span<const routine_info> indexing_routines() noexcept {
       {"compress", "compress(condition, a, axis=None, out=None)", "slices where condition is true"},
       {"extract", "extract(condition, arr)", "elements where condition is true"},
       {"flatnonzero", "flatnonzero(a)", "flat positions of nonzero elements"},
+      {"nonzero", "nonzero(a)", "coordinates of nonzero elements, one array per dimension"},
+      {"argwhere", "argwhere(a)", "(count, ndim) coordinates of nonzero elements"},
       {"choose", "choose(a, choices, out=None, mode='raise')", "an array from an index array and choices"},
       {"select", "select(condlist, choicelist, default=0)", "the first true condition's choice"},
       {"putmask", "putmask(a, mask, values)", "a.flat[n] = values[n] where mask"},

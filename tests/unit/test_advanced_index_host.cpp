@@ -1,0 +1,181 @@
+// Advanced indexing without a GPU: the planner (array/advanced_index.hpp) against the shapes and
+// IndexError messages NumPy gives for mixed index items (each expectation below is NumPy's
+// result, written next to the NumPy expression), the validation a(...) and ufunc.at do before
+// any device work, and the NVRTC programs of ufunc.at's atomics (compiled here, not run).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "array/advanced_index.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/indexing.hpp"
+#include "cupp/ufunc.hpp"
+#include "error_of.hpp"
+#include "nvrtc_program.hpp"
+
+namespace cupp {
+namespace {
+
+using detail::index_term;
+using test::error_of;
+using shape_v = std::vector<std::int64_t>;
+
+index_term I(std::int64_t v) { return {.kind = index_term::integer, .value = v}; }
+index_term S(slice s = slice()) { return {.kind = index_term::range, .range_value = s}; }
+index_term N() { return {.kind = index_term::new_axis}; }
+index_term E() { return {.kind = index_term::dots}; }
+index_term A(shape_v shape) { return {.kind = index_term::int_array, .shape = std::move(shape)}; }
+index_term M(shape_v shape, std::int64_t count) {
+  return {.kind = index_term::bool_array, .shape = std::move(shape), .count = count};
+}
+index_term B(bool v) { return {.kind = index_term::bool_scalar, .value = v ? 1 : 0}; }
+
+shape_v result(shape_v shape, std::vector<index_term> terms) {
+  return detail::plan_index(shape, terms).result_shape;
+}
+std::string index_error(shape_v shape, std::vector<index_term> terms) {
+  return error_of<IndexError>([&] { detail::plan_index(shape, terms); });
+}
+
+TEST(AdvancedIndexHost, BasicItemsStayBasic) {
+  const detail::index_plan p = detail::plan_index(shape_v{3, 4}, std::vector<index_term>{I(1), S(slice(0, 4, 2))});
+  EXPECT_FALSE(p.advanced);
+  EXPECT_EQ(p.result_shape, (shape_v{2}));
+}
+
+TEST(AdvancedIndexHost, AdjacentAdvancedIndicesStayInPlace) {
+  EXPECT_EQ(result({3, 4}, {A({5})}), (shape_v{5, 4}));                       // a[[..5]]
+  EXPECT_EQ(result({3, 4}, {S(), A({2, 3})}), (shape_v{3, 2, 3}));            // a[:, idx23]
+  EXPECT_EQ(result({3, 4, 5}, {S(), A({2}), A({2})}), (shape_v{3, 2}));       // b[:, [0,1], [0,1]]
+  EXPECT_EQ(result({2, 3, 4, 5}, {S(), A({2}), A({2, 1})}), (shape_v{2, 2, 2, 5}));
+  EXPECT_EQ(result({3, 4}, {A({1}), E(), A({1})}), (shape_v{1}));             // a[[0], ..., [0]]: empty ellipsis
+  EXPECT_EQ(result({3, 4, 5}, {S(), I(0), A({2})}), (shape_v{3, 2}));         // b[:, 0, [1,2]]
+  EXPECT_EQ(result({3, 4, 5}, {S(), S(), I(0)}), (shape_v{3, 4}));            // basic
+}
+
+TEST(AdvancedIndexHost, SeparatedAdvancedIndicesGoFirst) {
+  EXPECT_EQ(result({2, 3, 4, 5}, {S(), A({2}), N(), A({2})}), (shape_v{2, 2, 1, 5}));  // b[:, [0,1], None, [0,1]]
+  EXPECT_EQ(result({2, 3, 4, 5}, {S(), A({2}), E(), A({2})}), (shape_v{2, 2, 4}));     // b[:, [0,1], ..., [0,1]]
+  EXPECT_EQ(result({2, 3, 4, 5}, {A({1}), E(), A({1}), S()}), (shape_v{1, 3, 5}));     // b[[0], ..., [1], :]
+  EXPECT_EQ(result({2, 3, 4, 5}, {I(0), S(), A({2})}), (shape_v{2, 3, 5}));            // b[0, :, [1,2]]
+  EXPECT_EQ(result({3, 4}, {N(), A({1}), N(), A({1})}), (shape_v{1, 1, 1}));           // a[None, [0], None, [1]]
+  EXPECT_EQ(result({3, 4}, {A({1}), N(), A({1})}), (shape_v{1, 1}));                   // a[[0], None, [1]]
+  EXPECT_EQ(result({3, 4, 5}, {B(true), S(), A({2})}), (shape_v{2, 3, 5}));            // b[True, :, [0,1]]
+}
+
+TEST(AdvancedIndexHost, MasksConsumeTheirDims) {
+  EXPECT_EQ(result({3, 4}, {M({3, 4}, 5)}), (shape_v{5}));
+  EXPECT_EQ(result({3, 4, 5}, {M({3, 4}, 7)}), (shape_v{7, 5}));
+  EXPECT_EQ(result({3, 4, 5}, {S(), M({4}, 2)}), (shape_v{3, 2, 5}));
+  EXPECT_EQ(result({3, 4, 5}, {M({3}, 2), A({2})}), (shape_v{2, 5}));  // b[mask3, [1,2]]
+  EXPECT_EQ(result({3, 4}, {M({3, 4}, 0)}), (shape_v{0}));
+  const detail::index_plan p = detail::plan_index(shape_v{3, 4, 5}, std::vector<index_term>{S(), M({4, 5}, 6)});
+  ASSERT_EQ(p.axes.size(), 2u);
+  EXPECT_EQ(p.axes[0].dim, 0);
+  EXPECT_EQ(p.axes[1].dim, 1);
+  EXPECT_EQ(p.axes[1].view_axis, 2);
+  EXPECT_EQ(p.axes[1].array_axis, 2);
+  EXPECT_EQ(p.result_shape, (shape_v{3, 6}));
+}
+
+TEST(AdvancedIndexHost, BoolScalars) {
+  EXPECT_EQ(result({3, 4}, {B(true)}), (shape_v{1, 3, 4}));
+  EXPECT_EQ(result({3, 4}, {B(false)}), (shape_v{0, 3, 4}));
+  EXPECT_EQ(result({3, 4}, {B(true), A({2})}), (shape_v{2, 4}));
+  EXPECT_EQ(result({3, 4}, {A({2}), B(true)}), (shape_v{2, 4}));
+  EXPECT_EQ(result({3, 4}, {S(), B(true), A({2})}), (shape_v{3, 2}));
+  EXPECT_EQ(result({}, {B(true)}), (shape_v{1}));  // np.zeros(())[True]
+  EXPECT_EQ(result({3, 4}, {A({1, 1}), S(), N()}), (shape_v{1, 1, 4, 1}));
+}
+
+TEST(AdvancedIndexHost, NumPysErrors) {
+  EXPECT_EQ(index_error({3, 4}, {A({1}), A({1}), A({1})}),
+            "too many indices for array: array is 2-dimensional, but 3 were indexed");
+  EXPECT_EQ(index_error({3, 4}, {A({2}), M({1, 4}, 1)}),
+            "too many indices for array: array is 2-dimensional, but 3 were indexed");
+  EXPECT_EQ(index_error({}, {A({1})}), "too many indices for array: array is 0-dimensional, but 1 were indexed");
+  EXPECT_EQ(index_error({3, 4}, {E(), A({1}), E()}), "an index can only have a single ellipsis ('...')");
+  EXPECT_EQ(index_error({3, 4}, {M({4}, 1)}),
+            "boolean index did not match indexed array along axis 0; size of axis is 3 but size of corresponding "
+            "boolean axis is 4");
+  EXPECT_EQ(index_error({3, 4}, {S(), M({2}, 1)}),
+            "boolean index did not match indexed array along axis 1; size of axis is 4 but size of corresponding "
+            "boolean axis is 2");
+  EXPECT_EQ(index_error({3, 4}, {A({1}), I(7)}), "index 7 is out of bounds for axis 1 with size 4");
+  EXPECT_EQ(index_error({3, 4}, {I(-4), A({1})}), "index -4 is out of bounds for axis 0 with size 3");
+  EXPECT_EQ(index_error({3, 4}, {A({2}), A({3})}),
+            "shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,) ");
+  EXPECT_EQ(index_error({3, 4, 5}, {A({2}), I(0), A({3})}),
+            "shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (3,) ");
+  EXPECT_EQ(index_error({3, 4, 5}, {A({2}), M({4, 5}, 8)}),
+            "shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (8,) (8,) ");
+  EXPECT_EQ(index_error({3, 4, 5}, {A({2}), B(true), A({3})}),
+            "shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (1,) (3,) ");
+}
+
+// A fake array on device 0 over host bytes: views and host validation work, nothing reads it.
+struct fake {
+  std::vector<unsigned char> bytes;
+  ndarray a;
+  fake(shape_t shape, dtype type = int64) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    bytes.resize(static_cast<std::size_t>(n) * type.itemsize() + 16);
+    a = from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
+  }
+};
+
+TEST(AdvancedIndexHost, OperatorCallPicksTheForm) {
+  fake a({3, 4}), idx({2}), f({2}, float64), m({4}, bool_);
+  // Only basic items: a view (an ndarray); an ndarray or bool item: an index_ref.
+  static_assert(std::is_same_v<decltype(a.a(1, slice())), ndarray>);
+  static_assert(std::is_same_v<decltype(a.a(idx.a, slice())), index_ref>);
+  static_assert(std::is_same_v<decltype(a.a(true)), index_ref>);
+  // Validation before any device work.
+  EXPECT_EQ(error_of<IndexError>([&] { ndarray r = a.a(f.a); }),
+            "arrays used as indices must be of integer (or boolean) type");
+  EXPECT_EQ(error_of<IndexError>([&] { ndarray r = a.a(m.a); }),
+            "boolean index did not match indexed array along axis 0; size of axis is 3 but size of corresponding "
+            "boolean axis is 4");
+  EXPECT_EQ(error_of<IndexError>([&] { ndarray r = a.a(idx.a, 9); }), "index 9 is out of bounds for axis 1 with size 4");
+  EXPECT_EQ(error_of<ValueError>([&] { broadcast_to(a.a, {3, 4})(idx.a) = 1; }), "assignment destination is read-only");
+  EXPECT_THROW(a.a(f.a) = 1, IndexError);
+  // Basic items through getitem: the same view as a(...).
+  const array_index_item items[] = {std::int64_t{1}, slice(1, 3)};
+  const ndarray v = getitem(a.a, items);
+  EXPECT_EQ(shape_v(v.shape().begin(), v.shape().end()), (shape_v{2}));
+  EXPECT_EQ(v.data(), a.a(1, slice(1, 3)).data());
+}
+
+TEST(AdvancedIndexHost, UfuncAtValidation) {
+  fake a({4}), idx({2});
+  EXPECT_EQ(error_of<ValueError>([&] { add.at(a.a, idx.a); }), "second operand needed for ufunc");
+  EXPECT_EQ(error_of<ValueError>([&] { negative.at(a.a, idx.a, 1); }), "second operand provided when ufunc is unary");
+  EXPECT_THROW(add.at(broadcast_to(a.a, {4}), idx.a, 1), ValueError);
+  EXPECT_THROW(divmod.at(a.a, idx.a, 1), ValueError);
+}
+
+TEST(AdvancedIndexHost, KernelsCompile) {
+  // Every op once (the forms differ by op: atomicAdd or a compare-and-swap loop), every dtype once.
+  auto compile = [](const char* op, const dtype& t) {
+    const detail::indexing_program p = detail::ufunc_at_program(op, t);
+    const detail::nvrtc_output out = detail::nvrtc_compile(
+        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90});
+    EXPECT_FALSE(out.binary.empty()) << op << " " << t.name();
+  };
+  for (const char* op : {"add", "subtract", "multiply", "minimum", "maximum", "fmin", "fmax"}) compile(op, float32);
+  for (const dtype& t : {int32, uint32, int64, uint64, float64}) compile(t.is_integer() ? "add" : "minimum", t);
+  compile("subtract", int64);
+  compile("multiply", uint64);
+  compile("bitwise_and", int32);
+  compile("bitwise_or", int64);
+  compile("bitwise_xor", uint64);
+  EXPECT_THROW(detail::ufunc_at_program("bitwise_and", float32), ValueError);
+  EXPECT_THROW(detail::ufunc_at_program("add", int8), ValueError);
+  EXPECT_THROW(detail::ufunc_at_program("arctan2", float32), ValueError);
+}
+
+}  // namespace
+}  // namespace cupp
