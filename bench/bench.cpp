@@ -37,10 +37,12 @@
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/float16.hpp"
+#include "cupp/indexing.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/scans.hpp"
+#include "cupp/sorting.hpp"
 #include "cupp/ufunc.hpp"
 
 #ifndef CUPP_BENCH_CASES
@@ -75,6 +77,7 @@ struct input_spec {
 
 struct case_spec {
   std::string name, kind = "elementwise", op, metric, note;
+  std::string mode;  // indexing take: "clip" / "wrap" (default raise)
   double target = 0;
   std::optional<i64> axis;  // reductions: none = every axis
   std::vector<input_spec> inputs;
@@ -113,6 +116,7 @@ case_table load_cases(const std::string& path) {
     if (c["target"] && !c["target"].IsNull()) spec.target = c["target"].as<double>();
     if (c["axis"] && !c["axis"].IsNull()) spec.axis = c["axis"].as<i64>();
     if (c["note"]) spec.note = c["note"].as<std::string>();
+    if (c["mode"]) spec.mode = c["mode"].as<std::string>();
     if (spec.kind == "jit") {  // compare.py runs these (fresh processes of cupp_bench_compile)
       table.cases.push_back(std::move(spec));
       continue;
@@ -757,6 +761,10 @@ reduction_fn find_reduction(std::string_view op) {
       if (!o.axis.all()) scan.axis = o.axis.list().front();
       return cupp::cumsum(a, scan);
     };
+  if (op == "sort")  // kind "sort": along the last axis, allocating the result
+    return [](const cupp::ndarray& a, const cupp::reduce_options&) { return cupp::sort(a); };
+  if (op == "argsort")
+    return [](const cupp::ndarray& a, const cupp::reduce_options&) { return cupp::argsort(a); };
   if (op == "var")
     return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::var(a, {.axis = o.axis}); };
   if (op == "std")
@@ -842,6 +850,51 @@ void run_concatenate(const helpers& k, const case_spec& spec, const settings& cf
   if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
 }
 
+// Indexing (cupp/indexing.hpp): nonzero of a bool array, x[x > 0] (the mask made beforehand),
+// x.take(idx) with idx = (arange(n) * 2654435761) % n (a scattered permutation; the other sides
+// make the same indices), in mode raise or the case's "mode". Each call learns its result size or
+// reads the error state: one round trip, inside the timing as on the other sides.
+void run_indexing(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
+  (void)fl;
+  const input_spec& in = spec.inputs.at(0);
+  const cupp::ndarray x = cupp::empty(in.shape, in.type);
+  fill_random(k, x, 1234);
+  cupp::ndarray aux;
+  std::function<cupp::ndarray()> call;
+  if (spec.op == "nonzero") {
+    call = [&] { return cupp::nonzero(x).at(0); };
+  } else if (spec.op == "mask") {
+    aux = x > 0;
+    call = [&] { return cupp::ndarray(x(aux)); };
+  } else {
+    const i64 n = x.size();
+    aux = cupp::arange(n) * i64{2654435761} % n;
+    const cupp::clip_mode mode = spec.mode.empty() ? cupp::clip_mode::raise : cupp::parse_clip_mode(spec.mode);
+    call = [&, mode] { return cupp::take(x, aux, {.mode = mode}); };
+  }
+  cupp::ndarray result = call();
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (inputs)");
+  json_line line;
+  line.str("side", "cupp").str("case", spec.name).str("metric", spec.metric);
+  result = cupp::ndarray();
+  const timing t = time_device([&] { result = call(); }, cfg.warmup, cfg.reps, s);
+  const i64 bytes = static_cast<i64>(x.nbytes() + (aux.is_null() ? 0 : aux.nbytes()) + result.nbytes());
+  line.num("ms", t.median_ms).num("min_ms", t.min_ms).integer("bytes", bytes);
+  line.num("gbps", static_cast<double>(bytes) / (t.median_ms * 1e6));
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
+  result = cupp::ndarray();
+  result = call();
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
+  const std::string verdict = result.dtype() == spec.out_type
+                                  ? "ok"
+                                  : "result dtype " + result.dtype().name() + ", expected " + spec.out_type.name();
+  line.str("check", verdict);
+  finish_result(k, spec, result, line, cfg, s);
+  if (!spec.note.empty()) line.str("note", spec.note);
+  line.print();
+  if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
+}
+
 // Host time of an allocation from the pool, freed at once.
 void run_alloc(const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
   const double us = time_host_us(
@@ -855,10 +908,12 @@ void run_alloc(const case_spec& spec, const settings& cfg, const floors& fl, cud
 
 void run_case(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
   if (spec.kind == "elementwise") return run_elementwise(k, spec, cfg, fl, s);
-  if ((spec.kind == "reduction" || spec.kind == "scan") && find_reduction(spec.op) != nullptr)
+  if ((spec.kind == "reduction" || spec.kind == "scan" || spec.kind == "sort") && find_reduction(spec.op) != nullptr)
     return run_reduction(k, spec, cfg, fl, s);
   if (spec.kind == "alloc") return run_alloc(spec, cfg, fl, s);
   if (spec.kind == "concat") return run_concatenate(k, spec, cfg, fl, s);
+  if (spec.kind == "indexing" && (spec.op == "nonzero" || spec.op == "mask" || spec.op == "take"))
+    return run_indexing(k, spec, cfg, fl, s);
   json_line()
       .str("side", "cupp").str("case", spec.name).str("metric", spec.metric)
       .str("missing", "cupp has no " + spec.op + " (" + spec.kind + ") yet").print();

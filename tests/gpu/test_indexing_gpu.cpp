@@ -170,6 +170,101 @@ const std::map<std::string, std::function<results()>>& cases() {
          const ndarray args[] = {B({true, false, true}), I({1}, {}, int32)};
          return ix_(args);
        }},
+      // advanced indexing
+      {"adv_int_rows", [] { return one(ar({4, 3})(I({3, 0, 3}))); }},
+      {"adv_int_cols_f4", [] { return one(ar({3, 4}, float32)(slice(), I({1, 3}, {2, 1}))); }},
+      {"adv_two_adjacent", [] { return one(ar({2, 3, 4})(slice(), I({0, 2}), I({1, 3}))); }},
+      {"adv_separated", [] { return one(ar({2, 3, 4})(I({1, 0}), slice(), I({3, 1}))); }},
+      {"adv_scalar_mixed", [] { return one(ar({2, 3, 4})(0, slice(), I({1, 2}))); }},
+      {"adv_newaxis_between", [] { return one(ar({2, 3, 4})(I({1}), newaxis, I({2}))); }},
+      {"adv_neg_u1", [] { return one(ar({5}, uint8)(I({-1, -5, 2}))); }},
+      {"adv_i2_index", [] { return one(ar({5})(I({4, 1}, {}, int16))); }},
+      {"adv_u8_index", [] { return one(ar({5})(I({4, 1}, {}, uint64))); }},
+      {"adv_bcast_2d", [] { return one(ar({3, 4})(I({0, 2}, {2, 1}), I({1, 3}))); }},
+      {"adv_ellipsis", [] { return one(ar({2, 3, 4})(ellipsis, I({3, 0}))); }},
+      {"adv_strided_c16",
+       [] {
+         const ndarray v = ar({4, 6}, complex128)(slice(std::nullopt, std::nullopt, -2), slice(1, std::nullopt, 2));
+         return one(v(I({1, 0}), I({2, 2})));
+       }},
+      {"adv_bool_true", [] { return one(ar({2, 3})(true)); }},
+      {"adv_bool_false", [] { return one(ar({2, 3})(false)); }},
+      {"adv_bool_and_int", [] { return one(ar({2, 3})(true, I({1, 0}))); }},
+      {"mask_full_f8", [] { return one(ar({3, 4}, float64)(ar({3, 4}) % 3 == 0)); }},
+      {"mask_rows", [] { return one(ar({3, 4})(B({true, false, true}))); }},
+      {"mask_cols_c8", [] { return one(ar({3, 4}, complex64)(slice(), B({false, true, true, false}))); }},
+      {"mask_2d_of_3d", [] { return one(ar({2, 3, 4}, int16)(ar({2, 3}) % 2 == 1)); }},
+      {"mask_empty", [] { return one(ar({3, 4})(ar({3, 4}) > 100)); }},
+      {"mask_and_int", [] { return one(ar({3, 4, 5})(B({true, false, true}), I({1, 3}))); }},
+      {"mask_strided_f4",
+       [] { return one(ar({6, 4}, float32)(slice(std::nullopt, std::nullopt, 2))(ar({3, 4}) % 2 == 0)); }},
+      {"mask_big_f2", [] { return one(ar({100003}, float16)(ar({100003}) % 7 < 3)); }},
+      // assignment
+      {"set_mask_scalar", [] { return inplace(ar({3, 4}, float32), [](const ndarray& a) { a(a > 5) = -1; }); }},
+      {"set_mask_values",
+       [] { return inplace(ar({3, 4}), [](const ndarray& a) { a(a % 2 == 0) = I({10, 11, 12, 13, 14, 15}); }); }},
+      {"set_int_bcast",
+       [] { return inplace(ar({3, 4}), [](const ndarray& a) { a(I({2, 0}), slice()) = I({7, 8, 9, 10}); }); }},
+      {"set_dup_last",
+       [] { return inplace(ar({5}), [](const ndarray& a) { a(I({1, 1, 3, 1})) = I({10, 20, 30, 40}); }); }},
+      {"set_two_arrays_f8",
+       [] { return inplace(ar({3, 4}, float64), [](const ndarray& a) { a(I({0, 2}), I({1, 3})) = 0.5; }); }},
+      {"set_noncontig",
+       [] { return inplace(ar({4, 3}).T(), [](const ndarray& a) { a(slice(), I({1, 3})) = I({1, 2, 3}, {3, 1}); }); }},
+      {"set_cast_f4", [] { return inplace(ar({4}, float32), [](const ndarray& a) { a(I({0, 3})) = I({5, 6}); }); }},
+      {"set_mask_rows",
+       [] { return inplace(ar({3, 4}), [](const ndarray& a) { a(B({true, false, true})) = I({1, 2, 3, 4}); }); }},
+      {"set_leading_ones", [] { return inplace(ar({4}), [](const ndarray& a) { a(I({0, 2})) = I({5, 6}, {1, 2}); }); }},
+      {"set_separated_i1",
+       [] {
+         return inplace(ar({2, 3, 4}, int8), [](const ndarray& a) {
+           a(I({1, 0}), slice(), I({3, 1})) = I({1, 2, 3, 4, 5, 6}, {2, 3}, int8);
+         });
+       }},
+      // ufunc.at
+      {"add_at_dup", [] { return inplace(ar({5}), [](const ndarray& a) { add.at(a, I({0, 0, 1, 4, 0}), 1); }); }},
+      {"add_at_f4_vals",
+       [] {
+         return inplace(ar({5}, float32), [](const ndarray& a) {
+           add.at(a, I({1, 1, 2}), astype(asarray(std::vector<double>{0.5, 1.5, 2.0}), float32));
+         });
+       }},
+      {"min_at", [] { return inplace(ar({5}), [](const ndarray& a) { minimum.at(a, I({4, 4, 2}), I({3, 1, 5})); }); }},
+      {"max_at_f8",
+       [] {
+         return inplace(ar({5}, float64), [](const ndarray& a) {
+           maximum.at(a, I({0, 0, 3}), asarray(std::vector<double>{7.0, 9.0, 1.0}));
+         });
+       }},
+      {"mul_at_i2", [] { return inplace(ar({5}, int16), [](const ndarray& a) { multiply.at(a, I({2, 2, 3}), 3); }); }},
+      {"mul_at_f4",
+       [] {
+         return inplace(ar({5}, float32), [](const ndarray& a) {
+           multiply.at(a, I({2, 2, 3}), astype(asarray(std::vector<double>{2.0, 3.0, 0.5}), float32));
+         });
+       }},
+      {"negative_at", [] { return inplace(ar({5}), [](const ndarray& a) { negative.at(a, I({0, 1, 1, 2})); }); }},
+      {"add_at_2d",
+       [] {
+         return inplace(ar({3, 4}), [](const ndarray& a) {
+           const array_index_item items[] = {I({0, 0}), slice()};
+           add.at(a, items, I({1, 2, 3, 4}));
+         });
+       }},
+      {"subtract_at_u4", [] { return inplace(ar({4}, uint32), [](const ndarray& a) { subtract.at(a, I({3, 3, 0}), 1); }); }},
+      {"power_at", [] { return inplace(ar({4}), [](const ndarray& a) { power.at(a, I({2, 2}), 2); }); }},
+      {"xor_at_u8",
+       [] { return inplace(ar({4}, uint64), [](const ndarray& a) { bitwise_xor.at(a, I({1, 1, 2}), I({6, 3, 1}, {}, uint64)); }); }},
+      {"add_at_mask", [] { return inplace(ar({2, 3}, float64), [](const ndarray& a) { add.at(a, a > 1, 10.0); }); }},
+      // nonzero, argwhere
+      {"nonzero_2d", [] { return nonzero(ar({3, 4}) % 3 == 0); }},
+      {"nonzero_f4", [] { return nonzero(ar({7}, float32) % 2); }},
+      {"nonzero_3d", [] { return nonzero(ar({2, 3, 4}) % 5 == 1); }},
+      {"nonzero_empty", [] { return nonzero(ar({2, 0})); }},
+      {"argwhere", [] { return one(argwhere(ar({2, 3}) % 2)); }},
+      {"argwhere_0d", [] { return one(argwhere(scalar(weak_scalar(3), int64))); }},
+      {"argwhere_0d_false", [] { return one(argwhere(scalar(weak_scalar(0.0), float64))); }},
+      {"flatnonzero_big", [] { return one(flatnonzero(ar({100003}) % 5 == 2)); }},
   };
   return table;
 }

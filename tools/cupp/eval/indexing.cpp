@@ -1,6 +1,6 @@
 // cupp eval: the indexing routines (cupp/indexing.hpp) that return arrays, with NumPy's positional
-// and keyword arguments: take, take_along_axis, compress, extract, flatnonzero, choose (choices a
-// tuple), unravel_index and ix_ (tuples), ravel_multi_index. mode= is a string ('raise', 'wrap',
+// and keyword arguments: take, take_along_axis, compress, extract, flatnonzero, nonzero (a tuple),
+// argwhere, choose (choices a tuple), unravel_index and ix_ (tuples), ravel_multi_index. mode= is a string ('raise', 'wrap',
 // 'clip'). The in-place routines (put, putmask, place, fill_diagonal, put_along_axis) return None
 // in NumPy and have nothing to write to the -o files; they are not registered. out= is refused.
 #include <algorithm>
@@ -66,6 +66,14 @@ void add_indexing(function_table& t) {
   t.add("flatnonzero", [](span_v args, span_k kw) -> value {
     const arguments a("flatnonzero", {"a"}, 1, args, kw);
     return value(cupp::flatnonzero(a.array(0)));
+  });
+  t.add("nonzero", [](span_v args, span_k kw) -> value {
+    const arguments a("nonzero", {"a"}, 1, args, kw);
+    return tuple_of(cupp::nonzero(a.array(0)));
+  });
+  t.add("argwhere", [](span_v args, span_k kw) -> value {
+    const arguments a("argwhere", {"a"}, 1, args, kw);
+    return value(cupp::argwhere(a.array(0)));
   });
   t.add("choose", [](span_v args, span_k kw) -> value {
     const arguments a("choose", {"a", "choices", "out", "mode"}, 2, args, kw);
