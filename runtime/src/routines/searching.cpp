@@ -541,7 +541,8 @@ std::span<const routine_info> searching_routines() noexcept {
       {"digitize", "digitize(x, bins, right=False)", "the bin of each value"},
       {"bincount", "bincount(x, /, weights=None, minlength=0)", "occurrences of each non-negative int"},
       {"histogram", "histogram(a, bins=10, range=None, density=None, weights=None)", "a histogram and its edges"},
-      {"unique", "unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True)",
+      {"unique", "unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True, "
+       "sorted=True)",
        "the sorted unique elements"},
       {"unique_values", "unique_values(x)", "the unique elements (each NaN distinct)"},
       {"unique_counts", "unique_counts(x)", "unique elements and their counts"},

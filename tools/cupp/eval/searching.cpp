@@ -1,7 +1,7 @@
 // cupp eval: the searching, counting and set routines (cupp/searching.hpp) with NumPy's positional
 // and keyword arguments: searchsorted (side= a string; v an array or a number), digitize, bincount,
 // histogram (bins an integer or an array of edges; range a tuple of two numbers; gives the tuple
-// (hist, bin_edges)), unique (the return_* flags give a tuple as NumPy's; axis must be None),
+// (hist, bin_edges)), unique (the return_* flags give a tuple as NumPy's; axis must be None; sorted= accepted),
 // unique_values, unique_counts, unique_inverse, unique_all (tuples in the namedtuples' order),
 // isin, in1d, intersect1d (return_indices gives a tuple), union1d, setdiff1d, setxor1d.
 #include <cstdint>
@@ -65,8 +65,10 @@ void add_searching(function_table& t) {
     return tuple_of({h.hist, h.bin_edges});
   });
   t.add("unique", [](span_v args, span_k kw) -> value {
-    const arguments a("unique", {"ar", "return_index", "return_inverse", "return_counts", "axis", "equal_nan"}, 1,
-                      args, kw);
+    const arguments a("unique",
+                      {"ar", "return_index", "return_inverse", "return_counts", "axis", "equal_nan", "sorted"}, 1, args,
+                      kw);
+    (void)a.boolean(6, true);  // sorted=False allows any order; cupp's is sorted either way
     if (a.has(4)) throw cupp::ValueError("unique: cupp supports axis=None only");
     const cupp::unique_options o{.return_index = a.boolean(1, false),
                                  .return_inverse = a.boolean(2, false),
