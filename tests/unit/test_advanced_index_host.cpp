@@ -88,6 +88,16 @@ TEST(AdvancedIndexHost, BoolScalars) {
   EXPECT_EQ(result({3, 4}, {S(), B(true), A({2})}), (shape_v{3, 2}));
   EXPECT_EQ(result({}, {B(true)}), (shape_v{1}));  // np.zeros(())[True]
   EXPECT_EQ(result({3, 4}, {A({1, 1}), S(), N()}), (shape_v{1, 1, 4, 1}));
+  // With only bool scalars as arrays, integers are advanced too (NumPy).
+  EXPECT_EQ(result({2, 3}, {B(true), I(0)}), (shape_v{1, 3}));           // a[True, 0]
+  EXPECT_EQ(result({2, 3}, {I(0), B(true)}), (shape_v{1, 3}));           // a[0, True]
+  EXPECT_EQ(result({2, 3}, {S(), B(true), I(1)}), (shape_v{2, 1}));      // a[:, True, 1]
+  EXPECT_EQ(result({2, 3}, {I(0), N(), A({2})}), (shape_v{2, 1}));       // a[0, None, [1, 2]]
+  EXPECT_EQ(result({2, 3}, {A({1}), B(true), N()}), (shape_v{1, 1, 3}));  // a[[1], True, None]
+  EXPECT_EQ(result({2, 3, 4}, {I(0), S(), B(true)}), (shape_v{1, 3, 4}));     // b[0, :, True]
+  EXPECT_EQ(result({2, 3, 4}, {B(true), S(), I(0)}), (shape_v{1, 2, 4}));     // b[True, :, 0]
+  EXPECT_EQ(result({2, 3, 4}, {S(), A({2}), B(true)}), (shape_v{2, 2, 4}));   // b[:, [0, 1], True]
+  EXPECT_EQ(result({2, 3, 4}, {E(), B(true)}), (shape_v{2, 3, 4, 1}));        // b[..., True]
 }
 
 TEST(AdvancedIndexHost, NumPysErrors) {
