@@ -834,14 +834,16 @@ ndarray interp(const ndarray& x, const ndarray& xp, const ndarray& fp, const int
       if (!right) right = e.back();
     }
   }
-  const ndarray xf = astype(xs, float64, casting::safe, false);
+  if (xs.size() == 0) return new_c_array(xs.shape(), fp_type, xs.device());
+  // (A 0-d x runs as one element and comes back 0-d.)
+  const ndarray xf = astype(xs, float64, casting::safe, false).reshape({xs.size()});
   std::vector<ndarray> r;
   if (complex_fp) {
     r = detail::interp_kernel(true).call({xf, xps, fps, *left, *right});
   } else {
     r = detail::interp_kernel(false).call({xf, xps, fps, left->real(), right->real()});
   }
-  return std::move(r.front());
+  return r.front().reshape(xs.shape());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 // refused (cupp eval writes outputs to the -o files); delete/insert take an integer, a tuple of
 // integers, an integer array or (delete) a boolean mask. pad takes pad_width and constant_values
 // as NumPy does (N, (before, after) or ((b0, a0), (b1, a1), ...)); clip takes None bounds and
-// NumPy 2.1's min=/max= keywords; where takes the three-argument form.
+// NumPy 2.1's min=/max= keywords; where(condition) alone is nonzero(condition).
 #include <algorithm>
 #include <array>
 #include <complex>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "cupp/errors.hpp"
+#include "cupp/indexing.hpp"
 #include "cupp/manipulation.hpp"
 #include "arguments.hpp"
 #include "functions.hpp"
@@ -256,8 +257,11 @@ void add_manipulation(function_table& t) {
     return value(cupp::clip(a.array(0), lo, hi, {.dtype = a.dtype(6), .casting = a.casting(7)}));
   });
   t.add("where", [](span_v args, span_k kw) -> value {
-    if (args.size() == 1 && kw.empty())
-      throw cupp::TypeError("where(condition): the one-argument form is nonzero(condition)");
+    if (args.size() == 1 && kw.empty()) {
+      // np.where(condition) is np.asarray(condition).nonzero().
+      if (!args[0].is_array()) throw cupp::TypeError("where(): the condition must be an array");
+      return tuple_of(cupp::nonzero(args[0].array()));
+    }
     const arguments a("where", {"condition", "x", "y"}, 3, args, kw);
     return value(cupp::where(a.operand(0), a.operand(1), a.operand(2)));
   });
