@@ -34,8 +34,8 @@ namespace cupp {
 // is ValueError); kind and stable together are ValueError, as in NumPy 2.
 struct sort_options {
   std::optional<int> axis = -1;
-  std::optional<std::string> kind;
-  std::optional<bool> stable;
+  std::optional<std::string> kind = std::nullopt;
+  std::optional<bool> stable = std::nullopt;
 };
 
 // numpy.sort(a, axis=-1, kind=None, stable=None): a sorted copy (C-contiguous). AxisError for a

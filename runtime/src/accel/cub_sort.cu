@@ -1,7 +1,7 @@
 // cub_sort.hpp's implementation: CUB's DeviceRadixSort, compiled ahead of time by nvcc (CUB's
 // device-wide algorithms do not compile under NVRTC). To keep the build short, only unsigned keys
-// of 1, 2, 4 and 8 bytes are instantiated, keys-only and with int64 values, each with 32-bit
-// (n < 2^31) and 64-bit item counts.
+// of 1, 2, 4 and 8 bytes are instantiated: keys-only and with int64 values, each with 32-bit
+// (n < 2^31) and 64-bit item counts, and with int32 values and 32-bit counts.
 #include "accel/cub_sort.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
@@ -32,11 +32,11 @@ int sort_keys(void* const keys[2], N n, int begin_bit, int end_bit, cudaStream_t
   return k.selector;
 }
 
-template <class K, class N>
-int sort_pairs(void* const keys[2], std::int64_t* const vals[2], N n, int begin_bit, int end_bit, cudaStream_t stream,
+template <class K, class N, class V>
+int sort_pairs(void* const keys[2], V* const vals[2], N n, int begin_bit, int end_bit, cudaStream_t stream,
                const temp_alloc& alloc) {
   cub::DoubleBuffer<K> k(static_cast<K*>(keys[0]), static_cast<K*>(keys[1]));
-  cub::DoubleBuffer<std::int64_t> v(vals[0], vals[1]);
+  cub::DoubleBuffer<V> v(vals[0], vals[1]);
   std::size_t bytes = 0;
   cuda::detail::check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, begin_bit, end_bit, stream),
                       "cub::DeviceRadixSort::SortPairs");
@@ -78,6 +78,16 @@ int cub_sort_pairs(int key_bytes, void* const keys[2], std::int64_t* const vals[
     using K = decltype(key);
     if (n <= INT_MAX) return sort_pairs<K, int>(keys, vals, static_cast<int>(n), begin_bit, end_bit, stream, alloc);
     return sort_pairs<K, std::int64_t>(keys, vals, n, begin_bit, end_bit, stream, alloc);
+  });
+}
+
+int cub_sort_pairs_i32(int key_bytes, void* const keys[2], std::int32_t* const vals[2], std::int64_t n, int begin_bit,
+                       int end_bit, cudaStream_t stream, const temp_alloc& alloc) {
+  if (n <= 1) return 0;
+  if (n > INT_MAX) throw ValueError("cub sort: int32 values need fewer than 2^31 items");
+  return by_width(key_bytes, [&](auto key) {
+    using K = decltype(key);
+    return sort_pairs<K, int>(keys, vals, static_cast<int>(n), begin_bit, end_bit, stream, alloc);
   });
 }
 

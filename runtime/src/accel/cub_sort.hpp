@@ -24,6 +24,10 @@ int cub_sort_keys(int key_bytes, void* const keys[2], std::int64_t n, int begin_
 int cub_sort_pairs(int key_bytes, void* const keys[2], std::int64_t* const vals[2], std::int64_t n, int begin_bit,
                    int end_bit, cudaStream_t stream, const temp_alloc& alloc);
 
+// The same with int32 values, for n <= INT32_MAX (a one-pass argsort moves half the value bytes).
+int cub_sort_pairs_i32(int key_bytes, void* const keys[2], std::int32_t* const vals[2], std::int64_t n, int begin_bit,
+                       int end_bit, cudaStream_t stream, const temp_alloc& alloc);
+
 // How many CUB sorts have been launched in this process (tests check that none ran when the
 // accelerator is off).
 std::uint64_t cub_launch_count() noexcept;

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <bit>
 #include <cctype>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -185,6 +186,8 @@ extern "C" __global__ void cupp_rowkey_w8(const long long* perm, u64* out, long 
   cupp_rowkey<u64>(perm, out, n, cols);
 }
 extern "C" __global__ void cupp_iota(long long* out, long long n) { CUPP_GRID_LOOP(i, n) out[i] = i; }
+extern "C" __global__ void cupp_iota32(int* out, long long n) { CUPP_GRID_LOOP(i, n) out[i] = (int)i; }
+extern "C" __global__ void cupp_widen(const int* in, long long* out, long long n) { CUPP_GRID_LOOP(i, n) out[i] = in[i]; }
 // Flat positions in rows of `cols` -> positions within the row.
 extern "C" __global__ void cupp_mod(long long* perm, long long n, long long cols) {
   CUPP_GRID_LOOP(i, n) perm[i] %= cols;
@@ -218,14 +221,15 @@ extern "C" __global__ void cupp_key_c128(const u64* in, u64* prim, u64* sec, u8*
     for (const char* k : {"cupp_key_w", "cupp_unkey_w", "cupp_unkey64_w", "cupp_pack_w", "cupp_rs_hist_w",
                           "cupp_rs_scatter_w"})
       p.kernels.push_back(std::string(k) + w);
-  for (const char* k : {"cupp_rowkey_w4", "cupp_rowkey_w8", "cupp_iota", "cupp_mod", "cupp_key_c64", "cupp_key_c128"})
+  for (const char* k : {"cupp_rowkey_w4", "cupp_rowkey_w8", "cupp_iota", "cupp_mod", "cupp_key_c64", "cupp_key_c128",
+                        "cupp_iota32", "cupp_widen"})
     p.kernels.emplace_back(k);
   return p;
 }
 
 // Kernel indices: per width (index of 1/2/4/8 = 0..3) six kernels, then the rest.
 enum width_kernel { k_key, k_unkey, k_unkey64, k_pack, k_hist, k_scatter, k_per_width };
-enum other_kernel { k_rowkey4 = 4 * k_per_width, k_rowkey8, k_iota, k_mod, k_key_c64, k_key_c128 };
+enum other_kernel { k_rowkey4 = 4 * k_per_width, k_rowkey8, k_iota, k_mod, k_key_c64, k_key_c128, k_iota32, k_widen };
 
 int width_index(int w) { return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3; }
 std::size_t wk(int w, width_kernel k) { return static_cast<std::size_t>(width_index(w) * k_per_width + k); }
@@ -302,7 +306,7 @@ void radix_sort(ndarray& keys, ndarray* vals, int begin, int end) {
     return;
   }
   ndarray kalt = empty({n}, keys.dtype());
-  ndarray valt = vals ? empty({n}, int64) : ndarray();
+  ndarray valt = vals ? empty({n}, vals->dtype()) : ndarray();
   const auto stream = stream_of(device);
   cuda::Memory temp;
   const detail::accel::temp_alloc alloc = [&](std::size_t bytes) {
@@ -312,7 +316,10 @@ void radix_sort(ndarray& keys, ndarray* vals, int begin, int end) {
   void* const kb[2] = {keys.data(), kalt.data()};
   const int w = static_cast<int>(keys.itemsize());
   int sel;
-  if (vals) {
+  if (vals && vals->dtype() == int32) {
+    std::int32_t* const vb[2] = {static_cast<std::int32_t*>(vals->data()), static_cast<std::int32_t*>(valt.data())};
+    sel = detail::accel::cub_sort_pairs_i32(w, kb, vb, n, begin, end, stream, alloc);
+  } else if (vals) {
     std::int64_t* const vb[2] = {static_cast<std::int64_t*>(vals->data()), static_cast<std::int64_t*>(valt.data())};
     sel = detail::accel::cub_sort_pairs(w, kb, vb, n, begin, end, stream, alloc);
   } else {
@@ -414,19 +421,38 @@ ndarray stable_permutation(std::vector<key_column> keys, std::int64_t rows, std:
   const std::int64_t n = rows * cols;
   long long nn = n, cc = cols;
   const int rowbits = rows > 1 ? bits_for(static_cast<std::uint64_t>(rows)) : 0;
-  ndarray perm = iota(n, device);
-  if (keys.size() == 1 && rowbits > 0 && keys[0].bits + rowbits <= 64) {
-    // One pass: the row number above the key.
-    const int w = static_cast<int>(keys[0].words.itemsize());
-    ndarray packed = empty({n}, uint64);
-    const void* kp = keys[0].words.data();
-    void* pp = packed.data();
-    int kb = 8 * w;
-    void* args[] = {&kp, &pp, &nn, &cc, &kb};
-    launch(wk(w, k_pack), n, args, device);
-    radix_sort(packed, &perm, 0, 8 * w + rowbits);
-    return perm;
+  const bool one_pass = keys.size() == 1 && (rowbits == 0 || keys[0].bits + rowbits <= 64);
+  if (one_pass) {
+    // One pass, the row number above the key when there are rows. With CUB and n < 2^31 the
+    // values are int32 (half the bytes moved per pass), widened at the end.
+    const bool narrow = n <= std::numeric_limits<std::int32_t>::max() && detail::sort_uses_cub();
+    ndarray perm = empty({n}, narrow ? int32 : int64);
+    {
+      void* p = perm.data();
+      void* args[] = {&p, &nn};
+      launch(narrow ? k_iota32 : k_iota, n, args, device);
+    }
+    if (rowbits == 0) {
+      radix_sort(keys[0].words, &perm, 0, keys[0].bits);
+    } else {
+      const int w = static_cast<int>(keys[0].words.itemsize());
+      ndarray packed = empty({n}, uint64);
+      const void* kp = keys[0].words.data();
+      void* pp = packed.data();
+      int kb = 8 * w;
+      void* args[] = {&kp, &pp, &nn, &cc, &kb};
+      launch(wk(w, k_pack), n, args, device);
+      radix_sort(packed, &perm, 0, 8 * w + rowbits);
+    }
+    if (!narrow) return perm;
+    ndarray wide = empty({n}, int64);
+    const void* ip = perm.data();
+    void* op = wide.data();
+    void* args[] = {&ip, &op, &nn};
+    launch(k_widen, n, args, device);
+    return wide;
   }
+  ndarray perm = iota(n, device);
   for (std::size_t j = keys.size(); j-- > 0;) {
     ndarray k = j + 1 == keys.size() ? keys[j].words : take(keys[j].words, perm, {.mode = clip_mode::clip});
     radix_sort(k, &perm, 0, keys[j].bits);

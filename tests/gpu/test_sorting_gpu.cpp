@@ -1,0 +1,424 @@
+// The sorting routines on the GPU (cupp/sorting.hpp): every case of the NumPy reference set made by
+// tests/conformance/make_sorting_ref.py at build time (the case ids below are the script's), both
+// sort engines (CUB and cupp's own NVRTC radix sort) on every dtype and agreeing with each other,
+// the CUB launch counter (no CUB kernel when the accelerator is off), large random arrays against
+// std::stable_sort on the host, NaN placement, stability with duplicates, odd sizes, axes,
+// partition's contract, and the errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/indexing.hpp"
+#include "cupp/reductions.hpp"
+#include "cupp/sorting.hpp"
+#include "cupp/ufunc.hpp"
+#include "error_of.hpp"
+#include "gpu_support.hpp"
+#include "reference_set.hpp"
+
+namespace cupp {
+namespace {
+
+using test::error_of;
+using results = std::vector<ndarray>;
+using iv = std::vector<std::int64_t>;
+const double nan_v = std::numeric_limits<double>::quiet_NaN();
+const double inf_v = std::numeric_limits<double>::infinity();
+
+// Restores the sort engine chosen by the environment when a test ends.
+struct engine_scope {
+  explicit engine_scope(std::optional<bool> use_cub) { detail::set_sort_accelerator(use_cub); }
+  ~engine_scope() { detail::set_sort_accelerator(std::nullopt); }
+};
+
+ndarray shaped(const ndarray& flat, std::initializer_list<std::int64_t> shape) {
+  return flat.reshape(std::span<const std::int64_t>(shape.begin(), shape.size()));
+}
+std::int64_t count(std::initializer_list<std::int64_t> shape) {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+// The script's sc(shape, dtype): ((i * 7919) % 97 - 40), 0..96 for unsigned and bool.
+ndarray sc(std::initializer_list<std::int64_t> shape, dtype t = int64) {
+  const std::int64_t n = count(shape);
+  const bool nonneg = t.kind() == 'u' || t.is_bool();
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<double>((i * 7919) % 97 - (nonneg ? 0 : 40));
+  return shaped(astype(asarray(v), t), shape);
+}
+// The script's C(shape, dtype).
+ndarray C(std::initializer_list<std::int64_t> shape, dtype t = complex128) {
+  const std::int64_t n = count(shape);
+  std::vector<std::complex<double>> v(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i)
+    v[static_cast<std::size_t>(i)] = {static_cast<double>(((i * 7919) % 97) % 5), static_cast<double>((i * 31) % 7 - 3)};
+  return shaped(astype(asarray(v), t), shape);
+}
+ndarray F(const std::vector<double>& v, dtype t = float64) { return astype(asarray(v), t); }
+ndarray Fc(const std::vector<std::complex<double>>& v, dtype t = complex128) { return astype(asarray(v), t); }
+ndarray scalar0(double v, dtype t) { return scalar(weak_scalar(v), t); }
+
+const std::vector<double> fnan = {3.0, nan_v, -1.0, -0.0, 0.0, inf_v, nan_v, -inf_v, 2.5, -1.0, 0.0, nan_v};
+const std::vector<std::complex<double>> cnan = {
+    {1, 1}, {nan_v, 0}, {1, nan_v}, {nan_v, nan_v}, {0, 0}, {nan_v, -1},
+    {-5, nan_v}, {1, 0}, {1, -2}, {-5, 3}, {0, nan_v}, {nan_v, 2}};
+
+results one(ndarray a) { return results{std::move(a)}; }
+ndarray kth_of(const ndarray& p, std::int64_t k, int axis = -1) {
+  return take(p, scalar(weak_scalar(k), int64), {.axis = axis});
+}
+
+const test::reference_cases& cases() {
+  static const test::reference_cases table = {
+      {"sort_b", [] { return one(sort(sc({50}, bool_))); }},
+      {"sort_i1", [] { return one(sort(sc({101}, int8))); }},
+      {"sort_i2", [] { return one(sort(sc({101}, int16))); }},
+      {"sort_i4", [] { return one(sort(sc({101}, int32))); }},
+      {"sort_i8", [] { return one(sort(sc({101}, int64))); }},
+      {"sort_u1", [] { return one(sort(sc({101}, uint8))); }},
+      {"sort_u2", [] { return one(sort(sc({101}, uint16))); }},
+      {"sort_u4", [] { return one(sort(sc({101}, uint32))); }},
+      {"sort_u8", [] { return one(sort(sc({101}, uint64))); }},
+      {"sort_f2", [] { return one(sort(sc({101}, float16))); }},
+      {"sort_f4", [] { return one(sort(sc({101}, float32) / 4)); }},
+      {"sort_f8", [] { return one(sort(sc({101}, float64) / 3)); }},
+      {"sort_c8", [] { return one(sort(C({101}, complex64))); }},
+      {"sort_c16", [] { return one(sort(C({101}, complex128))); }},
+      {"sort_nan_f8", [] { return one(sort(F(fnan))); }},
+      {"sort_nan_f4", [] { return one(sort(F(fnan, float32))); }},
+      {"sort_nan_f2", [] { return one(sort(F(fnan, float16))); }},
+      {"sort_nan_first", [] { return one(sort(F({nan_v, 2.0, 1.0}))); }},
+      {"sort_all_nan", [] { return one(sort(F({nan_v, nan_v, nan_v}, float32))); }},
+      {"sort_nan_c16", [] { return one(sort(Fc(cnan))); }},
+      {"sort_nan_c8", [] { return one(sort(Fc(cnan, complex64))); }},
+      {"sort_int_extremes",
+       [] {
+         const std::vector<std::int64_t> v{std::numeric_limits<std::int64_t>::max(),
+                                           std::numeric_limits<std::int64_t>::min(), 0, -1, 1};
+         return one(sort(asarray(v)));
+       }},
+      {"sort_u8_extremes",
+       [] {
+         const std::vector<std::uint64_t> v{std::numeric_limits<std::uint64_t>::max(), 0, std::uint64_t(1) << 63, 1};
+         return one(sort(asarray(v)));
+       }},
+      {"sort_2d", [] { return one(sort(sc({7, 9}, float32))); }},
+      {"sort_axis0", [] { return one(sort(sc({7, 9}, int32), 0)); }},
+      {"sort_3d_mid", [] { return one(sort(sc({3, 5, 4}, float64), 1)); }},
+      {"sort_3d_neg", [] { return one(sort(sc({3, 5, 4}, uint16), -3)); }},
+      {"sort_none", [] { return one(sort(sc({4, 6}, int16), std::nullopt)); }},
+      {"sort_0d_none", [] { return one(sort(scalar0(3.5, float64), std::nullopt)); }},
+      {"sort_empty", [] { return one(sort(zeros({0, 3}, float32))); }},
+      {"sort_empty_axis0", [] { return one(sort(zeros({3, 0}, int64), 0)); }},
+      {"sort_len1", [] { return one(sort(sc({5, 1}, float64))); }},
+      {"sort_noncontig",
+       [] { return one(sort(sc({6, 8}, int64)(slice(std::nullopt, std::nullopt, 2), slice(std::nullopt, std::nullopt, -1)))); }},
+      {"sort_2d_c8", [] { return one(sort(C({4, 5}, complex64), 0)); }},
+      {"sort_2d_nan", [] { return one(sort(F(fnan, float32).reshape({3, 4}), 0)); }},
+      {"sort_2d_f2", [] { return one(sort(sc({5, 6}, float16), 1)); }},
+      {"sort_2d_u8", [] { return one(sort(sc({5, 6}, uint64), 1)); }},
+      {"sort_2d_bf", [] { return one(astype(sort(sc({5, 6}, bfloat16), 1), float64)); }},
+      {"sort_big", [] { return one(sort(sc({5000}, float32) * 1.5)); }},
+      {"sort_stable_kind", [] { return one(sort(sc({31}, int32), {.kind = "stable"})); }},
+      {"argsort_i4", [] { return one(argsort(sc({101}, int32))); }},
+      {"argsort_b", [] { return one(argsort(sc({40}, bool_))); }},
+      {"argsort_u1", [] { return one(argsort(sc({101}, uint8))); }},
+      {"argsort_f2", [] { return one(argsort(sc({101}, float16))); }},
+      {"argsort_f8_nan", [] { return one(argsort(F(fnan))); }},
+      {"argsort_f4_nan", [] { return one(argsort(F(fnan, float32))); }},
+      {"argsort_c16_nan", [] { return one(argsort(Fc(cnan))); }},
+      {"argsort_c8", [] { return one(argsort(C({64}, complex64))); }},
+      {"argsort_2d", [] { return one(argsort(sc({7, 9}, float32))); }},
+      {"argsort_axis0", [] { return one(argsort(sc({7, 9}, int64), 0)); }},
+      {"argsort_3d_mid", [] { return one(argsort(sc({3, 5, 4}, uint32), 1)); }},
+      {"argsort_none", [] { return one(argsort(sc({4, 6}, int16), std::nullopt)); }},
+      {"argsort_0d", [] { return one(argsort(scalar0(2.0, float64))); }},
+      {"argsort_empty", [] { return one(argsort(zeros({2, 0}, float64))); }},
+      {"argsort_zeros", [] { return one(argsort(F({0.0, -0.0, 0.0, -0.0, 1.0, -0.0}))); }},
+      {"argsort_big", [] { return one(argsort(sc({5000}, float64))); }},
+      {"lexsort_two", [] { return one(lexsort({sc({20}, int32), sc({20}, uint8) % 3})); }},
+      {"lexsort_three",
+       [] { return one(lexsort({sc({30}, float64), sc({30}, int64) % 2, sc({30}, int16) % 3})); }},
+      {"lexsort_nan",
+       [] { return one(lexsort({F({1, 2, 3, 4, 5, 6}), F({nan_v, 1.0, nan_v, 1.0, -0.0, 0.0})})); }},
+      {"lexsort_2d", [] { return one(lexsort({sc({4, 5}, float32), sc({4, 5}, int64) % 2})); }},
+      {"lexsort_axis0", [] { return one(lexsort({sc({4, 5}, float32), sc({4, 5}, int64) % 2}, 0)); }},
+      {"lexsort_c16", [] { return one(lexsort({sc({12}, int64), C({12}, complex128)})); }},
+      {"lexsort_one", [] { return one(lexsort({sc({9}, uint16)})); }},
+      {"partition_1d", [] { return one(kth_of(partition(sc({101}, float32), 17), 17)); }},
+      {"partition_neg", [] { return one(kth_of(partition(sc({101}, int64), -3), 98)); }},
+      {"partition_2d", [] { return one(kth_of(partition(sc({6, 9}, int16), 4, 1), 4, 1)); }},
+      {"partition_axis0", [] { return one(kth_of(partition(sc({6, 9}, float64), 2, 0), 2, 0)); }},
+      {"partition_nan", [] { return one(kth_of(partition(F(fnan), 10), 10)); }},
+      {"partition_seq",
+       [] { return one(take(partition(sc({50}, int32), {3, 40}), asarray(std::vector<std::int64_t>{3, 40}))); }},
+      {"partition_none", [] { return one(kth_of(partition(sc({4, 5}, uint32), 7, std::nullopt), 7)); }},
+      {"argpartition_1d",
+       [] {
+         const ndarray a = sc({101}, float64);
+         return one(take(a, kth_of(argpartition(a, 50), 50)));
+       }},
+      {"argpartition_0d", [] { return one(argpartition(scalar0(3, int64), 0)); }},
+  };
+  return table;
+}
+
+TEST(SortingGpu, MatchesNumPyReference) {
+  CUPP_REQUIRE_GPU();
+  test::check_reference_set("sorting", cases(), [](const dtype&) { return 0.0; });
+}
+
+TEST(SortingGpu, MatchesNumPyReferenceWithoutCub) {
+  CUPP_REQUIRE_GPU();
+  engine_scope own(false);
+  const std::uint64_t before = detail::cub_sort_launches();
+  test::check_reference_set("sorting", cases(), [](const dtype&) { return 0.0; });
+  EXPECT_EQ(detail::cub_sort_launches(), before) << "a CUB kernel ran with the accelerator off";
+}
+
+// NumPy's order for real values: NaN last, NaN == NaN, -0.0 == 0.0.
+bool numpy_less(double a, double b) { return std::isnan(b) ? !std::isnan(a) : a < b; }
+
+// The stable order of `v` (indices) by NumPy's rules.
+iv host_argsort(const std::vector<double>& v) {
+  iv idx(v.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(), [&](std::int64_t a, std::int64_t b) {
+    return numpy_less(v[static_cast<std::size_t>(a)], v[static_cast<std::size_t>(b)]);
+  });
+  return idx;
+}
+
+std::vector<double> as_doubles(const ndarray& a) { return astype(a, float64).to_vector<double>(); }
+
+void expect_same_values(const std::vector<double>& got, const std::vector<double>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    if (std::isnan(want[k])) {
+      ASSERT_TRUE(std::isnan(got[k])) << what << " at " << k;
+    } else {
+      ASSERT_EQ(got[k], want[k]) << what << " at " << k;
+    }
+  }
+}
+
+const dtype real_dtypes[] = {bool_, int8,    int16,    int32,   int64,  uint8,
+                             uint16, uint32, uint64, float16, bfloat16, float32, float64};
+
+// Random values with many duplicates, a few NaN (floats) and signed zeros, of one dtype.
+std::vector<double> random_values(std::size_t n, const dtype& t, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> v(n);
+  for (auto& x : v) {
+    const std::uint64_t r = rng();
+    if (t.is_bool()) x = static_cast<double>(r & 1);
+    else if (t.kind() == 'u') x = static_cast<double>(r % 200);
+    else x = static_cast<double>(static_cast<std::int64_t>(r % 200) - 100);
+    if (t.is_floating()) {
+      if (r % 61 == 0) x = nan_v;
+      else if (r % 67 == 0) x = -0.0;
+      else if (r % 71 == 0) x = -inf_v;
+      else x /= 8;
+    }
+  }
+  return v;
+}
+
+// Both engines, every real dtype, odd sizes (one tile, many tiles, not a multiple of anything):
+// argsort equals the host's stable sort, sort equals the values in that order.
+TEST(SortingGpu, EveryDtypeBothEnginesAgainstHost) {
+  CUPP_REQUIRE_GPU();
+  for (bool use_cub : {true, false}) {
+    engine_scope engine(use_cub);
+    for (const dtype& t : real_dtypes) {
+      for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(33), std::size_t(4097), std::size_t(100003)}) {
+        SCOPED_TRACE(t.name() + " n=" + std::to_string(n) + (use_cub ? " cub" : " own"));
+        const std::vector<double> v0 = random_values(n, t, n + 17);
+        const ndarray a = astype(asarray(v0), t);
+        const std::vector<double> v = as_doubles(a);  // the values as the dtype holds them
+        const iv want = host_argsort(v);
+        const ndarray idx = argsort(a);
+        EXPECT_EQ(idx.dtype(), int64);
+        ASSERT_EQ(idx.to_vector<std::int64_t>(), want);
+        std::vector<double> want_sorted(n);
+        for (std::size_t k = 0; k < n; ++k) want_sorted[k] = v[static_cast<std::size_t>(want[k])];
+        const ndarray s = sort(a);
+        EXPECT_EQ(s.dtype(), t);
+        expect_same_values(as_doubles(s), want_sorted, "sort");
+        expect_same_values(as_doubles(sort(a, {.stable = true})), want_sorted, "stable sort");
+      }
+    }
+  }
+}
+
+// The engines agree on 2-D arrays along both axes (rows packed into the key, or passes by row).
+TEST(SortingGpu, EnginesAgreeAlongAxes) {
+  CUPP_REQUIRE_GPU();
+  for (const dtype& t : {int8, uint16, int32, float32, float64, int64, uint64, float16, complex64, complex128}) {
+    SCOPED_TRACE(t.name());
+    const std::vector<double> v = random_values(37 * 1001, t.is_complex() ? float64 : t, 5);
+    ndarray a = astype(asarray(v), t).reshape({37, 1001});
+    if (t.is_complex()) {  // real and imaginary parts with duplicates and NaN
+      const std::vector<double> im = random_values(v.size(), float64, 6);
+      std::vector<std::complex<double>> c(v.size());
+      for (std::size_t k = 0; k < c.size(); ++k) c[k] = {v[k], std::fmod(im[k], 2.0)};
+      a = astype(asarray(c), t).reshape({37, 1001});
+    }
+    for (int axis : {0, 1, -1}) {
+      SCOPED_TRACE(axis);
+      std::optional<ndarray> sort_cub, arg_cub;
+      {
+        engine_scope cub(true);
+        const std::uint64_t before = detail::cub_sort_launches();
+        sort_cub = sort(a, axis);
+        arg_cub = argsort(a, axis);
+        EXPECT_GT(detail::cub_sort_launches(), before);
+      }
+      engine_scope own(false);
+      const std::uint64_t before = detail::cub_sort_launches();
+      const ndarray s = sort(a, axis), g = argsort(a, axis);
+      EXPECT_EQ(detail::cub_sort_launches(), before) << "a CUB kernel ran with the accelerator off";
+      EXPECT_EQ(g.to_vector<std::int64_t>(), arg_cub->to_vector<std::int64_t>());
+      const ndarray same = logical_or(equal(s, *sort_cub), logical_and(isnan(s), isnan(*sort_cub)));
+      EXPECT_TRUE(all(same).item<bool>());
+      // argsort gathers to the sorted array.
+      EXPECT_TRUE(all(logical_or(equal(take_along_axis(a, g, axis), s), isnan(s))).item<bool>());
+      // Each row's argsort is a permutation of 0..len-1 and stable against the host.
+      if (!t.is_complex() && axis != 0) {
+        const std::vector<double> row = as_doubles(a(5));
+        EXPECT_EQ(g(5).to_vector<std::int64_t>(), host_argsort(row));
+      }
+    }
+  }
+}
+
+// 2^22 float32 with NaN, duplicates and signed zeros, both engines, against the host; and a 2-D
+// case whose rows need more than 32 bits beside a 64-bit key (passes by row).
+TEST(SortingGpu, LargeRandom) {
+  CUPP_REQUIRE_GPU();
+  const std::size_t n = std::size_t(1) << 22;
+  std::mt19937_64 rng(11);
+  std::vector<float> v(n);
+  std::uniform_real_distribution<float> u(-1000.0f, 1000.0f);
+  for (auto& x : v) {
+    const std::uint64_t r = rng();
+    x = r % 97 == 0 ? std::numeric_limits<float>::quiet_NaN() : r % 89 == 0 ? -0.0f : r % 5 == 0 ? std::round(u(rng)) : u(rng);
+  }
+  std::vector<double> vd(v.begin(), v.end());
+  const iv want = host_argsort(vd);
+  const ndarray a = asarray(v);
+  for (bool use_cub : {true, false}) {
+    SCOPED_TRACE(use_cub ? "cub" : "own");
+    engine_scope engine(use_cub);
+    ASSERT_EQ(argsort(a).to_vector<std::int64_t>(), want);
+    const std::vector<float> s = sort(a).to_vector<float>();
+    for (std::size_t k = 0; k < n; ++k) {
+      const float w = v[static_cast<std::size_t>(want[k])];
+      if (std::isnan(w)) ASSERT_TRUE(std::isnan(s[k])) << k;
+      else ASSERT_EQ(s[k], w) << k;
+    }
+  }
+  // int64 keys with many rows: a stable pass per key and one by row.
+  std::vector<std::int64_t> w(300 * 1000);
+  for (auto& x : w) x = static_cast<std::int64_t>(rng());
+  const ndarray b = asarray(w).reshape({300, 1000});
+  const std::vector<std::int64_t> got = sort(b).to_vector<std::int64_t>();
+  for (std::size_t r = 0; r < 300; ++r) {
+    std::vector<std::int64_t> row(w.begin() + static_cast<std::ptrdiff_t>(r * 1000), w.begin() + static_cast<std::ptrdiff_t>(r * 1000 + 1000));
+    std::sort(row.begin(), row.end());
+    ASSERT_TRUE(std::equal(row.begin(), row.end(), got.begin() + static_cast<std::ptrdiff_t>(r * 1000))) << r;
+  }
+}
+
+TEST(SortingGpu, StabilityAndSignedZeros) {
+  CUPP_REQUIRE_GPU();
+  // Equal keys keep their order: argsort of many duplicates.
+  std::vector<std::int32_t> d(10000);
+  for (std::size_t k = 0; k < d.size(); ++k) d[k] = static_cast<std::int32_t>((k * 7) % 3);
+  const iv idx = argsort(asarray(d)).to_vector<std::int64_t>();
+  for (std::size_t k = 1; k < idx.size(); ++k) {
+    const auto a = static_cast<std::size_t>(idx[k - 1]), b = static_cast<std::size_t>(idx[k]);
+    ASSERT_TRUE(d[a] < d[b] || (d[a] == d[b] && a < b)) << k;
+  }
+  // stable=True keeps -0.0 and 0.0 in input order (NumPy's stable sort).
+  const std::vector<double> z{0.0, -0.0, 1.0, -0.0, 0.0};
+  const std::vector<double> s = sort(F(z), {.stable = true}).to_vector<double>();
+  EXPECT_FALSE(std::signbit(s[0]));
+  EXPECT_TRUE(std::signbit(s[1]));
+  EXPECT_TRUE(std::signbit(s[2]));
+  EXPECT_FALSE(std::signbit(s[3]));
+  // The default sort puts every zero before 1.0 and keeps each element (signs included).
+  const std::vector<double> s2 = sort(F(z)).to_vector<double>();
+  EXPECT_EQ(std::count_if(s2.begin(), s2.begin() + 4, [](double x) { return std::signbit(x); }), 2);
+  EXPECT_EQ(s2[4], 1.0);
+  // NaN first, middle and last all go last.
+  for (const std::vector<double>& v : {std::vector<double>{nan_v, 1, 0}, std::vector<double>{1, nan_v, 0},
+                                       std::vector<double>{1, 0, nan_v}}) {
+    for (const dtype& t : {float16, bfloat16, float32, float64}) {
+      const std::vector<double> r = as_doubles(sort(F(v, t)));
+      EXPECT_EQ(r[0], 0.0);
+      EXPECT_EQ(r[1], 1.0);
+      EXPECT_TRUE(std::isnan(r[2])) << t.name();
+    }
+  }
+}
+
+TEST(SortingGpu, PartitionContract) {
+  CUPP_REQUIRE_GPU();
+  const ndarray a = sc({7, 33}, float64);
+  for (std::int64_t k : {0, 5, 16, 32, -1}) {
+    const std::int64_t kk = k < 0 ? k + 33 : k;
+    const ndarray p = partition(a, k);
+    const ndarray ap = argpartition(a, k);
+    EXPECT_EQ(ap.dtype(), int64);
+    const ndarray pk = p(slice(), slice(kk, kk + 1));
+    EXPECT_TRUE(all(less_equal(p(slice(), slice(0, kk)), pk)).item<bool>());
+    EXPECT_TRUE(all(greater_equal(p(slice(), slice(kk)), pk)).item<bool>());
+    EXPECT_TRUE(all(equal(take_along_axis(a, ap, 1), p)).item<bool>());
+    EXPECT_TRUE(all(equal(pk, sort(a)(slice(), slice(kk, kk + 1)))).item<bool>());
+  }
+  const ndarray p0 = partition(a, {2, 30}, 0);
+  EXPECT_EQ(p0.shape()[0], 7);
+  EXPECT_EQ(partition(zeros({0}, float32), 0).size(), 0);
+  EXPECT_EQ(argpartition(scalar0(3, int64), 0).to_vector<std::int64_t>(), iv({0}));
+}
+
+TEST(SortingGpu, Errors) {
+  CUPP_REQUIRE_GPU();
+  const ndarray a = sc({2, 3}, float32);
+  EXPECT_EQ(error_of<AxisError>([&] { sort(scalar0(1, float32)); }), "axis -1 is out of bounds for array of dimension 0");
+  EXPECT_EQ(error_of<AxisError>([&] { sort(a, 2); }), "axis 2 is out of bounds for array of dimension 2");
+  EXPECT_EQ(error_of<AxisError>([&] { argsort(a, -3); }), "axis -3 is out of bounds for array of dimension 2");
+  EXPECT_EQ(error_of<ValueError>([&] { sort(a, {.kind = "bogus"}); }),
+            "sort kind must be one of 'quick', 'heap', or 'stable' (got 'bogus')");
+  EXPECT_THROW(sort(a, {.kind = "stable", .stable = true}), ValueError);
+  EXPECT_EQ(error_of<ValueError>([&] { partition(a, 3); }), "kth(=3) out of bounds (3)");
+  EXPECT_EQ(error_of<ValueError>([&] { lexsort({a, sc({3}, float32)}); }), "all keys need to be the same shape");
+  EXPECT_THROW(lexsort(std::span<const ndarray>()), TypeError);
+  // lexsort of 0-d keys is 0; of a 2-d keys array, its rows are the keys.
+  EXPECT_EQ(lexsort({scalar0(1, int64)}).ndim(), 0);
+  const ndarray keys = asarray(std::vector<std::int64_t>{1, 0, 1, 0, 0, 0}).reshape({2, 3});
+  EXPECT_EQ(lexsort(keys).to_vector<std::int64_t>(), iv({1, 0, 2}));
+  // Sorting leaves the input alone and gives a C-contiguous result.
+  const std::vector<float> before = a.to_vector<float>();
+  const ndarray s = sort(a, 0);
+  EXPECT_TRUE(s.is_c_contiguous());
+  EXPECT_EQ(a.to_vector<float>(), before);
+}
+
+}  // namespace
+}  // namespace cupp
