@@ -34,7 +34,7 @@ constexpr const char* program_body = R"(
 #define CUPP_GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); \
   i += (long long)gridDim.x * blockDim.x)
 // [0] set when a value was bad, [1] one bad value.
-extern "C" __device__ unsigned long long cupp_search_state[2];
+extern "C" __device__ unsigned long long cupp_search_state[2] = {0ull, 0ull};
 
 // NumPy's sort order (npysort's LT): NaN last; complex lexicographic, a NaN part sorting last.
 template <class X>
