@@ -337,6 +337,35 @@ composed_program compose_arg_reduction(const arg_reduce_desc& d) {
   return out;
 }
 
+composed_program compose_moments(const moments_desc& d) {
+  if (d.kept < 1 || d.kept > 8 || d.reduced < 1 || d.reduced > 8 || static_cast<int>(d.in) >= n_builtin_types ||
+      static_cast<int>(d.out) >= n_builtin_types || info(d.in).device_type.empty() || info(d.out).device_type.empty())
+    throw ValueError("internal: bad var/std description");
+  composed_program out;
+  out.name = std::string("cupp_") + (d.skip_nan ? "nan" : "") + (d.root ? "std" : "var");
+  out.source = "#include <cupp/dev/moments.cuh>\n";
+  const std::string flag = d.skip_nan ? "true" : "false";
+  out.kernels.push_back(std::string(d.layout == reduce_class::columns ? "cupp::dev::cupp_moments_columns<"
+                                                                        : "cupp::dev::cupp_moments_rows<") +
+                        device_type(d.in) + ", " + std::to_string(d.kept) + ", " + std::to_string(d.reduced) + ", " +
+                        flag + ">");
+  for (const char* block : {"false", "true"})
+    out.kernels.push_back("cupp::dev::cupp_moments_finish<" + device_type(d.out) + ", " + flag + ", " +
+                          (d.root ? "true" : "false") + ", " + block + ">");
+  return out;
+}
+
+std::uint64_t moments_variant(const moments_desc& d) {
+  std::uint64_t code = static_cast<unsigned>(d.in) & 0x1f;
+  code |= std::uint64_t(static_cast<unsigned>(d.out) & 0x1f) << 5;
+  code |= std::uint64_t(d.skip_nan) << 10;
+  code |= std::uint64_t(d.root) << 11;
+  code |= std::uint64_t(d.layout == reduce_class::columns) << 12;
+  code |= std::uint64_t(d.kept & 0xf) << 13;
+  code |= std::uint64_t(d.reduced & 0xf) << 17;
+  return code;
+}
+
 std::uint64_t arg_reduce_variant(const arg_reduce_desc& d) {
   std::uint64_t code = static_cast<unsigned>(d.in) & 0x1f;
   code |= std::uint64_t(d.max) << 5;

@@ -139,6 +139,19 @@ struct arg_reduce_desc {
 composed_program compose_arg_reduction(const arg_reduce_desc& desc);
 std::uint64_t arg_reduce_variant(const arg_reduce_desc& desc);
 
+// var/std (root) and nanvar/nanstd (skip_nan) of a real dtype `in` in one read
+// (cupp/dev/moments.cuh): kernel 0 writes a (count, mean, M2) triple per output and chunk in the
+// given layout; kernels 1 (a thread per output) and 2 (a block per output, for many chunks) merge
+// each output's triples and write the result as `out`.
+struct moments_desc {
+  type_id in = type_id::float64, out = type_id::float64;
+  bool skip_nan = false, root = false;
+  reduce_class layout = reduce_class::rows;
+  int kept = 1, reduced = 1;
+};
+composed_program compose_moments(const moments_desc& desc);
+std::uint64_t moments_variant(const moments_desc& desc);
+
 // ReductionKernel: a user's map, reduce and post-map expressions composed on the reduction
 // kernels above. `aliases` declares the placeholders (`using T = float;`); elements (of the
 // description's `in` dtype) are cast to the input parameter's dtype and named `in_name` in

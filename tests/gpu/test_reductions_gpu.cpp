@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "conformance.hpp"
+#include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/float16.hpp"
 #include "cupp/io.hpp"
@@ -448,6 +449,115 @@ TEST(ReductionsGpu, CountNonzeroVarStdAndTheNanFunctions) {
   EXPECT_DOUBLE_EQ(k.to_vector<double>()[0], std::sqrt(2.0 / 3));
   EXPECT_EQ(ptp(m, {.axis = 0}).to_vector<double>(), (std::vector<double>{3, 3, 3}));
   EXPECT_NE(test::error_of<TypeError>([&] { ptp(astype(m, bool_)); }), "<no error>");
+}
+
+// The contiguous argmax path (16-byte loads, each thread in index order): views starting off a
+// 16-byte boundary, the extreme near chunk edges and repeated, every element width.
+TEST(ReductionsGpu, ArgmaxContiguousPathMatchesTheHost) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t n = 3000011;
+  std::vector<double> h(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) h[static_cast<std::size_t>(i)] = static_cast<double>((i * 7919) % 100);
+  for (std::int64_t at : {std::int64_t(5), std::int64_t(2048 * 16 - 1), std::int64_t(1500000), n - 2}) {
+    h[static_cast<std::size_t>(at)] = 120;
+    h[static_cast<std::size_t>(at) + 1] = -20;
+  }
+  const ndarray base = asarray(h);
+  for (const dtype& t : {float64, float32, float16, int8, int16, int32, uint8, complex64}) {
+    const ndarray whole = astype(base, t);
+    for (std::int64_t offset : {0, 1, 3}) {
+      const ndarray a = whole(slice(offset, std::nullopt));
+      std::int64_t best = 0, worst = 0;
+      for (std::int64_t i = 1; i + offset < n; ++i) {
+        const double x = h[static_cast<std::size_t>(i + offset)];
+        if (x > h[static_cast<std::size_t>(best + offset)]) best = i;
+        if (x < h[static_cast<std::size_t>(worst + offset)]) worst = i;
+      }
+      if (t == uint8 || t == int8) {  // -20 wraps in uint8 and 120 stays: recompute on the cast values
+        const auto v = astype(a, float64).to_vector<double>();
+        best = std::max_element(v.begin(), v.end()) - v.begin();
+        worst = std::min_element(v.begin(), v.end()) - v.begin();
+      }
+      EXPECT_EQ(argmax(a).item<std::int64_t>(), best) << t.name() << " offset " << offset;
+      EXPECT_EQ(argmin(a).item<std::int64_t>(), worst) << t.name() << " offset " << offset;
+    }
+  }
+  // NaN: the first one wins (argmax), or is skipped (nanargmax), from any position of a pack.
+  std::vector<float> f(1000003, 1.0f);
+  f[777777] = 2.0f;
+  f[999998] = nanf("");
+  f[555555] = nanf("");
+  const ndarray fa = asarray(f)(slice(1, std::nullopt));
+  EXPECT_EQ(argmax(fa).item<std::int64_t>(), 555554);
+  EXPECT_EQ(nanargmax(fa).item<std::int64_t>(), 777776);
+  EXPECT_EQ(nanargmin(fa).item<std::int64_t>(), 0);
+}
+
+// var/std in one read: float64 accumulation keeps a large mean from costing precision (float32
+// data around 1e4 with unit spread), every layout matches a two-pass float64 computation on the
+// host, and results are the same bits run to run.
+TEST(ReductionsGpu, OnePassVarianceIsAccurateInEveryLayout) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t rows = 64, cols = 65537;
+  std::vector<float> h(static_cast<std::size_t>(rows * cols));
+  std::mt19937 rng(7);
+  std::normal_distribution<float> noise(0.0f, 1.0f);
+  for (auto& x : h) x = 10000.0f + noise(rng);
+  const ndarray m = asarray(h).reshape({rows, cols});
+  auto host_var = [&](auto element, std::int64_t count, double ddof) {
+    double mean = 0;
+    for (std::int64_t i = 0; i < count; ++i) mean += element(i);
+    mean /= static_cast<double>(count);
+    double m2 = 0;
+    for (std::int64_t i = 0; i < count; ++i) m2 += (element(i) - mean) * (element(i) - mean);
+    return m2 / (static_cast<double>(count) - ddof);
+  };
+  const double all = host_var([&](std::int64_t i) { return static_cast<double>(h[static_cast<std::size_t>(i)]); },
+                              rows * cols, 0);
+  EXPECT_NEAR(var(m).item<float>(), all, 1e-5 * all);
+  EXPECT_NEAR(std_(m, {.ddof = 1}).item<float>(), std::sqrt(all * rows * cols / (rows * cols - 1.0)), 1e-5);
+  // Rows (axis 1, also from a view starting off a 16-byte boundary) and columns (axis 0).
+  const auto by_row = var(m, {.axis = 1}).to_vector<float>();
+  const auto by_row_view = var(m(slice(), slice(1, std::nullopt)), {.axis = 1}).to_vector<float>();
+  for (std::int64_t r = 0; r < rows; r += 7) {
+    const float* row = h.data() + r * cols;
+    const double want = host_var([&](std::int64_t i) { return static_cast<double>(row[i]); }, cols, 0);
+    EXPECT_NEAR(by_row[static_cast<std::size_t>(r)], want, 1e-5 * want) << "row " << r;
+    const double want_view = host_var([&](std::int64_t i) { return static_cast<double>(row[i + 1]); }, cols - 1, 0);
+    EXPECT_NEAR(by_row_view[static_cast<std::size_t>(r)], want_view, 1e-5 * want_view) << "row " << r;
+  }
+  const auto by_col = var(m, {.axis = 0, .ddof = 1}).to_vector<float>();
+  for (std::int64_t c = 0; c < cols; c += 4099) {
+    const double want =
+        host_var([&](std::int64_t i) { return static_cast<double>(h[static_cast<std::size_t>(i * cols + c)]); }, rows, 1);
+    EXPECT_NEAR(by_col[static_cast<std::size_t>(c)], want, 1e-5 * want) << "column " << c;
+  }
+  // Transposed and strided inputs, int16 and float16 inputs, nanvar with NaN spread through.
+  const auto t = var(m.T(), {.axis = 0}).to_vector<float>();
+  EXPECT_EQ(t, by_row);
+  const ndarray ints = astype(asarray(std::vector<std::int64_t>{-3, 7, 1000, -1000, 5}), int16);
+  EXPECT_DOUBLE_EQ(var(ints).item<double>(), host_var([](std::int64_t i) {
+                     const double v[] = {-3, 7, 1000, -1000, 5};
+                     return v[i];
+                   }, 5, 0));
+  std::vector<double> with_nan(1 << 20);
+  for (std::size_t i = 0; i < with_nan.size(); ++i) with_nan[i] = i % 97 == 3 ? std::nan("") : static_cast<double>(i % 1000);
+  std::vector<double> kept;
+  for (double x : with_nan)
+    if (!std::isnan(x)) kept.push_back(x);
+  const double want_nan = host_var([&](std::int64_t i) { return kept[static_cast<std::size_t>(i)]; },
+                                   static_cast<std::int64_t>(kept.size()), 0);
+  EXPECT_NEAR(nanvar(asarray(with_nan)).item<double>(), want_nan, 1e-12 * want_nan);
+  EXPECT_TRUE(std::isnan(var(asarray(with_nan)).item<double>()));
+  // inf makes NaN, as NumPy's (x - mean) does.
+  EXPECT_TRUE(std::isnan(var(asarray(std::vector<double>{1, INFINITY, 2})).item<double>()));
+  // Empty reductions give NaN; empty results stay empty.
+  EXPECT_TRUE(std::isnan(var(empty({0}, float32)).item<float>()));
+  EXPECT_EQ(var(empty({0, 4}, float32), {.axis = 0}).size(), 4);
+  EXPECT_EQ(var(empty({4, 0}, float32), {.axis = 0}).size(), 0);
+  // Identical bits run to run.
+  const float first = var(m).item<float>();
+  for (int k = 0; k < 3; ++k) EXPECT_EQ(var(m).item<float>(), first);
 }
 
 }  // namespace

@@ -57,11 +57,11 @@ TEST(ReductionKernels, LogicalAndBitwiseCompile) {
   compile_all_reducing_loops("bitwise_xor");
 }
 
-void compile(const detail::composed_program& p, const std::string& what) {
+void compile(const detail::composed_program& p, const std::string& what, std::size_t kernels = 3) {
   const detail::nvrtc_output out =
       detail::nvrtc_compile({.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90});
   ASSERT_EQ(out.lowered_names.size(), p.kernels.size()) << what;
-  ASSERT_GE(out.lowered_names.size(), 3u) << what;
+  ASSERT_GE(out.lowered_names.size(), kernels) << what;
   for (const std::string& lowered : out.lowered_names) EXPECT_FALSE(lowered.empty()) << what;
 }
 
@@ -86,6 +86,42 @@ TEST(ReductionKernels, ArgReductionsCompileForEveryDtype) {
       compile(detail::compose_arg_reduction(d), dtype(d.in).name() + (layout ? " columns" : " rows"));
     }
   }
+}
+
+// var/std in one read (cupp/dev/moments.cuh): every real input dtype, both layouts, the nan and
+// root forms, results of every float dtype.
+TEST(ReductionKernels, OnePassVarianceCompilesForEveryRealDtype) {
+  const type_id outs[] = {type_id::float16, type_id::bfloat16, type_id::float32, type_id::float64};
+  int compiled = 0;
+  for (int t = 0; t < n_builtin_types; ++t) {
+    const dtype in(static_cast<type_id>(t));
+    if (in.kind() == 'c' || !in.is_builtin()) continue;
+    for (int layout = 0; layout < 2; ++layout) {
+      detail::moments_desc d;
+      d.in = in.id();
+      d.out = outs[(t + layout) % 4];
+      d.skip_nan = layout == 1;
+      d.root = t % 2 == 0;
+      d.layout = layout ? detail::reduce_class::columns : detail::reduce_class::rows;
+      d.kept = 1 + t % 3;
+      d.reduced = layout ? 1 : 1 + t % 4;
+      compile(detail::compose_moments(d), "var " + in.name() + (layout ? " columns" : " rows"), 3);
+      ++compiled;
+    }
+  }
+  EXPECT_GE(compiled, 2 * 11);
+  detail::moments_desc x, y;
+  y.root = true;
+  EXPECT_NE(detail::moments_variant(x), detail::moments_variant(y));
+  y = x;
+  y.skip_nan = true;
+  EXPECT_NE(detail::moments_variant(x), detail::moments_variant(y));
+  y = x;
+  y.out = type_id::float32;
+  EXPECT_NE(detail::moments_variant(x), detail::moments_variant(y));
+  y = x;
+  y.reduced = 0;
+  EXPECT_THROW(detail::compose_moments(y), ValueError);
 }
 
 // count_nonzero (every input dtype into int64), nansum/nanprod/nanmean's maps (inexact inputs),

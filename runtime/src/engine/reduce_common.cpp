@@ -1,8 +1,12 @@
 // What reductions and accumulations share (see reduce_common.hpp).
 #include "engine/reduce_common.hpp"
 
+#include <algorithm>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
+#include "cupp/cuda/runtime_info.hpp"
 #include "cupp/errors.hpp"
 
 namespace cupp::engine {
@@ -26,6 +30,16 @@ std::size_t combining_loop(const op_spec& op, type_id acc, std::string_view meth
   }
   throw TypeError("ufunc '" + std::string(op.name) + "' has no loop that can " + std::string(method) + " " +
                   dtype(acc).name());
+}
+
+int sm_count(int device) {
+  static std::mutex mutex;
+  static std::unordered_map<int, int> counts;
+  const std::lock_guard lock(mutex);
+  auto it = counts.find(device);
+  if (it == counts.end())
+    it = counts.emplace(device, std::max(1, cuda::get_device_properties(device).multiprocessor_count)).first;
+  return it->second;
 }
 
 }  // namespace cupp::engine

@@ -1,5 +1,6 @@
 // Internal: what ufunc.reduce (reduction.cpp) and ufunc.accumulate (scan.cpp) share: NumPy's
-// default result dtype of a reduction or accumulation, and the loop that combines accumulators.
+// default result dtype of a reduction or accumulation, the loop that combines accumulators, and
+// the device's multiprocessor count (both size their grids by it).
 #pragma once
 
 #include <cstddef>
@@ -19,5 +20,8 @@ dtype default_result(const op_spec& op, const dtype& in);
 // the caller in errors ("reduce", "accumulate"): ValueError for an op that is not binary,
 // TypeError when no loop combines `acc`.
 std::size_t combining_loop(const op_spec& op, type_id acc, std::string_view method);
+
+// The number of multiprocessors of `device` (asked once per device, then remembered).
+int sm_count(int device);
 
 }  // namespace cupp::engine

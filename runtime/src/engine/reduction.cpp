@@ -135,15 +135,6 @@ kernels find_kernels(const op_spec& op, const reduce_desc& desc, int device) {
           module.function(desc.layout == reduce_class::columns ? 3 : 2)};
 }
 
-int sm_count(int device) {
-  static std::mutex mutex;
-  static std::unordered_map<int, int> counts;
-  const std::lock_guard lock(mutex);
-  auto it = counts.find(device);
-  if (it == counts.end()) it = counts.emplace(device, std::max(1, cuda::get_device_properties(device).multiprocessor_count)).first;
-  return it->second;
-}
-
 void launch(const void* kernel, dim3 grid, dim3 block, const char* in, void* out, std::int64_t out_size,
             std::int64_t red_size, std::int64_t chunk, const dims& kept, const dims& reduced, cudaStream_t stream,
             const void* aux = nullptr) {
@@ -169,7 +160,7 @@ struct split_plan {
   std::int64_t splits, chunk;
 };
 split_plan plan_splits(bool columns, std::int64_t blocks_x, std::int64_t red_size, int device) {
-  const std::int64_t target = 8 * static_cast<std::int64_t>(sm_count(device));
+  const std::int64_t target = 8 * static_cast<std::int64_t>(engine::sm_count(device));
   const std::int64_t min_chunk = columns ? 64 : 4 * block_threads;
   std::int64_t splits = std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, 65535);
   splits = std::min(splits, std::max<std::int64_t>(1, red_size / min_chunk));
@@ -502,10 +493,74 @@ ndarray ptp(const ndarray& a, const reduce_options& options) {
 
 namespace {
 
-// NumPy's _var and _nanvar: the mean (of dtype m_type: float64 for integers and bool, float32
-// for float16 and bfloat16, else the input's or dtype='s), then one mapped reduction of
-// |x - mean|^2 reading the mean per result (no temporary of the input's size), divided by
-// n - ddof.
+// var/std of a real dtype in one read (cupp/dev/moments.cuh): per-thread shifted sums in
+// float64 merged as (count, mean, M2) triples, then M2 / (count - ddof) written as `result`.
+ndarray one_pass_variance(const ndarray& a, const std::vector<bool>& reduced_axis, type_id result, double ddof,
+                          bool skip_nan, bool root) {
+  const int device = a.device();
+  std::optional<cuda::DeviceGuard> guard;
+  if (cuda::current_device() != device) guard.emplace(device);
+  dims kept, reduced;
+  shape_t out_shape;
+  split_axes(a, reduced_axis, kept, reduced, out_shape);
+  const std::int64_t out_size = kept.size(), red_size = reduced.size();
+  const auto out_item = static_cast<std::int64_t>(detail::info(result).itemsize);
+  ndarray out = engine::empty_with_strides(out_shape, layout::c_strides(out_shape, out_item), dtype(result), device);
+  if (out_size == 0) return out;
+  if (red_size == 0) {  // NumPy: 0 / 0 (a RuntimeWarning there)
+    out.fill(weak_scalar(std::numeric_limits<double>::quiet_NaN()));
+    return out;
+  }
+  kept = collapse(kept);
+  reduced = collapse(reduced);
+  if (kept.extent.size() > max_dims || reduced.extent.size() > max_dims)
+    throw ValueError("reduction over an array whose layout needs more than 8 separate dimensions");
+  const auto in_item = static_cast<std::int64_t>(a.itemsize());
+  detail::moments_desc desc;
+  desc.in = a.dtype().id();
+  desc.out = result;
+  desc.skip_nan = skip_nan;
+  desc.root = root;
+  desc.kept = static_cast<int>(kept.extent.size());
+  desc.reduced = static_cast<int>(reduced.extent.size());
+  const bool columns = (out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item) ||
+                       red_size <= 16;
+  desc.layout = columns ? reduce_class::columns : reduce_class::rows;
+  const detail::kernel_module& module =
+      detail::kernel_cache::global().get(device, {"moments", detail::moments_variant(desc)}, [&] {
+        const auto p = detail::compose_moments(desc);
+        return detail::program_source{p.name, p.source, p.kernels, {}};
+      });
+  const cudaStream_t stream = cuda::detail::current_stream_handle(device);
+  const std::int64_t blocks_x = columns ? (out_size + block_threads - 1) / block_threads : out_size;
+  const auto [splits, chunk] = plan_splits(columns, blocks_x, red_size, device);
+  constexpr std::int64_t triple_bytes = 24;  // cupp::dev::moments
+  const std::int64_t one_byte = 1, n_bytes = out_size * splits * triple_bytes;
+  const ndarray part = engine::empty_with_strides(std::span<const std::int64_t>(&n_bytes, 1),
+                                                  std::span<const std::int64_t>(&one_byte, 1), dtype(type_id::uint8), device);
+  const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(blocks_x, 0x7fffffff)), static_cast<unsigned>(splits));
+  launch(module.function(0), grid, dim3(block_threads), static_cast<const char*>(a.data()), part.data(), out_size,
+         red_size, chunk, kept, reduced, stream);
+  const void* part_arg = part.data();
+  void* out_arg = out.data();
+  long long n_out = out_size, n_chunks = splits, o_step = columns ? 1 : splits, c_step = columns ? out_size : 1;
+  double dd = ddof;
+  void* args[] = {&part_arg, &out_arg, &n_out, &n_chunks, &o_step, &c_step, &dd};
+  // Many chunks per output: a block merges them (a lone thread would wait on each load in turn).
+  const bool block_per_output = splits > 64;
+  const dim3 grid2(static_cast<unsigned>(block_per_output ? std::min<std::int64_t>(out_size, 0x7fffffff)
+                                                          : (out_size + block_threads - 1) / block_threads));
+  cuda::detail::check(cudaLaunchKernel(module.function(block_per_output ? 2 : 1), grid2, dim3(block_threads), args, 0,
+                                       stream),
+                      "cudaLaunchKernel");
+  return out;
+}
+
+// NumPy's _var and _nanvar: result dtype float64 for integers and bool, else the input's (or
+// dtype='s) real dtype; divided by n - ddof. Real dtypes take one read (above); complex ones the
+// mean (of dtype m_type: float32 for float16 and bfloat16, else the input's or dtype='s), then
+// one mapped reduction of |x - mean|^2 reading the mean per result (no temporary of the input's
+// size).
 ndarray variance(const ndarray& a, const var_options& o, bool skip_nan, bool root, std::string_view name) {
   if (a.is_null()) throw ValueError(std::string(name) + ": the array is null");
   const std::vector<bool> reduced_axis = reduced_axes(o.axis, a.ndim());
@@ -516,6 +571,12 @@ ndarray variance(const ndarray& a, const var_options& o, bool skip_nan, bool roo
   const dtype m_type = is_half(c.id()) ? dtype(type_id::float32) : is_inexact(c) ? c : dtype(type_id::float64);
   const dtype acc = real_of(m_type), result = is_inexact(c) ? real_of(c) : acc;
   const bool skip = skip_nan && is_inexact(t);
+  if (t.kind() != 'c' && c.kind() != 'c' && t.is_builtin()) {
+    ndarray v = one_pass_variance(a, reduced_axis, result.id(), o.ddof, skip, root);
+    if (o.keepdims) v = v.reshape(kept_shape(a, reduced_axis));
+    return to_out(v, o.out, name);
+  }
+  // Complex: the mean, then one mapped reduction of |x - mean|^2 (two reads).
   const reduce_options plain{.axis = o.axis, .dtype = m_type};
   ndarray count, mu;
   if (skip) {

@@ -348,6 +348,22 @@ __device__ inline arg_acc<T> arg_element(T x, long long i) {
   return e;
 }
 
+// Adds element e that comes after every element already in a (one thread's in-order walk): a
+// cheaper combine, since a tie keeps a.
+template <bool MAX, class T>
+__device__ inline void arg_next(arg_acc<T>& a, const arg_acc<T>& e) {
+  if (a.i < 0) {
+    a = e;
+    return;
+  }
+  a.number = a.number || e.number;
+  if (isnan(a.v)) return;
+  if (isnan(e.v) || arg_beyond<MAX>(e.v, a.v)) {
+    a.v = e.v;
+    a.i = e.i;
+  }
+}
+
 template <class T>
 __device__ inline arg_acc<T> arg_none() {
   arg_acc<T> e;
@@ -390,8 +406,38 @@ __global__ void cupp_arg_rows(const char* in, void* out, long long out_size, lon
   for (long long o = blockIdx.x; o < out_size; o += gridDim.x) {
     const char* base = in + offset_of(o, kept);
     arg_acc<In> acc = arg_none<In>();
-    for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x)
-      arg_combine<MAX>(acc, arg_element<MAX, SKIP_NAN>(*reinterpret_cast<const In*>(base + offset_of(r, reduced)), r));
+    if (NR == 1 && sizeof(In) < 16 && reduced.stride[0] == static_cast<long long>(sizeof(In))) {
+      // Contiguous: 16-byte loads, four in flight; each thread walks its elements in index order.
+      constexpr int V = 16 / sizeof(In);
+      const In* row = reinterpret_cast<const In*>(base);
+      const unsigned misalign = static_cast<unsigned>(reinterpret_cast<unsigned long long>(row + r0) & 15u);
+      long long head = misalign == 0 ? r0 : r0 + static_cast<long long>((16u - misalign) / sizeof(In));
+      if (head > r1) head = r1;
+      if (r0 + threadIdx.x < head) arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(row[r0 + threadIdx.x], r0 + threadIdx.x));
+      const long long packs = (r1 - head) / V, step = blockDim.x;
+      const element_pack<In>* p = reinterpret_cast<const element_pack<In>*>(row + head);
+      long long q = threadIdx.x;
+      for (; q + 3 * step < packs; q += 4 * step) {
+        element_pack<In> v[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) v[u] = p[q + u * step];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+#pragma unroll
+          for (int e = 0; e < V; ++e)
+            arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(v[u].v[e], head + (q + u * step) * V + e));
+      }
+      for (; q < packs; q += step) {
+        const element_pack<In> v = p[q];
+#pragma unroll
+        for (int e = 0; e < V; ++e) arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(v.v[e], head + q * V + e));
+      }
+      const long long tail = head + packs * V + threadIdx.x;
+      if (tail < r1) arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(row[tail], tail));
+    } else {
+      for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x)
+        arg_combine<MAX>(acc, arg_element<MAX, SKIP_NAN>(*reinterpret_cast<const In*>(base + offset_of(r, reduced)), r));
+    }
     arg_block_combine<MAX>(acc);
     if (threadIdx.x == 0) arg_write<FINAL, SKIP_NAN>(out, o, acc);
   }
