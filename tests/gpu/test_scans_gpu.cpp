@@ -6,6 +6,7 @@
 // accumulate of a non-associative op, diff/ediff1d, and the errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -19,6 +20,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/io.hpp"
 #include "cupp/scans.hpp"
+#include "cupp/ufunc.hpp"
 #include "gpu_support.hpp"
 
 namespace cupp {
@@ -187,6 +189,59 @@ TEST(ScansGpu, CumulativeAccumulateNanDiffEdiff) {
   EXPECT_EQ(ediff1d(x, {.to_end = full(std::vector<std::int64_t>{}, weak_scalar(std::int64_t(9)))}).to_vector<std::int64_t>(),
             (std::vector<std::int64_t>{1, 1, 1, 9}));
   EXPECT_THROW(ediff1d(x, {.to_begin = astype(x, float64)}), TypeError);
+}
+
+// The chunked rows class: several long lines (one chunk per line and many), views starting off a
+// 16-byte boundary, narrow inputs accumulating in int64, float64, complex64, and the other
+// associative ops (maximum, logical_or), all against the host.
+TEST(ScansGpu, ChunkedRowsMatchTheHostInEveryDtype) {
+  CUPP_REQUIRE_GPU();
+  for (std::int64_t lines : {1, 3, 2000}) {
+    const std::int64_t len = lines == 2000 ? 3001 : 1000003;
+    std::vector<std::int64_t> h(static_cast<std::size_t>(lines * len));
+    for (std::size_t k = 0; k < h.size(); ++k) h[k] = static_cast<std::int64_t>((k * 7919) % 255) - 127;
+    const ndarray whole = asarray(h).reshape({lines, len});
+    for (std::int64_t offset : {0, 1}) {
+      const ndarray a8 = astype(whole, int8)(slice(), slice(offset, std::nullopt));
+      const auto got = cumsum(a8, {.axis = 1}).to_vector<std::int64_t>();
+      const auto mx = accumulate(maximum, astype(a8, float64), {.axis = 1}).to_vector<double>();
+      const std::int64_t w = len - offset;
+      for (std::int64_t r = 0; r < lines; r += (lines > 3 ? 97 : 1)) {
+        std::int64_t run = 0;
+        double best = -1e300;
+        for (std::int64_t i = 0; i < w; ++i) {
+          const std::int64_t x = h[static_cast<std::size_t>(r * len + i + offset)];
+          run += x;
+          best = std::max(best, static_cast<double>(x));
+          const std::size_t at = static_cast<std::size_t>(r * w + i);
+          if (got[at] != run || mx[at] != best) {
+            ADD_FAILURE() << lines << " lines, offset " << offset << ", line " << r << " element " << i << ": "
+                          << got[at] << " vs " << run << ", max " << mx[at] << " vs " << best;
+            break;
+          }
+        }
+      }
+    }
+  }
+  // complex64 and float64 sums of small integers are exact; logical_or.accumulate of a sparse mask.
+  const std::int64_t n = (1 << 21) + 5;
+  std::vector<std::complex<float>> z(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) z[static_cast<std::size_t>(i)] = {static_cast<float>(i % 3), -static_cast<float>(i % 2)};
+  const auto zs = cumsum(asarray(z)).to_vector<std::complex<float>>();
+  std::complex<double> zrun = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    zrun += std::complex<double>(z[static_cast<std::size_t>(i)]);
+    if (zs[static_cast<std::size_t>(i)] != std::complex<float>(zrun)) {
+      ADD_FAILURE() << "complex64 element " << i;
+      break;
+    }
+  }
+  std::vector<bool> mask(static_cast<std::size_t>(n), false);
+  mask[1234567] = true;
+  const auto any_so_far = astype(accumulate(logical_or, asarray(mask)), int8).to_vector<std::int8_t>();
+  EXPECT_FALSE(any_so_far[1234566]);
+  EXPECT_TRUE(any_so_far[1234567]);
+  EXPECT_TRUE(any_so_far.back());
 }
 
 }  // namespace
