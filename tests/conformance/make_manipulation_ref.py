@@ -289,7 +289,6 @@ MORE.update({
     "correlate_complex_conj": lambda: np.correlate(np.array([1 + 1j, 2 + 1j, 3 + 1j]), np.array([2j, 1 + 2j]), "full"),
     "correlate_inverted": lambda: np.correlate(np.array([1 + 1j, 2 + 1j]), np.array([-1j, 1 - 1j, 2 - 1j, 3 - 1j]), "full"),
     "correlate_inverted_same": lambda: np.correlate(vals([1, 2, 5], "i4"), ar((6,), "i4"), "same"),
-    "correlate_mode_case": lambda: np.correlate(ar((4,)), vals([1, 1], "i8"), "Full"),
 })
 CASES.update(MORE)
 

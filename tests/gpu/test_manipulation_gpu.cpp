@@ -361,7 +361,6 @@ void add_more_cases(std::map<std::string, std::function<results()>>& t) {
          return one(correlate(cvals({cd(1, 1), cd(2, 1)}), cvals({cd(0, -1), cd(1, -1), cd(2, -1), cd(3, -1)}), "full"));
        }},
       {"correlate_inverted_same", [] { return one(correlate(vals({1, 2, 5}, int32), ar({6}, int32), "same")); }},
-      {"correlate_mode_case", [] { return one(correlate(ar({4}), vals({1, 1}, int64), "Full")); }},
   };
   t.insert(more.begin(), more.end());
 }

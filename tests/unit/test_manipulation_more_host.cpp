@@ -154,7 +154,7 @@ TEST(ManipulationMoreHost, ConvolveCorrelateValidation) {
   EXPECT_EQ(error_of<ValueError>([&] { correlate(s.a, a.a); }), "object of too small depth for desired array");
   EXPECT_EQ(error_of<ValueError>([&] { correlate(a.a, m.a); }), "object too deep for desired array");
   EXPECT_EQ(error_of<ValueError>([&] { correlate(a.a, a.a, "bogus"); }),
-            "mode must be one of 'valid', 'same' or 'full', not 'bogus'");
+            "Use one of 'valid', 'same', or 'full' for convolve/correlate mode");
   EXPECT_THROW(convolve(a.a, a.a, "middle"), ValueError);
 }
 

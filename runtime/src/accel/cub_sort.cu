@@ -23,6 +23,9 @@ template <class K, class N>
 int sort_keys(void* const keys[2], N n, int begin_bit, int end_bit, cudaStream_t stream, const temp_alloc& alloc) {
   cub::DoubleBuffer<K> k(static_cast<K*>(keys[0]), static_cast<K*>(keys[1]));
   std::size_t bytes = 0;
+  // CUB reports cudaPeekAtLastError() after its launches: clear an error some earlier, handled
+  // runtime call left behind (a device probe), or it would be taken for CUB's own.
+  (void)cudaGetLastError();
   cuda::detail::check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, k, n, begin_bit, end_bit, stream),
                       "cub::DeviceRadixSort::SortKeys");
   void* temp = alloc(bytes > 0 ? bytes : 1);
@@ -38,6 +41,9 @@ int sort_pairs(void* const keys[2], V* const vals[2], N n, int begin_bit, int en
   cub::DoubleBuffer<K> k(static_cast<K*>(keys[0]), static_cast<K*>(keys[1]));
   cub::DoubleBuffer<V> v(vals[0], vals[1]);
   std::size_t bytes = 0;
+  // CUB reports cudaPeekAtLastError() after its launches: clear an error some earlier, handled
+  // runtime call left behind (a device probe), or it would be taken for CUB's own.
+  (void)cudaGetLastError();
   cuda::detail::check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, begin_bit, end_bit, stream),
                       "cub::DeviceRadixSort::SortPairs");
   void* temp = alloc(bytes > 0 ? bytes : 1);

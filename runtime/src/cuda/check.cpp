@@ -1,4 +1,5 @@
-// CUDA error reporting: CudaError messages, and the process-wide memory of a lost context.
+// CUDA error reporting: CudaError messages, the process-wide memory of a lost context, and the
+// thread's last-error slot cleared of errors that were handled.
 #include "check.hpp"
 
 #include <atomic>
@@ -11,9 +12,13 @@ namespace cupp::cuda::detail {
 namespace {
 std::atomic<int> first_sticky_error{0};  // the error that lost the context, once one has
 
+// Records a sticky error; clears any other from the thread's last-error slot, since the caller
+// handles it (throws or ignores it) and a later cudaPeekAtLastError (CUB checks its launches so)
+// must not take it for an error of its own.
 void remember(cudaError_t err) noexcept {
   int expected = 0;
   if (is_sticky(err)) first_sticky_error.compare_exchange_strong(expected, static_cast<int>(err));
+  else if (err != cudaSuccess) (void)cudaGetLastError();
 }
 }  // namespace
 

@@ -227,13 +227,12 @@ constexpr std::string_view numpy_only_pad_modes[] = {"linear_ramp", "maximum", "
 
 enum class corr_mode { valid = 0, same = 1, full = 2 };
 
+// NumPy 2's names, exactly (NumPy 1 also took any case and 0/1/2).
 corr_mode parse_corr_mode(std::string_view mode) {
-  std::string m(mode);
-  for (char& c : m) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (m == "valid") return corr_mode::valid;
-  if (m == "same") return corr_mode::same;
-  if (m == "full") return corr_mode::full;
-  throw ValueError("mode must be one of 'valid', 'same' or 'full', not '" + std::string(mode) + "'");
+  if (mode == "valid") return corr_mode::valid;
+  if (mode == "same") return corr_mode::same;
+  if (mode == "full") return corr_mode::full;
+  throw ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode");
 }
 
 // NumPy's _pyarray_correlate for 1-d a1 (length n1 >= n2) and a2 of the result dtype:

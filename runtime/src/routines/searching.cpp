@@ -371,7 +371,8 @@ ndarray bincount(const ndarray& x0, const bincount_options& options) {
     w = flat_as(options.weights, float64);
   }
   const dtype result = w.is_null() ? dtype(int64) : dtype(float64);
-  if (x0.size() == 0) return zeros(std::span<const std::int64_t>(&options.minlength, 1), result);
+  // NumPy returns intp zeros for an empty x before it looks at the weights.
+  if (x0.size() == 0) return zeros(std::span<const std::int64_t>(&options.minlength, 1), int64);
   const ndarray x = flat_as(x0, int64);
   const int device = x.device();
   const detail::kernel_module& m = program_for(int64, device);
