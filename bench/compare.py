@@ -403,7 +403,7 @@ def print_table(rows, meta, failures, file=None):
     print("times: medians per call (CUDA events; host: us per call; jit: ms, fresh processes). "
           "fl: effective bandwidth as % of the best copy floor, or host time as a multiple of the "
           "launch floor; '!' = above 105 %: a measurement error. cupp/best: cupp's time over the "
-          "best peer's (below 1: cupp is faster). check: cupp's sampled result against CuPy's.", file=file)
+          "best peer's (below 1: cupp is faster). check: cupp's sampled result against CuPy's (var, std: CuPy's float64 result).", file=file)
     cells = [COLUMNS] + [row_cells(r) for r in rows]
     widths = [max(len(str(c[i])) for c in cells) for i in range(len(COLUMNS))]
     for j, c in enumerate(cells):

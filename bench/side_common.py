@@ -228,7 +228,9 @@ def run_other(case, settings, samples_dir, side, lib):
     make_inputs(case) -> inputs; make_call(case, inputs) -> a callable returning the result, or
     None when the library lacks the op; time_device(call) -> (median_ms, min_ms);
     time_host(call) -> us; synchronize(); poison(result) (the result's size in NaN bytes handed
-    back to the allocator); host_values(result, positions) -> NumPy values at the flat positions.
+    back to the allocator); host_values(result, positions) -> NumPy values at the flat positions;
+    optionally reference_call(case, inputs) -> a callable whose result is sampled instead (a more
+    exact computation than the timed one), or None.
     Emits the case's line; the sample goes to samples_dir (compare.py checks cupp's against it)."""
     line = dict(side=side, case=case["name"], metric=case["metric"])
     inputs = lib.make_inputs(case)
@@ -249,8 +251,11 @@ def run_other(case, settings, samples_dir, side, lib):
     if result is not None:
         lib.poison(result)
         del result
-        result = call()
+        exact = getattr(lib, "reference_call", lambda c, i: None)(case, inputs)
+        result = (exact or call)()
         lib.synchronize()
+        if exact is not None:
+            line["reference"] = "float64"
         positions = sample_positions(int(np.prod(lib.shape_of(result))), settings.get("check_samples", 4096))
         path = write_sample(samples_dir, case["name"], lib.host_values(result, positions))
         if path:
