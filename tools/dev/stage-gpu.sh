@@ -18,7 +18,7 @@ for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_te
   cp "$build/$exe" "$stage/"
   strip "$stage/$(basename "$exe")"
 done
-cp -r "$build/tests/conformance/numpy-ref-extra" "$stage/conformance/"
+cp -r "$build/tests/conformance/numpy-ref-extra" "$build/tests/conformance/numpy-written-npy" "$stage/conformance/"
 cp "$root/bench/run_compile_bench.sh" "$root/bench/compile_cupy.py" "$root/tests/conformance/npy_exchange.py" \
    "$root/tests/scripts/check_cupp_eval.sh" "$root/tests/conformance/eval_conformance.py" "$stage/"
 # The op specs (eval_conformance.py make reads their names, aliases, ULP bounds and raises).
@@ -47,15 +47,11 @@ cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance
 # The reduction reference set (tests/gpu/test_reductions_gpu.cpp and the eval conformance).
 cp -r "$build/tests/conformance/numpy-ref/reductions.yaml" "$build/tests/conformance/numpy-ref/reductions" \
   "$stage/conformance/numpy-ref/"
-# The routine families' NumPy reference sets (tests/gpu/test_<family>_gpu.cpp), when the build made
-# them (tests/routine_refs.cmake), and their generators (to remake them with the machine's NumPy 2).
+# The routine families' NumPy reference generators (tests/gpu/test_<family>_gpu.cpp read their
+# sets; run.sh makes them on the GPU machine with its NumPy 2).
 cp "$root/tests/conformance/routine_ref.py" "$stage/"
 for script in "$root"/tests/conformance/make_*_ref.py; do
-  family=$(basename "$script" .py); family=${family#make_}; family=${family%_ref}
-  cp "$script" "$stage/"
-  if [ -d "$build/tests/conformance/$family-ref" ]; then
-    cp -r "$build/tests/conformance/$family-ref" "$stage/conformance/"
-  fi
+  cp "$script" "$stage/"  # run.sh remakes the set there with NumPy 2 (the build's data is not carried)
 done
 # NumPy's results for the ops cupp registers (the GPU conformance test reads them).
 mkdir -p "$stage/conformance/numpy-ref/ufunc"
@@ -73,6 +69,7 @@ set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 cd "$(dirname "$0")"
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
 bench_elementwise() {  # cupp, CuPy and PyTorch from one table of cases (bench/compare.py); the table
   if [ -x ./cupp_bench ]; then
     mkdir -p "$OUT/bench"
@@ -101,60 +98,73 @@ bench_reductions() {  # cupp's reductions, then CuPy's and PyTorch's on the same
     echo "bench-reductions: cupp_bench_reductions was not staged"
   fi
 }
+remake_references() {  # the routine families' references, with this machine's NumPy 2 (the build's may be NumPy 1)
+  for script in make_*_ref.py; do
+    family=${script#make_}; family=${family%_ref.py}
+    rm -rf conformance/$family-ref && python3 $script conformance/$family-ref > /dev/null ||
+      echo "$script failed: the $family reference cases will skip"
+  done
+}
+tests() {  # the tool, every GPU and unit test, .npy exchange, examples, `cupp eval` checks (about 6 min)
+  ./cupp info 2>&1 | tee "$OUT/info.log"
+  ./cupp demo 2>&1 | tee "$OUT/demo.log" | tail -15; echo "demo exit: ${PIPESTATUS[0]}"
+  timeout 300 ./cupp_gpu_tests --gtest_brief=0 "$@" 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "OK \]|FAILED|PASSED|SKIPPED|Failure|error"
+  echo "gpu tests exit: ${PIPESTATUS[0]}"
+  CUPP_CUDA_PER_THREAD_DEFAULT_STREAM=1 ./cupp_gpu_tests --gtest_filter=StreamGpu.DefaultCurrentStreamFollowsConfiguration 2>&1 | tail -2
+  ./cupp_sticky_error_test 2>&1 | tee "$OUT/sticky.log"; echo "sticky exit: ${PIPESTATUS[0]}"
+  timeout 120 ./cupp_unit_tests --gtest_brief=1 2>&1 | tee "$OUT/unit_tests.log" | tail -5
+  # .npy both ways with real NumPy: NumPy writes, cupp reads; cupp writes, NumPy reads.
+  rm -rf /tmp/npyx && mkdir -p /tmp/npyx/numpy /tmp/npyx/cupp
+  python3 npy_exchange.py write /tmp/npyx/numpy &&
+    CUPP_TEST_NUMPY_WRITTEN_DIR=/tmp/npyx/numpy CUPP_TEST_CUPP_WRITE_DIR=/tmp/npyx/cupp \
+      ./cupp_unit_tests --gtest_filter='NpyExchange*' 2>&1 | tail -3 &&
+    python3 npy_exchange.py check /tmp/npyx/cupp 2>&1 | tee "$OUT/npy_exchange.log"
+  ./cupp_example_raw_kernel
+  ./cupp_example_ufuncs
+  ./cupp_example_load_ops
+  timeout 120 bash ./check_cupp_eval.sh "$PWD/cupp" /tmp/cupp-eval 2>&1 | tee "$OUT/cupp_eval.log" | tail -3
+  if [ -f check_interop.py ]; then  # DLPack interop with PyTorch and CuPy (tests/dlpack_interop)
+    timeout 60 python3 check_interop.py ./libcupp_dlpack_interop.so 2>&1 | tee "$OUT/dlpack.log" | tail -15
+    echo "dlpack interop exit: ${PIPESTATUS[0]}"
+  fi
+}
+memcheck() {  # the GPU tests under compute-sanitizer memcheck; gtest filter as $1 (about 5 min)
+  # Left out by default: the NumPy conformance suite (thousands of compiles; it runs in tests, on
+  # kernels the engine tests also run here) and the 6 GiB beyond-2^31 test (hours under memcheck).
+  local filter=${1:--UfuncConformanceGpu.*:ElementwiseGpu.BeyondTwoToThe31Elements:ReductionsGpu.EveryReferenceCase}
+  timeout 420 compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 \
+    --gtest_filter="$filter" 2>&1 | tee "$OUT/memcheck.log" | tail -6
+  echo "memcheck exit: ${PIPESTATUS[0]}"
+}
+benches() {  # every benchmark (about 5 min)
+  nvidia-smi --query-gpu=name --format=csv,noheader | head -4
+  timeout 60 ./cupp_bench_memory 2>&1 | tee "$OUT/bench_memory.log"
+  timeout 120 bash ./run_compile_bench.sh ./cupp_bench_compile 5 2>&1 | tee "$OUT/bench_compile.log"
+  [ -x ./cupp_bench_host_overhead ] && timeout 60 ./cupp_bench_host_overhead 2>&1 | tee "$OUT/bench_host_overhead.log"
+  bench_reductions
+  bench_elementwise
+}
 case ${1:-all} in
   all) ;;
+  tests) shift; remake_references; tests "$@"; exit ;;
+  memcheck) shift; remake_references; memcheck "$@"; exit ;;
+  benches) benches; exit ;;
   bench-elementwise) shift; bench_elementwise "$@"; exit ;;
   bench-reductions) bench_reductions; exit ;;
   eval-conformance) eval_conformance; exit ;;
-  *) echo "usage: run.sh [bench-elementwise [--only NAMES] [--reps N] | bench-reductions | eval-conformance]" >&2; exit 2 ;;
+  *) echo "usage: run.sh [tests [GTEST ARGS] | memcheck [FILTER] | benches | bench-elementwise [--only NAMES] [--reps N] | bench-reductions | eval-conformance]" >&2; exit 2 ;;
 esac
-export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
-# The routine families' references, remade with this machine's NumPy 2 (the build's may be NumPy 1).
-for script in make_*_ref.py; do
-  family=${script#make_}; family=${family%_ref.py}
-  rm -rf conformance/$family-ref && python3 $script conformance/$family-ref > /dev/null ||
-    echo "$script failed: the $family reference cases will skip"
-done
-./cupp info 2>&1 | tee "$OUT/info.log"
-./cupp demo 2>&1 | tee "$OUT/demo.log" | tail -15; echo "demo exit: ${PIPESTATUS[0]}"
-./cupp_gpu_tests --gtest_brief=0 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "OK|FAILED|PASSED|SKIPPED|Failure|error" 
-CUPP_CUDA_PER_THREAD_DEFAULT_STREAM=1 ./cupp_gpu_tests --gtest_filter=StreamGpu.DefaultCurrentStreamFollowsConfiguration 2>&1 | tail -2
-./cupp_sticky_error_test 2>&1 | tee "$OUT/sticky.log"; echo "sticky exit: ${PIPESTATUS[0]}"
-./cupp_unit_tests --gtest_brief=1 2>&1 | tee "$OUT/unit_tests.log" | tail -5
-# .npy both ways with real NumPy: NumPy writes, cupp reads; cupp writes, NumPy reads.
-rm -rf /tmp/npyx && mkdir -p /tmp/npyx/numpy /tmp/npyx/cupp
-python3 npy_exchange.py write /tmp/npyx/numpy &&
-  CUPP_TEST_NUMPY_WRITTEN_DIR=/tmp/npyx/numpy CUPP_TEST_CUPP_WRITE_DIR=/tmp/npyx/cupp \
-    ./cupp_unit_tests --gtest_filter='NpyExchange*' 2>&1 | tail -3 &&
-  python3 npy_exchange.py check /tmp/npyx/cupp 2>&1 | tee "$OUT/npy_exchange.log"
-if command -v compute-sanitizer >/dev/null; then
-  # Left out: the NumPy conformance suite (thousands of compiles; it runs above, on kernels the
-  # engine tests also run here) and the 6 GiB beyond-2^31 test (hours under memcheck).
-  compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 \
-    --gtest_filter=-UfuncConformanceGpu.*:ElementwiseGpu.BeyondTwoToThe31Elements 2>&1 | tee "$OUT/memcheck.log" | tail -6
-  echo "memcheck exit: ${PIPESTATUS[0]}"
-fi
-nvidia-smi --query-gpu=name --format=csv,noheader | head -4
-./cupp_bench_memory 2>&1 | tee "$OUT/bench_memory.log"
-./cupp_example_raw_kernel
-./cupp_example_ufuncs
-./cupp_example_load_ops
-bash ./check_cupp_eval.sh "$PWD/cupp" /tmp/cupp-eval 2>&1 | tee "$OUT/cupp_eval.log" | tail -3
-eval_conformance | tail -12
-bash ./run_compile_bench.sh ./cupp_bench_compile 5 2>&1 | tee "$OUT/bench_compile.log"
-[ -x ./cupp_bench_host_overhead ] && ./cupp_bench_host_overhead 2>&1 | tee "$OUT/bench_host_overhead.log"
-bench_reductions
+# all: more than one 10-minute device call; run the phases one per call instead.
+remake_references
+tests
+timeout 400 bash -c "$(declare -f eval_conformance); OUT=$OUT; eval_conformance" | tail -12
+memcheck
+benches
 RUN
 chmod +x "$stage/run.sh"
-du -sh "$stage"
 # DLPack interop with PyTorch and CuPy (tests/dlpack_interop): the ctypes library and its script.
 if [ -f "$build/tests/libcupp_dlpack_interop.so" ]; then
   cp "$build/tests/libcupp_dlpack_interop.so" "$root/tests/dlpack_interop/check_interop.py" "$stage/"
   strip --strip-unneeded "$stage/libcupp_dlpack_interop.so"
-  cat >> "$stage/run.sh" <<'RUN'
-python3 check_interop.py ./libcupp_dlpack_interop.so 2>&1 | tee "$OUT/dlpack.log" | tail -15
-echo "dlpack interop exit: ${PIPESTATUS[0]}"
-RUN
 fi
-# The element-wise benchmark last: the longest step, and one that can also run alone.
-echo 'bench_elementwise' >> "$stage/run.sh"
+du -sh "$stage"
