@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "array/advanced_index.hpp"
@@ -13,6 +14,7 @@
 #include "cupp/indexing.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
+#include "fake_array.hpp"
 #include "nvrtc_program.hpp"
 
 namespace cupp {
@@ -125,16 +127,9 @@ TEST(AdvancedIndexHost, NumPysErrors) {
             "shape mismatch: indexing arrays could not be broadcast together with shapes (2,) (1,) (3,) ");
 }
 
-// A fake array on device 0 over host bytes: views and host validation work, nothing reads it.
-struct fake {
-  std::vector<unsigned char> bytes;
-  ndarray a;
-  fake(shape_t shape, dtype type = int64) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    bytes.resize(static_cast<std::size_t>(n) * type.itemsize() + 16);
-    a = from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
-  }
+// A fake array on device 0 over host bytes (tests/support/fake_array.hpp).
+struct fake : test::fake_array {
+  fake(shape_t shape, dtype type = int64) : fake_array(std::move(shape), type) {}
 };
 
 TEST(AdvancedIndexHost, OperatorCallPicksTheForm) {

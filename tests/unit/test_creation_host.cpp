@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "error_of.hpp"
+#include "fake_array.hpp"
 #include "nvrtc_program.hpp"
 
 namespace cupp {
@@ -25,16 +27,9 @@ using test::error_of;
 const dtype all_dtypes[] = {bool_,   int8,     int16,   int32,   int64,   uint8,     uint16,    uint32,
                             uint64,  float16,  bfloat16, float32, float64, complex64, complex128};
 
-// A fake array on device 0 over host bytes: views work, nothing reads the memory.
-struct fake {
-  std::vector<unsigned char> bytes;
-  ndarray a;
-  fake(shape_t shape, dtype type) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    bytes.resize(static_cast<std::size_t>(n) * type.itemsize() + 16);
-    a = from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
-  }
+// A fake array on device 0 over host bytes (tests/support/fake_array.hpp).
+struct fake : test::fake_array {
+  fake(shape_t shape, dtype type) : fake_array(std::move(shape), type) {}
 };
 
 TEST(CreationHost, ArangeLengthFollowsNumPy) {

@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cupp/errors.hpp"
 #include "cupp/manipulation.hpp"
 #include "error_of.hpp"
+#include "fake_array.hpp"
 
 namespace cupp {
 namespace {
@@ -17,16 +19,9 @@ namespace {
 using test::error_of;
 using shape_v = std::vector<std::int64_t>;
 
-// A fake array on device 0 over host bytes: views work, nothing reads the memory.
-struct fake {
-  std::vector<unsigned char> bytes;
-  ndarray a;
-  fake(shape_t shape, dtype type = int64) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    bytes.resize(static_cast<std::size_t>(n) * type.itemsize() + 16);
-    a = from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
-  }
+// A fake array on device 0 over host bytes (tests/support/fake_array.hpp).
+struct fake : test::fake_array {
+  fake(shape_t shape, dtype type = int64) : fake_array(std::move(shape), type) {}
 };
 
 shape_v shape(const ndarray& a) { return shape_v(a.shape().begin(), a.shape().end()); }

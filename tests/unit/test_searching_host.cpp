@@ -9,11 +9,13 @@
 #include <limits>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cupp/errors.hpp"
 #include "cupp/searching.hpp"
 #include "error_of.hpp"
+#include "fake_array.hpp"
 #include "nvrtc_program.hpp"
 
 namespace cupp {
@@ -21,16 +23,9 @@ namespace {
 
 using test::error_of;
 
-// A fake array on device 0 over host bytes: views work, nothing reads the memory.
-struct fake {
-  std::vector<unsigned char> bytes;
-  ndarray a;
-  fake(shape_t shape, dtype type = int64) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    bytes.resize(static_cast<std::size_t>(n) * type.itemsize() + 16);
-    a = from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
-  }
+// A fake array on device 0 over host bytes (tests/support/fake_array.hpp).
+struct fake : test::fake_array {
+  fake(shape_t shape, dtype type = int64) : fake_array(std::move(shape), type) {}
 };
 
 const dtype all_dtypes[] = {bool_,  int8,    int16,    int32,   int64,   uint8,     uint16,    uint32,

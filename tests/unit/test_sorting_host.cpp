@@ -5,12 +5,14 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cupp/config.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/sorting.hpp"
 #include "error_of.hpp"
+#include "fake_array.hpp"
 #include "nvrtc_program.hpp"
 
 namespace cupp {
@@ -18,16 +20,9 @@ namespace {
 
 using test::error_of;
 
-// A fake array on device 0 over host bytes: views work, nothing reads the memory.
-struct fake {
-  std::vector<unsigned char> bytes;
-  ndarray a;
-  fake(shape_t shape, dtype type = float32) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    bytes.resize(static_cast<std::size_t>(n) * type.itemsize() + 16);
-    a = from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
-  }
+// A fake array on device 0 over host bytes (tests/support/fake_array.hpp).
+struct fake : test::fake_array {
+  fake(shape_t shape, dtype type = float32) : fake_array(std::move(shape), type) {}
 };
 
 TEST(SortingHost, KernelsCompile) {

@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cupp/elementwise_kernel.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/statistics.hpp"
 #include "error_of.hpp"
+#include "fake_array.hpp"
 #include "kernel_composer.hpp"
 #include "nvrtc_program.hpp"
 #include "routines/statistics_internal.hpp"
@@ -21,16 +23,9 @@ namespace {
 
 using test::error_of;
 
-// A fake array on device 0 over host bytes: views work, nothing reads the memory.
-struct fake {
-  std::vector<unsigned char> bytes;
-  ndarray a;
-  fake(shape_t shape, dtype type = float64) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    bytes.resize(static_cast<std::size_t>(n) * type.itemsize() + 16);
-    a = from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
-  }
+// A fake array on device 0 over host bytes (tests/support/fake_array.hpp).
+struct fake : test::fake_array {
+  fake(shape_t shape, dtype type = float64) : fake_array(std::move(shape), type) {}
 };
 
 TEST(StatisticsHost, RoutineTableNamesEachRoutine) {
