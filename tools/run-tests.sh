@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and runs cupp's whole test suite: installs missing Debian packages
 # (apt-get, as root or via sudo), checks that the committed generated/ and docs/api/ match the
-# specs, configures, builds all targets, runs `ctest --output-on-failure` (GPU tests skip
+# specs, configures, builds all targets, runs `ctest --output-on-failure -j<cores>` (GPU tests skip
 # without a GPU) and prints how long the build and the tests took. Idempotent. .ci/run calls it.
 #   usage: tools/run-tests.sh [BUILD_DIR]    (default build/, or $CUPP_BUILD_DIR)
 set -euo pipefail
@@ -25,7 +25,9 @@ build_s=$(( $(date +%s) - build_start ))
 cupp_log "running the tests"
 test_start=$(date +%s)
 set +e
-(cd "$CUPP_BUILD" && ctest --output-on-failure)
+# In parallel: most entries run one thread (NVRTC compiles, the fuzzer's fixed 60 s), and the
+# longest ones (the codegen pipeline's nested build, the unit shards) start first (COST).
+(cd "$CUPP_BUILD" && ctest --output-on-failure -j "$(nproc)")
 test_rc=$?
 set -e
 test_s=$(( $(date +%s) - test_start ))

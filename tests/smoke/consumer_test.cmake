@@ -25,7 +25,8 @@ if(DEFINED PYTHON)
 endif()
 
 if(MODE STREQUAL "subdirectory")
-  run(${CMAKE_COMMAND} ${configure_args} -DCUPP_SOURCE_DIR=${SOURCE_DIR})
+  # Without the nvcc-compiled CUB object: the main build compiles it; this checks the CMake wiring.
+  run(${CMAKE_COMMAND} ${configure_args} -DCUPP_SOURCE_DIR=${SOURCE_DIR} -DCUPP_AOT_ACCELERATORS=OFF)
 else()
   run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
   foreach(f lib/libcupp_core.a include/cupp/promotion.hpp include/cupp/generated/type_id.hpp

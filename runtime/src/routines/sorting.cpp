@@ -297,14 +297,10 @@ void own_radix_sort(ndarray& keys, ndarray* vals, int begin, int end, int device
   }
 }
 
-void radix_sort(ndarray& keys, ndarray* vals, int begin, int end) {
+#if CUPP_HAVE_AOT_ACCELERATORS
+// CUB's DeviceRadixSort (accel/cub_sort.cu) on the keys (and values), in place.
+void cub_radix_sort(ndarray& keys, ndarray* vals, int begin, int end, int device) {
   const std::int64_t n = keys.size();
-  if (n <= 1 || begin >= end) return;
-  const int device = keys.device();
-  if (!detail::sort_uses_cub()) {
-    own_radix_sort(keys, vals, begin, end, device);
-    return;
-  }
   ndarray kalt = empty({n}, keys.dtype());
   ndarray valt = vals ? empty({n}, vals->dtype()) : ndarray();
   const auto stream = stream_of(device);
@@ -329,6 +325,20 @@ void radix_sort(ndarray& keys, ndarray* vals, int begin, int end) {
     std::swap(keys, kalt);
     if (vals) std::swap(*vals, valt);
   }
+}
+#endif
+
+void radix_sort(ndarray& keys, ndarray* vals, int begin, int end) {
+  const std::int64_t n = keys.size();
+  if (n <= 1 || begin >= end) return;
+  const int device = keys.device();
+#if CUPP_HAVE_AOT_ACCELERATORS
+  if (detail::sort_uses_cub()) {
+    cub_radix_sort(keys, vals, begin, end, device);
+    return;
+  }
+#endif
+  own_radix_sort(keys, vals, begin, end, device);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -621,6 +631,7 @@ void set_sort_accelerator(std::optional<bool> use_cub) noexcept {
 }
 
 bool sort_uses_cub() noexcept {
+  if (!CUPP_HAVE_AOT_ACCELERATORS) return false;  // built without the nvcc-compiled CUB object
   if (forced_set.load(std::memory_order_acquire)) return forced_value.load(std::memory_order_relaxed);
   try {
     return config::get().accelerator_enabled("cub");
@@ -629,7 +640,13 @@ bool sort_uses_cub() noexcept {
   }
 }
 
-std::uint64_t cub_sort_launches() noexcept { return accel::cub_launch_count(); }
+std::uint64_t cub_sort_launches() noexcept {
+#if CUPP_HAVE_AOT_ACCELERATORS
+  return accel::cub_launch_count();
+#else
+  return 0;
+#endif
+}
 
 void check_sort_kind(const sort_options& o) {
   if (o.kind && o.stable)
