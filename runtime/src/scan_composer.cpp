@@ -37,11 +37,8 @@ composed_program compose_scan(const op_spec& op, const scan_desc& d) {
   if (d.layout == scan_class::lines) {
     out.kernels.push_back("cupp::dev::cupp_scan_lines<" + f + ", " + acc + ", " + in + ", " + n + ", " + map + ">");
   } else {
-    for (int mode = 0; mode < 2; ++mode)
-      out.kernels.push_back("cupp::dev::cupp_scan_rows<" + f + ", " + acc + ", " + in + ", " + n + ", " +
-                            std::to_string(mode) + ", " + map + ">");
-    out.kernels.push_back("cupp::dev::cupp_scan_partials<" + f + ", " + acc + ">");
-    out.kernels.push_back("cupp::dev::cupp_scan_rows<" + f + ", " + acc + ", " + in + ", " + n + ", 2, " + map + ">");
+    out.kernels.push_back("cupp::dev::cupp_scan_rows<" + f + ", " + acc + ", " + in + ", " + n + ", " + map + ">");
+    out.kernels.push_back("cupp::dev::cupp_scan_totals<" + f + ", " + acc + ", " + in + ", " + n + ", " + map + ">");
   }
   return out;
 }

@@ -20,8 +20,8 @@ struct scan_desc {
   scan_map map = scan_map::cast;
 };
 
-// lines: one kernel (cupp_scan_lines). rows: four kernels, MODE 0 (lines of one tile), MODE 1
-// (tile totals), cupp_scan_partials, MODE 2 (tiles with carries).
+// lines: one kernel (cupp_scan_lines). rows: two kernels, cupp_scan_rows (the scan of each
+// chunk) and cupp_scan_totals (the totals of the chunks before the last of each line).
 composed_program compose_scan(const op_spec& op, const scan_desc& desc);
 // The kernel cache's variant of a scan program (under the name "scan:<op>").
 std::uint64_t scan_variant(const scan_desc& desc);

@@ -2,7 +2,7 @@
 // cumulative_sum, cumulative_prod), and diff / ediff1d (slices and subtract on the element-wise
 // engine). The host normalises axis=, picks NumPy's result dtype (the accumulator's), collapses
 // the other axes into lines and launches cupp/dev/scan.cuh's kernels: a thread per line for short
-// lines, non-associative ops and strided axes; tiles in shared memory, in one pass or three, for
+// lines, non-associative ops and strided axes; register tiles in chunks, in one pass or two, for
 // long contiguous lines of associative ops (docs/scans.md).
 #include <cuda_runtime.h>
 
@@ -106,6 +106,8 @@ void launch(const void* kernel, dim3 grid, void** args, cudaStream_t stream) {
   cuda::detail::check(cudaLaunchKernel(kernel, grid, dim3(scan_threads), args, 0, stream), "cudaLaunchKernel");
 }
 
+dim3 grid_of(std::int64_t blocks) { return dim3(static_cast<unsigned>(std::min<std::int64_t>(blocks, 0x7fffffff))); }
+
 bool is_inexact(const dtype& t) { return t.kind() == 'f' || t.kind() == 'c'; }
 
 // Scans `a` (ndim >= 1) along `axis` into `r` (same shape, dtype acc; written in place).
@@ -152,25 +154,27 @@ void scan_into(const op_spec& op, std::size_t loop, const ndarray& a, std::int64
     launch(module.function(0), dim3(static_cast<unsigned>(std::min<std::int64_t>(blocks, 0x7fffffff))), args, stream);
     return;
   }
-  const std::int64_t items = acc_item >= 16 ? 2 : acc_item >= 8 ? 4 : 8;
+  // Rows: chunks of whole tiles, enough of them (with the lines) to fill the GPU; a line cut into
+  // several chunks first gets its chunks' totals (cupp_scan_totals).
+  const std::int64_t items = std::max<std::int64_t>(1, 32 / acc_item);  // cupp/dev/scan.cuh's scan_items
   const std::int64_t tile = scan_threads * items;
-  long long tiles = (len + tile - 1) / tile;
-  const std::int64_t blocks = std::min<std::int64_t>(lines * tiles, 0x7fffffff);
+  const std::int64_t tiles = (len + tile - 1) / tile;
+  const std::int64_t target = 8 * static_cast<std::int64_t>(engine::sm_count(device));
+  const std::int64_t wanted = std::clamp<std::int64_t>((target + lines - 1) / lines, 1, tiles);
+  long long chunk_len = (tiles + wanted - 1) / wanted * tile;
+  long long chunks = (len + chunk_len - 1) / chunk_len;
+  ndarray partial;
   void* partial_arg = nullptr;
-  if (tiles == 1) {
-    void* args[] = {&in, &out, &n_lines, &n_len, &tiles, dims.v.data(), &partial_arg};
-    launch(module.function(0), dim3(static_cast<unsigned>(blocks)), args, stream);
-    return;
+  if (chunks > 1) {
+    const std::int64_t n_partial = lines * chunks;
+    partial = engine::empty_with_strides(std::span<const std::int64_t>(&n_partial, 1),
+                                         std::span<const std::int64_t>(&acc_item, 1), dtype(acc), device);
+    partial_arg = partial.data();
+    void* args[] = {&in, &n_lines, &chunks, &chunk_len, dims.v.data(), &partial_arg};
+    launch(module.function(1), grid_of(lines * (chunks - 1)), args, stream);
   }
-  const std::int64_t n_partial = lines * tiles;
-  const ndarray partial = engine::empty_with_strides(std::span<const std::int64_t>(&n_partial, 1),
-                                                     std::span<const std::int64_t>(&acc_item, 1), dtype(acc), device);
-  partial_arg = partial.data();
-  void* args[] = {&in, &out, &n_lines, &n_len, &tiles, dims.v.data(), &partial_arg};
-  launch(module.function(1), dim3(static_cast<unsigned>(blocks)), args, stream);
-  void* args2[] = {&partial_arg, &n_lines, &tiles};
-  launch(module.function(2), dim3(static_cast<unsigned>(std::min<std::int64_t>(lines, 0x7fffffff))), args2, stream);
-  launch(module.function(3), dim3(static_cast<unsigned>(blocks)), args, stream);
+  void* args[] = {&in, &out, &n_lines, &n_len, &chunks, &chunk_len, dims.v.data(), &partial_arg};
+  launch(module.function(0), grid_of(lines * chunks), args, stream);
 }
 
 // Writes `r` into out= (shape checked, same_kind cast) when one is given; returns the result.

@@ -8,11 +8,10 @@
 //   - lines: a thread per line walks the axis in order, exactly NumPy's loop (any op, also the
 //     non-associative ones such as subtract.accumulate); coalesced when neighbouring lines are
 //     neighbours in memory.
-//   - rows (associative ops, contiguous lines): tiles of 256 * ITEMS elements staged in shared
-//     memory; each thread scans ITEMS neighbours, a Hillis-Steele scan over the thread totals
-//     gives each thread its prefix. Long lines take three passes: tile totals (MODE 1), a scan
-//     of each line's tile totals (cupp_scan_partials), the tiles again with the previous tiles'
-//     total as carry (MODE 2). A line of one tile takes one pass (MODE 0).
+//   - rows (associative ops, contiguous lines): a block scans a chunk of a line in tiles of
+//     256 * ITEMS elements held in registers (16-byte loads and stores, warp shuffles). Few long
+//     lines are cut into many chunks: one pass reads the chunk totals (cupp_scan_totals), the
+//     scan pass starts each chunk from the totals before it; else the scan is one pass.
 #pragma once
 
 #include <cupp/dev/math.cuh>
@@ -75,130 +74,253 @@ __global__ void cupp_scan_lines(const char* in, char* out, long long lines, long
 
 constexpr int scan_threads = 256;
 
-// Elements per thread in the rows class: 32 bytes of accumulators (2 to 8 elements), so a
-// tile's shared memory is about 8 KiB for every dtype.
+// Elements per thread in the rows class: 32 bytes of accumulators (2 to 32 elements).
 template <class Acc>
 struct scan_items {
-  static constexpr int value = sizeof(Acc) >= 16 ? 2 : sizeof(Acc) >= 8 ? 4 : 8;
+  static constexpr int value = sizeof(Acc) >= 32 ? 1 : 32 / static_cast<int>(sizeof(Acc));
 };
 
-// Shared-memory index with one pad slot per 32 elements (threads read ITEMS neighbours).
-__device__ inline int scan_pad(int k) { return k + (k >> 5); }
-
-// Scans the n (1 <= n <= 256 * ITEMS) accumulators of tile `s` in place, each preceded by
-// `carry` when has_carry; `total` gets the tile's total (carry included), the same in every
-// thread. `buf` holds 2 * 256 accumulators. Ends with a barrier.
-template <class F, class Acc, int ITEMS>
-__device__ inline void scan_tile(Acc* s, int n, bool has_carry, const Acc& carry, Acc* buf, Acc& total,
-                                 bool write_back) {
-  const int t = threadIdx.x;
-  const int first = t * ITEMS;
-  int valid = n - first;
-  valid = valid < 0 ? 0 : valid > ITEMS ? ITEMS : valid;
-  Acc local[ITEMS];
-  if (valid > 0) {
-    local[0] = s[scan_pad(first)];
+// Loads the K elements at p into v: 16-byte loads when `aligned` (p 16-byte aligned) and the K
+// elements span whole 16-byte words, else element by element.
+template <class T, int K>
+__device__ inline void scan_load(const T* p, T (&v)[K], bool aligned) {
+  static_assert(alignof(T) <= 16, "scan elements are at most 16-byte aligned");
+  if constexpr (sizeof(T) * K % 16 == 0) {
+    if (aligned) {
+      const uint4* q = reinterpret_cast<const uint4*>(p);
+      uint4* w = reinterpret_cast<uint4*>(v);
 #pragma unroll
-    for (int i = 1; i < ITEMS; ++i)
-      if (i < valid) F::apply(local[i - 1], s[scan_pad(first + i)], local[i]);
-  }
-  Acc* a = buf;
-  Acc* b = buf + scan_threads;
-  if (valid > 0) a[t] = local[valid - 1];
-  __syncthreads();
-  // Threads 0..last have elements; thread t's value only ever combines with earlier threads'.
-  const int last = (n - 1) / ITEMS;
-  for (int d = 1; d <= last; d *= 2) {
-    if (t <= last) {
-      if (t >= d) F::apply(a[t - d], a[t], b[t]);
-      else b[t] = a[t];
-    }
-    __syncthreads();
-    Acc* tmp = a;
-    a = b;
-    b = tmp;
-  }
-  if (write_back && valid > 0) {
-    const bool have = has_carry || t > 0;
-    Acc p = carry;
-    if (t > 0) {
-      if (has_carry) F::apply(carry, a[t - 1], p);
-      else p = a[t - 1];
-    }
-    for (int i = 0; i < valid; ++i) {
-      Acc v = local[i];
-      if (have) F::apply(p, local[i], v);
-      s[scan_pad(first + i)] = v;
+      for (int j = 0; j < static_cast<int>(sizeof(T) * K / 16); ++j) w[j] = q[j];
+      return;
     }
   }
-  if (has_carry) F::apply(carry, a[last], total);
-  else total = a[last];
-  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < K; ++i) v[i] = p[i];
 }
 
-// Rows class over contiguous lines (input elements of unit stride, output accumulators of unit
-// stride). MODE 0: lines of one tile, scanned and written. MODE 1: each tile's total to
-// partial[row * tiles + tile]. MODE 2: each tile scanned after the inclusive scan of the tile
-// totals before it (partial[row * tiles + tile - 1], from cupp_scan_partials), and written.
-template <class F, class Acc, class In, int N, int MODE, class Map = scan_map_cast>
+// Loads the first `valid` (0..K) of the K elements at p; the rest of v becomes T{}.
+template <class T, int K>
+__device__ inline void scan_load_part(const T* p, T (&v)[K], int valid, bool aligned) {
+  if (valid == K) {
+    scan_load(p, v, aligned);
+    return;
+  }
+#pragma unroll
+  for (int i = 0; i < K; ++i) v[i] = i < valid ? p[i] : T{};
+}
+
+template <class T, int K>
+__device__ inline void scan_store_part(T* p, const T (&v)[K], int valid, bool aligned) {
+  if constexpr (sizeof(T) * K % 16 == 0) {
+    if (aligned && valid == K) {
+      uint4* q = reinterpret_cast<uint4*>(p);
+      const uint4* w = reinterpret_cast<const uint4*>(v);
+#pragma unroll
+      for (int j = 0; j < static_cast<int>(sizeof(T) * K / 16); ++j) q[j] = w[j];
+      return;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < K; ++i)
+    if (i < valid) p[i] = v[i];
+}
+
+// __shfl_up_sync / __shfl_down_sync of any trivially copyable value, one 32-bit word at a time
+// (1- and 2-byte values travel in one word).
+template <bool UP, class T>
+__device__ inline T scan_shfl(const T& v, unsigned delta) {
+  constexpr int W = (static_cast<int>(sizeof(T)) + 3) / 4;
+  unsigned w[W];
+  if constexpr (sizeof(T) < 4) w[0] = 0;
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < W; ++i) w[i] = UP ? __shfl_up_sync(0xffffffffu, w[i], delta) : __shfl_down_sync(0xffffffffu, w[i], delta);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+// `acc = acc (+) v`, where an absent accumulator (have == false) becomes v.
+template <class F, class Acc>
+__device__ inline void scan_fold(Acc& acc, bool& have, const Acc& v) {
+  if (have) F::apply(acc, v, acc);
+  else acc = v;
+  have = true;
+}
+
+// Combines the block's per-thread values in thread order (a value is present in a prefix of the
+// threads, `have`); every thread gets the result. Fixed shape: identical run to run. Uses
+// `slots` (8 Acc) and `slot_have` (8 bools) and ends with a barrier.
+template <class F, class Acc>
+__device__ inline bool scan_block_fold(Acc& acc, bool have, Acc* slots, bool* slot_have) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (unsigned d = 1; d < 32; d *= 2) {
+    const Acc other = scan_shfl<false>(acc, d);
+    const bool other_have = __shfl_down_sync(0xffffffffu, have ? 1 : 0, d) != 0;
+    if ((lane & (2 * d - 1)) == 0 && other_have) scan_fold<F>(acc, have, other);
+  }
+  if (lane == 0) {
+    slots[warp] = acc;
+    slot_have[warp] = have;
+  }
+  __syncthreads();
+  have = false;
+#pragma unroll
+  for (int w = 0; w < scan_threads / 32; ++w)
+    if (slot_have[w]) scan_fold<F>(acc, have, slots[w]);
+  __syncthreads();
+  return have;
+}
+
+// Rows class over contiguous lines (input elements and output accumulators of unit stride). A
+// line is cut into `chunks` chunks of chunk_len elements (a multiple of the 256 * ITEMS tile);
+// a block scans one chunk, tile after tile, each tile starting from the running carry. A chunk
+// after the first starts from the combination of the earlier chunks' totals (partial[line *
+// chunks + 0 .. c-1], from cupp_scan_totals), which the block combines itself. Within a tile,
+// thread t scans its ITEMS neighbours in order, warps scan the thread totals with shuffles, and
+// each warp adds the totals of the warps before it: a fixed combining order, so float results
+// are identical run to run. The next tile's elements are loaded before this tile is scanned.
+template <class F, class Acc, class In, int N, class Map = scan_map_cast>
 __global__ void __launch_bounds__(256) cupp_scan_rows(const char* in, char* out, long long rows, long long len,
-                                                      long long tiles, scan_dims<N> kept, Acc* partial) {
+                                                      long long chunks, long long chunk_len, scan_dims<N> kept,
+                                                      const Acc* partial) {
   constexpr int ITEMS = scan_items<Acc>::value;
   constexpr int TILE = scan_threads * ITEMS;
-  __shared__ alignas(16) unsigned char tile_storage[(TILE + TILE / 32) * sizeof(Acc)];
-  __shared__ alignas(16) unsigned char buf_storage[2 * scan_threads * sizeof(Acc)];
-  Acc* s = reinterpret_cast<Acc*>(tile_storage);
-  Acc* buf = reinterpret_cast<Acc*>(buf_storage);
-  const long long blocks = rows * tiles;
+  constexpr int WARPS = scan_threads / 32;
+  __shared__ alignas(16) unsigned char totals_storage[2 * WARPS * sizeof(Acc)];
+  __shared__ alignas(16) unsigned char slots_storage[WARPS * sizeof(Acc)];
+  __shared__ bool slot_have[WARPS];
+  Acc* warp_totals = reinterpret_cast<Acc*>(totals_storage);
+  Acc* slots = reinterpret_cast<Acc*>(slots_storage);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const long long blocks = rows * chunks;
   for (long long blk = blockIdx.x; blk < blocks; blk += gridDim.x) {
-    const long long row = blk / tiles, tile = blk - row * tiles;
+    const long long row = blk / chunks, c = blk - row * chunks;
     long long io, oo;
     scan_offsets(row, kept, io, oo);
-    const long long start = tile * TILE;
-    const int n = static_cast<int>(len - start < TILE ? len - start : TILE);
-    const In* src = reinterpret_cast<const In*>(in + io) + start;
-    for (int k = threadIdx.x; k < n; k += scan_threads) s[scan_pad(k)] = Map::template apply<Acc>(src[k]);
-    __syncthreads();
-    const bool has_carry = MODE == 2 && tile > 0;
+    const In* src = reinterpret_cast<const In*>(in + io);
+    Acc* dst = reinterpret_cast<Acc*>(out + oo);
+    const bool in_aligned = (reinterpret_cast<unsigned long long>(src) & 15u) == 0;
+    const bool out_aligned = (reinterpret_cast<unsigned long long>(dst) & 15u) == 0;
+    const long long begin = c * chunk_len;
+    const long long end = len - begin < chunk_len ? len : begin + chunk_len;
     Acc carry{};
-    if (has_carry) carry = partial[row * tiles + tile - 1];
-    Acc total;
-    scan_tile<F, Acc, ITEMS>(s, n, has_carry, carry, buf, total, MODE != 1);
-    if (MODE == 1) {
-      if (threadIdx.x == 0) partial[row * tiles + tile] = total;
-    } else {
-      Acc* dst = reinterpret_cast<Acc*>(out + oo) + start;
-      for (int k = threadIdx.x; k < n; k += scan_threads) dst[k] = s[scan_pad(k)];
+    bool has_carry = false;
+    if (c > 0) {
+      // Thread t folds a contiguous slice of the earlier chunks' totals, then the block folds
+      // the slices in order.
+      const Acc* p = partial + row * chunks;
+      const long long per = (c + scan_threads - 1) / scan_threads;
+      const long long lo = threadIdx.x * per;
+      const long long hi = lo + per < c ? lo + per : c;
+      for (long long j = lo; j < hi; ++j) scan_fold<F>(carry, has_carry, p[j]);
+      has_carry = scan_block_fold<F>(carry, has_carry, slots, slot_have);
     }
-    __syncthreads();
+    In cur[ITEMS];
+    {
+      const long long first = begin + threadIdx.x * ITEMS;
+      const long long left = end - first;
+      scan_load_part(src + first, cur, left <= 0 ? 0 : left >= ITEMS ? ITEMS : static_cast<int>(left), in_aligned);
+    }
+    int parity = 0;
+    for (long long t0 = begin; t0 < end; t0 += TILE) {
+      const long long first = t0 + threadIdx.x * ITEMS;
+      const long long left = end - first;
+      const int valid = left <= 0 ? 0 : left >= ITEMS ? ITEMS : static_cast<int>(left);
+      In next[ITEMS];
+      const bool more = t0 + TILE < end;
+      if (more) {
+        const long long nleft = left - TILE;
+        scan_load_part(src + first + TILE, next, nleft <= 0 ? 0 : nleft >= ITEMS ? ITEMS : static_cast<int>(nleft),
+                       in_aligned);
+      }
+      alignas(16) Acc local[ITEMS];
+      local[0] = Map::template apply<Acc>(cur[0]);
+#pragma unroll
+      for (int i = 1; i < ITEMS; ++i) F::apply(local[i - 1], Map::template apply<Acc>(cur[i]), local[i]);
+      // Inclusive scan of the thread totals across the warp. A thread past the end of the line
+      // only feeds threads after it, which are past the end too.
+      Acc incl = local[ITEMS - 1];
+#pragma unroll
+      for (unsigned d = 1; d < 32; d *= 2) {
+        const Acc y = scan_shfl<true>(incl, d);
+        if (lane >= static_cast<int>(d)) F::apply(y, incl, incl);
+      }
+      const Acc before = scan_shfl<true>(incl, 1);
+      Acc* wt = warp_totals + parity * WARPS;
+      if (lane == 31) wt[warp] = incl;
+      __syncthreads();
+      Acc prefix = carry;
+      bool have = has_carry;
+      for (int w = 0; w < warp; ++w) scan_fold<F>(prefix, have, wt[w]);
+      if (lane > 0) scan_fold<F>(prefix, have, before);
+      if (have) {
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) F::apply(prefix, local[i], local[i]);
+      }
+      scan_store_part(dst + first, local, valid, out_aligned);
+      if (more) {
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w) scan_fold<F>(carry, has_carry, wt[w]);
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) cur[i] = next[i];
+      }
+      parity ^= 1;
+    }
+    __syncthreads();  // the next chunk reuses the shared slots
   }
 }
 
-// The inclusive scan of each row's `tiles` tile totals, in place (a block per row, in tiles of
-// 256 * ITEMS with the previous total as carry).
-template <class F, class Acc>
-__global__ void __launch_bounds__(256) cupp_scan_partials(Acc* partial, long long rows, long long tiles) {
+// The total of every chunk but the last of each line (see cupp_scan_rows): partial[line * chunks
+// + c] for c < chunks - 1. Such a chunk is whole tiles, so every thread has elements; thread t
+// folds its ITEMS elements of each tile in order, four tiles in flight, and the block folds the
+// thread totals in a fixed tree.
+template <class F, class Acc, class In, int N, class Map = scan_map_cast>
+__global__ void __launch_bounds__(256) cupp_scan_totals(const char* in, long long rows, long long chunks,
+                                                        long long chunk_len, scan_dims<N> kept, Acc* partial) {
   constexpr int ITEMS = scan_items<Acc>::value;
   constexpr int TILE = scan_threads * ITEMS;
-  __shared__ alignas(16) unsigned char tile_storage[(TILE + TILE / 32) * sizeof(Acc)];
-  __shared__ alignas(16) unsigned char buf_storage[2 * scan_threads * sizeof(Acc)];
-  Acc* s = reinterpret_cast<Acc*>(tile_storage);
-  Acc* buf = reinterpret_cast<Acc*>(buf_storage);
-  for (long long row = blockIdx.x; row < rows; row += gridDim.x) {
-    Acc* p = partial + row * tiles;
-    Acc carry{};
-    bool has_carry = false;
-    for (long long c0 = 0; c0 < tiles; c0 += TILE) {
-      const int n = static_cast<int>(tiles - c0 < TILE ? tiles - c0 : TILE);
-      for (int k = threadIdx.x; k < n; k += scan_threads) s[scan_pad(k)] = p[c0 + k];
-      __syncthreads();
-      Acc total;
-      scan_tile<F, Acc, ITEMS>(s, n, has_carry, carry, buf, total, true);
-      for (int k = threadIdx.x; k < n; k += scan_threads) p[c0 + k] = s[scan_pad(k)];
-      carry = total;
-      has_carry = true;
-      __syncthreads();
+  constexpr int WARPS = scan_threads / 32;
+  __shared__ alignas(16) unsigned char slots_storage[WARPS * sizeof(Acc)];
+  __shared__ bool slot_have[WARPS];
+  Acc* slots = reinterpret_cast<Acc*>(slots_storage);
+  const long long full = chunks - 1;
+  const long long blocks = rows * full;
+  for (long long blk = blockIdx.x; blk < blocks; blk += gridDim.x) {
+    const long long row = blk / full, c = blk - row * full;
+    long long io, oo;
+    scan_offsets(row, kept, io, oo);
+    const In* src = reinterpret_cast<const In*>(in + io) + c * chunk_len + threadIdx.x * ITEMS;
+    const bool aligned = (reinterpret_cast<unsigned long long>(src) & 15u) == 0;
+    const long long tiles = chunk_len / TILE;  // >= 1
+    Acc acc;
+    {
+      In v[ITEMS];
+      scan_load(src, v, aligned);
+      acc = Map::template apply<Acc>(v[0]);
+#pragma unroll
+      for (int i = 1; i < ITEMS; ++i) F::apply(acc, Map::template apply<Acc>(v[i]), acc);
     }
+    long long k = 1;
+    for (; k + 4 <= tiles; k += 4) {
+      In v[4][ITEMS];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) scan_load(src + (k + u) * TILE, v[u], aligned);
+#pragma unroll
+      for (int u = 0; u < 4; ++u)
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) F::apply(acc, Map::template apply<Acc>(v[u][i]), acc);
+    }
+    for (; k < tiles; ++k) {
+      In v[ITEMS];
+      scan_load(src + k * TILE, v, aligned);
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) F::apply(acc, Map::template apply<Acc>(v[i]), acc);
+    }
+    const bool have = true;
+    scan_block_fold<F>(acc, have, slots, slot_have);
+    if (threadIdx.x == 0) partial[row * chunks + c] = acc;
   }
 }
 
