@@ -364,6 +364,33 @@ __device__ inline void arg_next(arg_acc<T>& a, const arg_acc<T>& e) {
   }
 }
 
+// x, an element after `cur`, replaces it: x is beyond cur, or x is the first NaN.
+template <bool MAX, class T>
+__device__ inline bool arg_wins(T x, T cur) {
+  if constexpr (is_float_like<T>::value) return !isnan(cur) && (isnan(x) || arg_beyond<MAX>(x, cur));
+  else return arg_beyond<MAX>(x, cur);
+}
+
+// Adds a pack of V elements (indices i0 ..) that come after every element already in `a`
+// (argmax/argmin of a real dtype): the pack's extreme is found with selects only, and its first
+// position is looked for only when it beats `a`, which after the first packs is rare. The same
+// result as V calls of arg_next.
+template <bool MAX, class T, int V>
+__device__ inline void arg_next_pack(arg_acc<T>& a, const T (&v)[V], long long i0) {
+  T m = v[0];
+#pragma unroll
+  for (int e = 1; e < V; ++e) m = arg_wins<MAX>(v[e], m) ? v[e] : m;
+  if (a.i >= 0 && !arg_wins<MAX>(m, a.v)) return;
+  const bool nan = isnan(m);
+  int k = 0;
+#pragma unroll
+  for (int e = V - 1; e >= 0; --e)
+    if (nan ? isnan(v[e]) : !arg_beyond<MAX>(m, v[e])) k = e;  // the first element equal to m
+  a.v = m;
+  a.i = i0 + k;
+  a.number = true;
+}
+
 template <class T>
 __device__ inline arg_acc<T> arg_none() {
   arg_acc<T> e;
@@ -422,15 +449,24 @@ __global__ void cupp_arg_rows(const char* in, void* out, long long out_size, lon
 #pragma unroll
         for (int u = 0; u < 4; ++u) v[u] = p[q + u * step];
 #pragma unroll
-        for (int u = 0; u < 4; ++u)
+        for (int u = 0; u < 4; ++u) {
+          if constexpr (!SKIP_NAN && !is_complex<In>::value) {
+            arg_next_pack<MAX>(acc, v[u].v, head + (q + u * step) * V);
+          } else {
 #pragma unroll
-          for (int e = 0; e < V; ++e)
-            arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(v[u].v[e], head + (q + u * step) * V + e));
+            for (int e = 0; e < V; ++e)
+              arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(v[u].v[e], head + (q + u * step) * V + e));
+          }
+        }
       }
       for (; q < packs; q += step) {
         const element_pack<In> v = p[q];
+        if constexpr (!SKIP_NAN && !is_complex<In>::value) {
+          arg_next_pack<MAX>(acc, v.v, head + q * V);
+        } else {
 #pragma unroll
-        for (int e = 0; e < V; ++e) arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(v.v[e], head + q * V + e));
+          for (int e = 0; e < V; ++e) arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(v.v[e], head + q * V + e));
+        }
       }
       const long long tail = head + packs * V + threadIdx.x;
       if (tail < r1) arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(row[tail], tail));
