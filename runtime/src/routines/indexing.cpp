@@ -179,19 +179,28 @@ extern "C" __global__ void cupp_putmask(char* dst, const unsigned char* mask, co
 }
 
 // Stream compaction over a contiguous mask of n bytes (nonzero = true), in tiles of CUPP_CTILE
-// elements per 256-thread block: each thread takes 4 consecutive bytes per round (one 32-bit load
-// when the mask is 4-byte aligned), 8 rounds. Pass 1 counts per block, pass 2 scans the block
-// counts (one block), pass 3 writes each true element at its rank: its flat position, its
-// coordinates (nonzero, argwhere) or the element of a contiguous source (a[mask]).
+// bytes per 256-thread block: each thread takes 16 consecutive bytes per round (one 16-byte load
+// when the mask is 16-byte aligned), 2 rounds. Pass 1 counts per block, pass 2 scans the block
+// counts (one block), pass 3 ranks each round's true elements in the block, gathers their flat
+// positions in shared memory in order, and writes them out with coalesced stores: the positions,
+// their coordinates (nonzero, argwhere) or the elements of a contiguous source (a[mask]).
 #define CUPP_CTILE 8192
-__device__ inline unsigned cupp_mask4(const unsigned char* m, long long i, long long n, int aligned) {
-  if (aligned && i + 3 < n) {
-    const unsigned w = *reinterpret_cast<const unsigned*>(m + i);
-    return ((w & 0xffu) ? 1u : 0u) | ((w & 0xff00u) ? 2u : 0u) | ((w & 0xff0000u) ? 4u : 0u) |
-           ((w & 0xff000000u) ? 8u : 0u);
+#define CUPP_CROUND 4096
+// Bit j set when byte j of the 16 at m + i is nonzero (bytes at or past n read as zero).
+__device__ inline unsigned cupp_mask16(const unsigned char* m, long long i, long long n, int aligned) {
+  if (aligned && i + 15 < n) {
+    const uint4 v = *reinterpret_cast<const uint4*>(m + i);
+    const unsigned w[4] = {v.x, v.y, v.z, v.w};
+    unsigned r = 0;
+    for (int k = 0; k < 4; ++k) {
+      // 0x80 in each byte that is nonzero.
+      const unsigned nz = (((w[k] & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w[k]) & 0x80808080u;
+      r |= (((nz >> 7) & 1u) | ((nz >> 14) & 2u) | ((nz >> 21) & 4u) | ((nz >> 28) & 8u)) << (4 * k);
+    }
+    return r;
   }
   unsigned r = 0;
-  for (int j = 0; j < 4; ++j)
+  for (int j = 0; j < 16; ++j)
     if (i + j < n && m[i + j]) r |= 1u << j;
   return r;
 }
@@ -200,7 +209,8 @@ extern "C" __global__ void cupp_mask_count(const unsigned char* m, long long n, 
   __shared__ unsigned warp_sum[8];
   const long long base = (long long)blockIdx.x * CUPP_CTILE;
   unsigned c = 0;
-  for (int r = 0; r < 8; ++r) c += __popc(cupp_mask4(m, base + (long long)(r * 256 + threadIdx.x) * 4, n, aligned));
+  for (int r = 0; r < CUPP_CTILE / CUPP_CROUND; ++r)
+    c += __popc(cupp_mask16(m, base + r * CUPP_CROUND + (long long)threadIdx.x * 16, n, aligned));
   for (int o = 16; o > 0; o >>= 1) c += __shfl_down_sync(0xffffffffu, c, o);
   if ((threadIdx.x & 31u) == 0) warp_sum[threadIdx.x >> 5] = c;
   __syncthreads();
@@ -235,19 +245,18 @@ extern "C" __global__ void cupp_scan_counts(unsigned long long* counts, long lon
 }
 // kind 0: out (int64) gets coordinates: out[d * row_stride + rank * col_stride] for each of
 // g's dims (g.ndim 1: the flat position); kind 1: out (elements) gets src's element.
-extern "C" __global__ void cupp_mask_write(const unsigned char* m, long long n, int aligned,
+extern "C" __global__ void __launch_bounds__(256) cupp_mask_write(const unsigned char* m, long long n, int aligned,
                                            const unsigned long long* offsets, int kind, char* out, const char* src,
                                            int nw, cupp_geom g, long long row_stride, long long col_stride) {
   __shared__ unsigned warp_sum[8];
-  __shared__ unsigned long long running;
-  if (threadIdx.x == 0) running = offsets[blockIdx.x];
-  __syncthreads();
+  __shared__ long long found[CUPP_CROUND];
   const long long base = (long long)blockIdx.x * CUPP_CTILE;
   const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
   const long long eb = (long long)nw * sizeof(W);
-  for (int r = 0; r < 8; ++r) {
-    const long long i = base + (long long)(r * 256 + threadIdx.x) * 4;
-    const unsigned bits = cupp_mask4(m, i, n, aligned);
+  unsigned long long running = offsets[blockIdx.x];
+  for (int r = 0; r < CUPP_CTILE / CUPP_CROUND; ++r) {
+    const long long i = base + r * CUPP_CROUND + (long long)threadIdx.x * 16;
+    unsigned bits = cupp_mask16(m, i, n, aligned);
     const unsigned c = __popc(bits);
     unsigned incl = c;
     for (int o = 1; o < 32; o <<= 1) {
@@ -262,27 +271,30 @@ extern "C" __global__ void cupp_mask_write(const unsigned char* m, long long n, 
       if (w < warp) before += x;
       all += x;
     }
-    unsigned long long pos = running + before + incl - c;
-    for (int j = 0; j < 4; ++j) {
-      if (!((bits >> j) & 1u)) continue;
-      const long long f = i + j;
+    unsigned rank = before + incl - c;
+    while (bits) {
+      found[rank++] = i + (__ffs(bits) - 1);
+      bits &= bits - 1;
+    }
+    __syncthreads();
+    for (unsigned k = threadIdx.x; k < all; k += 256) {
+      const long long f = found[k];
+      const long long pos = (long long)(running + k);
       if (kind == 1) {
-        cupp_move(out + (long long)pos * eb, src + f * eb, nw);
+        cupp_move(out + pos * eb, src + f * eb, nw);
       } else if (g.ndim == 1) {
         reinterpret_cast<long long*>(out)[pos * col_stride] = f;
       } else {
         long long rem = f;
         for (int d = g.ndim - 1; d >= 0; --d) {
           const long long q = rem / g.shape[d];
-          reinterpret_cast<long long*>(out)[d * row_stride + (long long)pos * col_stride] = rem - q * g.shape[d];
+          reinterpret_cast<long long*>(out)[d * row_stride + pos * col_stride] = rem - q * g.shape[d];
           rem = q;
         }
       }
-      ++pos;
     }
-    __syncthreads();
-    if (threadIdx.x == 0) running += all;
-    __syncthreads();
+    running += all;
+    __syncthreads();  // warp_sum and found are reused by the next round
   }
 }
 // Advanced indexing, step 1: off[k] = init + x * axis_stride (+ off[k] when accumulate) for the
@@ -516,7 +528,7 @@ compaction count_true(const ndarray& mask, const detail::kernel_module& m, int d
   const std::int64_t n = c.mask.size();
   if (n == 0) return c;
   c.blocks = (n + compact_tile - 1) / compact_tile;
-  c.aligned = addr(c.mask) % 4 == 0 ? 1 : 0;
+  c.aligned = addr(c.mask) % 16 == 0 ? 1 : 0;
   c.offsets = empty({c.blocks + 1}, uint64);
   const void* mp = c.mask.data();
   long long nn = n, nb = c.blocks;
