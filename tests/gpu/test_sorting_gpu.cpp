@@ -344,6 +344,39 @@ TEST(SortingGpu, LargeRandom) {
   }
 }
 
+// The plain float sort through CUB's float order: negative NaNs (CUB's first) end up last with the
+// others, in both widths, at sizes around the block and tile boundaries; both engines agree.
+TEST(SortingGpu, NegativeNaNsGoLast) {
+  CUPP_REQUIRE_GPU();
+  std::mt19937_64 rng(5);
+  const double neg_nan = -std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t n : {2u, 3u, 255u, 4097u, 100003u}) {
+    std::vector<double> v(n);
+    for (auto& x : v) {
+      const std::uint64_t r = rng() % 10;
+      x = r == 0 ? neg_nan : r == 1 ? nan_v : r == 2 ? -0.0 : r == 3 ? 0.0 : static_cast<double>(rng() % 2001) - 1000.0;
+    }
+    if (n == 3) v = {neg_nan, neg_nan, neg_nan};
+    std::vector<double> finite;
+    for (double x : v)
+      if (!std::isnan(x)) finite.push_back(x);
+    std::sort(finite.begin(), finite.end());
+    for (const dtype& t : {float32, float64}) {
+      for (bool use_cub : {true, false}) {
+        SCOPED_TRACE(std::to_string(n) + " " + t.name() + (use_cub ? " cub" : " own"));
+        engine_scope engine(use_cub);
+        const std::vector<double> s = as_doubles(sort(F(v, t)));
+        ASSERT_EQ(s.size(), n);
+        for (std::size_t k = 0; k < finite.size(); ++k) ASSERT_EQ(s[k], finite[k]) << k;
+        for (std::size_t k = finite.size(); k < n; ++k) ASSERT_TRUE(std::isnan(s[k])) << k;
+        // -0.0 and 0.0 keep their count (each element is kept).
+        EXPECT_EQ(std::count_if(s.begin(), s.end(), [](double x) { return x == 0.0 && std::signbit(x); }),
+                  std::count_if(v.begin(), v.end(), [](double x) { return x == 0.0 && std::signbit(x); }));
+      }
+    }
+  }
+}
+
 TEST(SortingGpu, StabilityAndSignedZeros) {
   CUPP_REQUIRE_GPU();
   // Equal keys keep their order: argsort of many duplicates.

@@ -1,11 +1,13 @@
 // cub_sort.hpp's implementation: CUB's DeviceRadixSort, compiled ahead of time by nvcc (CUB's
 // device-wide algorithms do not compile under NVRTC). To keep the build short, only unsigned keys
 // of 1, 2, 4 and 8 bytes are instantiated: keys-only and with int64 values, each with 32-bit
-// (n < 2^31) and 64-bit item counts, and with int32 values and 32-bit counts.
+// (n < 2^31) and 64-bit item counts, and with int32 values and 32-bit counts; and float and double
+// keys (keys only, 32-bit counts) for the plain sort of a float array.
 #include "accel/cub_sort.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <string>
@@ -95,6 +97,28 @@ int cub_sort_pairs_i32(int key_bytes, void* const keys[2], std::int32_t* const v
     using K = decltype(key);
     return sort_pairs<K, int>(keys, vals, static_cast<int>(n), begin_bit, end_bit, stream, alloc);
   });
+}
+
+void cub_sort_floats(int key_bytes, const void* in, void* out, std::int64_t n, cudaStream_t stream,
+                     const temp_alloc& alloc) {
+  if (n < 2 || n > INT_MAX) throw ValueError("cub sort: a float sort takes 2 to 2^31 - 1 values");
+  auto run = [&](auto key) {
+    using K = decltype(key);
+    const K* k_in = static_cast<const K*>(in);
+    K* k_out = static_cast<K*>(out);
+    const int items = static_cast<int>(n);
+    std::size_t bytes = 0;
+    (void)cudaGetLastError();  // as in sort_keys
+    cuda::detail::check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, k_in, k_out, items, 0, 8 * int(sizeof(K)), stream),
+                        "cub::DeviceRadixSort::SortKeys");
+    void* temp = alloc(std::max<std::size_t>(bytes, static_cast<std::size_t>(n) * sizeof(K)));
+    cuda::detail::check(cub::DeviceRadixSort::SortKeys(temp, bytes, k_in, k_out, items, 0, 8 * int(sizeof(K)), stream),
+                        "cub::DeviceRadixSort::SortKeys");
+    launches.fetch_add(1, std::memory_order_relaxed);
+  };
+  if (key_bytes == 4) run(float{});
+  else if (key_bytes == 8) run(double{});
+  else throw ValueError("cub sort: float keys are 4 or 8 bytes");
 }
 
 std::uint64_t cub_launch_count() noexcept { return launches.load(std::memory_order_relaxed); }

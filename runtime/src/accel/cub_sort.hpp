@@ -28,6 +28,14 @@ int cub_sort_pairs(int key_bytes, void* const keys[2], std::int64_t* const vals[
 int cub_sort_pairs_i32(int key_bytes, void* const keys[2], std::int32_t* const vals[2], std::int64_t n, int begin_bit,
                        int end_bit, cudaStream_t stream, const temp_alloc& alloc);
 
+// Sorts n (2 <= n <= INT32_MAX) float (key_bytes 4) or double (8) values from `in` into `out` in
+// CUB's own float order: the IEEE bit order with the sign flipped, so negative NaNs come first and
+// -0.0 before 0.0 (the caller moves leading NaNs to the end, where NumPy puts every NaN). `in` is
+// read only. The temporary storage asked of `alloc` is at least n values, so the caller may use
+// it as scratch of n values once this returns (the stream orders it after the sort).
+void cub_sort_floats(int key_bytes, const void* in, void* out, std::int64_t n, cudaStream_t stream,
+                     const temp_alloc& alloc);
+
 // How many CUB sorts have been launched in this process (tests check that none ran when the
 // accelerator is off).
 std::uint64_t cub_launch_count() noexcept;

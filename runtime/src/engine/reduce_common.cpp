@@ -1,11 +1,14 @@
 // What reductions and accumulations share (see reduce_common.hpp).
 #include "engine/reduce_common.hpp"
 
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 
+#include "cuda/check.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/errors.hpp"
 
@@ -39,6 +42,20 @@ int sm_count(int device) {
   auto it = counts.find(device);
   if (it == counts.end())
     it = counts.emplace(device, std::max(1, cuda::get_device_properties(device).multiprocessor_count)).first;
+  return it->second;
+}
+
+int resident_blocks(const void* kernel, int threads) {
+  static std::mutex mutex;
+  static std::unordered_map<const void*, int> blocks;
+  const std::lock_guard lock(mutex);
+  auto it = blocks.find(kernel);
+  if (it == blocks.end()) {
+    int n = 0;
+    const cudaError_t rc = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0);
+    cuda::detail::ignore(rc);  // an unknown answer falls back to 8 (grids then take two waves at worst)
+    it = blocks.emplace(kernel, rc == cudaSuccess && n > 0 ? n : 8).first;
+  }
   return it->second;
 }
 

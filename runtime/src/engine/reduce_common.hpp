@@ -1,6 +1,6 @@
 // Internal: what ufunc.reduce (reduction.cpp) and ufunc.accumulate (scan.cpp) share: NumPy's
 // default result dtype of a reduction or accumulation, the loop that combines accumulators, and
-// the device's multiprocessor count (both size their grids by it).
+// the device's multiprocessor count and a kernel's resident blocks (both size their grids by them).
 #pragma once
 
 #include <cstddef>
@@ -23,5 +23,10 @@ std::size_t combining_loop(const op_spec& op, type_id acc, std::string_view meth
 
 // The number of multiprocessors of `device` (asked once per device, then remembered).
 int sm_count(int device);
+
+// How many blocks of `threads` threads of `kernel` (a kernel_module function, no dynamic shared
+// memory) fit on one multiprocessor at once (asked once per kernel, then remembered; 8 when the
+// runtime cannot tell). Grids of sm_count * this many blocks run in one wave.
+int resident_blocks(const void* kernel, int threads);
 
 }  // namespace cupp::engine

@@ -159,7 +159,9 @@ void scan_into(const op_spec& op, std::size_t loop, const ndarray& a, std::int64
   const std::int64_t items = std::max<std::int64_t>(1, 32 / acc_item);  // cupp/dev/scan.cuh's scan_items
   const std::int64_t tile = scan_threads * items;
   const std::int64_t tiles = (len + tile - 1) / tile;
-  const std::int64_t target = 8 * static_cast<std::int64_t>(engine::sm_count(device));
+  // One full wave of the scan kernel (a second, partial wave would leave most SMs idle).
+  const std::int64_t target = static_cast<std::int64_t>(engine::resident_blocks(module.function(0), scan_threads)) *
+                              engine::sm_count(device);
   const std::int64_t wanted = std::clamp<std::int64_t>((target + lines - 1) / lines, 1, tiles);
   long long chunk_len = (tiles + wanted - 1) / wanted * tile;
   long long chunks = (len + chunk_len - 1) / chunk_len;

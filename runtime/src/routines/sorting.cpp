@@ -192,6 +192,38 @@ extern "C" __global__ void cupp_widen(const int* in, long long* out, long long n
 extern "C" __global__ void cupp_mod(long long* perm, long long n, long long cols) {
   CUPP_GRID_LOOP(i, n) perm[i] %= cols;
 }
+// After CUB's float sort (accel/cub_sort.hpp): the negative NaNs it put first go to the end.
+// cupp_nan_lead counts them (one thread, a binary search: they are a prefix); when there are any,
+// cupp_nan_save copies the sorted values to scratch and cupp_nan_rotate writes them back rotated.
+template <class U> __device__ bool cupp_is_nan_bits(U u, U em) {
+  return (U)(u & (U)~(U)((U)1 << (sizeof(U) * 8 - 1))) > em;
+}
+template <class U> __device__ void cupp_nan_lead(const U* v, long long n, U em, long long* lead) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  if (!cupp_is_nan_bits(v[0], em)) { *lead = 0; return; }
+  long long lo = 1, hi = n;  // the first value that is not NaN lies in [lo, hi]
+  while (lo < hi) {
+    const long long mid = lo + (hi - lo) / 2;
+    if (cupp_is_nan_bits(v[mid], em)) lo = mid + 1; else hi = mid;
+  }
+  *lead = lo;
+}
+template <class U> __device__ void cupp_nan_save(const U* v, U* scratch, long long n, const long long* lead) {
+  if (*lead == 0) return;
+  CUPP_GRID_LOOP(i, n) scratch[i] = v[i];
+}
+template <class U> __device__ void cupp_nan_rotate(U* v, const U* scratch, long long n, const long long* lead) {
+  const long long k = *lead;
+  if (k == 0) return;
+  CUPP_GRID_LOOP(i, n) v[i] = scratch[i + k < n ? i + k : i + k - n];
+}
+extern "C" __global__ void cupp_nan_lead_w4(const u32* v, long long n, u32 em, long long* lead) { cupp_nan_lead(v, n, em, lead); }
+extern "C" __global__ void cupp_nan_lead_w8(const u64* v, long long n, u64 em, long long* lead) { cupp_nan_lead(v, n, em, lead); }
+extern "C" __global__ void cupp_nan_save_w4(const u32* v, u32* s, long long n, const long long* lead) { cupp_nan_save(v, s, n, lead); }
+extern "C" __global__ void cupp_nan_save_w8(const u64* v, u64* s, long long n, const long long* lead) { cupp_nan_save(v, s, n, lead); }
+extern "C" __global__ void cupp_nan_rotate_w4(u32* v, const u32* s, long long n, const long long* lead) { cupp_nan_rotate(v, s, n, lead); }
+extern "C" __global__ void cupp_nan_rotate_w8(u64* v, const u64* s, long long n, const long long* lead) { cupp_nan_rotate(v, s, n, lead); }
+
 // Complex keys in NumPy's order: class (0: R+Rj, 1: R+nanj, 2: nan+Rj, 3: nan+nanj), then the
 // real key (the imaginary one for class 2), then the imaginary key (classes 0 only).
 // complex64: one 64-bit word (real key << 32 | imaginary key); complex128: two words.
@@ -222,14 +254,18 @@ extern "C" __global__ void cupp_key_c128(const u64* in, u64* prim, u64* sec, u8*
                           "cupp_rs_scatter_w"})
       p.kernels.push_back(std::string(k) + w);
   for (const char* k : {"cupp_rowkey_w4", "cupp_rowkey_w8", "cupp_iota", "cupp_mod", "cupp_key_c64", "cupp_key_c128",
-                        "cupp_iota32", "cupp_widen"})
+                        "cupp_iota32", "cupp_widen", "cupp_nan_lead_w4", "cupp_nan_lead_w8", "cupp_nan_save_w4",
+                        "cupp_nan_save_w8", "cupp_nan_rotate_w4", "cupp_nan_rotate_w8"})
     p.kernels.emplace_back(k);
   return p;
 }
 
 // Kernel indices: per width (index of 1/2/4/8 = 0..3) six kernels, then the rest.
 enum width_kernel { k_key, k_unkey, k_unkey64, k_pack, k_hist, k_scatter, k_per_width };
-enum other_kernel { k_rowkey4 = 4 * k_per_width, k_rowkey8, k_iota, k_mod, k_key_c64, k_key_c128, k_iota32, k_widen };
+enum other_kernel {
+  k_rowkey4 = 4 * k_per_width, k_rowkey8, k_iota, k_mod, k_key_c64, k_key_c128, k_iota32, k_widen,
+  k_nan_lead4, k_nan_lead8, k_nan_save4, k_nan_save8, k_nan_rotate4, k_nan_rotate8
+};
 
 int width_index(int w) { return w == 1 ? 0 : w == 2 ? 1 : w == 4 ? 2 : 3; }
 std::size_t wk(int w, width_kernel k) { return static_cast<std::size_t>(width_index(w) * k_per_width + k); }
@@ -297,6 +333,15 @@ void own_radix_sort(ndarray& keys, ndarray* vals, int begin, int end, int device
   }
 }
 
+// The key word of one element width for the kernel argument `em`.
+struct em_arg {
+  std::uint8_t b1;
+  std::uint16_t b2;
+  std::uint32_t b4;
+  std::uint64_t b8;
+  void* ptr(int w) { return w == 1 ? static_cast<void*>(&b1) : w == 2 ? static_cast<void*>(&b2) : w == 4 ? static_cast<void*>(&b4) : static_cast<void*>(&b8); }
+};
+
 #if CUPP_HAVE_AOT_ACCELERATORS
 // CUB's DeviceRadixSort (accel/cub_sort.cu) on the keys (and values), in place.
 void cub_radix_sort(ndarray& keys, ndarray* vals, int begin, int end, int device) {
@@ -327,6 +372,41 @@ void cub_radix_sort(ndarray& keys, ndarray* vals, int begin, int end, int device
   }
 }
 #endif
+
+// The plain sort of n (2 .. 2^31 - 1) float32 or float64 values by CUB's float order, then the
+// negative NaNs it puts first moved to the end: no key transform passes.
+ndarray cub_float_sort(const ndarray& flat, int device) {
+  const std::int64_t n = flat.size();
+  const int w = static_cast<int>(flat.itemsize());
+  ndarray out = empty({n}, flat.dtype());
+#if CUPP_HAVE_AOT_ACCELERATORS
+  const auto stream = stream_of(device);
+  cuda::Memory temp;
+  const detail::accel::temp_alloc alloc = [&](std::size_t bytes) {
+    temp = cuda::alloc(bytes, device, stream);
+    return temp.ptr();
+  };
+  detail::accel::cub_sort_floats(w, flat.data(), out.data(), n, stream, alloc);
+  const ndarray lead = empty({1}, int64);
+  void* v = out.data();
+  void* s = temp.ptr();
+  void* l = lead.data();
+  long long nn = n;
+  em_arg em{0, 0, 0x7F800000u, 0x7FF0000000000000ull};
+  {
+    void* args[] = {&v, &nn, em.ptr(w), &l};
+    launch(w == 4 ? k_nan_lead4 : k_nan_lead8, 1, args, device, 1);
+  }
+  void* args[] = {&v, &s, &nn, &l};
+  launch(w == 4 ? k_nan_save4 : k_nan_save8, n, args, device);
+  launch(w == 4 ? k_nan_rotate4 : k_nan_rotate8, n, args, device);
+#else
+  (void)w;
+  (void)device;
+  throw ValueError("internal: cupp was built without the CUB accelerators");
+#endif
+  return out;
+}
 
 void radix_sort(ndarray& keys, ndarray* vals, int begin, int end) {
   const std::int64_t n = keys.size();
@@ -366,14 +446,6 @@ std::uint64_t exp_mask(const dtype& t) {
   }
 }
 
-// The key word of one element width for the kernel argument `em`.
-struct em_arg {
-  std::uint8_t b1;
-  std::uint16_t b2;
-  std::uint32_t b4;
-  std::uint64_t b8;
-  void* ptr(int w) { return w == 1 ? static_cast<void*>(&b1) : w == 2 ? static_cast<void*>(&b2) : w == 4 ? static_cast<void*>(&b4) : static_cast<void*>(&b8); }
-};
 
 // One key column for a non-complex contiguous flat array.
 key_column scalar_key(const ndarray& flat, key_mode mode) {
@@ -582,7 +654,10 @@ ndarray sort_impl(const ndarray& a, const sort_options& o) {
     int kind = kind_code(t);
     void* op = out.data();
     const int rowbits = m.rows > 1 ? bits_for(static_cast<std::uint64_t>(m.rows)) : 0;
-    if (rowbits == 0) {
+    if (rowbits == 0 && (t == float32 || t == float64) && n <= std::numeric_limits<std::int32_t>::max() &&
+        detail::sort_uses_cub()) {
+      out = cub_float_sort(flat, a.device());
+    } else if (rowbits == 0) {
       radix_sort(k.words, nullptr, 0, k.bits);
       const void* kp = k.words.data();
       void* args[] = {&kp, &op, &nn, &kind};

@@ -138,6 +138,20 @@ __device__ inline void accumulate_contiguous(Acc& acc, bool& have, const In* row
   // folded in a fixed order, so results stay identical run to run.
   Acc lane[4];
   bool lane_has[4] = {false, false, false, false};
+  if (q + 3 * step < packs) {
+    // The first four packs start the lanes, so the loop below needs no "have" flags.
+    element_pack<In> v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = p[q + u * step];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      lane[u] = Map::template apply<Acc>(v[u].v[0], aux, o);
+#pragma unroll
+      for (int e = 1; e < V; ++e) F::apply(lane[u], Map::template apply<Acc>(v[u].v[e], aux, o), lane[u]);
+      lane_has[u] = true;
+    }
+    q += 4 * step;
+  }
   for (; q + 3 * step < packs; q += 4 * step) {
     element_pack<In> v[4];
 #pragma unroll
@@ -145,7 +159,7 @@ __device__ inline void accumulate_contiguous(Acc& acc, bool& have, const In* row
 #pragma unroll
     for (int u = 0; u < 4; ++u)
 #pragma unroll
-      for (int e = 0; e < V; ++e) accumulate<F>(lane[u], lane_has[u], Map::template apply<Acc>(v[u].v[e], aux, o));
+      for (int e = 0; e < V; ++e) F::apply(lane[u], Map::template apply<Acc>(v[u].v[e], aux, o), lane[u]);
   }
 #pragma unroll
   for (int u = 0; u < 3; ++u) {
@@ -371,23 +385,34 @@ __device__ inline bool arg_wins(T x, T cur) {
   else return arg_beyond<MAX>(x, cur);
 }
 
-// Adds a pack of V elements (indices i0 ..) that come after every element already in `a`
-// (argmax/argmin of a real dtype): the pack's extreme is found with selects only, and its first
-// position is looked for only when it beats `a`, which after the first packs is rare. The same
-// result as V calls of arg_next.
-template <bool MAX, class T, int V>
-__device__ inline void arg_next_pack(arg_acc<T>& a, const T (&v)[V], long long i0) {
-  T m = v[0];
+// Adds U packs of V elements (pack u's first index i0[u], increasing) that come after every
+// element already in `a` (argmax/argmin of a real dtype): their extreme is found with selects
+// only (a tree: per pack, then across packs), and its first position is looked for only when it
+// beats `a`, which after the first packs is rare. The same result as U * V calls of arg_next.
+template <bool MAX, class T, int V, int U>
+__device__ inline void arg_next_packs(arg_acc<T>& a, const T (&v)[U][V], const long long (&i0)[U]) {
+  T pm[U];
 #pragma unroll
-  for (int e = 1; e < V; ++e) m = arg_wins<MAX>(v[e], m) ? v[e] : m;
+  for (int u = 0; u < U; ++u) {
+    pm[u] = v[u][0];
+#pragma unroll
+    for (int e = 1; e < V; ++e) pm[u] = arg_wins<MAX>(v[u][e], pm[u]) ? v[u][e] : pm[u];
+  }
+#pragma unroll
+  for (int w = 1; w < U; w *= 2)
+#pragma unroll
+    for (int u = 0; u + w < U; u += 2 * w) pm[u] = arg_wins<MAX>(pm[u + w], pm[u]) ? pm[u + w] : pm[u];
+  const T m = pm[0];
   if (a.i >= 0 && !arg_wins<MAX>(m, a.v)) return;
   const bool nan = isnan(m);
-  int k = 0;
+  long long k = 0;
 #pragma unroll
-  for (int e = V - 1; e >= 0; --e)
-    if (nan ? isnan(v[e]) : !arg_beyond<MAX>(m, v[e])) k = e;  // the first element equal to m
+  for (int u = U - 1; u >= 0; --u)
+#pragma unroll
+    for (int e = V - 1; e >= 0; --e)
+      if (nan ? isnan(v[u][e]) : !arg_beyond<MAX>(m, v[u][e])) k = i0[u] + e;  // the first element equal to m
   a.v = m;
-  a.i = i0 + k;
+  a.i = k;
   a.number = true;
 }
 
@@ -448,21 +473,32 @@ __global__ void cupp_arg_rows(const char* in, void* out, long long out_size, lon
         element_pack<In> v[4];
 #pragma unroll
         for (int u = 0; u < 4; ++u) v[u] = p[q + u * step];
+        if constexpr (!SKIP_NAN && !is_complex<In>::value) {
+          In x[4][V];
+          long long i0[4];
 #pragma unroll
-        for (int u = 0; u < 4; ++u) {
-          if constexpr (!SKIP_NAN && !is_complex<In>::value) {
-            arg_next_pack<MAX>(acc, v[u].v, head + (q + u * step) * V);
-          } else {
+          for (int u = 0; u < 4; ++u) {
+            i0[u] = head + (q + u * step) * V;
+#pragma unroll
+            for (int e = 0; e < V; ++e) x[u][e] = v[u].v[e];
+          }
+          arg_next_packs<MAX>(acc, x, i0);
+        } else {
+#pragma unroll
+          for (int u = 0; u < 4; ++u)
 #pragma unroll
             for (int e = 0; e < V; ++e)
               arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(v[u].v[e], head + (q + u * step) * V + e));
-          }
         }
       }
       for (; q < packs; q += step) {
         const element_pack<In> v = p[q];
         if constexpr (!SKIP_NAN && !is_complex<In>::value) {
-          arg_next_pack<MAX>(acc, v.v, head + q * V);
+          In x[1][V];
+          const long long i0[1] = {head + q * V};
+#pragma unroll
+          for (int e = 0; e < V; ++e) x[0][e] = v.v[e];
+          arg_next_packs<MAX>(acc, x, i0);
         } else {
 #pragma unroll
           for (int e = 0; e < V; ++e) arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(v.v[e], head + q * V + e));
