@@ -7,6 +7,7 @@
 #                                          --only NAMES and --reps N pass through)
 #   bash .gpu/run.sh eval-conformance     (only the NumPy reference set through `cupp eval --batch`)
 #   bash .gpu/run.sh bench-reductions     (only the reduction benchmark, cupp then CuPy and PyTorch)
+#   bash .gpu/gpu-focus.sh FILTER [MEMCHECK_FILTER] [BENCH_CASES] [FAMILIES]   (a focused check)
 # usage: tools/dev/stage-gpu.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -19,6 +20,7 @@ for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_te
   strip "$stage/$(basename "$exe")"
 done
 cp -r "$build/tests/conformance/numpy-ref-extra" "$build/tests/conformance/numpy-written-npy" "$stage/conformance/"
+cp "$root/tools/dev/gpu-focus.sh" "$stage/"  # one focused device call (see its header)
 cp "$root/bench/run_compile_bench.sh" "$root/bench/compile_cupy.py" "$root/tests/conformance/npy_exchange.py" \
    "$root/tests/scripts/check_cupp_eval.sh" "$root/tests/conformance/eval_conformance.py" "$stage/"
 # The op specs (eval_conformance.py make reads their names, aliases, ULP bounds and raises).
