@@ -179,10 +179,11 @@ composed_program compose_reduction(const op_spec& op, const reduce_desc& d) {
   if (op.nin != 2 || op.nout != 1 || loop.in[0] != d.acc || loop.in[1] != d.acc || loop.out[0] != d.acc ||
       d.kept < 1 || d.kept > 8 || d.reduced < 1 || d.reduced > 8)
     throw ValueError("internal: bad reduction description for op " + std::string(op.name));
+  if (d.selective && d.packed) throw ValueError("internal: a where=/initial= reduction is never packed");
   composed_program out;
   out.name = "cupp_reduce_" + std::string(op.name);
-  out.source = "#include <cupp/dev/reduction.cuh>\n\nnamespace cupp_op_" + std::string(op.name) + " {\n" +
-               loop_functor(op, d.loop) + "}\n";
+  out.source = std::string(d.selective ? "#include <cupp/dev/reduction_where.cuh>" : "#include <cupp/dev/reduction.cuh>") +
+               "\n\nnamespace cupp_op_" + std::string(op.name) + " {\n" + loop_functor(op, d.loop) + "}\n";
   const std::string f = functor_name(op, d.loop), acc = device_type(d.acc);
   const bool columns = d.layout == reduce_class::columns;
   const std::string kernel = columns ? "cupp::dev::cupp_reduce_columns<" : "cupp::dev::cupp_reduce_rows<";
@@ -201,6 +202,14 @@ composed_program compose_reduction(const op_spec& op, const reduce_desc& d) {
     default: throw ValueError("internal: bad reduction map for op " + std::string(op.name));
   }
   const std::string dims = std::to_string(d.kept) + ", " + std::to_string(d.reduced);
+  if (d.selective) {
+    // where= / initial=: the start value and the mask are kernel parameters (reduction_where.cuh).
+    const std::string masked = columns ? "cupp::dev::cupp_reduce_masked_columns<" : "cupp::dev::cupp_reduce_masked_rows<";
+    const std::string head = masked + f + ", " + acc + ", " + device_type(d.in) + ", ";
+    const std::string tail = ", " + map + (d.mask ? ", true>" : ", false>");
+    out.kernels.push_back(head + device_type(d.out) + ", " + dims + ", true" + tail);
+    out.kernels.push_back(head + acc + ", " + dims + ", false" + tail);
+  }
   const std::string first = kernel + f + ", " + acc + ", " + device_type(d.in) + ", ";
   // The columns class starts from the op's identity, as NumPy's reduction does.
   std::string identity;
@@ -209,8 +218,10 @@ composed_program compose_reduction(const op_spec& op, const reduce_desc& d) {
     identity = id.empty() ? ", false, 0" : id == "True" ? ", true, 1" : id == "False" ? ", true, 0" : ", true, " + std::string(id);
     identity += d.packed ? ", true" : ", false";
   }
-  out.kernels.push_back(first + device_type(d.out) + ", " + dims + ", true" + identity + ", " + map + ">");
-  out.kernels.push_back(first + acc + ", " + dims + ", false" + identity + ", " + map + ">");
+  if (!d.selective) {
+    out.kernels.push_back(first + device_type(d.out) + ", " + dims + ", true" + identity + ", " + map + ">");
+    out.kernels.push_back(first + acc + ", " + dims + ", false" + identity + ", " + map + ">");
+  }
   out.kernels.push_back("cupp::dev::cupp_reduce_rows<" + f + ", " + acc + ", " + acc + ", " + device_type(d.out) + ", 1, 1, true>");
   // Columns: their chunk-major partials are combined by a thread per output (no identity again).
   if (columns)
@@ -230,6 +241,32 @@ std::uint64_t reduce_variant(const reduce_desc& d) {
   code |= std::uint64_t(d.packed) << 31;
   code |= std::uint64_t(static_cast<unsigned>(d.map) & 0x7) << 32;
   code |= std::uint64_t(static_cast<unsigned>(d.map_type) & 0x1f) << 35;
+  code |= std::uint64_t(d.selective) << 40;
+  code |= std::uint64_t(d.mask) << 41;
+  return code;
+}
+
+composed_program compose_reduceat(const op_spec& op, const reduceat_desc& d) {
+  if (d.loop >= op.loops.size()) throw ValueError("internal: bad reduceat loop for op " + std::string(op.name));
+  const loop_spec& loop = op.loops[d.loop];
+  if (op.nin != 2 || op.nout != 1 || loop.in[0] != d.acc || loop.in[1] != d.acc || loop.out[0] != d.acc ||
+      d.kept < 1 || d.kept > 8 || static_cast<int>(d.in) >= n_builtin_types || static_cast<int>(d.out) >= n_builtin_types)
+    throw ValueError("internal: bad reduceat description for op " + std::string(op.name));
+  composed_program out;
+  out.name = "cupp_reduceat_" + std::string(op.name);
+  out.source = "#include <cupp/dev/reduction_where.cuh>\n\nnamespace cupp_op_" + std::string(op.name) + " {\n" +
+               loop_functor(op, d.loop) + "}\n";
+  out.kernels.push_back("cupp::dev::cupp_reduceat<" + functor_name(op, d.loop) + ", " + device_type(d.acc) + ", " +
+                        device_type(d.in) + ", " + device_type(d.out) + ", " + std::to_string(d.kept) + ">");
+  return out;
+}
+
+std::uint64_t reduceat_variant(const reduceat_desc& d) {
+  std::uint64_t code = d.loop & 0x7f;
+  code |= std::uint64_t(static_cast<unsigned>(d.acc) & 0x1f) << 7;
+  code |= std::uint64_t(static_cast<unsigned>(d.in) & 0x1f) << 12;
+  code |= std::uint64_t(static_cast<unsigned>(d.out) & 0x1f) << 17;
+  code |= std::uint64_t(d.kept & 0xf) << 22;
   return code;
 }
 

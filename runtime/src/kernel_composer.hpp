@@ -120,12 +120,28 @@ struct reduce_desc {
   int kept = 1, reduced = 1;
   reduce_map map = reduce_map::cast;
   type_id map_type = type_id::float64;  // squared deviations: the mean's dtype
+  // where= / initial= (cupp/dev/reduction_where.cuh): kernels 0 and 1 take a start value (initial=
+  // or the identity) and, when `mask`, a boolean mask beside each element; never packed.
+  bool selective = false;
+  bool mask = false;
 };
 // The program of a reduction: kernel 0 writes results, kernel 1 writes partial accumulators
-// (one per chunk of reduced elements), kernel 2 combines partials into results.
+// (one per chunk of reduced elements), kernel 2 combines partials into results (columns: kernel 3
+// combines their chunk-major partials).
 composed_program compose_reduction(const op_spec& op, const reduce_desc& desc);
 // The kernel cache's variant for a reduction program (under the name "reduce:<op>").
 std::uint64_t reduce_variant(const reduce_desc& desc);
+
+// ufunc.reduceat (cupp/dev/reduction_where.cuh's cupp_reduceat): loop `loop` of a binary op
+// combines accumulators `acc` over segments of elements `in` along one axis, results written as
+// `out`; `kept` counts the collapsed other dimensions (1 .. 8). One kernel.
+struct reduceat_desc {
+  std::size_t loop = 0;
+  type_id acc = type_id::float64, in = type_id::float64, out = type_id::float64;
+  int kept = 1;
+};
+composed_program compose_reduceat(const op_spec& op, const reduceat_desc& desc);
+std::uint64_t reduceat_variant(const reduceat_desc& desc);
 
 // argmax / argmin (max = false) and their nan-forms (skip_nan) on elements of dtype `in`:
 // kernel 0 writes int64 indices, kernel 1 partial (value, index) pairs of 32 bytes per chunk,

@@ -4,6 +4,7 @@
 // (sum is add.reduce); the kernels are deterministic (no atomics) and tree-shaped.
 // Also argmax/argmin (and nanargmax/nanargmin), count_nonzero, var/std (and nanvar/nanstd), ptp,
 // nansum, nanprod, nanmax, nanmin and nanmean, with NumPy 2's semantics (docs/reductions.md).
+// initial= and where= (reduce_options) where NumPy takes them; var/std/nanvar/nanstd take where=.
 #pragma once
 
 #include <cstdint>
@@ -53,6 +54,7 @@ struct var_options {
   std::optional<cupp::dtype> dtype{};  // the dtype the mean and the deviations compute in
   ndarray out{};
   double ddof = 0;                     // "delta degrees of freedom"
+  ndarray where{};                     // NumPy's where=: only these elements (bool, broadcast); n counts them
 };
 ndarray var(const ndarray& a, const var_options& options = {});
 ndarray std_(const ndarray& a, const var_options& options = {});

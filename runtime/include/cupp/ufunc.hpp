@@ -109,10 +109,27 @@ class axes {
 };
 
 // Keyword arguments of a reduction (ufunc.reduce, sum, prod, max, min, all, any, mean).
+// initial= and where= as NumPy's: `initial` (a number, cast to the result dtype as NumPy packs
+// it) starts every result, once; `where` (a bool array broadcast against the input) selects the
+// elements that take part. An op without identity (maximum, minimum, fmax, fmin) needs initial=
+// with where= (ValueError otherwise); an empty reduction with initial= gives initial. Functions
+// that NumPy gives no initial= (all, any, mean, nanmean) or neither (count_nonzero, ptp) raise
+// TypeError "f() got an unexpected keyword argument 'initial'".
+//   cupp::sum(a, {.axis = 0, .initial = 10, .where = mask});
+//   cupp::max(a, {.initial = -1.0, .where = a > 0});
 struct reduce_options {
   cupp::axes axis{};                   // default: every axis
   bool keepdims = false;               // keep reduced axes with length 1
   std::optional<cupp::dtype> dtype{};  // the result's dtype (and the accumulator's)
+  ndarray out{};                       // write the result here (its shape must match)
+  std::optional<weak_scalar> initial{};  // NumPy's initial=: the first value of every result
+  ndarray where{};                     // NumPy's where=: bool, broadcast against the input; null: all
+};
+
+// Keyword arguments of ufunc.reduceat (NumPy's axis=, dtype=, out=).
+struct reduceat_options {
+  std::int64_t axis = 0;               // one axis; negative counts from the end
+  std::optional<cupp::dtype> dtype{};  // the result's dtype (default as reduce's)
   ndarray out{};                       // write the result here (its shape must match)
 };
 
@@ -148,6 +165,13 @@ class ufunc {
   // ufunc.reduce(a): combines a's elements along the axes with this binary op (add.reduce is a
   // sum); NumPy's result dtypes; ValueError for an empty reduction of an op without identity.
   ndarray reduce(const ndarray& a, const reduce_options& options = {}) const;
+  // ufunc.reduceat(a, indices): along `axis`, result i is this op over a[indices[i]:indices[i+1]]
+  // (the last up to the end) when indices[i] < indices[i+1], else a[indices[i]]; the result's
+  // shape is a's with that axis len(indices). `indices` is a 1-d integer array (safe cast to
+  // int64: TypeError otherwise); an index outside [0, n) is NumPy's IndexError "index 7
+  // out-of-bounds in add.reduceat [0, 5)" (read back once per call). One GPU kernel, a thread per
+  // result element walking its segment in order.
+  ndarray reduceat(const ndarray& a, const ndarray& indices, const reduceat_options& options = {}) const;
   // ufunc.at(a, indices, b): a[indices] = op(a[indices], b) unbuffered, in place: repeated indices
   // accumulate (np.add.at). `indices` are a(...)'s items (cupp/indexing.hpp has the rules and
   // kernels); b broadcasts to the indexed shape. ValueError for a missing or extra b, a ufunc with

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "array/convert.hpp"
 #include "array/layout.hpp"
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
@@ -278,6 +279,207 @@ ndarray run(const reducer& with, const ndarray& a, const std::vector<bool>& redu
   return out;
 }
 
+// ---- where= and initial= (cupp/dev/reduction_where.cuh)
+
+// One value of an accumulator dtype, as a kernel parameter's bytes.
+struct value_bytes {
+  alignas(16) std::array<std::byte, 16> b{};
+};
+
+// What a where=/initial= reduction reads besides the input: the mask (null: every element) with
+// its strides broadcast to the input's shape, the start value of every result (initial=, else
+// the op's identity) and the value of a chunk that selects nothing (none: one chunk per result).
+struct selection {
+  const char* mask = nullptr;
+  std::vector<std::int64_t> mask_strides;  // one per input axis (0 where broadcast)
+  bool has_start = false, has_fill = false;
+  value_bytes start, fill;
+};
+
+// Drops length-1 dimensions and merges neighbours that step through memory as one in both the
+// input's strides `d` and the mask's `m` (same extents).
+void collapse_pair(dims& d, dims& m) {
+  dims out, mout;
+  for (std::size_t k = 0; k < d.extent.size(); ++k) {
+    if (d.extent[k] == 1) continue;
+    if (!out.extent.empty() && out.stride.back() == d.extent[k] * d.stride[k] &&
+        mout.stride.back() == d.extent[k] * m.stride[k]) {
+      out.extent.back() *= d.extent[k];
+      out.stride.back() = d.stride[k];
+      mout.extent.back() = out.extent.back();
+      mout.stride.back() = m.stride[k];
+    } else {
+      out.extent.push_back(d.extent[k]);
+      out.stride.push_back(d.stride[k]);
+      mout.extent.push_back(d.extent[k]);
+      mout.stride.push_back(m.stride[k]);
+    }
+  }
+  if (out.extent.empty()) {
+    out = dims{{1}, {0}};
+    mout = dims{{1}, {0}};
+  }
+  d = std::move(out);
+  m = std::move(mout);
+}
+
+// ops for which op(x, x) == x: a chunk that selects nothing may contribute initial= again.
+bool is_idempotent(const op_spec& op) {
+  return op.name == "maximum" || op.name == "minimum" || op.name == "fmax" || op.name == "fmin";
+}
+
+// The identity in dtype `acc` (-1, bitwise_and's, is every bit set for unsigned dtypes too).
+value_bytes identity_bytes(const weak_scalar& id, type_id acc) {
+  value_bytes v;
+  if (id.scalar_kind() == weak_scalar::kind::bool_) {
+    const bool b = id.magnitude() != 0;
+    detail::convert_elements(reinterpret_cast<const std::byte*>(&b), dtype(type_id::bool_), v.b.data(), dtype(acc), 1);
+  } else {
+    const std::int64_t i = id.is_negative() ? -static_cast<std::int64_t>(id.magnitude()) : static_cast<std::int64_t>(id.magnitude());
+    detail::convert_elements(reinterpret_cast<const std::byte*>(&i), dtype(type_id::int64), v.b.data(), dtype(acc), 1);
+  }
+  return v;
+}
+
+// Checks where= and initial= on the host (no device work) and prepares what the kernels read:
+// NumPy's TypeError for a mask that is not bool, ValueError for one that does not broadcast to
+// the input, ValueError for where= on an op without identity and without initial=; initial= is
+// cast to the result dtype as NumPy packs it (OverflowError for a weak integer out of range).
+selection select(const op_spec& op, const ndarray& a, const reduce_options& options, type_id result, type_id acc) {
+  selection s;
+  const ndarray& w = options.where;
+  if (!w.is_null()) {
+    if (w.dtype().id() != type_id::bool_)
+      throw TypeError("Cannot cast array data from dtype('" + w.dtype().name() +
+                      "') to dtype('bool') according to the rule 'safe'");
+    if (w.ndim() > a.ndim()) throw ValueError("input operand has more dimensions than allowed by the axis remapping");
+    s.mask_strides.assign(static_cast<std::size_t>(a.ndim()), 0);
+    const std::size_t lead = static_cast<std::size_t>(a.ndim() - w.ndim());
+    for (std::size_t k = 0; k < static_cast<std::size_t>(w.ndim()); ++k) {
+      const std::int64_t e = w.shape()[k], want = a.shape()[lead + k];
+      if (e != want && e != 1)
+        throw ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: " +
+                         layout::compact_string(a.shape()) + " " + layout::compact_string(w.shape()) + " ");
+      s.mask_strides[lead + k] = e == 1 ? 0 : w.strides()[k];
+    }
+    s.mask = static_cast<const char*>(w.data());
+  }
+  weak_scalar id(false);
+  const bool has_identity = identity_of(op, id);
+  if (options.initial) {
+    const std::vector<std::byte> r = detail::scalar_bytes(*options.initial, dtype(result));
+    detail::convert_elements(r.data(), dtype(result), s.start.b.data(), dtype(acc), 1);
+    s.has_start = true;
+  } else if (has_identity) {
+    s.start = identity_bytes(id, acc);
+    s.has_start = true;
+  } else if (!w.is_null()) {
+    throw ValueError("reduction operation '" + std::string(op.name) +
+                     "' does not have an identity, so to use a where mask one has to specify 'initial'");
+  }
+  if (has_identity) {
+    s.fill = identity_bytes(id, acc);
+    s.has_fill = true;
+  } else if (s.has_start && is_idempotent(op)) {
+    s.fill = s.start;
+    s.has_fill = true;
+  }
+  return s;
+}
+
+void launch_selective(const void* kernel, dim3 grid, const char* in, void* out, std::int64_t out_size,
+                      std::int64_t red_size, std::int64_t chunk, const dims& kept, const dims& reduced, const void* aux,
+                      const selection& s, const dims& mask_kept, const dims& mask_reduced, cudaStream_t stream) {
+  const char* in_arg = in;
+  void* out_arg = out;
+  long long o = out_size, r = red_size, c = chunk;
+  dims_param k(kept), d(reduced), mk(mask_kept), md(mask_reduced);
+  const void* aux_arg = aux;
+  const char* mask_arg = s.mask;
+  value_bytes start = s.start, fill = s.fill;
+  int flags = (s.has_start ? 1 : 0) | (s.has_fill ? 2 : 0);  // reduce_has_start, reduce_has_fill
+  void* args[] = {&in_arg, &out_arg,   &o,          &r,           &c,           k.v.data(),    d.v.data(),
+                  &aux_arg, &mask_arg, mk.v.data(), md.v.data(), start.b.data(), fill.b.data(), &flags};
+  cuda::detail::check(cudaLaunchKernel(kernel, grid, dim3(block_threads), args, 0, stream), "cudaLaunchKernel");
+}
+
+// op.reduce (loop `loop`, accumulator `acc`) with where= and/or initial= as `s` describes, into a
+// new C-contiguous array of `result` dtype with the kept axes' shape. An empty reduction runs the
+// kernels too (every result is its start value).
+ndarray run_selective(const op_spec& op, std::size_t loop, const ndarray& a, const std::vector<bool>& reduced_axis,
+                      type_id acc, type_id result, const mapping& m, const selection& s) {
+  const int device = a.device();
+  std::optional<cuda::DeviceGuard> guard;
+  if (cuda::current_device() != device) guard.emplace(device);
+  dims kept, reduced, mask_kept, mask_reduced;
+  shape_t out_shape;
+  split_axes(a, reduced_axis, kept, reduced, out_shape);
+  mask_kept.extent = kept.extent;
+  mask_reduced.extent = reduced.extent;
+  for (std::size_t k = 0; k < reduced_axis.size(); ++k)
+    (reduced_axis[k] ? mask_reduced : mask_kept).stride.push_back(s.mask ? s.mask_strides[k] : 0);
+  const std::int64_t out_size = kept.size(), red_size = reduced.size();
+  const auto out_item = static_cast<std::int64_t>(detail::info(result).itemsize);
+  ndarray out = engine::empty_with_strides(out_shape, layout::c_strides(out_shape, out_item), dtype(result), device);
+  if (out_size == 0) return out;
+  if (red_size == 0) {
+    reduced = dims{{1}, {0}};
+    mask_reduced = dims{{1}, {0}};
+  }
+  collapse_pair(kept, mask_kept);
+  collapse_pair(reduced, mask_reduced);
+  if (kept.extent.size() > max_dims || reduced.extent.size() > max_dims)
+    throw ValueError("reduction over an array whose layout needs more than 8 separate dimensions");
+  const auto in_item = static_cast<std::int64_t>(a.itemsize());
+  reduce_desc desc;
+  desc.loop = loop;
+  desc.acc = acc;
+  desc.in = a.dtype().id();
+  desc.out = result;
+  desc.kept = static_cast<int>(kept.extent.size());
+  desc.reduced = static_cast<int>(reduced.extent.size());
+  desc.map = m.map;
+  desc.map_type = m.type;
+  desc.selective = true;
+  desc.mask = s.mask != nullptr;
+  const bool columns = (out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item) ||
+                       red_size <= 16;
+  desc.layout = columns ? reduce_class::columns : reduce_class::rows;
+  const kernels k = find_kernels(op, desc, device);
+  const cudaStream_t stream = cuda::detail::current_stream_handle(device);
+  const std::int64_t blocks_x = columns ? (out_size + block_threads - 1) / block_threads : out_size;
+  // A chunk that selects nothing needs a fill value; without one (an op with neither identity nor
+  // idempotence) each result is one chunk, which always holds the start value.
+  split_plan plan{1, red_size};
+  if (red_size > 0 && s.has_fill) plan = plan_splits(columns, blocks_x, red_size, device);
+  const auto [splits, chunk] = plan;
+  const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(blocks_x, 0x7fffffff)), static_cast<unsigned>(splits));
+  const char* in = static_cast<const char*>(a.data());
+  if (splits == 1) {
+    launch_selective(k.final_pass, grid, in, out.data(), out_size, red_size, chunk, kept, reduced, m.aux, s, mask_kept,
+                     mask_reduced, stream);
+    return out;
+  }
+  const std::int64_t acc_item = static_cast<std::int64_t>(detail::info(acc).itemsize);
+  const std::int64_t n_partial = out_size * splits;
+  const ndarray partial = engine::empty_with_strides(std::span<const std::int64_t>(&n_partial, 1),
+                                                     std::span<const std::int64_t>(&acc_item, 1), dtype(acc), device);
+  launch_selective(k.partial_pass, grid, in, partial.data(), out_size, red_size, chunk, kept, reduced, m.aux, s,
+                   mask_kept, mask_reduced, stream);
+  if (columns) {
+    const dims outputs{{out_size}, {acc_item}}, chunks{{splits}, {out_size * acc_item}};
+    const dim3 grid2(static_cast<unsigned>((out_size + block_threads - 1) / block_threads), 1);
+    launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
+           splits, splits, outputs, chunks, stream);
+  } else {
+    const dims rows{{out_size}, {splits * acc_item}}, parts{{splits}, {acc_item}};
+    const dim3 grid2(static_cast<unsigned>(std::min<std::int64_t>(out_size, 0x7fffffff)), 1);
+    launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
+           splits, splits, rows, parts, stream);
+  }
+  return out;
+}
+
 }  // namespace
 
 namespace {
@@ -308,7 +510,9 @@ ndarray reduce_mapped(const op_spec& op, const ndarray& a, const reduce_options&
   // float16 and bfloat16 sums and products accumulate in float32, as NumPy's pairwise loops do.
   const type_id acc = is_add_or_multiply(op) && is_half(result.id()) ? type_id::float32 : result.id();
   const std::size_t loop = engine::combining_loop(op, acc, "reduce");
-  ndarray r = run(op_reducer(op, loop), a, reduced_axis, acc, result.id(), m);
+  ndarray r = options.where.is_null() && !options.initial
+                  ? run(op_reducer(op, loop), a, reduced_axis, acc, result.id(), m)
+                  : run_selective(op, loop, a, reduced_axis, acc, result.id(), m, select(op, a, options, result.id(), acc));
   if (options.keepdims) r = r.reshape(kept_shape(a, reduced_axis));
   return to_out(r, options.out, op.name);
 }
@@ -324,6 +528,23 @@ std::int64_t reduced_count(const ndarray& a, const axes& axis) {
 
 bool is_inexact(const dtype& t) { return t.kind() == 'f' || t.kind() == 'c'; }
 
+// NumPy's TypeError for a keyword the function does not take (all() has no initial=, ...).
+void refuse(std::string_view function, std::string_view keyword) {
+  throw TypeError(std::string(function) + "() got an unexpected keyword argument '" + std::string(keyword) + "'");
+}
+void refuse_initial(std::string_view function, const reduce_options& o) {
+  if (o.initial) refuse(function, "initial");
+}
+void refuse_where_initial(std::string_view function, const reduce_options& o) {
+  if (!o.where.is_null()) refuse(function, "where");
+  refuse_initial(function, o);
+}
+
+// How many elements each result of a where= reduction selects (int64, keepdims as asked).
+ndarray selected_count(const ndarray& a, const ndarray& where, const axes& axis, bool keepdims) {
+  return count_nonzero(broadcast_to(where, a.shape()), {.axis = axis, .keepdims = keepdims});
+}
+
 // The real dtype of the same precision (complex64 -> float32); others unchanged.
 dtype real_of(const dtype& t) {
   if (t.id() == type_id::complex64) return dtype(type_id::float32);
@@ -337,6 +558,93 @@ ndarray ufunc::reduce(const ndarray& a, const reduce_options& options) const {
   return reduce_mapped(spec(), a, options, {});
 }
 
+// ---- ufunc.reduceat (cupp/dev/reduction_where.cuh's cupp_reduceat)
+
+ndarray ufunc::reduceat(const ndarray& a, const ndarray& indices, const reduceat_options& options) const {
+  const op_spec& op = spec();
+  const std::string name = std::string(op.name) + ".reduceat";
+  // NumPy's checks, in its order; all on the host.
+  if (op.nin != 2 || op.nout != 1) throw ValueError("reduceat only supported for binary functions");
+  if (a.is_null()) throw ValueError(name + ": the array is null");
+  if (a.ndim() == 0) throw TypeError("cannot reduceat on a scalar");
+  const std::int64_t ndim = a.ndim();
+  if (options.axis < -ndim || options.axis >= ndim)
+    throw AxisError("axis " + std::to_string(options.axis) + " is out of bounds for array of dimension " +
+                    std::to_string(ndim));
+  const auto axis = static_cast<std::size_t>(options.axis < 0 ? options.axis + ndim : options.axis);
+  if (indices.is_null()) throw ValueError(name + ": the indices are null");
+  if (indices.ndim() == 0) throw ValueError("object of too small depth for desired array");
+  if (indices.ndim() > 1) throw ValueError("object too deep for desired array");
+  if (!can_cast(indices.dtype(), dtype(type_id::int64), casting::safe))
+    throw TypeError("Cannot cast array data from dtype('" + indices.dtype().name() +
+                    "') to dtype('int64') according to the rule 'safe'");
+  const dtype result = options.dtype ? *options.dtype : engine::default_result(op, a.dtype());
+  if (!result.is_builtin() || !a.dtype().is_builtin())
+    throw TypeError(name + ": cannot reduce dtype " + a.dtype().name() + " to dtype " + result.name());
+  // float16 and bfloat16 sums and products accumulate in float32, as reduce's do.
+  const type_id acc = is_add_or_multiply(op) && is_half(result.id()) ? type_id::float32 : result.id();
+  const std::size_t loop = engine::combining_loop(op, acc, "reduceat");
+
+  const std::int64_t n_idx = indices.shape()[0], axis_len = a.shape()[axis];
+  shape_t out_shape(a.shape().begin(), a.shape().end());
+  out_shape[axis] = n_idx;
+  const int device = a.device();
+  std::optional<cuda::DeviceGuard> guard;
+  if (cuda::current_device() != device) guard.emplace(device);
+  const auto out_item = static_cast<std::int64_t>(detail::info(result.id()).itemsize);
+  ndarray out = engine::empty_with_strides(out_shape, layout::c_strides(out_shape, out_item), result, device);
+  if (n_idx == 0) return to_out(out, options.out, name);
+
+  const ndarray idx = ascontiguousarray(astype(indices, dtype(type_id::int64), casting::safe, false));
+  // The other axes, C order (their flat index is outer * inner_size + inner), collapsed.
+  dims kept;
+  std::int64_t inner_size = 1;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(ndim); ++k) {
+    if (k == axis) continue;
+    kept.extent.push_back(a.shape()[k]);
+    kept.stride.push_back(a.strides()[k]);
+    if (k > axis) inner_size *= a.shape()[k];
+  }
+  kept = collapse(kept);
+  if (kept.extent.size() > max_dims)
+    throw ValueError("reduceat over an array whose layout needs more than 8 separate dimensions");
+  detail::reduceat_desc desc;
+  desc.loop = loop;
+  desc.acc = acc;
+  desc.in = a.dtype().id();
+  desc.out = result.id();
+  desc.kept = static_cast<int>(kept.extent.size());
+  const detail::kernel_module& module = detail::kernel_cache::global().get(
+      device, {"reduceat:" + std::string(detail::cache_name(op)), detail::reduceat_variant(desc)}, [&] {
+        const auto p = detail::compose_reduceat(op, desc);
+        return detail::program_source{p.name, p.source, p.kernels, {}};
+      });
+  const cudaStream_t stream = cuda::detail::current_stream_handle(device);
+  // The first bad index's position (all bits set: none), read back once.
+  const std::int64_t one = 1, eight = 8;
+  const ndarray bad = engine::empty_with_strides(std::span<const std::int64_t>(&one, 1),
+                                                 std::span<const std::int64_t>(&eight, 1), dtype(type_id::uint64), device);
+  cuda::detail::check(cudaMemsetAsync(bad.data(), 0xff, 8, stream), "cudaMemsetAsync");
+  const std::int64_t out_size = out.size(), work = std::max(out_size, n_idx);
+  const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>((work + block_threads - 1) / block_threads, 65535)));
+  const char* in_arg = static_cast<const char*>(a.data());
+  void* out_arg = out.data();
+  const void* idx_arg = idx.data();
+  void* bad_arg = bad.data();
+  long long o = out_size, n = n_idx, len = axis_len, step = a.strides()[axis], inner = inner_size;
+  dims_param k(kept);
+  void* args[] = {&in_arg, &out_arg, &o, &idx_arg, &n, &len, &step, &inner, k.v.data(), &bad_arg};
+  cuda::detail::check(cudaLaunchKernel(module.function(0), grid, dim3(block_threads), args, 0, stream),
+                      "cudaLaunchKernel");
+  const auto first_bad = bad.item<std::uint64_t>();
+  if (first_bad != ~std::uint64_t{0}) {
+    const auto v = idx(static_cast<std::int64_t>(first_bad)).item<std::int64_t>();
+    throw IndexError("index " + std::to_string(v) + " out-of-bounds in " + name + " [0, " + std::to_string(axis_len) +
+                     ")");
+  }
+  return to_out(out, options.out, name);
+}
+
 ndarray sum(const ndarray& a, const reduce_options& options) { return add.reduce(a, options); }
 ndarray prod(const ndarray& a, const reduce_options& options) { return multiply.reduce(a, options); }
 ndarray max(const ndarray& a, const reduce_options& options) { return maximum.reduce(a, options); }
@@ -344,19 +652,24 @@ ndarray amax(const ndarray& a, const reduce_options& options) { return maximum.r
 ndarray min(const ndarray& a, const reduce_options& options) { return minimum.reduce(a, options); }
 ndarray amin(const ndarray& a, const reduce_options& options) { return minimum.reduce(a, options); }
 ndarray all(const ndarray& a, const reduce_options& options) {
+  refuse_initial("all", options);
   reduce_options o = options;
   o.dtype = dtype(type_id::bool_);
   return logical_and.reduce(a, o);
 }
 ndarray any(const ndarray& a, const reduce_options& options) {
+  refuse_initial("any", options);
   reduce_options o = options;
   o.dtype = dtype(type_id::bool_);
   return logical_or.reduce(a, o);
 }
 
 // NumPy's mean: the sum in float64 for bool and integers, in float32 for float16 and bfloat16
-// (the result then rounded back), else in the input's dtype; divided by the element count.
+// (the result then rounded back), else in the input's dtype; divided by the element count (with
+// where=, the count of selected elements: none gives NaN).
 ndarray mean(const ndarray& a, const reduce_options& options) {
+  refuse_initial("mean", options);
+  if (a.is_null()) throw ValueError("mean: the array is null");
   const type_id t = a.dtype().id();
   const bool exact = t == type_id::bool_ || a.dtype().kind() == 'i' || a.dtype().kind() == 'u';
   const dtype result = options.dtype ? *options.dtype : exact ? dtype(type_id::float64) : a.dtype();
@@ -365,8 +678,13 @@ ndarray mean(const ndarray& a, const reduce_options& options) {
   o.dtype = acc;
   o.out = ndarray();
   const ndarray total = add.reduce(a, o);
-  const std::int64_t count = total.size() == 0 ? 0 : a.size() / std::max<std::int64_t>(1, total.size());
-  ndarray m = divide(total, count);
+  ndarray m;
+  if (!options.where.is_null()) {
+    m = divide(total, astype(selected_count(a, options.where, options.axis, options.keepdims), real_of(acc)));
+  } else {
+    const std::int64_t count = total.size() == 0 ? 0 : a.size() / std::max<std::int64_t>(1, total.size());
+    m = divide(total, count);
+  }
   if (m.dtype() != result) m = astype(m, result);
   if (options.out.is_null()) return m;
   copyto(options.out, m, casting::same_kind);
@@ -450,6 +768,7 @@ ndarray nanargmin(const ndarray& a, const arg_options& options) { return arg_red
 // ---- count_nonzero, the nan-functions, ptp
 
 ndarray count_nonzero(const ndarray& a, const reduce_options& options) {
+  refuse_where_initial("count_nonzero", options);
   reduce_options o = options;
   o.dtype = dtype(type_id::int64);
   return reduce_mapped(add.spec(), a, o, {detail::reduce_map::nonzero});
@@ -472,12 +791,14 @@ ndarray nanmin(const ndarray& a, const reduce_options& options) { return cupp::f
 // NumPy's nanmean: the sum with NaN as 0 divided by the count of other elements (0 / 0 = NaN for
 // an all-NaN slice); float16 and bfloat16 in float32, rounded once.
 ndarray nanmean(const ndarray& a, const reduce_options& options) {
+  refuse_initial("nanmean", options);
   if (a.is_null() || !is_inexact(a.dtype())) return mean(a, options);
   const dtype result = options.dtype ? *options.dtype : a.dtype();
   const dtype acc = is_half(result.id()) ? dtype(type_id::float32) : result;
-  const ndarray total = reduce_mapped(add.spec(), a, {.axis = options.axis, .dtype = acc}, {detail::reduce_map::nan_to_zero});
-  const ndarray count =
-      reduce_mapped(add.spec(), a, {.axis = options.axis, .dtype = dtype(type_id::int64)}, {detail::reduce_map::not_nan});
+  const ndarray total = reduce_mapped(add.spec(), a, {.axis = options.axis, .dtype = acc, .where = options.where},
+                                      {detail::reduce_map::nan_to_zero});
+  const ndarray count = reduce_mapped(add.spec(), a, {.axis = options.axis, .dtype = dtype(type_id::int64), .where = options.where},
+                                      {detail::reduce_map::not_nan});
   ndarray m = divide(total, astype(count, real_of(acc)));
   if (m.dtype() != result) m = astype(m, result);
   if (options.keepdims) m = m.reshape(kept_shape(a, reduced_axes(options.axis, a.ndim())));
@@ -485,6 +806,7 @@ ndarray nanmean(const ndarray& a, const reduce_options& options) {
 }
 
 ndarray ptp(const ndarray& a, const reduce_options& options) {
+  refuse_where_initial("ptp", options);
   const reduce_options o{.axis = options.axis, .keepdims = options.keepdims};
   return to_out(subtract(max(a, o), min(a, o)), options.out, "ptp");
 }
@@ -556,6 +878,39 @@ ndarray one_pass_variance(const ndarray& a, const std::vector<bool>& reduced_axi
   return out;
 }
 
+// var/std/nanvar/nanstd with where= (NumPy's _var and _nanvar with a mask): n is the count of
+// selected (and, for the nan-forms, non-NaN) elements per result; the mean over them, then the
+// selected squared deviations |x - mean|^2 summed (a mapped where= reduction reading the mean per
+// result), divided by max(n - ddof, 0) (the nan-forms: NaN where n - ddof <= 0).
+ndarray masked_variance(const ndarray& a, const var_options& o, const std::vector<bool>& reduced_axis, const dtype& m_type,
+                        const dtype& acc, const dtype& result, bool skip, bool root, std::string_view name) {
+  const ndarray total = reduce_mapped(add.spec(), a, {.axis = o.axis, .dtype = m_type, .where = o.where},
+                                      {skip ? detail::reduce_map::nan_to_zero : detail::reduce_map::cast});
+  const ndarray count =
+      skip ? reduce_mapped(add.spec(), a, {.axis = o.axis, .dtype = dtype(type_id::int64), .where = o.where},
+                           {detail::reduce_map::not_nan})
+           : selected_count(a, o.where, o.axis, false);
+  const ndarray n = astype(count, acc);
+  ndarray mu = divide(total, n);
+  if (mu.dtype() != m_type) mu = astype(mu, m_type);
+  mu = ascontiguousarray(mu);
+  const mapping deviation{skip ? detail::reduce_map::squared_deviation_nan : detail::reduce_map::squared_deviation,
+                          m_type.id(), mu.data()};
+  const ndarray squares = reduce_mapped(add.spec(), a, {.axis = o.axis, .dtype = acc, .where = o.where}, deviation);
+  const ndarray dof = subtract(n, o.ddof);
+  ndarray v;
+  if (skip) {
+    v = divide(squares, dof);
+    copyto(v, std::numeric_limits<double>::quiet_NaN(), casting::same_kind, less_equal(dof, 0));
+  } else {
+    v = divide(squares, maximum(dof, 0));
+  }
+  if (root) v = sqrt(v);
+  if (v.dtype() != result) v = astype(v, result);
+  if (o.keepdims) v = v.reshape(kept_shape(a, reduced_axis));
+  return to_out(v, o.out, name);
+}
+
 // NumPy's _var and _nanvar: result dtype float64 for integers and bool, else the input's (or
 // dtype='s) real dtype; divided by n - ddof. Real dtypes take one read (above); complex ones the
 // mean (of dtype m_type: float32 for float16 and bfloat16, else the input's or dtype='s), then
@@ -571,6 +926,7 @@ ndarray variance(const ndarray& a, const var_options& o, bool skip_nan, bool roo
   const dtype m_type = is_half(c.id()) ? dtype(type_id::float32) : is_inexact(c) ? c : dtype(type_id::float64);
   const dtype acc = real_of(m_type), result = is_inexact(c) ? real_of(c) : acc;
   const bool skip = skip_nan && is_inexact(t);
+  if (!o.where.is_null()) return masked_variance(a, o, reduced_axis, m_type, acc, result, skip, root, name);
   if (t.kind() != 'c' && c.kind() != 'c' && t.is_builtin()) {
     ndarray v = one_pass_variance(a, reduced_axis, result.id(), o.ddof, skip, root);
     if (o.keepdims) v = v.reshape(kept_shape(a, reduced_axis));
