@@ -162,7 +162,39 @@ def nan_values(dt):
     return np.array(base, "float64").astype(dt)
 
 
+def error_code(call):
+    """0 when the call returns, 1 for ValueError, 2 for TypeError (the C++ side maps cupp's classes
+    the same way), as a 0-d int8 array."""
+    try:
+        call()
+    except ValueError:
+        return np.array(1, np.int8)
+    except TypeError:
+        return np.array(2, np.int8)
+    return np.array(0, np.int8)
+
+
+def pad_values(dt):
+    # 3x4 values with repeats and an odd/even mix, so means and medians of integers round.
+    return vals([5, 1, 4, 2, 8, 3, 9, 0, 7, 6, 2, 2], dt).reshape(3, 4)
+
+
+PAD_STATS = ("maximum", "minimum", "mean", "median")
+
 MORE = {}
+for _dt in DTYPES:
+    for _mode in PAD_STATS:
+        MORE[f"pad_{_mode}_{_dt}"] = (lambda dt=_dt, mode=_mode: np.pad(pad_values(dt), ((2, 1), (1, 3)), mode))
+        MORE[f"pad_{_mode}_stat_length_{_dt}"] = (
+            lambda dt=_dt, mode=_mode: np.pad(pad_values(dt), ((2, 1), (1, 3)), mode, stat_length=((1, 2), (3, 2))))
+    MORE[f"pad_linear_ramp_{_dt}"] = (lambda dt=_dt: np.pad(ar((2, 3), dt), ((2, 1), (1, 3)), "linear_ramp"))
+    MORE[f"pad_linear_ramp_ends_{_dt}"] = (
+        lambda dt=_dt: np.pad(ar((2, 3), dt), ((2, 1), (1, 3)), "linear_ramp", end_values=(4, 1)))
+    MORE[f"pad_linear_ramp_weak_{_dt}"] = (
+        lambda dt=_dt: np.pad(ar((2, 3), dt), ((2, 1), (1, 3)), "linear_ramp", end_values=((5, 1), (2, 7))))
+    for _mode in ("reflect", "symmetric"):
+        MORE[f"pad_{_mode}_odd_{_dt}"] = (
+            lambda dt=_dt, mode=_mode: np.pad(ar((2, 3), dt), ((2, 1), (1, 3)), mode, reflect_type="odd"))
 for _dt in DTYPES:
     MORE[f"pad_constant_{_dt}"] = (lambda dt=_dt: np.pad(ar((2, 3), dt), ((1, 2), (2, 1)),
                                                           constant_values=((1, 2), (3, 4))))
@@ -202,6 +234,102 @@ MORE.update({
     "pad_constant_complex": lambda: np.pad(ar((3,), "c16"), (1, 2), constant_values=(1 + 2j, -3j)),
     "pad_constant_nan": lambda: np.pad(ar((2,), "f8"), 1, constant_values=NAN),
     "pad_zero_width": lambda: np.pad(ar((2, 3)), 0, "reflect"),
+    # pad: linear_ramp
+    "pad_linear_ramp_doc": lambda: np.pad(vals([1, 2, 3, 4, 5], "i8"), (2, 3), "linear_ramp", end_values=(5, -4)),
+    "pad_linear_ramp_f4_strong": lambda: np.pad(ar((5,), "f4") / 3, (4, 5), "linear_ramp", end_values=(1.1, -2.7)),
+    "pad_linear_ramp_f4_weak": lambda: np.pad(ar((2, 3), "f4") / 3, 3, "linear_ramp",
+                                              end_values=((1.1, -2.7), (0.3, 9.1))),
+    "pad_linear_ramp_f2_weak": lambda: np.pad(ar((2, 3), "f2") / 3, 3, "linear_ramp",
+                                              end_values=((1.1, -2.7), (0.3, 9.1))),
+    "pad_linear_ramp_int_floor": lambda: np.pad(vals([7, -3], "i4"), (5, 4), "linear_ramp", end_values=(-8, 9)),
+    "pad_linear_ramp_uint8": lambda: np.pad(vals([200, 3], "u1"), 3, "linear_ramp", end_values=(255, 0)),
+    "pad_linear_ramp_bool_end": lambda: np.pad(ar((3,), "f2"), 2, "linear_ramp", end_values=True),
+    "pad_linear_ramp_complex": lambda: np.pad(np.array([1 + 2j, 3 - 1j]), (3, 2), "linear_ramp",
+                                              end_values=(2j, -1 + 1j)),
+    "pad_linear_ramp_complex_c8_weak": lambda: np.pad(np.array([[1 + 2j, 3 - 1j]], "c8"), 2, "linear_ramp",
+                                                      end_values=((2j, 1), (0.5, -1 + 1j))),
+    "pad_linear_ramp_complex_end_real": lambda: np.pad(ar((3,), "f8"), 2, "linear_ramp", end_values=(1 + 1j, 2)),
+    "pad_linear_ramp_step_zero": lambda: np.pad(np.array([[0.1, 0.5], [0.3, 0.7]]), ((0, 0), (3, 3)), "linear_ramp",
+                                                end_values=0.3),
+    "pad_linear_ramp_3d": lambda: np.pad(ar((2, 3, 2), "f8"), ((1, 2), (2, 1), (1, 1)), "linear_ramp",
+                                         end_values=((1, 2), (3, 4), (5, 6))),
+    "pad_linear_ramp_3d_i2": lambda: np.pad(ar((2, 3, 2), "i2"), ((1, 2), (2, 1), (1, 1)), "linear_ramp",
+                                            end_values=((1, 2), (30, 4), (-5, 6))),
+    "pad_linear_ramp_zero_width": lambda: np.pad(ar((2, 3), "i2"), ((0, 0), (0, 2)), "linear_ramp", end_values=-1),
+    "pad_linear_ramp_0d": lambda: np.pad(ar((), "f4"), 2, "linear_ramp", end_values=7),
+    "pad_linear_ramp_empty": lambda: np.pad(ar((0, 3)), ((0, 0), (1, 1)), "linear_ramp", end_values=7),
+    "pad_linear_ramp_transposed": lambda: np.pad(ar((3, 4), "f8").T, ((1, 0), (0, 2)), "linear_ramp",
+                                                 end_values=(-1, 2)),
+    # pad: the statistics
+    "pad_maximum_3d": lambda: np.pad(ar((2, 3, 4), "f4"), ((1, 2), (2, 1), (1, 1)), "maximum"),
+    "pad_mean_3d": lambda: np.pad(ar((2, 3, 4), "f4"), ((1, 2), (2, 1), (1, 1)), "mean"),
+    "pad_median_3d": lambda: np.pad(pad_values("i8").reshape(2, 2, 3), 2, "median"),
+    "pad_minimum_3d_stat_length": lambda: np.pad(pad_values("i2").reshape(2, 3, 2), ((1, 1), (2, 0), (0, 3)),
+                                                 "minimum", stat_length=((1, 2), (2, 1), (1, 1))),
+    "pad_mean_int_rounding": lambda: np.pad(vals([1, 2, 5, 6, -3, -4], "i4"), (2, 2), "mean", stat_length=2),
+    "pad_median_int_rounding": lambda: np.pad(vals([1, 2, 5, 6, -3, -4], "i4"), (2, 2), "median", stat_length=2),
+    "pad_mean_uint8_rounding": lambda: np.pad(vals([250, 255, 1, 2, 3, 0], "u1"), (3, 1), "mean", stat_length=(2, 3)),
+    "pad_mean_stat_zero": lambda: np.pad(vals([1, 2]), 2, "mean", stat_length=0),
+    "pad_median_stat_zero": lambda: np.pad(vals([1, 2], "f4"), 2, "median", stat_length=0),
+    "pad_mean_nan": lambda: np.pad(vals([1, NAN, 3]), 1, "mean"),
+    "pad_median_nan": lambda: np.pad(vals([1, NAN, 3]), 1, "median"),
+    "pad_maximum_nan": lambda: np.pad(vals([1, NAN, 3], "f2"), 1, "maximum"),
+    "pad_minimum_inf": lambda: np.pad(vals([1, -INF, 3], "f4"), (1, 2), "minimum", stat_length=(1, 3)),
+    "pad_stat_length_beyond": lambda: np.pad(ar((4,), "f8"), 2, "mean", stat_length=100),
+    "pad_stat_length_pairs": lambda: np.pad(ar((4, 5), "f8"), ((1, 2), (3, 1)), "minimum",
+                                            stat_length=((1, 3), (2, 2))),
+    "pad_mean_float16": lambda: np.pad(vals([0.1, 0.2, 0.3, 100.7], "f2"), 2, "mean"),
+    "pad_median_float16": lambda: np.pad(vals([0.1, 0.2, 0.3, 100.7], "f2"), 2, "median"),
+    "pad_median_complex": lambda: np.pad(np.array([1 + 1j, 1 - 1j, 5j, 2 + 0j]), (1, 2), "median"),
+    "pad_mean_complex": lambda: np.pad(np.array([1 + 1j, 1 - 1j, 5j, 2 + 0j], "c8"), (1, 2), "mean", stat_length=3),
+    "pad_maximum_complex": lambda: np.pad(np.array([1 + 2j, 1 + 3j, 9j]), 1, "maximum"),
+    "pad_minimum_complex": lambda: np.pad(np.array([1 + 2j, 1 + 3j, 9j]), 1, "minimum"),
+    "pad_mean_bool": lambda: np.pad(vals([1, 0, 0], "?"), 2, "mean", stat_length=(1, 2)),
+    "pad_median_bool": lambda: np.pad(vals([1, 0, 0, 1], "?"), 2, "median"),
+    "pad_maximum_corners": lambda: np.pad(vals([1, 2, 3, 4], "i8").reshape(2, 2), 1, "maximum"),
+    "pad_mean_0d": lambda: np.pad(ar((), "f4"), 2, "mean"),
+    "pad_maximum_empty": lambda: np.pad(ar((0, 3)), ((0, 0), (1, 1)), "maximum", stat_length=0),
+    "pad_mean_transposed": lambda: np.pad(ar((3, 4), "f8").T, ((1, 0), (0, 2)), "mean", stat_length=(2, 1)),
+    # pad: reflect_type='odd'
+    "pad_reflect_odd_doc": lambda: np.pad(vals([1, 2, 3, 4, 5], "i8"), (2, 3), "reflect", reflect_type="odd"),
+    "pad_symmetric_odd_doc": lambda: np.pad(vals([1, 2, 3, 4, 5], "i8"), (2, 3), "symmetric", reflect_type="odd"),
+    "pad_reflect_odd_big": lambda: np.pad(vals([1, 2, 4], "i8"), (7, 9), "reflect", reflect_type="odd"),
+    "pad_symmetric_odd_big": lambda: np.pad(vals([1, 2, 4], "i8"), (7, 9), "symmetric", reflect_type="odd"),
+    "pad_symmetric_odd_big_f4": lambda: np.pad(vals([0.5, 0.25, 2.0], "f4"), (8, 10), "symmetric",
+                                               reflect_type="odd"),
+    "pad_reflect_odd_len1": lambda: np.pad(ar((1, 3)), 2, "reflect", reflect_type="odd"),
+    "pad_symmetric_odd_len1": lambda: np.pad(ar((1, 3), "f4") + 1, (2, 3), "symmetric", reflect_type="odd"),
+    "pad_reflect_odd_uint8": lambda: np.pad(vals([0, 5], "u1"), 2, "reflect", reflect_type="odd"),
+    "pad_reflect_odd_3d": lambda: np.pad(ar((2, 3, 2), "i2"), ((0, 1), (2, 0), (1, 1)), "reflect",
+                                         reflect_type="odd"),
+    "pad_symmetric_odd_2d_big": lambda: np.pad(pad_values("f8"), ((4, 5), (6, 2)), "symmetric", reflect_type="odd"),
+    "pad_reflect_even_explicit": lambda: np.pad(ar((2, 3)), ((2, 1), (1, 3)), "reflect", reflect_type="even"),
+    "pad_reflect_type_other": lambda: np.pad(ar((4,)), (2, 3), "reflect", reflect_type="sideways"),
+    "pad_reflect_odd_0d": lambda: np.pad(ar(()), 2, "reflect", reflect_type="odd"),
+    # pad: errors (error_code: 0 none, 1 ValueError, 2 TypeError)
+    "pad_err_unknown_mode": lambda: error_code(lambda: np.pad(ar((3,)), 1, "bogus")),
+    "pad_err_stat_zero_max": lambda: error_code(lambda: np.pad(ar((3,)), 1, "maximum", stat_length=0)),
+    "pad_err_stat_zero_min_unpadded_axis": lambda: error_code(
+        lambda: np.pad(ar((2, 3)), ((1, 1), (0, 0)), "minimum", stat_length=((1, 1), (0, 2)))),
+    "pad_err_stat_zero_mean": lambda: error_code(lambda: np.pad(ar((3,), "f8"), 1, "mean", stat_length=0)),
+    "pad_err_stat_negative": lambda: error_code(lambda: np.pad(ar((3,)), 1, "mean", stat_length=-1)),
+    "pad_err_stat_shape": lambda: error_code(
+        lambda: np.pad(ar((2, 3)), 1, "median", stat_length=((1, 2), (3, 4), (5, 6)))),
+    "pad_err_end_shape": lambda: error_code(
+        lambda: np.pad(ar((2, 3)), 1, "linear_ramp", end_values=((1, 2), (3, 4), (5, 6)))),
+    "pad_err_kw_end_values_edge": lambda: error_code(lambda: np.pad(ar((3,)), 1, "edge", end_values=1)),
+    "pad_err_kw_stat_length_ramp": lambda: error_code(lambda: np.pad(ar((3,)), 1, "linear_ramp", stat_length=1)),
+    "pad_err_kw_reflect_type_mean": lambda: error_code(lambda: np.pad(ar((3,)), 1, "mean", reflect_type="odd")),
+    "pad_err_kw_constant_values_median": lambda: error_code(
+        lambda: np.pad(ar((3,)), 1, "median", constant_values=1)),
+    "pad_err_empty_extend_median": lambda: error_code(lambda: np.pad(ar((0,)), 1, "median")),
+    "pad_err_empty_extend_odd": lambda: error_code(lambda: np.pad(ar((2, 0)), 1, "symmetric", reflect_type="odd")),
+    "pad_err_empty_stat_negative": lambda: error_code(
+        lambda: np.pad(ar((0, 3)), ((0, 0), (1, 1)), "mean", stat_length=-1)),
+    "pad_err_complex_end_int": lambda: error_code(lambda: np.pad(ar((3,)), 1, "linear_ramp", end_values=1j)),
+    "pad_err_complex_end_int_zero_width": lambda: error_code(
+        lambda: np.pad(ar((3,), "u2"), 0, "linear_ramp", end_values=(1, 2j))),
+    "pad_err_complex_end_bool": lambda: error_code(lambda: np.pad(ar((3,), "?"), 1, "linear_ramp", end_values=1j)),
     # clip
     "clip_arrays": lambda: np.clip(ar((2, 3), "f8"), np.array([0.0, 1.0, 2.0]), 3.5),
     "clip_nan": lambda: np.clip(np.array([NAN, 1.0, 5.0, -INF, INF, -1.0]), 0, 3),
@@ -306,6 +434,22 @@ NUMPY2_ONLY = {
     "trim_zeros_2d",            # NumPy 2.2: n-d trim_zeros and axis=
     "trim_zeros_2d_axis",
     "trim_zeros_2d_all_zero_axis",
+    # NumPy 1 reflected long odd pads without whole periods, and promoted the NumPy scalars of
+    # linear_ramp's end values by value (NEP 50 makes them strong).
+    "pad_reflect_odd_big",
+    "pad_symmetric_odd_big",
+    "pad_symmetric_odd_big_f4",
+    "pad_symmetric_odd_2d_big",
+    "pad_symmetric_odd_len1",
+    "pad_linear_ramp_f4_strong",
+    "pad_linear_ramp_bool_end",
+    "pad_linear_ramp_complex_c8_weak",
+    "pad_linear_ramp_float16",
+    "pad_linear_ramp_float32",
+    "pad_linear_ramp_complex64",
+    "pad_linear_ramp_ends_float16",
+    "pad_linear_ramp_ends_float32",
+    "pad_linear_ramp_ends_complex64",
 }
 
 

@@ -93,13 +93,11 @@ TEST(ManipulationMoreHost, PadValidation) {
             "operands could not be broadcast together with remapped shapes [original->remapped]: (2,2)  and "
             "requested shape (0,2)");
   EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "bogus"}); }), "mode 'bogus' is not supported");
-  EXPECT_THROW(pad(a.a, 1, {.mode = "mean"}), ValueError);
+  EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, -1, {.mode = "bogus"}); }), "index can't contain negative values");
   EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "edge", .constant_values = 3}); }),
             "unsupported keyword arguments for mode 'edge': {'constant_values'}");
   EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "wrap", .reflect_type = "even"}); }),
             "unsupported keyword arguments for mode 'wrap': {'reflect_type'}");
-  EXPECT_THROW(pad(a.a, 1, {.mode = "reflect", .reflect_type = "odd"}), ValueError);
-  EXPECT_THROW(pad(a.a, 1, {.mode = "reflect", .reflect_type = "sideways"}), ValueError);
   EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.constant_values = {{1, 2}, {3, 4}, {5, 6}}}); }),
             "operands could not be broadcast together with remapped shapes [original->remapped]: (3,2)  and "
             "requested shape (2,2)");
@@ -107,6 +105,67 @@ TEST(ManipulationMoreHost, PadValidation) {
     EXPECT_EQ(error_of<ValueError>([&] { pad(z.a, {{1, 0}, {0, 0}}, {.mode = mode}); }),
               "can't extend empty axis 0 using modes other than 'constant' or 'empty'");
   EXPECT_THROW(pad(ndarray(), 1), ValueError);
+}
+
+// linear_ramp, maximum/minimum/mean/median and reflect_type='odd': every check NumPy makes before
+// it computes, in NumPy's order, before any device work.
+TEST(ManipulationMoreHost, PadStatisticAndRampValidation) {
+  fake a({2, 3}), z({0, 3}), i1({3}), c({3}, complex128);
+  // NumPy's allowed_kwargs: one keyword per mode; the message lists what the mode does not take.
+  EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "edge", .end_values = 1}); }),
+            "unsupported keyword arguments for mode 'edge': {'end_values'}");
+  EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "mean", .end_values = {1, 2}}); }),
+            "unsupported keyword arguments for mode 'mean': {'end_values'}");
+  EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "linear_ramp", .stat_length = 2}); }),
+            "unsupported keyword arguments for mode 'linear_ramp': {'stat_length'}");
+  EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "maximum", .reflect_type = "odd"}); }),
+            "unsupported keyword arguments for mode 'maximum': {'reflect_type'}");
+  EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "constant", .stat_length = 1, .reflect_type = "odd"}); }),
+            "unsupported keyword arguments for mode 'constant': {'stat_length', 'reflect_type'}");
+  EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "symmetric", .constant_values = 0}); }),
+            "unsupported keyword arguments for mode 'symmetric': {'constant_values'}");
+  EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "empty", .stat_length = 0}); }),
+            "unsupported keyword arguments for mode 'empty': {'stat_length'}");
+  // The keyword check comes before the empty-axis check and the arguments' own checks.
+  EXPECT_EQ(error_of<ValueError>([&] { pad(z.a, 1, {.mode = "wrap", .end_values = 1}); }),
+            "unsupported keyword arguments for mode 'wrap': {'end_values'}");
+  // stat_length: negative values, a count of pairs that is neither 1 nor ndim.
+  for (const char* mode : {"maximum", "minimum", "mean", "median"}) {
+    SCOPED_TRACE(mode);
+    EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = mode, .stat_length = -1}); }),
+              "index can't contain negative values");
+    EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = mode, .stat_length = {{1, 2}, {3, -4}}}); }),
+              "index can't contain negative values");
+    EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = mode, .stat_length = {{1, 2}, {3, 4}, {5, 6}}}); }),
+              "operands could not be broadcast together with remapped shapes [original->remapped]: (3,2)  and "
+              "requested shape (2,2)");
+    // An empty array is checked for extended empty axes only (NumPy never reads stat_length then).
+    EXPECT_EQ(error_of<ValueError>([&] { pad(z.a, {{1, 0}, {0, 0}}, {.mode = mode, .stat_length = -1}); }),
+              "can't extend empty axis 0 using modes other than 'constant' or 'empty'");
+  }
+  // stat_length 0 leaves maximum/minimum nothing to reduce, even on an axis without pads.
+  for (const char* mode : {"maximum", "minimum"}) {
+    SCOPED_TRACE(mode);
+    EXPECT_EQ(error_of<ValueError>([&] { pad(i1.a, 1, {.mode = mode, .stat_length = 0}); }),
+              "stat_length of 0 yields no value for padding");
+    EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, {{1, 1}, {0, 0}}, {.mode = mode, .stat_length = {{1, 1}, {2, 0}}}); }),
+              "stat_length of 0 yields no value for padding");
+    EXPECT_EQ(error_of<ValueError>([&] { pad(c.a, {2, 0}, {.mode = mode, .stat_length = {0, 3}}); }),
+              "stat_length of 0 yields no value for padding");
+  }
+  // end_values: the count of pairs; complex ends for an integer array (NumPy's floor raises).
+  EXPECT_EQ(error_of<ValueError>([&] { pad(a.a, 1, {.mode = "linear_ramp", .end_values = {{1, 2}, {3, 4}, {5, 6}}}); }),
+            "operands could not be broadcast together with remapped shapes [original->remapped]: (3,2)  and "
+            "requested shape (2,2)");
+  EXPECT_THROW(pad(i1.a, 1, {.mode = "linear_ramp", .end_values = std::complex<double>(0, 1)}), TypeError);
+  EXPECT_THROW(pad(a.a, {{0, 0}, {0, 0}}, {.mode = "linear_ramp", .end_values = {{1, 2}, {std::complex<double>(3), 4}}}),
+               TypeError);
+  for (const char* mode : {"linear_ramp", "maximum", "minimum", "mean", "median"})
+    EXPECT_EQ(error_of<ValueError>([&] { pad(z.a, {{0, 1}, {0, 0}}, {.mode = mode}); }),
+              "can't extend empty axis 0 using modes other than 'constant' or 'empty'");
+  for (const char* mode : {"reflect", "symmetric"})
+    EXPECT_EQ(error_of<ValueError>([&] { pad(z.a, {{2, 0}, {0, 0}}, {.mode = mode, .reflect_type = "odd"}); }),
+              "can't extend empty axis 0 using modes other than 'constant' or 'empty'");
 }
 
 TEST(ManipulationMoreHost, PadWidthForms) {
@@ -118,6 +177,14 @@ TEST(ManipulationMoreHost, PadWidthForms) {
   const pad_widths per_axis{{1, 2}, {3, 4}};
   EXPECT_FALSE(per_axis.broadcast());
   EXPECT_EQ(per_axis.pairs()[1][0], 3);
+  EXPECT_FALSE(pad_widths().given());  // stat_length's None
+  EXPECT_TRUE(pad_widths(0).given());
+  const pad_options o{.mode = "mean", .stat_length = {{1, 2}, {0, 3}}};
+  ASSERT_EQ(o.stat_length.pairs().size(), 2u);
+  EXPECT_EQ(o.stat_length.pairs()[1][1], 3);
+  const pad_options r{.mode = "linear_ramp", .end_values = {1.5, -2}};
+  EXPECT_TRUE(r.end_values.broadcast());
+  EXPECT_EQ(r.end_values.pairs()[0][1].scalar_kind(), weak_scalar::kind::int_);
   const pad_values v = 2.5;
   EXPECT_TRUE(v.given());
   EXPECT_FALSE(pad_values().given());

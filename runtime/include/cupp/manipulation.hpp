@@ -184,20 +184,25 @@ ndarray insert(const ndarray& arr, const index_spec& obj, const operand& values,
 // when the number of pairs is neither 1 nor ndim.
 class pad_widths {
  public:
+  pad_widths() = default;  // no pairs: NumPy's None (stat_length's default; an empty pad_width is ValueError)
   pad_widths(std::int64_t all) : pairs_{{all, all}}, broadcast_(true) {}  // NOLINT: pad(a, 2)
   pad_widths(std::int64_t before, std::int64_t after) : pairs_{{before, after}}, broadcast_(true) {}
   pad_widths(std::initializer_list<std::array<std::int64_t, 2>> per_axis) : pairs_(per_axis) {}
   explicit pad_widths(std::vector<std::array<std::int64_t, 2>> per_axis) : pairs_(std::move(per_axis)) {}
   std::span<const std::array<std::int64_t, 2>> pairs() const noexcept { return pairs_; }
   bool broadcast() const noexcept { return broadcast_; }  // one value or one pair for all axes
+  bool given() const noexcept { return !pairs_.empty(); }
 
  private:
   std::vector<std::array<std::int64_t, 2>> pairs_;
   bool broadcast_ = false;
 };
 
-// pad's constant_values: like pad_widths, of numbers (weak scalars, cast unsafely to the array's
-// dtype as NumPy's assignment of its NumPy scalars does). Default: 0.
+// pad's constant_values and end_values: like pad_widths, of numbers. constant_values are cast
+// unsafely to the array's dtype (as NumPy's assignment of its NumPy scalars does). end_values are
+// linspace endpoints as NumPy's _as_pairs makes them: one value or one pair become NumPy scalars
+// of np.array(end_values)'s dtype (strong: int64 0 by default, so a float32 ramp computes in
+// float64), ndim pairs Python numbers of that dtype's kind (weak). Default: 0.
 class pad_values {
  public:
   pad_values() = default;
@@ -217,17 +222,27 @@ class pad_values {
 };
 
 struct pad_options {
-  // "constant", "edge", "reflect", "symmetric", "wrap" or "empty" (uninitialised pads). NumPy's
-  // statistic modes (linear_ramp, maximum, mean, median, minimum) raise ValueError here.
+  // "constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect",
+  // "symmetric", "wrap" or "empty" (uninitialised pads).
   std::string_view mode = "constant";
-  pad_values constant_values{};   // mode "constant" only (ValueError with another mode)
-  std::string_view reflect_type{};  // "even" (the default); "odd" is not implemented (ValueError)
+  pad_values constant_values{};   // mode "constant" only (ValueError with another mode); default 0
+  pad_values end_values{};        // mode "linear_ramp" only; default 0
+  pad_widths stat_length{};       // maximum/mean/median/minimum only; default None (the whole axis)
+  std::string_view reflect_type{};  // reflect/symmetric only: "odd", else "even" (NumPy checks no other value)
 };
-// numpy.pad(array, pad_width, mode='constant', **kwargs): one gather kernel writes the padded
-// array (a copy for 0-d arrays). Negative widths: ValueError("index can't contain negative
-// values"); an unknown mode: ValueError("mode 'x' is not supported"); a non-constant mode that
-// would extend an empty axis: ValueError. Corners in constant mode take the value of the last
-// axis that pads them, as NumPy's.
+// numpy.pad(array, pad_width, mode='constant', **kwargs), NumPy 2's semantics and its order of
+// work: axis by axis, each axis's pads computed from the array already padded along the earlier
+// axes (so corners depend on that order, as NumPy's). Negative widths or stat_length: ValueError
+// ("index can't contain negative values"); an unknown mode: ValueError("mode 'x' is not
+// supported"); a keyword the mode does not take: ValueError("unsupported keyword arguments for
+// mode 'edge': {'constant_values'}"); a mode other than constant/empty that would extend an empty
+// axis: ValueError; stat_length 0 with maximum/minimum: ValueError("stat_length of 0 yields no
+// value for padding"); complex end_values for an integer array: TypeError (NumPy's floor).
+// constant/edge/wrap/reflect/symmetric (even) are one gather kernel; linear_ramp (NumPy's
+// linspace over the edges, floor for integers), the statistics (cupp's max/min/mean/median over
+// views of the edge regions; mean and median rounded half to even for integer arrays) and
+// reflect_type='odd' (NumPy's chunked reflection, 2 * edge - chunk) are a few kernels per axis.
+// A 0-d array comes back as a copy.
 ndarray pad(const ndarray& array, const pad_widths& pad_width, const pad_options& options = {});
 
 // ---- element-wise selection and value editing (manipulation_more.cpp)
