@@ -170,6 +170,7 @@ value function_table::call(std::string_view name, std::span<const value> args,
     const std::string_view method = name.substr(dot + 1);
     if (method == "outer") return call_ufunc_outer(cupp::ufunc::get(name.substr(0, dot)), args, keywords);
     if (method == "reduce") return call_ufunc_reduce(cupp::ufunc::get(name.substr(0, dot)), args, keywords);
+    if (method == "reduceat") return call_ufunc_reduceat(cupp::ufunc::get(name.substr(0, dot)), args, keywords);
     if (method == "accumulate") return call_ufunc_accumulate(cupp::ufunc::get(name.substr(0, dot)), args, keywords);
     throw cupp::ValueError("cupp eval has no function '" + std::string(name) + "'");
   }

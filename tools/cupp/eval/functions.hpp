@@ -39,8 +39,10 @@ class function_table {
 // eval writes outputs to the -o files). One output gives an array, several a tuple.
 value call_ufunc(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 value call_ufunc_outer(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
-// u.reduce(a, axis=None, keepdims=False, dtype=None) (reductions.cpp).
+// u.reduce(a, axis=None, dtype=None, keepdims=False, initial=, where=) (reductions.cpp).
 value call_ufunc_reduce(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
+// u.reduceat(a, indices, axis=0, dtype=None) (reductions.cpp).
+value call_ufunc_reduceat(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 // Registers sum, prod, max, amax, min, amin, all, any, mean (reductions.cpp).
 void add_reductions(function_table& t);
 // Registers cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod, diff, ediff1d;

@@ -2,10 +2,14 @@
 // ufunc u) with NumPy's keyword arguments axis= (None, an int, a tuple), keepdims= and dtype=;
 // argmax/argmin/nanargmax/nanargmin (axis None or an int, keepdims), count_nonzero (axis,
 // keepdims), var/std/nanvar/nanstd (axis, dtype, ddof, keepdims), ptp (axis, keepdims) and
-// nansum/nanprod/nanmax/nanmin/nanmean (as sum).
+// nansum/nanprod/nanmax/nanmin/nanmean (as sum). initial= (a number) and where= (a bool array,
+// or True/False) go to the library, which refuses them where NumPy's function has no such
+// keyword (all(initial=1): TypeError); var/std/nanvar/nanstd take where=. u.reduceat(a, indices,
+// axis=0, dtype=None): indices an integer array or a tuple of integers.
 #include <string>
 #include <vector>
 
+#include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/reductions.hpp"
 #include "functions.hpp"
@@ -17,6 +21,15 @@ namespace {
 std::int64_t axis_number(const value& v, std::string_view function) {
   if (v.is_scalar() && v.scalar().k == py_scalar::kind::int_) return static_cast<std::int64_t>(v.scalar().i);
   throw cupp::TypeError(std::string(function) + "(): axis must be None, an integer or a tuple of integers, not '" +
+                        v.type_name() + "'");
+}
+
+// where=: a bool array, or True (every element: no mask) / False (a 0-d False mask).
+cupp::ndarray where_mask(const value& v, std::string_view function) {
+  if (v.is_array()) return v.array();
+  if (v.is_scalar() && v.scalar().k == py_scalar::kind::bool_)
+    return v.scalar().b ? cupp::ndarray() : cupp::full(std::span<const std::int64_t>(), false, cupp::bool_);
+  throw cupp::TypeError(std::string(function) + "(): where must be a bool array, True or False, not '" +
                         v.type_name() + "'");
 }
 
@@ -51,6 +64,13 @@ cupp::reduce_options reduce_keywords(std::string_view function, std::span<const 
       o.dtype = cupp::dtype::parse(k.v.string());
     } else if (k.name == "out") {
       throw cupp::ValueError(std::string(function) + "(): out= is not allowed in cupp eval; name the output files with -o");
+    } else if (k.name == "initial") {
+      if (k.v.is_none()) continue;
+      if (!k.v.is_scalar())
+        throw cupp::TypeError(std::string(function) + "(): initial must be a number, not '" + k.v.type_name() + "'");
+      o.initial = to_weak(k.v.scalar());
+    } else if (k.name == "where") {
+      o.where = where_mask(k.v, function);
     } else {
       throw cupp::TypeError(std::string(function) + "() got an unexpected keyword argument '" + std::string(k.name) + "'");
     }
@@ -106,6 +126,8 @@ cupp::var_options var_keywords(std::string_view function, std::span<const value>
   std::vector<keyword_value> rest;
   cupp::var_options o;
   for (const keyword_value& k : keywords) {
+    if (k.name == "initial")
+      throw cupp::TypeError(std::string(function) + "() got an unexpected keyword argument 'initial'");
     if (k.name != "ddof") {
       rest.push_back(k);
       continue;
@@ -122,6 +144,7 @@ cupp::var_options var_keywords(std::string_view function, std::span<const value>
   o.axis = r.axis;
   o.keepdims = r.keepdims;
   o.dtype = r.dtype;
+  o.where = r.where;
   return o;
 }
 
@@ -204,6 +227,51 @@ value call_ufunc_reduce(const cupp::ufunc& f, std::span<const value> args, std::
   const std::string name = std::string(f.name()) + ".reduce";
   const cupp::reduce_options o = reduce_keywords(name, args, keywords);
   return value(f.reduce(array_argument(name, args), o));
+}
+
+}  // namespace cupp::eval
+
+namespace cupp::eval {
+
+// u.reduceat(a, indices, axis=0, dtype=None, out=None): indices an integer array or a tuple of
+// integers (made an int64 array).
+value call_ufunc_reduceat(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords) {
+  const std::string name = std::string(f.name()) + ".reduceat";
+  if (args.size() > 4)
+    throw cupp::TypeError(name + "() takes at most 4 positional arguments but " + std::to_string(args.size()) +
+                          " were given");
+  if (args.size() < 2) throw cupp::TypeError(name + "() missing required argument 'indices' (pos 2)");
+  cupp::reduceat_options o;
+  auto set_axis = [&](const value& v) { o.axis = axis_number(v, name); };
+  auto set_dtype = [&](const value& v) {
+    if (v.is_none()) return;
+    if (!v.is_string()) throw cupp::TypeError(name + "(): dtype must be a string such as 'float64'");
+    o.dtype = cupp::dtype::parse(v.string());
+  };
+  if (args.size() >= 3) set_axis(args[2]);
+  if (args.size() >= 4) set_dtype(args[3]);
+  for (const keyword_value& k : keywords) {
+    if (k.name == "axis") set_axis(k.v);
+    else if (k.name == "dtype") set_dtype(k.v);
+    else if (k.name == "out") no_out(name);
+    else throw cupp::TypeError(name + "() got an unexpected keyword argument '" + std::string(k.name) + "'");
+  }
+  const value& iv = args[1];
+  cupp::ndarray indices;
+  if (iv.is_array()) {
+    indices = iv.array();
+  } else if (iv.is_tuple() || iv.is_scalar()) {
+    std::vector<std::int64_t> list;
+    if (iv.is_scalar()) list.push_back(axis_number(iv, name));  // NumPy: ValueError for a 0-d index below
+    else
+      for (const value& x : iv.tuple()) list.push_back(axis_number(x, name));
+    indices = cupp::asarray(list);
+    if (iv.is_scalar()) indices = indices.reshape(std::span<const std::int64_t>());
+  } else {
+    throw cupp::TypeError(name + "(): indices must be an integer array or a tuple of integers, not '" +
+                          std::string(iv.type_name()) + "'");
+  }
+  return value(f.reduceat(array_argument(name, args), indices, o));
 }
 
 }  // namespace cupp::eval
