@@ -219,6 +219,118 @@ const std::map<std::string, std::function<results()>>& cases() {
          return of(unique((ar({100000}) * 7919) % 1009,
                           {.return_index = true, .return_inverse = true, .return_counts = true}));
        }},
+      // unique along an axis
+      {"uqa_rows", [] { return one(unique(I({1, 0, 0, 1, 0, 0, 2, 3, 4}, int64, {3, 3}), {.axis = 0}).values); }},
+      {"uqa_all_i4",
+       [] {
+         return of(unique(I({3, 1, 1, 2, 3, 1, 0, 5, 1, 2}, int32, {5, 2}),
+                          {.return_index = true, .return_inverse = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_cols",
+       [] { return of(unique(I({1, 0, 1, 2, 3, 4, 3, 5}, int64, {2, 4}), {.return_counts = true, .axis = 1})); }},
+      {"uqa_3d_axis1",
+       [] {
+         return of(unique(floor_divide((ar({2, 5, 3}) * 7) % 4, 2),
+                          {.return_index = true, .return_inverse = true, .axis = 1}));
+       }},
+      {"uqa_3d_neg",
+       [] { return of(unique(floor_divide(ar({3, 2, 4}), 3) % 2, {.return_counts = true, .axis = -1})); }},
+      {"uqa_3d_axis0",
+       [] {
+         return of(unique(I({0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 4}, int64, {3, 2, 2}), {.return_inverse = true, .axis = 0}));
+       }},
+      {"uqa_1d",
+       [] {
+         return of(unique(I({3, 1, 3, 2}),
+                          {.return_index = true, .return_inverse = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_f8_nan",
+       [] {
+         return of(unique(F({nan, 1, nan, 1, 1, 2, 0, nan, 1, 2}).reshape({5, 2}),
+                          {.return_index = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_f8_nan_noeq",
+       [] { return one(unique(F({nan, 1, nan, 1, 1, 2}).reshape({3, 2}), {.axis = 0, .equal_nan = false}).values); }},
+      {"uqa_f8_inf",
+       [] {
+         return of(unique(F({inf, -inf, 1, -inf, inf, -inf, -inf, 0}).reshape({4, 2}), {.return_inverse = true, .axis = 0}));
+       }},
+      {"uqa_negzero",
+       [] {
+         return of(unique(F({0.0, 1, -0.0, 1, -0.0, 0, 0.0, 0}).reshape({4, 2}),
+                          {.return_index = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_f4",
+       [] {
+         return of(unique(F({2.5, -1, 2.5, -1, 0.5, 7, -3, 0.25}, float32).reshape({4, 2}),
+                          {.return_inverse = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_f4_axis1",
+       [] {
+         return of(unique(F({2.5, 2.5, -1, nan, nan, 3, 3, 1, 1, 1}, float32).reshape({2, 5}),
+                          {.return_counts = true, .axis = 1}));
+       }},
+      {"uqa_f2",
+       [] {
+         return of(unique(F({1.5, -2, 65504, 1.5, -2, 65504, 0.5, 0.5, 0.5}, float16).reshape({3, 3}),
+                          {.return_index = true, .axis = 0}));
+       }},
+      {"uqa_c16",
+       [] {
+         return of(unique(C({{1, 1}, {2, 0}, {1, nan}, {0, 0}, {1, 1}, {2, 0}, {nan, 0}, {1, 0}, {1, 1}, {1, 0}}).reshape({5, 2}),
+                          {.return_index = true, .return_inverse = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_c8_axis1",
+       [] {
+         return of(unique(C({{0, 1}, {2, 0}, {0, 1}, {2, 0}, {3, 0}, {2, 0}, {3, 0}, {2, 0}}, complex64).reshape({2, 4}),
+                          {.return_counts = true, .axis = 1}));
+       }},
+      {"uqa_bool",
+       [] {
+         return of(unique(I({1, 0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 0}, bool_, {4, 3}),
+                          {.return_inverse = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_u1",
+       [] { return of(unique(I({200, 3, 0, 255, 200, 3, 0, 0}, uint8, {4, 2}), {.return_counts = true, .axis = 0})); }},
+      {"uqa_i1",
+       [] { return of(unique(I({-5, 3, 127, -128, -5, 3, -5, -3}, int8, {4, 2}), {.return_index = true, .axis = 0})); }},
+      {"uqa_i2_axis1",
+       [] { return of(unique(I({-300, 7, -300, 7, 5, 5, 5, 4}, int16, {2, 4}), {.return_inverse = true, .axis = 1})); }},
+      {"uqa_u2",
+       [] { return of(unique(I({65535, 0, 65535, 0, 1, 1}, uint16, {3, 2}), {.return_counts = true, .axis = 0})); }},
+      {"uqa_u4", [] { return one(unique(I({4000000000, 1, 2, 3, 4000000000, 1}, uint32, {3, 2}), {.axis = 0}).values); }},
+      {"uqa_u8",
+       [] {
+         return of(unique(U({~0ull, 3, 1ull << 63, 3, ~0ull, 3, 0, 0}).reshape({4, 2}),
+                          {.return_index = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_strided",
+       [] {
+         const ndarray a = (ar({6, 8}) % 3)(slice(std::nullopt, std::nullopt, -1), slice(std::nullopt, std::nullopt, 2));
+         return of(unique(a, {.return_index = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_transposed", [] { return of(unique((ar({4, 3}) % 2).T(), {.return_inverse = true, .axis = 1})); }},
+      {"uqa_empty_axis",
+       [] {
+         return of(unique(F({}).reshape({0, 3}),
+                          {.return_index = true, .return_inverse = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_zero_width",
+       [] {
+         return of(unique(I({}, int8).reshape({3, 0}),
+                          {.return_index = true, .return_inverse = true, .return_counts = true, .axis = 0}));
+       }},
+      {"uqa_zero_width_axis1",
+       [] {
+         return of(unique(I({}, int8).reshape({2, 0}),
+                          {.return_index = true, .return_inverse = true, .return_counts = true, .axis = 1}));
+       }},
+      {"uqa_zeros_3d", [] { return one(unique(F({}).reshape({0, 2, 0}), {.axis = 1}).values); }},
+      {"uqa_big",
+       [] {
+         return of(unique((ar({3000, 3}) * 7919) % 5,
+                          {.return_index = true, .return_inverse = true, .return_counts = true, .axis = 0}));
+       }},
       {"uq_values", [] { return one(unique_values(F({nan, 2, nan, 1, 2}))); }},
       {"uq_counts_api",
        [] {

@@ -111,6 +111,21 @@ TEST(SearchingHost, HistogramValidation) {
   EXPECT_THROW(histogram(a.a, bc.a), TypeError);
 }
 
+TEST(SearchingHost, UniqueAxisValidation) {
+  // NumPy's AxisError (moveaxis's, without its prefix) before any device work, a 0-d array too.
+  fake a({2, 3}), a0({}, float64), s({4}, float32);
+  EXPECT_EQ(error_of<AxisError>([&] { unique(a.a, {.axis = 2}); }), "axis 2 is out of bounds for array of dimension 2");
+  EXPECT_EQ(error_of<AxisError>([&] { unique(a.a, {.axis = -3}); }),
+            "axis -3 is out of bounds for array of dimension 2");
+  EXPECT_EQ(error_of<AxisError>([&] { unique(a0.a, {.axis = 0}); }), "axis 0 is out of bounds for array of dimension 0");
+  EXPECT_EQ(error_of<AxisError>([&] { unique(a0.a, {.return_counts = true, .axis = -1}); }),
+            "axis -1 is out of bounds for array of dimension 0");
+  EXPECT_THROW(unique(s.a, {.return_index = true, .axis = 1}), ValueError);  // AxisError is a ValueError
+  // The designated initializers keep NumPy's keyword order: axis sits before equal_nan.
+  constexpr unique_options o{.return_inverse = true, .axis = 0, .equal_nan = false};
+  static_assert(o.axis == 0 && !o.equal_nan && o.return_inverse);
+}
+
 TEST(SearchingHost, RoutineTable) {
   std::set<std::string> names;
   for (const routine_info& r : searching_routines()) {

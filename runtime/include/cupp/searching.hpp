@@ -6,14 +6,16 @@
 //   auto [hist, edges] = cupp::histogram(a, 20, {.range = std::pair{0.0, 1.0}, .density = true});
 //   auto u = cupp::unique(a);                                     // the sorted unique values
 //   auto r = cupp::unique(a, {.return_inverse = true, .return_counts = true});
+//   auto rows = cupp::unique(m, {.return_counts = true, .axis = 0});    // the unique rows of m
 //   auto m = cupp::isin(a, cupp::array({1, 5, 7}), {.invert = true});
 //
 // Ordering is NumPy's sort order: NaN last, complex numbers lexicographic (a NaN in either part
 // sorts last). Searches are one NVRTC kernel per dtype (a thread per query, binary search);
 // bincount and histogram count with atomics (integer counts are exact; float weights are summed
 // in float64 with atomics, so their rounding may differ from NumPy's sequential sum in the last
-// bits). unique and the set routines sort first (cupp/sorting.hpp: sort, stable argsort), then
-// flag neighbours and compact (flatnonzero, take). docs/api/searching.md lists each routine.
+// bits). unique and the set routines sort first (cupp/sorting.hpp: sort, stable argsort; lexsort of
+// the sub-arrays for unique with an axis), then flag neighbours and compact (flatnonzero, take).
+// docs/api/searching.md lists each routine.
 #pragma once
 
 #include <cstdint>
@@ -95,9 +97,11 @@ histogram_result histogram(const ndarray& a, const ndarray& bins, const histogra
 
 struct unique_options {
   bool return_index = false;    // first occurrences (int64)
-  bool return_inverse = false;  // indices into the unique values that rebuild ar (int64, ar's shape)
+  bool return_inverse = false;  // indices into the unique values that rebuild ar (int64, ar's shape;
+                                // 1-d of the axis's length with an axis)
   bool return_counts = false;   // occurrences (int64)
-  bool equal_nan = true;        // all NaNs one value (NumPy's default)
+  std::optional<int> axis{};    // nullopt: the flattened array; else the sub-arrays along this axis
+  bool equal_nan = true;        // all NaNs one value (NumPy's default; no effect with an axis)
 };
 // What unique gives; the arrays not asked for are null.
 struct unique_result {
@@ -105,8 +109,21 @@ struct unique_result {
 };
 // numpy.unique(ar): the sorted unique values of the flattened ar, NaNs collapsed to one.
 ndarray unique(const ndarray& ar);
-// numpy.unique(ar, return_index, return_inverse, return_counts, axis=None, equal_nan) (axis=None
-// only: cupp flattens).
+// numpy.unique(ar, return_index, return_inverse, return_counts, axis=None, equal_nan).
+//
+// With an axis: the unique sub-arrays ar[..., i, ...] along it, as NumPy: each is flattened in C
+// order and they are sorted lexicographically, element by element in NumPy's sort order (NaN last,
+// -0.0 equal to 0.0, complex by real then imaginary part), first element first. Two sub-arrays are
+// the same when every element is == (NumPy compares them as structured rows), so a sub-array
+// holding a NaN is never equal to another and equal_nan has no effect (NumPy's behaviour). values
+// has ar's shape with that axis the number of unique sub-arrays; index (first occurrences),
+// inverse and counts are 1-d int64 of the axis's length (inverse) or of the unique count. Among
+// equal sub-arrays (-0.0 and 0.0) the first in ar is the one returned (a stable sort; NumPy's
+// unstable sort may return another for inputs of more than 16 sub-arrays). AxisError for an axis
+// out of range, a 0-d ar included ("axis 0 is out of bounds for array of dimension 0").
+// On the GPU: one stable lexsort over the columns (one radix sort per element of a sub-array, the
+// last element first), a gather of the sorted rows, one kernel flagging rows that differ from the
+// one before, then flatnonzero, cumsum and take as for the flattened array.
 unique_result unique(const ndarray& ar, const unique_options& options);
 
 // NumPy 2's Array API forms: unique(..., equal_nan=False) (each NaN its own value).

@@ -170,6 +170,18 @@ extern "C" __global__ void cupp_scatter(const long long* idx, const long long* v
 extern "C" __global__ void cupp_run_counts(const long long* pos, long long m, long long n, long long* out) {
   CUPP_GRID_LOOP(k, m) out[k] = (k + 1 < m ? pos[k + 1] : n) - pos[k];
 }
+
+// unique along an axis: n sorted rows of m elements (C order), flag preset to zeros. A thread per
+// element: flag[0] is set, and row i's flag where one of its elements differs (NumPy's !=, so a NaN
+// differs from everything) from the element above it. Several threads may set one flag (all 1s).
+// m == 0: every row is empty and equal, only flag[0] (the launch has one thread).
+extern "C" __global__ void cupp_row_flags(const T* aux, long long n, long long m, unsigned char* flag) {
+  const long long total = m > 0 ? n * m : 1;
+  CUPP_GRID_LOOP(k, total) {
+    if (k == 0) flag[0] = 1;
+    if (m > 0 && k >= m && !ss_eq(aux[k], aux[k - m])) flag[k / m] = 1;
+  }
+}
 )";
 
 constexpr unsigned block_threads = 256;
@@ -211,7 +223,8 @@ searching_program searching_kernel_program(cupp::dtype type) {
   p.source = "#include <cupp/dev/prelude.cuh>\nusing T = " + std::string(info(type.id()).device_type) + ";\n" +
              program_body;
   p.kernels = {"cupp_searchsorted", "cupp_unique_flags", "cupp_isin",    "cupp_xor_flags", "cupp_adjacent_equal",
-               "cupp_histogram",    "cupp_minmax",       "cupp_bincount", "cupp_scatter",  "cupp_run_counts"};
+               "cupp_histogram",    "cupp_minmax",       "cupp_bincount", "cupp_scatter",  "cupp_run_counts",
+               "cupp_row_flags"};
   return p;
 }
 

@@ -30,6 +30,7 @@ enum kernel_id {
   k_bincount,       // (const ll* x, ll n, const double* w, ull* counts, double* sums)
   k_scatter,        // (const ll* idx, const ll* val, ll n, ll* out): out[idx[i]] = val[i]
   k_run_counts,     // (const ll* pos, ll m, ll n, ll* out): out[k] = next pos (or n) - pos[k]
+  k_row_flags,      // (const T* aux, ll n, ll m, u8* flag): rows of m; flag preset 0: [0] and rows != the one before
 };
 
 // The program for `type` on `device`, compiled or found in the cache.

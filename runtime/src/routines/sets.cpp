@@ -3,10 +3,13 @@
 // indices are wanted), then one kernel of the searching program flags neighbours (unique: differs
 // from the one before, NaNs collapsed with equal_nan; intersect1d: equals the next; setxor1d:
 // differs from both) and flatnonzero + take compact; isin binary-searches the sorted test values.
+// unique with an axis lexsorts the sub-arrays as rows (one key per column) and flags rows.
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "array/layout.hpp"
+#include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/indexing.hpp"
 #include "cupp/manipulation.hpp"
@@ -57,8 +60,90 @@ ndarray flags(kernel_id k, const ndarray& aux, std::int64_t flag_len, int equal_
 // ---------------------------------------------------------------------------------------------
 // unique
 
+namespace {
+
+// The inverse (inv[perm[i]] = cumsum(mask)[i] - 1) and the counts (run lengths between the
+// positions of the true flags) of a sorted sequence of n items.
+ndarray unique_inverse_of(const ndarray& perm, const ndarray& mask, std::int64_t n, int device) {
+  const ndarray imask = flat(subtract(cumsum(mask, {.dtype = int64}), 1));
+  ndarray inv = vec(n, int64);
+  const detail::kernel_module& m = program_for(int64, device);
+  const void* pp = perm.data();
+  const void* ip = imask.data();
+  long long nn = n;
+  void* op = inv.data();
+  void* args[] = {&pp, &ip, &nn, &op};
+  launch(m, k_scatter, n, args, device);
+  return inv;
+}
+
+ndarray unique_counts_of(const ndarray& pos, std::int64_t n, int device) {
+  const std::int64_t mcount = pos.size();
+  ndarray counts = vec(mcount, int64);
+  if (mcount == 0) return counts;
+  const detail::kernel_module& m = program_for(int64, device);
+  const void* pp = pos.data();
+  long long mm = mcount, nn = n;
+  void* op = counts.data();
+  void* args[] = {&pp, &mm, &nn, &op};
+  launch(m, k_run_counts, mcount, args, device);
+  return counts;
+}
+
+// numpy.unique(ar, axis=k): the sub-arrays along the axis as the rows of an (n, m) C-order array.
+unique_result unique_along_axis(const ndarray& ar, int axis_in, const unique_options& o) {
+  const int axis = layout::normalize_axis(axis_in, ar.ndim());  // AxisError (a 0-d ar included)
+  const ndarray moved = ar.moveaxis(axis, 0);
+  const std::int64_t n = moved.shape(0);
+  std::int64_t m = 1;
+  for (int d = 1; d < moved.ndim(); ++d) m *= moved.shape(d);
+  std::vector<std::int64_t> rest(moved.shape().begin() + 1, moved.shape().end());
+  unique_result r;
+  if (n == 0) {
+    r.values = empty(ar.shape(), ar.dtype());
+    if (o.return_index) r.index = vec(0, int64);
+    if (o.return_inverse) r.inverse = vec(0, int64);
+    if (o.return_counts) r.counts = vec(0, int64);
+    return r;
+  }
+  const std::int64_t shape2[] = {n, m};
+  const ndarray rows = ascontiguousarray(moved).reshape(shape2);
+  // Stable: equal rows keep their order, so the first occurrence leads its run (return_index).
+  ndarray perm;
+  if (n == 1 || m == 0) {
+    perm = arange(n);
+  } else {
+    std::vector<ndarray> keys;  // the last key is the primary one: the last column first
+    keys.reserve(static_cast<std::size_t>(m));
+    for (std::int64_t j = m; j-- > 0;) keys.push_back(rows(slice(), j));
+    perm = flat(lexsort(std::span<const ndarray>(keys), -1));
+  }
+  const ndarray aux = ascontiguousarray(take(rows, perm, {.axis = 0, .mode = clip_mode::clip}));
+  const int device = rows.device();
+  ndarray mask = zeros(std::span<const std::int64_t>(&n, 1), bool_);
+  {
+    const detail::kernel_module& km = program_for(ar.dtype(), device);
+    const void* ap = aux.data();
+    long long nn = n, mm = m;
+    void* fp = mask.data();
+    void* args[] = {&ap, &nn, &mm, &fp};
+    launch(km, k_row_flags, m > 0 ? n * m : 1, args, device);
+  }
+  const ndarray pos = flatnonzero(mask);
+  std::vector<std::int64_t> vshape{pos.size()};
+  vshape.insert(vshape.end(), rest.begin(), rest.end());
+  r.values = take(aux, pos, {.axis = 0, .mode = clip_mode::clip}).reshape(vshape).moveaxis(0, axis);
+  if (o.return_index) r.index = take(perm, pos, {.mode = clip_mode::clip});
+  if (o.return_inverse) r.inverse = unique_inverse_of(perm, mask, n, device);
+  if (o.return_counts) r.counts = unique_counts_of(pos, n, device);
+  return r;
+}
+
+}  // namespace
+
 unique_result unique(const ndarray& ar, const unique_options& o) {
   require_numeric(ar.dtype(), "unique");
+  if (o.axis) return unique_along_axis(ar, *o.axis, o);
   const ndarray a = flat(ar);
   const std::int64_t n = a.size();
   unique_result r;
@@ -81,29 +166,8 @@ unique_result unique(const ndarray& ar, const unique_options& o) {
   r.values = take(aux, pos);
   if (o.return_index) r.index = take(perm, pos);
   const int device = a.device();
-  if (o.return_inverse) {
-    const ndarray imask = flat(subtract(cumsum(mask, {.dtype = int64}), 1));
-    ndarray inv = vec(n, int64);
-    const detail::kernel_module& m = program_for(int64, device);
-    const void* pp = perm.data();
-    const void* ip = imask.data();
-    long long nn = n;
-    void* op = inv.data();
-    void* args[] = {&pp, &ip, &nn, &op};
-    launch(m, k_scatter, n, args, device);
-    r.inverse = inv.reshape(ar.shape());
-  }
-  if (o.return_counts) {
-    const std::int64_t mcount = pos.size();
-    ndarray counts = vec(mcount, int64);
-    const detail::kernel_module& m = program_for(int64, device);
-    const void* pp = pos.data();
-    long long mm = mcount, nn = n;
-    void* op = counts.data();
-    void* args[] = {&pp, &mm, &nn, &op};
-    launch(m, k_run_counts, mcount, args, device);
-    r.counts = counts;
-  }
+  if (o.return_inverse) r.inverse = unique_inverse_of(perm, mask, n, device).reshape(ar.shape());
+  if (o.return_counts) r.counts = unique_counts_of(pos, n, device);
   return r;
 }
 

@@ -1,8 +1,9 @@
 // cupp eval: the searching, counting and set routines (cupp/searching.hpp) with NumPy's positional
 // and keyword arguments: searchsorted (side= a string; v an array or a number), digitize, bincount,
 // histogram (bins an integer or an array of edges; range a tuple of two numbers; gives the tuple
-// (hist, bin_edges)), unique (the return_* flags give a tuple as NumPy's; axis must be None; sorted= accepted),
-// unique_values, unique_counts, unique_inverse, unique_all (tuples in the namedtuples' order),
+// (hist, bin_edges)), unique (the return_* flags give a tuple as NumPy's; axis= an integer or None;
+// sorted= accepted), unique_values, unique_counts, unique_inverse, unique_all (tuples in the
+// namedtuples' order),
 // isin, in1d, intersect1d (return_indices gives a tuple), union1d, setdiff1d, setxor1d.
 #include <cstdint>
 #include <optional>
@@ -69,10 +70,10 @@ void add_searching(function_table& t) {
                       {"ar", "return_index", "return_inverse", "return_counts", "axis", "equal_nan", "sorted"}, 1, args,
                       kw);
     (void)a.boolean(6, true);  // sorted=False allows any order; cupp's is sorted either way
-    if (a.has(4)) throw cupp::ValueError("unique: cupp supports axis=None only");
     const cupp::unique_options o{.return_index = a.boolean(1, false),
                                  .return_inverse = a.boolean(2, false),
                                  .return_counts = a.boolean(3, false),
+                                 .axis = a.optional_axis(4),
                                  .equal_nan = a.boolean(5, true)};
     const cupp::unique_result r = cupp::unique(a.array(0), o);
     if (!o.return_index && !o.return_inverse && !o.return_counts) return value(r.values);
