@@ -397,9 +397,11 @@ ndarray cub_float_sort(const ndarray& flat, int device) {
     void* args[] = {&v, &nn, em.ptr(w), &l};
     launch(w == 4 ? k_nan_lead4 : k_nan_lead8, 1, args, device, 1);
   }
+  // Grid-stride over a fixed 1024 blocks: with no NaN to move (the common case) each block only
+  // reads the count and ends, where a block per 256 values would cost a launch of n / 256 blocks.
   void* args[] = {&v, &s, &nn, &l};
-  launch(w == 4 ? k_nan_save4 : k_nan_save8, n, args, device);
-  launch(w == 4 ? k_nan_rotate4 : k_nan_rotate8, n, args, device);
+  launch(w == 4 ? k_nan_save4 : k_nan_save8, n, args, device, std::min<std::int64_t>(1024, (n + 255) / 256));
+  launch(w == 4 ? k_nan_rotate4 : k_nan_rotate8, n, args, device, std::min<std::int64_t>(1024, (n + 255) / 256));
 #else
   (void)w;
   (void)device;
