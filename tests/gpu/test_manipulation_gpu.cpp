@@ -199,9 +199,42 @@ const dtype ref_dtypes[] = {bool_,  int8,    int16,   int32,   int64,     uint8,
 const dtype inexact_dtypes[] = {float16, float32, float64, complex64, complex128};
 const dtype integer_dtypes[] = {int8, int16, int32, int64, uint8, uint16, uint32, uint64};
 
+// The script's pad_values(dt): 3x4 values with repeats, so integer means and medians round.
+ndarray pad_sample(const dtype& t) { return vals({5, 1, 4, 2, 8, 3, 9, 0, 7, 6, 2, 2}, t).reshape({3, 4}); }
+// The script's error_code: 0 when the call returns, 1 for ValueError, 2 for TypeError (0-d int8).
+ndarray error_code(const std::function<void()>& call) {
+  int code = 0;
+  try {
+    call();
+  } catch (const ValueError&) {
+    code = 1;
+  } catch (const TypeError&) {
+    code = 2;
+  }
+  return scalar(code, int8);
+}
+
 void add_more_cases(std::map<std::string, std::function<results()>>& t) {
   for (const dtype& d : ref_dtypes) {
     const std::string n = d.name();
+    for (const char* mode : {"maximum", "minimum", "mean", "median"}) {
+      const std::string m = mode;
+      t["pad_" + m + "_" + n] = [d, mode] { return one(pad(pad_sample(d), {{2, 1}, {1, 3}}, {.mode = mode})); };
+      t["pad_" + m + "_stat_length_" + n] = [d, mode] {
+        return one(pad(pad_sample(d), {{2, 1}, {1, 3}}, {.mode = mode, .stat_length = {{1, 2}, {3, 2}}}));
+      };
+    }
+    t["pad_linear_ramp_" + n] = [d] { return one(pad(ar({2, 3}, d), {{2, 1}, {1, 3}}, {.mode = "linear_ramp"})); };
+    t["pad_linear_ramp_ends_" + n] = [d] {
+      return one(pad(ar({2, 3}, d), {{2, 1}, {1, 3}}, {.mode = "linear_ramp", .end_values = {4, 1}}));
+    };
+    t["pad_linear_ramp_weak_" + n] = [d] {
+      return one(pad(ar({2, 3}, d), {{2, 1}, {1, 3}}, {.mode = "linear_ramp", .end_values = {{5, 1}, {2, 7}}}));
+    };
+    for (const char* mode : {"reflect", "symmetric"})
+      t["pad_" + std::string(mode) + "_odd_" + n] = [d, mode] {
+        return one(pad(ar({2, 3}, d), {{2, 1}, {1, 3}}, {.mode = mode, .reflect_type = "odd"}));
+      };
     t["pad_constant_" + n] = [d] { return one(pad(ar({2, 3}, d), {{1, 2}, {2, 1}}, {.constant_values = {{1, 2}, {3, 4}}})); };
     for (const char* mode : {"edge", "reflect", "symmetric", "wrap"})
       t["pad_" + std::string(mode) + "_" + n] = [d, mode] { return one(pad(ar({2, 3}, d), {{2, 1}, {1, 3}}, {.mode = mode})); };
@@ -246,6 +279,182 @@ void add_more_cases(std::map<std::string, std::function<results()>>& t) {
        [] { return one(pad(ar({3}, complex128), {1, 2}, {.constant_values = {cd(1, 2), cd(0, -3)}})); }},
       {"pad_constant_nan", [] { return one(pad(ar({2}, float64), 1, {.constant_values = nan_v})); }},
       {"pad_zero_width", [] { return one(pad(ar({2, 3}), 0, {.mode = "reflect"})); }},
+      // pad: linear_ramp
+      {"pad_linear_ramp_doc",
+       [] { return one(pad(vals({1, 2, 3, 4, 5}, int64), {2, 3}, {.mode = "linear_ramp", .end_values = {5, -4}})); }},
+      {"pad_linear_ramp_f4_strong",
+       [] { return one(pad(divide(ar({5}, float32), 3), {4, 5}, {.mode = "linear_ramp", .end_values = {1.1, -2.7}})); }},
+      {"pad_linear_ramp_f4_weak",
+       [] {
+         return one(pad(divide(ar({2, 3}, float32), 3), 3,
+                        {.mode = "linear_ramp", .end_values = {{1.1, -2.7}, {0.3, 9.1}}}));
+       }},
+      {"pad_linear_ramp_f2_weak",
+       [] {
+         return one(pad(divide(ar({2, 3}, float16), 3), 3,
+                        {.mode = "linear_ramp", .end_values = {{1.1, -2.7}, {0.3, 9.1}}}));
+       }},
+      {"pad_linear_ramp_int_floor",
+       [] { return one(pad(vals({7, -3}, int32), {5, 4}, {.mode = "linear_ramp", .end_values = {-8, 9}})); }},
+      {"pad_linear_ramp_uint8",
+       [] { return one(pad(vals({200, 3}, uint8), 3, {.mode = "linear_ramp", .end_values = {255, 0}})); }},
+      {"pad_linear_ramp_bool_end",
+       [] { return one(pad(ar({3}, float16), 2, {.mode = "linear_ramp", .end_values = true})); }},
+      {"pad_linear_ramp_complex",
+       [] {
+         return one(pad(cvals({cd(1, 2), cd(3, -1)}), {3, 2}, {.mode = "linear_ramp", .end_values = {cd(0, 2), cd(-1, 1)}}));
+       }},
+      {"pad_linear_ramp_complex_c8_weak",
+       [] {
+         return one(pad(cvals({cd(1, 2), cd(3, -1)}, complex64).reshape({1, 2}), 2,
+                        {.mode = "linear_ramp", .end_values = {{cd(0, 2), 1}, {0.5, cd(-1, 1)}}}));
+       }},
+      {"pad_linear_ramp_complex_end_real",
+       [] { return one(pad(ar({3}, float64), 2, {.mode = "linear_ramp", .end_values = {cd(1, 1), 2}})); }},
+      {"pad_linear_ramp_step_zero",
+       [] {
+         return one(pad(vals({0.1, 0.5, 0.3, 0.7}).reshape({2, 2}), {{0, 0}, {3, 3}},
+                        {.mode = "linear_ramp", .end_values = 0.3}));
+       }},
+      {"pad_linear_ramp_3d",
+       [] {
+         return one(pad(ar({2, 3, 2}, float64), {{1, 2}, {2, 1}, {1, 1}},
+                        {.mode = "linear_ramp", .end_values = {{1, 2}, {3, 4}, {5, 6}}}));
+       }},
+      {"pad_linear_ramp_3d_i2",
+       [] {
+         return one(pad(ar({2, 3, 2}, int16), {{1, 2}, {2, 1}, {1, 1}},
+                        {.mode = "linear_ramp", .end_values = {{1, 2}, {30, 4}, {-5, 6}}}));
+       }},
+      {"pad_linear_ramp_zero_width",
+       [] { return one(pad(ar({2, 3}, int16), {{0, 0}, {0, 2}}, {.mode = "linear_ramp", .end_values = -1})); }},
+      {"pad_linear_ramp_0d", [] { return one(pad(ar({}, float32), 2, {.mode = "linear_ramp", .end_values = 7})); }},
+      {"pad_linear_ramp_empty",
+       [] { return one(pad(ar({0, 3}), {{0, 0}, {1, 1}}, {.mode = "linear_ramp", .end_values = 7})); }},
+      {"pad_linear_ramp_transposed",
+       [] {
+         return one(pad(ar({3, 4}, float64).T(), {{1, 0}, {0, 2}}, {.mode = "linear_ramp", .end_values = {-1, 2}}));
+       }},
+      // pad: the statistics
+      {"pad_maximum_3d", [] { return one(pad(ar({2, 3, 4}, float32), {{1, 2}, {2, 1}, {1, 1}}, {.mode = "maximum"})); }},
+      {"pad_mean_3d", [] { return one(pad(ar({2, 3, 4}, float32), {{1, 2}, {2, 1}, {1, 1}}, {.mode = "mean"})); }},
+      {"pad_median_3d", [] { return one(pad(pad_sample(int64).reshape({2, 2, 3}), 2, {.mode = "median"})); }},
+      {"pad_minimum_3d_stat_length",
+       [] {
+         return one(pad(pad_sample(int16).reshape({2, 3, 2}), {{1, 1}, {2, 0}, {0, 3}},
+                        {.mode = "minimum", .stat_length = {{1, 2}, {2, 1}, {1, 1}}}));
+       }},
+      {"pad_mean_int_rounding",
+       [] { return one(pad(vals({1, 2, 5, 6, -3, -4}, int32), {2, 2}, {.mode = "mean", .stat_length = 2})); }},
+      {"pad_median_int_rounding",
+       [] { return one(pad(vals({1, 2, 5, 6, -3, -4}, int32), {2, 2}, {.mode = "median", .stat_length = 2})); }},
+      {"pad_mean_uint8_rounding",
+       [] { return one(pad(vals({250, 255, 1, 2, 3, 0}, uint8), {3, 1}, {.mode = "mean", .stat_length = {2, 3}})); }},
+      {"pad_mean_stat_zero", [] { return one(pad(vals({1, 2}), 2, {.mode = "mean", .stat_length = 0})); }},
+      {"pad_median_stat_zero", [] { return one(pad(vals({1, 2}, float32), 2, {.mode = "median", .stat_length = 0})); }},
+      {"pad_mean_nan", [] { return one(pad(vals({1, nan_v, 3}), 1, {.mode = "mean"})); }},
+      {"pad_median_nan", [] { return one(pad(vals({1, nan_v, 3}), 1, {.mode = "median"})); }},
+      {"pad_maximum_nan", [] { return one(pad(vals({1, nan_v, 3}, float16), 1, {.mode = "maximum"})); }},
+      {"pad_minimum_inf",
+       [] { return one(pad(vals({1, -inf_v, 3}, float32), {1, 2}, {.mode = "minimum", .stat_length = {1, 3}})); }},
+      {"pad_stat_length_beyond", [] { return one(pad(ar({4}, float64), 2, {.mode = "mean", .stat_length = 100})); }},
+      {"pad_stat_length_pairs",
+       [] {
+         return one(pad(ar({4, 5}, float64), {{1, 2}, {3, 1}}, {.mode = "minimum", .stat_length = {{1, 3}, {2, 2}}}));
+       }},
+      {"pad_mean_float16", [] { return one(pad(vals({0.1, 0.2, 0.3, 100.7}, float16), 2, {.mode = "mean"})); }},
+      {"pad_median_float16", [] { return one(pad(vals({0.1, 0.2, 0.3, 100.7}, float16), 2, {.mode = "median"})); }},
+      {"pad_median_complex",
+       [] { return one(pad(cvals({cd(1, 1), cd(1, -1), cd(0, 5), cd(2, 0)}), {1, 2}, {.mode = "median"})); }},
+      {"pad_mean_complex",
+       [] {
+         return one(pad(cvals({cd(1, 1), cd(1, -1), cd(0, 5), cd(2, 0)}, complex64), {1, 2},
+                        {.mode = "mean", .stat_length = 3}));
+       }},
+      {"pad_maximum_complex", [] { return one(pad(cvals({cd(1, 2), cd(1, 3), cd(0, 9)}), 1, {.mode = "maximum"})); }},
+      {"pad_minimum_complex", [] { return one(pad(cvals({cd(1, 2), cd(1, 3), cd(0, 9)}), 1, {.mode = "minimum"})); }},
+      {"pad_mean_bool", [] { return one(pad(vals({1, 0, 0}, bool_), 2, {.mode = "mean", .stat_length = {1, 2}})); }},
+      {"pad_median_bool", [] { return one(pad(vals({1, 0, 0, 1}, bool_), 2, {.mode = "median"})); }},
+      {"pad_maximum_corners", [] { return one(pad(vals({1, 2, 3, 4}, int64).reshape({2, 2}), 1, {.mode = "maximum"})); }},
+      {"pad_mean_0d", [] { return one(pad(ar({}, float32), 2, {.mode = "mean"})); }},
+      {"pad_maximum_empty",
+       [] { return one(pad(ar({0, 3}), {{0, 0}, {1, 1}}, {.mode = "maximum", .stat_length = 0})); }},
+      {"pad_mean_transposed",
+       [] { return one(pad(ar({3, 4}, float64).T(), {{1, 0}, {0, 2}}, {.mode = "mean", .stat_length = {2, 1}})); }},
+      // pad: reflect_type='odd'
+      {"pad_reflect_odd_doc",
+       [] { return one(pad(vals({1, 2, 3, 4, 5}, int64), {2, 3}, {.mode = "reflect", .reflect_type = "odd"})); }},
+      {"pad_symmetric_odd_doc",
+       [] { return one(pad(vals({1, 2, 3, 4, 5}, int64), {2, 3}, {.mode = "symmetric", .reflect_type = "odd"})); }},
+      {"pad_reflect_odd_big",
+       [] { return one(pad(vals({1, 2, 4}, int64), {7, 9}, {.mode = "reflect", .reflect_type = "odd"})); }},
+      {"pad_symmetric_odd_big",
+       [] { return one(pad(vals({1, 2, 4}, int64), {7, 9}, {.mode = "symmetric", .reflect_type = "odd"})); }},
+      {"pad_symmetric_odd_big_f4",
+       [] { return one(pad(vals({0.5, 0.25, 2.0}, float32), {8, 10}, {.mode = "symmetric", .reflect_type = "odd"})); }},
+      {"pad_reflect_odd_len1", [] { return one(pad(ar({1, 3}), 2, {.mode = "reflect", .reflect_type = "odd"})); }},
+      {"pad_symmetric_odd_len1",
+       [] { return one(pad(add(ar({1, 3}, float32), 1), {2, 3}, {.mode = "symmetric", .reflect_type = "odd"})); }},
+      {"pad_reflect_odd_uint8",
+       [] { return one(pad(vals({0, 5}, uint8), 2, {.mode = "reflect", .reflect_type = "odd"})); }},
+      {"pad_reflect_odd_3d",
+       [] {
+         return one(pad(ar({2, 3, 2}, int16), {{0, 1}, {2, 0}, {1, 1}}, {.mode = "reflect", .reflect_type = "odd"}));
+       }},
+      {"pad_symmetric_odd_2d_big",
+       [] {
+         return one(pad(pad_sample(float64), {{4, 5}, {6, 2}}, {.mode = "symmetric", .reflect_type = "odd"}));
+       }},
+      {"pad_reflect_even_explicit",
+       [] { return one(pad(ar({2, 3}), {{2, 1}, {1, 3}}, {.mode = "reflect", .reflect_type = "even"})); }},
+      {"pad_reflect_type_other",
+       [] { return one(pad(ar({4}), {2, 3}, {.mode = "reflect", .reflect_type = "sideways"})); }},
+      {"pad_reflect_odd_0d", [] { return one(pad(ar({}), 2, {.mode = "reflect", .reflect_type = "odd"})); }},
+      // pad: errors (error_code)
+      {"pad_err_unknown_mode", [] { return one(error_code([] { pad(ar({3}), 1, {.mode = "bogus"}); })); }},
+      {"pad_err_stat_zero_max",
+       [] { return one(error_code([] { pad(ar({3}), 1, {.mode = "maximum", .stat_length = 0}); })); }},
+      {"pad_err_stat_zero_min_unpadded_axis",
+       [] {
+         return one(error_code(
+             [] { pad(ar({2, 3}), {{1, 1}, {0, 0}}, {.mode = "minimum", .stat_length = {{1, 1}, {0, 2}}}); }));
+       }},
+      {"pad_err_stat_zero_mean",
+       [] { return one(error_code([] { pad(ar({3}, float64), 1, {.mode = "mean", .stat_length = 0}); })); }},
+      {"pad_err_stat_negative",
+       [] { return one(error_code([] { pad(ar({3}), 1, {.mode = "mean", .stat_length = -1}); })); }},
+      {"pad_err_stat_shape",
+       [] {
+         return one(error_code([] { pad(ar({2, 3}), 1, {.mode = "median", .stat_length = {{1, 2}, {3, 4}, {5, 6}}}); }));
+       }},
+      {"pad_err_end_shape",
+       [] {
+         return one(
+             error_code([] { pad(ar({2, 3}), 1, {.mode = "linear_ramp", .end_values = {{1, 2}, {3, 4}, {5, 6}}}); }));
+       }},
+      {"pad_err_kw_end_values_edge",
+       [] { return one(error_code([] { pad(ar({3}), 1, {.mode = "edge", .end_values = 1}); })); }},
+      {"pad_err_kw_stat_length_ramp",
+       [] { return one(error_code([] { pad(ar({3}), 1, {.mode = "linear_ramp", .stat_length = 1}); })); }},
+      {"pad_err_kw_reflect_type_mean",
+       [] { return one(error_code([] { pad(ar({3}), 1, {.mode = "mean", .reflect_type = "odd"}); })); }},
+      {"pad_err_kw_constant_values_median",
+       [] { return one(error_code([] { pad(ar({3}), 1, {.mode = "median", .constant_values = 1}); })); }},
+      {"pad_err_empty_extend_median", [] { return one(error_code([] { pad(ar({0}), 1, {.mode = "median"}); })); }},
+      {"pad_err_empty_extend_odd",
+       [] { return one(error_code([] { pad(ar({2, 0}), 1, {.mode = "symmetric", .reflect_type = "odd"}); })); }},
+      {"pad_err_empty_stat_negative",
+       [] {
+         return one(error_code([] { pad(ar({0, 3}), {{0, 0}, {1, 1}}, {.mode = "mean", .stat_length = -1}); }));
+       }},
+      {"pad_err_complex_end_int",
+       [] { return one(error_code([] { pad(ar({3}), 1, {.mode = "linear_ramp", .end_values = cd(0, 1)}); })); }},
+      {"pad_err_complex_end_int_zero_width",
+       [] {
+         return one(error_code([] { pad(ar({3}, uint16), 0, {.mode = "linear_ramp", .end_values = {1, cd(0, 2)}}); }));
+       }},
+      {"pad_err_complex_end_bool",
+       [] { return one(error_code([] { pad(ar({3}, bool_), 1, {.mode = "linear_ramp", .end_values = cd(0, 1)}); })); }},
       // clip
       {"clip_arrays", [] { return one(clip(ar({2, 3}, float64), vals({0, 1, 2}), 3.5)); }},
       {"clip_nan", [] { return one(clip(vals({nan_v, 1, 5, -inf_v, inf_v, -1}), 0, 3)); }},
@@ -619,7 +828,7 @@ TEST(ManipulationGpu, MoreRoutinesErrorsAndEdges) {
   EXPECT_THROW(trim_zeros(ar({2, 3}), "fb", 5), AxisError);
   EXPECT_EQ(trim_zeros(ar({4}), "fb", 9).size(), 3);  // a 1-d filt ignores axis, as NumPy's
   EXPECT_THROW(pad(ar({2}), {{1, 1}, {1, 1}}), ValueError);
-  EXPECT_THROW(pad(ar({2}), 1, {.mode = "median"}), ValueError);
+  EXPECT_THROW(pad(ar({2}), 1, {.mode = "median", .reflect_type = "odd"}), ValueError);
   EXPECT_THROW(round(ar({3}, bool_), 1), TypeError);  // multiply(bool, 10.0, out=bool)
   EXPECT_THROW(interp(ar({3}), zeros({0}), zeros({0})), ValueError);
   EXPECT_THROW(convolve(ar({3}), zeros({0})), ValueError);

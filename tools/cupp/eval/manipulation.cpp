@@ -3,11 +3,13 @@
 // stack((a, b), axis=-1), split(a, (2, 5)), roll(a, (1, -1), axis=(0, 1)). Routines that NumPy
 // gives several arrays (split and friends, atleast_nd of several inputs) give a tuple. out= is
 // refused (cupp eval writes outputs to the -o files); delete/insert take an integer, a tuple of
-// integers, an integer array or (delete) a boolean mask. pad takes pad_width and constant_values
-// as NumPy does (N, (before, after) or ((b0, a0), (b1, a1), ...)); clip takes None bounds and
+// integers, an integer array or (delete) a boolean mask. pad takes pad_width, constant_values,
+// end_values and stat_length as NumPy does (N, (before, after) or ((b0, a0), (b1, a1), ...); a
+// float stat_length is rounded, as NumPy's) and reflect_type; clip takes None bounds and
 // NumPy 2.1's min=/max= keywords; where(condition) alone is nonzero(condition).
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <optional>
@@ -223,7 +225,8 @@ void add_manipulation(function_table& t) {
     return value(cupp::insert(a.array(0), index_obj(a, 1), a.operand(2), a.optional_axis(3)));
   });
   t.add("pad", [](span_v args, span_k kw) -> value {
-    const arguments a("pad", {"array", "pad_width", "mode", "constant_values", "reflect_type"}, 2, args, kw);
+    const arguments a("pad", {"array", "pad_width", "mode", "constant_values", "reflect_type", "end_values", "stat_length"},
+                      2, args, kw);
     const auto widths = pairs_of<std::int64_t>(a.get(1), [&](const value& v) {
       if (!arguments::is_int(v)) throw cupp::TypeError("`pad_width` must be of integral type.");
       return a.to_int(v, 1);
@@ -233,16 +236,35 @@ void add_manipulation(function_table& t) {
                                     : cupp::pad_widths(widths.first);
     const std::string mode = a.string(2, "constant");
     const std::string reflect_type = a.has(4) ? a.string(4, "even") : std::string();
-    cupp::pad_values values;
-    if (a.has(3)) {
-      const auto given = pairs_of<cupp::weak_scalar>(a.get(3), [&](const value& v) {
-        if (!v.is_scalar()) throw cupp::TypeError("pad(): constant_values must be numbers");
+    auto numbers = [&](std::size_t i, const char* what) {
+      cupp::pad_values values;
+      if (!a.has(i)) return values;
+      const auto given = pairs_of<cupp::weak_scalar>(a.get(i), [&](const value& v) {
+        if (!v.is_scalar()) throw cupp::TypeError(std::string("pad(): ") + what + " must be numbers");
         return to_weak(v.scalar());
       });
-      values = given.second && given.first.size() == 1 ? cupp::pad_values(given.first[0][0], given.first[0][1])
-                                                       : cupp::pad_values(given.first);
+      return given.second && given.first.size() == 1 ? cupp::pad_values(given.first[0][0], given.first[0][1])
+                                                     : cupp::pad_values(given.first);
+    };
+    cupp::pad_widths stat_length;
+    if (a.has(6)) {
+      // NumPy's _as_pairs(..., as_index=True): np.round, then intp.
+      const auto lengths = pairs_of<std::int64_t>(a.get(6), [&](const value& v) -> std::int64_t {
+        if (arguments::is_int(v)) return a.to_int(v, 6);
+        if (v.is_scalar() && to_weak(v.scalar()).scalar_kind() == cupp::weak_scalar::kind::float_)
+          return static_cast<std::int64_t>(std::nearbyint(to_weak(v.scalar()).real()));
+        throw cupp::TypeError("pad(): stat_length must be integers");
+      });
+      stat_length = lengths.second && lengths.first.size() == 1
+                        ? cupp::pad_widths(lengths.first[0][0], lengths.first[0][1])
+                        : cupp::pad_widths(lengths.first);
     }
-    return value(cupp::pad(a.array(0), pw, {.mode = mode, .constant_values = values, .reflect_type = reflect_type}));
+    return value(cupp::pad(a.array(0), pw,
+                           {.mode = mode,
+                            .constant_values = numbers(3, "constant_values"),
+                            .end_values = numbers(5, "end_values"),
+                            .stat_length = stat_length,
+                            .reflect_type = reflect_type}));
   });
   t.add("clip", [](span_v args, span_k kw) -> value {
     const arguments a("clip", {"a", "a_min", "a_max", "out", "min", "max", "dtype", "casting"}, 1, args, kw);
