@@ -155,13 +155,17 @@ struct mapping {
   const void* aux = nullptr;        // squared deviations: the means, C order over the kept axes
 };
 
-// Chunks of reduced elements (blockIdx.y) so that about eight blocks (2048 threads) per SM have
-// work: the number of chunks and their length.
+// Chunks of reduced elements (blockIdx.y) so that one full wave of blocks has work: as many
+// blocks of `kernel` (the pass that reads the input) as fit on the SMs at once (eight per SM when
+// no kernel is named): the number of chunks and their length. A second, partial wave would leave
+// most SMs idle at the end (argmax's 46-register kernel fits five blocks per SM, not eight).
 struct split_plan {
   std::int64_t splits, chunk;
 };
-split_plan plan_splits(bool columns, std::int64_t blocks_x, std::int64_t red_size, int device) {
-  const std::int64_t target = 8 * static_cast<std::int64_t>(engine::sm_count(device));
+split_plan plan_splits(bool columns, std::int64_t blocks_x, std::int64_t red_size, int device,
+                       const void* kernel = nullptr) {
+  const std::int64_t per_sm = kernel ? engine::resident_blocks(kernel, block_threads) : 8;
+  const std::int64_t target = per_sm * static_cast<std::int64_t>(engine::sm_count(device));
   const std::int64_t min_chunk = columns ? 64 : 4 * block_threads;
   std::int64_t splits = std::clamp<std::int64_t>((target + blocks_x - 1) / blocks_x, 1, 65535);
   splits = std::min(splits, std::max<std::int64_t>(1, red_size / min_chunk));
@@ -251,7 +255,7 @@ ndarray run(const reducer& with, const ndarray& a, const std::vector<bool>& redu
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
 
   const std::int64_t blocks_x = columns ? (threads_x + block_threads - 1) / block_threads : out_size;
-  const auto [splits, chunk] = plan_splits(columns, blocks_x, red_size, device);
+  const auto [splits, chunk] = plan_splits(columns, blocks_x, red_size, device, k.partial_pass);
   const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(blocks_x, 0x7fffffff)), static_cast<unsigned>(splits));
   const dim3 block(block_threads);
   const char* in = static_cast<const char*>(a.data());
@@ -733,7 +737,7 @@ ndarray arg_reduce(const ndarray& a, const arg_options& options, bool is_max, bo
         });
     const cudaStream_t stream = cuda::detail::current_stream_handle(device);
     const std::int64_t blocks_x = columns ? (out_size + block_threads - 1) / block_threads : out_size;
-    const auto [splits, chunk] = plan_splits(columns, blocks_x, red_size, device);
+    const auto [splits, chunk] = plan_splits(columns, blocks_x, red_size, device, module.function(1));
     const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(blocks_x, 0x7fffffff)), static_cast<unsigned>(splits));
     const char* in = static_cast<const char*>(a.data());
     if (splits == 1) {
