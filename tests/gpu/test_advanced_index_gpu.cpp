@@ -258,7 +258,7 @@ TEST(AdvancedIndexGpu, LargeScatterAndUfuncAt) {
   const ndarray a = full({n}, -1, int64);
   a(ix) = vx;
   EXPECT_EQ(a.to_vector<std::int64_t>(), last);
-  // add.at: atomics (int64, float64), and the round-based path (int16 has no atomic form)
+  // add.at: atomics (int64, float64; int16 through a compare-and-swap loop on its 32-bit word)
   const ndarray s = zeros({n}, int64);
   add.at(s, ix, vx);
   EXPECT_EQ(s.to_vector<std::int64_t>(), sum);
@@ -269,7 +269,7 @@ TEST(AdvancedIndexGpu, LargeScatterAndUfuncAt) {
   minimum.at(m, ix, vx);
   EXPECT_EQ(m.to_vector<std::int64_t>(), mn);
   const ndarray c = zeros({n}, int16);
-  add.at(c, ix(slice(0, 5000)), 1);  // rounds: up to ~20 occurrences of a position
+  add.at(c, ix(slice(0, 5000)), 1);  // up to ~20 occurrences of a position
   std::vector<std::int16_t> cnt(static_cast<std::size_t>(n), 0);
   for (std::int64_t i = 0; i < 5000; ++i) ++cnt[static_cast<std::size_t>(idx[i] < 0 ? idx[i] + n : idx[i])];
   EXPECT_EQ(c.to_vector<std::int16_t>(), cnt);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -163,22 +164,47 @@ TEST(AdvancedIndexHost, UfuncAtValidation) {
 }
 
 TEST(AdvancedIndexHost, KernelsCompile) {
-  // Every op once (the forms differ by op: atomicAdd or a compare-and-swap loop), every dtype once.
-  auto compile = [](const char* op, const dtype& t) {
-    const detail::indexing_program p = detail::ufunc_at_program(op, t);
-    const detail::nvrtc_output out = detail::nvrtc_compile(
-        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90});
-    EXPECT_FALSE(out.binary.empty()) << op << " " << t.name();
-  };
-  for (const char* op : {"add", "subtract", "multiply", "minimum", "maximum", "fmin", "fmax"}) compile(op, float32);
-  for (const dtype& t : {int32, uint32, int64, uint64, float64}) compile(t.is_integer() ? "add" : "minimum", t);
-  compile("subtract", int64);
-  compile("multiply", uint64);
-  compile("bitwise_and", int32);
-  compile("bitwise_or", int64);
-  compile("bitwise_xor", uint64);
+  // Every (op, dtype) with an atomic form: native atomics (add on 32/64-bit ints and floats,
+  // min/max and the bitwise ops on 32/64-bit ints, add/subtract on the complex parts), a
+  // compare-and-swap loop on the element's word (multiply, float min/max, complex64 multiply), or
+  // on the aligned 32-bit word holding a 1- or 2-byte element (int8/16, uint8/16, float16, bfloat16).
+  const char* ops[] = {"add",  "subtract", "multiply",    "minimum",    "maximum",
+                       "fmin", "fmax",     "bitwise_and", "bitwise_or", "bitwise_xor"};
+  const dtype types[] = {int8,    uint8,    int16,   uint16,  int32,   uint32,    int64,
+                         uint64,  float16,  bfloat16, float32, float64, complex64, complex128};
+  std::size_t compiled = 0;
+  for (const char* op : ops) {
+    for (const dtype& t : types) {
+      const std::string_view o = op;
+      const bool bitwise = o.rfind("bitwise_", 0) == 0;
+      const bool want = t.is_complex() ? (o == "add" || o == "subtract" || (o == "multiply" && t == complex64))
+                                       : (!bitwise || t.is_integer());
+      if (!want) {
+        EXPECT_THROW(detail::ufunc_at_program(op, t), ValueError) << op << " " << t.name();
+        continue;
+      }
+      const detail::indexing_program p = detail::ufunc_at_program(op, t);
+      const detail::nvrtc_output out = detail::nvrtc_compile(
+          {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90});
+      EXPECT_FALSE(out.binary.empty()) << op << " " << t.name();
+      ++compiled;
+    }
+  }
+  EXPECT_EQ(compiled, 7u * 12u + 3u * 8u + 5u);  // 7 ops on 12 real dtypes, bitwise on 8 ints, 5 complex forms
+  // The forms: native where the hardware has them, else compare-and-swap.
+  auto source = [](const char* op, const dtype& t) { return detail::ufunc_at_program(op, t).source; };
+  EXPECT_NE(source("add", int64).find("atomicAdd("), std::string::npos);
+  EXPECT_NE(source("maximum", int32).find("atomicMax("), std::string::npos);
+  EXPECT_NE(source("minimum", uint64).find("atomicMin("), std::string::npos);
+  EXPECT_NE(source("bitwise_xor", int64).find("atomicXor("), std::string::npos);
+  EXPECT_NE(source("add", complex128).find("atomicAdd(&p->im"), std::string::npos);
+  EXPECT_NE(source("add", float16).find("atomicCAS("), std::string::npos);
+  EXPECT_NE(source("add", int8).find("& ~3ull"), std::string::npos);
+  EXPECT_NE(source("multiply", complex64).find("atomicCAS("), std::string::npos);
   EXPECT_THROW(detail::ufunc_at_program("bitwise_and", float32), ValueError);
-  EXPECT_THROW(detail::ufunc_at_program("add", int8), ValueError);
+  EXPECT_THROW(detail::ufunc_at_program("add", bool_), ValueError);
+  EXPECT_THROW(detail::ufunc_at_program("maximum", complex64), ValueError);
+  EXPECT_THROW(detail::ufunc_at_program("multiply", complex128), ValueError);
   EXPECT_THROW(detail::ufunc_at_program("arctan2", float32), ValueError);
 }
 

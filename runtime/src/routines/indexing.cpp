@@ -1444,17 +1444,27 @@ void setitem_impl(const ndarray& a, std::span<const array_index_item> items, con
 }
 
 // ---- ufunc.at with atomics: one NVRTC program per (op, dtype).
+//
+// Every op below on every dtype it has a form for updates each element with one atomic read-modify-
+// write, so repeated indices accumulate as NumPy's unbuffered loop does. Native atomics where the
+// hardware has them (atomicAdd on int32/uint32/int64/uint64/float32/float64 and on the parts of a
+// complex number; atomicMin/atomicMax and atomicAnd/Or/Xor on 32- and 64-bit integers); otherwise
+// a compare-and-swap loop that computes the op as NumPy's loop does: on the element's own word (4
+// or 8 bytes), or for 1- and 2-byte dtypes on the aligned 32-bit word that holds the element,
+// replacing only its bytes. Integer results are NumPy's whatever the order (wrapping arithmetic,
+// min, max and the bitwise ops are associative and commutative). float16 and bfloat16 compute in
+// float32 and round once per update (NumPy's loops); float additions happen in an unspecified order.
 
 struct at_op {
   const char* name;
-  const char* expr;      // of the current value a and the operand b
+  const char* expr;      // of the current value a and the operand b (integers: in W, unsigned)
   const char* float_expr;
   bool ints_only;
 };
 constexpr at_op at_ops[] = {
-    {"add", "a + b", "a + b", false},
-    {"subtract", "a - b", "a - b", false},
-    {"multiply", "a * b", "a * b", false},
+    {"add", "(W)a + (W)b", "a + b", false},
+    {"subtract", "(W)a - (W)b", "a - b", false},
+    {"multiply", "(W)a * (W)b", "a * b", false},
     {"minimum", "(a < b ? a : b)", "(a != a ? a : (b != b ? b : (a < b ? a : b)))", false},
     {"maximum", "(a > b ? a : b)", "(a != a ? a : (b != b ? b : (a > b ? a : b)))", false},
     {"fmin", "(a < b ? a : b)", "(b != b ? a : (a != a ? b : (a < b ? a : b)))", false},
@@ -1464,16 +1474,44 @@ constexpr at_op at_ops[] = {
     {"bitwise_xor", "(a ^ b)", "", true},
 };
 
+const at_op* find_at_op(std::string_view name) {
+  for (const at_op& o : at_ops)
+    if (name == o.name) return &o;
+  return nullptr;
+}
+
+// The element type the program names for a dtype; null for none (bool, structured).
 const char* at_type(const dtype& t) {
   switch (t.id()) {
+    case type_id::int8: return "signed char";
+    case type_id::uint8: return "unsigned char";
+    case type_id::int16: return "short";
+    case type_id::uint16: return "unsigned short";
     case type_id::int32: return "int";
     case type_id::uint32: return "unsigned int";
     case type_id::int64: return "long long";
     case type_id::uint64: return "unsigned long long";
+    case type_id::float16: return "__half";
+    case type_id::bfloat16: return "__nv_bfloat16";
     case type_id::float32: return "float";
     case type_id::float64: return "double";
+    case type_id::complex64: return "cupp::dev::complex<float>";
+    case type_id::complex128: return "cupp::dev::complex<double>";
     default: return nullptr;
   }
+}
+
+// Whether (op, dtype) has an atomic form: every op on the integers, every op but the bitwise ones
+// on the real floats, add and subtract on complex (a native atomicAdd per part), and multiply on
+// complex64 (a 64-bit compare-and-swap; complex128 needs 16 bytes: rounds).
+bool at_supported(const at_op& o, const dtype& t) {
+  if (at_type(t) == nullptr) return false;
+  if (o.ints_only && !t.is_integer()) return false;
+  if (t.is_complex()) {
+    const std::string_view n = o.name;
+    return n == "add" || n == "subtract" || (n == "multiply" && t.id() == type_id::complex64);
+  }
+  return true;
 }
 
 }  // namespace
@@ -1481,15 +1519,21 @@ const char* at_type(const dtype& t) {
 namespace detail {
 
 indexing_program ufunc_at_program(std::string_view op, const dtype& type) {
-  const at_op* found = nullptr;
-  for (const at_op& o : at_ops)
-    if (op == o.name) found = &o;
-  const char* t = at_type(type);
-  if (found == nullptr || t == nullptr || (found->ints_only && !type.is_integer()))
+  const at_op* found = find_at_op(op);
+  if (found == nullptr || !at_supported(*found, type))
     throw ValueError("ufunc_at_program: no atomic form for " + std::string(op) + " on " + type.name());
-  const bool is_float = type.is_floating();
-  const std::string u = type.itemsize() == 4 ? "unsigned int" : "unsigned long long";
-  std::string src = "using T = " + std::string(t) + ";\nusing U = " + u + ";\n";
+  const std::string_view name = found->name;
+  const bool is_int = type.is_integer();
+  const bool is_half = type.id() == type_id::float16 || type.id() == type_id::bfloat16;
+  const bool is_complex = type.is_complex();
+  const std::size_t size = type.itemsize();
+  const bool add_like = name == "add" || name == "subtract";
+  const bool min_max = name == "minimum" || name == "maximum" || name == "fmin" || name == "fmax";
+  std::string src;
+  if (is_half || is_complex) src += "#include <cupp/dev/prelude.cuh>\n";
+  src += "using T = " + std::string(at_type(type)) + ";\n";
+  // W: the integers' arithmetic type (unsigned, so overflow wraps as NumPy's does, with no UB).
+  src += std::string("using W = ") + (size == 8 ? "unsigned long long" : "unsigned int") + ";\n";
   src += R"(
 #define CUPP_GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); \
   i += (long long)gridDim.x * blockDim.x)
@@ -1497,26 +1541,80 @@ struct cupp_geom {
   int ndim, pad;
   long long shape[64], s0[64], s1[64], s2[64];
 };
-union cupp_pun { T t; U u; };
-__device__ inline void cupp_at_apply(T* p, const T b) {
+// The bits of x as a To of the same size.
+template <class To, class From>
+__device__ inline To cupp_bits(const From x) {
+  union pun { From f; To t; };
+  pun u{x};
+  return u.t;
+}
 )";
-  const bool native_add = std::string_view(found->name) == "add" || std::string_view(found->name) == "subtract";
-  if (native_add) {
-    const std::string rhs = std::string_view(found->name) == "add" ? "b" : "(T)(-b)";
+  // The op on values (what one update computes).
+  src += "__device__ inline T cupp_at_op(const T a_, const T b_) {\n";
+  if (is_half) {
+    src += "  const float a = cupp::dev::to_float(a_), b = cupp::dev::to_float(b_);\n";
+    src += "  return cupp::dev::from_float<T>((float)(" + std::string(found->float_expr) + "));\n";
+  } else if (is_complex) {
+    src += "  const T a = a_, b = b_;\n  return " + std::string(name == "add" ? "a + b" : name == "subtract" ? "a - b" : "a * b") +
+           ";\n";
+  } else {
+    src += "  const T a = a_, b = b_;\n";
+    src += "  return (T)(" + std::string(is_int ? found->expr : found->float_expr) + ");\n";
+  }
+  src += "}\n";
+  src += "__device__ inline void cupp_at_apply(T* p, const T b) {\n";
+  const bool native_int = is_int && size >= 4;
+  if (is_complex && add_like) {
+    // Each part on its own: x - y is x + (-y) exactly.
+    src += name == "add" ? "  atomicAdd(&p->re, b.re);\n  atomicAdd(&p->im, b.im);\n"
+                         : "  atomicAdd(&p->re, -b.re);\n  atomicAdd(&p->im, -b.im);\n";
+  } else if (add_like && (native_int || type.id() == type_id::float32 || type.id() == type_id::float64)) {
+    const std::string rhs = name == "add" ? "b" : (is_int ? "(T)((W)0 - (W)b)" : "(T)(-b)");
     if (type.id() == type_id::int64)
       src += "  atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)" + rhs + ");\n";
     else
       src += "  atomicAdd(p, " + rhs + ");\n";
-  } else {
-    src += R"(  U* w = reinterpret_cast<U*>(p);
-  U old = *w, assumed;
-  do {
+  } else if (native_int && min_max) {
+    const bool is_min = name == "minimum" || name == "fmin";
+    src += std::string("  ") + (is_min ? "atomicMin" : "atomicMax") + "(p, b);\n";
+  } else if (native_int && found->ints_only) {
+    const std::string f = name == "bitwise_and" ? "atomicAnd" : name == "bitwise_or" ? "atomicOr" : "atomicXor";
+    if (type.id() == type_id::int64)
+      src += "  " + f + "(reinterpret_cast<unsigned long long*>(p), (unsigned long long)b);\n";
+    else
+      src += "  " + f + "(p, b);\n";
+  } else if (size >= 4) {
+    // A compare-and-swap loop on the element's own word.
+    const std::string u = size == 4 ? "unsigned int" : "unsigned long long";
+    src += "  " + u + "* w = reinterpret_cast<" + u + "*>(p);\n";
+    src += "  " + u + " old = *w, assumed;\n";
+    src += R"(  do {
     assumed = old;
-    cupp_pun x, y;
-    x.u = assumed;
-    const T a = x.t;
-    y.t = (T)()" + std::string(is_float ? found->float_expr : found->expr) + R"();
-    old = atomicCAS(w, assumed, y.u);
+    const T r = cupp_at_op(cupp_bits<T>(assumed), b);
+)";
+    src += "    const " + u + " next = cupp_bits<" + u + ">(r);\n";
+    src += R"(    if (next == assumed) break;
+    old = atomicCAS(w, assumed, next);
+  } while (old != assumed);
+)";
+  } else {
+    // 1- and 2-byte elements: a compare-and-swap loop on the aligned 32-bit word holding the
+    // element, changing only its bytes (the word lies inside the allocation: allocations are
+    // aligned to at least 4 bytes and padded to whole words).
+    const std::string s = size == 1 ? "unsigned char" : "unsigned short";
+    src += "  const unsigned long long addr = reinterpret_cast<unsigned long long>(p);\n";
+    src += "  unsigned int* w = reinterpret_cast<unsigned int*>(addr & ~3ull);\n";
+    src += "  const unsigned int shift = (unsigned int)(addr & 3ull) * 8u;\n";
+    src += std::string("  const unsigned int mask = ") + (size == 1 ? "0xFFu" : "0xFFFFu") + " << shift;\n";
+    src += "  unsigned int old = *w, assumed;\n";
+    src += "  do {\n    assumed = old;\n";
+    src += "    const " + s + " bits = (" + s + ")((assumed & mask) >> shift);\n";
+    src += R"(    const T r = cupp_at_op(cupp_bits<T>(bits), b);
+)";
+    src += "    const " + s + " rbits = cupp_bits<" + s + ">(r);\n";
+    src += R"(    const unsigned int next = (assumed & ~mask) | ((unsigned int)rbits << shift);
+    if (next == assumed) break;
+    old = atomicCAS(w, assumed, next);
   } while (old != assumed);
 )";
   }
@@ -1549,12 +1647,8 @@ extern "C" __global__ void cupp_ufunc_at(char* dst, const char* off, const char*
 namespace {
 
 bool has_atomic_form(const ufunc& f, const ndarray& a, const operand& b) {
-  const char* t = at_type(a.dtype());
-  if (t == nullptr) return false;
-  const at_op* found = nullptr;
-  for (const at_op& o : at_ops)
-    if (f.name() == o.name) found = &o;
-  if (found == nullptr || (found->ints_only && !a.dtype().is_integer())) return false;
+  const at_op* found = find_at_op(f.name());
+  if (found == nullptr || !at_supported(*found, a.dtype())) return false;
   const operand ins[] = {operand(a), operand::borrow(b)};
   const resolved_loop loop = resolve_loop(f, ins);
   return loop.in.size() == 2 && loop.in[0] == a.dtype() && loop.in[1] == a.dtype() && loop.out.size() == 1 &&

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""NumPy reference data for ufunc.at (tests/gpu/test_ufunc_at_gpu.cpp): every op with an atomic form
+in cupp (add, subtract, multiply, minimum, maximum, fmin, fmax, the bitwise ops) on every dtype
+NumPy has without ml_dtypes, plus cases that run in rounds (bool, mixed dtypes, complex128 multiply,
+complex maximum, power, a unary op), NaN, float16 rounding per update, a 2-d target, a scalar
+operand and a view at an odd byte offset (the neighbours of 1-byte elements are left alone).
+
+    python3 make_ufunc_at_ref.py OUT_DIR
+
+writes OUT_DIR/<case>/out0.npy (the array after the call) and OUT_DIR/manifest.json
+(tests/conformance/routine_ref.py). Values are small integers (exact in every dtype), so the
+result does not depend on the order of the updates; the C++ test builds the same inputs: the
+array A, the indices IDX (repeated and negative) and the operands B, cast with astype.
+"""
+import sys
+
+import numpy as np
+
+import routine_ref
+
+nan = np.nan
+
+OPS = ["add", "subtract", "multiply", "minimum", "maximum", "fmin", "fmax", "bitwise_and", "bitwise_or",
+       "bitwise_xor"]
+INTS = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
+FLOATS = ["float16", "float32", "float64"]
+COMPLEX = ["complex64", "complex128"]
+A = [4, -2, 0, 7, 1, -5, 3, 2]
+IDX = [0, 3, 3, 7, 0, 3, 5, 5, 5, 1, -1, -8]
+B = [5, -3, 2, 7, -1, 4, 3, -6, 2, 1, 9, -2]
+
+
+def I(x, dt="int64"):
+    return np.array(x, dtype="int64").astype(dt)
+
+
+def F(x, dt="float64"):
+    return np.array(x, dtype="float64").astype(dt)
+
+
+def cplx(x, dt):
+    """x + 1j * reversed(x) in dtype dt."""
+    return (np.array(x, dtype="float64") + 1j * np.array(x[::-1], dtype="float64")).astype(dt)
+
+
+def at(op, a, idx, *b):
+    a = a.copy()
+    getattr(np, op).at(a, idx, *b)
+    return a
+
+
+def view_odd():
+    a = I(range(9), "uint8")
+    np.add.at(a[1:], I([0, 0, 2, 7, 7]), 200)
+    return a
+
+
+def make_cases():
+    cases = {}
+    for op in OPS:
+        for dt in INTS + FLOATS + COMPLEX:
+            if op.startswith("bitwise") and dt not in INTS:
+                continue
+            if dt in COMPLEX and op not in ("add", "subtract", "multiply"):
+                continue
+            if dt in COMPLEX:
+                cases[f"{op}_{dt}"] = (lambda op=op, dt=dt: at(op, cplx(A, dt), I(IDX), cplx(B, dt)))
+            else:
+                cases[f"{op}_{dt}"] = (lambda op=op, dt=dt: at(op, I(A, dt), I(IDX), I(B, dt)))
+    for dt in INTS + FLOATS:
+        cases[f"add_scalar_{dt}"] = (lambda dt=dt: at("add", I(A, dt), I(IDX), 3))
+    cases.update({
+        # rounds: no atomic form
+        "add_bool": lambda: at("add", I([0, 1, 0, 0], "bool"), I([0, 0, 2]), I([1, 0, 0], "bool")),
+        "multiply_bool": lambda: at("multiply", I([0, 1, 1, 1], "bool"), I([1, 1, 3]), I([1, 1, 0], "bool")),
+        "add_mixed_i1_i8": lambda: at("add", I(A, "int8"), I(IDX), I(B, "int64")),
+        "maximum_complex64": lambda: at("maximum", cplx(A, "complex64"), I(IDX), cplx(B, "complex64")),
+        "power_int32": lambda: at("power", I([1, 2, 3, 1], "int32"), I([1, 1, 2, 3]), I([2, 3, 2, 5], "int32")),
+        "negative_int8": lambda: at("negative", I(A, "int8"), I([0, 0, 0, 3, 4])),
+        # NaN: propagated by maximum, ignored by fmin/fmax
+        "maximum_nan_float32": lambda: at("maximum", F([1, nan, 3, 0], "float32"), I([0, 0, 1, 2, 3, 3]),
+                                          F([nan, 2, 5, nan, 1, -1], "float32")),
+        "minimum_nan_float16": lambda: at("minimum", F([1, nan, 3, 0], "float16"), I([0, 0, 1, 2, 3, 3]),
+                                          F([nan, 2, 5, nan, 1, -1], "float16")),
+        "fmin_nan_float64": lambda: at("fmin", F([1, nan, 3, 0]), I([0, 0, 1, 2, 3, 3]), F([nan, 2, 5, nan, 1, -1])),
+        "fmax_nan_float16": lambda: at("fmax", F([1, nan, 3, 0], "float16"), I([0, 0, 1, 2, 3, 3]),
+                                       F([nan, 2, 5, nan, 1, -1], "float16")),
+        # float16 rounds each update (computed in float32): 2048 + 1 stays 2048
+        "add_float16_rounding": lambda: at("add", F([2048, 1, 0.1], "float16"), I([0, 0, 0, 2, 2]),
+                                           F([1, 1, 1, 0.1, 0.1], "float16")),
+        # a 2-d target, the operand broadcast along the slice
+        "add_int16_2d": lambda: at("add", I(range(12), "int16").reshape(3, 4), (I([0, 0, 2]), slice(None)),
+                                   I([1, -2, 3, 30000], "int16")),
+        "maximum_uint8_2d": lambda: at("maximum", I(range(12), "uint8").reshape(3, 4), (slice(None), I([1, 1, 3])),
+                                       I([9, 3, 250], "uint8")),
+        # a view at an odd byte offset: only its elements change
+        "add_uint8_view_odd": view_odd,
+    })
+    return cases
+
+
+CASES = make_cases()
+
+if __name__ == "__main__":
+    sys.exit(routine_ref.main(CASES, set(), __doc__))

@@ -1,0 +1,325 @@
+// ufunc.at on the GPU (runtime/src/routines/indexing.cpp): NumPy's results for every op with an
+// atomic form on every dtype (the reference set of tests/conformance/make_ufunc_at_ref.py: the case
+// ids below are the script's), every (op, dtype) form against an exact host model with many
+// repeated indices (bfloat16 included), heavy contention on the bytes of one 32-bit word (the
+// compare-and-swap loop of 1- and 2-byte dtypes), float16's rounding per update, a view at an odd
+// byte offset, and the forms that still run in rounds.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/indexing.hpp"
+#include "cupp/ufunc.hpp"
+#include "gpu_support.hpp"
+#include "reference_set.hpp"
+
+namespace cupp {
+namespace {
+
+using results = std::vector<ndarray>;
+using iv = std::vector<std::int64_t>;
+using dv = std::vector<double>;
+using cd = std::complex<double>;
+using cv = std::vector<cd>;
+
+const double nan = std::numeric_limits<double>::quiet_NaN();
+
+// ---------------------------------------------------------------------------------------------
+// the NumPy reference set (make_ufunc_at_ref.py builds the same inputs)
+
+const char* const ops[] = {"add",  "subtract", "multiply",    "minimum",    "maximum",
+                           "fmin", "fmax",     "bitwise_and", "bitwise_or", "bitwise_xor"};
+const dtype ints[] = {int8, uint8, int16, uint16, int32, uint32, int64, uint64};
+const dtype floats[] = {float16, float32, float64};
+const dtype complexes[] = {complex64, complex128};
+const iv A = {4, -2, 0, 7, 1, -5, 3, 2};
+const iv IDX = {0, 3, 3, 7, 0, 3, 5, 5, 5, 1, -1, -8};
+const iv B = {5, -3, 2, 7, -1, 4, 3, -6, 2, 1, 9, -2};
+
+ndarray I(const iv& v, dtype t = int64) { return astype(asarray(v), t); }
+ndarray F(const dv& v, dtype t = float64) { return astype(asarray(v), t); }
+// The script's cplx(x, dt): x + 1j * reversed(x).
+ndarray cplx(const iv& x, dtype t) {
+  cv v(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    v[i] = cd(static_cast<double>(x[i]), static_cast<double>(x[x.size() - 1 - i]));
+  return astype(asarray(v), t);
+}
+// The script's at(op, a, idx, b): a copy of a after op.at.
+ndarray at(std::string_view op, const ndarray& a0, const ndarray& idx, const operand& b) {
+  const ndarray a = a0.copy();
+  ufunc::get(op).at(a, idx, b);
+  return a;
+}
+ndarray at(std::string_view op, const ndarray& a0, std::span<const array_index_item> items, const operand& b) {
+  const ndarray a = a0.copy();
+  ufunc::get(op).at(a, items, b);
+  return a;
+}
+
+const std::map<std::string, std::function<results()>>& cases() {
+  static const std::map<std::string, std::function<results()>> table = [] {
+    std::map<std::string, std::function<results()>> t;
+    for (const char* op : ops) {
+      const std::string_view o = op;
+      auto each = [&](dtype dt) {
+        const bool c = dt.is_complex();
+        if (o.rfind("bitwise_", 0) == 0 && !dt.is_integer()) return;
+        if (c && o != "add" && o != "subtract" && o != "multiply") return;
+        t[std::string(op) + "_" + dt.name()] = [op, dt, c] {
+          return results{c ? at(op, cplx(A, dt), I(IDX), cplx(B, dt)) : at(op, I(A, dt), I(IDX), I(B, dt))};
+        };
+      };
+      for (dtype dt : ints) each(dt);
+      for (dtype dt : floats) each(dt);
+      for (dtype dt : complexes) each(dt);
+    }
+    for (dtype dt : ints) t["add_scalar_" + dt.name()] = [dt] { return results{at("add", I(A, dt), I(IDX), 3)}; };
+    for (dtype dt : floats) t["add_scalar_" + dt.name()] = [dt] { return results{at("add", I(A, dt), I(IDX), 3)}; };
+    t["add_bool"] = [] { return results{at("add", I({0, 1, 0, 0}, bool_), I({0, 0, 2}), I({1, 0, 0}, bool_))}; };
+    t["multiply_bool"] = [] {
+      return results{at("multiply", I({0, 1, 1, 1}, bool_), I({1, 1, 3}), I({1, 1, 0}, bool_))};
+    };
+    t["add_mixed_i1_i8"] = [] { return results{at("add", I(A, int8), I(IDX), I(B, int64))}; };
+    t["maximum_complex64"] = [] { return results{at("maximum", cplx(A, complex64), I(IDX), cplx(B, complex64))}; };
+    t["power_int32"] = [] { return results{at("power", I({1, 2, 3, 1}, int32), I({1, 1, 2, 3}), I({2, 3, 2, 5}, int32))}; };
+    t["negative_int8"] = [] {
+      const ndarray a = I(A, int8);
+      negative.at(a, I({0, 0, 0, 3, 4}));
+      return results{a};
+    };
+    const dv nan_a = {1, nan, 3, 0}, nan_b = {nan, 2, 5, nan, 1, -1};
+    const iv nan_idx = {0, 0, 1, 2, 3, 3};
+    t["maximum_nan_float32"] = [=] { return results{at("maximum", F(nan_a, float32), I(nan_idx), F(nan_b, float32))}; };
+    t["minimum_nan_float16"] = [=] { return results{at("minimum", F(nan_a, float16), I(nan_idx), F(nan_b, float16))}; };
+    t["fmin_nan_float64"] = [=] { return results{at("fmin", F(nan_a), I(nan_idx), F(nan_b))}; };
+    t["fmax_nan_float16"] = [=] { return results{at("fmax", F(nan_a, float16), I(nan_idx), F(nan_b, float16))}; };
+    t["add_float16_rounding"] = [] {
+      return results{at("add", F({2048, 1, 0.1}, float16), I({0, 0, 0, 2, 2}), F({1, 1, 1, 0.1, 0.1}, float16))};
+    };
+    t["add_int16_2d"] = [] {
+      const array_index_item items[] = {I({0, 0, 2}), slice()};
+      return results{at("add", arange(12, int16).reshape({3, 4}), items, I({1, -2, 3, 30000}, int16))};
+    };
+    t["maximum_uint8_2d"] = [] {
+      const array_index_item items[] = {slice(), I({1, 1, 3})};
+      return results{at("maximum", arange(12, uint8).reshape({3, 4}), items, I({9, 3, 250}, uint8))};
+    };
+    t["add_uint8_view_odd"] = [] {
+      const ndarray a = arange(9, uint8);
+      add.at(a(slice(1, std::nullopt)), I({0, 0, 2, 7, 7}), 200);
+      return results{a};
+    };
+    return t;
+  }();
+  return table;
+}
+
+TEST(UfuncAtGpu, MatchesNumPyReference) {
+  CUPP_REQUIRE_GPU();
+  // Exact: every value is a small integer (or NaN), so the order of the updates does not matter.
+  test::check_reference_set("ufunc_at", cases(), [](const dtype&) { return 0.0; });
+}
+
+// ---------------------------------------------------------------------------------------------
+// every form against an exact host model
+
+// Host values of `a` as complex doubles (every value here is exact in double).
+cv host_of(const ndarray& a) { return test::complex_values(a.get()); }
+
+// Complex values as an array of `type` (the real parts only for a real dtype).
+ndarray real_or_complex(const cv& v, dtype type) {
+  if (type.is_complex()) return astype(asarray(v), type);
+  dv re(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) re[i] = v[i].real();
+  return astype(asarray(re), type);
+}
+
+// The host model: integers in wrapping 64-bit arithmetic (truncated to the dtype by astype),
+// floats and complex numbers exactly in double (the values keep every partial result exact).
+struct model {
+  std::string op;
+  dtype type;
+  std::vector<std::uint64_t> iv_;  // integers (two's complement bits)
+  cv fv;                            // floats and complex
+
+  void apply(std::size_t p, std::int64_t bi, cd bf) {
+    if (type.is_integer()) {
+      std::uint64_t& a = iv_[p];
+      const std::uint64_t b = static_cast<std::uint64_t>(bi);
+      const bool uns = type.kind() == 'u';
+      const auto lt = [&](std::uint64_t x, std::uint64_t y) {
+        return uns ? x < y : static_cast<std::int64_t>(x) < static_cast<std::int64_t>(y);
+      };
+      if (op == "add") a += b;
+      else if (op == "subtract") a -= b;
+      else if (op == "multiply") a *= b;
+      else if (op == "minimum" || op == "fmin") a = lt(b, a) ? b : a;
+      else if (op == "maximum" || op == "fmax") a = lt(a, b) ? b : a;
+      else if (op == "bitwise_and") a &= b;
+      else if (op == "bitwise_or") a |= b;
+      else if (op == "bitwise_xor") a ^= b;
+    } else {
+      cd& a = fv[p];
+      if (op == "add") a += bf;
+      else if (op == "subtract") a -= bf;
+      else if (op == "multiply") a *= bf;
+      else if (op == "minimum" || op == "fmin") a = bf.real() < a.real() ? bf : a;
+      else if (op == "maximum" || op == "fmax") a = bf.real() > a.real() ? bf : a;
+    }
+  }
+  ndarray result(std::size_t n) const {
+    if (type.is_integer()) {
+      std::vector<std::uint64_t> v(iv_.begin(), iv_.begin() + static_cast<std::ptrdiff_t>(n));
+      return astype(asarray(v), type);  // truncation to the dtype's bits
+    }
+    return real_or_complex(fv, type);
+  }
+};
+
+TEST(UfuncAtGpu, EveryFormAgainstTheHost) {
+  CUPP_REQUIRE_GPU();
+  const dtype all[] = {int8,     uint8,   int16,   uint16,  int32,     uint32,    int64, uint64,
+                       float16,  bfloat16, float32, float64, complex64, complex128};
+  std::mt19937 rng(2024);
+  const std::size_t n = 16, k = 1000;
+  for (const char* op : ops) {
+    const std::string o = op;
+    for (dtype t : all) {
+      if (o.rfind("bitwise_", 0) == 0 && !t.is_integer()) continue;
+      if (t.is_complex() && o != "add" && o != "subtract" && o != "multiply") continue;
+      SCOPED_TRACE(o + " " + t.name());
+      const bool uns = t.kind() == 'u';
+      // Small values: signed ones in [-3, 3], unsigned in [0, 6]; multiply of floats by +-1 only
+      // (every partial product stays exact whatever the order).
+      auto draw = [&]() -> std::int64_t {
+        if (o == "multiply" && !t.is_integer()) return rng() % 2 ? 1 : -1;
+        const std::int64_t v = static_cast<std::int64_t>(rng() % 7);
+        return uns ? v : v - 3;
+      };
+      model m{o, t, std::vector<std::uint64_t>(n), cv(n)};
+      iv a0(n), idx(k), bi(k);
+      cv ac(n), bc(k);
+      for (std::size_t i = 0; i < n; ++i) {
+        a0[i] = draw();
+        ac[i] = cd(static_cast<double>(a0[i]), t.is_complex() ? static_cast<double>(draw()) : 0.0);
+        m.iv_[i] = static_cast<std::uint64_t>(a0[i]);
+        m.fv[i] = ac[i];
+      }
+      for (std::size_t j = 0; j < k; ++j) {
+        idx[j] = static_cast<std::int64_t>(rng() % n) - (j % 3 == 0 ? static_cast<std::int64_t>(n) : 0);
+        bi[j] = draw();
+        bc[j] = cd(static_cast<double>(bi[j]), t.is_complex() && o != "multiply" ? static_cast<double>(draw()) : 0.0);
+        const std::size_t p = static_cast<std::size_t>(idx[j] < 0 ? idx[j] + static_cast<std::int64_t>(n) : idx[j]);
+        m.apply(p, bi[j], bc[j]);
+      }
+      const ndarray a = t.is_integer() ? astype(asarray(a0), t) : real_or_complex(ac, t);
+      const ndarray b = t.is_integer() ? astype(asarray(bi), t) : real_or_complex(bc, t);
+      ufunc::get(o).at(a, asarray(idx), b);
+      const cv got = host_of(a), want = host_of(m.result(n));
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], want[i]) << "element " << i;
+    }
+  }
+}
+
+TEST(UfuncAtGpu, ContentionOnTheBytesOfOneWord) {
+  CUPP_REQUIRE_GPU();
+  // 4 (or 2) elements sharing one 32-bit word, each updated 50000 times at once.
+  const std::int64_t per = 50000;
+  for (dtype t : {int8, uint8, int16, uint16, float16, bfloat16}) {
+    SCOPED_TRACE(t.name());
+    const std::int64_t lanes = 4 / static_cast<std::int64_t>(t.itemsize());
+    iv idx(static_cast<std::size_t>(lanes * per));
+    for (std::size_t j = 0; j < idx.size(); ++j) idx[j] = static_cast<std::int64_t>(j) % lanes;
+    const ndarray a = zeros({8}, t);
+    add.at(a, asarray(idx), 1);
+    const dv got = astype(a, float64).to_vector<double>();
+    // Integers wrap (50000 mod 2^8 or 2^16, as a signed or unsigned value); float16 stops at
+    // 2048 and bfloat16 at 256, where adding 1 rounds back to the same value.
+    double want = 0;
+    switch (t.id()) {
+      case type_id::int8: want = static_cast<std::int8_t>(per & 0xFF); break;
+      case type_id::uint8: want = static_cast<double>(per & 0xFF); break;
+      case type_id::int16: want = static_cast<std::int16_t>(per & 0xFFFF); break;
+      case type_id::uint16: want = static_cast<double>(per & 0xFFFF); break;
+      case type_id::float16: want = 2048; break;
+      default: want = 256; break;
+    }
+    for (std::int64_t i = 0; i < 8; ++i) EXPECT_EQ(got[static_cast<std::size_t>(i)], i < lanes ? want : 0.0) << i;
+    // maximum and bitwise_or on the same word: every lane's own result.
+    const ndarray m = zeros({8}, t);
+    iv vals(idx.size());
+    for (std::size_t j = 0; j < vals.size(); ++j) vals[j] = static_cast<std::int64_t>(j % 97) + (idx[j] ? 0 : 3);
+    maximum.at(m, asarray(idx), astype(asarray(vals), t));
+    const dv mg = astype(m, float64).to_vector<double>();
+    EXPECT_EQ(mg[0], 99.0);
+    for (std::int64_t i = 1; i < lanes; ++i) EXPECT_EQ(mg[static_cast<std::size_t>(i)], 96.0) << i;
+    if (t.is_integer()) {
+      const ndarray r = zeros({8}, t);
+      iv bits(idx.size());
+      for (std::size_t j = 0; j < bits.size(); ++j) bits[j] = std::int64_t{1} << (j / static_cast<std::size_t>(lanes) % 7);
+      bitwise_or.at(r, asarray(idx), astype(asarray(bits), t));
+      const dv rg = astype(r, float64).to_vector<double>();
+      for (std::int64_t i = 0; i < lanes; ++i) EXPECT_EQ(rg[static_cast<std::size_t>(i)], 127.0) << i;
+    }
+  }
+}
+
+TEST(UfuncAtGpu, OddOffsetViewsLeaveTheirNeighbours) {
+  CUPP_REQUIRE_GPU();
+  for (dtype t : {uint8, int16, float16}) {
+    SCOPED_TRACE(t.name());
+    const ndarray a = arange(37, t);
+    const ndarray v = a(slice(1, 36, 2));  // a strided view: worked on through a copy
+    const ndarray w = a(slice(3, 30));     // a contiguous view at an odd element offset
+    add.at(v, I({0, 0, 17}), 1);
+    add.at(w, I({0, 1, 1, 26}), 2);
+    dv want(37);
+    for (std::size_t i = 0; i < 37; ++i) want[i] = static_cast<double>(i);
+    want[1] += 2;
+    want[35] += 1;
+    want[3] += 2;
+    want[4] += 4;
+    want[29] += 2;
+    EXPECT_EQ(astype(a, float64).to_vector<double>(), want);
+  }
+}
+
+TEST(UfuncAtGpu, ComplexAndRoundsForms) {
+  CUPP_REQUIRE_GPU();
+  // complex add/subtract (atomicAdd per part), complex64 multiply (64-bit compare-and-swap),
+  // complex128 multiply and complex maximum (rounds): exact small values.
+  const ndarray c = asarray(cv{{1, 2}, {0, 0}, {-1, 1}});
+  for (dtype t : {complex64, complex128}) {
+    SCOPED_TRACE(t.name());
+    const ndarray a = astype(c, t);
+    add.at(a, I({0, 0, 2, 0}), astype(asarray(cv{{1, 1}, {2, -1}, {0, 3}, {-1, 0}}), t));
+    subtract.at(a, I({1, 1}), astype(asarray(cv{{1, 0}, {0, 1}}), t));
+    multiply.at(a, I({2, 2}), astype(asarray(cv{{0, 1}, {2, 0}}), t));
+    EXPECT_EQ(test::complex_values(a.get()), (cv{{3, 2}, {-1, -1}, {-8, -2}}));
+    maximum.at(a, I({1, 1}), astype(asarray(cv{{-1, 5}, {-2, 0}}), t));
+    EXPECT_EQ(test::complex_values(a.get())[1], cd(-1, 5));
+  }
+  // bool (rounds): add is logical or, multiply logical and.
+  const ndarray b = asarray(std::vector<bool>{false, true, true});
+  add.at(b, I({0, 0}), true);
+  multiply.at(b, I({1, 1}), false);
+  EXPECT_EQ(b.to_vector<bool>(), (std::vector<bool>{true, false, true}));
+  // An operand of a wider dtype resolves to its loop (rounds), cast back same_kind.
+  const ndarray i8 = zeros({2}, int8);
+  add.at(i8, I({0, 0, 1}), I({100, 100, 5}));  // int64 loop: 200 wraps to -56 in int8
+  EXPECT_EQ(astype(i8, int64).to_vector<std::int64_t>(), (iv{-56, 5}));
+}
+
+}  // namespace
+}  // namespace cupp
