@@ -81,7 +81,7 @@ for _dt in DTYPES:
     CASES["reduceat_min_" + _n] = (lambda d: lambda: np.minimum.reduceat(X((2, 8, 2), d), np.array([6, 2]),
                                                                          axis=1))(_dt)
 
-CASES.update({
+SPECIAL = {
     # ---- where: broadcasting and layouts
     "sum_where_0d": lambda: np.sum(X((2, 3)), where=np.array(False)),
     "sum_where_keepdims": lambda: np.sum(X((2, 3, 4)), axis=(0, 2), where=M((3, 1)), keepdims=True),
@@ -93,7 +93,7 @@ CASES.update({
     "max_where_long_columns": lambda: np.max(X((5000, 40)), axis=0, where=M((5000, 40)), initial=-100),
     "max_where_long_rows": lambda: np.max(X((7, 30000), "f4"), axis=1, where=M((7, 30000)), initial=-100),
     "min_where_sparse": lambda: np.min(X((100000,)), where=(np.arange(100000) % 9973 == 5), initial=100),
-    "prod_where_f8": lambda: np.prod(X((5, 6)) / 4 + 1, axis=0, where=M((5, 6))),
+    "prod_where_shifted_f8": lambda: np.prod(X((5, 6)) / 4 + 1, axis=0, where=M((5, 6))),
     "sum_where_c16_cols": lambda: np.sum(X((40, 64), "c16") * (1 - 2j), axis=0, where=M((40, 1))),
     # ---- initial and empty inputs
     "sum_empty_initial": lambda: np.sum(X((2, 0)), axis=1, initial=4),
@@ -102,7 +102,7 @@ CASES.update({
     "max_empty_initial_1d": lambda: np.max(X((0,)), initial=2.5),
     "max_empty_out": lambda: np.max(X((0, 3)), axis=1, initial=2),
     "min_empty_axis1": lambda: np.min(X((3, 0), "i2"), axis=1, initial=-1),
-    "sum_initial_f2": lambda: np.sum(X((4, 3), "f2"), axis=0, initial=0.1),
+    "sum_initial_fraction_f2": lambda: np.sum(X((4, 3), "f2"), axis=0, initial=0.1),
     "sum_initial_dtype": lambda: np.sum(X((3, 4), "i1"), axis=1, dtype="i1", initial=100),
     "max_initial_nan": lambda: np.max(N(X((2, 3)), [1]), axis=1, initial=0),
     "logical_and_initial": lambda: np.logical_and.reduce(X((2, 3), "?"), axis=1, initial=False),
@@ -120,7 +120,7 @@ CASES.update({
     "nansum_int_where": lambda: np.nansum(X((3, 4), "i2"), axis=0, where=M((3, 4)), initial=5),
     # ---- mean, var, std with where
     "mean_where_none": lambda: np.mean(X((3, 4)), where=M((3, 4))),
-    "mean_where_f2": lambda: np.mean(X((4, 3), "f2"), axis=0, where=M((4, 3))),
+    "mean_where_cols_f2": lambda: np.mean(X((4, 3), "f2"), axis=0, where=M((4, 3))),
     "mean_where_allmasked": lambda: np.mean(X((2, 3), "i4"), axis=0, where=Z((3,))),
     "mean_where_keepdims": lambda: np.mean(X((2, 3, 4), "f4"), axis=(0, 2), where=M((3, 4)), keepdims=True),
     "var_where": lambda: np.var(X((3, 5)), axis=1, where=M((3, 5))),
@@ -151,7 +151,9 @@ CASES.update({
     "reduceat_long": lambda: np.add.reduceat(X((20000,), "i8"), np.arange(0, 20000, 37)),
     "reduceat_long_f8": lambda: np.add.reduceat(X((5000, 3)), np.arange(0, 5000, 250)[::-1], axis=0),
     "reduceat_bool_idx": lambda: np.add.reduceat(X((4,)), np.array([True, False, True])),
-})
+}
+assert not set(SPECIAL) & set(CASES), set(SPECIAL) & set(CASES)  # an id must not replace another
+CASES.update(SPECIAL)
 
 # Cases whose NumPy 1 result differs (none so far; NumPy 2's NEP 50 packs initial= as cupp does).
 NUMPY2_ONLY = set()
