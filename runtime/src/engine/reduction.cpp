@@ -455,7 +455,7 @@ ndarray run_selective(const op_spec& op, std::size_t loop, const ndarray& a, con
   // A chunk that selects nothing needs a fill value; without one (an op with neither identity nor
   // idempotence) each result is one chunk, which always holds the start value.
   split_plan plan{1, red_size};
-  if (red_size > 0 && s.has_fill) plan = plan_splits(columns, blocks_x, red_size, device);
+  if (red_size > 0 && s.has_fill) plan = plan_splits(columns, blocks_x, red_size, device, k.partial_pass);
   const auto [splits, chunk] = plan;
   const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(blocks_x, 0x7fffffff)), static_cast<unsigned>(splits));
   const char* in = static_cast<const char*>(a.data());
