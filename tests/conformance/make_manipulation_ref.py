@@ -242,7 +242,7 @@ MORE.update({
     "pad_linear_ramp_f2_weak": lambda: np.pad(ar((2, 3), "f2") / 3, 3, "linear_ramp",
                                               end_values=((1.1, -2.7), (0.3, 9.1))),
     "pad_linear_ramp_int_floor": lambda: np.pad(vals([7, -3], "i4"), (5, 4), "linear_ramp", end_values=(-8, 9)),
-    "pad_linear_ramp_uint8": lambda: np.pad(vals([200, 3], "u1"), 3, "linear_ramp", end_values=(255, 0)),
+    "pad_linear_ramp_u1_wraps": lambda: np.pad(vals([200, 3], "u1"), 3, "linear_ramp", end_values=(255, 0)),
     "pad_linear_ramp_bool_end": lambda: np.pad(ar((3,), "f2"), 2, "linear_ramp", end_values=True),
     "pad_linear_ramp_complex": lambda: np.pad(np.array([1 + 2j, 3 - 1j]), (3, 2), "linear_ramp",
                                               end_values=(2j, -1 + 1j)),

@@ -296,7 +296,7 @@ void add_more_cases(std::map<std::string, std::function<results()>>& t) {
        }},
       {"pad_linear_ramp_int_floor",
        [] { return one(pad(vals({7, -3}, int32), {5, 4}, {.mode = "linear_ramp", .end_values = {-8, 9}})); }},
-      {"pad_linear_ramp_uint8",
+      {"pad_linear_ramp_u1_wraps",
        [] { return one(pad(vals({200, 3}, uint8), 3, {.mode = "linear_ramp", .end_values = {255, 0}})); }},
       {"pad_linear_ramp_bool_end",
        [] { return one(pad(ar({3}, float16), 2, {.mode = "linear_ramp", .end_values = true})); }},

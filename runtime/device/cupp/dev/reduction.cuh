@@ -385,12 +385,13 @@ __device__ inline bool arg_wins(T x, T cur) {
   else return arg_beyond<MAX>(x, cur);
 }
 
-// Adds U packs of V elements (pack u's first index i0[u], increasing) that come after every
-// element already in `a` (argmax/argmin of a real dtype): their extreme is found with selects
-// only (a tree: per pack, then across packs), and its first position is looked for only when it
-// beats `a`, which after the first packs is rare. The same result as U * V calls of arg_next.
+// Adds U packs of V elements (pack u's first index first + u * stride, increasing) that come
+// after every element already in `a` (argmax/argmin of a real dtype): their extreme is found with
+// selects only (a tree: per pack, then across packs), and its first position is looked for only
+// when it beats `a`, which after the first packs is rare. The same result as U * V calls of
+// arg_next.
 template <bool MAX, class T, int V, int U>
-__device__ inline void arg_next_packs(arg_acc<T>& a, const T (&v)[U][V], const long long (&i0)[U]) {
+__device__ inline void arg_next_packs(arg_acc<T>& a, const T (&v)[U][V], long long first, long long stride) {
   T pm[U];
 #pragma unroll
   for (int u = 0; u < U; ++u) {
@@ -410,7 +411,7 @@ __device__ inline void arg_next_packs(arg_acc<T>& a, const T (&v)[U][V], const l
   for (int u = U - 1; u >= 0; --u)
 #pragma unroll
     for (int e = V - 1; e >= 0; --e)
-      if (nan ? isnan(v[u][e]) : !arg_beyond<MAX>(m, v[u][e])) k = i0[u] + e;  // the first element equal to m
+      if (nan ? isnan(v[u][e]) : !arg_beyond<MAX>(m, v[u][e])) k = first + u * stride + e;  // the first equal to m
   a.v = m;
   a.i = k;
   a.number = true;
@@ -475,14 +476,11 @@ __global__ void cupp_arg_rows(const char* in, void* out, long long out_size, lon
         for (int u = 0; u < 4; ++u) v[u] = p[q + u * step];
         if constexpr (!SKIP_NAN && !is_complex<In>::value) {
           In x[4][V];
-          long long i0[4];
 #pragma unroll
-          for (int u = 0; u < 4; ++u) {
-            i0[u] = head + (q + u * step) * V;
+          for (int u = 0; u < 4; ++u)
 #pragma unroll
             for (int e = 0; e < V; ++e) x[u][e] = v[u].v[e];
-          }
-          arg_next_packs<MAX>(acc, x, i0);
+          arg_next_packs<MAX>(acc, x, head + q * V, step * V);
         } else {
 #pragma unroll
           for (int u = 0; u < 4; ++u)
@@ -495,10 +493,9 @@ __global__ void cupp_arg_rows(const char* in, void* out, long long out_size, lon
         const element_pack<In> v = p[q];
         if constexpr (!SKIP_NAN && !is_complex<In>::value) {
           In x[1][V];
-          const long long i0[1] = {head + q * V};
 #pragma unroll
           for (int e = 0; e < V; ++e) x[0][e] = v.v[e];
-          arg_next_packs<MAX>(acc, x, i0);
+          arg_next_packs<MAX>(acc, x, head + q * V, 0);
         } else {
 #pragma unroll
           for (int e = 0; e < V; ++e) arg_next<MAX>(acc, arg_element<MAX, SKIP_NAN>(v.v[e], head + q * V + e));
