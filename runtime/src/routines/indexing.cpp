@@ -131,7 +131,8 @@ extern "C" __global__ void cupp_gather(char* out, const char* src, const char* i
 // The common take: a 1-d contiguous int64 index (16-byte aligned when `aligned` & 1), elements
 // of one word, out contiguous (16-byte aligned when `aligned` & 2). Four elements per thread:
 // their indices in two 16-byte loads, the four gathers in flight together, one or two 16-byte
-// stores for 4- and 8-byte elements.
+// stores for 4- and 8-byte elements; indices and results stream past L2 (evict first), so that
+// L2 keeps more of the gathered array.
 extern "C" __global__ void cupp_gather_flat(W* out, const char* src, const long long* idx, long long total,
                                             long long axis_len, long long axis_stride, int mode, int aligned) {
   const long long groups = (total + 3) / 4;
@@ -140,8 +141,9 @@ extern "C" __global__ void cupp_gather_flat(W* out, const char* src, const long 
     const bool whole = k0 + 3 < total;
     long long x[4];
     if (whole && (aligned & 1)) {
-      const longlong2 a = reinterpret_cast<const longlong2*>(idx + k0)[0];
-      const longlong2 b = reinterpret_cast<const longlong2*>(idx + k0)[1];
+      // Streaming loads and stores (evict first) keep L2 for the gathered array.
+      const longlong2 a = __ldcs(reinterpret_cast<const longlong2*>(idx + k0));
+      const longlong2 b = __ldcs(reinterpret_cast<const longlong2*>(idx + k0) + 1);
       x[0] = a.x; x[1] = a.y; x[2] = b.x; x[3] = b.y;
     } else {
       for (int j = 0; j < 4; ++j) x[j] = k0 + j < total ? idx[k0 + j] : 0;
@@ -156,8 +158,8 @@ extern "C" __global__ void cupp_gather_flat(W* out, const char* src, const long 
     if (whole && ok[0] && ok[1] && ok[2] && ok[3] && (aligned & 2) && (sizeof(W) == 4 || sizeof(W) == 8)) {
       uint4* d = reinterpret_cast<uint4*>(out + k0);
       const uint4* w = reinterpret_cast<const uint4*>(v);
-      d[0] = w[0];
-      if (sizeof(W) == 8) d[1] = w[1];
+      __stcs(d, w[0]);
+      if (sizeof(W) == 8) __stcs(d + 1, w[1]);
     } else {
 #pragma unroll
       for (int j = 0; j < 4; ++j)
