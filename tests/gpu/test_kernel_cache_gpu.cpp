@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <atomic>
 #include <filesystem>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "compiler/kernel_cache.hpp"
@@ -108,15 +111,39 @@ TEST(KernelCacheGpu, EveryLoopOfEveryOpLoads) {
   CUPP_REQUIRE_GPU();
   CacheDir dir;
   kernel_cache cache(settings_in(dir.path()));
-  for (const op_spec& op : builtin_ops()) {
-    for (const auto width : {index_width::i32, index_width::i64}) {
-      const kernel_module& m = cache.get(cuda::current_device(), {op.name, static_cast<std::uint64_t>(width)}, [&] {
-        const composed_program p = compose_elementwise(op, width);
-        return program_source{p.name, p.source, p.kernels};
-      });
-      EXPECT_EQ(m.size(), op.loops.size()) << op.name;
-      for (std::size_t i = 0; i < m.size(); ++i) EXPECT_NE(m.kernel(i), nullptr) << op.name << " loop " << i;
-    }
+  // Every (op, index width) program, compiled and loaded on 16 threads (NVRTC dominates; the
+  // cache is shared between threads), then checked here.
+  struct entry {
+    const op_spec* op;
+    index_width width;
+    const kernel_module* module = nullptr;
+    std::string error;
+  };
+  std::vector<entry> entries;
+  for (const op_spec& op : builtin_ops())
+    for (const auto width : {index_width::i32, index_width::i64}) entries.push_back({&op, width});
+  const int device = cuda::current_device();
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 16; ++t)
+    threads.emplace_back([&] {
+      for (std::size_t i = next++; i < entries.size(); i = next++) {
+        entry& e = entries[i];
+        try {
+          e.module = &cache.get(device, {e.op->name, static_cast<std::uint64_t>(e.width)}, [&] {
+            const composed_program p = compose_elementwise(*e.op, e.width);
+            return program_source{p.name, p.source, p.kernels};
+          });
+        } catch (const std::exception& x) {
+          e.error = x.what();
+        }
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const entry& e : entries) {
+    ASSERT_NE(e.module, nullptr) << e.op->name << ": " << e.error;
+    EXPECT_EQ(e.module->size(), e.op->loops.size()) << e.op->name;
+    for (std::size_t i = 0; i < e.module->size(); ++i) EXPECT_NE(e.module->kernel(i), nullptr) << e.op->name << " loop " << i;
   }
 }
 
