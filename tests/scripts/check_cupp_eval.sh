@@ -110,6 +110,9 @@ expect_values upow.npy '|u1' u1 1 4 9
 expect_values scalar.npy '<f8' f8 6.5
 "$cupp" eval '7 // -2' -o iscalar.npy || fail "an int scalar result exited $?"
 expect_values iscalar.npy '<i8' d8 -4
+"$cupp" eval 'unique(a % 2, axis=0, return_counts=True)' a=a.npy -o uqa.npy -o uqc.npy || fail "unique(axis=0) exited $?"
+expect_values uqa.npy '<f8' f8 0 1
+expect_values uqc.npy '<i8' d8 2 2
 
 # ---- errors: class name on stderr, exit 2
 expect_error ValueError "name 'c' is not defined" 'a + c' a=a.npy -o e.npy

@@ -4,6 +4,8 @@
 // any device work, and the NVRTC programs of ufunc.at's atomics (compiled here, not run).
 #include <gtest/gtest.h>
 
+#include <complex>
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -153,6 +155,85 @@ TEST(AdvancedIndexHost, OperatorCallPicksTheForm) {
   const ndarray v = getitem(a.a, items);
   EXPECT_EQ(shape_v(v.shape().begin(), v.shape().end()), (shape_v{2}));
   EXPECT_EQ(v.data(), a.a(1, slice(1, 3)).data());
+}
+
+// a(idx) read straight into ufuncs, operators and routines: well-formed, no ambiguity with the
+// ndarray and operand overloads, the same result types as with an ndarray.
+template <class X, class Y>
+concept binary_ops = requires(X x, Y y) {
+  { x + y } -> std::same_as<ndarray>;
+  { x - y } -> std::same_as<ndarray>;
+  { x * y } -> std::same_as<ndarray>;
+  { x / y } -> std::same_as<ndarray>;
+  { x % y } -> std::same_as<ndarray>;
+  { x << y } -> std::same_as<ndarray>;
+  { x >> y } -> std::same_as<ndarray>;
+  { x & y } -> std::same_as<ndarray>;
+  { x | y } -> std::same_as<ndarray>;
+  { x ^ y } -> std::same_as<ndarray>;
+  { x == y } -> std::same_as<ndarray>;
+  { x != y } -> std::same_as<ndarray>;
+  { x < y } -> std::same_as<ndarray>;
+  { x <= y } -> std::same_as<ndarray>;
+  { x > y } -> std::same_as<ndarray>;
+  { x >= y } -> std::same_as<ndarray>;
+  { add(x, y) } -> std::same_as<ndarray>;
+  { arctan2(x, y, {.dtype = float64}) } -> std::same_as<ndarray>;
+};
+static_assert(binary_ops<index_ref, ndarray>);
+static_assert(binary_ops<ndarray, index_ref>);
+static_assert(binary_ops<index_ref, index_ref>);
+static_assert(binary_ops<index_ref, int>);
+static_assert(binary_ops<double, index_ref>);
+static_assert(binary_ops<index_ref, operand>);
+static_assert(binary_ops<operand, index_ref>);
+static_assert(binary_ops<index_ref, std::complex<float>>);
+// The existing forms are unchanged.
+static_assert(binary_ops<ndarray, ndarray>);
+static_assert(binary_ops<ndarray, int>);
+static_assert(binary_ops<operand, ndarray>);
+static_assert(requires(index_ref r, ndarray b, operand o) {
+  { sin(r) } -> std::same_as<ndarray>;
+  { negative(r, {.out = b}) } -> std::same_as<ndarray>;
+  { -r } -> std::same_as<ndarray>;
+  { ~r } -> std::same_as<ndarray>;
+  { add.outer(r, r) } -> std::same_as<ndarray>;
+  { operand(r) } -> std::same_as<operand>;
+  copyto(b, r);
+  add.at(b, b, r);
+  // Compound assignment writes through a temporary a(idx), as NumPy's a[idx] += b.
+  { index_ref(r) += 1 } -> std::same_as<const index_ref&>;
+  { index_ref(r) *= b } -> std::same_as<const index_ref&>;
+  { index_ref(r) ^= r } -> std::same_as<const index_ref&>;
+  { index_ref(r) -= o } -> std::same_as<const index_ref&>;
+  // Assignment as before.
+  index_ref(r) = b;
+  index_ref(r) = 1.5;
+  index_ref(r) = r;
+  // An ndarray is still read into a compound assignment, an index_ref too.
+  { b += r } -> std::same_as<ndarray&>;
+});
+// Compound assignment takes a temporary a(idx) only (as its operator= does): a named index_ref
+// (an lvalue) has none.
+template <class R>
+concept compound_assignable = requires { std::declval<R>() += 1; };
+static_assert(compound_assignable<index_ref>);
+static_assert(!compound_assignable<index_ref&>);
+static_assert(compound_assignable<ndarray&>);
+
+TEST(AdvancedIndexHost, IndexRefReadByUfuncsAndOperators) {
+  // Reading a(idx) gathers first: the index validation (before any device work) is what each
+  // form raises.
+  fake a({3, 4}), f({2}, float64), m({4}, bool_), out({2, 4}, float64);
+  const std::string msg = "arrays used as indices must be of integer (or boolean) type";
+  EXPECT_EQ(error_of<IndexError>([&] { sin(a.a(f.a)); }), msg);
+  EXPECT_EQ(error_of<IndexError>([&] { add(a.a(f.a), 1.0, {.out = out.a}); }), msg);
+  EXPECT_EQ(error_of<IndexError>([&] { (void)(a.a(f.a) + a.a); }), msg);
+  EXPECT_EQ(error_of<IndexError>([&] { (void)(2 * a.a(f.a)); }), msg);
+  EXPECT_EQ(error_of<IndexError>([&] { (void)(a.a < a.a(f.a)); }), msg);
+  EXPECT_EQ(error_of<IndexError>([&] { a.a(f.a) += 1; }), msg);
+  EXPECT_EQ(error_of<IndexError>([&] { copyto(out.a, a.a(f.a)); }), msg);
+  EXPECT_THROW(sin(a.a(m.a)), IndexError);  // a mask of the wrong length
 }
 
 TEST(AdvancedIndexHost, UfuncAtValidation) {

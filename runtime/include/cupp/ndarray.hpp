@@ -207,6 +207,8 @@ void setitem(const ndarray& a, std::span<const array_index_item> items, const ho
 // What a(...) with an advanced item returns: the array and the items, not yet evaluated. It
 // converts to an ndarray (getitem: `ndarray b = a(idx);`, or .eval()) and is assigned to
 // (setitem: `a(mask) = 0.0;`). Convert it at once: it reads the array when it is converted.
+// cupp/ufunc.hpp makes it a ufunc operand and gives it the operators (`cupp::sin(a(idx))`,
+// `a(idx) + b`, `a(idx) += 1`): each reads the gathered copy.
 class index_ref {
  public:
   index_ref(ndarray base, std::vector<array_index_item> items) : base_(std::move(base)), items_(std::move(items)) {}

@@ -40,6 +40,8 @@ class operand {
   operand(const ndarray& a) noexcept : value_(&a) {}  // NOLINT: implicit, arrays are operands
   operand(ndarray&& a) noexcept : value_(std::move(a)) {}  // NOLINT
   operand(const weak_scalar& s) : value_(s) {}  // NOLINT
+  // a(idx) (advanced indexing) read as an input: the gathered copy, so `cupp::sin(a(idx))` works.
+  operand(const index_ref& r) : value_(r.eval()) {}  // NOLINT: implicit, as a[idx] is an array
   template <class T>
     requires(std::is_arithmetic_v<T> || std::is_constructible_v<weak_scalar, T>) &&
             (!std::is_same_v<std::remove_cvref_t<T>, weak_scalar>)
@@ -273,6 +275,54 @@ ndarray& operator^=(ndarray& a, const operand& b);
 ndarray& operator%=(ndarray& a, const operand& b);
 ndarray& operator<<=(ndarray& a, const operand& b);
 ndarray& operator>>=(ndarray& a, const operand& b);
+
+// ---- a(idx) (an index_ref, advanced indexing) in expressions: read as its gathered copy.
+// `a(idx) + b`, `2 * a(mask)`, `a(i) < a(j)` give ndarrays; these overloads take the index_ref as
+// it is, so it meets neither conversion (to ndarray or to operand) on its way and no call is
+// ambiguous. `a(idx) += b` is NumPy's a[idx] += b: a[idx] = a[idx] + b (gather, the in-place op
+// on the copy with same_kind casting, scatter; a repeated index is written once, as NumPy: use
+// ufunc.at to accumulate).
+#define CUPP_INDEX_REF_BINARY(OP)                                                                       \
+  inline ndarray operator OP(const index_ref& a, const ndarray& b) { return a.eval() OP b; }           \
+  inline ndarray operator OP(const ndarray& a, const index_ref& b) { return a OP b.eval(); }           \
+  inline ndarray operator OP(const index_ref& a, const index_ref& b) { return a.eval() OP b.eval(); }  \
+  inline ndarray operator OP(const index_ref& a, const operand& b) { return a.eval() OP b; }           \
+  inline ndarray operator OP(const operand& a, const index_ref& b) { return a OP b.eval(); }
+CUPP_INDEX_REF_BINARY(+)
+CUPP_INDEX_REF_BINARY(-)
+CUPP_INDEX_REF_BINARY(*)
+CUPP_INDEX_REF_BINARY(/)
+CUPP_INDEX_REF_BINARY(%)
+CUPP_INDEX_REF_BINARY(<<)
+CUPP_INDEX_REF_BINARY(>>)
+CUPP_INDEX_REF_BINARY(&)
+CUPP_INDEX_REF_BINARY(|)
+CUPP_INDEX_REF_BINARY(^)
+CUPP_INDEX_REF_BINARY(==)
+CUPP_INDEX_REF_BINARY(!=)
+CUPP_INDEX_REF_BINARY(<)
+CUPP_INDEX_REF_BINARY(<=)
+CUPP_INDEX_REF_BINARY(>)
+CUPP_INDEX_REF_BINARY(>=)
+#undef CUPP_INDEX_REF_BINARY
+#define CUPP_INDEX_REF_COMPOUND(OP)                                      \
+  inline const index_ref& operator OP(index_ref&& r, const operand& b) { \
+    ndarray values = r.eval();                                           \
+    values OP b;                                                         \
+    std::move(r) = values;                                               \
+    return r;                                                            \
+  }
+CUPP_INDEX_REF_COMPOUND(+=)
+CUPP_INDEX_REF_COMPOUND(-=)
+CUPP_INDEX_REF_COMPOUND(*=)
+CUPP_INDEX_REF_COMPOUND(/=)
+CUPP_INDEX_REF_COMPOUND(%=)
+CUPP_INDEX_REF_COMPOUND(&=)
+CUPP_INDEX_REF_COMPOUND(|=)
+CUPP_INDEX_REF_COMPOUND(^=)
+CUPP_INDEX_REF_COMPOUND(<<=)
+CUPP_INDEX_REF_COMPOUND(>>=)
+#undef CUPP_INDEX_REF_COMPOUND
 
 }  // namespace cupp
 
