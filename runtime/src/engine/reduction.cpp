@@ -173,6 +173,23 @@ split_plan plan_splits(bool columns, std::int64_t blocks_x, std::int64_t red_siz
   return {(red_size + chunk - 1) / chunk, chunk};
 }
 
+// The second pass of a split reduction: combine_partials (a combining kernel) folds each
+// output's `splits` partial accumulators (acc_item bytes each) into out. Columns: the partials
+// are chunk-major and a thread per output walks its column of chunks; rows: a block per output.
+void combine_partials(const void* kernel, const ndarray& partial, const ndarray& out, std::int64_t out_size,
+                      std::int64_t splits, std::int64_t acc_item, bool columns, cudaStream_t stream) {
+  const char* in = static_cast<const char*>(partial.data());
+  if (columns) {
+    const dims outputs{{out_size}, {acc_item}}, chunks{{splits}, {out_size * acc_item}};
+    const dim3 grid(static_cast<unsigned>((out_size + block_threads - 1) / block_threads), 1);
+    launch(kernel, grid, dim3(block_threads), in, out.data(), out_size, splits, splits, outputs, chunks, stream);
+  } else {
+    const dims rows{{out_size}, {splits * acc_item}}, parts{{splits}, {acc_item}};
+    const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>(out_size, 0x7fffffff)), 1);
+    launch(kernel, grid, dim3(block_threads), in, out.data(), out_size, splits, splits, rows, parts, stream);
+  }
+}
+
 // What run() reduces with: the program of a description (a built-in op's loop and map, or a
 // ReductionKernel's composed functors) and what an empty reduction writes.
 class reducer {
@@ -268,18 +285,7 @@ ndarray run(const reducer& with, const ndarray& a, const std::vector<bool>& redu
   const ndarray partial = engine::empty_with_strides(std::span<const std::int64_t>(&n_partial, 1),
                                                      std::span<const std::int64_t>(&acc_item, 1), dtype(acc), device);
   launch(k.partial_pass, grid, block, in, partial.data(), out_size, red_size, chunk, kept, reduced, stream, m.aux);
-  if (columns) {
-    // Chunk-major partials: a thread per output walks its column of chunks.
-    const dims outputs{{out_size}, {acc_item}}, chunks{{splits}, {out_size * acc_item}};
-    const dim3 grid2(static_cast<unsigned>((out_size + block_threads - 1) / block_threads), 1);
-    launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
-           splits, splits, outputs, chunks, stream);
-  } else {
-    const dims rows{{out_size}, {splits * acc_item}}, parts{{splits}, {acc_item}};
-    const dim3 grid2(static_cast<unsigned>(std::min<std::int64_t>(out_size, 0x7fffffff)), 1);
-    launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
-           splits, splits, rows, parts, stream);
-  }
+  combine_partials(k.combine_partials, partial, out, out_size, splits, acc_item, columns, stream);
   return out;
 }
 
@@ -470,17 +476,7 @@ ndarray run_selective(const op_spec& op, std::size_t loop, const ndarray& a, con
                                                      std::span<const std::int64_t>(&acc_item, 1), dtype(acc), device);
   launch_selective(k.partial_pass, grid, in, partial.data(), out_size, red_size, chunk, kept, reduced, m.aux, s,
                    mask_kept, mask_reduced, stream);
-  if (columns) {
-    const dims outputs{{out_size}, {acc_item}}, chunks{{splits}, {out_size * acc_item}};
-    const dim3 grid2(static_cast<unsigned>((out_size + block_threads - 1) / block_threads), 1);
-    launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
-           splits, splits, outputs, chunks, stream);
-  } else {
-    const dims rows{{out_size}, {splits * acc_item}}, parts{{splits}, {acc_item}};
-    const dim3 grid2(static_cast<unsigned>(std::min<std::int64_t>(out_size, 0x7fffffff)), 1);
-    launch(k.combine_partials, grid2, dim3(block_threads), static_cast<const char*>(partial.data()), out.data(), out_size,
-           splits, splits, rows, parts, stream);
-  }
+  combine_partials(k.combine_partials, partial, out, out_size, splits, acc_item, columns, stream);
   return out;
 }
 
