@@ -284,7 +284,7 @@ MORE.update({
     "pad_mean_complex": lambda: np.pad(np.array([1 + 1j, 1 - 1j, 5j, 2 + 0j], "c8"), (1, 2), "mean", stat_length=3),
     "pad_maximum_complex": lambda: np.pad(np.array([1 + 2j, 1 + 3j, 9j]), 1, "maximum"),
     "pad_minimum_complex": lambda: np.pad(np.array([1 + 2j, 1 + 3j, 9j]), 1, "minimum"),
-    "pad_mean_bool": lambda: np.pad(vals([1, 0, 0], "?"), 2, "mean", stat_length=(1, 2)),
+    "pad_mean_bool_1d": lambda: np.pad(vals([1, 0, 0], "?"), 2, "mean", stat_length=(1, 2)),
     "pad_median_bool": lambda: np.pad(vals([1, 0, 0, 1], "?"), 2, "median"),
     "pad_maximum_corners": lambda: np.pad(vals([1, 2, 3, 4], "i8").reshape(2, 2), 1, "maximum"),
     "pad_mean_0d": lambda: np.pad(ar((), "f4"), 2, "mean"),

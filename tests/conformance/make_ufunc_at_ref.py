@@ -67,8 +67,11 @@ def make_cases():
                 cases[f"{op}_{dt}"] = (lambda op=op, dt=dt: at(op, cplx(A, dt), I(IDX), cplx(B, dt)))
             else:
                 cases[f"{op}_{dt}"] = (lambda op=op, dt=dt: at(op, I(A, dt), I(IDX), I(B, dt)))
+    # uint64 is left out: NumPy's ufunc.at turns the Python int into an int64 array and adds in
+    # float64 (uint64 + int64), where cupp adds in uint64 as NEP 50 does (docs/deviations.md).
     for dt in INTS + FLOATS:
-        cases[f"add_scalar_{dt}"] = (lambda dt=dt: at("add", I(A, dt), I(IDX), 3))
+        if dt != "uint64":
+            cases[f"add_scalar_{dt}"] = (lambda dt=dt: at("add", I(A, dt), I(IDX), 3))
     cases.update({
         # rounds: no atomic form
         "add_bool": lambda: at("add", I([0, 1, 0, 0], "bool"), I([0, 0, 2]), I([1, 0, 0], "bool")),

@@ -373,7 +373,7 @@ void add_more_cases(std::map<std::string, std::function<results()>>& t) {
        }},
       {"pad_maximum_complex", [] { return one(pad(cvals({cd(1, 2), cd(1, 3), cd(0, 9)}), 1, {.mode = "maximum"})); }},
       {"pad_minimum_complex", [] { return one(pad(cvals({cd(1, 2), cd(1, 3), cd(0, 9)}), 1, {.mode = "minimum"})); }},
-      {"pad_mean_bool", [] { return one(pad(vals({1, 0, 0}, bool_), 2, {.mode = "mean", .stat_length = {1, 2}})); }},
+      {"pad_mean_bool_1d", [] { return one(pad(vals({1, 0, 0}, bool_), 2, {.mode = "mean", .stat_length = {1, 2}})); }},
       {"pad_median_bool", [] { return one(pad(vals({1, 0, 0, 1}, bool_), 2, {.mode = "median"})); }},
       {"pad_maximum_corners", [] { return one(pad(vals({1, 2, 3, 4}, int64).reshape({2, 2}), 1, {.mode = "maximum"})); }},
       {"pad_mean_0d", [] { return one(pad(ar({}, float32), 2, {.mode = "mean"})); }},

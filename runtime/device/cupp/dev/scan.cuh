@@ -181,10 +181,8 @@ __device__ inline bool scan_block_fold(Acc& acc, bool have, Acc* slots, bool* sl
 // thread t scans its ITEMS neighbours in order, warps scan the thread totals with shuffles, and
 // each warp adds the totals of the warps before it: a fixed combining order, so float results
 // are identical run to run. The next tile's elements are loaded before this tile is scanned.
-// At most 40 registers (six blocks per SM): the loads in flight, not the arithmetic, set the
-// speed.
 template <class F, class Acc, class In, int N, class Map = scan_map_cast>
-__global__ void __launch_bounds__(256, 6) cupp_scan_rows(const char* in, char* out, long long rows, long long len,
+__global__ void __launch_bounds__(256) cupp_scan_rows(const char* in, char* out, long long rows, long long len,
                                                       long long chunks, long long chunk_len, scan_dims<N> kept,
                                                       const Acc* partial) {
   constexpr int ITEMS = scan_items<Acc>::value;
