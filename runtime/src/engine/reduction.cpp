@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "accel/cub_dispatch.hpp"
 #include "array/convert.hpp"
 #include "array/layout.hpp"
 #include "compiler/kernel_cache.hpp"
@@ -510,9 +511,12 @@ ndarray reduce_mapped(const op_spec& op, const ndarray& a, const reduce_options&
   // float16 and bfloat16 sums and products accumulate in float32, as NumPy's pairwise loops do.
   const type_id acc = is_add_or_multiply(op) && is_half(result.id()) ? type_id::float32 : result.id();
   const std::size_t loop = engine::combining_loop(op, acc, "reduce");
-  ndarray r = options.where.is_null() && !options.initial
-                  ? run(op_reducer(op, loop), a, reduced_axis, acc, result.id(), m)
-                  : run_selective(op, loop, a, reduced_axis, acc, result.id(), m, select(op, a, options, result.id(), acc));
+  const bool plain = options.where.is_null() && !options.initial;
+  ndarray r;  // CUB (CUPP_ACCELERATORS=cub) for one contiguous run into one result, else cupp's kernels
+  if (!(plain && m.map == detail::reduce_map::cast &&
+        detail::accel::try_reduce(op.name, a, reduced_axis, acc, result.id(), r)))
+    r = plain ? run(op_reducer(op, loop), a, reduced_axis, acc, result.id(), m)
+              : run_selective(op, loop, a, reduced_axis, acc, result.id(), m, select(op, a, options, result.id(), acc));
   if (options.keepdims) r = r.reshape(kept_shape(a, reduced_axis));
   return to_out(r, options.out, op.name);
 }
@@ -711,7 +715,8 @@ ndarray arg_reduce(const ndarray& a, const arg_options& options, bool is_max, bo
   if (red_size == 0) throw ValueError(std::string("attempt to get ") + (is_max ? "argmax" : "argmin") + " of an empty sequence");
   ndarray out = engine::empty_with_strides(out_shape, layout::c_strides(out_shape, 8), dtype(type_id::int64), device);
   const bool nan_aware = skip_nan && is_inexact(a.dtype());
-  if (out_size > 0) {
+  // CUB (CUPP_ACCELERATORS=cub) for one contiguous run, else cupp's kernels.
+  if (out_size > 0 && !(!nan_aware && detail::accel::try_arg_reduce(a, reduced_axis, is_max, out))) {
     kept = collapse(kept);
     reduced = collapse(reduced);
     if (kept.extent.size() > max_dims || reduced.extent.size() > max_dims)

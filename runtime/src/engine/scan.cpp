@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "accel/cub_dispatch.hpp"
 #include "array/layout.hpp"
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
@@ -136,6 +137,8 @@ void scan_into(const op_spec& op, std::size_t loop, const ndarray& a, std::int64
   desc.kept = static_cast<int>(kept.extent.size());
   desc.map = map;
   const bool rows = associative(op) && len > short_line && in_step == in_item && out_step == acc_item;
+  // CUB (CUPP_ACCELERATORS=cub) for one contiguous line of an integer or bool accumulator.
+  if (rows && lines == 1 && map == scan_map::cast && detail::accel::try_scan(op.name, a, r, len)) return;
   desc.layout = rows ? scan_class::rows : scan_class::lines;
   const std::string name = "scan:" + std::string(detail::cache_name(op));
   const detail::kernel_module& module = detail::kernel_cache::global().get(device, {name, detail::scan_variant(desc)}, [&] {

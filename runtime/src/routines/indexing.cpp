@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "accel/cub_dispatch.hpp"
 #include "array/advanced_index.hpp"
 #include "array/layout.hpp"
 #include "compiler/kernel_cache.hpp"
@@ -616,6 +617,12 @@ enum class position_layout { flat, rows, columns };
 
 // flatnonzero (flat: (count,)), nonzero (rows: (ndim, count)), argwhere (columns: (count, ndim)).
 ndarray mask_positions(const ndarray& mask, position_layout layout_kind) {
+  // CUB (CUPP_ACCELERATORS=cub) for flat positions (a 1-d mask's rows and columns are the same).
+  if ((layout_kind == position_layout::flat || mask.ndim() == 1) && detail::accel::enabled()) {
+    const ndarray p = detail::accel::flatnonzero(bool_flat(mask));
+    if (layout_kind == position_layout::flat) return p;
+    return layout_kind == position_layout::rows ? p.reshape({1, p.size()}) : p.reshape({p.size(), 1});
+  }
   const int device = mask.device();
   const detail::kernel_module& m = program_for(8, device);
   const compaction c = count_true(mask, m, device);
@@ -647,6 +654,7 @@ ndarray mask_positions(const ndarray& mask, position_layout layout_kind) {
 // a[mask] for a mask of a's shape: the elements where it is true, in C order (a 1-d copy).
 ndarray mask_select(const ndarray& a0, const ndarray& mask) {
   const ndarray a = flat_c(a0);
+  if (detail::accel::can_select(a)) return detail::accel::mask_select(a, bool_flat(mask));  // CUB
   const int w = word_bytes(a.itemsize(), {addr(a)});
   const int device = a.device();
   const detail::kernel_module& m = program_for(w, device);

@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "accel/accelerators.hpp"
 #include "accel/cub_sort.hpp"
 #include "array/layout.hpp"
 #include "compiler/kernel_cache.hpp"
@@ -710,11 +711,7 @@ void set_sort_accelerator(std::optional<bool> use_cub) noexcept {
 bool sort_uses_cub() noexcept {
   if (!CUPP_HAVE_AOT_ACCELERATORS) return false;  // built without the nvcc-compiled CUB object
   if (forced_set.load(std::memory_order_acquire)) return forced_value.load(std::memory_order_relaxed);
-  try {
-    return config::get().accelerator_enabled("cub");
-  } catch (...) {
-    return false;  // a malformed environment is reported by the calls that read it
-  }
+  return accel::cub_enabled();  // detail::set_cub_accelerators, else CUPP_ACCELERATORS
 }
 
 std::uint64_t cub_sort_launches() noexcept {
