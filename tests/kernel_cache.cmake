@@ -15,4 +15,6 @@ set_tests_properties(kernel_cache_concurrency PROPERTIES TIMEOUT 300 LABELS cach
 add_test(NAME cupp_cache_tool
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cache_stress/check_cupp_cache.sh $<TARGET_FILE:cupp_tool>
                  ${CMAKE_CURRENT_BINARY_DIR}/cupp_cache_tool_dir)
-set_tests_properties(cupp_cache_tool PROPERTIES TIMEOUT 120 LABELS cache)
+# `cupp cache warm` of every op compiles every program (minutes on a busy 2-core machine, where
+# ctest -j runs it beside the other compile-heavy entries): a generous timeout, an early start.
+set_tests_properties(cupp_cache_tool PROPERTIES TIMEOUT 900 COST 150 LABELS cache)
