@@ -110,7 +110,8 @@ double tolerance(const dtype& t) {
 
 // Runs f with CUB off, then on; checks that they agree, that CUB ran nothing when off, and that
 // it ran (when built) exactly when `taken`.
-void compare_paths(const std::function<ndarray()>& f, bool taken, const std::string& what) {
+void compare_paths(const std::function<ndarray()>& f, bool taken, const std::string& what,
+                   std::optional<double> rtol = std::nullopt) {
   ndarray off, on;
   {
     cub_scope scope(false);
@@ -125,7 +126,7 @@ void compare_paths(const std::function<ndarray()>& f, bool taken, const std::str
     const bool ran = detail::accelerator_launches() != before;
     EXPECT_EQ(ran, taken && cub_built()) << what << ": CUB " << (ran ? "ran" : "did not run");
   }
-  expect_agree(on, off, tolerance(on.dtype().kind() == 'i' || on.dtype().kind() == 'u' ? off.dtype() : on.dtype()), what);
+  expect_agree(on, off, rtol ? *rtol : tolerance(on.dtype()), what);
 }
 
 type_id acc_of(const dtype& result) {
@@ -267,7 +268,10 @@ TEST(CubAccelGpu, FloatSumsAreIdenticalRunToRun) {
     const host_array first = sum(a).get(), second = sum(a).get(), third = sum(a).get();
     EXPECT_EQ(std::memcmp(first.bytes().data(), second.bytes().data(), first.nbytes()), 0) << t.name();
     EXPECT_EQ(std::memcmp(first.bytes().data(), third.bytes().data(), first.nbytes()), 0) << t.name();
-    compare_paths([&] { return sum(a); }, true, "long float sum " + t.name());
+    // 2^22 terms summed in different trees: within a few eps of the sum of |x| (~2.6e9 against a
+    // sum of ~1e6).
+    const double rtol = t == float32 ? 2e-3 : t == float64 ? 1e-9 : 2e-2;
+    compare_paths([&] { return sum(a); }, true, "long float sum " + t.name(), rtol);
   }
 }
 
@@ -303,14 +307,15 @@ TEST(CubAccelGpu, StreamCompactionAgrees) {
   for (std::int64_t n : {0, 1, 1000, 100003}) {
     const ndarray m = values(bool_, n);
     const std::string at = " n=" + std::to_string(n);
-    compare_paths([&] { return flatnonzero(m); }, true, "flatnonzero" + at);
-    compare_paths([&] { return flatnonzero(values(int32, n)); }, true, "flatnonzero of int32" + at);
-    compare_paths([&] { return nonzero(m).at(0); }, true, "nonzero 1-d" + at);
-    compare_paths([&] { return argwhere(m); }, true, "argwhere 1-d" + at);
+    const bool some = n > 0;  // an empty mask needs no CUB launch
+    compare_paths([&] { return flatnonzero(m); }, some, "flatnonzero" + at);
+    compare_paths([&] { return flatnonzero(values(int32, n)); }, some, "flatnonzero of int32" + at);
+    compare_paths([&] { return nonzero(m).at(0); }, some, "nonzero 1-d" + at);
+    compare_paths([&] { return argwhere(m); }, some, "argwhere 1-d" + at);
     for (const dtype& t : every_dtype) {
       const ndarray a = values(t, n);
       const auto w = a.itemsize();
-      compare_paths([&] { return ndarray(a(m)); }, w == 1 || w == 4 || w == 8, "a[mask] " + t.name() + at);
+      compare_paths([&] { return ndarray(a(m)); }, some && (w == 1 || w == 4 || w == 8), "a[mask] " + t.name() + at);
     }
   }
   compare_paths([&] { return flatnonzero(zeros({100003}, bool_)); }, true, "no true element");
