@@ -362,8 +362,8 @@ void add_more_cases(std::map<std::string, std::function<results()>>& t) {
        [] {
          return one(pad(ar({4, 5}, float64), {{1, 2}, {3, 1}}, {.mode = "minimum", .stat_length = {{1, 3}, {2, 2}}}));
        }},
-      {"pad_mean_float16", [] { return one(pad(vals({0.1, 0.2, 0.3, 100.7}, float16), 2, {.mode = "mean"})); }},
-      {"pad_median_float16", [] { return one(pad(vals({0.1, 0.2, 0.3, 100.7}, float16), 2, {.mode = "median"})); }},
+      {"pad_mean_float16_case", [] { return one(pad(vals({0.1, 0.2, 0.3, 100.7}, float16), 2, {.mode = "mean"})); }},
+      {"pad_median_float16_case", [] { return one(pad(vals({0.1, 0.2, 0.3, 100.7}, float16), 2, {.mode = "median"})); }},
       {"pad_median_complex",
        [] { return one(pad(cvals({cd(1, 1), cd(1, -1), cd(0, 5), cd(2, 0)}), {1, 2}, {.mode = "median"})); }},
       {"pad_mean_complex",
@@ -374,7 +374,7 @@ void add_more_cases(std::map<std::string, std::function<results()>>& t) {
       {"pad_maximum_complex", [] { return one(pad(cvals({cd(1, 2), cd(1, 3), cd(0, 9)}), 1, {.mode = "maximum"})); }},
       {"pad_minimum_complex", [] { return one(pad(cvals({cd(1, 2), cd(1, 3), cd(0, 9)}), 1, {.mode = "minimum"})); }},
       {"pad_mean_bool_1d", [] { return one(pad(vals({1, 0, 0}, bool_), 2, {.mode = "mean", .stat_length = {1, 2}})); }},
-      {"pad_median_bool", [] { return one(pad(vals({1, 0, 0, 1}, bool_), 2, {.mode = "median"})); }},
+      {"pad_median_bool_case", [] { return one(pad(vals({1, 0, 0, 1}, bool_), 2, {.mode = "median"})); }},
       {"pad_maximum_corners", [] { return one(pad(vals({1, 2, 3, 4}, int64).reshape({2, 2}), 1, {.mode = "maximum"})); }},
       {"pad_mean_0d", [] { return one(pad(ar({}, float32), 2, {.mode = "mean"})); }},
       {"pad_maximum_empty",
@@ -395,7 +395,7 @@ void add_more_cases(std::map<std::string, std::function<results()>>& t) {
       {"pad_reflect_odd_len1", [] { return one(pad(ar({1, 3}), 2, {.mode = "reflect", .reflect_type = "odd"})); }},
       {"pad_symmetric_odd_len1",
        [] { return one(pad(add(ar({1, 3}, float32), 1), {2, 3}, {.mode = "symmetric", .reflect_type = "odd"})); }},
-      {"pad_reflect_odd_uint8",
+      {"pad_reflect_odd_uint8_case",
        [] { return one(pad(vals({0, 5}, uint8), 2, {.mode = "reflect", .reflect_type = "odd"})); }},
       {"pad_reflect_odd_3d",
        [] {
@@ -492,7 +492,7 @@ void add_more_cases(std::map<std::string, std::function<results()>>& t) {
       {"around_1", [] { return one(around(vals({0.05, 0.15, 0.25, 1.0 / 3.0}), 1)); }},
       // nan_to_num
       {"nan_to_num_int", [] { return one(nan_to_num(ar({3}, int32))); }},
-      {"nan_to_num_bool", [] { return one(nan_to_num(ar({3}, bool_))); }},
+      {"nan_to_num_bool_case", [] { return one(nan_to_num(ar({3}, bool_))); }},
       {"nan_to_num_f16_overflow",
        [] { return one(nan_to_num(nan_values(float16), {.posinf = 1e6, .neginf = -1e6})); }},
       {"nan_to_num_0d", [] { return one(nan_to_num(scalar(nan_v, float64))); }},
