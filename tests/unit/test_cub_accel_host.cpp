@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "accel/accelerators.hpp"
 #include "accel/cub_dispatch.hpp"
 #include "cupp/accelerators.hpp"
 #include "cupp/config.hpp"
@@ -107,6 +108,22 @@ TEST(CubAccelHost, SwitchAndSortingFollowIt) {
   detail::set_cub_accelerators(std::nullopt);
   EXPECT_EQ(detail::cub_accelerators_enabled(), built && config::get().accelerator_enabled("cub"));
   EXPECT_EQ(detail::sort_uses_cub(), detail::cub_accelerators_enabled());
+}
+
+// The CUB paths slower than cupp's own (extrema, stream compaction) run only when the override
+// forces CUB on; CUPP_ACCELERATORS=cub alone leaves them to cupp's kernels.
+TEST(CubAccelHost, SlowerPathsOnlyWhenForced) {
+  detail::set_cub_accelerators(std::nullopt);
+  EXPECT_FALSE(detail::accel::cub_forced_on());
+  EXPECT_FALSE(detail::accel::enabled());
+  detail::set_cub_accelerators(true);
+  const bool built = detail::cub_accelerators_enabled();
+  EXPECT_EQ(detail::accel::cub_forced_on(), built);
+  EXPECT_EQ(detail::accel::enabled(), built);
+  detail::set_cub_accelerators(false);
+  EXPECT_FALSE(detail::accel::cub_forced_on());
+  EXPECT_FALSE(detail::accel::enabled());
+  detail::set_cub_accelerators(std::nullopt);
 }
 
 TEST(CubAccelHost, CountersStartAtZero) {

@@ -42,6 +42,11 @@ bool accel::cub_enabled() noexcept {
   }
 }
 
+bool accel::cub_forced_on() noexcept {
+  return CUPP_HAVE_AOT_ACCELERATORS && forced_set.load(std::memory_order_acquire) &&
+         forced_value.load(std::memory_order_relaxed);
+}
+
 void set_cub_accelerators(std::optional<bool> use_cub) noexcept {
   forced_value.store(use_cub.value_or(false), std::memory_order_relaxed);
   forced_set.store(use_cub.has_value(), std::memory_order_release);

@@ -57,7 +57,8 @@ bool try_arg_reduce(const ndarray& a, const std::vector<bool>& reduced, bool is_
 // op.accumulate of one contiguous line of `len` elements of `in` into `out` (same length).
 bool try_scan(std::string_view op, const ndarray& in, const ndarray& out, std::int64_t len);
 
-// Whether CUB is on (for callers that prepare input only for CUB).
+// Whether stream compaction goes to CUB: only when the override forces CUB on (it measured
+// slower than cupp's own compaction; see cub_forced_on).
 bool enabled() noexcept;
 
 // flatnonzero of a flat, contiguous bool mask (CUB on): int64 positions.
