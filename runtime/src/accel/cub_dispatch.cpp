@@ -175,6 +175,11 @@ bool try_reduce(std::string_view op, const ndarray& a, const std::vector<bool>& 
   // CUB's extrema measured slower than cupp's (0.338 ms against 0.254 ms for max of 2^28
   // float32): only when the override forces CUB on.
   if ((path == reduce_path::int_min_max || path == reduce_path::real_min_max) && !cub_forced_on()) return false;
+  // A small sum is bound by host time, where cupp's one launch beats CUB's size query, temporary
+  // storage and launch (a warm sum of 1024 float32 is a benchmark case): CUB from 2^20 elements,
+  // unless the override forces it.
+  constexpr std::int64_t cub_min_elements = std::int64_t(1) << 20;
+  if (a.size() < cub_min_elements && !cub_forced_on()) return false;
   const bool any_order = true;  // sums, products and extrema do not depend on the order of a run
   if (!one_contiguous_run(a.shape(), a.strides(), a.itemsize(), reinterpret_cast<std::uintptr_t>(a.data()), reduced,
                           any_order))
@@ -247,6 +252,7 @@ bool try_scan(std::string_view op, const ndarray& in, const ndarray& out, std::i
     return false;
   const type_id t = in.dtype().id(), acc = out.dtype().id();
   if (!plan_scan(op, t, acc)) return false;
+  if (len < (std::int64_t(1) << 20) && !cub_forced_on()) return false;  // host-bound sizes: as try_reduce
   if (reinterpret_cast<std::uintptr_t>(in.data()) % static_cast<std::uintptr_t>(width(t)) != 0 ||
       reinterpret_cast<std::uintptr_t>(out.data()) % static_cast<std::uintptr_t>(width(acc)) != 0)
     return false;
