@@ -17,6 +17,7 @@
 #include "cuda/current_stream.hpp"
 #include "cupp/cuda/memory.hpp"
 #include "cupp/cuda/stream.hpp"
+#include "cupp/errors.hpp"
 #include "cupp/ufunc.hpp"
 
 namespace cupp::detail::accel {
