@@ -169,4 +169,10 @@ if [ -f "$build/tests/libcupp_dlpack_interop.so" ]; then
   cp "$build/tests/libcupp_dlpack_interop.so" "$root/tests/dlpack_interop/check_interop.py" "$stage/"
   strip --strip-unneeded "$stage/libcupp_dlpack_interop.so"
 fi
-du -sh "$stage"
+du -sh --apparent-size "$stage"
+# The device tool carries at most 64 MiB: say so here rather than in a refused call.
+size_kib=$(du -s --apparent-size "$stage" | cut -f1)
+if [ "$size_kib" -gt $((62 * 1024)) ]; then
+  echo "stage-gpu: .gpu is $((size_kib / 1024)) MiB, over the 64 MiB carry limit with the conformance data;" \
+       "remove what this run does not need (conformance/numpy-ref/ufunc, cupp_unit_tests, the extra benches)" >&2
+fi
