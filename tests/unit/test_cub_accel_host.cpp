@@ -126,6 +126,23 @@ TEST(CubAccelHost, SlowerPathsOnlyWhenForced) {
   detail::set_cub_accelerators(std::nullopt);
 }
 
+// Where CUB pays: sums/products and integer scans from 2^20 elements; never extrema, argmax or
+// compaction; everything when forced.
+TEST(CubAccelHost, PaysOnlyWhereMeasuredFaster) {
+  using detail::accel::cub_pays;
+  using detail::accel::cub_use;
+  const std::int64_t big = std::int64_t(1) << 20;
+  for (cub_use u : {cub_use::sum_prod, cub_use::scan}) {
+    EXPECT_TRUE(cub_pays(u, big, false));
+    EXPECT_FALSE(cub_pays(u, big - 1, false));
+    EXPECT_FALSE(cub_pays(u, 1024, false));
+  }
+  for (cub_use u : {cub_use::extrema, cub_use::arg_extrema, cub_use::select})
+    EXPECT_FALSE(cub_pays(u, std::int64_t(1) << 30, false));
+  for (cub_use u : {cub_use::sum_prod, cub_use::extrema, cub_use::arg_extrema, cub_use::scan, cub_use::select})
+    EXPECT_TRUE(cub_pays(u, 7, true));
+}
+
 TEST(CubAccelHost, CountersStartAtZero) {
   // Nothing runs on the device in the unit tests.
   const auto c = detail::accelerator_launch_counts();

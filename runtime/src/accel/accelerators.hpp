@@ -17,10 +17,8 @@ std::uint64_t cub_launches(cub_family family) noexcept;
 // override, else CUPP_ACCELERATORS lists `cub`).
 bool cub_enabled() noexcept;
 
-// Whether the test/benchmark override (detail::set_cub_accelerators(true)) forces CUB on. The
-// CUB paths that measured slower than cupp's own kernels on the H200 benchmark (max/min/argmax/
-// argmin and stream compaction: docs/performance.md) run only then; CUPP_ACCELERATORS=cub alone
-// takes the ones that pay (sorting, sum/prod, integer scans).
+// Whether the test/benchmark override (detail::set_cub_accelerators(true)) forces CUB on: then
+// every CUB path runs, also those cub_dispatch.hpp's cub_pays leaves to cupp's own kernels.
 bool cub_forced_on() noexcept;
 
 }  // namespace cupp::detail::accel

@@ -163,9 +163,21 @@ bool one_contiguous_run(std::span<const std::int64_t> shape, std::span<const std
 
 // ---- the hand-over points
 
-// Stream compaction measured slower on CUB (nonzero of 2^26: 0.265 ms against 0.152 ms; a[mask]
-// 0.270 against 0.228): only when the override forces CUB on.
-bool enabled() noexcept { return cub_enabled() && cub_forced_on(); }
+bool cub_pays(cub_use use, std::int64_t n, bool forced) noexcept {
+  if (forced) return true;
+  constexpr std::int64_t host_bound_below = std::int64_t(1) << 20;
+  switch (use) {
+    case cub_use::sum_prod:  // CUB 0.239 ms against 0.255 for 2^28 float32
+    case cub_use::scan: return n >= host_bound_below;
+    case cub_use::extrema:      // max 0.338 ms against 0.254
+    case cub_use::arg_extrema:  // argmax 0.338 ms against 0.284
+    case cub_use::select:       // nonzero of 2^26 0.265 ms against 0.152, a[mask] 0.270 against 0.228
+      return false;
+  }
+  return false;
+}
+
+bool enabled() noexcept { return cub_enabled() && cub_pays(cub_use::select, 0, cub_forced_on()); }
 
 bool try_reduce(std::string_view op, const ndarray& a, const std::vector<bool>& reduced, type_id acc, type_id result,
                 ndarray& out) {
@@ -173,14 +185,8 @@ bool try_reduce(std::string_view op, const ndarray& a, const std::vector<bool>& 
   const type_id in = a.dtype().id();
   const reduce_path path = plan_reduce(op, in, acc, result);
   if (path == reduce_path::none) return false;
-  // CUB's extrema measured slower than cupp's (0.338 ms against 0.254 ms for max of 2^28
-  // float32): only when the override forces CUB on.
-  if ((path == reduce_path::int_min_max || path == reduce_path::real_min_max) && !cub_forced_on()) return false;
-  // A small sum is bound by host time, where cupp's one launch beats CUB's size query, temporary
-  // storage and launch (a warm sum of 1024 float32 is a benchmark case): CUB from 2^20 elements,
-  // unless the override forces it.
-  constexpr std::int64_t cub_min_elements = std::int64_t(1) << 20;
-  if (a.size() < cub_min_elements && !cub_forced_on()) return false;
+  const bool extremum = path == reduce_path::int_min_max || path == reduce_path::real_min_max;
+  if (!cub_pays(extremum ? cub_use::extrema : cub_use::sum_prod, a.size(), cub_forced_on())) return false;
   const bool any_order = true;  // sums, products and extrema do not depend on the order of a run
   if (!one_contiguous_run(a.shape(), a.strides(), a.itemsize(), reinterpret_cast<std::uintptr_t>(a.data()), reduced,
                           any_order))
@@ -222,8 +228,8 @@ bool try_reduce(std::string_view op, const ndarray& a, const std::vector<bool>& 
 }
 
 bool try_arg_reduce(const ndarray& a, const std::vector<bool>& reduced, bool is_max, const ndarray& out) {
-  // Slower than cupp's (0.338 ms against 0.284 ms for 2^28 float32): only when forced on.
-  if (a.is_null() || !a.dtype().is_builtin() || !cub_enabled() || !cub_forced_on() || !plan_arg_reduce(a.dtype().id()))
+  if (a.is_null() || !a.dtype().is_builtin() || !cub_enabled() || !plan_arg_reduce(a.dtype().id()) ||
+      !cub_pays(cub_use::arg_extrema, a.size(), cub_forced_on()))
     return false;
   // Positions count in C order: no reordering of the axes.
   if (!one_contiguous_run(a.shape(), a.strides(), a.itemsize(), reinterpret_cast<std::uintptr_t>(a.data()), reduced,
@@ -253,7 +259,7 @@ bool try_scan(std::string_view op, const ndarray& in, const ndarray& out, std::i
     return false;
   const type_id t = in.dtype().id(), acc = out.dtype().id();
   if (!plan_scan(op, t, acc)) return false;
-  if (len < (std::int64_t(1) << 20) && !cub_forced_on()) return false;  // host-bound sizes: as try_reduce
+  if (!cub_pays(cub_use::scan, len, cub_forced_on())) return false;
   if (reinterpret_cast<std::uintptr_t>(in.data()) % static_cast<std::uintptr_t>(width(t)) != 0 ||
       reinterpret_cast<std::uintptr_t>(out.data()) % static_cast<std::uintptr_t>(width(acc)) != 0)
     return false;

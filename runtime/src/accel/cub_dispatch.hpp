@@ -36,6 +36,14 @@ bool plan_arg_reduce(type_id in) noexcept;
 // multiply, maximum, minimum, bitwise_and, bitwise_or, bitwise_xor.
 bool plan_scan(std::string_view op, type_id in, type_id acc) noexcept;
 
+// Where CUB pays, measured on the H200 against cupp's own kernels (docs/reductions.md): sums and
+// products and integer scans of at least 2^20 elements (below that a call is host-bound, and
+// cupp's single launch beats CUB's size query, temporary storage and launch); never extrema,
+// argmax/argmin or stream compaction (slower on CUB at every size). `forced` (the test/benchmark
+// override, set_cub_accelerators(true)) takes every use at every size.
+enum class cub_use { sum_prod, extrema, arg_extrema, scan, select };
+bool cub_pays(cub_use use, std::int64_t n, bool forced) noexcept;
+
 // Whether an array (shape, byte strides, item size, data address) with the axes `reduced` taken
 // is one reduction over one contiguous, element-aligned run: every kept axis has length 1 and
 // the elements fill size * itemsize bytes without gaps, in C order, or (any_order) in any axis
@@ -57,8 +65,7 @@ bool try_arg_reduce(const ndarray& a, const std::vector<bool>& reduced, bool is_
 // op.accumulate of one contiguous line of `len` elements of `in` into `out` (same length).
 bool try_scan(std::string_view op, const ndarray& in, const ndarray& out, std::int64_t len);
 
-// Whether stream compaction goes to CUB: only when the override forces CUB on (it measured
-// slower than cupp's own compaction; see cub_forced_on).
+// Whether stream compaction goes to CUB (cub_pays: only when the override forces it).
 bool enabled() noexcept;
 
 // flatnonzero of a flat, contiguous bool mask (CUB on): int64 positions.
