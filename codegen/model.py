@@ -251,6 +251,9 @@ class Op:
     bool_inputs_error: str | None = None  # TypeError message when every input is bool (subtract)
     raises: str | None = None  # "ValueError: message" for data-dependent errors (device error flag)
     weak_scalars_by_truth: bool = False  # weak scalars count by truth value (logical ops: no OverflowError)
+    # NumPy's reduce/accumulate default for add and multiply: bool and integers narrower than 64 bits
+    # reduce into int64 (uint64 for unsigned) unless dtype= says otherwise.
+    reduce_widens_ints: bool = False
     # NumPy 2's comparison promoter: the result where x1 < x2 and where x1 > x2, used when a weak
     # Python int does not fit the integer dtype it meets (then every element compares one way).
     python_int_out_of_range: tuple[bool, bool] | None = None
@@ -259,7 +262,7 @@ class Op:
 
 RAISABLE = {"ValueError", "OverflowError", "IndexError", "TypeError"}
 OP_KEYS = {"name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "int_inputs_as", "bool_inputs_error", "raises", "weak_scalars_by_truth",
-           "python_int_out_of_range", "body", "loops"}
+           "reduce_widens_ints", "python_int_out_of_range", "body", "loops"}
 OUT_OF_RANGE_KEYS = ("when_less", "when_greater")
 
 # The one rule for which loops raise (runtime/src/engine/spec_parser.cpp states it too): a loop
@@ -332,6 +335,14 @@ def load_op(path: str, shown: str, dt: DTypes, promo: Promotion) -> Op:
         if not isinstance(flag, bool):
             raise SpecError(shown, doc.line_of("weak_scalars_by_truth"), "weak_scalars_by_truth must be true or false")
         op.weak_scalars_by_truth = flag
+    if "reduce_widens_ints" in doc:
+        line = doc.line_of("reduce_widens_ints")
+        flag = doc["reduce_widens_ints"]
+        if not isinstance(flag, bool):
+            raise SpecError(shown, line, "reduce_widens_ints must be true or false")
+        if nin != 2 or nout != 1:
+            raise SpecError(shown, line, "reduce_widens_ints needs a reducing op: nin=2, nout=1")
+        op.reduce_widens_ints = flag
     if "raises" in doc:
         node = _expect(doc["raises"], Located, shown, doc.line_of("raises"), "'raises'")
         _check_keys(node, {"type", "message"}, {"type", "message"}, "'raises'")

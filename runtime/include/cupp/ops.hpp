@@ -69,6 +69,10 @@ struct op_spec {
   // call fills the output with this outcome's value instead of raising OverflowError. Empty: the
   // op raises OverflowError like arithmetic.
   std::optional<comparison_outcome> python_int_out_of_range = {};
+  // The spec's reduce_widens_ints (add, multiply): the default result dtype of op.reduce and
+  // op.accumulate (sum, prod, cumsum, ...) is int64 for bool and signed integers narrower than
+  // 64 bits and uint64 for narrower unsigned ones; false: the input's dtype.
+  bool reduce_widens_ints = false;
 };
 
 // Every built-in op, sorted by name.

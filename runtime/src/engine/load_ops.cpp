@@ -68,6 +68,7 @@ std::string canonical(const detail::parsed_op& p) {
   field(p.bool_inputs_error);
   field(p.raises);
   field(p.weak_scalars_by_truth ? "by truth" : "");
+  field(p.reduce_widens_ints ? "reduce widens ints" : "");
   field(!p.python_int_out_of_range ? ""
                                    : std::string("out of range ") + (p.python_int_out_of_range->first ? "1" : "0") +
                                          (p.python_int_out_of_range->second ? "1" : "0"));
@@ -115,6 +116,7 @@ std::unique_ptr<loaded_op> make_op(const detail::parsed_op& p, std::string defin
   op->spec = op_spec{op->name, op->doc, p.nin, p.nout, op->aliases, op->identity, p.commutative, op->loops,
                      p.int_inputs_as, op->bool_inputs_error, op->raises, p.weak_scalars_by_truth, op->ulp,
                      op->kernel_name};
+  op->spec.reduce_widens_ints = p.reduce_widens_ints;
   if (p.python_int_out_of_range)
     op->spec.python_int_out_of_range = comparison_outcome{p.python_int_out_of_range->first, p.python_int_out_of_range->second};
   op->handle = detail::loaded_ufunc(op->spec);

@@ -16,7 +16,7 @@ namespace cupp::engine {
 
 dtype default_result(const op_spec& op, const dtype& in) {
   const type_id t = in.id();
-  if (op.name == "add" || op.name == "multiply") {
+  if (op.reduce_widens_ints) {  // the spec's reduce_widens_ints (add, multiply)
     if (t == type_id::bool_ || t == type_id::int8 || t == type_id::int16 || t == type_id::int32) return dtype(type_id::int64);
     if (t == type_id::uint8 || t == type_id::uint16 || t == type_id::uint32) return dtype(type_id::uint64);
   }

@@ -11,9 +11,9 @@
 
 namespace cupp::engine {
 
-// NumPy's default result dtype of op.reduce / op.accumulate: add and multiply widen bool and
-// integers narrower than 64 bits to int64 (uint64 for unsigned); logical ops give bool; others
-// keep the input's.
+// NumPy's default result dtype of op.reduce / op.accumulate: ops whose spec says
+// reduce_widens_ints (add, multiply) widen bool and integers narrower than 64 bits to int64
+// (uint64 for unsigned); logical ops give bool; others keep the input's.
 dtype default_result(const op_spec& op, const dtype& in);
 
 // The loop of `op` that combines accumulators of dtype `acc` (acc, acc -> acc). `method` names

@@ -442,7 +442,8 @@ class op_validator {
   parsed_op load_op(const value& doc, std::string_view stem) const {
     static const std::vector<std::string> op_keys = {
         "name", "doc", "nin", "nout", "identity", "commutative", "aliases", "ulp", "int_inputs_as",
-        "bool_inputs_error", "raises", "weak_scalars_by_truth", "python_int_out_of_range", "body", "loops"};
+        "bool_inputs_error", "raises", "weak_scalars_by_truth", "reduce_widens_ints", "python_int_out_of_range",
+        "body", "loops"};
     static const std::vector<std::string> loop_keys = {"sig", "each", "body"};
     check_keys(doc, op_keys, {"name", "doc", "nin", "nout", "loops"}, "an op spec");
     parsed_op op;
@@ -494,6 +495,12 @@ class op_validator {
     if (const value* flag = doc.get("weak_scalars_by_truth")) {
       if (flag->k != kind::boolean) fail(doc.line_of("weak_scalars_by_truth"), "weak_scalars_by_truth must be true or false");
       op.weak_scalars_by_truth = flag->b;
+    }
+    if (const value* flag = doc.get("reduce_widens_ints")) {
+      const int line = doc.line_of("reduce_widens_ints");
+      if (flag->k != kind::boolean) fail(line, "reduce_widens_ints must be true or false");
+      if (op.nin != 2 || op.nout != 1) fail(line, "reduce_widens_ints needs a reducing op: nin=2, nout=1");
+      op.reduce_widens_ints = flag->b;
     }
     if (const value* raises = doc.get("raises")) {
       const value& node = expect(*raises, kind::mapping, doc.line_of("raises"), "'raises'");

@@ -46,6 +46,7 @@ struct parsed_op {
   std::string bool_inputs_error;
   std::string raises;  // "ValueError: message", or empty
   bool weak_scalars_by_truth = false;
+  bool reduce_widens_ints = false;  // reduce/accumulate widen bool and small ints (add, multiply)
   std::optional<std::pair<bool, bool>> python_int_out_of_range;  // (when_less, when_greater)
   std::vector<parsed_loop> loops;
 };
