@@ -1,10 +1,20 @@
 """What the routine families' reference generators (make_creation_ref.py, make_manipulation_ref.py,
 make_indexing_ref.py) share: running each case with NumPy and writing its outputs as .npy files
 (<dir>/<case>/out<k>.npy) plus manifest.json ({"numpy", "numpy2", "cases": {case: {"outputs":
-[{"file", "dtype", "shape"}], "numpy2_only"}}}), which the GPU tests read."""
+[{"file", "dtype", "shape"}], "numpy2_only"}}}), which the GPU tests read.
+
+A script may also give cases that run through `cupp eval`'s engine (Eval below): an expression in
+NumPy's names over named input arrays. write_eval_set runs each with NumPy and writes
+<dir>/eval/<case>/<name>.npy (the inputs), <dir>/eval/<case>/out<k>.npy and <dir>/eval/manifest.json
+({"numpy", "numpy2", "cases": {case: {"expr", "inputs": {name: file}, "outputs": [...], "error":
+null or the class NumPy raised (AxisError, IndexError, TypeError, ValueError, OverflowError),
+"numpy2_only", "rtol": null or a relative tolerance for this case}}}), which
+tests/gpu/test_eval_ref_gpu.cpp evaluates with cupp (no C++ per case)."""
+import ast
 import json
 import os
 import sys
+import warnings
 
 import numpy as np
 
@@ -36,10 +46,114 @@ def write_reference_set(out_dir, cases, numpy2_only=()):
     os.replace(tmp, os.path.join(out_dir, "manifest.json"))
 
 
-def main(cases, numpy2_only, doc):
-    """The generators' command line: one argument, the output folder."""
+def add_cases(table, new):
+    """Adds new cases to a table, asserting that no id replaces another (a hand-written id must
+    not collide with a generated per-dtype one)."""
+    clash = sorted(set(table) & set(new))
+    assert not clash, "case ids given twice: %s" % clash
+    table.update(new)
+    return table
+
+
+class Eval:
+    """A case for cupp eval's engine: `expr` is a Python expression in NumPy's function names (the
+    subset `cupp eval` parses: calls with keywords, tuples, numbers, strings, operators; no
+    indexing or attributes but u.reduce/u.accumulate/u.reduceat/u.outer), over the named input
+    arrays. NumPy evaluates it with the names looked up in the inputs, then in numpy. A tuple or
+    list result gives one output per item. rtol (optional) overrides the test's tolerance."""
+
+    def __init__(self, expr, rtol=None, **inputs):
+        ast.parse(expr, mode="eval")  # a syntax error shows here, not on the GPU machine
+        self.expr = expr
+        self.rtol = rtol
+        self.inputs = {k: np.asarray(v) for k, v in inputs.items()}
+
+    def __repr__(self):
+        return "Eval(%r)" % self.expr
+
+
+class _Names(dict):
+    """eval()'s locals: the inputs, then numpy's attributes (so sum is numpy.sum, not Python's)."""
+
+    def __missing__(self, key):
+        try:
+            return getattr(np, key)
+        except AttributeError:
+            raise NameError("name %r is neither an input nor a numpy attribute" % key) from None
+
+
+def run_eval(case):
+    """The NumPy result of an Eval case (raises what NumPy raises)."""
+    return eval(case.expr, {"__builtins__": {}}, _Names(case.inputs))
+
+
+_AXIS_ERROR = getattr(getattr(np, "exceptions", np), "AxisError")
+
+
+def error_class(e):
+    """The class of a NumPy exception as cupp names it (AxisError before its bases; NumPy's
+    UFuncTypeError and DTypePromotionError are TypeErrors); None for one cupp has no class for."""
+    for cls, name in ((_AXIS_ERROR, "AxisError"), (IndexError, "IndexError"), (OverflowError, "OverflowError"),
+                      (TypeError, "TypeError"), (ValueError, "ValueError")):
+        if isinstance(e, cls):
+            return name
+    return None
+
+
+def outputs_of(result):
+    """A result as a list of arrays (a tuple, list or namedtuple gives one per item)."""
+    if isinstance(result, (tuple, list)):
+        return [np.asarray(r) for r in result]
+    return [np.asarray(result)]
+
+
+def write_eval_set(out_dir, cases, numpy2_only=()):
+    """Runs every Eval case with NumPy and writes <out_dir>/eval (see the module's docstring).
+    A numpy2_only case is written without running it under NumPy 1 (the test skips it)."""
+    root = os.path.join(out_dir, "eval")
+    os.makedirs(root, exist_ok=True)
+    manifest = {"numpy": np.__version__, "numpy2": NUMPY2, "cases": {}}
+    unknown = sorted(set(numpy2_only) - set(cases))
+    assert not unknown, "numpy2_only names cases that do not exist: %s" % unknown
+    for case, e in cases.items():
+        assert isinstance(e, Eval), case
+        os.makedirs(os.path.join(root, case), exist_ok=True)
+        entry = {"expr": e.expr, "inputs": {}, "outputs": [], "error": None, "numpy2_only": case in numpy2_only,
+                 "rtol": e.rtol}
+        for name, a in e.inputs.items():
+            entry["inputs"][name] = f"{case}/{name}.npy"
+            np.save(os.path.join(root, case, name + ".npy"), a if a.ndim == 0 else np.ascontiguousarray(a))
+        if entry["numpy2_only"] and not NUMPY2:
+            manifest["cases"][case] = entry
+            continue
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                outputs = outputs_of(run_eval(e))
+        except Exception as ex:  # NumPy's error is the reference
+            entry["error"] = error_class(ex)
+            if entry["error"] is None:
+                raise RuntimeError(f"{case}: {e.expr} raised {type(ex).__name__}, which cupp has no class for") from ex
+            manifest["cases"][case] = entry
+            continue
+        for k, r in enumerate(outputs):
+            name = f"{case}/out{k}.npy"
+            np.save(os.path.join(root, name), r if r.ndim == 0 else np.ascontiguousarray(r))
+            entry["outputs"].append({"file": name, "dtype": r.dtype.name, "shape": list(r.shape)})
+        manifest["cases"][case] = entry
+    tmp = os.path.join(root, "manifest.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)
+    os.replace(tmp, os.path.join(root, "manifest.json"))
+
+
+def main(cases, numpy2_only, doc, eval_cases=None, eval_numpy2_only=()):
+    """The generators' command line: one argument, the output folder. eval_cases (Eval cases)
+    go to <folder>/eval."""
     if len(sys.argv) != 2:
         print(doc, file=sys.stderr)
         return 2
     write_reference_set(sys.argv[1], cases, numpy2_only)
+    if eval_cases is not None:
+        write_eval_set(sys.argv[1], eval_cases, eval_numpy2_only)
     return 0
