@@ -15,10 +15,12 @@ set(CUPP_GENERATED_DIR ${PROJECT_SOURCE_DIR}/generated)
 set(CUPP_GENERATED_SOURCES
   ${CUPP_GENERATED_DIR}/src/dtype_table.cpp
   ${CUPP_GENERATED_DIR}/src/promotion_tables.cpp
-  ${CUPP_GENERATED_DIR}/src/op_registry.cpp)
+  ${CUPP_GENERATED_DIR}/src/op_registry.cpp
+  ${CUPP_GENERATED_DIR}/src/routine_tables.cpp)
 set(CUPP_GENERATED_HEADERS
   ${CUPP_GENERATED_DIR}/include/cupp/generated/type_id.hpp
-  ${CUPP_GENERATED_DIR}/include/cupp/generated/dtype_constants.hpp)
+  ${CUPP_GENERATED_DIR}/include/cupp/generated/dtype_constants.hpp
+  ${CUPP_GENERATED_DIR}/include/cupp/generated/routine_specs.hpp)
 set(CUPP_GENERATED_TEST_TABLES
   ${CUPP_GENERATED_DIR}/tests/op_test_table.inc)
 

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import jinja2  # noqa: E402
 
-from model import Specs, SpecError, cpp_name, load_specs  # noqa: E402
+from model import EMPTY_KINDS, NAN_POLICIES, RESULT_RULES, Specs, SpecError, cpp_name, load_specs  # noqa: E402
 
 OWNED_DIRS = ("generated", "docs/api")  # every file below these is the generator's
 
@@ -42,10 +42,14 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
     kernel_templates = {a: env.get_template("kernels/elementwise.cu.j2").render(nin=a[0], nout=a[1]) for a in arities}
     ctx = dict(specs=specs, dtypes=dt.dtypes, dt=dt, promo=specs.promotion, ops=specs.ops, index=index,
                arities=arities, kernel_templates=kernel_templates, sources=specs.sources,
-               weak_kinds=("bool", "int", "float", "complex"))
+               weak_kinds=("bool", "int", "float", "complex"), families=specs.families,
+               rules=dict(result=RESULT_RULES, nan=NAN_POLICIES, empty=EMPTY_KINDS),
+               rule_tables=[("result", RESULT_RULES), ("nan", NAN_POLICIES), ("empty", EMPTY_KINDS)])
     out: dict[str, str] = {}
 
     def put(path, template, **extra):
+        if path in out:
+            raise SpecError(path, None, "produced twice (a routine family named like another page?)")
         out[path] = env.get_template(template).render(**ctx, **extra)
 
     put("generated/include/cupp/generated/type_id.hpp", "type_id.hpp.j2")
@@ -55,6 +59,12 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
     put("generated/src/promotion_tables.cpp", "promotion_tables.cpp.j2")
     put("generated/src/op_registry.cpp", "op_registry.cpp.j2")
     put("generated/tests/op_test_table.inc", "op_test_table.inc.j2")
+    # The routine families of specs/routines/: one C++ file for all (a fixed name, compiled into
+    # cupp::core), one page each.
+    put("generated/include/cupp/generated/routine_specs.hpp", "routine_specs.hpp.j2")
+    put("generated/src/routine_tables.cpp", "routine_tables.cpp.j2")
+    for family in specs.families:
+        put(f"docs/api/{family.name}.md", "api_routine_family.md.j2", family=family)
     put("docs/api/README.md", "api_index.md.j2")
     put("docs/api/dtypes.md", "api_dtypes.md.j2")
     put("docs/api/promotion.md", "api_promotion.md.j2")
@@ -88,7 +98,11 @@ def main() -> int:
     except SpecError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    outputs = render_all(specs, os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates"))
+    try:
+        outputs = render_all(specs, os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates"))
+    except SpecError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     stale = []
     for rel, text in sorted(outputs.items()):
         path = os.path.join(root, rel)

@@ -426,6 +426,7 @@ class Specs:
     promotion: Promotion
     ops: list[Op]
     sources: list[str]
+    families: list[RoutineFamily] = field(default_factory=list)
 
 
 def load_specs(root: str) -> Specs:
@@ -454,4 +455,272 @@ def load_specs(root: str) -> Specs:
             names[n] = op.path
         ops.append(op)
         sources.append(shown(path))
-    return Specs(dt, promo, ops, sources)
+    families = load_families(os.path.join(spec_dir, "routines"), shown, ops, names)
+    sources += [f.path for f in families]
+    return Specs(dt, promo, ops, sources, families)
+
+
+# docs/api/ pages that are not a family's: a family's page is docs/api/<family>.md.
+_TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+RESERVED_PAGES = {"README", "dtypes", "promotion", "ufuncs"} | {
+    f[len("api_routines_"):-len(".md.j2")] for f in (os.listdir(_TEMPLATES) if os.path.isdir(_TEMPLATES) else [])
+    if f.startswith("api_routines_") and f.endswith(".md.j2")}
+
+
+def load_families(routine_dir: str, shown, ops: list[Op], op_names: dict[str, str]) -> list[RoutineFamily]:
+    """specs/routines/*.yaml, sorted by file name. A routine's name or alias is unique among every
+    family's and differs from each ufunc's name and alias (cupp eval and cupp ops look both up)."""
+    families: list[RoutineFamily] = []
+    names: dict[str, str] = {}
+    tables: dict[str, str] = {}
+    for fname in sorted(os.listdir(routine_dir)) if os.path.isdir(routine_dir) else []:
+        if not fname.endswith(".yaml"):
+            continue
+        path = os.path.join(routine_dir, fname)
+        family = load_family(path, shown(path), ops)
+        if family.name in RESERVED_PAGES:
+            raise SpecError(family.path, 1, f"family '{family.name}' would overwrite docs/api/{family.name}.md, "
+                                            f"which is another page's")
+        if family.table in tables:
+            raise SpecError(family.path, 1, f"table '{family.table}' is already the table of {tables[family.table]}")
+        tables[family.table] = family.path
+        for r in family.routines:
+            for n in [r.name] + r.aliases:
+                if n in op_names:
+                    raise SpecError(r.path, r.line, f"the name '{n}' is already used by the ufunc of {op_names[n]}")
+                if n in names:
+                    raise SpecError(r.path, r.line, f"the name '{n}' is already used by a routine of {names[n]}")
+                names[n] = f"{r.path}:{r.line}"
+        families.append(family)
+    return families
+
+
+# ----------------------------------------------------------------------------------------------
+# routine families: specs/routines/<family>.yaml (reductions, scans)
+
+# The default result-dtype rules a routine may name (docs/writing-specs.md), with what each says.
+RESULT_RULES = {
+    "keep": "the input's dtype",
+    "widen_ints": "bool and signed integers narrower than 64 bits give int64, narrower unsigned integers uint64; "
+                  "other dtypes keep theirs (the folded ufunc's reduce_widens_ints)",
+    "float_for_ints": "bool and integers give float64; float16 and bfloat16 compute in float32 and give their own "
+                      "dtype; other dtypes keep theirs",
+    "real_float_for_ints": "as float_for_ints, and complex gives the real dtype of its precision",
+    "index": "int64 positions (NumPy's intp)",
+    "count": "int64 counts (NumPy's intp)",
+    "bool": "bool",
+}
+# What a NaN in the input does.
+NAN_POLICIES = {
+    "propagate": "a NaN makes the result NaN (maximum/minimum: the NaN wins)",
+    "nan_wins": "a NaN is the extreme: the position of the first NaN is the result",
+    "nonzero": "a NaN counts as nonzero (true)",
+    "as_identity": "a NaN counts as the identity (0 for sums, 1 for products); an all-NaN slice gives the identity",
+    "skip": "NaN is ignored; an all-NaN slice gives NaN",
+    "skip_or_raise": "NaN is ignored; an all-NaN slice is ValueError(\"All-NaN slice encountered\")",
+}
+# What a routine gives for an empty reduction (or an empty input, for scans), besides raising.
+EMPTY_KINDS = {
+    "identity": "the folded ufunc's identity",
+    "nan": "NaN (0 / 0)",
+    "empty_result": "an empty result",
+}
+# NumPy keyword arguments a signature may have (after its positional array arguments).
+ROUTINE_KEYWORDS = ("axis", "dtype", "out", "ddof", "keepdims", "initial", "where", "n", "prepend", "append",
+                    "include_initial", "to_end", "to_begin")
+FAMILY_KEYS = {"family", "doc", "header", "table", "guide", "routines", "methods"}
+ROUTINE_KEYS = {"name", "aliases", "cpp", "signature", "summary", "folds", "empty", "result", "nan", "notes"}
+METHOD_KEYS = {"name", "signature", "summary"}
+CPP_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+SIGNATURE = re.compile(r"^([A-Za-z_][\w.]*)\((.*)\)$")
+
+
+@dataclass
+class Routine:
+    path: str
+    line: int
+    name: str
+    aliases: list[str]
+    cpp: str            # the C++ function: cupp::<cpp>
+    signature: str
+    summary: str
+    folds: str | None   # the ufunc whose reduce/accumulate it is; None: composite
+    identity: str | None  # that ufunc's identity
+    empty: str          # a key of EMPTY_KINDS, or "raises"
+    empty_error: str | None  # "ValueError: message" when empty is "raises"
+    result: str         # a key of RESULT_RULES
+    nan: str            # a key of NAN_POLICIES
+    keywords: list[str]  # NumPy's keywords, in the signature's order
+    notes: str | None
+
+    def empty_text(self) -> str:
+        """The empty behaviour in one phrase (docs and the C++ table)."""
+        if self.empty == "raises":
+            return self.empty_error or ""
+        if self.empty == "identity":
+            return f"identity ({self.identity})"
+        return self.empty
+
+
+@dataclass
+class Method:
+    name: str
+    signature: str
+    summary: str
+
+
+@dataclass
+class RoutineFamily:
+    path: str
+    name: str
+    doc: str
+    header: str         # the public header declaring the routines, as #include names it
+    table: str          # the C++ function returning the family's routine_info table
+    guide: str          # the hand-written guide under docs/
+    routines: list[Routine]
+    methods: list[Method]
+
+
+def _text(node: Located, key: str, what: str) -> str:
+    value = node[key]
+    if not isinstance(value, str) or not value.strip():
+        raise SpecError(node.path, node.line_of(key), f"{what}: '{key}' must be a non-empty string")
+    return " ".join(value.split())
+
+
+def _signature_keywords(text: str, name: str, path: str, line: int) -> list[str]:
+    """The keywords of 'name(a, axis=None, *, keepdims=False)', checked: NumPy's form, known keywords."""
+    m = SIGNATURE.match(text)
+    if not m or m.group(1) != name:
+        raise SpecError(path, line, f"signature '{text}' is not of the form '{name}(a, keyword=default, ...)'")
+    keywords: list[str] = []
+    positional = True
+    for part in (p.strip() for p in m.group(2).split(",")):
+        if part in ("/", "*"):
+            continue
+        key, eq, default = (s.strip() for s in part.partition("="))
+        if not IDENTIFIER.match(key) or (eq and not default):
+            raise SpecError(path, line, f"signature '{text}': '{part}' is not a parameter")
+        if not eq:
+            if not positional:
+                raise SpecError(path, line, f"signature '{text}': '{key}' has no default but follows a keyword")
+            continue
+        positional = False
+        if key not in ROUTINE_KEYWORDS:
+            raise SpecError(path, line, f"signature '{text}': unknown keyword '{key}' "
+                                        f"(known: {', '.join(ROUTINE_KEYWORDS)})")
+        if key in keywords:
+            raise SpecError(path, line, f"signature '{text}': keyword '{key}' is given twice")
+        keywords.append(key)
+    if positional:
+        raise SpecError(path, line, f"signature '{text}' takes no keyword arguments")
+    return keywords
+
+
+def _choice(node: Located, key: str, choices: dict[str, str], what: str) -> str:
+    value = node[key]
+    if not isinstance(value, str) or value not in choices:
+        raise SpecError(node.path, node.line_of(key),
+                        f"{what}: unknown {key} rule '{value}' (allowed: {', '.join(choices)})")
+    return value
+
+
+def load_routine(entry: Located, ops: dict[str, Op]) -> Routine:
+    path = entry.path
+    _check_keys(entry, ROUTINE_KEYS, {"name", "signature", "summary", "folds", "empty", "result", "nan"}, "a routine")
+    name = entry["name"]
+    if not isinstance(name, str) or not IDENTIFIER.match(name):
+        raise SpecError(path, entry.line_of("name"), f"routine name '{name}' is not a lower-case identifier")
+    what = f"routine '{name}'"
+    aliases = []
+    if "aliases" in entry:
+        aliases = list(_expect(entry["aliases"], LocatedList, path, entry.line_of("aliases"), f"{what}: 'aliases'"))
+        for a in aliases:
+            if not isinstance(a, str) or not IDENTIFIER.match(a):
+                raise SpecError(path, entry.line_of("aliases"), f"{what}: alias '{a}' is not a lower-case identifier")
+    cpp = entry.get("cpp", cpp_name(name))
+    if not isinstance(cpp, str) or not CPP_IDENTIFIER.match(cpp):
+        raise SpecError(path, entry.line_of("cpp"), f"{what}: cpp '{cpp}' is not a C++ identifier")
+    signature = _text(entry, "signature", what)
+    keywords = _signature_keywords(signature, name, path, entry.line_of("signature"))
+
+    folds = entry["folds"]
+    op = None
+    if folds != "none":
+        op = ops.get(folds) if isinstance(folds, str) else None
+        if op is None:
+            raise SpecError(path, entry.line_of("folds"), f"{what}: folds '{folds}', which is not a ufunc of specs/ufuncs/ "
+                                                          f"(give an op's name, or 'none' for a composite routine)")
+        if op.nin != 2 or op.nout != 1:
+            raise SpecError(path, entry.line_of("folds"), f"{what}: folds '{folds}', which is not binary (nin=2, nout=1)")
+
+    empty_node = entry["empty"]
+    empty_error = None
+    if isinstance(empty_node, Located):
+        _check_keys(empty_node, {"raises", "message"}, {"raises", "message"}, f"{what}: 'empty'")
+        if empty_node["raises"] not in RAISABLE:
+            raise SpecError(path, empty_node.line_of("raises"),
+                            f"{what}: empty raises '{empty_node['raises']}', which is not one of {', '.join(sorted(RAISABLE))}")
+        empty_error = f"{empty_node['raises']}: {_text(empty_node, 'message', what)}"
+        empty = "raises"
+    else:
+        empty = _choice(entry, "empty", EMPTY_KINDS, what)
+    if empty == "identity" and (op is None or op.identity is None):
+        raise SpecError(path, entry.line_of("empty"),
+                        f"{what}: empty is 'identity' but " + (f"'{folds}' has no identity" if op else "it folds no ufunc"))
+
+    result = _choice(entry, "result", RESULT_RULES, what)
+    # The widening rule is the ufunc's (reduce_widens_ints, which the engine's default result reads):
+    # a routine may not claim it for a ufunc that does not widen, nor deny it for one that does.
+    if result == "widen_ints" and (op is None or not op.reduce_widens_ints):
+        raise SpecError(path, entry.line_of("result"),
+                        f"{what}: result 'widen_ints' needs a folded ufunc whose spec says reduce_widens_ints"
+                        + (f" ('{folds}' does not)" if op else " (it folds none)"))
+    if result == "keep" and op is not None and op.reduce_widens_ints:
+        raise SpecError(path, entry.line_of("result"),
+                        f"{what}: result 'keep' contradicts '{folds}', whose reduce widens integers (reduce_widens_ints)")
+    nan = _choice(entry, "nan", NAN_POLICIES, what)
+    if "initial" in keywords and op is None:
+        raise SpecError(path, entry.line_of("signature"), f"{what}: initial= needs a routine that folds a ufunc")
+    notes = _text(entry, "notes", what) if "notes" in entry else None
+    return Routine(path, entry.line, name, aliases, cpp, signature, _text(entry, "summary", what), op.name if op else None,
+                   op.identity if op else None, empty, empty_error, result, nan, keywords, notes)
+
+
+def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
+    doc = load(path, shown)
+    _check_keys(doc, FAMILY_KEYS, FAMILY_KEYS - {"methods"}, "a routine family spec")
+    family = doc["family"]
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if not isinstance(family, str) or not IDENTIFIER.match(family):
+        raise SpecError(shown, doc.line_of("family"), f"family name '{family}' is not a lower-case identifier")
+    if family != stem:
+        raise SpecError(shown, doc.line_of("family"), f"family '{family}' must live in a file named {family}.yaml")
+    header = _text(doc, "header", "the family")
+    if not re.match(r"^cupp/[\w/]+\.hpp$", header):
+        raise SpecError(shown, doc.line_of("header"), f"header '{header}' is not a public header (cupp/<name>.hpp)")
+    table = _text(doc, "table", "the family")
+    if not CPP_IDENTIFIER.match(table):
+        raise SpecError(shown, doc.line_of("table"), f"table '{table}' is not a C++ identifier")
+    guide = _text(doc, "guide", "the family")
+    by_name = {op.name: op for op in ops}
+    entries = _expect(doc["routines"], LocatedList, shown, doc.line_of("routines"), "'routines'")
+    if not entries:
+        raise SpecError(shown, doc.line_of("routines"), "a family needs at least one routine")
+    routines = []
+    for i, entry in enumerate(entries):
+        _expect(entry, Located, shown, entries.item_lines[i], "a routine")
+        routines.append(load_routine(entry, by_name))
+    methods = []
+    if "methods" in doc:
+        nodes = _expect(doc["methods"], LocatedList, shown, doc.line_of("methods"), "'methods'")
+        for i, entry in enumerate(nodes):
+            _expect(entry, Located, shown, nodes.item_lines[i], "a ufunc method")
+            _check_keys(entry, METHOD_KEYS, METHOD_KEYS, "a ufunc method")
+            name = entry["name"]
+            if not isinstance(name, str) or not IDENTIFIER.match(name):
+                raise SpecError(shown, entry.line_of("name"), f"method name '{name}' is not a lower-case identifier")
+            signature = _text(entry, "signature", f"method '{name}'")
+            _signature_keywords(signature, f"ufunc.{name}", shown, entry.line_of("signature"))
+            methods.append(Method(name, signature, _text(entry, "summary", f"method '{name}'")))
+    return RoutineFamily(shown, family, _text(doc, "doc", "the family"), header, table, guide, routines, methods)

@@ -1,5 +1,8 @@
 // `cupp ops [--ops SPEC.yaml ...] [NAME [--source]]`: the built-in ops of the generated registry
-// (and the ops loaded from --ops spec files) with their loops; `cupp ops --check SPEC.yaml...`
+// (and the ops loaded from --ops spec files) with their loops, then the routine families that are
+// not ufuncs (creation ... statistics, and the reductions and scans of specs/routines/); NAME
+// prints one op, or one routine (for a reduction or scan also the facts its spec declares: the
+// ufunc it folds, result dtype rule, NaN policy, empty behaviour, keywords); `cupp ops --check SPEC.yaml...`
 // loads spec files one after the other and reports each (OK, or the first error). Loops are
 // listed in
 // NumPy's resolution order ("ii->i" signatures with NumPy's type characters); --source prints the
@@ -18,8 +21,11 @@
 #include "cupp/sorting.hpp"
 #include "cupp/statistics.hpp"
 #include "cupp/errors.hpp"
+#include "cupp/generated/routine_specs.hpp"
 #include "cupp/load_ops.hpp"
 #include "cupp/ops.hpp"
+#include "cupp/reductions.hpp"
+#include "cupp/scans.hpp"
 
 namespace cupp::tool {
 
@@ -29,7 +35,41 @@ namespace {
 std::vector<std::pair<const char*, std::span<const routine_info>>> routine_families() {
   return {{"creation", creation_routines()},   {"manipulation", manipulation_routines()},
           {"indexing", indexing_routines()},   {"sorting", sorting_routines()},
-          {"searching", searching_routines()}, {"statistics", statistics_routines()}};
+          {"searching", searching_routines()}, {"statistics", statistics_routines()},
+          {"reduction", reduction_routines()}, {"scan", scan_routines()}};
+}
+
+// What a rule name of a routine spec means ("" when the generated table has no such rule).
+std::string_view rule_meaning(std::string_view kind, std::string_view name) {
+  for (const detail::routine_rule& r : detail::routine_rules())
+    if (r.kind == kind && r.name == name) return r.meaning;
+  return {};
+}
+
+// A routine of one of the families by name; false when there is none.
+bool print_routine(std::string_view name) {
+  for (const auto& [family, routines] : routine_families()) {
+    for (const routine_info& r : routines) {
+      if (r.name != name) continue;
+      std::cout << r.name << "  " << r.signature << "  (" << family << " routine: " << r.summary << ")\n";
+      const detail::routine_spec* spec = detail::find_routine_spec(name);
+      if (spec == nullptr) return true;
+      if (!spec->alias_of.empty()) std::cout << "  alias of " << spec->alias_of << '\n';
+      std::cout << "  C++: cupp::" << spec->cpp << "\n";
+      std::cout << "  folds: " << (spec->folds.empty() ? "none (composite)" : spec->folds) << '\n';
+      std::cout << "  result dtype: " << spec->result << " (" << rule_meaning("result", spec->result) << ")\n";
+      std::cout << "  NaN: " << spec->nan << " (" << rule_meaning("nan", spec->nan) << ")\n";
+      const std::string_view empty_meaning = rule_meaning("empty", spec->empty);
+      std::cout << "  empty: " << spec->empty;
+      if (!empty_meaning.empty()) std::cout << " (" << empty_meaning << ")";
+      std::cout << '\n';
+      std::cout << "  keywords: " << spec->keywords << '\n';
+      if (!spec->notes.empty()) std::cout << "  notes: " << spec->notes << '\n';
+      std::cout << "  spec: specs/routines/" << spec->family << ".yaml\n";
+      return true;
+    }
+  }
+  return false;
 }
 
 void print_op(const op_spec& op, bool details) {
@@ -96,8 +136,10 @@ int ops(std::span<const std::string_view> args) {
   }
   if (!args.empty()) {
     const op_spec* op = find_op(args[0]);
+    if (op == nullptr && !source && print_routine(args[0])) return 0;
     if (op == nullptr) {
-      std::cerr << "cupp ops: no op named '" << args[0] << "' (run `cupp ops` for the list)\n";
+      std::cerr << "cupp ops: no " << (source ? "op" : "op or routine") << " named '" << args[0]
+                << "' (run `cupp ops` for the list)\n";
       return 1;
     }
     if (source)

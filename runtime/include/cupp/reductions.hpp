@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 
+#include "cupp/creation.hpp"  // routine_info
 #include "cupp/ndarray.hpp"
 #include "cupp/ufunc.hpp"
 
@@ -73,5 +75,9 @@ ndarray nanprod(const ndarray& a, const reduce_options& options = {});
 ndarray nanmax(const ndarray& a, const reduce_options& options = {});
 ndarray nanmin(const ndarray& a, const reduce_options& options = {});
 ndarray nanmean(const ndarray& a, const reduce_options& options = {});
+
+// ---- for tools: the routines above by name (amax and amin too), with their NumPy signatures, as
+// specs/routines/reductions.yaml declares them (generated; `cupp ops` lists them).
+std::span<const routine_info> reduction_routines() noexcept;
 
 }  // namespace cupp

@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 
+#include "cupp/creation.hpp"  // routine_info
 #include "cupp/ndarray.hpp"
 #include "cupp/ufunc.hpp"
 
@@ -61,5 +63,9 @@ struct ediff1d_options {
   ndarray to_begin{};
 };
 ndarray ediff1d(const ndarray& ary, const ediff1d_options& options = {});
+
+// ---- for tools: the routines above by name, with their NumPy signatures, as
+// specs/routines/scans.yaml declares them (generated; `cupp ops` lists them).
+std::span<const routine_info> scan_routines() noexcept;
 
 }  // namespace cupp
