@@ -485,12 +485,12 @@ def load_families(routine_dir: str, shown, ops: list[Op], op_names: dict[str, st
             raise SpecError(family.path, 1, f"table '{family.table}' is already the table of {tables[family.table]}")
         tables[family.table] = family.path
         for r in family.routines:
-            for n in [r.name] + r.aliases:
+            for n, line in [(r.name, r.line)] + [(a, r.aliases_line) for a in r.aliases]:
                 if n in op_names:
-                    raise SpecError(r.path, r.line, f"the name '{n}' is already used by the ufunc of {op_names[n]}")
+                    raise SpecError(r.path, line, f"the name '{n}' is already used by the ufunc of {op_names[n]}")
                 if n in names:
-                    raise SpecError(r.path, r.line, f"the name '{n}' is already used by a routine of {names[n]}")
-                names[n] = f"{r.path}:{r.line}"
+                    raise SpecError(r.path, line, f"the name '{n}' is already used by a routine of {names[n]}")
+                names[n] = f"{r.path}:{line}"
         families.append(family)
     return families
 
@@ -552,6 +552,7 @@ class Routine:
     nan: str            # a key of NAN_POLICIES
     keywords: list[str]  # NumPy's keywords, in the signature's order
     notes: str | None
+    aliases_line: int = 0
 
     def empty_text(self) -> str:
         """The empty behaviour in one phrase (docs and the C++ table)."""
@@ -684,7 +685,8 @@ def load_routine(entry: Located, ops: dict[str, Op]) -> Routine:
         raise SpecError(path, entry.line_of("signature"), f"{what}: initial= needs a routine that folds a ufunc")
     notes = _text(entry, "notes", what) if "notes" in entry else None
     return Routine(path, entry.line, name, aliases, cpp, signature, _text(entry, "summary", what), op.name if op else None,
-                   op.identity if op else None, empty, empty_error, result, nan, keywords, notes)
+                   op.identity if op else None, empty, empty_error, result, nan, keywords, notes,
+                   entry.line_of("aliases"))
 
 
 def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:

@@ -1,0 +1,126 @@
+"""Codegen validation of the routine families (specs/routines/*.yaml): every bad family spec of
+bad_routine_specs/ is rejected with its file and line (the expected message after '# expect:', the
+line marked '# <-- error'), a family may not take another page's name, the generator exits with
+status 2 on such a spec, and the real specs agree with the public headers they name (each routine's
+C++ function and each family's table function is declared there)."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "codegen"))
+
+from model import RESULT_RULES, SpecError, load_specs  # noqa: E402
+
+BAD = os.path.join(HERE, "bad_routine_specs")
+
+
+class SpecTree:
+    """A temporary copy of specs/ to add a bad family to."""
+
+    def __enter__(self):
+        self.root = tempfile.mkdtemp(prefix="cupp-routines-")
+        shutil.copytree(os.path.join(ROOT, "specs"), os.path.join(self.root, "specs"))
+        return self
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.root)
+
+    def path(self, rel):
+        return os.path.join(self.root, rel)
+
+
+def expectation(fname):
+    text = open(os.path.join(BAD, fname)).read()
+    return re.search(r"# expect: (.*)", text).group(1).strip(), 1 + text.split("# <-- error")[0].count("\n")
+
+
+class BadRoutineSpecs(unittest.TestCase):
+    def test_every_bad_family_is_rejected_with_file_and_line(self):
+        files = sorted(f for f in os.listdir(BAD) if f.endswith(".yaml"))
+        self.assertGreaterEqual(len(files), 15)
+        for fname in files:
+            with self.subTest(spec=fname), SpecTree() as tree:
+                expected, line = expectation(fname)
+                shutil.copy(os.path.join(BAD, fname), tree.path(f"specs/routines/{fname}"))
+                with self.assertRaises(SpecError) as caught:
+                    load_specs(tree.root)
+                err = caught.exception
+                self.assertEqual(err.path, f"specs/routines/{fname}", str(err))
+                self.assertIn(expected, err.message, str(err))
+                self.assertEqual(err.line, line, str(err))
+
+    def test_a_family_may_not_take_another_pages_name(self):
+        with SpecTree() as tree:
+            text = open(os.path.join(BAD, "bad_routine_family_name.yaml")).read()
+            open(tree.path("specs/routines/statistics.yaml"), "w").write(text.replace("family: other", "family: statistics"))
+            with self.assertRaises(SpecError) as caught:
+                load_specs(tree.root)
+            self.assertIn("would overwrite docs/api/statistics.md", caught.exception.message)
+
+    def test_a_name_used_by_two_families_is_refused(self):
+        with SpecTree() as tree:
+            text = open(tree.path("specs/routines/scans.yaml")).read()
+            text = text.replace("family: scans", "family: zzscans").replace("table: scan_routines", "table: zz_routines")
+            open(tree.path("specs/routines/zzscans.yaml"), "w").write(text)
+            with self.assertRaises(SpecError) as caught:
+                load_specs(tree.root)
+            self.assertIn("the name 'cumsum' is already used by a routine of specs/routines/scans.yaml",
+                          caught.exception.message)
+            self.assertEqual(caught.exception.path, "specs/routines/zzscans.yaml")
+
+    def test_generator_reports_errors_with_status_2(self):
+        with SpecTree() as tree:
+            shutil.copy(os.path.join(BAD, "bad_routine_unknown_ufunc.yaml"),
+                        tree.path("specs/routines/bad_routine_unknown_ufunc.yaml"))
+            shutil.copytree(os.path.join(ROOT, "codegen"), tree.path("codegen"))
+            proc = subprocess.run([sys.executable, tree.path("codegen/generate.py"), "--root", tree.root],
+                                  capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 2, proc.stderr)
+            _, line = expectation("bad_routine_unknown_ufunc.yaml")
+            self.assertIn(f"specs/routines/bad_routine_unknown_ufunc.yaml:{line}: ", proc.stderr)
+
+
+class RealRoutineSpecs(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.specs = load_specs(ROOT)
+        cls.families = {f.name: f for f in cls.specs.families}
+
+    def test_both_families_load(self):
+        self.assertEqual(set(self.families), {"reductions", "scans"})
+        sums = {r.name: r for r in self.families["reductions"].routines}
+        self.assertEqual(sums["sum"].folds, "add")
+        self.assertEqual(sums["sum"].keywords, ["axis", "dtype", "out", "keepdims", "initial", "where"])
+        self.assertEqual(sums["argmax"].result, "index")
+        self.assertEqual(sums["max"].aliases, ["amax"])
+        for family in self.families.values():
+            for r in family.routines:
+                self.assertIn(r.result, RESULT_RULES)
+
+    def test_every_routine_is_declared_in_its_header(self):
+        for family in self.specs.families:
+            text = open(os.path.join(ROOT, "runtime", "include", family.header)).read()
+            self.assertRegex(text, rf"std::span<const routine_info> {family.table}\(\) noexcept;", family.header)
+            for r in family.routines:
+                with self.subTest(routine=r.name):
+                    self.assertRegex(text, rf"\bndarray {re.escape(r.cpp)}\(", f"cupp::{r.cpp} in {family.header}")
+
+    def test_widening_routines_fold_the_widening_ufuncs(self):
+        widening = {op.name for op in self.specs.ops if op.reduce_widens_ints}
+        self.assertEqual(widening, {"add", "multiply"})
+        for family in self.specs.families:
+            for r in family.routines:
+                if r.result == "widen_ints":
+                    self.assertIn(r.folds, widening, r.name)
+
+
+if __name__ == "__main__":
+    unittest.main()
