@@ -10,10 +10,12 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -840,6 +842,324 @@ TEST(ManipulationGpu, MoreRoutinesErrorsAndEdges) {
   EXPECT_EQ(interp(zeros({2, 0}), vals({0, 1}), vals({0, 1})).ndim(), 2);
   EXPECT_EQ(clip(zeros({0}, int8), 1, 2).size(), 0);
   EXPECT_EQ(pad(zeros({0}, float32), {2, 3}).to_vector<float>(), std::vector<float>(5, 0.0f));
+}
+
+
+// ---- the segment copy kernel behind concatenate, roll, delete_ and insert
+// (runtime/src/routines/segment_copy.hpp): every same-dtype, byte-copyable input of a call is a
+// segment of one launch. Values are raw byte patterns, compared element by element with a result
+// built on the host; outputs given through out= are poisoned first, so bytes the kernel misses or
+// writes outside its segments show.
+
+using bytes_t = std::vector<unsigned char>;
+using shape_v = std::vector<std::int64_t>;
+constexpr unsigned char poison = 0xA5;
+
+std::int64_t count_of(const shape_v& shape) {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+// n elements of `type` as hashed bytes (bool: 0 or 1).
+bytes_t pattern(const dtype& type, std::int64_t n, std::uint32_t seed) {
+  bytes_t b(static_cast<std::size_t>(n) * type.itemsize());
+  std::uint32_t x = seed * 2654435761u + 12345u;
+  for (unsigned char& c : b) {
+    x = x * 1664525u + 1013904223u;
+    c = static_cast<unsigned char>(x >> 24);
+    if (type == bool_) c &= 1;
+  }
+  return b;
+}
+ndarray upload(const bytes_t& b, const dtype& type, const shape_v& shape) {
+  return asarray(b.data(), type, std::span<const std::int64_t>(shape));
+}
+bytes_t download(const ndarray& a) {
+  const host_array h = a.get();
+  const auto* p = reinterpret_cast<const unsigned char*>(h.data());
+  return bytes_t(p, p + h.nbytes());
+}
+ndarray poisoned(const dtype& type, const shape_v& shape) {
+  return upload(bytes_t(static_cast<std::size_t>(count_of(shape)) * type.itemsize(), poison), type, shape);
+}
+// NumPy's concatenate of C-ordered inputs (their bytes and shapes) along `axis` (nullopt: flattened).
+bytes_t host_concatenate(const std::vector<bytes_t>& parts, const std::vector<shape_v>& shapes, std::optional<int> axis,
+                         std::size_t itemsize) {
+  bytes_t out;
+  if (!axis) {
+    for (const bytes_t& p : parts) out.insert(out.end(), p.begin(), p.end());
+    return out;
+  }
+  const int nd = static_cast<int>(shapes[0].size());
+  const int ax = *axis < 0 ? *axis + nd : *axis;
+  std::int64_t outer = 1;
+  for (int d = 0; d < ax; ++d) outer *= shapes[0][static_cast<std::size_t>(d)];
+  for (std::int64_t o = 0; o < outer; ++o) {
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      const auto chunk = static_cast<std::size_t>(count_of(shapes[k]) / std::max<std::int64_t>(outer, 1)) * itemsize;
+      const auto from = parts[k].begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(o) * chunk);
+      out.insert(out.end(), from, from + static_cast<std::ptrdiff_t>(chunk));
+    }
+  }
+  return out;
+}
+// got and want as `itemsize`-byte elements, compared one by one.
+::testing::AssertionResult same_elements(const bytes_t& got, const bytes_t& want, std::size_t itemsize) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " bytes, want " << want.size();
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < want.size() / itemsize; ++i) {
+    if (std::memcmp(&got[i * itemsize], &want[i * itemsize], itemsize) != 0 && bad++ == 0) first = i;
+  }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << bad << " of " << want.size() / itemsize
+                                       << " elements differ, the first at element " << first;
+}
+
+// Inputs of `type` and `shapes` (seeded), concatenated along `axis` into a fresh array and into a
+// poisoned out=, both compared with the host's result.
+void check_concatenate(const dtype& type, const std::vector<shape_v>& shapes, std::optional<int> axis,
+                       std::uint32_t seed) {
+  std::vector<bytes_t> parts;
+  std::vector<ndarray> in;
+  for (std::size_t k = 0; k < shapes.size(); ++k) {
+    parts.push_back(pattern(type, count_of(shapes[k]), seed + static_cast<std::uint32_t>(k)));
+    in.push_back(upload(parts.back(), type, shapes[k]));
+  }
+  const bytes_t want = host_concatenate(parts, shapes, axis, type.itemsize());
+  const ndarray fresh = concatenate(in, {.axis = axis});
+  ASSERT_EQ(fresh.dtype(), type);
+  EXPECT_TRUE(same_elements(download(fresh), want, type.itemsize())) << "fresh output";
+  const shape_v out_shape(fresh.shape().begin(), fresh.shape().end());
+  const ndarray out = poisoned(type, out_shape);
+  const ndarray r = concatenate(in, {.axis = axis, .out = out});
+  EXPECT_EQ(r.data(), out.data());
+  EXPECT_TRUE(same_elements(download(out), want, type.itemsize())) << "poisoned out=";
+}
+
+TEST(ManipulationGpu, ConcatenateSegmentKernelOddSizes) {
+  CUPP_REQUIRE_GPU();
+  const std::vector<shape_v> flat = {{1}, {3}, {1000003}, {17}, {5}, {262147}, {2}, {31}};
+  {
+    SCOPED_TRACE("axis=0");
+    check_concatenate(float32, flat, 0, 11);
+  }
+  {
+    SCOPED_TRACE("axis=None");
+    check_concatenate(float32, {{1, 1}, {3, 1}, {1000003}, {17, 1}, {5}, {1, 262147}, {2, 1}, {31}}, std::nullopt, 21);
+  }
+  {
+    SCOPED_TRACE("axis=0, with empty inputs");
+    check_concatenate(float32, {{0}, {7}, {0}, {4096}, {0}}, 0, 31);
+  }
+}
+
+TEST(ManipulationGpu, ConcatenateSegmentKernelMisalignedSlices) {
+  CUPP_REQUIRE_GPU();
+  // Slices of one array at odd float32 offsets (4-byte aligned, not 16): C-contiguous inputs
+  // whose segments take narrower words.
+  const std::int64_t n = 3000000;
+  const bytes_t base_bytes = pattern(float32, n, 41);
+  const ndarray base = upload(base_bytes, float32, {n});
+  const std::pair<std::int64_t, std::int64_t> pieces[] = {{1, 1000001}, {1000003, 17},    {1000021, 500001},
+                                                          {1500023, 3}, {1500031, 1},     {5, 8},
+                                                          {7, 1000000}, {2999999, 1}};
+  std::vector<ndarray> in;
+  bytes_t want;
+  for (const auto& [at, len] : pieces) {
+    in.push_back(base(slice(at, at + len)));
+    want.insert(want.end(), base_bytes.begin() + at * 4, base_bytes.begin() + (at + len) * 4);
+  }
+  const auto total = static_cast<std::int64_t>(want.size() / 4);
+  EXPECT_TRUE(same_elements(download(concatenate(in)), want, 4));
+  // Into a slice at an odd offset of a poisoned buffer: the bytes around it stay poison.
+  const ndarray big = poisoned(float32, {total + 8});
+  concatenate(in, {.out = big(slice(3, 3 + total))});
+  const bytes_t got = download(big);
+  bytes_t expect(3 * 4, poison);
+  expect.insert(expect.end(), want.begin(), want.end());
+  expect.insert(expect.end(), 5 * 4, poison);
+  EXPECT_TRUE(same_elements(got, expect, 4));
+  // Rows of a 2-d slice at an odd offset, along axis 1.
+  const ndarray rows_a = base(slice(1, 1 + 301 * 13)).reshape({301, 13});
+  const ndarray rows_b = base(slice(4001, 4001 + 301 * 6)).reshape({301, 6});
+  const bytes_t pa(base_bytes.begin() + 4, base_bytes.begin() + (1 + 301 * 13) * 4);
+  const bytes_t pb(base_bytes.begin() + 4001 * 4, base_bytes.begin() + (4001 + 301 * 6) * 4);
+  const ndarray out = poisoned(float32, {301, 19});
+  concatenate({rows_a, rows_b}, {.axis = 1, .out = out});
+  EXPECT_TRUE(same_elements(download(out), host_concatenate({pa, pb}, {{301, 13}, {301, 6}}, 1, 4), 4));
+}
+
+TEST(ManipulationGpu, ConcatenateSegmentKernelRows) {
+  CUPP_REQUIRE_GPU();
+  {
+    SCOPED_TRACE("axis=1, odd widths");
+    check_concatenate(float32, {{1237, 1}, {1237, 3}, {1237, 7}, {1237, 130}, {1237, 1001}, {1237, 4}, {1237, 64},
+                                {1237, 2}},
+                      1, 51);
+  }
+  {
+    SCOPED_TRACE("axis=1, 16-byte rows and pitch");
+    check_concatenate(float32, {{513, 4}, {513, 8}, {513, 12}}, 1, 61);
+  }
+  {
+    SCOPED_TRACE("axis=1, wide rows");
+    check_concatenate(float32, {{301, 2048}, {301, 1024}, {301, 1}, {301, 4096}}, 1, 71);
+  }
+  {
+    SCOPED_TRACE("axis=-1, 3-d");
+    check_concatenate(float32, {{5, 7, 3}, {5, 7, 1}, {5, 7, 9}}, -1, 81);
+  }
+  {
+    SCOPED_TRACE("axis=1, 3-d");
+    check_concatenate(float32, {{6, 1, 5}, {6, 2, 5}, {6, 3, 5}}, 1, 91);
+  }
+  {
+    SCOPED_TRACE("stack, axis=1");
+    std::vector<bytes_t> parts;
+    std::vector<ndarray> in;
+    for (std::uint32_t k = 0; k < 5; ++k) {
+      parts.push_back(pattern(float32, 77 * 9, 101 + k));
+      in.push_back(upload(parts.back(), float32, {77, 9}));
+    }
+    const ndarray out = poisoned(float32, {77, 5, 9});
+    stack(in, {.axis = 1, .out = out});
+    EXPECT_TRUE(same_elements(download(out),
+                              host_concatenate(parts, std::vector<shape_v>(5, shape_v{77, 1, 9}), 1, 4), 4));
+  }
+}
+
+TEST(ManipulationGpu, ConcatenateSegmentKernelManyInputs) {
+  CUPP_REQUIRE_GPU();
+  // More inputs than one launch's table holds (several launches of one call).
+  std::vector<shape_v> flat, rows;
+  for (int i = 0; i < 100; ++i) {
+    flat.push_back({(i * 37) % 23});  // some empty
+    rows.push_back({33, i % 5 + 1});
+  }
+  {
+    SCOPED_TRACE("100 inputs, axis=0");
+    check_concatenate(int32, flat, 0, 111);
+  }
+  {
+    SCOPED_TRACE("100 inputs, axis=1");
+    check_concatenate(float32, rows, 1, 211);
+  }
+  {
+    SCOPED_TRACE("stack of 100");
+    std::vector<bytes_t> parts;
+    std::vector<ndarray> in;
+    for (std::uint32_t k = 0; k < 100; ++k) {
+      parts.push_back(pattern(float64, 9, 311 + k));
+      in.push_back(upload(parts.back(), float64, {9}));
+    }
+    const ndarray out = poisoned(float64, {100, 9});
+    stack(in, {.out = out});
+    EXPECT_TRUE(same_elements(download(out), host_concatenate(parts, std::vector<shape_v>(100, shape_v{9}),
+                                                             std::nullopt, 8),
+                              8));
+  }
+}
+
+TEST(ManipulationGpu, ConcatenateSegmentKernelDtypes) {
+  CUPP_REQUIRE_GPU();
+  for (const dtype& t : {dtype(bool_), dtype(float16), dtype(float64), dtype(complex128)}) {
+    SCOPED_TRACE(t.name());
+    check_concatenate(t, {{1}, {3}, {10007}, {17}, {5}, {2}}, 0, 401);
+    check_concatenate(t, {{3, 1}, {10007}, {1, 17}, {5}}, std::nullopt, 501);
+    check_concatenate(t, {{257, 1}, {257, 3}, {257, 5}, {257, 2}}, 1, 601);
+    // Slices at odd element offsets.
+    const bytes_t b = pattern(t, 5001, 701);
+    const ndarray base = upload(b, t, {5001});
+    const auto item = static_cast<std::ptrdiff_t>(t.itemsize());
+    bytes_t want(b.begin() + 1 * item, b.begin() + 2001 * item);
+    want.insert(want.end(), b.begin() + 2003 * item, b.begin() + 5000 * item);
+    const ndarray out = poisoned(t, {2000 + 2997});
+    concatenate({base(slice(1, 2001)), base(slice(2003, 5000))}, {.out = out});
+    EXPECT_TRUE(same_elements(download(out), want, t.itemsize()));
+  }
+}
+
+TEST(ManipulationGpu, SegmentKernelRollDeleteInsert) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t rows = 301, cols = 517;
+  const bytes_t b = pattern(int32, rows * cols, 801);
+  std::vector<std::int32_t> h(static_cast<std::size_t>(rows * cols));
+  std::memcpy(h.data(), b.data(), b.size());
+  const ndarray a = upload(b, int32, {rows, cols});
+  auto at = [&](std::int64_t i, std::int64_t j) { return h[static_cast<std::size_t>(i * cols + j)]; };
+  auto mod = [](std::int64_t x, std::int64_t n) { return ((x % n) + n) % n; };
+  {
+    SCOPED_TRACE("roll");
+    const std::vector<std::int32_t> got = roll(a, {7, -11}, {0, 1}).to_vector<std::int32_t>();
+    std::int64_t wrong = 0;
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::int64_t j = 0; j < cols; ++j)
+        wrong += got[static_cast<std::size_t>(i * cols + j)] != at(mod(i - 7, rows), mod(j + 11, cols));
+    EXPECT_EQ(wrong, 0);
+  }
+  {
+    SCOPED_TRACE("delete_ along axis 1");
+    std::vector<bool> mask(static_cast<std::size_t>(cols));
+    std::vector<std::int64_t> kept;
+    for (std::int64_t j = 0; j < cols; ++j) {
+      mask[static_cast<std::size_t>(j)] = j % 3 == 1;
+      if (j % 3 != 1) kept.push_back(j);
+    }
+    const ndarray d = delete_(a, mask, 1);
+    ASSERT_EQ(d.shape(1), static_cast<std::int64_t>(kept.size()));
+    const std::vector<std::int32_t> got = d.to_vector<std::int32_t>();
+    std::int64_t wrong = 0;
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (std::size_t k = 0; k < kept.size(); ++k)
+        wrong += got[static_cast<std::size_t>(i) * kept.size() + k] != at(i, kept[k]);
+    EXPECT_EQ(wrong, 0);
+  }
+  {
+    SCOPED_TRACE("insert along axis 0");
+    const std::vector<std::int64_t> where = {0, 5, 5, rows};
+    const ndarray r = insert(a, where, 0, 0);
+    ASSERT_EQ(r.shape(0), rows + 4);
+    std::vector<std::int32_t> want;
+    for (std::int64_t i = 0; i <= rows; ++i) {
+      for (std::int64_t w : where)
+        if (w == i) want.insert(want.end(), static_cast<std::size_t>(cols), 0);
+      if (i < rows) want.insert(want.end(), h.begin() + i * cols, h.begin() + (i + 1) * cols);
+    }
+    EXPECT_EQ(r.to_vector<std::int32_t>(), want);
+    const ndarray one = insert(a, std::int64_t{100}, 0, 0);
+    std::vector<std::int32_t> want1(h.begin(), h.begin() + 100 * cols);
+    want1.insert(want1.end(), static_cast<std::size_t>(cols), 0);
+    want1.insert(want1.end(), h.begin() + 100 * cols, h.end());
+    EXPECT_EQ(one.to_vector<std::int32_t>(), want1);
+  }
+}
+
+TEST(ManipulationGpu, ConcatenateSegmentKernelRowsPast32BitWords) {
+  CUPP_REQUIRE_GPU();
+  // One segment of 2 rows of 2^31 + 11 bytes (1-byte words): word indices pass 2^32 in its second
+  // row, where the kernel's row division switches to 64 bits.
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUPP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < (std::size_t(12) << 30)) GTEST_SKIP() << "needs 12 GiB of free device memory";
+  const std::int64_t wa = (std::int64_t(1) << 31) + 11;
+  const ndarray a = resize(astype(arange(251), uint8), {2, wa});  // a[r, j] = (r * wa + j) % 251
+  const ndarray b = astype(arange(10) + 100, uint8).reshape({2, 5});
+  const ndarray c = concatenate({a, b}, {.axis = 1});
+  ASSERT_EQ(c.shape(1), wa + 5);
+  auto want = [&](std::int64_t r, std::int64_t j) -> std::uint8_t {
+    return static_cast<std::uint8_t>(j < wa ? (r * wa + j) % 251 : 100 + r * 5 + (j - wa));
+  };
+  const std::int64_t starts[] = {0, 1000, wa / 2, (std::int64_t(1) << 31) - 40, wa - 40, wa - 3};
+  for (std::int64_t r = 0; r < 2; ++r) {
+    for (std::int64_t j0 : starts) {
+      const std::int64_t j1 = std::min(j0 + 48, wa + 5);
+      const std::vector<std::uint8_t> got = c(r, slice(j0, j1)).copy().to_vector<std::uint8_t>();
+      ASSERT_EQ(static_cast<std::int64_t>(got.size()), j1 - j0);
+      for (std::int64_t j = j0; j < j1; ++j)
+        EXPECT_EQ(int(got[static_cast<std::size_t>(j - j0)]), int(want(r, j))) << "row " << r << ", column " << j;
+    }
+  }
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The array manipulation routines without a GPU (cupp/manipulation.hpp): the views (split pieces,
 // flip, rot90, atleast_nd) over wrapped host memory (views never touch it), and the validation
-// that happens before any device work, with NumPy's error classes and messages.
+// that happens before any device work, with NumPy's error classes and messages; and the segment
+// copy behind concatenate (routines/segment_copy.hpp): word sizes, tables and the pieces it takes,
+// and its kernel compiled with NVRTC for sm_90.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,6 +14,8 @@
 #include "cupp/manipulation.hpp"
 #include "error_of.hpp"
 #include "fake_array.hpp"
+#include "nvrtc_program.hpp"
+#include "routines/segment_copy.hpp"
 
 namespace cupp {
 namespace {
@@ -171,6 +175,149 @@ TEST(ManipulationHost, ValidationBeforeDeviceWork) {
             "index 5 is out of bounds for axis 0 with size 4");
   EXPECT_THROW(insert(v.a, std::vector<std::int64_t>{0, -5}, v.a), IndexError);
   EXPECT_THROW(insert(a.a, std::int64_t{0}, v.a, 2), AxisError);
+}
+
+// ---- the segment copy
+
+namespace sc = detail::segment_copy;
+
+const void* addr(std::uintptr_t a) { return reinterpret_cast<const void*>(a); }
+void* waddr(std::uintptr_t a) { return reinterpret_cast<void*>(a); }
+sc::segment seg(std::uintptr_t src, std::uintptr_t dst, std::int64_t rows, std::int64_t row_bytes,
+                std::int64_t src_pitch, std::int64_t dst_pitch) {
+  return {addr(src), waddr(dst), rows, row_bytes, src_pitch, dst_pitch};
+}
+sc::segment flat(std::uintptr_t src, std::uintptr_t dst, std::int64_t bytes) {
+  return seg(src, dst, 1, bytes, bytes, bytes);
+}
+
+TEST(ManipulationHost, SegmentCopyWordSize) {
+  EXPECT_EQ(sc::word_shift(flat(0x1000, 0x2000, 4096)), 4);
+  EXPECT_EQ(sc::word_shift(flat(0x1004, 0x2000, 4096)), 2);  // a slice at an odd float32 offset
+  EXPECT_EQ(sc::word_shift(flat(0x1000, 0x2008, 4096)), 3);
+  EXPECT_EQ(sc::word_shift(flat(0x1000, 0x2000, 4098)), 1);
+  EXPECT_EQ(sc::word_shift(flat(0x1000, 0x2000, 4097)), 0);
+  EXPECT_EQ(sc::word_shift(flat(0x1000, 0x2000, 32)), 4);
+  // Rows: both pitches count; one row: the pitches do not.
+  EXPECT_EQ(sc::word_shift(seg(0x1000, 0x2000, 3, 32, 32, 40)), 3);
+  EXPECT_EQ(sc::word_shift(seg(0x1000, 0x2000, 3, 32, 36, 48)), 2);
+  EXPECT_EQ(sc::word_shift(seg(0x1000, 0x2000, 3, 32, 32, 33)), 0);
+  EXPECT_EQ(sc::word_shift(seg(0x1000, 0x2000, 1, 32, 7, 9)), 4);
+  // Rows adjacent on both sides are one block.
+  const sc::segment n = sc::normalized(seg(0x1000, 0x2000, 5, 12, 12, 12));
+  EXPECT_EQ(n.rows, 1);
+  EXPECT_EQ(n.row_bytes, 60);
+  EXPECT_EQ(sc::word_shift(n), 2);
+  EXPECT_EQ(sc::word_count(n), 15);
+  EXPECT_EQ(sc::normalized(seg(0x1000, 0x2000, 5, 12, 12, 20)).rows, 5);
+  EXPECT_EQ(sc::word_count(seg(0x1000, 0x2000, 5, 12, 12, 20)), 15);
+  EXPECT_EQ(sc::word_count(seg(0x1000, 0x2000, 5, 16, 16, 32)), 5);  // 16-byte words
+  // Tiles: tile_words words of the segment's own size each.
+  EXPECT_EQ(sc::tile_count(flat(0x1000, 0x2000, 16 * sc::tile_words)), 1);
+  EXPECT_EQ(sc::tile_count(flat(0x1000, 0x2000, 16 * sc::tile_words + 16)), 2);
+  EXPECT_EQ(sc::tile_count(flat(0x1000, 0x2004, 16 * sc::tile_words)), 4);  // 4-byte words
+  EXPECT_EQ(sc::tile_count(flat(0x1000, 0x2000, 0)), 0);
+  EXPECT_EQ(sc::tile_count(seg(0x1000, 0x2000, 0, 16, 16, 16)), 0);
+}
+
+TEST(ManipulationHost, SegmentCopyPlanSplitsAtCapacity) {
+  // 100 segments, every tenth one empty: 90 in order, in tables of at most `capacity`.
+  std::vector<sc::segment> in;
+  std::vector<std::int64_t> sizes;
+  for (int i = 0; i < 100; ++i) {
+    const std::int64_t bytes = i % 10 == 0 ? 0 : std::int64_t(i) * 4 + (i % 3 == 0 ? 16 * sc::tile_words * 3 : 0);
+    in.push_back(flat(0x100000 + std::uintptr_t(i) * 0x10000, 0x8000000 + std::uintptr_t(i) * 0x10000, bytes));
+    if (bytes != 0) sizes.push_back(bytes);
+  }
+  const std::vector<sc::table> tables = sc::plan(in);
+  ASSERT_EQ(tables.size(), 3u);
+  EXPECT_EQ(tables[0].count, sc::capacity);
+  EXPECT_EQ(tables[1].count, sc::capacity);
+  EXPECT_EQ(tables[2].count, 90 - 2 * sc::capacity);
+  std::size_t k = 0;
+  for (const sc::table& t : tables) {
+    EXPECT_EQ(t.first_tile[0], 0);
+    for (long long i = 0; i < t.count; ++i, ++k) {
+      const sc::table_entry& e = t.seg[i];
+      const sc::segment back{e.src, e.dst, e.rows, e.row_bytes, e.src_pitch, e.dst_pitch};
+      EXPECT_EQ(e.row_bytes, sizes[k]) << k;
+      EXPECT_EQ(e.rows, 1);
+      EXPECT_EQ(e.shift, sc::word_shift(back));
+      EXPECT_EQ(t.first_tile[i + 1] - t.first_tile[i], sc::tile_count(back)) << k;
+      EXPECT_GT(t.first_tile[i + 1], t.first_tile[i]);  // no empty segment: the kernel's search moves on
+    }
+  }
+  EXPECT_EQ(k, sizes.size());
+  EXPECT_TRUE(sc::plan(std::vector<sc::segment>{flat(0x1000, 0x2000, 0)}).empty());
+  // Rows keep their pitches; adjacent rows become one block.
+  const sc::segment rows[] = {seg(0x1000, 0x2000, 7, 12, 12, 40), seg(0x1000, 0x2000, 7, 12, 12, 12)};
+  const std::vector<sc::table> r = sc::plan(rows);
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_EQ(r[0].count, 2);
+  EXPECT_EQ(r[0].seg[0].rows, 7);
+  EXPECT_EQ(r[0].seg[0].dst_pitch, 40);
+  EXPECT_EQ(r[0].seg[0].shift, 2);
+  EXPECT_EQ(r[0].seg[1].rows, 1);
+  EXPECT_EQ(r[0].seg[1].row_bytes, 84);
+  EXPECT_EQ(r[0].first_tile[2], 2);
+}
+
+TEST(ManipulationHost, SegmentCopyTakesByteCopies) {
+  auto bytes_at = [](const ndarray& v, const fake& f) { return at(v, f); };
+  // A contiguous slice: one block.
+  fake out1({20}, float32), in1({4}, float32);
+  const ndarray d1 = out1.a(slice(5, 9));
+  const auto s1 = sc::byte_segment(d1, in1.a);
+  ASSERT_TRUE(s1);
+  EXPECT_EQ(s1->src, in1.a.data());
+  EXPECT_EQ(bytes_at(d1, out1), 20);
+  EXPECT_EQ(s1->dst, d1.data());
+  EXPECT_EQ(s1->rows, 1);
+  EXPECT_EQ(s1->row_bytes, 16);
+  // concatenate(axis=1) of 2-d: rows of 4 floats at a pitch of 10.
+  fake out2({4, 10}, float32), in2({4, 4}, float32);
+  const auto s2 = sc::byte_segment(out2.a(slice(), slice(3, 7)), in2.a);
+  ASSERT_TRUE(s2);
+  EXPECT_EQ(s2->rows, 4);
+  EXPECT_EQ(s2->row_bytes, 16);
+  EXPECT_EQ(s2->src_pitch, 16);
+  EXPECT_EQ(s2->dst_pitch, 40);
+  EXPECT_EQ(static_cast<const unsigned char*>(s2->dst) - out2.bytes.data(), 12);
+  // 3-d along axis 1 (the trailing axes stay whole) and axis 2 (the leading two collapse).
+  fake out3({2, 5, 3}, int16), in3({2, 2, 3}, int16);
+  const auto s3 = sc::byte_segment(out3.a(slice(), slice(1, 3), slice()), in3.a);
+  ASSERT_TRUE(s3);
+  EXPECT_EQ(s3->rows, 2);
+  EXPECT_EQ(s3->row_bytes, 12);
+  EXPECT_EQ(s3->dst_pitch, 30);
+  fake out4({2, 3, 5}, int16), in4({2, 3, 2}, int16);
+  const auto s4 = sc::byte_segment(out4.a(slice(), slice(), slice(1, 3)), in4.a);
+  ASSERT_TRUE(s4);
+  EXPECT_EQ(s4->rows, 6);
+  EXPECT_EQ(s4->row_bytes, 4);
+  EXPECT_EQ(s4->dst_pitch, 10);
+  // Leading axes that are not one pitch, another dtype, a strided source, overlap, a negative
+  // stride, nothing to copy: not byte copies.
+  fake out5({2, 5, 5}, int16), in5({2, 2, 2}, int16);
+  EXPECT_FALSE(sc::byte_segment(out5.a(slice(), slice(0, 4, 2), slice(1, 3)), in5.a));
+  fake in6({4}, int32);
+  EXPECT_FALSE(sc::byte_segment(out1.a(slice(0, 4)), in6.a));
+  fake in7({8}, float32);
+  EXPECT_FALSE(sc::byte_segment(out1.a(slice(0, 4)), in7.a(slice(0, 8, 2))));
+  EXPECT_FALSE(sc::byte_segment(out1.a(slice(2, 6)), out1.a(slice(0, 4))));
+  EXPECT_TRUE(sc::byte_segment(out1.a(slice(4, 8)), out1.a(slice(0, 4))));  // adjacent, not overlapping
+  EXPECT_FALSE(sc::byte_segment(in7.a(slice(3, std::nullopt, -1)), in1.a));
+  fake none({0}, float32);
+  EXPECT_FALSE(sc::byte_segment(out1.a(slice(0, 0)), none.a));
+}
+
+TEST(ManipulationHost, SegmentCopyKernelCompiles) {
+  const sc::program p = sc::kernel_program();
+  const detail::nvrtc_output out =
+      detail::nvrtc_compile({.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90});
+  ASSERT_EQ(out.lowered_names.size(), 1u);
+  EXPECT_EQ(out.lowered_names[0], "cupp_copy_segments");
+  EXPECT_FALSE(out.binary.empty());
 }
 
 TEST(ManipulationHost, RoutineTable) {

@@ -1,12 +1,12 @@
 // NumPy's array manipulation routines (cupp/manipulation.hpp), composed from the ndarray's views
 // (index with slices and negative steps, reshape, transpose, expand_dims, broadcast_to) and the
 // engine's copy (engine::copy_into: one element-wise kernel, casting at the store). concatenate
-// writes each input into its slice of the output: a same-dtype contiguous block is one
-// cudaMemcpyAsync (rows of a C-ordered output one cudaMemcpy2DAsync), anything else one copy
-// kernel. Shapes, axes and counts are validated on the host before any device work.
+// writes each input into its slice of the output: every same-dtype C-contiguous input whose slice
+// is one block, or rows of one pitch, is a segment of one launch of the segment copy kernel
+// (segment_copy.hpp; 32 segments a launch), anything else one copy kernel each. roll, delete_
+// and insert batch their pieces the same way. Shapes, axes and counts are validated on the host
+// before any device work.
 #include "cupp/manipulation.hpp"
-
-#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <numeric>
@@ -16,13 +16,11 @@
 
 #include "array/access.hpp"
 #include "array/layout.hpp"
-#include "cuda/check.hpp"
-#include "cuda/current_stream.hpp"
-#include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "engine/internal.hpp"
 #include "engine/layout_plan.hpp"
 #include "engine/loop_resolution.hpp"
+#include "routines/segment_copy.hpp"
 
 namespace cupp {
 
@@ -49,61 +47,6 @@ void require_arrays(std::span<const ndarray> arrays, std::string_view op) {
 std::string cast_error(const dtype& from, const dtype& to, casting rule) {
   return "Cannot cast array data from " + engine::dtype_repr(from) + " to " + engine::dtype_repr(to) +
          " according to the rule '" + std::string(to_string(rule)) + "'";
-}
-
-// Copies src (same shape) into dst: a byte copy when both are one contiguous block of one dtype
-// on one device (or equal-width rows of them), else the engine's copy kernel.
-void copy_block(const ndarray& dst, const ndarray& src) {
-  if (dst.size() == 0) return;
-  if (src.dtype() == dst.dtype() && src.device() == dst.device() && src.dtype().is_builtin() &&
-      src.is_c_contiguous() && !engine::overlaps(src, dst)) {
-    std::optional<cuda::DeviceGuard> guard;
-    if (cuda::current_device() != dst.device()) guard.emplace(dst.device());
-    const auto stream = cuda::detail::current_stream_handle(dst.device());
-    if (dst.is_c_contiguous()) {
-      cuda::detail::check(cudaMemcpyAsync(dst.data(), src.data(), src.nbytes(), cudaMemcpyDeviceToDevice, stream),
-                          "cudaMemcpyAsync");
-      return;
-    }
-    // Rows: dst's leading axes (before the first one it does not span fully) collapse to one
-    // stride, the rest is contiguous.
-    const int nd = dst.ndim();
-    const auto item = static_cast<int64_t>(dst.itemsize());
-    int split = nd;  // axes [split, nd) are contiguous in dst
-    int64_t expect = item;
-    while (split > 0 && (dst.shape(split - 1) == 1 || dst.stride(split - 1) == expect)) {
-      expect *= dst.shape(split - 1);
-      --split;
-    }
-    if (split > 0) {
-      int64_t height = 1;
-      for (int d = 0; d < split; ++d) height *= dst.shape(d);
-      const int64_t width = static_cast<int64_t>(src.nbytes()) / height;
-      // Leading axes must collapse to one pitch.
-      int64_t pitch = 0;
-      bool uniform = true;
-      for (int d = split - 1; d >= 0; --d) {
-        if (dst.shape(d) == 1) continue;
-        if (pitch == 0) {
-          pitch = dst.stride(d);
-        } else {
-          uniform = uniform && dst.stride(d) == pitch * [&] {
-            int64_t n = 1;
-            for (int e = d + 1; e < split; ++e) n *= dst.shape(e);
-            return n;
-          }();
-        }
-      }
-      if (uniform && pitch >= width && width >= 512 && pitch < (int64_t(1) << 31)) {
-        cuda::detail::check(cudaMemcpy2DAsync(dst.data(), static_cast<std::size_t>(pitch), src.data(),
-                                              static_cast<std::size_t>(width), static_cast<std::size_t>(width),
-                                              static_cast<std::size_t>(height), cudaMemcpyDeviceToDevice, stream),
-                            "cudaMemcpy2DAsync");
-        return;
-      }
-    }
-  }
-  engine::copy_into(dst, src);
 }
 
 ndarray concatenate_impl(std::span<const ndarray> in, const concatenate_options& o, std::string_view name) {
@@ -179,17 +122,19 @@ ndarray concatenate_impl(std::span<const ndarray> in, const concatenate_options&
       out = engine::empty_with_strides(shape, layout::c_strides(shape, item), type, in[0].device());
     }
   }
+  detail::segment_copy::batch pieces;
   int64_t pos = 0;
   for (const ndarray& a : in) {
     const int64_t n = o.axis ? a.shape(axis) : a.size();
     if (n == 0) continue;
     if (!o.axis) {
-      copy_block(out(slice(pos, pos + n)).reshape(a.shape()), a);
+      pieces.copy(out(slice(pos, pos + n)).reshape(a.shape()), a);
     } else {
-      copy_block(along(out, axis, pos, pos + n), a);
+      pieces.copy(along(out, axis, pos, pos + n), a);
     }
     pos += n;
   }
+  pieces.flush();
   return out;
 }
 
@@ -479,6 +424,7 @@ ndarray roll(const ndarray& a, std::span<const std::int64_t> shifts, std::span<c
   for (int d = 0; d < a.ndim(); ++d)
     if (offset[static_cast<std::size_t>(d)] != 0) moving.push_back(d);
   // Each rolled axis has two pieces: a[:-o] -> r[o:] and a[-o:] -> r[:o]; every combination once.
+  detail::segment_copy::batch pieces;
   for (std::uint64_t combo = 0; combo < (std::uint64_t(1) << moving.size()); ++combo) {
     std::vector<index_item> src(static_cast<std::size_t>(a.ndim()), slice()), dst = src;
     for (std::size_t j = 0; j < moving.size(); ++j) {
@@ -492,8 +438,9 @@ ndarray roll(const ndarray& a, std::span<const std::int64_t> shifts, std::span<c
         dst[d] = slice(o, std::nullopt);
       }
     }
-    copy_block(result.index(dst), a.index(src));
+    pieces.copy(result.index(dst), a.index(src));
   }
+  pieces.flush();
   return result;
 }
 
@@ -668,6 +615,7 @@ std::pair<ndarray, int> edit_target(const ndarray& arr, std::optional<int> axis,
 // copy per run of kept entries.
 void copy_kept(const ndarray& out, const ndarray& a, int axis, const std::vector<bool>& keep) {
   const auto n = static_cast<int64_t>(keep.size());
+  detail::segment_copy::batch pieces;
   int64_t pos = 0;
   for (int64_t i = 0; i < n;) {
     if (!keep[static_cast<std::size_t>(i)]) {
@@ -676,10 +624,11 @@ void copy_kept(const ndarray& out, const ndarray& a, int axis, const std::vector
     }
     int64_t j = i;
     while (j < n && keep[static_cast<std::size_t>(j)]) ++j;
-    copy_block(along(out, axis, pos, pos + (j - i)), along(a, axis, i, j));
+    pieces.copy(along(out, axis, pos, pos + (j - i)), along(a, axis, i, j));
     pos += j - i;
     i = j;
   }
+  pieces.flush();
 }
 
 ndarray delete_mask(const ndarray& a, int axis, const std::vector<bool>& keep) {
@@ -742,10 +691,12 @@ ndarray insert(const ndarray& arr, const index_spec& obj, const operand& values,
     shape[static_cast<std::size_t>(ax)] += numnew;
     ndarray out = new_c_array(shape, a.dtype(), a.device());
     if (out.size() == 0) return out;
-    copy_block(along(out, ax, 0, index), along(a, ax, 0, index));
+    detail::segment_copy::batch pieces;
+    pieces.copy(along(out, ax, 0, index), along(a, ax, 0, index));
+    pieces.copy(along(out, ax, index + numnew, shape[static_cast<std::size_t>(ax)]), along(a, ax, index, n));
+    pieces.flush();
     const ndarray middle = along(out, ax, index, index + numnew);
     if (middle.size() != 0) engine::copy_into(middle, vals);
-    copy_block(along(out, ax, index + numnew, shape[static_cast<std::size_t>(ax)]), along(a, ax, index, n));
     return out;
   }
   for (int64_t& i : indices) {
@@ -773,6 +724,7 @@ ndarray insert(const ndarray& arr, const index_spec& obj, const operand& values,
   std::vector<bool> old(static_cast<std::size_t>(total), true);
   for (int64_t i : indices) old[static_cast<std::size_t>(i)] = false;
   // Old entries: runs of `old` in out take consecutive entries of a.
+  detail::segment_copy::batch pieces;
   int64_t src = 0;
   for (int64_t i = 0; i < total;) {
     if (!old[static_cast<std::size_t>(i)]) {
@@ -781,10 +733,11 @@ ndarray insert(const ndarray& arr, const index_spec& obj, const operand& values,
     }
     int64_t j = i;
     while (j < total && old[static_cast<std::size_t>(j)]) ++j;
-    copy_block(along(out, ax, i, j), along(a, ax, src, src + (j - i)));
+    pieces.copy(along(out, ax, i, j), along(a, ax, src, src + (j - i)));
     src += j - i;
     i = j;
   }
+  pieces.flush();
   // New entries, in the order given (a later duplicate index wins, as NumPy's assignment).
   for (std::size_t k = 0; k < indices.size(); ++k)
     engine::copy_into(along(out, ax, indices[k]), along(vb, ax, static_cast<int64_t>(k)));

@@ -1,0 +1,275 @@
+// The segment copy (segment_copy.hpp): planning, the kernel's source, its launch and the batch.
+//
+// The kernel cuts every segment of its table into tiles of tile_words words (the segment's own
+// word size) and walks all tiles with a grid of one wave (multiprocessors x resident blocks),
+// tile = blockIdx.x + k * gridDim.x. A block finds its tile's segment in the table's prefix of
+// tile counts (tiles only grow, so the search moves forward), and each thread loads its
+// words_per_thread words (block_threads apart) before storing them, so several loads are in
+// flight per thread. A tile never spans two segments, so every word of every segment is copied
+// exactly once, and nothing outside a segment's rows is read or written. Rows of a segment
+// (rows > 1) map word j to row j / words_per_row: one division per thread and tile (32-bit when
+// j fits), then stepping by block_threads words without dividing. No cache hints: plain loads
+// and stores reach the copy floor, and a streaming hint would evict an output that the next
+// kernel is about to read when the copy fits in L2.
+#include "routines/segment_copy.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+#include <string>
+
+#include "compiler/kernel_cache.hpp"
+#include "cuda/check.hpp"
+#include "cuda/current_stream.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "engine/internal.hpp"
+#include "engine/reduce_common.hpp"
+
+namespace cupp::detail::segment_copy {
+
+namespace {
+
+using std::int64_t;
+
+constexpr const char* kernel_body = R"(
+struct cupp_seg {
+  const unsigned char* src;
+  unsigned char* dst;
+  long long rows, row_bytes, src_pitch, dst_pitch;
+  long long shift;
+};
+struct cupp_seg_table {
+  long long count;
+  long long first_tile[CUPP_SEG_CAP + 1];
+  cupp_seg seg[CUPP_SEG_CAP];
+};
+
+// q = j / d, r = j % d for 0 <= j, 0 < d; 32-bit division when j fits in 32 bits.
+__device__ __forceinline__ void cupp_seg_divmod(long long j, long long d, long long& q, long long& r) {
+  if (j < d) {
+    q = 0;
+    r = j;
+  } else if (((unsigned long long)j >> 32) == 0ull) {
+    const unsigned uq = (unsigned)j / (unsigned)d;
+    q = uq;
+    r = j - (long long)uq * d;
+  } else {
+    q = j / d;
+    r = j - q * d;
+  }
+}
+
+// Words j, j + T, ..., j + (U - 1) T of segment s (T threads, U words a thread), in words of W:
+// all loads, then all stores.
+template <class W>
+__device__ __forceinline__ void cupp_seg_tile(const cupp_seg& s, long long j) {
+  const long long per_row = s.row_bytes >> s.shift;
+  const long long words = s.rows * per_row;
+  if (j >= words) return;
+  W v[CUPP_SEG_UNROLL];
+  if (s.rows == 1) {
+    const W* from = (const W*)s.src + j;
+    W* to = (W*)s.dst + j;
+    const long long left = words - j;  // words of the segment from j on (> 0)
+    if (left > (CUPP_SEG_UNROLL - 1) * CUPP_SEG_THREADS) {
+#pragma unroll
+      for (int k = 0; k < CUPP_SEG_UNROLL; ++k) v[k] = from[k * CUPP_SEG_THREADS];
+#pragma unroll
+      for (int k = 0; k < CUPP_SEG_UNROLL; ++k) to[k * CUPP_SEG_THREADS] = v[k];
+    } else {  // the segment's last tile
+      for (int k = 0; k * CUPP_SEG_THREADS < left; ++k) to[k * CUPP_SEG_THREADS] = from[k * CUPP_SEG_THREADS];
+    }
+    return;
+  }
+  long long r0, c0;  // row and word within the row of word j
+  cupp_seg_divmod(j, per_row, r0, c0);
+  long long step_r = 0, step_c = CUPP_SEG_THREADS;  // T words as rows and words (step_c < per_row)
+  if (per_row <= CUPP_SEG_THREADS) {
+    step_r = (unsigned)CUPP_SEG_THREADS / (unsigned)per_row;
+    step_c = CUPP_SEG_THREADS - step_r * per_row;
+  }
+  long long r = r0, c = c0;
+#pragma unroll
+  for (int k = 0; k < CUPP_SEG_UNROLL; ++k) {
+    if (j + (long long)k * CUPP_SEG_THREADS < words) v[k] = *((const W*)(s.src + r * s.src_pitch) + c);
+    c += step_c;
+    r += step_r;
+    if (c >= per_row) {
+      c -= per_row;
+      ++r;
+    }
+  }
+  r = r0;
+  c = c0;
+#pragma unroll
+  for (int k = 0; k < CUPP_SEG_UNROLL; ++k) {
+    if (j + (long long)k * CUPP_SEG_THREADS < words) *((W*)(s.dst + r * s.dst_pitch) + c) = v[k];
+    c += step_c;
+    r += step_r;
+    if (c >= per_row) {
+      c -= per_row;
+      ++r;
+    }
+  }
+}
+
+// At least 4 blocks a multiprocessor (at most 64 registers a thread): 1024 threads with 4 words
+// each in flight.
+extern "C" __global__ void __launch_bounds__(CUPP_SEG_THREADS, 4)
+cupp_copy_segments(const __grid_constant__ cupp_seg_table t) {
+  const long long tiles = t.first_tile[t.count];
+  long long s = 0;
+  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    while (tile >= t.first_tile[s + 1]) ++s;
+    const cupp_seg& g = t.seg[s];
+    const long long j = (tile - t.first_tile[s]) * CUPP_SEG_TILE + threadIdx.x;
+    switch (g.shift) {
+      case 4: cupp_seg_tile<uint4>(g, j); break;
+      case 3: cupp_seg_tile<unsigned long long>(g, j); break;
+      case 2: cupp_seg_tile<unsigned int>(g, j); break;
+      case 1: cupp_seg_tile<unsigned short>(g, j); break;
+      default: cupp_seg_tile<unsigned char>(g, j); break;
+    }
+  }
+}
+)";
+
+struct device_scope {
+  std::optional<cuda::DeviceGuard> guard;
+  explicit device_scope(int device) {
+    if (cuda::current_device() != device) guard.emplace(device);
+  }
+};
+
+const kernel_module& module_for(int device) {
+  return kernel_cache::global().get(device, {"manipulation:segment_copy", 0}, [] {
+    program p = kernel_program();
+    return program_source{p.name, p.source, p.kernels, {}};
+  });
+}
+
+}  // namespace
+
+segment normalized(const segment& s) {
+  segment n = s;
+  if (n.rows > 1 && n.src_pitch == n.row_bytes && n.dst_pitch == n.row_bytes) {
+    n.row_bytes *= n.rows;
+    n.rows = 1;
+  }
+  if (n.rows == 1) n.src_pitch = n.dst_pitch = n.row_bytes;
+  return n;
+}
+
+int word_shift(const segment& s) {
+  auto bits = reinterpret_cast<std::uintptr_t>(s.src) | reinterpret_cast<std::uintptr_t>(s.dst) |
+              static_cast<std::uintptr_t>(s.row_bytes);
+  if (s.rows > 1) bits |= static_cast<std::uintptr_t>(s.src_pitch) | static_cast<std::uintptr_t>(s.dst_pitch);
+  return bits == 0 ? 4 : std::min(4, std::countr_zero(bits));
+}
+
+int64_t word_count(const segment& s) {
+  const segment n = normalized(s);
+  if (n.rows <= 0 || n.row_bytes <= 0) return 0;
+  return n.rows * (n.row_bytes >> word_shift(n));
+}
+
+int64_t tile_count(const segment& s) { return (word_count(s) + tile_words - 1) / tile_words; }
+
+std::vector<table> plan(std::span<const segment> segments) {
+  std::vector<table> out;
+  for (const segment& raw : segments) {
+    const segment s = normalized(raw);
+    const int64_t tiles = tile_count(s);
+    if (tiles == 0) continue;
+    if (out.empty() || out.back().count == capacity) out.emplace_back();
+    table& t = out.back();
+    const auto i = static_cast<std::size_t>(t.count);
+    t.seg[i] = {s.src, s.dst, s.rows, s.row_bytes, s.src_pitch, s.dst_pitch, word_shift(s)};
+    t.first_tile[i + 1] = t.first_tile[i] + tiles;
+    ++t.count;
+  }
+  return out;
+}
+
+std::optional<segment> byte_segment(const ndarray& dst, const ndarray& src) {
+  if (dst.size() == 0 || src.dtype() != dst.dtype() || src.device() != dst.device() || !src.dtype().is_builtin() ||
+      !src.is_c_contiguous() || engine::overlaps(src, dst))
+    return std::nullopt;
+  const auto bytes = static_cast<int64_t>(src.nbytes());
+  if (dst.is_c_contiguous()) return segment{src.data(), dst.data(), 1, bytes, bytes, bytes};
+  // Rows: dst's leading axes (before the first one it does not span fully) collapse to one
+  // pitch, the rest is contiguous.
+  const int nd = dst.ndim();
+  const auto item = static_cast<int64_t>(dst.itemsize());
+  int split = nd;  // axes [split, nd) are contiguous in dst
+  int64_t expect = item;
+  while (split > 0 && (dst.shape(split - 1) == 1 || dst.stride(split - 1) == expect)) {
+    expect *= dst.shape(split - 1);
+    --split;
+  }
+  if (split == 0) return std::nullopt;
+  int64_t height = 1;
+  for (int d = 0; d < split; ++d) height *= dst.shape(d);
+  const int64_t width = bytes / height;
+  int64_t pitch = 0, inner = 1;  // inner: rows per step of axis d
+  for (int d = split - 1; d >= 0; --d) {
+    if (dst.shape(d) != 1) {
+      if (pitch == 0) pitch = dst.stride(d);
+      else if (dst.stride(d) != pitch * inner) return std::nullopt;
+    }
+    inner *= dst.shape(d);
+  }
+  if (pitch < width) return std::nullopt;  // also refuses negative strides
+  return segment{src.data(), dst.data(), height, width, width, pitch};
+}
+
+program kernel_program() {
+  program p;
+  p.name = "cupp_segment_copy";
+  p.source = "#define CUPP_SEG_CAP " + std::to_string(capacity) + "\n#define CUPP_SEG_THREADS " +
+             std::to_string(block_threads) + "\n#define CUPP_SEG_UNROLL " + std::to_string(words_per_thread) +
+             "\n#define CUPP_SEG_TILE " + std::to_string(tile_words) + "LL\n" + kernel_body;
+  p.kernels = {"cupp_copy_segments"};
+  return p;
+}
+
+void launch(const table& t, int device) {
+  if (t.count <= 0) return;
+  const device_scope scope(device);
+  const kernel_module& m = module_for(device);
+  const void* fn = m.function(0);
+  const int64_t tiles = t.first_tile[t.count];
+  const int64_t wave = static_cast<int64_t>(engine::sm_count(device)) * engine::resident_blocks(fn, block_threads);
+  const auto grid = static_cast<unsigned>(std::clamp<int64_t>(std::min(tiles, wave), 1, int64_t(1) << 30));
+  table param = t;
+  void* args[] = {&param};
+  cuda::detail::check(cudaLaunchKernel(fn, dim3(grid), dim3(block_threads), args, 0,
+                                       cuda::detail::current_stream_handle(device)),
+                      "cudaLaunchKernel");
+}
+
+void batch::copy(const ndarray& dst, const ndarray& src) {
+  if (dst.size() == 0) return;
+  const std::optional<segment> s = byte_segment(dst, src);
+  if (!s) {
+    engine::copy_into(dst, src);
+    return;
+  }
+  if (!pending_.empty() && dst.device() != device_) flush();
+  device_ = dst.device();
+  pending_.push_back(*s);
+  held_.push_back(dst);
+  held_.push_back(src);
+}
+
+void batch::flush() {
+  if (!pending_.empty()) {
+    for (const table& t : plan(pending_)) launch(t, device_);
+  }
+  pending_.clear();
+  held_.clear();
+}
+
+}  // namespace cupp::detail::segment_copy
