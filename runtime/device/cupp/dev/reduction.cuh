@@ -385,11 +385,30 @@ __device__ inline bool arg_wins(T x, T cur) {
   else return arg_beyond<MAX>(x, cur);
 }
 
+// The extreme of a and b with NaN winning (NumPy's maximum/minimum): one instruction for float32
+// (max.NaN), float16 and bfloat16, two compares and selects otherwise. Which of two equal values
+// it returns (+0 or -0) does not matter: the caller only compares with it.
+template <bool MAX, class T>
+__device__ inline T nan_extreme(T a, T b) {
+  if constexpr (same<T, float>::value) {
+    float r;
+    if (MAX) asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    else asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+  } else if constexpr (is_half<T>::value) {
+    return MAX ? __hmax_nan(a, b) : __hmin_nan(a, b);
+  } else if constexpr (is_float_like<T>::value) {
+    return isnan(a) ? a : isnan(b) ? b : (MAX ? (b > a ? b : a) : (b < a ? b : a));
+  } else {
+    return MAX ? (b > a ? b : a) : (b < a ? b : a);
+  }
+}
+
 // Adds U packs of V elements (pack u's first index first + u * stride, increasing) that come
-// after every element already in `a` (argmax/argmin of a real dtype): their extreme is found with
-// selects only (a tree: per pack, then across packs), and its first position is looked for only
-// when it beats `a`, which after the first packs is rare. The same result as U * V calls of
-// arg_next.
+// after every element already in `a` (argmax/argmin of a real dtype): their extreme is found
+// without branches (a tree of nan_extreme: per pack, then across packs), and its first position
+// is looked for only when it beats `a`, which after the first packs is rare. The same result as
+// U * V calls of arg_next.
 template <bool MAX, class T, int V, int U>
 __device__ inline void arg_next_packs(arg_acc<T>& a, const T (&v)[U][V], long long first, long long stride) {
   T pm[U];
@@ -397,12 +416,12 @@ __device__ inline void arg_next_packs(arg_acc<T>& a, const T (&v)[U][V], long lo
   for (int u = 0; u < U; ++u) {
     pm[u] = v[u][0];
 #pragma unroll
-    for (int e = 1; e < V; ++e) pm[u] = arg_wins<MAX>(v[u][e], pm[u]) ? v[u][e] : pm[u];
+    for (int e = 1; e < V; ++e) pm[u] = nan_extreme<MAX>(pm[u], v[u][e]);
   }
 #pragma unroll
   for (int w = 1; w < U; w *= 2)
 #pragma unroll
-    for (int u = 0; u + w < U; u += 2 * w) pm[u] = arg_wins<MAX>(pm[u + w], pm[u]) ? pm[u + w] : pm[u];
+    for (int u = 0; u + w < U; u += 2 * w) pm[u] = nan_extreme<MAX>(pm[u], pm[u + w]);
   const T m = pm[0];
   if (a.i >= 0 && !arg_wins<MAX>(m, a.v)) return;
   const bool nan = isnan(m);
