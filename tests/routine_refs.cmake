@@ -15,7 +15,7 @@ function(cupp_routine_reference family)
   add_custom_command(
     OUTPUT ${dir}/manifest.json
     COMMAND ${Python3_EXECUTABLE} ${script} ${dir}
-    DEPENDS ${script}
+    DEPENDS ${script} ${CMAKE_CURRENT_SOURCE_DIR}/conformance/routine_ref.py
     COMMENT "NumPy reference data for the ${family} routines")
   add_custom_target(cupp_${family}_ref DEPENDS ${dir}/manifest.json)
   add_dependencies(cupp_gpu_tests cupp_${family}_ref)
@@ -27,3 +27,9 @@ foreach(script ${_cupp_ref_scripts})
   string(REGEX REPLACE "^make_(.*)_ref$" "\\1" family ${_name})
   cupp_routine_reference(${family})
 endforeach()
+# The families' EVAL_CASES (<family>-ref/eval) run through `cupp eval`'s engine in
+# tests/gpu/test_eval_ref_gpu.cpp, which links it when the tools are built.
+if(TARGET cupp_eval_engine)
+  target_link_libraries(cupp_gpu_tests PRIVATE cupp_eval_engine)
+  target_compile_definitions(cupp_gpu_tests PRIVATE CUPP_TEST_EVAL_ENGINE=1)
+endif()

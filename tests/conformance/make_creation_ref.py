@@ -100,5 +100,111 @@ CASES = {
 NUMPY2_ONLY = {"geomspace_imag"}
 
 
+# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp, EvalRefGpu.Creation):
+# every routine on every dtype it takes (dtype= or the input's), 0-d and empty shapes, negative axes
+# (array endpoints of linspace/logspace/geomspace), views with negative strides, and the errors
+# (negative dimensions, shapes that do not broadcast, a bad axis or indexing). empty() and
+# empty_like() are compared through shapes and dtypes only (zeros_like of the result). Left out
+# (docs/deviations.md): arange with step 0 (ZeroDivisionError in NumPy).
+from routine_ref import DTYPES, SHORT, Eval, V, add_cases  # noqa: E402
+
+NUMERIC = [d for d in DTYPES if d != "bool"]
+INEXACT_DTYPES = ["float16", "float32", "float64", "complex64", "complex128"]
+EVAL_CASES = {}
+for _dt in DTYPES:
+    _s = SHORT[_dt]
+    _cases = {
+        f"zeros_{_s}": Eval(f"zeros((2, 3), dtype='{_dt}')"),
+        f"ones_{_s}_0d": Eval(f"ones((), dtype='{_dt}')"),
+        f"empty_{_s}": Eval(f"zeros_like(empty((2, 3), dtype='{_dt}'))"),
+        f"empty_{_s}_zero_dim": Eval(f"empty((3, 0, 2), dtype='{_dt}')"),
+        f"full_{_s}": Eval(f"full((2, 3), 1, dtype='{_dt}')"),
+        f"full_{_s}_array": Eval("full((2, 3), v)", v=V((3,), _dt)),
+        f"full_{_s}_0d": Eval("full((), v)", v=V((), _dt)),
+        f"zeros_like_{_s}": Eval("zeros_like(a)", a=V((2, 3), _dt)),
+        f"ones_like_{_s}_shape": Eval("ones_like(a, shape=(4, 1))", a=V((2, 3), _dt)),
+        f"ones_like_{_s}_dtype": Eval(f"ones_like(a, dtype='{_dt}')", a=V((3, 2))),
+        f"full_like_{_s}": Eval("full_like(a, 1)", a=V((2, 3), _dt)),
+        f"full_like_{_s}_0d": Eval("full_like(a, 0)", a=V((), _dt)),
+        f"empty_like_{_s}": Eval("zeros_like(empty_like(a))", a=V((3, 1, 2), _dt)),
+        f"empty_like_{_s}_empty": Eval("empty_like(a, shape=(0, 2))", a=V((2,), _dt)),
+        f"eye_{_s}": Eval(f"eye(3, 4, k=-1, dtype='{_dt}')"),
+        f"identity_{_s}": Eval(f"identity(3, dtype='{_dt}')"),
+        f"tri_{_s}": Eval(f"tri(3, 4, k=1, dtype='{_dt}')"),
+        f"tril_{_s}": Eval("tril(a, k=-1)", a=V((2, 3, 4), _dt)),
+        f"triu_{_s}": Eval("triu(a, k=2)", a=V((3, 5), _dt)),
+        f"triu_{_s}_empty": Eval("triu(a)", a=V((0, 3), _dt)),
+        f"diag_{_s}_1d": Eval("diag(v, k=-1)", v=V((4,), _dt)),
+        f"diag_{_s}_2d": Eval("diag(v, k=2)", v=V((3, 5), _dt)),
+        f"diag_{_s}_2d_neg": Eval("diag(v, k=-2)", v=V((4, 3), _dt)),
+        f"diagflat_{_s}": Eval("diagflat(v, k=-2)", v=V((2, 2), _dt)),
+        f"meshgrid_{_s}": Eval("meshgrid(x, y, indexing='ij')", x=V((3,), _dt), y=V((2,), _dt)),
+        f"meshgrid_{_s}_sparse": Eval("meshgrid(x, y, sparse=True)", x=V((3,), _dt), y=V((2,), _dt)),
+    }
+    if _dt in NUMERIC:
+        _cases.update({
+            f"arange_{_s}": Eval(f"arange(1, 7, 2, dtype='{_dt}')"),
+            f"linspace_{_s}": Eval(f"linspace(0, 10, 7, dtype='{_dt}')"),
+        })
+    if _dt not in ("bool", "complex64", "complex128"):
+        _cases[f"indices_{_s}"] = Eval(f"indices((2, 3), dtype='{_dt}')")
+    if _dt in INEXACT_DTYPES:
+        _cases.update({
+            f"logspace_{_s}": Eval(f"logspace(0, 2, 5, dtype='{_dt}')"),
+            f"geomspace_{_s}": Eval(f"geomspace(1, 256, 9, dtype='{_dt}')"),
+        })
+    add_cases(EVAL_CASES, _cases)
+
+add_cases(EVAL_CASES, {
+    # ---- 0-d and empty
+    "zeros_0d": Eval("zeros(())"),
+    "eye_0": Eval("eye(0)"),
+    "eye_0_3": Eval("eye(0, 3, dtype='int8')"),
+    "identity_0": Eval("identity(0)"),
+    "tri_0_3": Eval("tri(0, 3)"),
+    "arange_empty_f4": Eval("arange(3, 1, dtype='float32')"),
+    "linspace_0": Eval("linspace(0, 1, 0)"),
+    "linspace_1_no_endpoint": Eval("linspace(2, 5, 1, endpoint=False)"),
+    "diag_empty": Eval("diag(v)", v=V((0,))),
+    "diag_2d_k_beyond": Eval("diag(v, k=7)", v=V((3, 4))),
+    "diagflat_0d": Eval("diagflat(v, k=1)", v=V(())),
+    "meshgrid_empty": Eval("meshgrid(x, y)", x=V((0,)), y=V((2,))),
+    "meshgrid_0d": Eval("meshgrid(x, y)", x=V(()), y=V((2,), "int8")),
+    "meshgrid_one": Eval("meshgrid(x)", x=V((3,))),
+    "indices_empty": Eval("indices((0, 2))"),
+    "indices_0d": Eval("indices(())"),
+    "full_like_0d_shape": Eval("full_like(a, 2, shape=())", a=V((2, 2), "int16")),
+    "tril_1d": Eval("tril(v, k=1)", v=V((4,), "int32")),
+    # ---- negative axes, strided inputs
+    "linspace_arrays_axis_m1": Eval("linspace(a, b, 4, axis=-1)", a=V((2, 3)), b=V((3,)) + 9),
+    "linspace_arrays_axis_m2": Eval("linspace(a, b, 5, axis=-2, endpoint=False)", a=V((2,)), b=V((2,)) + 4),
+    "logspace_arrays_axis_m1": Eval("logspace(a, b, 3, axis=-1, base=2.0)", a=V((2,)), b=V((2,)) + 3),
+    "geomspace_arrays_axis_1": Eval("geomspace(a, b, 4, axis=1)", a=np.array([1.0, 2.0]), b=np.array([8.0, 16.0])),
+    "geomspace_negative": Eval("geomspace(-1, -1000, 4, dtype='float32')"),
+    "linspace_retstep_f4": Eval("linspace(-1, 1, 9, retstep=True, dtype='float32')"),
+    "tril_flipped": Eval("tril(flip(a, 0))", a=V((4, 4), "float32")),
+    "diag_flipped": Eval("diag(flip(a, -1), k=1)", a=V((3, 4), "int64")),
+    "triu_batched_flipped": Eval("triu(flip(a, (0, 2)), k=-1)", a=V((2, 3, 3), "uint16")),
+    # ---- errors
+    "zeros_negative": Eval("zeros((-1, 2))"),
+    "ones_negative": Eval("ones((2, -3), dtype='int8')"),
+    "empty_negative": Eval("empty((-1,))"),
+    "full_negative": Eval("full((-2,), 3)"),
+    "full_not_broadcastable": Eval("full((2, 3), v)", v=V((4,))),
+    "zeros_like_negative_shape": Eval("zeros_like(a, shape=(-1,))", a=V((2,))),
+    "eye_negative": Eval("eye(-1)"),
+    "identity_negative": Eval("identity(-2)"),
+    "tri_negative": Eval("tri(-1, 3)"),
+    "linspace_num_negative": Eval("linspace(0, 1, -1)"),
+    "linspace_axis_oob": Eval("linspace(a, b, 3, axis=2)", a=V((2,)), b=V((2,))),
+    "geomspace_zero": Eval("geomspace(0, 1, 3)"),
+    "diag_3d": Eval("diag(v)", v=V((2, 2, 2))),
+    "diagflat_0d_k0": Eval("diagflat(v)", v=V((), "int8")),
+    "tril_0d": Eval("tril(v)", v=V(())),
+    "meshgrid_indexing_bad": Eval("meshgrid(x, y, indexing='xz')", x=V((2,)), y=V((2,))),
+    "indices_negative": Eval("indices((-1, 2))"),
+    "arange_bool_long": Eval("arange(0, 5, dtype='bool')"),
+})
+
 if __name__ == "__main__":
-    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__))
+    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, {"arange_bool_long"}))

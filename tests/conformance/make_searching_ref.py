@@ -264,5 +264,152 @@ CASES = {
 NUMPY2_ONLY = {"uq_2d", "uq_0d", "uq_empty", "uq_values", "uq_counts_api", "uq_inverse_api", "uq_all_api"}
 
 
+# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp, EvalRefGpu.Searching):
+# every dtype each routine accepts, empty and 0-d inputs, NaN first / in the middle / last, negative
+# axes (unique), errors (ValueError, TypeError, AxisError as NumPy raises them). unique_values is
+# sorted (its order is unspecified in NumPy >= 2.3; cupp's is sorted). Python-scalar search values
+# (searchsorted(a, 3): a documented deviation) and int64/uint64 isin are left out.
+from routine_ref import DTYPES, INEXACT, SHORT, Eval, V, add_cases, with_nan  # noqa: E402
+
+REAL = [d for d in DTYPES if d not in ("complex64", "complex128")]
+INTEGER = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"]
+
+
+def nonneg(shape, dt):
+    """Non-negative values 0..8 with repeats (bincount)."""
+    return V(shape, "uint8").astype(dt)
+
+
+EVAL_CASES = {}
+EVAL_NUMPY2_ONLY = set()
+for _dt in DTYPES:
+    _s = SHORT[_dt]
+    _sorted = np.sort(V((20,), _dt))
+    _cases = {
+        f"ss_{_s}": Eval("searchsorted(a, v)", a=_sorted, v=V((3, 7), _dt)),
+        f"ss_{_s}_right": Eval("searchsorted(a, v, side='right')", a=_sorted, v=V((7,), _dt)),
+        f"ss_{_s}_sorter": Eval("searchsorted(a, v, sorter=argsort(a, kind='stable'))", a=V((20,), _dt),
+                                v=V((6,), _dt)),
+        f"ss_{_s}_empty_v": Eval("searchsorted(a, v)", a=_sorted, v=V((0,), _dt)),
+        f"ss_{_s}_0d_v": Eval("searchsorted(a, v, side='right')", a=_sorted, v=V((), _dt)),
+        f"ss_{_s}_empty_a": Eval("searchsorted(a, v)", a=V((0,), _dt), v=V((4,), _dt)),
+        f"uq_{_s}": Eval("unique(a, return_index=True, return_inverse=True, return_counts=True)",
+                         a=V((4, 7), _dt)),
+        f"uq_{_s}_axm1": Eval("unique(a, axis=-1, return_counts=True)", a=V((2, 3, 9), _dt)),
+        f"uq_{_s}_empty": Eval("unique(a, return_counts=True)", a=V((0, 3), _dt)),
+        f"uq_{_s}_0d": Eval("unique(a, return_index=True)", a=V((), _dt)),
+        f"uq_values_{_s}": Eval("sort(unique_values(a))", a=V((4, 7), _dt)),
+        f"uq_counts_{_s}": Eval("unique_counts(a)", a=V((3, 5), _dt)),
+        f"uq_inverse_{_s}": Eval("unique_inverse(a)", a=V((3, 5), _dt)),
+        f"uq_all_{_s}": Eval("unique_all(a)", a=V((17,), _dt)),
+        f"isin_{_s}": Eval("isin(a, b)", a=V((3, 5), _dt), b=V((4,), _dt)),
+        f"isin_{_s}_invert": Eval("isin(a, b, invert=True)", a=V((3, 5), _dt), b=V((2, 2), _dt)),
+        f"isin_{_s}_empty": Eval("isin(a, b)", a=V((0, 2), _dt), b=V((3,), _dt)),
+        f"intersect1d_{_s}": Eval("intersect1d(a, b, return_indices=True)", a=V((9,), _dt), b=V((2, 5), _dt)),
+        f"union1d_{_s}": Eval("union1d(a, b)", a=V((9,), _dt), b=V((5,), _dt)),
+        f"setdiff1d_{_s}": Eval("setdiff1d(a, b)", a=V((13,), _dt), b=V((4,), _dt)),
+        f"setxor1d_{_s}": Eval("setxor1d(a, b)", a=V((13,), _dt), b=V((6,), _dt)),
+        f"sets_{_s}_empty": Eval("union1d(a, b), intersect1d(a, b), setdiff1d(a, b), setxor1d(a, b)",
+                                 a=V((0,), _dt), b=V((3,), _dt)),
+        f"sets_{_s}_0d": Eval("union1d(a, b), intersect1d(a, b), setdiff1d(a, b), setxor1d(a, b)",
+                              a=V((), _dt), b=V((3,), _dt)),
+        f"nonzero_{_s}": Eval("nonzero(a)", a=V((3, 5), _dt)),
+        f"where1_{_s}": Eval("where(a)", a=V((2, 3, 4), _dt)),
+        f"argwhere_{_s}": Eval("argwhere(a)", a=V((3, 5), _dt)),
+        f"argwhere_{_s}_0d": Eval("argwhere(a)", a=V((), _dt)),
+        f"flatnonzero_{_s}": Eval("flatnonzero(a)", a=V((3, 5), _dt)),
+        f"flatnonzero_{_s}_0d": Eval("flatnonzero(a)", a=V((), _dt)),
+        f"nonzero_{_s}_empty": Eval("nonzero(a)", a=V((0, 4), _dt)),
+    }
+    EVAL_NUMPY2_ONLY |= {f"uq_values_{_s}", f"uq_counts_{_s}", f"uq_inverse_{_s}", f"uq_all_{_s}",
+                         f"uq_{_s}_0d", f"uq_{_s}", f"uq_{_s}_empty"}
+    if _dt in REAL:
+        _bins = np.sort(V((6,), _dt))
+        _cases.update({
+            f"dig_{_s}": Eval("digitize(x, bins)", x=V((3, 5), _dt), bins=np.unique(_bins)),
+            f"dig_{_s}_right_dec": Eval("digitize(x, bins, right=True)", x=V((7,), _dt), bins=np.unique(_bins)[::-1]),
+            f"dig_{_s}_empty": Eval("digitize(x, bins)", x=V((0,), _dt), bins=np.unique(_bins)),
+            f"dig_{_s}_0d": Eval("digitize(x, bins)", x=V((), _dt), bins=np.unique(_bins)),
+            f"hist_{_s}": Eval("histogram(a, bins=4)", a=V((5, 7), _dt)),
+            f"hist_{_s}_range_weights": Eval("histogram(a, bins=3, range=(-1, 2), weights=w)", a=V((9,), _dt),
+                                             w=V((9,), "float64")),
+            f"hist_{_s}_edges_density": Eval("histogram(a, bins=e, density=True)", a=V((11,), _dt),
+                                             e=np.array([-4, -1, 0, 0.5, 3, 8])),
+            f"hist_{_s}_empty": Eval("histogram(a, bins=3)", a=V((0,), _dt)),
+            f"hist_{_s}_0d": Eval("histogram(a, bins=2)", a=V((), _dt)),
+        })
+    if _dt in INTEGER:
+        _cases.update({
+            f"bc_{_s}": Eval("bincount(x)", x=nonneg((15,), _dt)),
+            f"bc_{_s}_weights_minlength": Eval("bincount(x, weights=w, minlength=12)", x=nonneg((15,), _dt),
+                                               w=V((15,), "float32")),
+            f"bc_{_s}_empty": Eval("bincount(x, minlength=3)", x=nonneg((0,), _dt)),
+        })
+    if _dt in INEXACT:
+        _nan_sorted = np.sort(with_nan(V((20,), _dt), [0, 10, 19]))
+        _cases.update({
+            f"ss_{_s}_nan": Eval("searchsorted(a, v)", a=_nan_sorted, v=with_nan(V((7,), _dt), [0, 3, 6])),
+            f"ss_{_s}_nan_right": Eval("searchsorted(a, v, side='right')", a=_nan_sorted,
+                                       v=with_nan(V((7,), _dt), [0, 3, 6])),
+            f"uq_{_s}_nan": Eval("unique(a, return_index=True, return_inverse=True, return_counts=True)",
+                                 a=with_nan(V((9,), _dt), [0, 4, 8])),
+            f"uq_{_s}_nan_noeq": Eval("unique(a, return_counts=True, equal_nan=False)",
+                                      a=with_nan(V((9,), _dt), [0, 4, 8])),
+            f"isin_{_s}_nan": Eval("isin(a, b)", a=with_nan(V((9,), _dt), [0, 4, 8]), b=with_nan(V((3,), _dt), [1])),
+            f"sets_{_s}_nan": Eval("union1d(a, b), intersect1d(a, b), setdiff1d(a, b), setxor1d(a, b)",
+                                   a=with_nan(V((9,), _dt), [0, 4, 8]), b=with_nan(V((4,), _dt), [3])),
+            f"nonzero_{_s}_nan": Eval("nonzero(a)", a=with_nan(V((3, 3), _dt), [0, 4, 8])),
+        })
+        EVAL_NUMPY2_ONLY |= {f"uq_{_s}_nan"}
+    if _dt in ("float16", "float32", "float64"):
+        _cases.update({
+            f"dig_{_s}_nan": Eval("digitize(x, bins)", x=with_nan(V((7,), _dt), [0, 3, 6]), bins=np.unique(_bins)),
+            f"hist_{_s}_nan_range": Eval("histogram(a, bins=4, range=(-2, 2))", a=with_nan(V((9,), _dt), [0, 4, 8])),
+        })
+    add_cases(EVAL_CASES, _cases)
+
+add_cases(EVAL_CASES, {
+    # ---- errors
+    "ss_a_2d": Eval("searchsorted(a, v)", a=V((2, 3)), v=V((2,))),
+    "ss_a_0d": Eval("searchsorted(a, v)", a=V(()), v=V((2,))),
+    "ss_side_bad": Eval("searchsorted(a, v, side='middle')", a=V((3,)), v=V((2,))),
+    "ss_sorter_size": Eval("searchsorted(a, v, sorter=s)", a=V((4,)), v=V((2,)), s=np.array([0, 1, 2])),
+    "ss_sorter_oob": Eval("searchsorted(a, v, sorter=s)", a=V((3,)), v=V((2,)), s=np.array([0, 5, 1])),
+    "dig_complex": Eval("digitize(x, bins)", x=V((3,), "complex128"), bins=np.array([0.0, 1.0])),
+    "dig_bins_not_monotonic": Eval("digitize(x, bins)", x=V((3,)), bins=np.array([0.0, 2.0, 1.0])),
+    "dig_bins_2d": Eval("digitize(x, bins)", x=V((3,)), bins=np.array([[0.0, 1.0], [2.0, 3.0]])),
+    "bc_negative": Eval("bincount(x)", x=np.array([1, -1, 2])),
+    "bc_float": Eval("bincount(x)", x=np.array([1.0, 2.0])),
+    "bc_u8": Eval("bincount(x)", x=np.array([1, 2], "uint64")),
+    "bc_2d": Eval("bincount(x)", x=np.array([[1, 2], [0, 1]])),
+    "bc_0d": Eval("bincount(x)", x=np.array(3)),
+    "bc_weights_length": Eval("bincount(x, weights=w)", x=np.array([0, 1, 1]), w=np.array([1.0, 2.0])),
+    "bc_weights_complex": Eval("bincount(x, weights=w)", x=np.array([0, 1]), w=np.array([1j, 2.0])),
+    "bc_minlength_negative": Eval("bincount(x, minlength=-1)", x=np.array([0, 1])),
+    "hist_range_reversed": Eval("histogram(a, bins=3, range=(2, 1))", a=V((5,))),
+    "hist_bins_zero": Eval("histogram(a, bins=0)", a=V((5,))),
+    "hist_bins_negative": Eval("histogram(a, bins=-2)", a=V((5,))),
+    "hist_edges_decreasing": Eval("histogram(a, bins=e)", a=V((5,)), e=np.array([0.0, 2.0, 1.0])),
+    "hist_edges_2d": Eval("histogram(a, bins=e)", a=V((5,)), e=np.array([[0.0, 1.0], [2.0, 3.0]])),
+    "hist_nan_autorange": Eval("histogram(a)", a=with_nan(V((5,)), [2])),
+    "hist_weights_shape": Eval("histogram(a, weights=w)", a=V((5,)), w=V((4,))),
+    "uq_axis_oob": Eval("unique(a, axis=2)", a=V((3, 4))),
+    "uq_axis_neg_oob": Eval("unique(a, axis=-3)", a=V((3, 4), "int32")),
+    "uq_0d_axis0": Eval("unique(a, axis=0)", a=V(())),
+    "nonzero_0d": Eval("nonzero(a)", a=V((), "int32")),
+    "where1_0d": Eval("where(a)", a=V(())),
+    # ---- more forms
+    "ss_mixed_dtypes": Eval("searchsorted(a, v)", a=np.sort(V((9,), "int16")), v=V((5,), "float32")),
+    "ss_flipped_v": Eval("searchsorted(a, flip(v, 0))", a=np.sort(V((9,))), v=V((5,))),
+    "ss_long": Eval("searchsorted(a, v, side='right')", a=np.sort(V((100003,), "float32")), v=V((1001,), "float32")),
+    "dig_u1_bins_i8": Eval("digitize(x, bins)", x=V((9,), "uint8"), bins=np.array([-3, 2, 5, 7])),
+    "bc_long": Eval("bincount(x, minlength=5)", x=nonneg((200003,), "int32")),
+    "hist_long_f4": Eval("histogram(a, bins=13)", a=V((100003,), "float32")),
+    "uq_long_f4": Eval("unique(a, return_inverse=True, return_counts=True)", a=V((70001,), "float32")),
+    "isin_long_i2": Eval("isin(a, b)", a=V((50001,), "int16"), b=V((301,), "int16")),
+    "uq_axis0_f4_nan": Eval("unique(a, axis=0, return_inverse=True)", a=with_nan(V((6, 2), "float32"), [0, 4])),
+})
+EVAL_NUMPY2_ONLY |= {"nonzero_0d", "where1_0d", "uq_long_f4"}
+
 if __name__ == "__main__":
-    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__))
+    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))

@@ -141,5 +141,86 @@ CASES = {
 NUMPY2_ONLY = set()
 
 
+# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp, EvalRefGpu.Sorting):
+# every dtype along negative axes (an odd 3-d shape), flattened, empty and 0-d inputs, NaN first /
+# in the middle / last along the sorted lines, errors (AxisError, ValueError for kth, keys of
+# different shapes, kind, TypeError for no keys), views with negative strides. argsort is asked for
+# kind='stable' (cupp's sort always is); partition and argpartition are compared at the kth
+# position (take of the result), where NumPy's introselect and cupp's full sort agree.
+from routine_ref import DTYPES, INEXACT, SHORT, Eval, P, V, add_cases, with_nan  # noqa: E402
+
+EVAL_CASES = {}
+for _dt in DTYPES:
+    _s = SHORT[_dt]
+    _cases = {
+        f"sort_{_s}_axm2": Eval("sort(a, axis=-2)", a=V((3, 5, 7), _dt)),
+        f"sort_{_s}_none": Eval("sort(a, axis=None)", a=V((5, 3), _dt)),
+        f"sort_{_s}_empty": Eval("sort(a, axis=0)", a=V((0, 3), _dt)),
+        f"sort_{_s}_0d_none": Eval("sort(a, axis=None)", a=V((), _dt)),
+        f"argsort_{_s}_axm1": Eval("argsort(a, axis=-1, kind='stable')", a=V((3, 5, 7), _dt)),
+        f"argsort_{_s}_axm3": Eval("argsort(a, axis=-3, kind='stable')", a=V((3, 5, 7), _dt)),
+        f"argsort_{_s}_none": Eval("argsort(a, axis=None, kind='stable')", a=V((4, 5), _dt)),
+        f"argsort_{_s}_empty": Eval("argsort(a, axis=-1, kind='stable')", a=V((3, 0), _dt)),
+        f"lexsort_{_s}": Eval("lexsort((b, a))", a=V((11,), _dt), b=P((11,), _dt)),
+        f"lexsort_{_s}_axm2": Eval("lexsort((b, a), axis=-2)", a=V((5, 4), _dt), b=P((5, 4), _dt)),
+        f"lexsort_{_s}_empty": Eval("lexsort((a, a))", a=V((0,), _dt)),
+        f"partition_{_s}": Eval("take(partition(a, 3, axis=-1), 3, axis=-1)", a=V((4, 9), _dt)),
+        f"partition_{_s}_axm2": Eval("take(partition(a, -2, axis=-2), -2, axis=-2)", a=V((7, 3, 2), _dt)),
+        f"partition_{_s}_none": Eval("take(partition(a, 7, axis=None), 7)", a=V((4, 5), _dt)),
+        f"argpartition_{_s}": Eval("take(take_along_axis(a, argpartition(a, 5, axis=-1), axis=-1), 5, axis=-1)",
+                                   a=V((4, 9), _dt)),
+        f"argpartition_{_s}_none": Eval("take(a, take(argpartition(a, 0, axis=None), 0))", a=V((3, 5), _dt)),
+    }
+    if _dt in INEXACT:
+        # NaN first in row 0, in the middle of row 1, last in row 2 (NaN sorts last).
+        _nan = with_nan(V((3, 7), _dt), [0, 10, 20])
+        _cases.update({
+            f"sort_{_s}_nan": Eval("sort(a, axis=-1)", a=_nan),
+            f"argsort_{_s}_nan": Eval("argsort(a, axis=-1, kind='stable')", a=_nan),
+            f"lexsort_{_s}_nan": Eval("lexsort((b, a))", a=with_nan(V((9,), _dt), [0, 4, 8]), b=P((9,), _dt)),
+            f"partition_{_s}_nan_last": Eval("take(partition(a, 6, axis=-1), 6, axis=-1)", a=_nan),
+            f"partition_{_s}_nan_mid": Eval("take(partition(a, 3, axis=-1), 3, axis=-1)", a=_nan),
+            f"argpartition_{_s}_nan": Eval("take(argpartition(a, 6, axis=-1), 6, axis=-1)", a=_nan),
+        })
+    if _dt in ("complex64", "complex128"):
+        _cases[f"sort_{_s}_nanimag"] = Eval("sort(a, axis=-1)",
+                                            a=with_nan(V((3, 7), _dt), [0, 10, 20], imag=True))
+    add_cases(EVAL_CASES, _cases)
+
+add_cases(EVAL_CASES, {
+    # ---- errors
+    "sort_axis_oob": Eval("sort(a, axis=2)", a=V((3, 4))),
+    "sort_axis_neg_oob": Eval("sort(a, axis=-3)", a=V((3, 4), "int32")),
+    "sort_0d_default_axis": Eval("sort(a)", a=V(())),
+    "sort_kind_bad": Eval("sort(a, kind='bogus')", a=V((5,))),
+    "argsort_axis_oob": Eval("argsort(a, axis=-3, kind='stable')", a=V((3, 4))),
+    "lexsort_shapes_differ": Eval("lexsort((a, b))", a=V((5,)), b=V((6,))),
+    "lexsort_axis_oob": Eval("lexsort((a, b), axis=1)", a=V((5,)), b=V((5,))),
+    "lexsort_0d_keys": Eval("lexsort(a)", a=V(())),
+    "partition_kth_oob": Eval("partition(a, 9)", a=V((9,))),
+    "partition_kth_neg_oob": Eval("partition(a, -10)", a=V((9,), "int16")),
+    "partition_axis_oob": Eval("partition(a, 1, axis=2)", a=V((3, 4))),
+    "argpartition_kth_oob": Eval("argpartition(a, 4, axis=0)", a=V((4, 3))),
+    "partition_0d": Eval("partition(a, 0)", a=V(())),
+    # ---- more forms
+    "sort_stable_true": Eval("sort(a, stable=True)", a=V((4, 6), "int16")),
+    "argsort_stable_true": Eval("argsort(a, stable=True)", a=V((4, 6), "float32")),
+    "argsort_0d_none": Eval("argsort(a, axis=None)", a=V((), "int8")),
+    "lexsort_2d_keys_array": Eval("lexsort(a)", a=V((3, 8), "int32")),
+    "lexsort_mixed_dtypes": Eval("lexsort((a, b, c))", a=V((12,), "float32"), b=V((12,), "uint8"),
+                                 c=V((12,), "bool")),
+    "partition_kth_tuple": Eval("take(partition(a, (2, 6), axis=-1), k, axis=-1)", a=V((3, 9)),
+                                k=np.array([2, 6])),
+    "argpartition_kth_tuple": Eval("take(take_along_axis(a, argpartition(a, (1, 4)), axis=-1), k, axis=-1)",
+                                   a=V((2, 7), "int32"), k=np.array([1, 4])),
+    "sort_flipped": Eval("sort(flip(a, 0), axis=0)", a=V((5, 4), "float32")),
+    "argsort_flipped": Eval("argsort(flip(a, -1), axis=-1, kind='stable')", a=V((4, 6), "int64")),
+    "sort_long_nan_f4": Eval("sort(a)", a=with_nan(V((5001,), "float32"), [0, 2500, 5000])),
+    "argsort_long_ties_i8": Eval("argsort(a, kind='stable')", a=V((6007,), "int64")),
+    "sort_long_axis0_f2": Eval("sort(a, axis=0)", a=V((3001, 3), "float16")),
+    "sort_inf_zeros": Eval("sort(a)", a=np.array([0.0, -0.0, np.inf, -np.inf, 1.0, -0.0, np.nan, -np.inf])),
+})
+EVAL_NUMPY2_ONLY = {"sort_stable_true", "argsort_stable_true"}  # stable= is NumPy 2's
+
 if __name__ == "__main__":
-    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__))
+    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))

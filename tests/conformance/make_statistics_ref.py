@@ -201,5 +201,146 @@ NUMPY2_ONLY = {"isclose_f4", "isclose_f2", "isclose_scalar_b", "isclose_int_scal
                "nanquantile_closest_observation"}
 
 
+# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp, EvalRefGpu.Statistics):
+# every dtype each routine accepts, negative axes and axis tuples, empty and 0-d inputs, NaN first /
+# in the middle / last along the reduced lines, the 13 quantile methods on float32 and int64, and
+# errors. Left out (docs/deviations.md): average with weights summing to zero (ZeroDivisionError),
+# cov with weights of the wrong shape (RuntimeError).
+from routine_ref import DTYPES, INEXACT, SHORT, Eval, V, add_cases, with_nan  # noqa: E402
+
+REAL = [d for d in DTYPES if d not in ("complex64", "complex128")]
+EVAL_CASES = {}
+EVAL_NUMPY2_ONLY = set()
+for _dt in DTYPES:
+    _s = SHORT[_dt]
+    _a = V((3, 5, 7), _dt)
+    _cases = {
+        f"isclose_{_s}": Eval("isclose(a, flip(a, -1))", a=V((3, 5), _dt)),
+        f"isclose_{_s}_tol": Eval("isclose(a, b, rtol=0.5, atol=1)", a=V((3, 5), _dt), b=V((5,), _dt)),
+        f"isclose_{_s}_empty": Eval("isclose(a, b)", a=V((0, 3), _dt), b=V((3,), _dt)),
+        f"isclose_{_s}_0d": Eval("isclose(a, b)", a=V((), _dt), b=V((4,), _dt)),
+        f"allclose_{_s}": Eval("allclose(a, b)", a=V((3, 5), _dt), b=V((3, 5), _dt)),
+        f"allclose_{_s}_false": Eval("allclose(a, flip(a, 0))", a=V((3, 5), _dt)),
+        f"allclose_{_s}_empty": Eval("allclose(a, b)", a=V((0,), _dt), b=V((0,), _dt)),
+        f"array_equal_{_s}": Eval("array_equal(a, b)", a=V((3, 5), _dt), b=V((3, 5), _dt)),
+        f"array_equal_{_s}_differ": Eval("array_equal(a, flip(a, 0))", a=V((3, 5), _dt)),
+        f"array_equal_{_s}_0d": Eval("array_equal(a, b)", a=V((), _dt), b=V((1,), _dt)),
+        f"array_equiv_{_s}": Eval("array_equiv(a, b)", a=V((3, 5), _dt), b=V((3, 5), _dt)[1]),
+        f"array_equiv_{_s}_0d": Eval("array_equiv(a, b)", a=V((), _dt), b=np.full((2, 2), V((), _dt))),
+        f"average_{_s}_axm1": Eval("average(a, axis=-1)", a=_a),
+        f"average_{_s}_weights_axt": Eval("average(a, axis=(0, -1), weights=w)", a=_a, w=V((3, 7), "uint8") + 1),
+        f"average_{_s}_weights_1d": Eval("average(a, axis=-2, weights=w, returned=True)", a=_a,
+                                         w=np.array([1.0, 2.0, 0.5, 3.0, 1.5])),
+        f"average_{_s}_0d": Eval("average(a)", a=V((), _dt)),
+        f"median_{_s}_axm1": Eval("median(a, axis=-1)", a=_a),
+        f"median_{_s}_axt_kd": Eval("median(a, axis=(0, -1), keepdims=True)", a=_a),
+        f"median_{_s}_0d": Eval("median(a)", a=V((), _dt)),
+        f"median_{_s}_empty": Eval("median(a, axis=0)", a=V((0, 3), _dt)),
+        f"cov_{_s}": Eval("cov(a)", a=V((3, 7), _dt)),
+        f"cov_{_s}_rowvar_ddof": Eval("cov(a, rowvar=False, ddof=0)", a=V((7, 3), _dt)),
+        f"corrcoef_{_s}": Eval("corrcoef(a, b)", a=V((2, 9), _dt), b=V((9,), _dt)[::-1]),
+    }
+    # a weights tuple axis is NumPy 2's; isclose's tolerances meet the inputs as weak scalars (NEP 50)
+    EVAL_NUMPY2_ONLY |= {f"average_{_s}_weights_axt", f"isclose_{_s}", f"isclose_{_s}_tol", f"isclose_{_s}_0d",
+                         f"allclose_{_s}", f"allclose_{_s}_false"}
+    if _dt in REAL:
+        _cases.update({
+            f"quantile_{_s}_axm1": Eval("quantile(a, q, axis=-1)", a=_a, q=np.array([0.0, 0.3, 0.5, 1.0])),
+            f"quantile_{_s}_axt": Eval("quantile(a, 0.25, axis=(-1, 0), keepdims=True)", a=_a),
+            f"quantile_{_s}_0d": Eval("quantile(a, q)", a=V((), _dt), q=np.array([0.5, 1.0])),
+            f"quantile_{_s}_lower": Eval("quantile(a, 0.4, axis=-1, method='lower')", a=_a),
+            f"percentile_{_s}_axm2": Eval("percentile(a, q, axis=-2)", a=_a, q=np.array([10.0, 50.0, 95.0])),
+            f"percentile_{_s}_nearest": Eval("percentile(a, 40, method='nearest')", a=_a),
+            f"nanmedian_{_s}_axm1": Eval("nanmedian(a, axis=-1)", a=_a),
+            f"nanquantile_{_s}_axt": Eval("nanquantile(a, q, axis=(0, 2))", a=_a, q=np.array([0.1, 0.9])),
+            f"nanpercentile_{_s}_axm1": Eval("nanpercentile(a, 75, axis=-1, keepdims=True)", a=_a),
+        })
+        # a weak (Python float) q meets a in a's dtype under NumPy 2 (NEP 50)
+        EVAL_NUMPY2_ONLY |= {f"quantile_{_s}_axt", f"quantile_{_s}_lower", f"percentile_{_s}_nearest",
+                             f"nanpercentile_{_s}_axm1"}
+    else:
+        _cases[f"quantile_{_s}_complex"] = Eval("quantile(a, 0.5)", a=V((5,), _dt))  # NumPy 2: TypeError
+        EVAL_NUMPY2_ONLY.add(f"quantile_{_s}_complex")
+    if _dt in INEXACT:
+        _nan = with_nan(V((3, 7), _dt), [0, 10, 20])
+        _cases.update({
+            f"isclose_{_s}_nan": Eval("isclose(a, b)", a=_nan, b=with_nan(V((3, 7), _dt), [0, 11])),
+            f"isclose_{_s}_equal_nan": Eval("isclose(a, b, equal_nan=True)", a=_nan,
+                                            b=with_nan(V((3, 7), _dt), [0, 11])),
+            f"allclose_{_s}_nan": Eval("allclose(a, a, equal_nan=True), allclose(a, a)", a=_nan),
+            f"array_equal_{_s}_nan": Eval("array_equal(a, a, equal_nan=True), array_equal(a, a)", a=_nan),
+            f"average_{_s}_nan": Eval("average(a, axis=-1)", a=_nan),
+            f"median_{_s}_nan": Eval("median(a, axis=-1)", a=_nan),
+            f"cov_{_s}_nan": Eval("cov(a)", a=_nan),
+        })
+        if _dt in REAL:
+            _cases.update({
+                f"quantile_{_s}_nan": Eval("quantile(a, q, axis=-1)", a=_nan, q=np.array([0.0, 0.5, 1.0])),
+                f"nanmedian_{_s}_nan": Eval("nanmedian(a, axis=-1)", a=_nan),
+                f"nanmedian_{_s}_nan_none": Eval("nanmedian(a)", a=_nan),
+                f"nanquantile_{_s}_nan": Eval("nanquantile(a, q, axis=-1)", a=_nan, q=np.array([0.0, 0.5, 1.0])),
+                f"nanpercentile_{_s}_nan": Eval("nanpercentile(a, q, axis=-1)", a=_nan,
+                                                q=np.array([0.0, 50.0, 100.0])),
+                f"nanquantile_{_s}_allnan": Eval("nanquantile(a, q, axis=-1)",
+                                                 a=with_nan(V((2, 3), _dt), [3, 4, 5]), q=np.array([0.5])),
+            })
+    add_cases(EVAL_CASES, _cases)
+
+for _m in METHODS:
+    add_cases(EVAL_CASES, {
+        f"quantile_{_m}_f4": Eval(f"quantile(a, q, axis=-1, method='{_m}')", a=V((3, 8), "float32"),
+                                  q=np.array([0.0, 0.1, 0.5, 0.7, 1.0], "float32")),
+        f"quantile_{_m}_i8": Eval(f"quantile(a, q, axis=0, method='{_m}')", a=V((9, 2), "int64"), q=QS),
+        f"nanpercentile_{_m}_f8": Eval(f"nanpercentile(a, q, axis=-1, method='{_m}')",
+                                       a=with_nan(V((3, 8)), [0, 12, 23]), q=QS * 100),
+    })
+    EVAL_NUMPY2_ONLY |= {f"quantile_{_m}_f4", f"quantile_{_m}_i8", f"nanpercentile_{_m}_f8"}
+
+add_cases(EVAL_CASES, {
+    # ---- errors
+    "isclose_shapes": Eval("isclose(a, b)", a=V((3,)), b=V((4,))),
+    "allclose_shapes": Eval("allclose(a, b)", a=V((2, 3)), b=V((3, 2))),
+    "average_weights_no_axis": Eval("average(a, weights=w)", a=V((3, 4)), w=V((4,))),
+    "average_weights_length": Eval("average(a, axis=1, weights=w)", a=V((3, 4)), w=V((3,))),
+    "average_axis_oob": Eval("average(a, axis=2)", a=V((3, 4))),
+    "median_axis_oob": Eval("median(a, axis=-3)", a=V((3, 4))),
+    "median_axis_dup": Eval("median(a, axis=(0, -2))", a=V((3, 4))),
+    "quantile_q_above": Eval("quantile(a, 1.5)", a=V((5,))),
+    "quantile_q_negative": Eval("quantile(a, q)", a=V((5,)), q=np.array([0.5, -0.1])),
+    "quantile_method_bad": Eval("quantile(a, 0.5, method='bogus')", a=V((5,))),
+    "quantile_axis_oob": Eval("quantile(a, 0.5, axis=2)", a=V((3, 4))),
+    "percentile_q_above": Eval("percentile(a, 101)", a=V((5,))),
+    "nanquantile_q_above": Eval("nanquantile(a, 2)", a=V((5,))),
+    "nanmedian_axis_oob": Eval("nanmedian(a, axis=2)", a=V((3, 4))),
+    "quantile_empty": Eval("quantile(a, 0.5)", a=V((0,))),
+    "cov_3d": Eval("cov(a)", a=V((2, 3, 4))),
+    "cov_y_3d": Eval("cov(a, b)", a=V((2, 3)), b=V((2, 3, 1))),
+    "cov_ddof_fraction": Eval("cov(a, ddof=1.5)", a=V((2, 5))),
+    "cov_fweights_negative": Eval("cov(a, fweights=f)", a=V((2, 5)), f=np.array([1, 2, -1, 1, 1])),
+    "cov_fweights_float": Eval("cov(a, fweights=f)", a=V((2, 5)), f=np.array([1.0, 2.0, 1.0, 1.0, 1.0])),
+    "cov_aweights_negative": Eval("cov(a, aweights=w)", a=V((2, 5)), w=np.array([1.0, 2.0, -1.0, 1.0, 1.0])),
+    "corrcoef_3d": Eval("corrcoef(a)", a=V((2, 2, 2))),
+    # ---- more forms
+    "cov_y_rowvar_false_f4": Eval("cov(a, b, rowvar=False)", a=V((6, 2), "float32"), b=V((6,), "float32")),
+    "cov_bias_c8": Eval("cov(a, bias=True)", a=V((2, 6), "complex64")),
+    "cov_fweights_aweights_i2": Eval("cov(a, fweights=f, aweights=w)", a=V((3, 5), "int16"),
+                                     f=np.array([1, 2, 3, 1, 2]), w=np.array([0.5, 1.0, 2.0, 1.5, 0.25])),
+    "cov_0d": Eval("cov(a)", a=V(())),
+    "cov_dtype_f4": Eval("cov(a, dtype='float32')", a=V((3, 6), "int8")),
+    "corrcoef_rowvar_false": Eval("corrcoef(a, rowvar=False)", a=V((7, 3), "float32")),
+    "corrcoef_single": Eval("corrcoef(a)", a=V((5,), "int32")),
+    "median_flipped": Eval("median(flip(a, -1), axis=-1)", a=V((4, 6), "int16")),
+    "median_long_f4": Eval("median(a, axis=-1)", a=V((3, 4001), "float32")),
+    "quantile_long": Eval("quantile(a, q)", a=V((100003,)), q=QS),
+    "nanmedian_long_nan": Eval("nanmedian(a, axis=0)", a=with_nan(V((3001, 2), "float32"), [0, 1, 3000, 6001])),
+    "isclose_inf": Eval("isclose(a, b)", a=np.array([np.inf, -np.inf, np.inf, 1.0]), b=np.array([np.inf, np.inf, 1e308, np.inf])),
+    "average_weights_i4_bool_w": Eval("average(a, axis=0, weights=w)", a=V((4, 3), "int32"),
+                                      w=np.array([True, False, True, True])),
+    "array_equiv_not_broadcastable": Eval("array_equiv(a, b)", a=V((3,)), b=V((4,))),
+    "array_equal_dtypes_i8_f4": Eval("array_equal(a, b)", a=V((4,), "int64"), b=V((4,), "int64").astype("float32")),
+})
+EVAL_NUMPY2_ONLY |= {"quantile_long", "quantile_q_above", "nanquantile_q_above", "percentile_q_above",
+                     "quantile_method_bad", "quantile_axis_oob"}
+
 if __name__ == "__main__":
-    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__))
+    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))

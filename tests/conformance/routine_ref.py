@@ -72,10 +72,88 @@ class Eval:
         return "Eval(%r)" % self.expr
 
 
+# ---- inputs for Eval cases (saved with the case, so the C++ side builds nothing)
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+          "float64", "complex64", "complex128"]
+SHORT = {"bool": "b1", "int8": "i1", "int16": "i2", "int32": "i4", "int64": "i8", "uint8": "u1", "uint16": "u2",
+         "uint32": "u4", "uint64": "u8", "float16": "f2", "float32": "f4", "float64": "f8", "complex64": "c8",
+         "complex128": "c16"}
+INEXACT = ["float16", "float32", "float64", "complex64", "complex128"]
+
+
+def V(shape, dt="float64"):
+    """Scrambled small values with repeats, exact in every dtype, whose sums are exact in any order:
+    bool k % 3 != 0; unsigned k % 9; signed k % 9 - 4; float (k % 17 - 8) / 4; complex that plus
+    1j * ((i * 53) % 101 % 9 - 4) / 2, with k = (i * 37) % 101."""
+    n = int(np.prod(shape, dtype=np.int64))
+    i = np.arange(n, dtype=np.int64)
+    k = (i * 37) % 101
+    kind = np.dtype(dt).kind
+    if kind == "b":
+        v = k % 3 != 0
+    elif kind == "u":
+        v = k % 9
+    elif kind == "i":
+        v = k % 9 - 4
+    elif kind == "f":
+        v = (k % 17 - 8) / 4.0
+    else:
+        v = (k % 17 - 8) / 4.0 + 1j * (((i * 53) % 101) % 9 - 4) / 2.0
+    return np.asarray(v).reshape(shape).astype(dt)
+
+
+def P(shape, dt="float64"):
+    """Factors whose products are exact (powers of two times a sign or a unit), so that any order
+    of multiplication gives the same bits: 1, -1, 2, -2 (unsigned 1, 2; bool mostly True; complex
+    1, -1, 1j, -1j, 2, -2j)."""
+    n = int(np.prod(shape, dtype=np.int64))
+    k = (np.arange(n, dtype=np.int64) * 37) % 101
+    kind = np.dtype(dt).kind
+    if kind == "b":
+        v = k % 4 != 0
+    elif kind == "u":
+        v = 1 + k % 2
+    elif kind == "c":
+        v = np.array([1, -1, 1j, -1j, 2, -2j])[k % 6]
+    else:
+        v = np.array([1, -1, 2, -2])[k % 4]
+    return np.asarray(v).reshape(shape).astype(dt)
+
+
+def with_nan(a, positions, imag=False):
+    """A copy with NaN at the flat positions (in the imaginary part when imag)."""
+    a = np.array(a, copy=True)
+    for p in positions:
+        if imag:
+            a.flat[p] = complex(a.flat[p].real, np.nan)
+        else:
+            a.flat[p] = np.nan
+    return a
+
+
+def _copy_then(f):
+    def g(a, *args, **kwargs):
+        a = np.array(a, copy=True)
+        f(a, *args, **kwargs)
+        return a
+    g.__name__ = f.__name__ + "_copy"
+    return g
+
+
+# NumPy's in-place routines as functions of a copy that give it (the C++ test registers the same
+# names): put_copy(a, ind, v, mode='raise') is np.put on a copy of a, then that copy.
+HELPERS = {"put_copy": _copy_then(np.put), "put_along_axis_copy": _copy_then(np.put_along_axis),
+           "putmask_copy": _copy_then(np.putmask), "place_copy": _copy_then(np.place),
+           "fill_diagonal_copy": _copy_then(np.fill_diagonal)}
+
+
 class _Names(dict):
-    """eval()'s locals: the inputs, then numpy's attributes (so sum is numpy.sum, not Python's)."""
+    """eval()'s locals: the inputs, the *_copy helpers, then numpy's attributes (so sum is
+    numpy.sum, not Python's)."""
 
     def __missing__(self, key):
+        if key in HELPERS:
+            return HELPERS[key]
         try:
             return getattr(np, key)
         except AttributeError:
@@ -84,7 +162,7 @@ class _Names(dict):
 
 def run_eval(case):
     """The NumPy result of an Eval case (raises what NumPy raises)."""
-    return eval(case.expr, {"__builtins__": {}}, _Names(case.inputs))
+    return eval(case.expr, {}, _Names(case.inputs))  # (names resolve in _Names before builtins)
 
 
 _AXIS_ERROR = getattr(getattr(np, "exceptions", np), "AxisError")
