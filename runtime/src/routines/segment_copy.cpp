@@ -1,16 +1,17 @@
 // The segment copy (segment_copy.hpp): planning, the kernel's source, its launch and the batch.
 //
 // The kernel cuts every segment of its table into tiles of tile_words words (the segment's own
-// word size) and walks all tiles with a grid of one wave (multiprocessors x resident blocks),
+// word size) and walks all tiles with a grid of one wave (multiprocessors x resident blocks; the
+// launch bounds ask for 4 blocks of 256 threads a multiprocessor, at most 64 registers),
 // tile = blockIdx.x + k * gridDim.x. A block finds its tile's segment in the table's prefix of
-// tile counts (tiles only grow, so the search moves forward), and each thread loads its
+// tile counts (its tiles only grow, so the search only moves forward), and each thread loads its
 // words_per_thread words (block_threads apart) before storing them, so several loads are in
 // flight per thread. A tile never spans two segments, so every word of every segment is copied
 // exactly once, and nothing outside a segment's rows is read or written. Rows of a segment
-// (rows > 1) map word j to row j / words_per_row: one division per thread and tile (32-bit when
-// j fits), then stepping by block_threads words without dividing. No cache hints: plain loads
-// and stores reach the copy floor, and a streaming hint would evict an output that the next
-// kernel is about to read when the copy fits in L2.
+// (rows > 1) map word j to row j / words_per_row: one division per thread and tile (32-bit while
+// j fits), then steps of block_threads words without dividing. No cache hints: streaming
+// (evict-first) stores would push out of L2 an output that the next kernel is about to read
+// when the copy fits there, and for copies larger than L2 nothing shows they gain.
 #include "routines/segment_copy.hpp"
 
 #include <cuda_runtime.h>
