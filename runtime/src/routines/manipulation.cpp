@@ -612,7 +612,7 @@ std::pair<ndarray, int> edit_target(const ndarray& arr, std::optional<int> axis,
 }
 
 // Copies the entries of `a` along axis where keep[i] into out (C-ordered, keep-count long), one
-// copy per run of kept entries.
+// piece per run of kept entries (byte pieces: one segment copy launch for all of them).
 void copy_kept(const ndarray& out, const ndarray& a, int axis, const std::vector<bool>& keep) {
   const auto n = static_cast<int64_t>(keep.size());
   detail::segment_copy::batch pieces;
