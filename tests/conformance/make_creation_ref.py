@@ -175,6 +175,26 @@ add_cases(EVAL_CASES, {
     "indices_0d": Eval("indices(())"),
     "full_like_0d_shape": Eval("full_like(a, 2, shape=())", a=V((2, 2), "int16")),
     "tril_1d": Eval("tril(v, k=1)", v=V((4,), "int32")),
+    "zeros_empty": Eval("zeros((0, 2), dtype='int8')"),
+    "ones_empty": Eval("ones((3, 0))"),
+    "full_empty": Eval("full((0,), 1)"),
+    "zeros_like_empty": Eval("zeros_like(a)", a=V((0, 3), "complex64")),
+    "zeros_like_0d": Eval("zeros_like(a)", a=V((), "uint16")),
+    "ones_like_0d": Eval("ones_like(a)", a=V((), "float16")),
+    "full_like_empty": Eval("full_like(a, 1)", a=V((2, 0), "int32")),
+    "empty_0d": Eval("zeros_like(empty((), dtype='int64'))"),
+    "empty_like_0d": Eval("zeros_like(empty_like(a))", a=V((), "bool")),
+    "linspace_0d_arrays": Eval("linspace(a, b, 3)", a=V(()), b=V(()) + 4),
+    "logspace_empty": Eval("logspace(0, 1, 0)"),
+    "geomspace_empty": Eval("geomspace(1, 8, 0)"),
+    "geomspace_arrays_axis_m1": Eval("geomspace(a, b, 4, axis=-1)", a=np.array([1.0, 2.0]), b=np.array([8.0, 16.0])),
+    "tril_empty": Eval("tril(a, k=1)", a=V((0, 3), "uint8")),
+    "diagflat_empty": Eval("diagflat(a)", a=V((0,), "int16")),
+    "diag_0d": Eval("diag(a)", a=V(())),
+    "triu_0d": Eval("triu(a)", a=V((), "int32")),
+    "full_like_negative_shape": Eval("full_like(a, 1, shape=(2, -1))", a=V((2,))),
+    "empty_like_negative_shape": Eval("empty_like(a, shape=(-3,))", a=V((2,))),
+    "tri_negative_m": Eval("tri(2, -1)"),
     # ---- negative axes, strided inputs
     "linspace_arrays_axis_m1": Eval("linspace(a, b, 4, axis=-1)", a=V((2, 3)), b=V((3,)) + 9),
     "linspace_arrays_axis_m2": Eval("linspace(a, b, 5, axis=-2, endpoint=False)", a=V((2,)), b=V((2,)) + 4),
@@ -205,6 +225,7 @@ add_cases(EVAL_CASES, {
     "indices_negative": Eval("indices((-1, 2))"),
     "arange_bool_long": Eval("arange(0, 5, dtype='bool')"),
 })
+EVAL_NUMPY2_ONLY = {"arange_bool_long"}  # NumPy 1 gave a 2-element array
 
 if __name__ == "__main__":
-    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, {"arange_bool_long"}))
+    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))

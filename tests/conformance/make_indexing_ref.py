@@ -161,5 +161,123 @@ CASES = {
 NUMPY2_ONLY = set()
 
 
+# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp, EvalRefGpu.Indexing):
+# every routine on every dtype, negative axes and indices, index arrays of several integer dtypes,
+# 0-d and empty inputs, views with negative strides, and the errors (an index out of bounds:
+# IndexError, or ValueError where NumPy raises it: choose, unravel_index, ravel_multi_index; a bad
+# axis: AxisError; shapes that do not fit: ValueError). The in-place routines run on a copy that the
+# case gives back (put_copy, put_along_axis_copy, putmask_copy, place_copy, fill_diagonal_copy:
+# routine_ref.HELPERS, registered with the same names by the C++ test).
+from routine_ref import DTYPES, SHORT, Eval, V, add_cases  # noqa: E402
+
+INDEX_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+EVAL_CASES = {}
+for _dt in DTYPES:
+    _s = SHORT[_dt]
+    _a = V((3, 4), _dt)
+    _cases = {
+        f"take_{_s}_axm1": Eval("take(a, i, axis=-1)", a=_a, i=I([[3, -1], [0, -4]])),
+        f"take_{_s}_none": Eval("take(a, i)", a=_a, i=I([11, -12, 5])),
+        f"take_{_s}_wrap_clip": Eval("take(a, i, axis=0, mode='wrap'), take(a, i, axis=0, mode='clip')", a=_a,
+                                     i=I([5, -7, 1])),
+        f"take_{_s}_empty": Eval("take(a, i, axis=-2)", a=_a, i=I([], "int64")),
+        f"take_{_s}_0d": Eval("take(a, 0)", a=V((), _dt)),
+        f"tal_{_s}_axm1": Eval("take_along_axis(a, i, axis=-1)", a=_a, i=I([[3, 0], [1, 1], [-1, 2]])),
+        f"tal_{_s}_axm2": Eval("take_along_axis(flip(a, 0), i, axis=-2)", a=_a, i=I([[2, 0, 1, -3]])),
+        f"put_{_s}": Eval("put_copy(a, i, v)", a=_a, i=I([0, -1, 5, 5]), v=V((3,), _dt)),
+        f"put_{_s}_wrap_clip": Eval("put_copy(a, i, v, mode='wrap'), put_copy(a, i, v, mode='clip')", a=_a,
+                                    i=I([13, -14]), v=V((2,), _dt)),
+        f"pal_{_s}_axm1": Eval("put_along_axis_copy(a, i, v, -1)", a=_a, i=I([[0], [3], [-1]]), v=V((3, 1), _dt)),
+        f"putmask_{_s}": Eval("putmask_copy(a, m, v)", a=_a, m=V((3, 4), "bool"), v=V((5,), _dt)),
+        f"place_{_s}": Eval("place_copy(a, m, v)", a=_a, m=V((3, 4), "bool"), v=V((3,), _dt)),
+        f"fill_diagonal_{_s}": Eval("fill_diagonal_copy(a, v)", a=V((4, 4), _dt), v=V((), _dt)),
+        f"fill_diagonal_{_s}_wrap": Eval("fill_diagonal_copy(a, v, wrap=True)", a=V((7, 3), _dt), v=V((2,), _dt)),
+        f"compress_{_s}_axm1": Eval("compress(c, a, axis=-1)", a=_a, c=I([True, False, True], "bool")),
+        f"compress_{_s}_none": Eval("compress(c, flip(a, -1))", a=_a, c=I([0, 1, 1, 0, 1])),
+        f"extract_{_s}": Eval("extract(c, a)", a=_a, c=V((3, 4), "bool")),
+        f"choose_{_s}": Eval("choose(i, (a, b))", a=_a, b=V((4,), _dt), i=V((3, 4), "bool").astype("int64")),
+        f"choose_{_s}_clip": Eval("choose(i, (a, b, a), mode='clip')", a=_a, b=V((3, 4), _dt), i=I([[-1, 3, 2, 1]])),
+        f"select_{_s}": Eval("select((c, d), (a, b))", a=_a, b=V((4,), _dt), c=V((3, 4), "bool"),
+                             d=V((3, 1), "bool")),
+        f"putmask_{_s}_empty": Eval("putmask_copy(a, m, v)", a=V((0, 2), _dt), m=V((0, 2), "bool"), v=V((1,), _dt)),
+        f"extract_{_s}_0d": Eval("extract(c, a)", a=V((), _dt), c=I(True, "bool")),
+    }
+    add_cases(EVAL_CASES, _cases)
+
+for _it in INDEX_DTYPES:
+    _s = SHORT[_it]
+    add_cases(EVAL_CASES, {
+        f"take_index_{_s}": Eval("take(a, i, axis=1)", a=V((3, 5)), i=I([4, 0, 2], _it)),
+        f"tal_index_{_s}": Eval("take_along_axis(a, i, axis=0)", a=V((3, 5)), i=I([[2, 0, 1, 1, 0]], _it)),
+        f"unravel_index_{_s}": Eval("unravel_index(i, (3, 4, 5))", i=I([59, 0, 17], _it)),
+        f"unravel_index_{_s}_f": Eval("unravel_index(i, (7, 6), order='F')", i=I([[31, 41], [13, 0]], _it)),
+        f"ravel_multi_index_{_s}": Eval("ravel_multi_index((i, j), (3, 4))", i=I([2, 0, 1], _it),
+                                        j=I([3, 1, 0], _it)),
+        f"ix_{_s}": Eval("ix_(i, j)", i=I([0, 2], _it), j=I([1, 3, 0], _it)),
+        f"choose_index_{_s}": Eval("choose(i, (a, b))", a=V((4,)), b=V((4,)) + 9, i=I([1, 0, 1, 1], _it)),
+    })
+
+add_cases(EVAL_CASES, {
+    # ---- 0-d and empty
+    "take_0d_index_array": Eval("take(a, i)", a=V((3, 4)), i=I(5)),
+    "take_along_axis_empty": Eval("take_along_axis(a, i, axis=1)", a=V((3, 4)), i=I([[], [], []], "int64")),
+    "compress_empty": Eval("compress(c, a, axis=0)", a=V((0, 3)), c=I([], "bool")),
+    "extract_empty": Eval("extract(c, a)", a=V((0,)), c=I([], "bool")),
+    "choose_0d": Eval("choose(i, (a, b))", a=V(()), b=V((2,)), i=I(1)),
+    "select_empty_choice": Eval("select((c,), (a,), 7)", a=V((0, 2), "int32"), c=V((0, 2), "bool")),
+    "unravel_index_0d": Eval("unravel_index(i, (6, 7))", i=I(40)),
+    "unravel_index_empty": Eval("unravel_index(i, (6, 7))", i=I([], "int64")),
+    "ravel_multi_index_0d": Eval("ravel_multi_index((i, j), (4, 5))", i=I(3), j=I(2)),
+    "ravel_multi_index_modes": Eval("ravel_multi_index((i, j), (4, 5), mode=('wrap', 'clip'))", i=I([5, -1]),
+                                    j=I([9, -3])),
+    "ix_bool_empty": Eval("ix_(i, j)", i=I([False, False], "bool"), j=I([], "int64")),
+    "put_scalar_value": Eval("put_copy(a, i, 7)", a=V((3, 4), "int16"), i=I([0, 11])),
+    "fill_diagonal_3d": Eval("fill_diagonal_copy(a, 5)", a=V((3, 3, 3), "float32")),
+    "put_0d": Eval("put_copy(a, i, v)", a=V((), "int32"), i=I([0]), v=V((1,), "int32")),
+    "pal_empty": Eval("put_along_axis_copy(a, i, v, 0)", a=V((0, 3)), i=I([], "int64").reshape(0, 3), v=V(())),
+    "compress_0d": Eval("compress(c, a)", a=V(()), c=I([True], "bool")),
+    "choose_empty": Eval("choose(i, (a, b))", a=V((0,)), b=V((0,)), i=I([], "int64")),
+    "select_0d": Eval("select((c,), (a,), 2)", a=V((), "int16"), c=I(True, "bool")),
+    "putmask_0d": Eval("putmask_copy(a, m, v)", a=V(()), m=I(True, "bool"), v=V((2,))),
+    "place_0d": Eval("place_copy(a, m, v)", a=V((), "int64"), m=I(True, "bool"), v=V((2,), "int64")),
+    "fill_diagonal_empty": Eval("fill_diagonal_copy(a, 3)", a=V((0, 0), "uint8")),
+    "ravel_multi_index_empty": Eval("ravel_multi_index((i, j), (3, 4))", i=I([], "int64"), j=I([], "int64")),
+    # ---- errors
+    "take_oob": Eval("take(a, i)", a=V((3, 4)), i=I([12])),
+    "take_neg_oob": Eval("take(a, i, axis=-1)", a=V((3, 4)), i=I([-5])),
+    "take_axis_oob": Eval("take(a, i, axis=2)", a=V((3, 4)), i=I([0])),
+    "take_empty_axis": Eval("take(a, i, axis=1)", a=V((3, 0)), i=I([0])),
+    "take_float_indices": Eval("take(a, i)", a=V((3, 4)), i=np.array([0.0, 1.0])),
+    "tal_ndim": Eval("take_along_axis(a, i, axis=1)", a=V((3, 4)), i=I([0, 1])),
+    "tal_oob": Eval("take_along_axis(a, i, axis=1)", a=V((3, 4)), i=I([[4], [0], [1]])),
+    "tal_axis_oob": Eval("take_along_axis(a, i, axis=2)", a=V((3, 4)), i=I([[0], [1], [2]])),
+    "tal_float_indices": Eval("take_along_axis(a, i, axis=1)", a=V((3, 4)), i=np.array([[0.0], [1.0], [2.0]])),
+    "put_oob": Eval("put_copy(a, i, v)", a=V((3, 4)), i=I([12]), v=V((1,))),
+    "put_empty_array": Eval("put_copy(a, i, v)", a=V((0,)), i=I([0]), v=V((1,))),
+    "pal_oob": Eval("put_along_axis_copy(a, i, v, 1)", a=V((3, 4)), i=I([[4], [0], [1]]), v=V((3, 1))),
+    "putmask_size": Eval("putmask_copy(a, m, v)", a=V((3, 4)), m=V((4,), "bool"), v=V((2,))),
+    "place_empty_vals": Eval("place_copy(a, m, v)", a=V((3, 4)), m=V((3, 4), "bool"), v=V((0,))),
+    "fill_diagonal_1d": Eval("fill_diagonal_copy(a, 1)", a=V((4,))),
+    "fill_diagonal_3d_unequal": Eval("fill_diagonal_copy(a, 1)", a=V((3, 3, 2))),
+    "compress_axis_oob": Eval("compress(c, a, axis=2)", a=V((3, 4)), c=I([True], "bool")),
+    "compress_condition_long": Eval("compress(c, a, axis=0)", a=V((3, 4)), c=I([0, 1, 0, 1, 1])),
+    "choose_oob": Eval("choose(i, (a, b))", a=V((4,)), b=V((4,)), i=I([0, 2, 1, 0])),
+    "choose_shapes": Eval("choose(i, (a, b))", a=V((4,)), b=V((3,)), i=I([0, 1, 1, 0])),
+    "select_lengths": Eval("select((c, c), (a,))", a=V((3,)), c=V((3,), "bool")),
+    "select_not_bool": Eval("select((c,), (a,))", a=V((3,)), c=I([0, 1, 2])),
+    "select_empty": Eval("select((), ())"),
+    "unravel_index_oob": Eval("unravel_index(i, (3, 4))", i=I([12])),
+    "unravel_index_negative": Eval("unravel_index(i, (3, 4))", i=I([-1])),
+    "ravel_multi_index_oob": Eval("ravel_multi_index((i, j), (3, 4))", i=I([3]), j=I([0])),
+    "ravel_multi_index_dims": Eval("ravel_multi_index((i, j), (3, 4, 5))", i=I([1]), j=I([0])),
+    "ix_2d": Eval("ix_(i)", i=I([[0, 1]])),
+    "ix_0d": Eval("ix_(i)", i=I(1)),
+    "unravel_index_float": Eval("unravel_index(i, (3, 4))", i=np.array([1.0])),
+    "tal_0d": Eval("take_along_axis(a, i, axis=0)", a=V(()), i=I(0)),
+    "pal_0d": Eval("put_along_axis_copy(a, i, v, 0)", a=V(()), i=I(0), v=V(())),
+})
+# NumPy 2: choose/select and the index dtypes under NEP 50; select's error for an empty list.
+EVAL_NUMPY2_ONLY = {"select_empty", "select_empty_choice"}
+
 if __name__ == "__main__":
-    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__))
+    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))

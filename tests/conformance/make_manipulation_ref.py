@@ -457,5 +457,172 @@ NUMPY2_ONLY = {
 }
 
 
+# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp, EvalRefGpu.Manipulation;
+# written to <out>/eval, apart from the classic cases above): every routine on every dtype, negative
+# axes, views with negative strides (flip), 0-d and empty inputs, and the errors (shapes that do not
+# join or split: ValueError; a bad axis: AxisError; an index out of bounds: IndexError).
+from routine_ref import DTYPES, SHORT, Eval, V, add_cases  # noqa: E402
+
+REAL_DTYPES = [d for d in DTYPES if d not in ("complex64", "complex128")]
+EVAL_CASES = {}
+for _dt in DTYPES:
+    _s = SHORT[_dt]
+    _cases = {
+        f"concatenate_{_s}_axm1_flipped": Eval("concatenate((a, flip(b, 0)), axis=-1)", a=V((2, 3), _dt),
+                                               b=V((2, 2), _dt)),
+        f"concatenate_{_s}_none": Eval("concatenate((a, b), axis=None)", a=V((2, 3), _dt), b=V((4,), _dt)),
+        f"concat_{_s}": Eval("concat((a, b), axis=-2)", a=V((2, 3), _dt), b=V((1, 3), _dt)),
+        f"stack_{_s}_axm1": Eval("stack((a, b, a), axis=-1)", a=V((2, 3), _dt), b=V((2, 3), _dt)),
+        f"hstack_{_s}": Eval("hstack((a, b))", a=V((2, 3), _dt), b=V((2, 1), _dt)),
+        f"vstack_{_s}": Eval("vstack((a, b))", a=V((3,), _dt), b=V((2, 3), _dt)),
+        f"dstack_{_s}": Eval("dstack((a, b))", a=V((2, 3), _dt), b=V((2, 3, 2), _dt)),
+        f"column_stack_{_s}": Eval("column_stack((a, b))", a=V((3,), _dt), b=V((3, 2), _dt)),
+        f"append_{_s}_axm2": Eval("append(a, b, axis=-2)", a=V((2, 3), _dt), b=V((1, 3), _dt)),
+        f"append_{_s}_none": Eval("append(a, b)", a=V((2, 2), _dt), b=V((3,), _dt)),
+        f"split_{_s}_axm1": Eval("split(a, 3, axis=-1)", a=V((2, 9), _dt)),
+        f"array_split_{_s}_axm2": Eval("array_split(a, (2, 5), axis=-2)", a=V((7, 2), _dt)),
+        f"hsplit_{_s}": Eval("hsplit(a, 2)", a=V((2, 4), _dt)),
+        f"vsplit_{_s}": Eval("vsplit(a, (1, 3))", a=V((4, 2), _dt)),
+        f"dsplit_{_s}": Eval("dsplit(a, 2)", a=V((2, 2, 4), _dt)),
+        f"flip_{_s}_axes": Eval("flip(a, axis=(0, -1))", a=V((2, 3, 4), _dt)),
+        f"fliplr_{_s}": Eval("fliplr(a)", a=V((3, 4, 2), _dt)),
+        f"flipud_{_s}": Eval("flipud(a)", a=V((3, 4), _dt)),
+        f"rot90_{_s}_neg": Eval("rot90(a, -1, axes=(-1, 0))", a=V((2, 3, 4), _dt)),
+        f"roll_{_s}_axes": Eval("roll(a, (2, -1), axis=(-1, 0))", a=V((3, 4), _dt)),
+        f"roll_{_s}_none": Eval("roll(flip(a, -1), -5)", a=V((3, 4), _dt)),
+        f"tile_{_s}": Eval("tile(a, (2, 1, 2))", a=V((2, 3), _dt)),
+        f"repeat_{_s}_axm1": Eval("repeat(a, r, axis=-1)", a=V((2, 3), _dt), r=np.array([1, 0, 2])),
+        f"repeat_{_s}_none": Eval("repeat(flip(a, 0), 2)", a=V((2, 3), _dt)),
+        f"resize_{_s}": Eval("resize(a, (3, 5))", a=V((2, 3), _dt)),
+        f"atleast_{_s}": Eval("atleast_1d(a), atleast_2d(b), atleast_3d(b), atleast_3d(c)", a=V((), _dt),
+                              b=V((3,), _dt), c=V((2, 3), _dt)),
+        f"insert_{_s}_axm1": Eval("insert(a, -1, v, axis=-1)", a=V((2, 3), _dt), v=V((2,), _dt)),
+        f"insert_{_s}_none": Eval("insert(a, (1, 1, 5), v)", a=V((2, 3), _dt), v=V((3,), _dt)),
+        f"delete_{_s}_axm1": Eval("delete(a, (0, -1), axis=-1)", a=V((2, 4), _dt)),
+        f"delete_{_s}_mask": Eval("delete(a, m, axis=0)", a=V((4, 2), _dt), m=np.array([True, False, False, True])),
+        f"where_{_s}_flipped": Eval("where(c, a, flip(b, -1))", c=V((2, 3), "bool"), a=V((2, 3), _dt),
+                                    b=V((1, 3), _dt)),
+        f"clip_{_s}_arrays": Eval("clip(a, lo, hi)", a=V((3, 4), _dt), lo=V((4,), _dt), hi=V((3, 1), _dt)),
+        f"trim_zeros_{_s}_b": Eval("trim_zeros(a, 'b')", a=V((9,), _dt)),
+        f"concatenate_{_s}_empty": Eval("concatenate((a, b), axis=0)", a=V((0, 3), _dt), b=V((2, 3), _dt)),
+        f"stack_{_s}_empty": Eval("stack((a, b), axis=1)", a=V((0, 3), _dt), b=V((0, 3), _dt)),
+        f"split_{_s}_empty": Eval("split(a, 3, axis=1)", a=V((0, 6), _dt)),
+        f"flip_{_s}_empty": Eval("flip(a, -1)", a=V((2, 0), _dt)),
+        f"tile_{_s}_empty": Eval("tile(a, 2)", a=V((0, 2), _dt)),
+        f"repeat_{_s}_empty": Eval("repeat(a, 3, axis=0)", a=V((0, 2), _dt)),
+        f"insert_{_s}_empty": Eval("insert(a, 0, v)", a=V((0,), _dt), v=V((2,), _dt)),
+        f"roll_{_s}_0d": Eval("roll(a, 1)", a=V((), _dt)),
+        f"resize_{_s}_0d": Eval("resize(a, (2, 2))", a=V((), _dt)),
+        f"append_{_s}_0d": Eval("append(a, b)", a=V((), _dt), b=V((), _dt)),
+    }
+    if _dt in REAL_DTYPES:
+        _cases[f"interp_{_s}"] = Eval("interp(x, xp, fp)", x=V((7,), _dt), xp=np.array([-2.0, 0.0, 1.0, 3.0]),
+                                      fp=V((4,), _dt).astype("float64"))
+    add_cases(EVAL_CASES, _cases)
+
+add_cases(EVAL_CASES, {
+    # ---- 0-d inputs
+    "concatenate_0d": Eval("concatenate((a, b))", a=V(()), b=V((2,))),
+    "stack_0d_axis_m1": Eval("stack((a, b), axis=-1)", a=V(()), b=V(())),
+    "hstack_0d": Eval("hstack((a, b))", a=V(()), b=V((2,))),
+    "vstack_0d": Eval("vstack((a, b))", a=V(()), b=V(())),
+    "column_stack_0d": Eval("column_stack((a, b))", a=V(()), b=V(())),
+    "split_0d": Eval("split(a, 1)", a=V(())),
+    "array_split_0d": Eval("array_split(a, 2)", a=V(())),
+    "hsplit_0d": Eval("hsplit(a, 1)", a=V(())),
+    "rot90_0d": Eval("rot90(a)", a=V(())),
+    "fliplr_1d": Eval("fliplr(a)", a=V((3,))),
+    "insert_0d": Eval("insert(a, 0, 5)", a=V((), "int32")),
+    "delete_0d": Eval("delete(a, 0)", a=V((), "int32")),
+    "tile_0d_tuple": Eval("tile(a, (2, 3))", a=V((), "int16")),
+    "trim_zeros_0d": Eval("trim_zeros(a)", a=V(())),
+    "dstack_0d": Eval("dstack((a, b))", a=V(()), b=V(())),
+    "dstack_empty": Eval("dstack((a, b))", a=V((0,)), b=V((0,))),
+    "hstack_empty": Eval("hstack((a, b))", a=V((2, 0)), b=V((2, 1))),
+    "vstack_empty": Eval("vstack((a, b))", a=V((0, 3), "int8"), b=V((1, 3), "int8")),
+    "column_stack_empty": Eval("column_stack((a, b))", a=V((0,)), b=V((0, 2))),
+    "fliplr_empty": Eval("fliplr(a)", a=V((0, 3))),
+    "flipud_empty": Eval("flipud(a)", a=V((0,), "uint16")),
+    "flipud_0d": Eval("flipud(a)", a=V(())),
+    "vsplit_empty": Eval("vsplit(a, 2)", a=V((0, 3))),
+    "dsplit_empty": Eval("dsplit(a, (1,))", a=V((2, 2, 0))),
+    "hsplit_empty": Eval("hsplit(a, 3)", a=V((0,))),
+    "atleast_empty": Eval("atleast_1d(a), atleast_2d(a), atleast_3d(a)", a=V((0,), "float32")),
+    "atleast_0d_2d_3d": Eval("atleast_2d(a), atleast_3d(a)", a=V((), "int8")),
+    "delete_empty": Eval("delete(a, 0, axis=1)", a=V((0, 3))),
+    "rot90_empty": Eval("rot90(a)", a=V((0, 3), "complex64")),
+    "append_empty": Eval("append(a, b, axis=0)", a=V((0, 2)), b=V((1, 2))),
+    "array_split_empty": Eval("array_split(a, 3)", a=V((0,), "int32")),
+    "where_nan_condition_eval": Eval("where(c, a, b)", c=np.array([[np.nan, 0.0, 1.0], [0.0, np.nan, np.nan]]),
+                                     a=V((2, 3), "int16"), b=V((3,), "int16")),
+    "vsplit_0d": Eval("vsplit(a, 1)", a=V(())),
+    "fliplr_0d": Eval("fliplr(a)", a=V(())),
+    "correlate_0d": Eval("correlate(a, v, 'full')", a=V(()), v=V((3,))),
+    "convolve_0d_both": Eval("convolve(a, v)", a=V((), "int32"), v=V((), "int32")),
+    # ---- errors
+    "concatenate_shapes": Eval("concatenate((a, b), axis=0)", a=V((2, 3)), b=V((2, 4))),
+    "concatenate_ndims": Eval("concatenate((a, b))", a=V((2, 3)), b=V((3,))),
+    "concatenate_axis_oob": Eval("concatenate((a, b), axis=2)", a=V((2, 3)), b=V((2, 3))),
+    "concatenate_axis_neg_oob": Eval("concatenate((a, b), axis=-3)", a=V((2, 3)), b=V((2, 3))),
+    "stack_shapes": Eval("stack((a, b))", a=V((2, 3)), b=V((3, 2))),
+    "stack_axis_oob": Eval("stack((a, b), axis=3)", a=V((2, 3)), b=V((2, 3))),
+    "hstack_shapes": Eval("hstack((a, b))", a=V((2, 3)), b=V((3, 1))),
+    "vstack_shapes": Eval("vstack((a, b))", a=V((2, 3)), b=V((2, 4))),
+    "column_stack_shapes": Eval("column_stack((a, b))", a=V((3,)), b=V((4,))),
+    "append_shapes": Eval("append(a, b, axis=0)", a=V((2, 3)), b=V((1, 2))),
+    "append_axis_oob": Eval("append(a, b, axis=2)", a=V((2, 3)), b=V((1, 3))),
+    "split_unequal": Eval("split(a, 4)", a=V((9,))),
+    "split_axis_oob": Eval("split(a, 2, axis=2)", a=V((2, 4))),
+    "array_split_zero_sections": Eval("array_split(a, 0)", a=V((4,))),
+    "vsplit_1d": Eval("vsplit(a, 2)", a=V((4,))),
+    "dsplit_2d": Eval("dsplit(a, 2)", a=V((2, 4))),
+    "flip_axis_oob": Eval("flip(a, axis=2)", a=V((2, 3))),
+    "flip_axes_dup": Eval("flip(a, axis=(0, -2))", a=V((2, 3))),
+    "rot90_same_axes": Eval("rot90(a, 1, axes=(1, 1))", a=V((2, 3))),
+    "rot90_axes_oob": Eval("rot90(a, 1, axes=(0, 2))", a=V((2, 3))),
+    "rot90_three_axes": Eval("rot90(a, 1, axes=(0, 1, 2))", a=V((2, 3, 4))),
+    "roll_axis_oob": Eval("roll(a, 1, axis=2)", a=V((2, 3))),
+    "roll_shift_axis_mismatch": Eval("roll(a, (1, 2, 3), axis=(0, 1))", a=V((2, 3))),
+    "tile_negative": Eval("tile(a, -1)", a=V((2,))),
+    "repeat_negative": Eval("repeat(a, -1)", a=V((2,))),
+    "repeat_counts_length": Eval("repeat(a, r, axis=0)", a=V((3, 2)), r=np.array([1, 2])),
+    "repeat_axis_oob": Eval("repeat(a, 2, axis=2)", a=V((3, 2))),
+    "resize_negative": Eval("resize(a, (-1, 2))", a=V((3,))),
+    "insert_oob": Eval("insert(a, 5, 1.5)", a=V((4,))),
+    "insert_axis_oob": Eval("insert(a, 0, 1, axis=2)", a=V((2, 3))),
+    "delete_oob": Eval("delete(a, 4)", a=V((4,))),
+    "delete_neg_oob": Eval("delete(a, -5, axis=0)", a=V((4, 2))),
+    "delete_axis_oob": Eval("delete(a, 0, axis=-3)", a=V((4, 2))),
+    "where_shapes": Eval("where(c, a, b)", c=V((2, 3), "bool"), a=V((2, 3)), b=V((3, 2))),
+    "clip_shapes": Eval("clip(a, lo, 3)", a=V((2, 3)), lo=V((2,))),
+    "pad_negative": Eval("pad(a, -1)", a=V((3,))),
+    "pad_width_shape": Eval("pad(a, ((1, 2), (3, 4), (5, 6)))", a=V((2, 3))),
+    "interp_lengths": Eval("interp(x, xp, fp)", x=V((3,)), xp=V((4,)), fp=V((3,))),
+    "interp_xp_empty": Eval("interp(x, xp, fp)", x=V((3,)), xp=V((0,)), fp=V((0,))),
+    "convolve_empty": Eval("convolve(a, v)", a=V((3,)), v=V((0,))),
+    "correlate_empty": Eval("correlate(a, v)", a=V((0,)), v=V((3,))),
+    "convolve_2d": Eval("convolve(a, v)", a=V((2, 2)), v=V((3,))),
+    "trim_zeros_bad_trim": Eval("trim_zeros(a, 'x')", a=V((4,))),
+})
+# round/around, nan_to_num and angle on every dtype (round of bool and angle of bool are NumPy 2's).
+for _dt in DTYPES:
+    _s = SHORT[_dt]
+    add_cases(EVAL_CASES, {
+        f"round_{_s}_eval": Eval("round(a, 1), round(flip(a, 0), -1)", a=V((4, 3), _dt) * 3 if _dt != "bool"
+                                 else V((4, 3), _dt)),
+        f"around_{_s}": Eval("around(a)", a=V((5,), _dt)),
+        f"nan_to_num_{_s}_eval": Eval("nan_to_num(a, nan=-1.0, posinf=9.0)", a=V((2, 3), _dt)),
+        f"angle_{_s}_eval": Eval("angle(a, deg=True)", a=V((5,), _dt)),
+    })
+add_cases(EVAL_CASES, {
+    "round_empty_i4": Eval("round(a, -1)", a=V((0, 2), "int32")),
+    "nan_to_num_empty": Eval("nan_to_num(a)", a=V((0,), "complex64")),
+    "angle_empty": Eval("angle(a)", a=V((0,), "float32")),
+    "angle_0d_c8": Eval("angle(a)", a=V((), "complex64")),
+})
+EVAL_NUMPY2_ONLY = {f"concat_{SHORT[d]}" for d in DTYPES} | {"round_b1_eval", "around_b1", "angle_b1_eval"}
+EVAL_NUMPY2_ONLY |= {f"round_{SHORT[d]}_eval" for d in DTYPES}  # NumPy 1 rounded ints differently at -1
+EVAL_NUMPY2_ONLY |= {"trim_zeros_bad_trim", "trim_zeros_0d", "rot90_0d"}
+
 if __name__ == "__main__":
-    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__))
+    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))

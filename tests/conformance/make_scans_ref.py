@@ -31,8 +31,8 @@ def data(routine, shape, dt):
 
 
 CASES = {}  # no classic cases: everything runs through cupp eval's engine
-EVAL = {}
-NUMPY2_ONLY = set()
+EVAL_CASES = {}
+EVAL_NUMPY2_ONLY = set()
 for _r in CUM + CUMULATIVE:
     for _dt in DTYPES:
         _n = f"{_r}_{SHORT[_dt]}"
@@ -51,9 +51,9 @@ for _r in CUM + CUMULATIVE:
             _cases[f"{_n}_nan"] = Eval(f"{_r}(a, axis=-1)", a=with_nan(data(_r, (3, 7), _dt), [0, 10, 20]))
             _cases[f"{_n}_nan_none" if _r in CUM else f"{_n}_nan_1d"] = Eval(
                 f"{_r}(a)", a=with_nan(data(_r, (9,), _dt), [4]))
-        add_cases(EVAL, _cases)
+        add_cases(EVAL_CASES, _cases)
         if _r in CUMULATIVE:
-            NUMPY2_ONLY |= set(_cases)
+            EVAL_NUMPY2_ONLY |= set(_cases)
 
 # ufunc.accumulate: the reorderable ops and the ones that are not (subtract, divide), on the dtypes
 # with a loop; axis 0 (accumulate's default) and a negative axis.
@@ -65,7 +65,7 @@ UFUNCS = {"add": DTYPES, "multiply": DTYPES, "maximum": DTYPES, "minimum": DTYPE
 for _u, _dts in UFUNCS.items():
     for _dt in _dts:
         _src = P if _u in ("multiply", "divide") else V
-        add_cases(EVAL, {
+        add_cases(EVAL_CASES, {
             f"{_u}_accumulate_{SHORT[_dt]}": Eval(f"{_u}.accumulate(a)", a=_src((5, 3), _dt)),
             f"{_u}_accumulate_{SHORT[_dt]}_axm1": Eval(f"{_u}.accumulate(a, axis=-1)", a=_src((3, 4, 7), _dt)),
         })
@@ -73,7 +73,7 @@ for _u, _dts in UFUNCS.items():
 # diff and ediff1d on every dtype (bool: diff is not_equal; ediff1d subtracts, NumPy's TypeError).
 for _dt in DTYPES:
     _s = SHORT[_dt]
-    add_cases(EVAL, {
+    add_cases(EVAL_CASES, {
         f"diff_{_s}_axm1": Eval("diff(a, axis=-1)", a=V((3, 5, 7), _dt)),
         f"diff_{_s}_n2_axis0": Eval("diff(a, n=2, axis=0)", a=V((5, 3), _dt)),
         f"diff_{_s}_prepend_append": Eval("diff(a, axis=-1, prepend=p, append=q)", a=V((3, 4), _dt),
@@ -85,13 +85,13 @@ for _dt in DTYPES:
         f"ediff1d_{_s}_0d": Eval("ediff1d(a)", a=V((), _dt)),
     })
     if _dt in INEXACT:
-        add_cases(EVAL, {
+        add_cases(EVAL_CASES, {
             f"diff_{_s}_nan": Eval("diff(a, axis=-1)", a=with_nan(V((3, 7), _dt), [0, 10, 20])),
             f"ediff1d_{_s}_nan": Eval("ediff1d(a)", a=with_nan(V((9,), _dt), [0, 4, 8])),
         })
 
 X3 = V((3, 4, 5))
-add_cases(EVAL, {
+add_cases(EVAL_CASES, {
     # ---- errors
     "cumsum_axis_oob": Eval("cumsum(a, axis=3)", a=X3),
     "cumprod_axis_neg_oob": Eval("cumprod(a, axis=-4)", a=X3),
@@ -106,6 +106,15 @@ add_cases(EVAL, {
     "diff_axis_oob": Eval("diff(a, axis=2)", a=V((3, 4))),
     "ediff1d_begin_does_not_cast": Eval("ediff1d(a, to_begin=b)", a=V((5,), "int32"), b=V((1,), "float64")),
     "ediff1d_end_does_not_cast": Eval("ediff1d(a, to_end=e)", a=V((5,), "float32"), e=V((1,), "complex64")),
+    "nancumprod_axis_oob": Eval("nancumprod(a, axis=-4)", a=X3),
+    "cumulative_sum_axis_oob": Eval("cumulative_sum(a, axis=-3)", a=V((3, 4))),
+    "cumulative_prod_2d_no_axis": Eval("cumulative_prod(a)", a=V((3, 4))),
+    # ---- ufunc.accumulate of empty and NaN inputs
+    "add_accumulate_empty": Eval("add.accumulate(a, axis=0)", a=V((0, 3), "int8")),
+    "multiply_accumulate_empty_axis1": Eval("multiply.accumulate(a, axis=1)", a=V((3, 0), "complex64")),
+    "maximum_accumulate_nan": Eval("maximum.accumulate(a, axis=-1)", a=with_nan(V((3, 7)), [0, 10, 20])),
+    "fmax_accumulate_nan_f4": Eval("fmax.accumulate(a, axis=-1)", a=with_nan(V((3, 7), "float32"), [0, 10, 20])),
+    "add_accumulate_nan_c16": Eval("add.accumulate(a, axis=1)", a=with_nan(V((3, 7), "complex128"), [0, 10, 20])),
     # ---- 0-d with an axis (NumPy's cumsum treats a 0-d array as 1-d)
     "cumsum_0d_axis0": Eval("cumsum(a, axis=0)", a=V(())),
     "cumprod_0d_axism1": Eval("cumprod(a, axis=-1)", a=V((), "int16")),
@@ -144,7 +153,8 @@ add_cases(EVAL, {
     "cumsum_flipped": Eval("cumsum(flip(a, -1), axis=-1)", a=V((3, 9), "int32")),
     "diff_flipped": Eval("diff(flip(a, 0), axis=0)", a=V((5, 3), "float32")),
 })
-NUMPY2_ONLY |= {"cumulative_sum_2d_no_axis", "cumulative_prod_axis_oob", "cumulative_sum_dtype_i2"}
+EVAL_NUMPY2_ONLY |= {"cumulative_sum_2d_no_axis", "cumulative_prod_axis_oob", "cumulative_sum_dtype_i2",
+                     "cumulative_sum_axis_oob", "cumulative_prod_2d_no_axis"}
 
 if __name__ == "__main__":
-    sys.exit(routine_ref.main(CASES, set(), __doc__, EVAL, NUMPY2_ONLY))
+    sys.exit(routine_ref.main(CASES, set(), __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))

@@ -398,6 +398,20 @@ add_cases(EVAL_CASES, {
     "uq_0d_axis0": Eval("unique(a, axis=0)", a=V(())),
     "nonzero_0d": Eval("nonzero(a)", a=V((), "int32")),
     "where1_0d": Eval("where(a)", a=V(())),
+    # ---- the NumPy 2 unique_* of empty, 0-d and NaN inputs; empty inputs of the index finders
+    "uq_all_empty": Eval("unique_all(a)", a=V((0,), "int32")),
+    "uq_counts_0d": Eval("unique_counts(a)", a=V((), "float32")),
+    "uq_inverse_empty_2d": Eval("unique_inverse(a)", a=V((0, 3))),
+    "uq_all_nan_f8": Eval("unique_all(a)", a=with_nan(V((9,)), [0, 4, 8])),
+    "uq_counts_nan_c8": Eval("unique_counts(a)", a=with_nan(V((9,), "complex64"), [0, 4, 8])),
+    "uq_inverse_nan_f2": Eval("unique_inverse(a)", a=with_nan(V((3, 3), "float16"), [0, 4, 8])),
+    "uq_values_nan_f4": Eval("sort(unique_values(a))", a=with_nan(V((9,), "float32"), [0, 4, 8])),
+    "uq_values_empty": Eval("unique_values(a)", a=V((0,), "uint8")),
+    "argwhere_empty": Eval("argwhere(a)", a=V((2, 0, 3), "float32")),
+    "flatnonzero_empty": Eval("flatnonzero(a)", a=V((0, 3), "int8")),
+    "argwhere_nan": Eval("argwhere(a)", a=with_nan(V((3, 3)), [0, 4, 8])),
+    "flatnonzero_nan": Eval("flatnonzero(a)", a=with_nan(V((9,), "float16"), [0, 4, 8])),
+    "where1_empty": Eval("where(a)", a=V((0, 2), "bool")),
     # ---- more forms
     "ss_mixed_dtypes": Eval("searchsorted(a, v)", a=np.sort(V((9,), "int16")), v=V((5,), "float32")),
     "ss_flipped_v": Eval("searchsorted(a, flip(v, 0))", a=np.sort(V((9,))), v=V((5,))),
@@ -409,7 +423,12 @@ add_cases(EVAL_CASES, {
     "isin_long_i2": Eval("isin(a, b)", a=V((50001,), "int16"), b=V((301,), "int16")),
     "uq_axis0_f4_nan": Eval("unique(a, axis=0, return_inverse=True)", a=with_nan(V((6, 2), "float32"), [0, 4])),
 })
-EVAL_NUMPY2_ONLY |= {"nonzero_0d", "where1_0d", "uq_long_f4"}
+EVAL_NUMPY2_ONLY |= {"nonzero_0d", "where1_0d", "uq_long_f4", "uq_all_empty", "uq_counts_0d", "uq_inverse_empty_2d",
+                     "uq_all_nan_f8", "uq_counts_nan_c8", "uq_inverse_nan_f2", "uq_values_nan_f4", "uq_values_empty"}
+# in1d: deprecated in NumPy 2.0 (cupp has it); only where this NumPy still has it.
+if hasattr(np, "in1d"):
+    for _dt in DTYPES:
+        add_cases(EVAL_CASES, {f"in1d_{SHORT[_dt]}": Eval("in1d(a, b, invert=True)", a=V((2, 5), _dt), b=V((3,), _dt))})
 
 if __name__ == "__main__":
     sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))

@@ -202,6 +202,8 @@ add_cases(EVAL_CASES, {
     "partition_axis_oob": Eval("partition(a, 1, axis=2)", a=V((3, 4))),
     "argpartition_kth_oob": Eval("argpartition(a, 4, axis=0)", a=V((4, 3))),
     "partition_0d": Eval("partition(a, 0)", a=V(())),
+    "partition_empty": Eval("take(partition(a, 1, axis=0), 1, axis=0)", a=V((3, 0), "int16")),
+    "argpartition_empty": Eval("argpartition(a, 0, axis=-1)", a=V((0, 4), "float32")),
     # ---- more forms
     "sort_stable_true": Eval("sort(a, stable=True)", a=V((4, 6), "int16")),
     "argsort_stable_true": Eval("argsort(a, stable=True)", a=V((4, 6), "float32")),

@@ -320,6 +320,23 @@ add_cases(EVAL_CASES, {
     "cov_fweights_float": Eval("cov(a, fweights=f)", a=V((2, 5)), f=np.array([1.0, 2.0, 1.0, 1.0, 1.0])),
     "cov_aweights_negative": Eval("cov(a, aweights=w)", a=V((2, 5)), w=np.array([1.0, 2.0, -1.0, 1.0, 1.0])),
     "corrcoef_3d": Eval("corrcoef(a)", a=V((2, 2, 2))),
+    "average_empty_axis": Eval("average(a, axis=0)", a=V((0, 3))),
+    "average_empty_returned_f4": Eval("average(a, axis=1, returned=True)", a=V((2, 0), "float32")),
+    "corrcoef_empty": Eval("corrcoef(a)", a=V((0, 3))),
+    "corrcoef_nan": Eval("corrcoef(a)", a=with_nan(V((3, 7)), [0, 10, 20])),
+    "corrcoef_0d": Eval("corrcoef(a)", a=V(())),
+    "percentile_empty_kept": Eval("percentile(a, q, axis=1)", a=V((0, 4)), q=np.array([10.0, 90.0])),
+    "percentile_0d": Eval("percentile(a, 50)", a=V((), "int32")),
+    "percentile_axis_tuple": Eval("percentile(a, q, axis=(0, -1))", a=V((3, 4, 5), "float32"), q=np.array([25.0])),
+    "percentile_nan": Eval("percentile(a, q, axis=-1)", a=with_nan(V((3, 7)), [0, 10, 20]), q=np.array([0.0, 100.0])),
+    "nanpercentile_empty": Eval("nanpercentile(a, 50)", a=V((0,))),
+    "nanpercentile_0d": Eval("nanpercentile(a, 50)", a=V(())),
+    "nanpercentile_q_above": Eval("nanpercentile(a, 101)", a=V((5,))),
+    "nanmedian_0d": Eval("nanmedian(a)", a=V((), "int16")),
+    "nanquantile_0d": Eval("nanquantile(a, 0.5)", a=V(())),
+    "allclose_0d": Eval("allclose(a, b)", a=V(()), b=V((3,))),
+    "array_equiv_empty": Eval("array_equiv(a, b), array_equiv(a, c)", a=V((0, 3)), b=V((3,)), c=V((0, 1))),
+    "array_equiv_nan": Eval("array_equiv(a, a)", a=with_nan(V((2, 3)), [0, 5])),
     # ---- more forms
     "cov_y_rowvar_false_f4": Eval("cov(a, b, rowvar=False)", a=V((6, 2), "float32"), b=V((6,), "float32")),
     "cov_bias_c8": Eval("cov(a, bias=True)", a=V((2, 6), "complex64")),
@@ -339,7 +356,8 @@ add_cases(EVAL_CASES, {
     "array_equiv_not_broadcastable": Eval("array_equiv(a, b)", a=V((3,)), b=V((4,))),
     "array_equal_dtypes_i8_f4": Eval("array_equal(a, b)", a=V((4,), "int64"), b=V((4,), "int64").astype("float32")),
 })
-EVAL_NUMPY2_ONLY |= {"quantile_long", "quantile_q_above", "nanquantile_q_above", "percentile_q_above",
+EVAL_NUMPY2_ONLY |= {"quantile_long", "quantile_q_above", "percentile_0d", "nanpercentile_0d", "nanpercentile_q_above",
+                     "nanquantile_0d", "allclose_0d", "nanquantile_q_above", "percentile_q_above",
                      "quantile_method_bad", "quantile_axis_oob"}
 
 if __name__ == "__main__":

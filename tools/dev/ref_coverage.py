@@ -18,7 +18,9 @@ axis=/axes= value), axis() (an axis tuple of two or more), -step (a data array w
 stride), NaN (f/m/l: a float or complex data array holding NaN at the first, a middle, the last flat
 position; only for issue 8's routines), errors (the classes of the exceptions the calls raised:
 A AxisError, I IndexError, V ValueError, T TypeError, O OverflowError). 'n/a' where the routine
-takes no axis. An axis given positionally is read through the routine's Python signature where
+takes no axis, or (axis()) no axis tuple (AXIS_TUPLE). --missing lists per routine what no case
+has: dtypes it accepts (ACCEPTS, else all 14), empty, 0-d, a negative axis, an axis tuple, NaN at
+each place (issue 8), an error case. An axis given positionally is read through the routine's Python signature where
 NumPy has one; C functions without one (concatenate, lexsort, ...) count only axis= keywords.
 Honest, not clever: NaN positions are flat positions, not per reduced line. Calls made from the
 scripts' input builders (R, F, ar, ...) and creation routines called by another family's case
@@ -68,6 +70,21 @@ UFUNC_METHODS = ["reduce", "accumulate", "reduceat", "at", "outer"]
 # Routines that take an axis although this NumPy gives no signature to read it from (C functions).
 AXIS_C = {"concatenate": 1, "concat": 1, "lexsort": 1}
 DTYPE_ORDER = "?bhilBHILefdFD"
+# Routines that take an axis tuple (for the others the column is n/a unless a case passes one,
+# which is then an error case).
+AXIS_TUPLE = {"sum", "prod", "max", "amax", "min", "amin", "mean", "var", "std", "ptp", "all", "any",
+              "count_nonzero", "average", "nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd",
+              "ufunc.reduce", "median", "percentile", "quantile", "nanmedian", "nanpercentile", "nanquantile",
+              "flip", "roll"}
+# The dtypes a routine accepts where that is not all of them (--missing counts only these).
+_INTS = "?bhilBHIL"
+ACCEPTS = {"bincount": "?bhilBHI", "histogram": "?bhilBHILefd", "digitize": "?bhilBHILefd",
+           "percentile": "bhilBHILefd", "quantile": "bhilBHILefd", "nanpercentile": "bhilBHILefd",
+           "nanquantile": "bhilBHILefd", "nanmedian": "?bhilBHILefd", "ptp": "bhilBHILefdFD",
+           "ediff1d": "bhilBHILefdFD", "unravel_index": "bhilBHI", "ravel_multi_index": "bhilBHI",
+           "ix_": "?bhilBHI", "logspace": "efdFD", "geomspace": "efdFD", "indices": "bhilBHILefd",
+           "linspace": "bhilBHILefdFD", "interp": "?bhilBHILefd", "round": "bhilBHILefdFD",
+           "around": "bhilBHILefdFD", "angle": "bhilBHILefdFD", "fromfunction": "?bhilBHILefdFD"}
 ERR_LETTER = {"AxisError": "A", "IndexError": "I", "ValueError": "V", "TypeError": "T", "OverflowError": "O"}
 
 _axis_error = getattr(getattr(np, "exceptions", np), "AxisError")
@@ -339,7 +356,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--issue", choices=["8", "9"], help="only this issue's routines")
     ap.add_argument("--routine", nargs="*", help="only these routines")
-    ap.add_argument("--missing", action="store_true", help="list each routine's gaps after the table")
+    ap.add_argument("--missing", action="store_true",
+                    help="list each routine's gaps after the table (dtypes it accepts that no case has, ...)")
     ap.add_argument("--json", help="also write the matrix to this file")
     args = ap.parse_args()
     install()
@@ -362,11 +380,12 @@ def main():
         nan = "n/a" if issue == "9" else "".join(c if c in r.nan else "-" for c in "fml")
         errs = "".join(sorted(ERR_LETTER.get(e, "?") for e in r.errors)) or "-"
         axis_ok = r.takes_axis
+        tuple_ok = axis_ok and (name in AXIS_TUPLE or r.axis_tuple)
         print(f"{issue:5} {name:17} {r.n:5} {dts:14} {cell(r.empty):5} {cell(r.zero_d):3} "
-              f"{cell(r.neg_axis, axis_ok):5} {cell(r.axis_tuple, axis_ok):6} {cell(r.neg_step):5} {nan:3} "
+              f"{cell(r.neg_axis, axis_ok):5} {cell(r.axis_tuple, tuple_ok):6} {cell(r.neg_step):5} {nan:3} "
               f"{errs:7} {','.join(sorted(r.sources))}")
         table.append({"issue": issue, "routine": name, "n": r.n, "dtypes": dts, "empty": r.empty, "zero_d": r.zero_d,
-                      "neg_axis": r.neg_axis if axis_ok else None, "axis_tuple": r.axis_tuple if axis_ok else None,
+                      "neg_axis": r.neg_axis if axis_ok else None, "axis_tuple": r.axis_tuple if tuple_ok else None,
                       "neg_step": r.neg_step, "nan": nan, "errors": sorted(r.errors), "sources": sorted(r.sources)})
     for n in notes:
         print("note:", n)
@@ -377,9 +396,10 @@ def main():
             if t["n"] == 0:
                 gaps.append("no case")
             else:
-                missing = [c for c in t["dtypes"] if c == "."]
+                accepted = ACCEPTS.get(t["routine"], DTYPE_ORDER)
+                missing = [c for c in accepted if c not in t["dtypes"]]
                 if missing:
-                    gaps.append(f"{len(missing)} dtypes")
+                    gaps.append("dtypes " + "".join(missing))
                 for key, label in (("empty", "empty"), ("zero_d", "0-d"), ("neg_axis", "negative axis"),
                                    ("axis_tuple", "axis tuple")):
                     if t[key] is False:
