@@ -1,8 +1,8 @@
 // The segment copy (segment_copy.hpp): planning, the kernel's source, its launch and the batch.
 //
 // The kernel cuts every segment of its table into tiles of tile_words words (the segment's own
-// word size) and walks all tiles with a grid of one wave (multiprocessors x resident blocks; the
-// launch bounds ask for 4 blocks of 256 threads a multiprocessor, at most 64 registers),
+// word size) and runs a block per tile (the launch bounds ask for 4 blocks of 256 threads a
+// multiprocessor, at most 64 registers); past 2^30 tiles the blocks loop,
 // tile = blockIdx.x + k * gridDim.x. A block finds its tile's segment in the table's prefix of
 // tile counts (its tiles only grow, so the search only moves forward), and each thread loads its
 // words_per_thread words (block_threads apart) before storing them, so several loads are in
@@ -26,7 +26,6 @@
 #include "cuda/current_stream.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "engine/internal.hpp"
-#include "engine/reduce_common.hpp"
 
 namespace cupp::detail::segment_copy {
 
@@ -242,8 +241,9 @@ void launch(const table& t, int device) {
   const kernel_module& m = module_for(device);
   const void* fn = m.function(0);
   const int64_t tiles = t.first_tile[t.count];
-  const int64_t wave = static_cast<int64_t>(engine::sm_count(device)) * engine::resident_blocks(fn, block_threads);
-  const auto grid = static_cast<unsigned>(std::clamp<int64_t>(std::min(tiles, wave), 1, int64_t(1) << 30));
+  // A block per tile (as a plain copy kernel runs): on the H200, a one-wave grid walking the tiles
+  // copied 8 x 128 MiB at 89 % of the copy floor, below cudaMemcpyAsync's 95 %.
+  const auto grid = static_cast<unsigned>(std::clamp<int64_t>(tiles, 1, int64_t(1) << 30));
   table param = t;
   void* args[] = {&param};
   cuda::detail::check(cudaLaunchKernel(fn, dim3(grid), dim3(block_threads), args, 0,
