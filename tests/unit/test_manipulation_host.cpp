@@ -87,7 +87,7 @@ TEST(ManipulationHost, SplitsAreViews) {
   EXPECT_EQ(shape(at_idx[2]), shape_v({2}));
   EXPECT_EQ(shape(at_idx[3]), shape_v({0}));
   EXPECT_EQ(array_split(a.a, 12).size(), 12u);
-  EXPECT_THROW(split(a.a, 2, 1), AxisError);
+  EXPECT_EQ(error_of<IndexError>([&] { split(a.a, 2, 1); }), "tuple index out of range");  // NumPy reads ary.shape[axis]
   fake m({2, 4, 6});
   const auto cols = split(m.a, {1}, -1);
   EXPECT_EQ(shape(cols[1]), shape_v({2, 4, 5}));

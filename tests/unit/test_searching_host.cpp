@@ -82,13 +82,13 @@ TEST(SearchingHost, DigitizeValidation) {
 }
 
 TEST(SearchingHost, BincountValidation) {
-  fake x({3}), x2({2, 2}), x0({}), xf({3}, float64), xu({3}, uint64), w2({2}, float64), wc({3}, complex128);
+  fake x({3}), x2({2, 2}), x0({}), xf({3}, float64), w2({2}, float64), wc({3}, complex128);
   EXPECT_EQ(error_of<ValueError>([&] { bincount(x2.a); }), "object too deep for desired array");
   EXPECT_EQ(error_of<ValueError>([&] { bincount(x0.a); }), "object of too small depth for desired array");
   EXPECT_EQ(error_of<ValueError>([&] { bincount(x.a, {.minlength = -1}); }), "'minlength' must not be negative");
   EXPECT_EQ(error_of<TypeError>([&] { bincount(xf.a); }),
             "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'");
-  EXPECT_THROW(bincount(xu.a), TypeError);
+  // uint64 is accepted (NumPy 2 casts it same_kind); float64 is not (above).
   EXPECT_EQ(error_of<ValueError>([&] { bincount(x.a, {.weights = w2.a}); }),
             "The weights and list don't have the same length.");
   EXPECT_THROW(bincount(x.a, {.weights = wc.a}), TypeError);

@@ -94,11 +94,14 @@ struct dims_param {
   }
 };
 
-// Which axes a reduction takes: sorted, each once; AxisError / ValueError as NumPy.
-std::vector<bool> reduced_axes(const axes& axis, std::int64_t ndim) {
+// Which axes a reduction takes: sorted, each once; AxisError / ValueError as NumPy. zero_d_axis:
+// a 0-d array takes axis 0 or -1 as no axis, as NumPy's ufunc.reduce and argmax do (mean and var
+// count their elements first and raise AxisError).
+std::vector<bool> reduced_axes(const axes& axis, std::int64_t ndim, bool zero_d_axis = false) {
   std::vector<bool> reduced(static_cast<std::size_t>(ndim), axis.all());
   if (axis.all()) return reduced;
   for (std::int64_t a : axis.list()) {
+    if (ndim == 0 && zero_d_axis && (a == 0 || a == -1)) continue;
     if (a < -ndim || a >= ndim)
       throw AxisError("axis " + std::to_string(a) + " is out of bounds for array of dimension " + std::to_string(ndim));
     const std::size_t k = static_cast<std::size_t>(a < 0 ? a + ndim : a);
@@ -505,7 +508,11 @@ ndarray to_out(const ndarray& r, const ndarray& out, std::string_view function) 
 // op.reduce with each element mapped by `m` first (count_nonzero, the nan-functions, var).
 ndarray reduce_mapped(const op_spec& op, const ndarray& a, const reduce_options& options, const mapping& m) {
   if (a.is_null()) throw ValueError("reduce: the array is null");
-  const std::vector<bool> reduced_axis = reduced_axes(options.axis, a.ndim());
+  const std::vector<bool> reduced_axis = reduced_axes(options.axis, a.ndim(), true);
+  // NumPy regroups only ops with an identity or that commute; the others take one axis at most.
+  if ((op.identity.empty() && !op.commutative) &&
+      std::count(reduced_axis.begin(), reduced_axis.end(), true) > 1)
+    throw ValueError("reduction operation '" + std::string(op.name) + "' is not reorderable, so at most one axis may be specified");
   const dtype result = options.dtype ? *options.dtype : engine::default_result(op, a.dtype());
   if (!result.is_builtin()) throw TypeError("reduce: cannot reduce to dtype " + result.name());
   // float16 and bfloat16 sums and products accumulate in float32, as NumPy's pairwise loops do.
@@ -674,6 +681,7 @@ ndarray any(const ndarray& a, const reduce_options& options) {
 ndarray mean(const ndarray& a, const reduce_options& options) {
   refuse_initial("mean", options);
   if (a.is_null()) throw ValueError("mean: the array is null");
+  (void)reduced_axes(options.axis, a.ndim());  // NumPy's mean counts its elements first: AxisError for a 0-d axis
   const type_id t = a.dtype().id();
   const bool exact = t == type_id::bool_ || a.dtype().kind() == 'i' || a.dtype().kind() == 'u';
   const dtype result = options.dtype ? *options.dtype : exact ? dtype(type_id::float64) : a.dtype();
@@ -704,7 +712,7 @@ ndarray arg_reduce(const ndarray& a, const arg_options& options, bool is_max, bo
   if (a.is_null()) throw ValueError(name + ": the array is null");
   if (!a.dtype().is_builtin()) throw TypeError(name + ": cannot compare dtype " + a.dtype().name());
   const std::vector<bool> reduced_axis =
-      reduced_axes(options.axis ? axes(*options.axis) : axes(), a.ndim());
+      reduced_axes(options.axis ? axes(*options.axis) : axes(), a.ndim(), true);
   const int device = a.device();
   std::optional<cuda::DeviceGuard> guard;
   if (cuda::current_device() != device) guard.emplace(device);

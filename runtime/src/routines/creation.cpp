@@ -709,7 +709,10 @@ ndarray eye(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, dtype
 }
 ndarray identity(std::int64_t n, dtype type) { return tri_fill(n, std::nullopt, 0, type, 0, "identity"); }
 ndarray tri(std::int64_t n, std::optional<std::int64_t> m, std::int64_t k, dtype type) {
-  return tri_fill(n, m, k, type, 1, "tri");
+  // NumPy builds tri from aranges, so a negative N or M gives an empty side, not an error.
+  const std::int64_t rows = std::max<std::int64_t>(n, 0);
+  return tri_fill(rows, m ? std::optional<std::int64_t>(std::max<std::int64_t>(*m, 0)) : std::optional<std::int64_t>(rows),
+                  k, type, 1, "tri");
 }
 ndarray tril(const ndarray& m, std::int64_t k) { return tri_zero(m, k, 0, "tril"); }
 ndarray triu(const ndarray& m, std::int64_t k) { return tri_zero(m, k, 1, "triu"); }

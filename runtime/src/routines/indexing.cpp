@@ -460,9 +460,12 @@ void require_writeable(const ndarray& a, std::string_view routine) {
   if (!a.writeable()) throw ValueError(std::string(routine) + ": assignment destination is read-only");
 }
 
-// indices as int64 (a view when they already are).
-ndarray as_intp(const ndarray& idx, std::string_view routine) {
-  detail::require_index_dtype(idx.dtype(), routine);
+// indices as int64 (a view when they already are). uint64_ok: NumPy 2 converts the indices with
+// same_kind casting (take, take_along_axis, unravel_index, ravel_multi_index), so uint64 is
+// accepted (values past int64's range wrap negative and fail the bounds check); put and choose
+// keep the safe rule.
+ndarray as_intp(const ndarray& idx, std::string_view routine, bool uint64_ok = false) {
+  if (!(uint64_ok && idx.dtype() == uint64)) detail::require_index_dtype(idx.dtype(), routine);
   if (idx.dtype() == int64) return idx;
   return astype(idx, int64, casting::unsafe);
 }
@@ -722,7 +725,7 @@ ndarray take_impl(const ndarray& a0, const ndarray& indices, const take_options&
   require_kernel_dtype(a0.dtype(), routine);
   const ndarray a = options.axis ? a0 : a0.reshape({-1});
   const int ax = options.axis ? layout::normalize_axis(*options.axis, a.ndim()) : 0;
-  const ndarray idx = as_intp(indices, routine);
+  const ndarray idx = as_intp(indices, routine, true);
   const shape_t shape = detail::take_shape(a.shape(), idx.shape(), ax);
   const std::int64_t axis_len = a.shape(ax);
   if (!message_axis && layout::checked_size(shape) > 0 && axis_len == 0 && idx.size() > 0)
@@ -781,7 +784,7 @@ struct along {
 along prepare_along(const ndarray& arr0, const ndarray& indices, std::optional<int> axis, const char* routine) {
   require_kernel_dtype(arr0.dtype(), routine);
   along p;
-  detail::require_index_dtype(indices.dtype(), routine);
+  if (!indices.dtype().is_integer()) throw IndexError("`indices` must be an integer array");
   if (!axis) {
     if (indices.ndim() != 1)
       throw ValueError("when axis=None, `indices` must have a single dimension.");
@@ -793,7 +796,7 @@ along prepare_along(const ndarray& arr0, const ndarray& indices, std::optional<i
     if (indices.ndim() != arr0.ndim())
       throw ValueError("`indices` and `arr` must have the same number of dimensions");
   }
-  p.idx = as_intp(indices, routine);
+  p.idx = as_intp(indices, routine, true);
   // Broadcast off the axis.
   shape_t a_shape(p.arr.shape().begin(), p.arr.shape().end()), i_shape(p.idx.shape().begin(), p.idx.shape().end());
   a_shape[p.axis] = 1;
@@ -1052,7 +1055,7 @@ std::vector<ndarray> unravel_index(const ndarray& indices, std::span<const std::
   for (auto d : shape)
     if (d < 0) throw ValueError("dimensions must be non-negative");
   const std::int64_t size = layout::checked_size(shape);
-  const ndarray idx = flat_c(as_intp(indices, "unravel_index"));
+  const ndarray idx = flat_c(as_intp(indices, "unravel_index", true));
   const std::int64_t n = idx.size(), nd = static_cast<std::int64_t>(shape.size());
   ndarray out = empty({nd, n}, int64);
   if (n > 0 && nd > 0) {
@@ -1119,7 +1122,7 @@ ndarray ravel_multi_index(std::span<const ndarray> multi_index, std::span<const 
   if (nd == 0) throw ValueError("parameter multi_index must be a sequence of length 0");
   const shape_t shape = broadcast_shapes(std::span<const shape_t>(shapes));
   std::vector<ndarray> views;
-  for (const ndarray& c : multi_index) views.push_back(broadcast_to(as_intp(c, "ravel_multi_index"), shape));
+  for (const ndarray& c : multi_index) views.push_back(broadcast_to(as_intp(c, "ravel_multi_index", true), shape));
   const ndarray coords = stack(std::span<const ndarray>(views), {.axis = 0, .dtype = int64});
   ndarray out = empty(shape, int64);
   const std::int64_t n = out.size();

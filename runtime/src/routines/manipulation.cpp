@@ -145,8 +145,11 @@ std::vector<ndarray> split_at(const ndarray& a, const std::vector<int64_t>& poin
   return pieces;
 }
 
+// NumPy's split functions read ary.shape[axis] first: an axis out of range (any axis of a 0-d
+// array) is Python's IndexError, not AxisError.
 int split_axis(const ndarray& a, int axis, std::string_view op) {
   detail::require_array(a, op);
+  if (axis < -a.ndim() || axis >= a.ndim()) throw IndexError("tuple index out of range");
   return layout::normalize_axis(axis, a.ndim());
 }
 

@@ -375,7 +375,9 @@ ndarray bincount(const ndarray& x0, const bincount_options& options) {
   require_1d(x0);
   if (options.minlength < 0) throw ValueError("'minlength' must not be negative");
   const bool empty_ok = x0.size() == 0;  // an empty list of any dtype (np.bincount([]))
-  if (!empty_ok && !can_cast(x0.dtype(), int64, casting::safe)) throw_cast(x0.dtype(), int64);
+  // NumPy 2 converts x with same_kind casting: uint64 is accepted (a value past int64's range
+  // wraps negative and is refused as negative).
+  if (!empty_ok && x0.dtype() != uint64 && !can_cast(x0.dtype(), int64, casting::safe)) throw_cast(x0.dtype(), int64);
   ndarray w;
   if (!options.weights.is_null()) {
     if (!can_cast(options.weights.dtype(), float64, casting::safe)) throw_cast(options.weights.dtype(), float64);
