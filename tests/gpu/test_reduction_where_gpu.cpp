@@ -136,7 +136,7 @@ const test::reference_cases& cases() {
     t["logical_and_initial"] = [] { return one(logical_and.reduce(X({2, 3}, bool_), {.axis = 1, .initial = false})); };
     t["subtract_where_initial"] = [] { return one(subtract.reduce(X({5}), {.initial = 10, .where = M({5})})); };
     t["maximum_reduce_where"] = [] {
-      return one(maximum.reduce(X({4, 5}, int64), {.initial = -50, .where = M({4, 5})}));
+      return one(maximum.reduce(X({4, 5}, int64), {.axis = axes::none(), .initial = -50, .where = M({4, 5})}));
     };
     t["bitwise_and_where"] = [] { return one(bitwise_and.reduce(X({3, 4}, uint8), {.axis = 0, .where = M({3, 4})})); };
     // ---- the nan-functions

@@ -560,5 +560,25 @@ TEST(ReductionsGpu, OnePassVarianceIsAccurateInEveryLayout) {
   for (int k = 0; k < 3; ++k) EXPECT_EQ(var(m).item<float>(), first);
 }
 
+// ufunc.reduce reduces the first axis unless told (NumPy's axis=0); axes::none() reduces every
+// axis; sum and the other functions keep None as their default; a 0-d array reduces to itself.
+TEST(ReductionsGpu, UfuncReduceDefaultsToTheFirstAxis) {
+  CUPP_REQUIRE_GPU();
+  const ndarray a = asarray(std::vector<double>{1, 2, 3, 10, 20, 30}).reshape({2, 3});
+  const ndarray first = add.reduce(a);
+  EXPECT_EQ(first.ndim(), 1);
+  EXPECT_EQ(first.to_vector<double>(), (std::vector<double>{11, 22, 33}));
+  EXPECT_EQ(subtract.reduce(a).to_vector<double>(), (std::vector<double>{-9, -18, -27}));
+  EXPECT_EQ(add.reduce(a, {.axis = axes::none()}).ndim(), 0);
+  EXPECT_EQ(add.reduce(a, {.axis = axes::none()}).item<double>(), 66.0);
+  EXPECT_EQ(sum(a).ndim(), 0);
+  EXPECT_EQ(maximum.reduce(a, {.keepdims = true}).to_vector<double>(), (std::vector<double>{10, 20, 30}));
+  EXPECT_THROW(subtract.reduce(a, {.axis = axes::none()}), ValueError);  // not reorderable
+  const ndarray zero_d = asarray(std::vector<double>{7}).reshape({});
+  EXPECT_EQ(add.reduce(zero_d).item<double>(), 7.0);
+  EXPECT_EQ(argmax(zero_d, {.axis = 0}).item<std::int64_t>(), 0);
+  EXPECT_THROW(mean(zero_d, {.axis = 0}), AxisError);
+}
+
 }  // namespace
 }  // namespace cupp

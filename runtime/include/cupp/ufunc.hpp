@@ -98,16 +98,25 @@ struct ufunc_options {
 // ({.axis = 0}, {.axis = {0, 2}}); negative axes count from the end.
 class axes {
  public:
-  axes() = default;                                         // None: every axis
-  axes(std::int64_t axis) : list_{axis}, all_(false) {}     // NOLINT: {.axis = 0}
-  axes(std::initializer_list<std::int64_t> list) : list_(list), all_(false) {}
-  explicit axes(std::vector<std::int64_t> list) : list_(std::move(list)), all_(false) {}
+  axes() = default;                                         // not given: the function's default
+  axes(std::int64_t axis) : list_{axis}, all_(false), given_(true) {}  // NOLINT: {.axis = 0}
+  axes(std::initializer_list<std::int64_t> list) : list_(list), all_(false), given_(true) {}
+  explicit axes(std::vector<std::int64_t> list) : list_(std::move(list)), all_(false), given_(true) {}
+  // axis=None given explicitly: every axis (ufunc.reduce's default is the first axis).
+  static axes none() {
+    axes a;
+    a.given_ = true;
+    return a;
+  }
+  // Every axis: None, or not given (the default of sum, max, mean and the other functions).
   bool all() const noexcept { return all_; }
+  bool given() const noexcept { return given_; }
   std::span<const std::int64_t> list() const noexcept { return list_; }
 
  private:
   std::vector<std::int64_t> list_;
   bool all_ = true;
+  bool given_ = false;
 };
 
 // Keyword arguments of a reduction (ufunc.reduce, sum, prod, max, min, all, any, mean).
@@ -120,7 +129,7 @@ class axes {
 //   cupp::sum(a, {.axis = 0, .initial = 10, .where = mask});
 //   cupp::max(a, {.initial = -1.0, .where = a > 0});
 struct reduce_options {
-  cupp::axes axis{};                   // default: every axis
+  cupp::axes axis{};                   // default: every axis (ufunc.reduce: the first; axes::none(): every)
   bool keepdims = false;               // keep reduced axes with length 1
   std::optional<cupp::dtype> dtype{};  // the result's dtype (and the accumulator's)
   ndarray out{};                       // write the result here (its shape must match)
@@ -166,6 +175,8 @@ class ufunc {
   ndarray outer(const operand& x, const operand& y, const ufunc_options& options = {}) const;
   // ufunc.reduce(a): combines a's elements along the axes with this binary op (add.reduce is a
   // sum); NumPy's result dtypes; ValueError for an empty reduction of an op without identity.
+  // As NumPy's, it reduces the first axis when no axis is given ({.axis = cupp::axes::none()}
+  // reduces every axis; a 0-d array is returned reduced over nothing).
   ndarray reduce(const ndarray& a, const reduce_options& options = {}) const;
   // ufunc.reduceat(a, indices): along `axis`, result i is this op over a[indices[i]:indices[i+1]]
   // (the last up to the end) when indices[i] < indices[i+1], else a[indices[i]]; the result's

@@ -566,7 +566,10 @@ dtype real_of(const dtype& t) {
 }  // namespace
 
 ndarray ufunc::reduce(const ndarray& a, const reduce_options& options) const {
-  return reduce_mapped(spec(), a, options, {});
+  if (options.axis.given()) return reduce_mapped(spec(), a, options, {});
+  reduce_options first = options;  // NumPy's ufunc.reduce: axis=0 by default
+  first.axis = 0;
+  return reduce_mapped(spec(), a, first, {});
 }
 
 // ---- ufunc.reduceat (cupp/dev/reduction_where.cuh's cupp_reduceat)
@@ -656,23 +659,23 @@ ndarray ufunc::reduceat(const ndarray& a, const ndarray& indices, const reduceat
   return to_out(out, options.out, name);
 }
 
-ndarray sum(const ndarray& a, const reduce_options& options) { return add.reduce(a, options); }
-ndarray prod(const ndarray& a, const reduce_options& options) { return multiply.reduce(a, options); }
-ndarray max(const ndarray& a, const reduce_options& options) { return maximum.reduce(a, options); }
-ndarray amax(const ndarray& a, const reduce_options& options) { return maximum.reduce(a, options); }
-ndarray min(const ndarray& a, const reduce_options& options) { return minimum.reduce(a, options); }
-ndarray amin(const ndarray& a, const reduce_options& options) { return minimum.reduce(a, options); }
+ndarray sum(const ndarray& a, const reduce_options& options) { return reduce_mapped(add.spec(), a, options, {}); }
+ndarray prod(const ndarray& a, const reduce_options& options) { return reduce_mapped(multiply.spec(), a, options, {}); }
+ndarray max(const ndarray& a, const reduce_options& options) { return reduce_mapped(maximum.spec(), a, options, {}); }
+ndarray amax(const ndarray& a, const reduce_options& options) { return reduce_mapped(maximum.spec(), a, options, {}); }
+ndarray min(const ndarray& a, const reduce_options& options) { return reduce_mapped(minimum.spec(), a, options, {}); }
+ndarray amin(const ndarray& a, const reduce_options& options) { return reduce_mapped(minimum.spec(), a, options, {}); }
 ndarray all(const ndarray& a, const reduce_options& options) {
   refuse_initial("all", options);
   reduce_options o = options;
   o.dtype = dtype(type_id::bool_);
-  return logical_and.reduce(a, o);
+  return reduce_mapped(logical_and.spec(), a, o, {});
 }
 ndarray any(const ndarray& a, const reduce_options& options) {
   refuse_initial("any", options);
   reduce_options o = options;
   o.dtype = dtype(type_id::bool_);
-  return logical_or.reduce(a, o);
+  return reduce_mapped(logical_or.spec(), a, o, {});
 }
 
 // NumPy's mean: the sum in float64 for bool and integers, in float32 for float16 and bfloat16
@@ -689,7 +692,7 @@ ndarray mean(const ndarray& a, const reduce_options& options) {
   reduce_options o = options;
   o.dtype = acc;
   o.out = ndarray();
-  const ndarray total = add.reduce(a, o);
+  const ndarray total = reduce_mapped(add.spec(), a, o, {});
   ndarray m;
   if (!options.where.is_null()) {
     m = divide(total, astype(selected_count(a, options.where, options.axis, options.keepdims), real_of(acc)));
@@ -798,8 +801,8 @@ ndarray nanprod(const ndarray& a, const reduce_options& options) {
 }
 
 // NumPy's nanmax and nanmin of an ndarray are fmax.reduce and fmin.reduce.
-ndarray nanmax(const ndarray& a, const reduce_options& options) { return cupp::fmax.reduce(a, options); }
-ndarray nanmin(const ndarray& a, const reduce_options& options) { return cupp::fmin.reduce(a, options); }
+ndarray nanmax(const ndarray& a, const reduce_options& options) { return reduce_mapped(cupp::fmax.spec(), a, options, {}); }
+ndarray nanmin(const ndarray& a, const reduce_options& options) { return reduce_mapped(cupp::fmin.spec(), a, options, {}); }
 
 // NumPy's nanmean: the sum with NaN as 0 divided by the count of other elements (0 / 0 = NaN for
 // an all-NaN slice); float16 and bfloat16 in float32, rounded once.

@@ -38,7 +38,10 @@ cupp::reduce_options reduce_keywords(std::string_view function, std::span<const 
                                      std::span<const keyword_value> keywords) {
   cupp::reduce_options o;
   auto set_axis = [&](const value& v) {
-    if (v.is_none()) return;
+    if (v.is_none()) {
+      o.axis = cupp::axes::none();  // ufunc.reduce's default is axis 0; None is every axis
+      return;
+    }
     if (v.is_tuple()) {
       std::vector<std::int64_t> list;
       for (const value& x : v.tuple()) list.push_back(axis_number(x, function));
