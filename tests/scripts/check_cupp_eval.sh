@@ -191,6 +191,13 @@ out=$("$cupp" eval --batch batch.txt --parse-only)
 grep -qF "6: SyntaxError" <<<"$out" && grep -qF "9: UsageError" <<<"$out" && grep -qF "5: OK" <<<"$out" ||
   fail "--parse-only printed:
 $out"
+# --parse-only knows every ufunc method (outer, reduce, reduceat, accumulate) and no other.
+printf '%s\n' 'add.accumulate(a) a=a.npy -o m1.npy' '"add.reduceat(a, i)" a=a.npy i=a.npy -o m2.npy' \
+  'add.bogus(a) a=a.npy -o m3.npy' >methods.txt
+out=$("$cupp" eval --batch methods.txt --parse-only)
+grep -qF "1: OK" <<<"$out" && grep -qF "2: OK" <<<"$out" && grep -qF "3: ValueError: cupp eval has no function 'add.bogus'" <<<"$out" ||
+  fail "--parse-only of ufunc methods printed:
+$out"
 # view(a, dtype): a.view(dtype), here there and back.
 "$cupp" eval "view(view(a, 'int64'), dtype='float64')" a=a.npy -o view.npy 2>&1 || fail "view() failed"
 expect_values view.npy '<f8' f8 1 2 3 4

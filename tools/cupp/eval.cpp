@@ -159,14 +159,14 @@ void run(const request& r) {
   for (std::size_t i = 0; i < outs.size(); ++i) cupp::save(r.outputs[i], outs[i]);
 }
 
-// --parse-only: every function an expression calls exists (a builtin, a ufunc, u.outer or u.reduce);
+// --parse-only: every function an expression calls exists (a builtin, a ufunc, or a ufunc method);
 // ValueError naming it otherwise, as evaluation would say. Host-only (the op registry).
 void check_callees(const eval::node& n) {
   static const eval::function_table functions = eval::function_table::builtins();
   if (n.kind == eval::node_kind::call && !functions.find(n.text)) {
     const auto dot = n.text.find('.');
     (void)cupp::ufunc::get(std::string_view(n.text).substr(0, dot));
-    if (dot != std::string::npos && n.text.substr(dot + 1) != "outer" && n.text.substr(dot + 1) != "reduce")
+    if (dot != std::string::npos && !eval::function_table::is_ufunc_method(std::string_view(n.text).substr(dot + 1)))
       throw cupp::ValueError("cupp eval has no function '" + n.text + "'");
   }
   for (const auto& a : n.args) check_callees(*a);

@@ -157,6 +157,10 @@ function_table function_table::builtins() {
   return t;
 }
 
+bool function_table::is_ufunc_method(std::string_view method) noexcept {
+  return method == "outer" || method == "reduce" || method == "reduceat" || method == "accumulate";
+}
+
 const function* function_table::find(std::string_view name) const {
   const auto it = table_.find(name);
   return it == table_.end() ? nullptr : &it->second;

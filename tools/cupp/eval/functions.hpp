@@ -28,7 +28,10 @@ class function_table {
   void add(std::string name, function f) { table_.insert_or_assign(std::move(name), std::move(f)); }
   const function* find(std::string_view name) const;
 
-  // Runs `name`: the table's function, else u.outer / the ufunc of that name.
+  // The ufunc methods `u.METHOD(...)` calls: outer, reduce, reduceat, accumulate.
+  static bool is_ufunc_method(std::string_view method) noexcept;
+
+  // Runs `name`: the table's function, else u.outer / u.reduce / ... / the ufunc of that name.
   value call(std::string_view name, std::span<const value> args, std::span<const keyword_value> keywords) const;
 
  private:
