@@ -23,6 +23,7 @@
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
+#include "tolerance.hpp"
 #include "reference_set.hpp"
 #include "nvrtc_program.hpp"
 
@@ -125,15 +126,7 @@ const std::map<std::string, std::function<results()>>& cases() {
 
 // Relative tolerance of a float dtype's comparison (a few ULP; exact for integers and bools).
 double tolerance(const dtype& t) {
-  switch (t.id()) {
-    case type_id::float16: return 1e-3;
-    case type_id::bfloat16: return 8e-3;
-    case type_id::float32:
-    case type_id::complex64: return 5e-7;
-    case type_id::float64:
-    case type_id::complex128: return 4e-15;
-    default: return 0.0;
-  }
+  return test::tolerance_of(t, {.float16 = 1e-3, .bfloat16 = 8e-3, .float32 = 5e-7, .float64 = 4e-15});
 }
 
 TEST(CreationGpu, MatchesNumPyReference) {

@@ -42,6 +42,7 @@
 #include "evaluator.hpp"
 #include "functions.hpp"
 #include "gpu_support.hpp"
+#include "tolerance.hpp"
 #include "parser.hpp"
 #include "reference_set.hpp"
 
@@ -152,15 +153,7 @@ bool raises_as(const Error& e, const std::string& numpy_class) {
 }
 
 double default_tolerance(const dtype& t) {
-  switch (t.id()) {
-    case type_id::float16:
-    case type_id::bfloat16: return 2e-3;
-    case type_id::float32:
-    case type_id::complex64: return 2e-6;
-    case type_id::float64:
-    case type_id::complex128: return 1e-12;
-    default: return 0.0;
-  }
+  return test::tolerance_of(t, {.float16 = 2e-3, .bfloat16 = 2e-3, .float32 = 2e-6, .float64 = 1e-12});
 }
 
 std::string shape_string(const shape_t& s) {

@@ -22,6 +22,7 @@
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
+#include "tolerance.hpp"
 #include "reference_set.hpp"
 
 namespace cupp {
@@ -206,15 +207,7 @@ const test::reference_cases& cases() {
 }
 
 double tolerance(const dtype& t) {
-  switch (t.id()) {
-    case type_id::float16:
-    case type_id::bfloat16: return 2e-3;
-    case type_id::float32:
-    case type_id::complex64: return 1e-5;
-    case type_id::float64:
-    case type_id::complex128: return 1e-12;
-    default: return 0.0;
-  }
+  return test::tolerance_of(t, {.float16 = 2e-3, .bfloat16 = 2e-3, .float32 = 1e-5, .float64 = 1e-12});
 }
 
 TEST(ReductionWhereGpu, MatchesNumPyReference) {

@@ -25,6 +25,7 @@
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
+#include "tolerance.hpp"
 #include "reference_set.hpp"
 
 namespace cupp {
@@ -397,15 +398,7 @@ const std::map<std::string, std::function<results()>>& cases() {
 }
 
 double tolerance(const dtype& t) {
-  switch (t.id()) {
-    case type_id::float16: return 1e-3;
-    case type_id::bfloat16: return 1e-2;
-    case type_id::float32:
-    case type_id::complex64: return 1e-6;
-    case type_id::float64:
-    case type_id::complex128: return 1e-12;
-    default: return 0.0;
-  }
+  return test::tolerance_of(t, {.float16 = 1e-3, .bfloat16 = 1e-2, .float32 = 1e-6, .float64 = 1e-12});
 }
 
 TEST(SearchingGpu, MatchesNumPyReference) {
