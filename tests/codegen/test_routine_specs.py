@@ -10,31 +10,16 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "codegen"))
 
+from spec_tree import SpecTree  # noqa: E402
 from model import RESULT_RULES, SpecError, load_specs  # noqa: E402
 
 BAD = os.path.join(HERE, "bad_routine_specs")
-
-
-class SpecTree:
-    """A temporary copy of specs/ to add a bad family to."""
-
-    def __enter__(self):
-        self.root = tempfile.mkdtemp(prefix="cupp-routines-")
-        shutil.copytree(os.path.join(ROOT, "specs"), os.path.join(self.root, "specs"))
-        return self
-
-    def __exit__(self, *exc):
-        shutil.rmtree(self.root)
-
-    def path(self, rel):
-        return os.path.join(self.root, rel)
 
 
 def expectation(fname):

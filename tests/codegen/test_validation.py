@@ -11,35 +11,14 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "codegen"))
 
+from spec_tree import SpecTree  # noqa: E402
 from model import SpecError, load_specs  # noqa: E402
-
-
-class SpecTree:
-    """A temporary copy of specs/ to break on purpose."""
-
-    def __enter__(self):
-        self.root = tempfile.mkdtemp(prefix="cupp-specs-")
-        shutil.copytree(os.path.join(ROOT, "specs"), os.path.join(self.root, "specs"))
-        return self
-
-    def __exit__(self, *exc):
-        shutil.rmtree(self.root)
-
-    def path(self, rel):
-        return os.path.join(self.root, rel)
-
-    def edit(self, rel, old, new):
-        text = open(self.path(rel)).read()
-        assert old in text, f"{old!r} not in {rel}"
-        open(self.path(rel), "w").write(text.replace(old, new, 1))
-        return 1 + text[: text.index(old)].count("\n")  # line of the edit
 
 
 class BadOpSpecs(unittest.TestCase):
