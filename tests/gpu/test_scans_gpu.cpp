@@ -244,5 +244,58 @@ TEST(ScansGpu, ChunkedRowsMatchTheHostInEveryDtype) {
   EXPECT_TRUE(any_so_far.back());
 }
 
+// Few long lines (the chunked path) with accumulators of 1, 2 and 16 bytes, three lines so that
+// the integer and bool scans do not go to CUB: bool logical_or, float16 maximum (exact),
+// complex128 sums of small integers (exact); and float32 sums of 2^24 + 7 values, near the host's
+// double sums and with the same bits in ten runs.
+TEST(ScansGpu, FewLongLinesAreExactInEveryWidthAndDeterministic) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t lines = 3, len = (1 << 20) + 77;
+  std::vector<bool> mask(static_cast<std::size_t>(lines * len), false);
+  const std::int64_t first_true[] = {0, 500000, len - 1};
+  for (std::int64_t r = 0; r < lines; ++r) mask[static_cast<std::size_t>(r * len + first_true[r])] = true;
+  const auto any = astype(accumulate(logical_or, asarray(mask).reshape({lines, len}), {.axis = 1}), int8).to_vector<std::int8_t>();
+  for (std::int64_t r = 0; r < lines; ++r) {
+    const std::size_t at = static_cast<std::size_t>(r * len + first_true[r]);
+    EXPECT_EQ(any[at], 1) << "line " << r;
+    if (first_true[r] > 0) EXPECT_EQ(any[at - 1], 0) << "line " << r;
+    EXPECT_EQ(any[static_cast<std::size_t>(r * len + len - 1)], 1) << "line " << r;
+  }
+  std::vector<std::int64_t> h(static_cast<std::size_t>(lines * len));
+  for (std::size_t k = 0; k < h.size(); ++k) h[k] = static_cast<std::int64_t>((k * 7919) % 2001) - 1000;
+  const ndarray whole = asarray(h).reshape({lines, len});
+  const auto peak = astype(accumulate(maximum, astype(whole, float16), {.axis = 1}), float64).to_vector<double>();
+  const auto zsum = cumsum(astype(whole, complex128), {.axis = 1}).to_vector<std::complex<double>>();
+  for (std::int64_t r = 0; r < lines; ++r) {
+    double best = -1e300, run = 0;
+    for (std::int64_t i = 0; i < len; ++i) {
+      const double x = static_cast<double>(h[static_cast<std::size_t>(r * len + i)]);
+      best = std::max(best, x);
+      run += x;
+      const std::size_t at = static_cast<std::size_t>(r * len + i);
+      if (peak[at] != best || zsum[at] != std::complex<double>(run, 0)) {
+        ADD_FAILURE() << "line " << r << " element " << i << ": max " << peak[at] << " vs " << best << ", sum "
+                      << zsum[at].real() << " vs " << run;
+        break;
+      }
+    }
+  }
+  const std::int64_t n = (1 << 24) + 7;
+  const ndarray x = astype(divide(subtract(remainder(multiply(arange(n), 7919), 100003), 50001), 977.0), float32);
+  const auto reference = cumsum(x).to_vector<float>();
+  const auto xs = x.to_vector<float>();
+  double exact = 0, magnitude = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    exact += xs[i];
+    magnitude += std::abs(xs[i]);
+    if (i % 4093 == 0 || i + 1 == xs.size())
+      ASSERT_NEAR(reference[i], exact, 1e-6 * magnitude + 1e-3) << "element " << i;
+  }
+  for (int run = 0; run < 10; ++run) {
+    const auto again = cumsum(x).to_vector<float>();
+    ASSERT_TRUE(again == reference) << "run " << run << " differs";
+  }
+}
+
 }  // namespace
 }  // namespace cupp
