@@ -560,6 +560,51 @@ TEST(ReductionsGpu, OnePassVarianceIsAccurateInEveryLayout) {
   for (int k = 0; k < 3; ++k) EXPECT_EQ(var(m).item<float>(), first);
 }
 
+// var/std overflow as NumPy's two-pass formula: inf when the squared deviations (or the sum for
+// the mean) pass the largest value, NaN only for NaN or infinite elements, and a finite result
+// when only the deviations from an element (not from the mean) would overflow. Rows, columns and
+// strided layouts, and the nan variants.
+TEST(ReductionsGpu, VarianceOverflowsAsNumPy) {
+  CUPP_REQUIRE_GPU();
+  const double big = 1.7976931348623157e308;
+  // NumPy's conformance case: the column [big, 1420, -16.95] has a finite mean and var inf.
+  const ndarray col = asarray(std::vector<double>{big, 0.5, 1420.0, 2.0, -16.95, 3.0}).reshape({3, 2});
+  const auto by_col = var(col, {.axis = 0}).to_vector<double>();
+  EXPECT_TRUE(std::isinf(by_col[0]) && by_col[0] > 0) << by_col[0];
+  EXPECT_NEAR(by_col[1], (0.5 * 0.5 + 2.0 * 2.0 + 3.0 * 3.0) / 3.0 - (5.5 / 3.0) * (5.5 / 3.0), 1e-12);
+  EXPECT_TRUE(std::isinf(var(col.T(), {.axis = 1}).to_vector<double>()[0]));
+  EXPECT_TRUE(std::isinf(std_(asarray(std::vector<double>{big, 1420.0, -16.95})).item<double>()));
+  // The sum for the mean overflows: NumPy's mean is inf, and so is its var.
+  EXPECT_TRUE(std::isinf(var(asarray(std::vector<double>{1e308, 1e308})).item<double>()));
+  EXPECT_TRUE(std::isinf(var(asarray(std::vector<float>{3e38f, 3e38f})).item<float>()));
+  // Squares overflow float32 (the result dtype) but not float64.
+  EXPECT_TRUE(std::isinf(var(asarray(std::vector<float>{3e38f, -3e38f})).item<float>()));
+  // Elements 1e152 apart from the first but not from the mean: finite, in every layout.
+  const std::int64_t n = 1 << 18;
+  std::vector<double> far(static_cast<std::size_t>(n), 1e152);
+  far[0] = 0;
+  auto var_of_far = [](double count) {  // one 0 and count - 1 times 1e152
+    const double mean = 1e152 * (count - 1.0) / count;
+    return (mean * mean + (count - 1.0) * (1e152 - mean) * (1e152 - mean)) / count;
+  };
+  const double want = var_of_far(static_cast<double>(n));
+  EXPECT_NEAR(var(asarray(far)).item<double>(), want, 1e-9 * want);
+  EXPECT_NEAR(var(asarray(far).reshape({n, 1}), {.axis = 0}).to_vector<double>()[0], want, 1e-9 * want);
+  const double want_half = var_of_far(static_cast<double>(n / 2));  // far[0::2]
+  EXPECT_NEAR(var(asarray(far).reshape({n / 2, 2}).T(), {.axis = 1}).to_vector<double>()[0], want_half,
+              1e-9 * want_half);
+  // NaN and inf elements give NaN even next to an overflow; nanvar skips the NaN and overflows.
+  EXPECT_TRUE(std::isnan(var(asarray(std::vector<double>{big, -big, std::nan("")})).item<double>()));
+  EXPECT_TRUE(std::isnan(var(asarray(std::vector<double>{big, -big, INFINITY})).item<double>()));
+  const double with_nan = nanvar(asarray(std::vector<double>{std::nan(""), 1e308, -1e308})).item<double>();
+  EXPECT_TRUE(std::isinf(with_nan) && with_nan > 0) << with_nan;
+  // One overflowing element in a long row: inf, whichever thread and chunk holds it.
+  std::vector<double> long_row(1 << 22, 1.0);
+  long_row[(1 << 21) + 3] = big;
+  long_row[17] = -big;
+  EXPECT_TRUE(std::isinf(var(asarray(long_row)).item<double>()));
+}
+
 // ufunc.reduce reduces the first axis unless told (NumPy's axis=0); axes::none() reduces every
 // axis; sum and the other functions keep None as their default; a 0-d array reduces to itself.
 TEST(ReductionsGpu, UfuncReduceDefaultsToTheFirstAxis) {

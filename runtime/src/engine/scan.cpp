@@ -93,7 +93,8 @@ std::int64_t normalize_axis(std::int64_t axis, std::int64_t ndim) {
   return axis < 0 ? axis + ndim : axis;
 }
 
-// Ops whose combination may be regrouped (the tiled scan); float add and multiply round
+// Ops whose combination may be regrouped and reordered (the tiled scan; its totals pass reads a
+// chunk's tiles last to first): associative and commutative. Float add and multiply round
 // differently when regrouped, as NumPy's pairwise sums do (docs/scans.md).
 bool associative(const op_spec& op) {
   static constexpr std::string_view names[] = {"add",         "multiply",    "maximum",     "minimum",

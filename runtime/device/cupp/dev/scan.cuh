@@ -274,8 +274,9 @@ __global__ void __launch_bounds__(256) cupp_scan_rows(const char* in, char* out,
 
 // The total of every chunk but the last of each line (see cupp_scan_rows): partial[line * chunks
 // + c] for c < chunks - 1. Such a chunk is whole tiles, so every thread has elements; thread t
-// folds its ITEMS elements of each tile in order, four tiles in flight, and the block folds the
-// thread totals in a fixed tree.
+// folds its ITEMS elements of each tile, four tiles in flight, and the block folds the thread
+// totals in a fixed tree. The tiles are read last to first (the ops here are commutative): the
+// chunks' first tiles are then what the L2 cache holds when cupp_scan_rows starts reading them.
 template <class F, class Acc, class In, int N, class Map = scan_map_cast>
 __global__ void __launch_bounds__(256) cupp_scan_totals(const char* in, long long rows, long long chunks,
                                                         long long chunk_len, scan_dims<N> kept, Acc* partial) {
@@ -297,7 +298,7 @@ __global__ void __launch_bounds__(256) cupp_scan_totals(const char* in, long lon
     Acc acc;
     {
       In v[ITEMS];
-      scan_load(src, v, aligned);
+      scan_load(src + (tiles - 1) * TILE, v, aligned);
       acc = Map::template apply<Acc>(v[0]);
 #pragma unroll
       for (int i = 1; i < ITEMS; ++i) F::apply(acc, Map::template apply<Acc>(v[i]), acc);
@@ -306,7 +307,7 @@ __global__ void __launch_bounds__(256) cupp_scan_totals(const char* in, long lon
     for (; k + 4 <= tiles; k += 4) {
       In v[4][ITEMS];
 #pragma unroll
-      for (int u = 0; u < 4; ++u) scan_load(src + (k + u) * TILE, v[u], aligned);
+      for (int u = 0; u < 4; ++u) scan_load(src + (tiles - 1 - k - u) * TILE, v[u], aligned);
 #pragma unroll
       for (int u = 0; u < 4; ++u)
 #pragma unroll
@@ -314,7 +315,7 @@ __global__ void __launch_bounds__(256) cupp_scan_totals(const char* in, long lon
     }
     for (; k < tiles; ++k) {
       In v[ITEMS];
-      scan_load(src + k * TILE, v, aligned);
+      scan_load(src + (tiles - 1 - k) * TILE, v, aligned);
 #pragma unroll
       for (int i = 0; i < ITEMS; ++i) F::apply(acc, Map::template apply<Acc>(v[i]), acc);
     }
