@@ -5,6 +5,7 @@
 // random take against the host.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <filesystem>
@@ -349,6 +350,31 @@ TEST(IndexingGpu, LargeRandomTakeAndPut) {
   for (std::size_t k = 0; k < got.size(); ++k) {
     const std::int64_t j = idx[k] < 0 ? idx[k] + n : idx[k];
     ASSERT_EQ(got[k], src[static_cast<std::size_t>(j)]) << k;
+  }
+  // The flat gather in every word size (1, 2, 4, 8 and 16 bytes), a length that is no multiple
+  // of the 512-element block, each mode, and one bad index in mode raise.
+  const std::int64_t m_len = 100003, k_len = 70001;
+  std::vector<std::int64_t> wide(static_cast<std::size_t>(k_len));
+  for (auto& i : wide) i = static_cast<std::int64_t>(rng() % (6 * m_len)) - 3 * m_len;  // in [-3m, 3m)
+  const ndarray wide_ix = asarray(wide);
+  for (const dtype type : {bool_, int16, float32, float64, complex128}) {
+    const ndarray values = astype(arange(m_len) % 251, type);
+    for (const clip_mode mode : {clip_mode::wrap, clip_mode::clip}) {
+      const auto got = astype(take(values, wide_ix, {.mode = mode}), complex128).to_vector<std::complex<double>>();
+      for (std::size_t k = 0; k < got.size(); ++k) {
+        std::int64_t j = wide[k];
+        if (mode == clip_mode::wrap) j = ((j % m_len) + m_len) % m_len;
+        else j = std::clamp<std::int64_t>(j, 0, m_len - 1);
+        const double want = type == bool_ ? (j % 251 != 0 ? 1.0 : 0.0) : static_cast<double>(j % 251);
+        ASSERT_EQ(got[k], std::complex<double>(want, 0.0)) << type.name() << " k " << k;
+      }
+    }
+    std::vector<std::int64_t> one_bad(static_cast<std::size_t>(k_len));
+    for (std::size_t k = 0; k < one_bad.size(); ++k) one_bad[k] = static_cast<std::int64_t>(k) % m_len;
+    one_bad[54321] = m_len + 5;
+    EXPECT_EQ(error_of<IndexError>([&] { take(values, asarray(one_bad)); }),
+              "index " + std::to_string(m_len + 5) + " is out of bounds for axis 0 with size " + std::to_string(m_len))
+        << type.name();
   }
   // put with many duplicates: the last write wins.
   const ndarray d = zeros({1000}, int64);
