@@ -834,8 +834,9 @@ ndarray ptp(const ndarray& a, const reduce_options& options) {
 
 namespace {
 
-// var/std of a real dtype in one read (cupp/dev/moments.cuh): per-thread shifted sums in
-// float64 merged as (count, mean, M2) triples, then M2 / (count - ddof) written as `result`.
+// var/std of a real dtype in one read (cupp/dev/moments.cuh): small groups of elements summed in
+// float64 as deviations from the group's first element, merged as (count, mean, M2) triples, then
+// M2 / (count - ddof) written as `result`.
 ndarray one_pass_variance(const ndarray& a, const std::vector<bool>& reduced_axis, type_id result, double ddof,
                           bool skip_nan, bool root) {
   const int device = a.device();
