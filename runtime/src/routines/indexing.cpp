@@ -145,9 +145,10 @@ __device__ inline void cupp_store_streaming(T* p, const T& v) {
 
 // The common take: a 1-d contiguous int64 index, elements of one word, out contiguous. A block
 // of 128 threads takes 512 elements, thread t those at t, t + 128, t + 256 and t + 384, so each
-// warp's 32 gathers feed one coalesced store; indices and results stream past L2 (evict first),
-// so that L2 keeps more of the gathered array. On the H200 this layout beat four consecutive
-// elements a thread with 16-byte index loads and stores by 3 %, and 256-thread blocks by 1.5 %.
+// warp's 32 gathers feed one coalesced store; the indices skip L1 and the results stream past
+// L2 (evict first). On the H200 this layout beat four consecutive elements a thread with 16-byte
+// index loads and stores by 3 %, and 256-thread blocks by 1.5 %; indices loaded without L1
+// allocation beat evict-first loads (ld.global.cs) by 0.7 % (docs/performance.md).
 extern "C" __global__ void __launch_bounds__(128) cupp_gather_flat(W* out, const char* src, const long long* idx,
                                                                    long long total, long long axis_len,
                                                                    long long axis_stride, int mode) {
@@ -156,7 +157,8 @@ extern "C" __global__ void __launch_bounds__(128) cupp_gather_flat(W* out, const
     for (int j = 0; j < 4; ++j) {
       const long long k = base + j * 128;
       if (k >= total) break;
-      long long x = __ldcs(idx + k);
+      long long x;
+      asm("ld.global.L1::no_allocate.b64 %0, [%1];" : "=l"(x) : "l"(idx + k));
       if (cupp_fix(x, axis_len, mode, k)) cupp_store_streaming(out + k, *reinterpret_cast<const W*>(src + x * axis_stride));
     }
   }
