@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "compiler/kernel_cache.hpp"
+#include "compiler/report_word.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cupp/cuda/stream.hpp"
@@ -112,7 +113,8 @@ void pack(param_pack& params, const kernel_desc& desc, std::int64_t n, std::span
 // cache makes a warm call a few compares (loaded kernels live as long as the process).
 struct found_kernel {
   const void* kernel = nullptr;
-  unsigned int* error_flag = nullptr;  // the program's device error flag, for loops that raise
+  unsigned int* error_flag = nullptr;      // the program's device error flag, for loops that raise
+  volatile unsigned* error_word = nullptr;  // and its report word (compiler/report_word.hpp)
 };
 
 found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device) {
@@ -146,7 +148,10 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
   found_kernel found{module.function(index), nullptr};
   // Only a loop whose body names raise_error can set the flag (loop_spec::raises); the others
   // (power's float and complex loops) never pay the round trip.
-  if (op.loops[desc.loop].raises) found.error_flag = static_cast<unsigned int*>(module.global("cupp_error_flag"));
+  if (op.loops[desc.loop].raises) {
+    found.error_flag = static_cast<unsigned int*>(module.global("cupp_error_flag"));
+    found.error_word = detail::report_word(module, device, "cupp_error_word");
+  }
   e = {&op, device, variant, index, found};
   return found;
 }
@@ -161,14 +166,11 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
   throw ValueError(message);
 }
 
-// Reads the program's error flag after the kernel (one round trip, only for loops that raise);
-// when it is set, resets it and throws the op's error.
-void check_error_flag(const op_spec& op, unsigned int* flag, cudaStream_t stream) {
-  unsigned int raised = 0;
-  cuda::detail::check(cudaMemcpyAsync(&raised, flag, sizeof raised, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  if (raised == 0) return;
-  cuda::detail::check(cudaMemsetAsync(flag, 0, sizeof raised, stream), "cudaMemsetAsync");
+// Waits for the kernel and tests the program's report word (one round trip, only for loops that
+// raise); when it is set, resets the device flag and throws the op's error.
+void check_error_flag(const op_spec& op, const found_kernel& kernel, cudaStream_t stream) {
+  if (!detail::wait_for_report(kernel.error_word, stream)) return;
+  cuda::detail::check(cudaMemsetAsync(kernel.error_flag, 0, sizeof(unsigned int), stream), "cudaMemsetAsync");
   cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   throw_raised(op.raises);
 }
@@ -269,7 +271,7 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
   static std::mutex flag_mutex;
   const std::lock_guard lock(flag_mutex);
   cuda::detail::check(cudaLaunchKernel(kernel.kernel, grid, block, params.pointers(), 0, stream), "cudaLaunchKernel");
-  check_error_flag(op, kernel.error_flag, stream);
+  check_error_flag(op, kernel, stream);
 }
 
 }  // namespace

@@ -14,8 +14,6 @@
 #include <cstring>
 #include <functional>
 #include <limits>
-#include <memory>
-#include <mutex>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -26,6 +24,7 @@
 #include "array/advanced_index.hpp"
 #include "array/layout.hpp"
 #include "compiler/kernel_cache.hpp"
+#include "compiler/report_word.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cupp/cuda/stream.hpp"
@@ -73,11 +72,12 @@ struct cupp_geom {
 };
 // [0] an index was bad, [1] one bad value, [2] ~(first bad position).
 extern "C" __device__ unsigned long long cupp_index_state[3];
-// A word of mapped pinned host memory set by every report (null until the host installs it).
+// The report word in mapped pinned host memory (compiler/report_word.hpp), set with the state.
 extern "C" __device__ unsigned int* cupp_index_flag;
 
 __device__ inline void cupp_report(long long value, long long pos) {
-  if (cupp_index_flag) *cupp_index_flag = 1u;
+  // Only the first reports write the host word (a write to host memory per bad index would be slow).
+  if (cupp_index_state[0] == 0ull && cupp_index_flag) *cupp_index_flag = 1u;
   cupp_index_state[0] = 1ull;
   cupp_index_state[1] = (unsigned long long)value;
   atomicMax(&cupp_index_state[2], ~(unsigned long long)pos);
@@ -395,53 +395,6 @@ struct device_scope {
   }
 };
 
-// Each (indexing module, device)'s report word: mapped pinned host memory whose device address is
-// written into the module's cupp_index_flag the first time it is asked for. Freed at exit.
-class report_words {
- public:
-  report_words() = default;
-  report_words(const report_words&) = delete;
-  report_words& operator=(const report_words&) = delete;
-  ~report_words() {
-    for (auto& [key, word] : words_) (void)cudaFreeHost(const_cast<unsigned*>(word));  // at exit: errors ignored
-  }
-
-  static report_words& global() {
-    static report_words words;
-    return words;
-  }
-
-  // The host address of module m's word on `device` (the current device).
-  volatile unsigned* word_for(const detail::kernel_module& m, int device) {
-    const std::lock_guard lock(mutex_);
-    const auto key = std::make_pair(&m, device);
-    if (const auto it = words_.find(key); it != words_.end()) return it->second;
-    void* host = nullptr;
-    cuda::detail::check(cudaHostAlloc(&host, sizeof(unsigned), cudaHostAllocMapped | cudaHostAllocPortable),
-                        "cudaHostAlloc");
-    const auto free_host = [](void* p) { (void)cudaFreeHost(p); };
-    std::unique_ptr<void, decltype(free_host)> owned(host, free_host);  // until the word is installed
-    auto* word = static_cast<volatile unsigned*>(host);
-    *word = 0;
-    void* on_device = nullptr;
-    cuda::detail::check(cudaHostGetDevicePointer(&on_device, host, 0), "cudaHostGetDevicePointer");
-    cuda::detail::check(cudaMemcpy(m.global("cupp_index_flag"), &on_device, sizeof on_device, cudaMemcpyHostToDevice),
-                        "cudaMemcpy");
-    words_.emplace(key, word);
-    (void)owned.release();
-    return word;
-  }
-
- private:
-  struct key_hash {
-    std::size_t operator()(const std::pair<const detail::kernel_module*, int>& k) const noexcept {
-      return std::hash<const void*>()(k.first) ^ static_cast<std::size_t>(k.second);
-    }
-  };
-  std::mutex mutex_;
-  std::unordered_map<std::pair<const detail::kernel_module*, int>, volatile unsigned*, key_hash> words_;
-};
-
 // The program for word size w on `device`, its report word installed (before any launch).
 const detail::kernel_module& program_for(int w, int device) {
   const detail::kernel_module& m =
@@ -450,7 +403,7 @@ const detail::kernel_module& program_for(int w, int device) {
         return detail::program_source{p.name, p.source, p.kernels, {}};
       });
   device_scope scope(device);
-  report_words::global().word_for(m, device);
+  detail::report_word(m, device, "cupp_index_flag");
   return m;
 }
 
@@ -467,20 +420,17 @@ void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** 
       "cudaLaunchKernel");
 }
 
-// Waits for the raising kernel; when it reported a bad index (the report word is set), reads and
+// Waits for the raising kernel; when it reported a bad index (its report word is set), reads and
 // clears the error state and returns {value, first pos}.
 std::optional<std::pair<std::int64_t, std::int64_t>> read_state(const detail::kernel_module& m, int device) {
   device_scope scope(device);
-  volatile unsigned* word = report_words::global().word_for(m, device);
   const auto stream = cuda::detail::current_stream_handle(device);
-  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  if (*word == 0) return std::nullopt;
+  if (!detail::wait_for_report(detail::report_word(m, device, "cupp_index_flag"), stream)) return std::nullopt;
   auto* state = static_cast<unsigned long long*>(m.global("cupp_index_state"));
   unsigned long long host[3] = {};
   cuda::detail::check(cudaMemcpyAsync(host, state, sizeof host, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
   cuda::detail::check(cudaMemsetAsync(state, 0, sizeof host, stream), "cudaMemsetAsync");
   cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  *word = 0;
   return std::make_pair(static_cast<std::int64_t>(host[1]), static_cast<std::int64_t>(~host[2]));
 }
 

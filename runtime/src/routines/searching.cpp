@@ -1,7 +1,8 @@
 // The implementation of cupp/searching.hpp, part one: the searching family's NVRTC program (one
 // per dtype, cached under ("searching", type id)), searchsorted, digitize, bincount, histogram and
-// the routine table. The program's error state (a __device__ pair read once at the end of a call
-// that can raise: [0] set, [1] one bad value) reports a sorter index out of range. unique, isin and
+// the routine table. The program's error state (a __device__ pair: [0] set, [1] one bad value, and
+// a report word in mapped host memory, read at the end of a call that can raise) reports a sorter
+// index out of range. unique, isin and
 // the set routines are in sets.cpp.
 #include "cupp/searching.hpp"
 
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "compiler/kernel_cache.hpp"
+#include "compiler/report_word.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cupp/cuda/stream.hpp"
@@ -35,6 +37,8 @@ constexpr const char* program_body = R"(
   i += (long long)gridDim.x * blockDim.x)
 // [0] set when a value was bad, [1] one bad value.
 extern "C" __device__ unsigned long long cupp_search_state[2] = {0ull, 0ull};
+// The report word in mapped pinned host memory (compiler/report_word.hpp), set with the state.
+extern "C" __device__ unsigned int* cupp_search_flag = nullptr;
 
 // NumPy's sort order (npysort's LT): NaN last; complex lexicographic, a NaN part sorting last.
 template <class X>
@@ -69,6 +73,7 @@ extern "C" __global__ void cupp_searchsorted(const T* a, long long n, const long
       if (sorter) {
         k = sorter[mid];
         if (k < 0 || k >= n) {
+          if (cupp_search_state[0] == 0ull && cupp_search_flag) *cupp_search_flag = 1u;  // a few writes, not one each
           cupp_search_state[1] = (unsigned long long)k;
           cupp_search_state[0] = 1ull;
           break;
@@ -258,11 +263,16 @@ cupp::dtype histogram_bin_dtype(cupp::dtype a) { return a.is_floating() ? a : cu
 
 namespace search_detail {
 
+// The program for `type` on `device`, its report word installed (before any launch).
 const detail::kernel_module& program_for(dtype type, int device) {
-  return detail::kernel_cache::global().get(device, {"searching", static_cast<std::uint64_t>(type.id())}, [&] {
-    detail::searching_program p = detail::searching_kernel_program(type);
-    return detail::program_source{p.name, p.source, p.kernels, {}};
-  });
+  const detail::kernel_module& m =
+      detail::kernel_cache::global().get(device, {"searching", static_cast<std::uint64_t>(type.id())}, [&] {
+        detail::searching_program p = detail::searching_kernel_program(type);
+        return detail::program_source{p.name, p.source, p.kernels, {}};
+      });
+  device_scope scope(device);
+  detail::report_word(m, device, "cupp_search_flag");
+  return m;
 }
 
 void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** args, int device) {
@@ -273,14 +283,15 @@ void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** 
                       "cudaLaunchKernel");
 }
 
+// Waits for the call's kernels; when one reported a bad sorter index, reads and clears the state
+// and returns the bad value.
 std::optional<std::int64_t> read_state(const detail::kernel_module& m, int device) {
   device_scope scope(device);
-  auto* state = static_cast<unsigned long long*>(m.global("cupp_search_state"));
   const auto stream = cuda::detail::current_stream_handle(device);
+  if (!detail::wait_for_report(detail::report_word(m, device, "cupp_search_flag"), stream)) return std::nullopt;
+  auto* state = static_cast<unsigned long long*>(m.global("cupp_search_state"));
   unsigned long long host[2] = {};
   cuda::detail::check(cudaMemcpyAsync(host, state, sizeof host, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  if (host[0] == 0) return std::nullopt;
   cuda::detail::check(cudaMemsetAsync(state, 0, sizeof host, stream), "cudaMemsetAsync");
   cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   return static_cast<std::int64_t>(host[1]);

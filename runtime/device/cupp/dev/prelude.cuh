@@ -10,14 +10,20 @@
 
 // The device error flag (DESIGN.md): a body that meets data NumPy rejects (an integer to a
 // negative power) calls cupp::dev::raise_error(); after a kernel of such a loop (its body names
-// raise_error: loop_spec::raises) the engine reads the flag once, resets it and throws the spec's
-// `raises` error. One flag per program. Only op bodies call it, never the library's helpers.
+// raise_error: loop_spec::raises) the engine syncs and tests the program's report word (mapped
+// pinned host memory, compiler/report_word.hpp), and when it is set resets it and the flag and
+// throws the spec's `raises` error. One flag and word per program. Only op bodies call it.
 extern "C" __device__ unsigned int cupp_error_flag = 0;
+extern "C" __device__ unsigned int* cupp_error_word = nullptr;
 
 namespace cupp {
 namespace dev {
 
-__device__ inline void raise_error() { cupp_error_flag = 1; }
+// Only the first raising elements write the host word (a write to host memory each would be slow).
+__device__ inline void raise_error() {
+  if (cupp_error_flag == 0 && cupp_error_word) *cupp_error_word = 1;
+  cupp_error_flag = 1;
+}
 
 // complex64 / complex128: two T, laid out like std::complex<T>.
 template <class T>
