@@ -3,10 +3,12 @@
 #include "compiler/report_word.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 #include "compiler/module.hpp"
@@ -26,8 +28,10 @@ class report_words {
 
   volatile unsigned* get(const kernel_module& m, int device, const char* symbol) {
     const std::lock_guard lock(mutex_);
-    key k{reinterpret_cast<std::uintptr_t>(&m), device, symbol};
-    if (const auto it = words_.find(k); it != words_.end()) return it->second;
+    const auto module = reinterpret_cast<std::uintptr_t>(&m);
+    // Looked up without building a string: a warm call is a lock and a few compares.
+    if (const auto it = words_.find(std::make_tuple(module, device, std::string_view(symbol))); it != words_.end())
+      return it->second;
     void* host = nullptr;
     cuda::detail::check(cudaHostAlloc(&host, sizeof(unsigned), cudaHostAllocMapped | cudaHostAllocPortable),
                         "cudaHostAlloc");
@@ -39,7 +43,7 @@ class report_words {
     cuda::detail::check(cudaHostGetDevicePointer(&on_device, host, 0), "cudaHostGetDevicePointer");
     cuda::detail::check(cudaMemcpy(m.global(symbol), &on_device, sizeof on_device, cudaMemcpyHostToDevice),
                         "cudaMemcpy");
-    words_.emplace(std::move(k), word);
+    words_.emplace(key{module, device, symbol}, word);
     (void)owned.release();
     return word;
   }
@@ -47,7 +51,7 @@ class report_words {
  private:
   using key = std::tuple<std::uintptr_t, int, std::string>;  // the module by address
   std::mutex mutex_;
-  std::map<key, volatile unsigned*> words_;
+  std::map<key, volatile unsigned*, std::less<>> words_;
 };
 
 report_words& all_words() {
