@@ -13,11 +13,15 @@
 #include <map>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <cuda_runtime.h>
 
 #include "array/convert.hpp"
 #include "conformance.hpp"
 #include "cupp/creation.hpp"
+#include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/indexing.hpp"
 #include "cupp/io.hpp"
@@ -391,6 +395,81 @@ TEST(IndexingGpu, LargeRandomTakeAndPut) {
   const std::vector<std::int64_t> nz = flatnonzero(m).to_vector<std::int64_t>();
   ASSERT_EQ(nz.size(), 100000u);
   for (std::size_t k = 0; k < nz.size(); ++k) ASSERT_EQ(nz[k], static_cast<std::int64_t>(3 * k + 1));
+}
+
+// A raising call learns "every index checked" from its kernel's end signal (the last block sets a
+// host word) instead of a stream sync: results are complete in stream order, a bad index still
+// raises, slots are reused across calls, threads and streams, each scheduling flag works, and a
+// captured stream makes the call throw instead of waiting for a kernel that does not run.
+TEST(IndexingGpu, EndSignalOnEveryPathAndSchedule) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t n = 100003;
+  const ndarray values = arange(n) * 3;
+  // Sizes around the flat gather's 512-element block; strided indices take the general gather.
+  const auto check_takes = [&](std::uint64_t seed, int rounds) {
+    std::mt19937_64 rng(seed);
+    for (int r = 0; r < rounds; ++r) {
+      const std::int64_t len = std::vector<std::int64_t>{1, 511, 512, 513, 70001}[static_cast<std::size_t>(r % 5)];
+      iv idx(static_cast<std::size_t>(2 * len));
+      for (auto& i : idx) i = static_cast<std::int64_t>(rng() % (2 * n)) - n;
+      const ndarray all = asarray(idx);
+      const ndarray used = r % 2 == 0 ? all(slice(0, len)) : all(slice(0, 2 * len, 2));  // flat, strided
+      const iv got = take(values, used).to_vector<std::int64_t>();
+      for (std::int64_t k = 0; k < len; ++k) {
+        std::int64_t j = idx[static_cast<std::size_t>(r % 2 == 0 ? k : 2 * k)];
+        if (j < 0) j += n;
+        ASSERT_EQ(got[static_cast<std::size_t>(k)], 3 * j) << "round " << r << " k " << k;
+      }
+    }
+  };
+  check_takes(1, 40);
+  // put and advanced indexing end their checks the same way.
+  const ndarray d = zeros({n}, int64);
+  put(d, asarray(iv{5, -1, 7}), asarray(iv{50, 10, 70}));
+  const iv dv = d(asarray(iv{5, n - 1, 7, -3})).to_vector<std::int64_t>();
+  EXPECT_EQ(dv, (iv{50, 10, 70, 0}));
+  EXPECT_EQ(error_of<IndexError>([&] { put(d, asarray(iv{1, n}), asarray(iv{1, 2})); }),
+            "index " + std::to_string(n) + " is out of bounds for axis 0 with size " + std::to_string(n));
+  // Threads on their own streams at once (good indices: the error state is per program).
+  std::vector<std::thread> threads;
+  std::vector<std::string> failures(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        const cuda::Stream stream = cuda::Stream::create();
+        const cuda::StreamGuard guard(stream);
+        check_takes(100 + static_cast<std::uint64_t>(t), 25);
+      } catch (const std::exception& e) {
+        failures[static_cast<std::size_t>(t)] = e.what();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (const auto& f : failures) EXPECT_EQ(f, "");
+  // Each scheduling flag: blocking sync waits on the stream, yield yields while it polls.
+  unsigned flags = 0;
+  ASSERT_EQ(cudaGetDeviceFlags(&flags), cudaSuccess);
+  for (const unsigned schedule : {unsigned{cudaDeviceScheduleBlockingSync}, unsigned{cudaDeviceScheduleYield}}) {
+    ASSERT_EQ(cudaSetDeviceFlags((flags & ~unsigned{cudaDeviceScheduleMask}) | schedule), cudaSuccess);
+    check_takes(7, 10);
+    EXPECT_EQ(error_of<IndexError>([&] { take(values, asarray(iv{0, -n - 1})); }),
+              "index " + std::to_string(-n - 1) + " is out of bounds for axis 0 with size " + std::to_string(n));
+  }
+  ASSERT_EQ(cudaSetDeviceFlags(flags), cudaSuccess);
+  // A capturing stream: the kernel is recorded, not run, so the call must throw, not wait.
+  {
+    const cuda::Stream stream = cuda::Stream::create({.non_blocking = true});
+    const cuda::StreamGuard guard(stream);
+    const ndarray idx = asarray(iv{1, 2, 3});
+    const ndarray warm = take(values, idx);  // allocations and the program, outside the capture
+    const auto handle = static_cast<cudaStream_t>(stream.handle());
+    ASSERT_EQ(cudaStreamBeginCapture(handle, cudaStreamCaptureModeRelaxed), cudaSuccess);
+    EXPECT_THROW(take(values, idx), CudaError);
+    cudaGraph_t graph = nullptr;
+    (void)cudaStreamEndCapture(handle, &graph);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+    (void)cudaGetLastError();
+  }
+  check_takes(9, 10);
 }
 
 }  // namespace

@@ -1,15 +1,20 @@
-// The report words of compiled programs (report_word.hpp): mapped pinned host memory, one word
-// per (module, device, pointer symbol), kept for the process and freed at exit.
+// The report words of compiled programs and the end signals of raising kernels (report_word.hpp):
+// mapped pinned host memory, one report word per (module, device, pointer symbol) and a pool of
+// end-signal slots per device, kept for the process and freed at exit.
 #include "compiler/report_word.hpp"
 
+#include <chrono>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
+#include <vector>
 
 #include "compiler/module.hpp"
 #include "cuda/check.hpp"
@@ -59,7 +64,151 @@ report_words& all_words() {
   return words;
 }
 
+// A spin-wait hint to the core (x86 PAUSE), where there is one.
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// End-signal slots: a device counter and a host word each, made 64 at a time per device.
+struct end_slot {
+  unsigned* counter;
+  unsigned* word_on_device;
+  volatile unsigned* word;
+};
+
+class end_slots {
+ public:
+  end_slots() = default;
+  end_slots(const end_slots&) = delete;
+  end_slots& operator=(const end_slots&) = delete;
+  ~end_slots() {
+    for (const chunk& c : chunks_) {  // at exit: errors ignored
+      (void)cudaFree(c.counters);
+      (void)cudaFreeHost(c.words);
+    }
+  }
+
+  end_slot take(int device) {
+    const std::lock_guard lock(mutex_);
+    std::vector<end_slot>& free = free_[device];
+    if (free.empty()) grow(free);
+    const end_slot s = free.back();
+    free.pop_back();
+    return s;
+  }
+
+  void give_back(int device, const end_slot& s) {
+    const std::lock_guard lock(mutex_);
+    free_[device].push_back(s);
+  }
+
+ private:
+  static constexpr int chunk_slots = 64;
+  struct chunk {
+    void* counters;
+    void* words;
+  };
+
+  // On the current device. The counters start at zero (copied from the zeroed pinned words: a copy
+  // from pinned memory has ended when cudaMemcpy returns); each kernel's last block sets its back.
+  void grow(std::vector<end_slot>& free) {
+    constexpr std::size_t bytes = chunk_slots * sizeof(unsigned);
+    void* host = nullptr;
+    cuda::detail::check(cudaHostAlloc(&host, bytes, cudaHostAllocMapped | cudaHostAllocPortable), "cudaHostAlloc");
+    const auto free_host = [](void* p) { (void)cudaFreeHost(p); };
+    std::unique_ptr<void, decltype(free_host)> owned_host(host, free_host);
+    std::memset(host, 0, bytes);
+    void* counters = nullptr;
+    cuda::detail::check(cudaMalloc(&counters, bytes), "cudaMalloc");
+    const auto free_device = [](void* p) { (void)cudaFree(p); };
+    std::unique_ptr<void, decltype(free_device)> owned_counters(counters, free_device);
+    cuda::detail::check(cudaMemcpy(counters, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    void* on_device = nullptr;
+    cuda::detail::check(cudaHostGetDevicePointer(&on_device, host, 0), "cudaHostGetDevicePointer");
+    chunks_.reserve(chunks_.size() + 1);
+    free.reserve(free.size() + chunk_slots);
+    for (int i = 0; i < chunk_slots; ++i)
+      free.push_back({static_cast<unsigned*>(counters) + i, static_cast<unsigned*>(on_device) + i,
+                      static_cast<volatile unsigned*>(host) + i});
+    chunks_.push_back({owned_counters.release(), owned_host.release()});
+  }
+
+  std::mutex mutex_;
+  std::map<int, std::vector<end_slot>> free_;
+  std::vector<chunk> chunks_;
+};
+
+end_slots& all_end_slots() {
+  static end_slots slots;
+  return slots;
+}
+
 }  // namespace
+
+const char* const kEndSignalDeviceSource = R"(
+// The end signal (compiler/report_word.hpp): each block counts itself once all its threads are
+// here; the block that completes the count resets the counter for the slot's next kernel and sets
+// the host word. Reports made before this point are visible to the host once the word is.
+__device__ inline void cupp_end_block(unsigned int* counter, unsigned int* word) {
+  if (word == nullptr) return;
+  __syncthreads();
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+    __threadfence_system();
+    const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+    if (atomicAdd(counter, 1u) == blocks - 1u) {
+      *counter = 0u;
+      __threadfence_system();
+      *(volatile unsigned int*)word = 1u;
+    }
+  }
+}
+)";
+
+end_signal::end_signal(int device) : device_(device) {
+  const end_slot s = all_end_slots().take(device);
+  counter_ = s.counter;
+  word_on_device_ = s.word_on_device;
+  word_ = s.word;
+}
+
+end_signal::~end_signal() {
+  // A slot whose kernel may still run (or may never have run: its count is unknown) is dropped.
+  if (reusable_) all_end_slots().give_back(device_, {counter_, word_on_device_, word_});
+}
+
+void end_signal::wait(cudaStream_t stream) {
+  unsigned flags = 0;
+  cuda::detail::check(cudaGetDeviceFlags(&flags), "cudaGetDeviceFlags");
+  const unsigned schedule = flags & cudaDeviceScheduleMask;
+  if (schedule == cudaDeviceScheduleBlockingSync) {
+    cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  } else {
+    using clock = std::chrono::steady_clock;
+    constexpr auto query_every = std::chrono::microseconds(20);
+    auto next_query = clock::now() + query_every;
+    while (*word_ == 0) {
+      if (schedule == cudaDeviceScheduleYield) std::this_thread::yield();
+      else cpu_relax();
+      if (const auto now = clock::now(); now >= next_query) {
+        if (cuda::detail::is_ready(cudaStreamQuery(stream), "cudaStreamQuery")) break;
+        next_query = now + query_every;
+      }
+    }
+  }
+  if (*word_ != 0) {  // the kernel's last block reset the counter before setting the word
+    *word_ = 0;
+    reusable_ = true;
+  }
+}
+
+bool wait_for_report(volatile unsigned* word, end_signal& signal, cudaStream_t stream) {
+  signal.wait(stream);
+  if (*word == 0) return false;
+  *word = 0;
+  return true;
+}
 
 volatile unsigned* report_word(const kernel_module& m, int device, const char* symbol) {
   return all_words().get(m, device, symbol);

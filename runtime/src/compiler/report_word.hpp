@@ -20,4 +20,43 @@ volatile unsigned* report_word(const kernel_module& m, int device, const char* s
 // Waits for `stream`; returns true when the word was set (a kernel reported), and clears it.
 bool wait_for_report(volatile unsigned* word, cudaStream_t stream);
 
+// A raising kernel's end signal: a device counter that each block bumps as its last act, and a
+// word of mapped pinned host memory that the last block sets. With it the host learns that every
+// block has run (so no report can still come) while the kernel's last stores are in flight, and the
+// next work queues before the GPU goes idle: on the H200, a take of 2^26 elements checked this way
+// costs nothing over an unchecked one, where a stream sync cost 16 us (docs/performance.md).
+// The device side is cupp_end_block() (kEndSignalDeviceSource), called by every thread of every
+// block after its reports. Slots come from a per-device pool; a slot whose kernel was not seen to
+// end through it (an error, a captured stream) is never reused.
+class end_signal {
+ public:
+  explicit end_signal(int device);  // takes a slot of device's pool (device must be current)
+  end_signal(const end_signal&) = delete;
+  end_signal& operator=(const end_signal&) = delete;
+  ~end_signal();
+
+  unsigned* counter() const noexcept { return counter_; }  // the kernel's arguments
+  unsigned* word() const noexcept { return word_on_device_; }
+
+  // Returns once the kernel has set the word or `stream` has drained (polled every 20 us, so a
+  // kernel that never runs cannot hang the call; a stream error throws). Spins, or yields, or
+  // blocks as the device's schedule flag asks (cudaDeviceScheduleBlockingSync: a plain sync).
+  void wait(cudaStream_t stream);
+
+ private:
+  int device_;
+  unsigned* counter_ = nullptr;
+  unsigned* word_on_device_ = nullptr;
+  volatile unsigned* word_ = nullptr;
+  bool reusable_ = false;
+};
+
+// The device half, for a program's source: `cupp_end_block(counter, word)` after the block's last
+// report; a null word (no signal asked for) makes it a no-op. Every thread of the block must call it.
+extern const char* const kEndSignalDeviceSource;
+
+// Waits through `signal` (the kernel's end, not the stream's); returns true when the report word
+// was set, and clears it. A set word means the caller reads device state: sync the stream first.
+bool wait_for_report(volatile unsigned* word, end_signal& signal, cudaStream_t stream);
+
 }  // namespace cupp::detail

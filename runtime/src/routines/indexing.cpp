@@ -62,6 +62,7 @@ detail::indexing_program make_program(int w) {
   p.name = "cupp_indexing_move";
   std::string src = "struct __align__(16) cupp_word16 { unsigned long long lo, hi; };\n";
   src += "using W = " + std::string(word_type(w)) + ";\n";
+  src += detail::kEndSignalDeviceSource;
   src += R"(
 #define CUPP_GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); \
   i += (long long)gridDim.x * blockDim.x)
@@ -81,6 +82,7 @@ __device__ inline void cupp_report(long long value, long long pos) {
   cupp_index_state[0] = 1ull;
   cupp_index_state[1] = (unsigned long long)value;
   atomicMax(&cupp_index_state[2], ~(unsigned long long)pos);
+  __threadfence_system();  // before the block's end signal (a rare path)
 }
 // Normalises x against n: mode 0 raise (negative counts from the end once; false when out of
 // bounds, reported), 1 wrap, 2 clip (negative -> 0), 3 raise without negative indices, 4 trusted
@@ -125,7 +127,7 @@ __device__ inline void cupp_move(char* dst, const char* src, int nw) {
 // out (C-contiguous, total elements of g's shape) = src[s0 offset + x * axis_stride], with
 // x = the int64 index at s1 offset normalised by mode.
 extern "C" __global__ void cupp_gather(char* out, const char* src, const char* idx, cupp_geom g, long long total,
-                                       long long axis_len, long long axis_stride, int mode, int nw) {
+                                       long long axis_len, long long axis_stride, int mode, int nw, unsigned int* end_counter, unsigned int* end_word) {
   const long long eb = (long long)nw * sizeof(W);
   CUPP_GRID_LOOP(k, total) {
     long long o0, o1, o2;
@@ -134,6 +136,7 @@ extern "C" __global__ void cupp_gather(char* out, const char* src, const char* i
     if (!cupp_fix(x, axis_len, mode, k)) continue;
     cupp_move(out + k * eb, src + o0 + x * axis_stride, nw);
   }
+  cupp_end_block(end_counter, end_word);
 }
 
 // Streaming (evict-first) store of one word.
@@ -151,7 +154,7 @@ __device__ inline void cupp_store_streaming(T* p, const T& v) {
 // allocation beat evict-first loads (ld.global.cs) by 0.7 % (docs/performance.md).
 extern "C" __global__ void __launch_bounds__(128) cupp_gather_flat(W* out, const char* src, const long long* idx,
                                                                    long long total, long long axis_len,
-                                                                   long long axis_stride, int mode) {
+                                                                   long long axis_stride, int mode, unsigned int* end_counter, unsigned int* end_word) {
   for (long long base = blockIdx.x * 512LL + threadIdx.x; base < total; base += gridDim.x * 512LL) {
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
@@ -162,16 +165,19 @@ extern "C" __global__ void __launch_bounds__(128) cupp_gather_flat(W* out, const
       if (cupp_fix(x, axis_len, mode, k)) cupp_store_streaming(out + k, *reinterpret_cast<const W*>(src + x * axis_stride));
     }
   }
+  cupp_end_block(end_counter, end_word);
 }
 
 // Scatter, step 1 (mode raise only): report bad indices and the first bad position.
-extern "C" __global__ void cupp_scatter_check(const char* idx, cupp_geom g, long long total, long long axis_len, int mode) {
+extern "C" __global__ void cupp_scatter_check(const char* idx, cupp_geom g, long long total, long long axis_len,
+                                              int mode, unsigned int* end_counter, unsigned int* end_word) {
   CUPP_GRID_LOOP(k, total) {
     long long o0, o1, o2;
     cupp_offsets(g, k, o0, o1, o2);
     long long x = *reinterpret_cast<const long long*>(idx + o1);
     cupp_fix(x, axis_len, mode, k);
   }
+  cupp_end_block(end_counter, end_word);
 }
 __device__ inline long long cupp_limit(long long total) {
   const unsigned long long s = cupp_index_state[2];
@@ -194,7 +200,7 @@ extern "C" __global__ void cupp_scatter_win(unsigned long long* win, const char*
 // vals. win null: every position writes (indices known distinct).
 extern "C" __global__ void cupp_scatter_write(char* dst, const char* vals, const unsigned long long* win,
                                               const char* idx, cupp_geom g, long long total, long long axis_len,
-                                              long long axis_stride, int mode, int nw, long long nv) {
+                                              long long axis_stride, int mode, int nw, long long nv, unsigned int* end_counter, unsigned int* end_word) {
   const long long limit = cupp_limit(total), eb = (long long)nw * sizeof(W);
   CUPP_GRID_LOOP(k, limit) {
     long long o0, o1, o2;
@@ -205,6 +211,7 @@ extern "C" __global__ void cupp_scatter_write(char* dst, const char* vals, const
     if (win && win[d / eb] != (unsigned long long)k + 1ull) continue;
     cupp_move(dst + d, nv > 0 ? vals + (k % nv) * eb : vals + o2, nw);
   }
+  cupp_end_block(end_counter, end_word);
 }
 
 // putmask over n contiguous elements: dst[k] = vals[k % nv] where mask[k].
@@ -338,7 +345,7 @@ extern "C" __global__ void __launch_bounds__(256) cupp_mask_write(const unsigned
 // mode (4: trusted, no check).
 extern "C" __global__ void cupp_index_offsets(long long* off, const char* idx, cupp_geom g, long long total,
                                               long long axis_len, long long axis_stride, int mode, long long init,
-                                              int accumulate) {
+                                              int accumulate, unsigned int* end_counter, unsigned int* end_word) {
   CUPP_GRID_LOOP(k, total) {
     long long o0, o1, o2;
     cupp_offsets(g, k, o0, o1, o2);
@@ -346,11 +353,12 @@ extern "C" __global__ void cupp_index_offsets(long long* off, const char* idx, c
     if (!cupp_fix(x, axis_len, mode, k)) x = 0;
     off[k] = (accumulate ? off[k] : init) + x * axis_stride;
   }
+  cupp_end_block(end_counter, end_word);
 }
 
 // unravel_index: idx (n contiguous int64) -> out (ndim rows of n); order 0 C, 1 F.
 extern "C" __global__ void cupp_unravel(const long long* idx, long long n, long long size, cupp_geom g, int order,
-                                        long long* out) {
+                                        long long* out, unsigned int* end_counter, unsigned int* end_word) {
   CUPP_GRID_LOOP(k, n) {
     long long x = idx[k];
     if (x < 0 || x >= size) { cupp_report(x, k); continue; }
@@ -361,9 +369,10 @@ extern "C" __global__ void cupp_unravel(const long long* idx, long long n, long 
       x = q;
     }
   }
+  cupp_end_block(end_counter, end_word);
 }
 // ravel_multi_index: coords (ndim rows of n int64) -> out; s0 the multipliers, s1 the modes.
-extern "C" __global__ void cupp_ravel_multi(const long long* coords, long long n, cupp_geom g, long long* out) {
+extern "C" __global__ void cupp_ravel_multi(const long long* coords, long long n, cupp_geom g, long long* out, unsigned int* end_counter, unsigned int* end_word) {
   CUPP_GRID_LOOP(k, n) {
     long long r = 0;
     bool ok = true;
@@ -374,6 +383,7 @@ extern "C" __global__ void cupp_ravel_multi(const long long* coords, long long n
     }
     if (ok) out[k] = r;
   }
+  cupp_end_block(end_counter, end_word);
 }
 )";
   p.source = std::move(src);
@@ -420,12 +430,30 @@ void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** 
       "cudaLaunchKernel");
 }
 
-// Waits for the raising kernel; when it reported a bad index (its report word is set), reads and
-// clears the error state and returns {value, first pos}.
-std::optional<std::pair<std::int64_t, std::int64_t>> read_state(const detail::kernel_module& m, int device) {
+// The last two arguments of a reporting kernel: the end signal of a raising call's last launch
+// (compiler/report_word.hpp), or nulls (no signal: a launch that does not end the check).
+struct end_args {
+  std::optional<detail::end_signal> signal;
+  unsigned* counter = nullptr;
+  unsigned* word = nullptr;
+
+  end_args() = default;
+  explicit end_args(int device) {
+    device_scope scope(device);
+    signal.emplace(device);
+    counter = signal->counter();
+    word = signal->word();
+  }
+};
+
+// Waits for the raising kernels, the last launched with `end`'s signal; when one reported a bad
+// index (the report word is set), reads and clears the error state and returns {value, first pos}.
+std::optional<std::pair<std::int64_t, std::int64_t>> read_state(const detail::kernel_module& m, int device,
+                                                                 end_args& end) {
   device_scope scope(device);
   const auto stream = cuda::detail::current_stream_handle(device);
-  if (!detail::wait_for_report(detail::report_word(m, device, "cupp_index_flag"), stream)) return std::nullopt;
+  if (!detail::wait_for_report(detail::report_word(m, device, "cupp_index_flag"), *end.signal, stream))
+    return std::nullopt;
   auto* state = static_cast<unsigned long long*>(m.global("cupp_index_state"));
   unsigned long long host[3] = {};
   cuda::detail::check(cudaMemcpyAsync(host, state, sizeof host, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
@@ -504,15 +532,17 @@ std::optional<std::pair<std::int64_t, std::int64_t>> gather(const ndarray& out, 
   const void* s = src.data();
   const void* i = idx.data();
   long long total = out.size(), n = axis_len, as = axis_stride;
+  const bool raising = md == 0 || md == 3;
+  end_args end = raising ? end_args(src.device()) : end_args();
   if (nw == 1 && g.ndim == 1 && g.s0[0] == 0 && g.s1[0] == 8 && idx.itemsize() == 8) {
-    void* args[] = {&o, &s, &i, &total, &n, &as, &md};
+    void* args[] = {&o, &s, &i, &total, &n, &as, &md, &end.counter, &end.word};
     const std::int64_t blocks = std::min<std::int64_t>((total + 511) / 512, std::int64_t{1} << 30);
     launch(m, k_gather_flat, total, args, src.device(), blocks, 128);
   } else {
-    void* args[] = {&o, &s, &i, &g, &total, &n, &as, &md, &nw};
+    void* args[] = {&o, &s, &i, &g, &total, &n, &as, &md, &nw, &end.counter, &end.word};
     launch(m, k_gather, total, args, src.device());
   }
-  if (md == 0 || md == 3) return read_state(m, src.device());
+  if (raising) return read_state(m, src.device(), end);
   return std::nullopt;
 }
 
@@ -532,8 +562,10 @@ std::optional<std::pair<std::int64_t, std::int64_t>> scatter(const ndarray& dst,
   const void* i = idx.data();
   long long t = total, n = axis_len, as = axis_stride, nvv = nv;
   int md = mode_int(mode);
-  if (mode == clip_mode::raise) {
-    void* args[] = {&i, &g, &t, &n, &md};
+  const bool raising = mode == clip_mode::raise;
+  end_args none, end = raising ? end_args(device) : end_args();  // the check's end: the write's
+  if (raising) {
+    void* args[] = {&i, &g, &t, &n, &md, &none.counter, &none.word};
     launch(m, k_check, total, args, device);
   }
   ndarray win;
@@ -547,9 +579,9 @@ std::optional<std::pair<std::int64_t, std::int64_t>> scatter(const ndarray& dst,
   }
   void* d = dst.data();
   const void* v = vals.data();
-  void* args[] = {&d, &v, &wp, &i, &g, &t, &n, &as, &md, &nw, &nvv};
+  void* args[] = {&d, &v, &wp, &i, &g, &t, &n, &as, &md, &nw, &nvv, &end.counter, &end.word};
   launch(m, k_write, total, args, device);
-  if (mode == clip_mode::raise) return read_state(m, device);
+  if (raising) return read_state(m, device, end);
   return std::nullopt;
 }
 
@@ -875,9 +907,10 @@ void put_along_axis(const ndarray& arr, const ndarray& indices, const operand& v
     const void* i = p.idx.data();
     long long t = total, n = axis_len;
     int md = 0;
-    void* args[] = {&i, &g, &t, &n, &md};
+    end_args end(device);
+    void* args[] = {&i, &g, &t, &n, &md, &end.counter, &end.word};
     launch(m, k_check, total, args, device);
-    if (const auto bad = read_state(m, device)) throw_out_of_bounds(bad->first, axis ? p.axis : 0, axis_len);
+    if (const auto bad = read_state(m, device, end)) throw_out_of_bounds(bad->first, axis ? p.axis : 0, axis_len);
   }
   scatter(p.arr, p.idx, vals, g, total, axis_len, p.arr.stride(p.axis), clip_mode::wrap, 0, false);
   if (!contiguous_arr) arr.assign(dst);
@@ -1066,9 +1099,10 @@ std::vector<ndarray> unravel_index(const ndarray& indices, std::span<const std::
     long long nn = n, sz = size;
     int ord = memory_order == order::C ? 0 : 1;
     void* op = out.data();
-    void* args[] = {&ip, &nn, &sz, &g, &ord, &op};
+    end_args end(idx.device());
+    void* args[] = {&ip, &nn, &sz, &g, &ord, &op, &end.counter, &end.word};
     launch(m, k_unravel, n, args, idx.device());
-    if (const auto bad = read_state(m, idx.device()))
+    if (const auto bad = read_state(m, idx.device(), end))
       throw ValueError("index " + std::to_string(bad->first) + " is out of bounds for array with size " +
                        std::to_string(size));
   } else if (n > 0) {
@@ -1131,10 +1165,11 @@ ndarray ravel_multi_index(std::span<const ndarray> multi_index, std::span<const 
   const void* cp = coords.data();
   long long nn = n;
   void* op = out.data();
-  void* args[] = {&cp, &nn, &g, &op};
-  launch(m, k_ravel, n, args, out.device());
   const bool any_raise = std::any_of(&g.s1[0], &g.s1[nd], [](long long v) { return v == 3; });
-  if (any_raise && read_state(m, out.device())) throw ValueError("invalid entry in coordinates array");
+  end_args end = any_raise ? end_args(out.device()) : end_args();
+  void* args[] = {&cp, &nn, &g, &op, &end.counter, &end.word};
+  launch(m, k_ravel, n, args, out.device());
+  if (any_raise && read_state(m, out.device(), end)) throw ValueError("invalid entry in coordinates array");
   return out;
 }
 
@@ -1309,7 +1344,10 @@ ndarray advanced_offsets(const detail::index_plan& plan, const prepared_items& p
   }
   const int device = v.device();
   const detail::kernel_module& m = program_for(8, device);
-  bool checked = false;
+  const bool checked = std::any_of(arrays.begin(), arrays.end(), [&](const detail::advanced_axis* ax) {
+    return p.terms[ax->term].kind == index_term::int_array;
+  });
+  end_args none, end = checked ? end_args(device) : end_args();  // on the last launch
   for (std::size_t j = 0; j < arrays.size(); ++j) {
     const detail::advanced_axis& ax = *arrays[j];
     const index_term& t = p.terms[ax.term];
@@ -1319,15 +1357,15 @@ ndarray advanced_offsets(const detail::index_plan& plan, const prepared_items& p
     fill_geom(g, b_shape);
     for (int d = 0; d < g.ndim; ++d) g.s1[d] = bi.stride(d);
     int md = t.kind == index_term::int_array ? 0 : 4;
-    checked = checked || md == 0;
+    end_args& e = j + 1 == arrays.size() ? end : none;
     long long tot = total, n = v.shape(ax.view_axis), st = v.stride(ax.view_axis), in = init;
     int acc = j > 0 ? 1 : 0;
     void* op = off.data();
     const void* ip = bi.data();
-    void* args[] = {&op, &ip, &g, &tot, &n, &st, &md, &in, &acc};
+    void* args[] = {&op, &ip, &g, &tot, &n, &st, &md, &in, &acc, &e.counter, &e.word};
     launch(m, k_offsets, total, args, device);
   }
-  if (checked && read_state(m, device)) throw_first_bad(plan, p, v);
+  if (checked && read_state(m, device, end)) throw_first_bad(plan, p, v);
   return off;
 }
 
@@ -1375,7 +1413,8 @@ void scatter_offsets(const ndarray& dst, const ndarray& off, const ndarray& vals
   const unsigned long long* wp = static_cast<const unsigned long long*>(win.data());
   void* d = dst.data();
   const void* v = vals.data();
-  void* args[] = {&d, &v, &wp, &i, &g, &t, &n, &as, &md, &nw, &nvv};
+  unsigned* no_signal = nullptr;
+  void* args[] = {&d, &v, &wp, &i, &g, &t, &n, &as, &md, &nw, &nvv, &no_signal, &no_signal};
   launch(m, k_write, total, args, device);
 }
 
