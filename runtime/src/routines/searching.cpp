@@ -63,7 +63,8 @@ template <class R>
 __device__ inline bool ss_eq(cupp::dev::complex<R> a, cupp::dev::complex<R> b) { return a.re == b.re && a.im == b.im; }
 
 extern "C" __global__ void cupp_searchsorted(const T* a, long long n, const long long* sorter, const T* v,
-                                             long long nv, long long* out, int right) {
+                                             long long nv, long long* out, int right, unsigned int* end_counter,
+                                             unsigned int* end_word) {
   CUPP_GRID_LOOP(i, nv) {
     const T key = v[i];
     long long lo = 0, hi = n;
@@ -76,6 +77,7 @@ extern "C" __global__ void cupp_searchsorted(const T* a, long long n, const long
           if (cupp_search_state[0] == 0ull && cupp_search_flag) *cupp_search_flag = 1u;  // a few writes, not one each
           cupp_search_state[1] = (unsigned long long)k;
           cupp_search_state[0] = 1ull;
+          __threadfence_system();  // before the block's end signal
           break;
         }
       }
@@ -84,6 +86,7 @@ extern "C" __global__ void cupp_searchsorted(const T* a, long long n, const long
     }
     out[i] = lo;
   }
+  cupp_end_block(end_counter, end_word);
 }
 
 extern "C" __global__ void cupp_unique_flags(const T* aux, long long n, unsigned char* flag, int equal_nan) {
@@ -226,7 +229,7 @@ searching_program searching_kernel_program(cupp::dtype type) {
   searching_program p;
   p.name = "cupp_searching_" + type.name();
   p.source = "#include <cupp/dev/prelude.cuh>\nusing T = " + std::string(info(type.id()).device_type) + ";\n" +
-             program_body;
+             detail::kEndSignalDeviceSource + program_body;
   p.kernels = {"cupp_searchsorted", "cupp_unique_flags", "cupp_isin",    "cupp_xor_flags", "cupp_adjacent_equal",
                "cupp_histogram",    "cupp_minmax",       "cupp_bincount", "cupp_scatter",  "cupp_run_counts",
                "cupp_row_flags"};
@@ -283,12 +286,13 @@ void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** 
                       "cudaLaunchKernel");
 }
 
-// Waits for the call's kernels; when one reported a bad sorter index, reads and clears the state
-// and returns the bad value.
-std::optional<std::int64_t> read_state(const detail::kernel_module& m, int device) {
+// Waits for the call's kernel through its end signal (compiler/report_word.hpp); when it reported a
+// bad sorter index, reads and clears the state and returns the bad value.
+std::optional<std::int64_t> read_state(const detail::kernel_module& m, int device, detail::end_signal& end) {
   device_scope scope(device);
   const auto stream = cuda::detail::current_stream_handle(device);
-  if (!detail::wait_for_report(detail::report_word(m, device, "cupp_search_flag"), stream)) return std::nullopt;
+  if (!detail::wait_for_report(detail::report_word(m, device, "cupp_search_flag"), end, stream))
+    return std::nullopt;
   auto* state = static_cast<unsigned long long*>(m.global("cupp_search_state"));
   unsigned long long host[2] = {};
   cuda::detail::check(cudaMemcpyAsync(host, state, sizeof host, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
@@ -343,9 +347,19 @@ ndarray searchsorted(const ndarray& a, const ndarray& v, const searchsorted_opti
   const void* vp = keys.data();
   void* op = out.data();
   int right = options.side == search_side::right ? 1 : 0;
-  void* args[] = {&ap, &n, &sp, &vp, &nv, &op, &right};
+  // Only a sorter can hold a bad index: then the kernel's end signal ends the call's one wait.
+  std::optional<detail::end_signal> end;
+  unsigned* end_counter = nullptr;
+  unsigned* end_word = nullptr;
+  if (!sorter.is_null()) {
+    device_scope scope(device);
+    end.emplace(device);
+    end_counter = end->counter();
+    end_word = end->word();
+  }
+  void* args[] = {&ap, &n, &sp, &vp, &nv, &op, &right, &end_counter, &end_word};
   launch(m, k_searchsorted, nv, args, device);
-  if (!sorter.is_null() && read_state(m, device)) throw ValueError("Sorter index out of range.");
+  if (end && read_state(m, device, *end)) throw ValueError("Sorter index out of range.");
   return out;
 }
 
