@@ -23,8 +23,9 @@ bool wait_for_report(volatile unsigned* word, cudaStream_t stream);
 // A raising kernel's end signal: a device counter that each block bumps as its last act, and a
 // word of mapped pinned host memory that the last block sets. With it the host learns that every
 // block has run (so no report can still come) while the kernel's last stores are in flight, and the
-// next work queues before the GPU goes idle: on the H200, a take of 2^26 elements checked this way
-// costs nothing over an unchecked one, where a stream sync cost 16 us (docs/performance.md).
+// next work queues before the GPU goes idle. On the H200 the check of a 2^26-element take cost
+// 2-4 us this way where a stream sync had cost 9-16 us; on one machine, where the sync cost
+// nothing, the blocks' counting cost about 6 us (docs/performance.md, session 10).
 // The device side is cupp_end_block() (kEndSignalDeviceSource), called by every thread of every
 // block after its reports. Slots come from a per-device pool; a slot whose kernel was not seen to
 // end through it (an error, a captured stream) is never reused.
