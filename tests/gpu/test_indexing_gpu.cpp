@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/indexing.hpp"
 #include "cupp/io.hpp"
+#include "cupp/searching.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
@@ -470,6 +473,60 @@ TEST(IndexingGpu, EndSignalOnEveryPathAndSchedule) {
     (void)cudaGetLastError();
   }
   check_takes(9, 10);
+}
+
+// The calls that may report share their program's error state and report word, so they take
+// turns: threads on their own streams, half of their calls with a bad index of their own, each
+// get exactly their own outcome (take, and searchsorted's sorter check in its own program).
+TEST(IndexingGpu, ThreadsSeeOnlyTheirOwnErrors) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t n = 4099;
+  const ndarray values = arange(n);
+  constexpr int thread_count = 6;
+  std::vector<std::thread> threads;
+  std::vector<std::string> failures(thread_count);
+  for (int t = 0; t < thread_count; ++t)
+    threads.emplace_back([&, t] {
+      try {
+        const cuda::Stream stream = cuda::Stream::create({.non_blocking = true});
+        const cuda::StreamGuard guard(stream);
+        std::mt19937_64 rng(static_cast<std::uint64_t>(t));
+        for (int r = 0; r < 60; ++r) {
+          const bool bad = (r + t) % 2 == 0;
+          iv idx(1000);
+          for (auto& i : idx) i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
+          if (bad) idx[rng() % idx.size()] = n + t;
+          std::string what;
+          iv got;
+          try {
+            got = take(values, asarray(idx)).to_vector<std::int64_t>();
+          } catch (const IndexError& e) {
+            what = e.what();
+          }
+          const std::string want =
+              bad ? "index " + std::to_string(n + t) + " is out of bounds for axis 0 with size " + std::to_string(n) : "";
+          if (what != want || (!bad && got != idx))
+            throw std::runtime_error("take, round " + std::to_string(r) + ": got '" + what + "', want '" + want + "'");
+          // The sorter's middle entry is the first one the search reads.
+          iv sorter(static_cast<std::size_t>(n));
+          std::iota(sorter.begin(), sorter.end(), std::int64_t{0});
+          if (bad) sorter[static_cast<std::size_t>(n / 2)] = n + t;
+          bool raised = false;
+          iv pos;
+          try {
+            pos = searchsorted(values, asarray(iv{7, n / 2 + 3}), {.sorter = asarray(sorter)}).to_vector<std::int64_t>();
+          } catch (const ValueError&) {
+            raised = true;
+          }
+          if (raised != bad || (!bad && pos != iv{7, n / 2 + 3}))
+            throw std::runtime_error("searchsorted, round " + std::to_string(r) + ": raised " + std::to_string(raised));
+        }
+      } catch (const std::exception& e) {
+        failures[static_cast<std::size_t>(t)] = e.what();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < thread_count; ++t) EXPECT_EQ(failures[static_cast<std::size_t>(t)], "") << "thread " << t;
 }
 
 }  // namespace

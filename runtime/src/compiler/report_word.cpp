@@ -28,15 +28,15 @@ class report_words {
   report_words(const report_words&) = delete;
   report_words& operator=(const report_words&) = delete;
   ~report_words() {
-    for (auto& [key, word] : words_) (void)cudaFreeHost(const_cast<unsigned*>(word));  // at exit: errors ignored
+    for (auto& [key, channel] : words_) (void)cudaFreeHost(const_cast<unsigned*>(channel->word));  // at exit
   }
 
-  volatile unsigned* get(const kernel_module& m, int device, const char* symbol) {
+  report_channel& get(const kernel_module& m, int device, const char* symbol) {
     const std::lock_guard lock(mutex_);
     const auto module = reinterpret_cast<std::uintptr_t>(&m);
     // Looked up without building a string: a warm call is a lock and a few compares.
     if (const auto it = words_.find(std::make_tuple(module, device, std::string_view(symbol))); it != words_.end())
-      return it->second;
+      return *it->second;
     void* host = nullptr;
     cuda::detail::check(cudaHostAlloc(&host, sizeof(unsigned), cudaHostAllocMapped | cudaHostAllocPortable),
                         "cudaHostAlloc");
@@ -48,15 +48,18 @@ class report_words {
     cuda::detail::check(cudaHostGetDevicePointer(&on_device, host, 0), "cudaHostGetDevicePointer");
     cuda::detail::check(cudaMemcpy(m.global(symbol), &on_device, sizeof on_device, cudaMemcpyHostToDevice),
                         "cudaMemcpy");
-    words_.emplace(key{module, device, symbol}, word);
+    auto channel = std::make_unique<report_channel>();
+    channel->word = word;
+    report_channel& made = *channel;
+    words_.emplace(key{module, device, symbol}, std::move(channel));
     (void)owned.release();
-    return word;
+    return made;
   }
 
  private:
   using key = std::tuple<std::uintptr_t, int, std::string>;  // the module by address
   std::mutex mutex_;
-  std::map<key, volatile unsigned*, std::less<>> words_;
+  std::map<key, std::unique_ptr<report_channel>, std::less<>> words_;
 };
 
 report_words& all_words() {
@@ -204,21 +207,21 @@ void end_signal::wait(cudaStream_t stream) {
   }
 }
 
-bool wait_for_report(volatile unsigned* word, end_signal& signal, cudaStream_t stream) {
+bool wait_for_report(report_channel& channel, end_signal& signal, cudaStream_t stream) {
   signal.wait(stream);
-  if (*word == 0) return false;
-  *word = 0;
+  if (*channel.word == 0) return false;
+  *channel.word = 0;
   return true;
 }
 
-volatile unsigned* report_word(const kernel_module& m, int device, const char* symbol) {
+report_channel& report_word(const kernel_module& m, int device, const char* symbol) {
   return all_words().get(m, device, symbol);
 }
 
-bool wait_for_report(volatile unsigned* word, cudaStream_t stream) {
+bool wait_for_report(report_channel& channel, cudaStream_t stream) {
   cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  if (*word == 0) return false;
-  *word = 0;
+  if (*channel.word == 0) return false;
+  *channel.word = 0;
   return true;
 }
 

@@ -4,21 +4,35 @@
 // through the program's `extern "C" __device__ unsigned int* <symbol>`, so an op without an error
 // learns so from the stream sync that ends it, with no copy back; only a set word makes the op
 // read the program's device-side details. One word per (module, device, symbol), for the process.
+// The word and the device state behind it belong to the program, not to a call, so calls that may
+// report through one word take turns (report_channel::calls): two threads on two streams would
+// otherwise read each other's errors.
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <mutex>
 
 namespace cupp::detail {
 
 class kernel_module;
 
-// The host address of module m's report word on `device` (which must be current). The first call
-// for a (module, device, symbol) allocates the word and writes its device address into the
-// program's pointer `symbol`; call it before the first launch that may report. Thread-safe.
-volatile unsigned* report_word(const kernel_module& m, int device, const char* symbol);
+// A program's report word and the lock of the calls that report through it.
+struct report_channel {
+  volatile unsigned* word = nullptr;  // mapped pinned host memory
+  // Held by a call from its first launch that may report until it has read (and cleared) the
+  // word and the program's device state.
+  std::mutex calls;
+};
+
+// Module m's report channel on `device` (which must be current). The first call for a (module,
+// device, symbol) allocates the word and writes its device address into the program's pointer
+// `symbol`; call it before the first launch that may report. Thread-safe; the channel lives as
+// long as the process.
+report_channel& report_word(const kernel_module& m, int device, const char* symbol);
 
 // Waits for `stream`; returns true when the word was set (a kernel reported), and clears it.
-bool wait_for_report(volatile unsigned* word, cudaStream_t stream);
+bool wait_for_report(report_channel& channel, cudaStream_t stream);
 
 // A raising kernel's end signal: a device counter that each block bumps as its last act, and a
 // word of mapped pinned host memory that the last block sets. With it the host learns that every
@@ -58,6 +72,6 @@ extern const char* const kEndSignalDeviceSource;
 
 // Waits through `signal` (the kernel's end, not the stream's); returns true when the report word
 // was set, and clears it. A set word means the caller reads device state: sync the stream first.
-bool wait_for_report(volatile unsigned* word, end_signal& signal, cudaStream_t stream);
+bool wait_for_report(report_channel& channel, end_signal& signal, cudaStream_t stream);
 
 }  // namespace cupp::detail

@@ -114,7 +114,7 @@ void pack(param_pack& params, const kernel_desc& desc, std::int64_t n, std::span
 struct found_kernel {
   const void* kernel = nullptr;
   unsigned int* error_flag = nullptr;      // the program's device error flag, for loops that raise
-  volatile unsigned* error_word = nullptr;  // and its report word (compiler/report_word.hpp)
+  detail::report_channel* error_word = nullptr;  // and its report word (compiler/report_word.hpp)
 };
 
 found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device) {
@@ -150,7 +150,7 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
   // (power's float and complex loops) never pay the round trip.
   if (op.loops[desc.loop].raises) {
     found.error_flag = static_cast<unsigned int*>(module.global("cupp_error_flag"));
-    found.error_word = detail::report_word(module, device, "cupp_error_word");
+    found.error_word = &detail::report_word(module, device, "cupp_error_word");
   }
   e = {&op, device, variant, index, found};
   return found;
@@ -169,7 +169,7 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
 // Waits for the kernel and tests the program's report word (one round trip, only for loops that
 // raise); when it is set, resets the device flag and throws the op's error.
 void check_error_flag(const op_spec& op, const found_kernel& kernel, cudaStream_t stream) {
-  if (!detail::wait_for_report(kernel.error_word, stream)) return;
+  if (!detail::wait_for_report(*kernel.error_word, stream)) return;
   cuda::detail::check(cudaMemsetAsync(kernel.error_flag, 0, sizeof(unsigned int), stream), "cudaMemsetAsync");
   cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   throw_raised(op.raises);
@@ -266,10 +266,9 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
     cuda::detail::check(cudaLaunchKernel(kernel.kernel, grid, block, params.pointers(), 0, stream), "cudaLaunchKernel");
     return;
   }
-  // A program has one error flag: launches of loops that raise are serialised with the read and
+  // A program has one error flag: launches of its loops that raise take turns with the read and
   // reset of the flag, so that threads on other streams never see each other's errors.
-  static std::mutex flag_mutex;
-  const std::lock_guard lock(flag_mutex);
+  const std::lock_guard turn(kernel.error_word->calls);
   cuda::detail::check(cudaLaunchKernel(kernel.kernel, grid, block, params.pointers(), 0, stream), "cudaLaunchKernel");
   check_error_flag(op, kernel, stream);
 }

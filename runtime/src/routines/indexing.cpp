@@ -4,8 +4,9 @@
 // __device__ array read at the end of a raising call when set: [0] set when an index was bad,
 // [1] one bad index value, [2] ~(the first bad position) (atomicMax of the complement gives the
 // minimum; 0 means none). A report also sets a word of mapped pinned host memory, so a call
-// without bad indices learns so from a stream sync alone, with no copy. The state and the word
-// are zero between calls (they are cleared when read set).
+// without bad indices learns so from its kernel's end signal alone, with no copy. The state and
+// the word are zero between calls (they are cleared when read set), and the calls that may report
+// take turns on them (compiler/report_word.hpp).
 #include "cupp/indexing.hpp"
 
 #include <cuda_runtime.h>
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -430,30 +432,35 @@ void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** 
       "cudaLaunchKernel");
 }
 
-// The last two arguments of a reporting kernel: the end signal of a raising call's last launch
-// (compiler/report_word.hpp), or nulls (no signal: a launch that does not end the check).
-struct end_args {
+// A raising call (compiler/report_word.hpp): its turn on the program's report channel, held from
+// before its first launch that may report until read_state, and the end signal that its last
+// launch passes as its last two kernel arguments. A default one passes nulls (no signal: a launch
+// that does not raise or does not end the check).
+struct raising_call {
+  detail::report_channel* channel = nullptr;
+  std::unique_lock<std::mutex> turn;
   std::optional<detail::end_signal> signal;
   unsigned* counter = nullptr;
   unsigned* word = nullptr;
 
-  end_args() = default;
-  explicit end_args(int device) {
+  raising_call() = default;
+  raising_call(const detail::kernel_module& m, int device) {
     device_scope scope(device);
+    channel = &detail::report_word(m, device, "cupp_index_flag");
+    turn = std::unique_lock(channel->calls);
     signal.emplace(device);
     counter = signal->counter();
     word = signal->word();
   }
 };
 
-// Waits for the raising kernels, the last launched with `end`'s signal; when one reported a bad
+// Waits for the raising kernels, the last launched with `call`'s signal; when one reported a bad
 // index (the report word is set), reads and clears the error state and returns {value, first pos}.
 std::optional<std::pair<std::int64_t, std::int64_t>> read_state(const detail::kernel_module& m, int device,
-                                                                 end_args& end) {
+                                                                 raising_call& call) {
   device_scope scope(device);
   const auto stream = cuda::detail::current_stream_handle(device);
-  if (!detail::wait_for_report(detail::report_word(m, device, "cupp_index_flag"), *end.signal, stream))
-    return std::nullopt;
+  if (!detail::wait_for_report(*call.channel, *call.signal, stream)) return std::nullopt;
   auto* state = static_cast<unsigned long long*>(m.global("cupp_index_state"));
   unsigned long long host[3] = {};
   cuda::detail::check(cudaMemcpyAsync(host, state, sizeof host, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
@@ -533,7 +540,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> gather(const ndarray& out, 
   const void* i = idx.data();
   long long total = out.size(), n = axis_len, as = axis_stride;
   const bool raising = md == 0 || md == 3;
-  end_args end = raising ? end_args(src.device()) : end_args();
+  raising_call end = raising ? raising_call(m, src.device()) : raising_call();
   if (nw == 1 && g.ndim == 1 && g.s0[0] == 0 && g.s1[0] == 8 && idx.itemsize() == 8) {
     void* args[] = {&o, &s, &i, &total, &n, &as, &md, &end.counter, &end.word};
     const std::int64_t blocks = std::min<std::int64_t>((total + 511) / 512, std::int64_t{1} << 30);
@@ -563,7 +570,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> scatter(const ndarray& dst,
   long long t = total, n = axis_len, as = axis_stride, nvv = nv;
   int md = mode_int(mode);
   const bool raising = mode == clip_mode::raise;
-  end_args none, end = raising ? end_args(device) : end_args();  // the check's end: the write's
+  raising_call none, end = raising ? raising_call(m, device) : raising_call();  // ended by the write
   if (raising) {
     void* args[] = {&i, &g, &t, &n, &md, &none.counter, &none.word};
     launch(m, k_check, total, args, device);
@@ -907,7 +914,7 @@ void put_along_axis(const ndarray& arr, const ndarray& indices, const operand& v
     const void* i = p.idx.data();
     long long t = total, n = axis_len;
     int md = 0;
-    end_args end(device);
+    raising_call end(m, device);
     void* args[] = {&i, &g, &t, &n, &md, &end.counter, &end.word};
     launch(m, k_check, total, args, device);
     if (const auto bad = read_state(m, device, end)) throw_out_of_bounds(bad->first, axis ? p.axis : 0, axis_len);
@@ -1099,7 +1106,7 @@ std::vector<ndarray> unravel_index(const ndarray& indices, std::span<const std::
     long long nn = n, sz = size;
     int ord = memory_order == order::C ? 0 : 1;
     void* op = out.data();
-    end_args end(idx.device());
+    raising_call end(m, idx.device());
     void* args[] = {&ip, &nn, &sz, &g, &ord, &op, &end.counter, &end.word};
     launch(m, k_unravel, n, args, idx.device());
     if (const auto bad = read_state(m, idx.device(), end))
@@ -1166,7 +1173,7 @@ ndarray ravel_multi_index(std::span<const ndarray> multi_index, std::span<const 
   long long nn = n;
   void* op = out.data();
   const bool any_raise = std::any_of(&g.s1[0], &g.s1[nd], [](long long v) { return v == 3; });
-  end_args end = any_raise ? end_args(out.device()) : end_args();
+  raising_call end = any_raise ? raising_call(m, out.device()) : raising_call();
   void* args[] = {&cp, &nn, &g, &op, &end.counter, &end.word};
   launch(m, k_ravel, n, args, out.device());
   if (any_raise && read_state(m, out.device(), end)) throw ValueError("invalid entry in coordinates array");
@@ -1347,7 +1354,7 @@ ndarray advanced_offsets(const detail::index_plan& plan, const prepared_items& p
   const bool checked = std::any_of(arrays.begin(), arrays.end(), [&](const detail::advanced_axis* ax) {
     return p.terms[ax->term].kind == index_term::int_array;
   });
-  end_args none, end = checked ? end_args(device) : end_args();  // on the last launch
+  raising_call none, end = checked ? raising_call(m, device) : raising_call();  // ended by the last launch
   for (std::size_t j = 0; j < arrays.size(); ++j) {
     const detail::advanced_axis& ax = *arrays[j];
     const index_term& t = p.terms[ax.term];
@@ -1357,7 +1364,7 @@ ndarray advanced_offsets(const detail::index_plan& plan, const prepared_items& p
     fill_geom(g, b_shape);
     for (int d = 0; d < g.ndim; ++d) g.s1[d] = bi.stride(d);
     int md = t.kind == index_term::int_array ? 0 : 4;
-    end_args& e = j + 1 == arrays.size() ? end : none;
+    raising_call& e = j + 1 == arrays.size() ? end : none;
     long long tot = total, n = v.shape(ax.view_axis), st = v.stride(ax.view_axis), in = init;
     int acc = j > 0 ? 1 : 0;
     void* op = off.data();
