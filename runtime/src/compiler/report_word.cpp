@@ -22,6 +22,20 @@
 namespace cupp::detail {
 namespace {
 
+struct free_pinned {
+  void operator()(void* p) const noexcept { (void)cudaFreeHost(p); }
+};
+using pinned_ptr = std::unique_ptr<void, free_pinned>;
+
+// Zeroed pinned host memory, mapped into every device's address space.
+pinned_ptr mapped_pinned(std::size_t bytes) {
+  void* host = nullptr;
+  cuda::detail::check(cudaHostAlloc(&host, bytes, cudaHostAllocMapped | cudaHostAllocPortable), "cudaHostAlloc");
+  pinned_ptr owned(host);
+  std::memset(host, 0, bytes);
+  return owned;
+}
+
 class report_words {
  public:
   report_words() = default;
@@ -37,13 +51,9 @@ class report_words {
     // Looked up without building a string: a warm call is a lock and a few compares.
     if (const auto it = words_.find(std::make_tuple(module, device, std::string_view(symbol))); it != words_.end())
       return *it->second;
-    void* host = nullptr;
-    cuda::detail::check(cudaHostAlloc(&host, sizeof(unsigned), cudaHostAllocMapped | cudaHostAllocPortable),
-                        "cudaHostAlloc");
-    const auto free_host = [](void* p) { (void)cudaFreeHost(p); };
-    std::unique_ptr<void, decltype(free_host)> owned(host, free_host);  // until the word is installed
+    pinned_ptr owned = mapped_pinned(sizeof(unsigned));  // until the word is installed
+    void* host = owned.get();
     auto* word = static_cast<volatile unsigned*>(host);
-    *word = 0;
     void* on_device = nullptr;
     cuda::detail::check(cudaHostGetDevicePointer(&on_device, host, 0), "cudaHostGetDevicePointer");
     cuda::detail::check(cudaMemcpy(m.global(symbol), &on_device, sizeof on_device, cudaMemcpyHostToDevice),
@@ -118,11 +128,8 @@ class end_slots {
   // from pinned memory has ended when cudaMemcpy returns); each kernel's last block sets its back.
   void grow(std::vector<end_slot>& free) {
     constexpr std::size_t bytes = chunk_slots * sizeof(unsigned);
-    void* host = nullptr;
-    cuda::detail::check(cudaHostAlloc(&host, bytes, cudaHostAllocMapped | cudaHostAllocPortable), "cudaHostAlloc");
-    const auto free_host = [](void* p) { (void)cudaFreeHost(p); };
-    std::unique_ptr<void, decltype(free_host)> owned_host(host, free_host);
-    std::memset(host, 0, bytes);
+    pinned_ptr owned_host = mapped_pinned(bytes);
+    void* host = owned_host.get();
     void* counters = nullptr;
     cuda::detail::check(cudaMalloc(&counters, bytes), "cudaMalloc");
     const auto free_device = [](void* p) { (void)cudaFree(p); };
@@ -207,10 +214,17 @@ void end_signal::wait(cudaStream_t stream) {
   }
 }
 
-bool wait_for_report(report_channel& channel, end_signal& signal, cudaStream_t stream) {
-  signal.wait(stream);
-  if (*channel.word == 0) return false;
-  *channel.word = 0;
+reporting_call::reporting_call(const kernel_module& m, int device, const char* symbol)
+    : channel_(&report_word(m, device, symbol)), turn_(channel_->calls) {
+  signal_.emplace(device);
+  end_counter_ = signal_->counter();
+  end_word_ = signal_->word();
+}
+
+bool reporting_call::wait(cudaStream_t stream) {
+  signal_->wait(stream);
+  if (*channel_->word == 0) return false;
+  *channel_->word = 0;
   return true;
 }
 

@@ -2,8 +2,8 @@
 // checks its data, such as an out-of-bounds index or an integer to a negative power, reads the
 // result once at its end). A kernel that reports also sets a word of mapped pinned host memory
 // through the program's `extern "C" __device__ unsigned int* <symbol>`, so an op without an error
-// learns so from the stream sync that ends it, with no copy back; only a set word makes the op
-// read the program's device-side details. One word per (module, device, symbol), for the process.
+// learns so from the wait that ends it (a stream sync, or the kernel's end signal below), with no
+// copy back; only a set word makes the op read the program's device-side details. One word per (module, device, symbol), for the process.
 // The word and the device state behind it belong to the program, not to a call, so calls that may
 // report through one word take turns (report_channel::calls): two threads on two streams would
 // otherwise read each other's errors.
@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <mutex>
+#include <optional>
 
 namespace cupp::detail {
 
@@ -70,8 +71,30 @@ class end_signal {
 // report; a null word (no signal asked for) makes it a no-op. Every thread of the block must call it.
 extern const char* const kEndSignalDeviceSource;
 
-// Waits through `signal` (the kernel's end, not the stream's); returns true when the report word
-// was set, and clears it. A set word means the caller reads device state: sync the stream first.
-bool wait_for_report(report_channel& channel, end_signal& signal, cudaStream_t stream);
+// A call that may report: its turn on the program's report channel, held from before its first
+// launch that may report until its wait, and the end signal that its last launch passes as the
+// kernel's last two arguments (counter_arg(), word_arg()). A default one holds nothing and passes
+// nulls (a launch that does not raise, or does not end the check).
+class reporting_call {
+ public:
+  reporting_call() = default;
+  // Takes the turn on module m's channel `symbol` on `device` and an end signal.
+  reporting_call(const kernel_module& m, int device, const char* symbol);
+
+  void* counter_arg() noexcept { return &end_counter_; }
+  void* word_arg() noexcept { return &end_word_; }
+
+  // Waits through the end signal (the kernel's end, not the stream's); returns true when the
+  // report word was set, and clears it. A set word means the caller reads device state: sync the
+  // stream first. Only for a call made with a channel.
+  bool wait(cudaStream_t stream);
+
+ private:
+  report_channel* channel_ = nullptr;
+  std::unique_lock<std::mutex> turn_;
+  std::optional<end_signal> signal_;
+  unsigned* end_counter_ = nullptr;
+  unsigned* end_word_ = nullptr;
+};
 
 }  // namespace cupp::detail

@@ -15,7 +15,6 @@
 #include <cstring>
 #include <functional>
 #include <limits>
-#include <mutex>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -432,27 +431,13 @@ void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** 
       "cudaLaunchKernel");
 }
 
-// A raising call (compiler/report_word.hpp): its turn on the program's report channel, held from
-// before its first launch that may report until read_state, and the end signal that its last
-// launch passes as its last two kernel arguments. A default one passes nulls (no signal: a launch
-// that does not raise or does not end the check).
-struct raising_call {
-  detail::report_channel* channel = nullptr;
-  std::unique_lock<std::mutex> turn;
-  std::optional<detail::end_signal> signal;
-  unsigned* counter = nullptr;
-  unsigned* word = nullptr;
-
-  raising_call() = default;
-  raising_call(const detail::kernel_module& m, int device) {
-    device_scope scope(device);
-    channel = &detail::report_word(m, device, "cupp_index_flag");
-    turn = std::unique_lock(channel->calls);
-    signal.emplace(device);
-    counter = signal->counter();
-    word = signal->word();
-  }
-};
+// A call that may raise (compiler/report_word.hpp): its turn on the program's report channel and
+// the end signal of its last launch; a default one (no check) passes nulls.
+using raising_call = detail::reporting_call;
+raising_call begin_raising(const detail::kernel_module& m, int device) {
+  device_scope scope(device);
+  return raising_call(m, device, "cupp_index_flag");
+}
 
 // Waits for the raising kernels, the last launched with `call`'s signal; when one reported a bad
 // index (the report word is set), reads and clears the error state and returns {value, first pos}.
@@ -460,7 +445,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> read_state(const detail::ke
                                                                  raising_call& call) {
   device_scope scope(device);
   const auto stream = cuda::detail::current_stream_handle(device);
-  if (!detail::wait_for_report(*call.channel, *call.signal, stream)) return std::nullopt;
+  if (!call.wait(stream)) return std::nullopt;
   auto* state = static_cast<unsigned long long*>(m.global("cupp_index_state"));
   unsigned long long host[3] = {};
   cuda::detail::check(cudaMemcpyAsync(host, state, sizeof host, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
@@ -540,13 +525,13 @@ std::optional<std::pair<std::int64_t, std::int64_t>> gather(const ndarray& out, 
   const void* i = idx.data();
   long long total = out.size(), n = axis_len, as = axis_stride;
   const bool raising = md == 0 || md == 3;
-  raising_call end = raising ? raising_call(m, src.device()) : raising_call();
+  raising_call end = raising ? begin_raising(m, src.device()) : raising_call();
   if (nw == 1 && g.ndim == 1 && g.s0[0] == 0 && g.s1[0] == 8 && idx.itemsize() == 8) {
-    void* args[] = {&o, &s, &i, &total, &n, &as, &md, &end.counter, &end.word};
+    void* args[] = {&o, &s, &i, &total, &n, &as, &md, end.counter_arg(), end.word_arg()};
     const std::int64_t blocks = std::min<std::int64_t>((total + 511) / 512, std::int64_t{1} << 30);
     launch(m, k_gather_flat, total, args, src.device(), blocks, 128);
   } else {
-    void* args[] = {&o, &s, &i, &g, &total, &n, &as, &md, &nw, &end.counter, &end.word};
+    void* args[] = {&o, &s, &i, &g, &total, &n, &as, &md, &nw, end.counter_arg(), end.word_arg()};
     launch(m, k_gather, total, args, src.device());
   }
   if (raising) return read_state(m, src.device(), end);
@@ -570,9 +555,9 @@ std::optional<std::pair<std::int64_t, std::int64_t>> scatter(const ndarray& dst,
   long long t = total, n = axis_len, as = axis_stride, nvv = nv;
   int md = mode_int(mode);
   const bool raising = mode == clip_mode::raise;
-  raising_call none, end = raising ? raising_call(m, device) : raising_call();  // ended by the write
+  raising_call none, end = raising ? begin_raising(m, device) : raising_call();  // ended by the write
   if (raising) {
-    void* args[] = {&i, &g, &t, &n, &md, &none.counter, &none.word};
+    void* args[] = {&i, &g, &t, &n, &md, none.counter_arg(), none.word_arg()};
     launch(m, k_check, total, args, device);
   }
   ndarray win;
@@ -586,7 +571,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> scatter(const ndarray& dst,
   }
   void* d = dst.data();
   const void* v = vals.data();
-  void* args[] = {&d, &v, &wp, &i, &g, &t, &n, &as, &md, &nw, &nvv, &end.counter, &end.word};
+  void* args[] = {&d, &v, &wp, &i, &g, &t, &n, &as, &md, &nw, &nvv, end.counter_arg(), end.word_arg()};
   launch(m, k_write, total, args, device);
   if (raising) return read_state(m, device, end);
   return std::nullopt;
@@ -914,8 +899,8 @@ void put_along_axis(const ndarray& arr, const ndarray& indices, const operand& v
     const void* i = p.idx.data();
     long long t = total, n = axis_len;
     int md = 0;
-    raising_call end(m, device);
-    void* args[] = {&i, &g, &t, &n, &md, &end.counter, &end.word};
+    raising_call end = begin_raising(m, device);
+    void* args[] = {&i, &g, &t, &n, &md, end.counter_arg(), end.word_arg()};
     launch(m, k_check, total, args, device);
     if (const auto bad = read_state(m, device, end)) throw_out_of_bounds(bad->first, axis ? p.axis : 0, axis_len);
   }
@@ -1106,8 +1091,8 @@ std::vector<ndarray> unravel_index(const ndarray& indices, std::span<const std::
     long long nn = n, sz = size;
     int ord = memory_order == order::C ? 0 : 1;
     void* op = out.data();
-    raising_call end(m, idx.device());
-    void* args[] = {&ip, &nn, &sz, &g, &ord, &op, &end.counter, &end.word};
+    raising_call end = begin_raising(m, idx.device());
+    void* args[] = {&ip, &nn, &sz, &g, &ord, &op, end.counter_arg(), end.word_arg()};
     launch(m, k_unravel, n, args, idx.device());
     if (const auto bad = read_state(m, idx.device(), end))
       throw ValueError("index " + std::to_string(bad->first) + " is out of bounds for array with size " +
@@ -1173,8 +1158,8 @@ ndarray ravel_multi_index(std::span<const ndarray> multi_index, std::span<const 
   long long nn = n;
   void* op = out.data();
   const bool any_raise = std::any_of(&g.s1[0], &g.s1[nd], [](long long v) { return v == 3; });
-  raising_call end = any_raise ? raising_call(m, out.device()) : raising_call();
-  void* args[] = {&cp, &nn, &g, &op, &end.counter, &end.word};
+  raising_call end = any_raise ? begin_raising(m, out.device()) : raising_call();
+  void* args[] = {&cp, &nn, &g, &op, end.counter_arg(), end.word_arg()};
   launch(m, k_ravel, n, args, out.device());
   if (any_raise && read_state(m, out.device(), end)) throw ValueError("invalid entry in coordinates array");
   return out;
@@ -1354,7 +1339,7 @@ ndarray advanced_offsets(const detail::index_plan& plan, const prepared_items& p
   const bool checked = std::any_of(arrays.begin(), arrays.end(), [&](const detail::advanced_axis* ax) {
     return p.terms[ax->term].kind == index_term::int_array;
   });
-  raising_call none, end = checked ? raising_call(m, device) : raising_call();  // ended by the last launch
+  raising_call none, end = checked ? begin_raising(m, device) : raising_call();  // ended by the last launch
   for (std::size_t j = 0; j < arrays.size(); ++j) {
     const detail::advanced_axis& ax = *arrays[j];
     const index_term& t = p.terms[ax.term];
@@ -1369,7 +1354,7 @@ ndarray advanced_offsets(const detail::index_plan& plan, const prepared_items& p
     int acc = j > 0 ? 1 : 0;
     void* op = off.data();
     const void* ip = bi.data();
-    void* args[] = {&op, &ip, &g, &tot, &n, &st, &md, &in, &acc, &e.counter, &e.word};
+    void* args[] = {&op, &ip, &g, &tot, &n, &st, &md, &in, &acc, e.counter_arg(), e.word_arg()};
     launch(m, k_offsets, total, args, device);
   }
   if (checked && read_state(m, device, end)) throw_first_bad(plan, p, v);

@@ -12,7 +12,6 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -288,13 +287,17 @@ void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** 
                       "cudaLaunchKernel");
 }
 
+detail::reporting_call begin_checked_call(const detail::kernel_module& m, int device) {
+  device_scope scope(device);
+  return detail::reporting_call(m, device, "cupp_search_flag");
+}
+
 // Waits for the call's kernel through its end signal (compiler/report_word.hpp); when it reported a
 // bad sorter index, reads and clears the state and returns the bad value.
-std::optional<std::int64_t> read_state(const detail::kernel_module& m, int device, detail::report_channel& channel,
-                                      detail::end_signal& end) {
+std::optional<std::int64_t> read_state(const detail::kernel_module& m, int device, detail::reporting_call& call) {
   device_scope scope(device);
   const auto stream = cuda::detail::current_stream_handle(device);
-  if (!detail::wait_for_report(channel, end, stream)) return std::nullopt;
+  if (!call.wait(stream)) return std::nullopt;
   auto* state = static_cast<unsigned long long*>(m.global("cupp_search_state"));
   unsigned long long host[2] = {};
   cuda::detail::check(cudaMemcpyAsync(host, state, sizeof host, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
@@ -350,23 +353,12 @@ ndarray searchsorted(const ndarray& a, const ndarray& v, const searchsorted_opti
   void* op = out.data();
   int right = options.side == search_side::right ? 1 : 0;
   // Only a sorter can hold a bad index: then the call takes its turn on the program's report
-  // channel, and the kernel's end signal ends its one wait.
-  detail::report_channel* channel = nullptr;
-  std::unique_lock<std::mutex> turn;
-  std::optional<detail::end_signal> end;
-  unsigned* end_counter = nullptr;
-  unsigned* end_word = nullptr;
-  if (!sorter.is_null()) {
-    device_scope scope(device);
-    channel = &detail::report_word(m, device, "cupp_search_flag");
-    turn = std::unique_lock(channel->calls);
-    end.emplace(device);
-    end_counter = end->counter();
-    end_word = end->word();
-  }
-  void* args[] = {&ap, &n, &sp, &vp, &nv, &op, &right, &end_counter, &end_word};
+  // channel, and the kernel's end signal ends its one wait (compiler/report_word.hpp).
+  const bool checked = !sorter.is_null();
+  detail::reporting_call call = checked ? begin_checked_call(m, device) : detail::reporting_call();
+  void* args[] = {&ap, &n, &sp, &vp, &nv, &op, &right, call.counter_arg(), call.word_arg()};
   launch(m, k_searchsorted, nv, args, device);
-  if (end && read_state(m, device, *channel, *end)) throw ValueError("Sorter index out of range.");
+  if (checked && read_state(m, device, call)) throw ValueError("Sorter index out of range.");
   return out;
 }
 
