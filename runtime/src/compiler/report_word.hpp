@@ -3,7 +3,8 @@
 // result once at its end). A kernel that reports also sets a word of mapped pinned host memory
 // through the program's `extern "C" __device__ unsigned int* <symbol>`, so an op without an error
 // learns so from the wait that ends it (a stream sync, or the kernel's end signal below), with no
-// copy back; only a set word makes the op read the program's device-side details. One word per (module, device, symbol), for the process.
+// copy back; only a set word makes the op read the program's device-side details. One word per
+// (module, device, symbol), for the process.
 // The word and the device state behind it belong to the program, not to a call, so calls that may
 // report through one word take turns (report_channel::calls): two threads on two streams would
 // otherwise read each other's errors.
@@ -38,9 +39,9 @@ bool wait_for_report(report_channel& channel, cudaStream_t stream);
 // A raising kernel's end signal: a device counter that each block bumps as its last act, and a
 // word of mapped pinned host memory that the last block sets. With it the host learns that every
 // block has run (so no report can still come) while the kernel's last stores are in flight, and the
-// next work queues before the GPU goes idle. On the H200 the check of a 2^26-element take cost
-// 2-4 us this way where a stream sync had cost 9-16 us; on one machine, where the sync cost
-// nothing, the blocks' counting cost about 6 us (docs/performance.md, session 10).
+// next work queues before the GPU goes idle. In the bench on H200s the check of a 2^26-element
+// take cost 2-10 us this way and 8-12 us with a stream sync; measured raw, a sync cost 0-16 us
+// and the blocks' counting 0-9 us, by machine (docs/performance.md, session 10).
 // The device side is cupp_end_block() (kEndSignalDeviceSource), called by every thread of every
 // block after its reports. Slots come from a per-device pool; a slot whose kernel was not seen to
 // end through it (an error, a captured stream) is never reused.
