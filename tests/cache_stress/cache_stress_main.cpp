@@ -39,7 +39,8 @@ program_source stress_program(int k) {
   return {"cupp_stress_" + std::to_string(k),
           "extern \"C\" __global__ void stress(float* x) { x[threadIdx.x] = x[threadIdx.x] * 2.0f + " +
               std::to_string(k) + ".0f; }\n",
-          {"stress"}};
+          {"stress"},
+          {}};
 }
 
 compile_flags stress_flags() {

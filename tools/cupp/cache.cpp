@@ -119,7 +119,7 @@ int warm(detail::kernel_cache& cache, std::span<const std::string_view> names) {
         const char* width = j.width == detail::index_width::i32 ? "32-bit" : "64-bit";
         try {
           const detail::composed_program p = detail::compose_elementwise(*j.op, j.width);
-          const detail::compile_result r = cache.compile({p.name, p.source, p.kernels}, arch);
+          const detail::compile_result r = cache.compile({p.name, p.source, p.kernels, {}}, arch);
           ++(r.from_disk ? cached : compiled);
         } catch (const std::exception& e) {
           ++failed;

@@ -99,10 +99,6 @@ const ufunc& clip_ufunc() {
   static const ufunc f = detail::loaded_ufunc(detail::clip_op());
   return f;
 }
-const ufunc& where_ufunc() {
-  static const ufunc f = detail::loaded_ufunc(detail::where_op());
-  return f;
-}
 const ufunc& nan_to_num_ufunc() {
   static const ufunc f = detail::loaded_ufunc(detail::nan_to_num_op());
   return f;
