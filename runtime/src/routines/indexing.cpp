@@ -406,15 +406,15 @@ struct device_scope {
   }
 };
 
-// The program for word size w on `device`, its report word installed (before any launch).
+// The program for word size w on `device`. Its report word is installed by the first
+// call that may report (reporting_call); until then cupp_report finds the pointer null and
+// skips the host word, so a launch that cannot report needs no install.
 const detail::kernel_module& program_for(int w, int device) {
   const detail::kernel_module& m =
       detail::kernel_cache::global().get(device, {"indexing:move", static_cast<std::uint64_t>(w)}, [&] {
         detail::indexing_program p = make_program(w);
         return detail::program_source{p.name, p.source, p.kernels, {}};
       });
-  device_scope scope(device);
-  detail::report_word(m, device, "cupp_index_flag");
   return m;
 }
 

@@ -267,15 +267,15 @@ cupp::dtype histogram_bin_dtype(cupp::dtype a) { return a.is_floating() ? a : cu
 
 namespace search_detail {
 
-// The program for `type` on `device`, its report word installed (before any launch).
+// The program for `type` on `device`. Its report word is installed by the first
+// call that may report (reporting_call); until then the sorter check finds the pointer null and
+// skips the host word, so a launch that cannot report needs no install.
 const detail::kernel_module& program_for(dtype type, int device) {
   const detail::kernel_module& m =
       detail::kernel_cache::global().get(device, {"searching", static_cast<std::uint64_t>(type.id())}, [&] {
         detail::searching_program p = detail::searching_kernel_program(type);
         return detail::program_source{p.name, p.source, p.kernels, {}};
       });
-  device_scope scope(device);
-  detail::report_word(m, device, "cupp_search_flag");
   return m;
 }
 
