@@ -5,7 +5,9 @@
 # only what changed.
 
 CUPP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-CUPP_PACKAGES=(cmake ninja-build g++ ccache libyaml-cpp-dev libgtest-dev python3 python3-jinja2 python3-yaml zlib1g-dev clang libclang-rt-14-dev)
+# The Debian packages to install: tools/dev/packages.txt, one a line (the one list; README.md's
+# copy is checked against it by the CTest entry fresh_machine_packages).
+mapfile -t CUPP_PACKAGES < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$CUPP_ROOT/tools/dev/packages.txt")
 # Debian's python3-jinja2 and python3-yaml install into the system interpreter.
 CUPP_PYTHON=/usr/bin/python3
 
