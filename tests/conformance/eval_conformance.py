@@ -43,7 +43,7 @@ REDUCTIONS = ("sum", "prod", "max", "min", "mean", "all", "any", "argmax", "argm
 
 
 def cupp_error_class(numpy_class):
-    """cupp's class for an exception NumPy raised (DESIGN.md: these are TypeErrors in cupp)."""
+    """cupp's class for an exception NumPy raised (docs/architecture.md: these are TypeErrors in cupp)."""
     if numpy_class in ("UFuncTypeError", "_UFuncNoLoopError", "DTypePromotionError", "UFuncNoLoopError"):
         return "TypeError"
     return numpy_class

@@ -1,4 +1,4 @@
-// The device error flag (DESIGN.md): an op whose spec declares `raises` may call
+// The device error flag (docs/architecture.md): an op whose spec declares `raises` may call
 // cupp::dev::raise_error() in its body; after its kernel the op reads the flag once, resets it
 // and throws the declared error. Checked with a test-only op through the engine's launcher, in
 // the contiguous and strided classes, and that a clean call after an error does not throw.

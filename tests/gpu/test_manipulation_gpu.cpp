@@ -579,7 +579,7 @@ void add_more_cases(std::map<std::string, std::function<results()>>& t) {
 TEST(ManipulationGpu, MatchesNumPyReference) {
   CUPP_REQUIRE_GPU();
   // Exact where the routines move elements or NumPy's arithmetic is repeated operation by
-  // operation; angle's arctan2 is held to the transcendental bounds (DESIGN.md: 2 ULP float64,
+  // operation; angle's arctan2 is held to the transcendental bounds (docs/architecture.md: 2 ULP float64,
   // 4 ULP float32; one float16 ULP).
   test::check_reference_set("manipulation", cases(), [](const dtype& t) {
     switch (t.id()) {

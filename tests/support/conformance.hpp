@@ -33,7 +33,7 @@ inline YAML::Node load_yaml(const std::string& path) { return YAML::LoadFile(pat
 // A dtype from NumPy's name ("int8", "bool", "bfloat16").
 inline dtype dtype_named(const std::string& name) { return dtype::parse(name); }
 
-// cupp's class for an exception NumPy raised (DESIGN.md: UFuncTypeError and DTypePromotionError
+// cupp's class for an exception NumPy raised (docs/architecture.md: UFuncTypeError and DTypePromotionError
 // are TypeErrors in cupp).
 inline std::string cupp_error_class(const std::string& numpy_class) {
   if (numpy_class == "UFuncTypeError" || numpy_class == "_UFuncNoLoopError" || numpy_class == "DTypePromotionError" ||

@@ -1,4 +1,4 @@
-// The error hierarchy mirrors NumPy's exception classes (DESIGN.md "Errors").
+// The error hierarchy mirrors NumPy's exception classes (docs/architecture.md "Errors").
 #include <gtest/gtest.h>
 
 #include <string>

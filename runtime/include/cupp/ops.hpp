@@ -58,7 +58,7 @@ struct op_spec {
   std::string_view raises = {};
   // Weak scalars count by their truth value only (logical ops): `uint8_array && 300` is fine.
   bool weak_scalars_by_truth = false;
-  // The spec's accuracy bounds (DESIGN.md); a dtype not listed is held to 1 ULP.
+  // The spec's accuracy bounds (docs/architecture.md); a dtype not listed is held to 1 ULP.
   std::span<const ulp_bound> ulp = {};
   // The name the kernel cache knows this op's programs by; empty: `name`. Ops loaded at run time
   // (cupp::load_ops) set "loaded:<name>:<hash of the definition>", so a key always stands for

@@ -1,4 +1,4 @@
-// Internal: the host side of a program's data-dependent error report (DESIGN.md: an op that
+// Internal: the host side of a program's data-dependent error report (docs/architecture.md: an op that
 // checks its data, such as an out-of-bounds index or an integer to a negative power, reads the
 // result once at its end). A kernel that reports also sets a word of mapped pinned host memory
 // through the program's `extern "C" __device__ unsigned int* <symbol>`, so an op without an error

@@ -1,6 +1,6 @@
 // cupp's device prelude: the small device-side vocabulary that op bodies in specs/ use, so that a
 // body such as `out0 = cupp::dev::sin(in0);` works for every dtype. Embedded in the library and
-// handed to NVRTC; it avoids libcu++ headers, which cost ~1 s per compile (DESIGN.md).
+// handed to NVRTC; it avoids libcu++ headers, which cost ~1 s per compile (docs/architecture.md).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -8,7 +8,7 @@
 
 #include <cupp/dev/half_sin.cuh>
 
-// The device error flag (DESIGN.md): a body that meets data NumPy rejects (an integer to a
+// The device error flag (docs/architecture.md): a body that meets data NumPy rejects (an integer to a
 // negative power) calls cupp::dev::raise_error(); after a kernel of such a loop (its body names
 // raise_error: loop_spec::raises) the engine syncs and tests the program's report word (mapped
 // pinned host memory, compiler/report_word.hpp), and when it is set resets it and the flag and
