@@ -2,13 +2,15 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS cupp_core cupp_all EXPORT cuppTargets
+install(TARGETS cupp_core cupp_core_internal cupp_all EXPORT cuppTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/ ${CUPP_GENERATED_DIR}/include/
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/src/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/cupp/internal
+        FILES_MATCHING PATTERN "*.hpp")
 if(CUPP_BUILD_TOOLS)
   install(TARGETS cupp_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

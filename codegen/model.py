@@ -265,7 +265,7 @@ OP_KEYS = {"name", "doc", "nin", "nout", "identity", "commutative", "aliases", "
            "reduce_widens_ints", "python_int_out_of_range", "body", "loops"}
 OUT_OF_RANGE_KEYS = ("when_less", "when_greater")
 
-# The one rule for which loops raise (runtime/src/engine/spec_parser.cpp states it too): a loop
+# The one rule for which loops raise (runtime/src/loader/spec_parser.cpp states it too): a loop
 # may set the device error flag exactly when its body names cupp::dev::raise_error (any mention
 # of the word counts, so a call is never missed). Only those loops make the engine read the flag
 # after their kernel (a device-to-host copy and a stream synchronisation); the device library's

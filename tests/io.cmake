@@ -10,20 +10,20 @@
 get_filename_component(_cupp_io_root ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 set(_cupp_io_sources
   ${_cupp_io_root}/runtime/src/io/npy_format.cpp
-  ${_cupp_io_root}/runtime/src/python_literal.cpp
+  ${_cupp_io_root}/runtime/src/core/python_literal.cpp
   ${_cupp_io_root}/runtime/src/io/npy.cpp
   ${_cupp_io_root}/runtime/src/io/npz.cpp
   ${_cupp_io_root}/runtime/src/io/zip.cpp
   ${_cupp_io_root}/runtime/src/io/file_io.cpp
-  ${_cupp_io_root}/runtime/src/dtype.cpp
-  ${_cupp_io_root}/runtime/src/errors.cpp
-  ${_cupp_io_root}/runtime/src/promotion.cpp
+  ${_cupp_io_root}/runtime/src/core/dtype.cpp
+  ${_cupp_io_root}/runtime/src/core/errors.cpp
+  ${_cupp_io_root}/runtime/src/core/promotion.cpp
   ${_cupp_io_root}/generated/src/dtype_table.cpp
   ${_cupp_io_root}/generated/src/promotion_tables.cpp
   ${_cupp_io_root}/runtime/src/array/host_array.cpp
   ${_cupp_io_root}/runtime/src/array/layout.cpp
   ${_cupp_io_root}/runtime/src/array/convert.cpp)
-set(_cupp_io_includes ${_cupp_io_root}/runtime/include ${_cupp_io_root}/runtime/src ${_cupp_io_root}/generated/include)
+set(_cupp_io_includes ${_cupp_io_root}/runtime/include ${CUPP_CORE_INTERNAL_DIR} ${_cupp_io_root}/generated/include)
 
 # ---- the malformed-file and round-trip tests under AddressSanitizer (the project's compiler)
 include(CheckCXXSourceCompiles)
@@ -74,7 +74,7 @@ if(CUPP_CLANGXX AND CUPP_CLANG_HAS_LIBFUZZER)
   set(_fuzz_dir ${CMAKE_CURRENT_BINARY_DIR}/fuzz)
   file(GLOB _cupp_io_headers CONFIGURE_DEPENDS ${_cupp_io_root}/runtime/include/cupp/*.hpp
        ${_cupp_io_root}/runtime/src/io/*.hpp ${_cupp_io_root}/runtime/src/array/*.hpp
-       ${_cupp_io_root}/runtime/src/*.hpp ${_cupp_io_root}/generated/include/cupp/generated/*.hpp)
+       ${_cupp_io_root}/runtime/src/core/*.hpp ${_cupp_io_root}/generated/include/cupp/generated/*.hpp)
   set(_fuzz_include_flags)
   foreach(_dir IN LISTS _cupp_io_includes)
     list(APPEND _fuzz_include_flags -I${_dir})

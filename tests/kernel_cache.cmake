@@ -5,7 +5,7 @@
 #  - cupp_cache_tool: see below.
 add_executable(cupp_cache_stress ${CMAKE_CURRENT_SOURCE_DIR}/cache_stress/cache_stress_main.cpp)
 target_link_libraries(cupp_cache_stress PRIVATE cupp::cupp CUDA::nvrtc)
-target_include_directories(cupp_cache_stress PRIVATE ${PROJECT_SOURCE_DIR}/runtime/src)
+target_link_libraries(cupp_cache_stress PRIVATE cupp::core_internal)
 target_compile_options(cupp_cache_stress PRIVATE -Wall -Wextra -Wpedantic)
 add_test(NAME kernel_cache_concurrency
          COMMAND cupp_cache_stress --processes 16 --threads 4 --kernels 20 --dir ${CMAKE_CURRENT_BINARY_DIR}/cache_stress)

@@ -16,11 +16,11 @@ if(CUPP_HAVE_TSAN)
   add_executable(cupp_pool_tsan_tests
     ${_cupp_tsan_root}/runtime/src/cuda/pool_core.cpp
     ${_cupp_tsan_root}/runtime/src/cuda/pool_fake_backend.cpp
-    ${_cupp_tsan_root}/runtime/src/errors.cpp
+    ${_cupp_tsan_root}/runtime/src/core/errors.cpp
     ${_cupp_tsan_root}/tests/unit/test_memory_pool_stress.cpp
     ${_cupp_tsan_root}/tests/support/test_main.cpp)
   target_compile_features(cupp_pool_tsan_tests PRIVATE cxx_std_20)
-  target_include_directories(cupp_pool_tsan_tests PRIVATE ${_cupp_tsan_root}/runtime/include ${_cupp_tsan_root}/runtime/src)
+  target_include_directories(cupp_pool_tsan_tests PRIVATE ${_cupp_tsan_root}/runtime/include ${CUPP_CORE_INTERNAL_DIR})
   target_compile_options(cupp_pool_tsan_tests PRIVATE -fsanitize=thread -O1 -g -fno-omit-frame-pointer)
   target_link_options(cupp_pool_tsan_tests PRIVATE -fsanitize=thread)
   target_link_libraries(cupp_pool_tsan_tests PRIVATE GTest::gtest Threads::Threads)

@@ -5,7 +5,7 @@
 #include <array>
 
 #include "cupp/ops.hpp"
-#include "tables.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 namespace {

@@ -2,7 +2,7 @@
 
 // NEP 50 promotion as constant tables: the pairwise table, the safe-cast relation and the
 // weak-scalar results, indexed by type_id.
-#include "tables.hpp"
+#include "core/tables.hpp"
 
 namespace cupp::detail {
 

@@ -25,7 +25,7 @@
 #include "gpu_support.hpp"
 #include "tolerance.hpp"
 #include "reference_set.hpp"
-#include "nvrtc_program.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp {
 namespace {

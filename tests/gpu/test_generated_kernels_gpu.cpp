@@ -14,9 +14,9 @@
 #include "cupp/float16.hpp"
 #include "cupp/ops.hpp"
 #include "gpu_support.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
-#include "tables.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 namespace {

@@ -15,8 +15,8 @@
 #include "cupp/cuda/stream.hpp"
 #include "cupp/ops.hpp"
 #include "gpu_support.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp::detail {
 namespace {

@@ -846,7 +846,7 @@ TEST(ManipulationGpu, MoreRoutinesErrorsAndEdges) {
 
 
 // ---- the segment copy kernel behind concatenate, roll, delete_ and insert
-// (runtime/src/routines/segment_copy.hpp): every same-dtype, byte-copyable input of a call is a
+// (runtime/src/routines/manipulation/segment_copy.hpp): every same-dtype, byte-copyable input of a call is a
 // segment of one launch. Values are raw byte patterns, compared element by element with a result
 // built on the host; outputs given through out= are poisoned first, so bytes the kernel misses or
 // writes outside its segments show.

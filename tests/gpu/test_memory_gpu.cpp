@@ -20,7 +20,7 @@
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "gpu_support.hpp"
-#include "nvrtc_program.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp::cuda {
 namespace {

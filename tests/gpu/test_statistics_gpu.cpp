@@ -27,7 +27,7 @@
 #include "gpu_support.hpp"
 #include "tolerance.hpp"
 #include "reference_set.hpp"
-#include "routines/statistics_internal.hpp"
+#include "routines/statistics/statistics_internal.hpp"
 
 namespace cupp {
 namespace {

@@ -1,4 +1,4 @@
-// ufunc.at on the GPU (runtime/src/routines/indexing.cpp): NumPy's results for every op with an
+// ufunc.at on the GPU (runtime/src/routines/indexing/): NumPy's results for every op with an
 // atomic form on every dtype (the reference set of tests/conformance/make_ufunc_at_ref.py: the case
 // ids below are the script's), every (op, dtype) form against an exact host model with many
 // repeated indices (bfloat16 included), heavy contention on the bytes of one 32-bit word (the

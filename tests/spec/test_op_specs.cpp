@@ -11,9 +11,9 @@
 #include "conformance.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/ops.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
-#include "tables.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 namespace {

@@ -12,7 +12,7 @@
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
-#include "nvrtc_program.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace {
 

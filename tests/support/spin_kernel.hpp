@@ -9,7 +9,7 @@
 #include <string>
 
 #include "gpu_support.hpp"
-#include "nvrtc_program.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp::test {
 

@@ -8,8 +8,8 @@
 #include "cupp/elementwise_kernel.hpp"
 #include "cupp/errors.hpp"
 #include "error_of.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp {
 namespace {

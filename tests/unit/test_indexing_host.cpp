@@ -12,7 +12,7 @@
 #include "cupp/indexing.hpp"
 #include "error_of.hpp"
 #include "fake_array.hpp"
-#include "nvrtc_program.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp {
 namespace {

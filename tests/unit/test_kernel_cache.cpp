@@ -19,7 +19,7 @@
 #include "compiler/kernel_cache.hpp"
 #include "cupp/config.hpp"
 #include "cupp/errors.hpp"
-#include "nvrtc_program.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp::detail {
 namespace {

@@ -23,11 +23,11 @@
 #include "cupp/ops.hpp"
 #include "cupp/ufunc.hpp"
 #include "engine/loop_resolution.hpp"
-#include "engine/loaded_ops.hpp"
-#include "engine/spec_parser.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
-#include "tables.hpp"
+#include "loader/loaded_ops.hpp"
+#include "loader/spec_parser.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 namespace {

@@ -14,8 +14,8 @@
 #include "cupp/manipulation.hpp"
 #include "error_of.hpp"
 #include "fake_array.hpp"
-#include "nvrtc_program.hpp"
-#include "routines/segment_copy.hpp"
+#include "compiler/nvrtc_program.hpp"
+#include "routines/manipulation/segment_copy.hpp"
 
 namespace cupp {
 namespace {

@@ -1,5 +1,5 @@
 // The computing manipulation routines without a GPU (pad, clip, where, round, nan_to_num, angle,
-// trim_zeros, interp, convolve, correlate; runtime/src/routines/manipulation_more.cpp): NVRTC
+// trim_zeros, interp, convolve, correlate; runtime/src/routines/manipulation/manipulation_more.cpp): NVRTC
 // compiles each of their kernels for sm_90 for every dtype they take, and the checks made before
 // any device work raise NumPy's error classes and messages. The GPU suite runs them
 // (tests/gpu/test_manipulation_gpu.cpp).
@@ -16,9 +16,9 @@
 #include "cupp/manipulation.hpp"
 #include "error_of.hpp"
 #include "fake_array.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
-#include "routines/manipulation_kernels.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
+#include "routines/manipulation/manipulation_kernels.hpp"
 
 namespace cupp {
 namespace {

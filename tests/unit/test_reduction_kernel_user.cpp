@@ -9,8 +9,8 @@
 #include "cupp/errors.hpp"
 #include "cupp/reduction_kernel.hpp"
 #include "error_of.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp {
 namespace {

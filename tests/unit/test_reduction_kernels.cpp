@@ -12,8 +12,8 @@
 #include "cupp/dtype.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/ops.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp {
 namespace {

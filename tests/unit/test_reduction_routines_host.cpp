@@ -23,7 +23,7 @@
 #include "cupp/indexing.hpp"
 #include "cupp/manipulation.hpp"
 #include "engine/reduce_common.hpp"
-#include "engine/spec_parser.hpp"
+#include "loader/spec_parser.hpp"
 #ifdef CUPP_HAVE_EVAL_ENGINE
 #include "functions.hpp"
 #endif

@@ -13,8 +13,8 @@
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "fake_array.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp {
 namespace {

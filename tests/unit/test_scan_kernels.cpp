@@ -9,8 +9,8 @@
 #include "cupp/dtype.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/ops.hpp"
-#include "nvrtc_program.hpp"
-#include "scan_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
+#include "engine/scan_composer.hpp"
 
 namespace cupp {
 namespace {

@@ -13,7 +13,7 @@
 #include "cupp/sorting.hpp"
 #include "error_of.hpp"
 #include "fake_array.hpp"
-#include "nvrtc_program.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp {
 namespace {

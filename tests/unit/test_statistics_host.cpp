@@ -14,9 +14,9 @@
 #include "cupp/statistics.hpp"
 #include "error_of.hpp"
 #include "fake_array.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
-#include "routines/statistics_internal.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
+#include "routines/statistics/statistics_internal.hpp"
 
 namespace cupp {
 namespace {

@@ -19,8 +19,8 @@
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/ops.hpp"
-#include "kernel_composer.hpp"
-#include "nvrtc_program.hpp"
+#include "engine/kernel_composer.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp::tool {
 

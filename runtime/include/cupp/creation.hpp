@@ -190,13 +190,6 @@ std::int64_t arange_length(const weak_scalar& start, const weak_scalar& stop, co
 cupp::dtype arange_default_dtype(const weak_scalar& start, const weak_scalar& stop, const weak_scalar& step);
 // The dtype numpy.full(shape, value) picks without dtype= (np.asarray(value).dtype).
 cupp::dtype full_default_dtype(const weak_scalar& value);
-// The NVRTC programs behind the routines, for compile tests: family "linear" (arange, linspace)
-// or "tri" (eye, tri, tril, triu), for one dtype: source and name expressions.
-struct creation_program {
-  std::string name, source;
-  std::vector<std::string> kernels;
-};
-creation_program creation_kernel_program(std::string_view family, cupp::dtype type);
 }  // namespace detail
 
 }  // namespace cupp

@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "cupp/config.hpp"
-#include "embedded_headers.hpp"
-#include "nvrtc_program.hpp"
+#include "compiler/embedded_headers.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp::detail {
 

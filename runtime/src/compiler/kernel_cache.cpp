@@ -7,7 +7,7 @@
 
 #include "cupp/config.hpp"
 #include "cupp/cuda/stream.hpp"
-#include "nvrtc_program.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp::detail {
 

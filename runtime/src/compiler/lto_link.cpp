@@ -5,7 +5,7 @@
 #include <nvJitLink.h>
 
 #include "cupp/errors.hpp"
-#include "nvrtc_program.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 namespace cupp::detail {
 

@@ -17,9 +17,9 @@
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "engine/layout_plan.hpp"
-#include "engine/loaded_ops.hpp"
-#include "kernel_composer.hpp"
-#include "tables.hpp"
+#include "loader/loaded_ops.hpp"
+#include "engine/kernel_composer.hpp"
+#include "core/tables.hpp"
 
 namespace cupp::engine {
 

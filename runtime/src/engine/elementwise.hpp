@@ -11,7 +11,7 @@
 
 #include "cupp/ndarray.hpp"
 #include "cupp/ops.hpp"
-#include "kernel_composer.hpp"
+#include "engine/kernel_composer.hpp"
 
 namespace cupp::engine {
 

@@ -23,11 +23,11 @@
 #include "cuda/current_stream.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/promotion.hpp"
-#include "kernel_composer.hpp"
+#include "engine/kernel_composer.hpp"
 #include "cupp/errors.hpp"
 #include "engine/internal.hpp"
 #include "engine/loop_resolution.hpp"
-#include "tables.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 

@@ -25,11 +25,11 @@
 #include "cupp/errors.hpp"
 #include "cupp/reductions.hpp"
 #include "engine/internal.hpp"
-#include "engine/loaded_ops.hpp"
+#include "loader/loaded_ops.hpp"
 #include "engine/reduce_common.hpp"
 #include "engine/user_reduction.hpp"
-#include "kernel_composer.hpp"
-#include "tables.hpp"
+#include "engine/kernel_composer.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 

@@ -12,8 +12,8 @@
 #include "cupp/errors.hpp"
 #include "cupp/promotion.hpp"
 #include "engine/user_reduction.hpp"
-#include "kernel_composer.hpp"
-#include "tables.hpp"
+#include "engine/kernel_composer.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 

@@ -24,10 +24,10 @@
 #include "cupp/promotion.hpp"
 #include "cupp/scans.hpp"
 #include "engine/internal.hpp"
-#include "engine/loaded_ops.hpp"
+#include "loader/loaded_ops.hpp"
 #include "engine/reduce_common.hpp"
-#include "scan_composer.hpp"
-#include "tables.hpp"
+#include "engine/scan_composer.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 

@@ -19,7 +19,7 @@
 #include "engine/elementwise.hpp"
 #include "engine/internal.hpp"
 #include "engine/layout_plan.hpp"
-#include "engine/loaded_ops.hpp"
+#include "loader/loaded_ops.hpp"
 #include "engine/loop_resolution.hpp"
 
 namespace cupp {

@@ -7,7 +7,7 @@
 
 #include "cupp/ndarray.hpp"
 #include "cupp/ufunc.hpp"
-#include "kernel_composer.hpp"
+#include "engine/kernel_composer.hpp"
 
 namespace cupp::engine {
 

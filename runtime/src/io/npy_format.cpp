@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "cupp/errors.hpp"
-#include "python_literal.hpp"
+#include "core/python_literal.hpp"
 
 namespace cupp::io::detail {
 

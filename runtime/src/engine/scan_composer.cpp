@@ -1,11 +1,11 @@
 // Builds scan programs: cupp/dev/scan.cuh, one functor wrapping the op's loop body
 // (kernel_composer's loop_functor), and the name expressions of the kernels.
-#include "scan_composer.hpp"
+#include "engine/scan_composer.hpp"
 
 #include <string>
 
 #include "cupp/errors.hpp"
-#include "tables.hpp"
+#include "core/tables.hpp"
 
 namespace cupp::detail {
 

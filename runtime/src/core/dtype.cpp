@@ -14,9 +14,9 @@
 #include <variant>
 
 #include "cupp/errors.hpp"
-#include "dtype_layout.hpp"
-#include "python_literal.hpp"
-#include "tables.hpp"
+#include "core/dtype_layout.hpp"
+#include "core/python_literal.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 

@@ -12,7 +12,7 @@
 // j fits), then steps of block_threads words without dividing. No cache hints: streaming
 // (evict-first) stores would push out of L2 an output that the next kernel is about to read
 // when the copy fits there, and for copies larger than L2 nothing shows they gain.
-#include "routines/segment_copy.hpp"
+#include "routines/manipulation/segment_copy.hpp"
 
 #include <cuda_runtime.h>
 

@@ -17,7 +17,7 @@
 #include "cupp/searching.hpp"
 #include "cupp/sorting.hpp"
 #include "cupp/ufunc.hpp"
-#include "routines/searching_kernels.hpp"
+#include "routines/searching/searching_kernels.hpp"
 
 namespace cupp {
 

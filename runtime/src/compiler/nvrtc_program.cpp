@@ -1,7 +1,7 @@
 // NVRTC compilation with RAII over nvrtcProgram, cupp's embedded headers, CUDA's include path
 // (cupp::config), debug options, the numbered source on stderr on request, and every return
 // code checked.
-#include "nvrtc_program.hpp"
+#include "compiler/nvrtc_program.hpp"
 
 #include <nvrtc.h>
 
@@ -14,7 +14,7 @@
 
 #include "cupp/config.hpp"
 #include "cupp/errors.hpp"
-#include "embedded_headers.hpp"
+#include "compiler/embedded_headers.hpp"
 
 namespace cupp::detail {
 

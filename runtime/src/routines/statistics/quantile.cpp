@@ -22,7 +22,7 @@
 #include "cupp/reductions.hpp"
 #include "cupp/sorting.hpp"
 #include "cupp/statistics.hpp"
-#include "routines/statistics_internal.hpp"
+#include "routines/statistics/statistics_internal.hpp"
 
 namespace cupp {
 

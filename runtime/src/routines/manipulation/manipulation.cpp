@@ -20,7 +20,7 @@
 #include "engine/internal.hpp"
 #include "engine/layout_plan.hpp"
 #include "engine/loop_resolution.hpp"
-#include "routines/segment_copy.hpp"
+#include "routines/manipulation/segment_copy.hpp"
 
 namespace cupp {
 

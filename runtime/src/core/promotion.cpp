@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cupp/errors.hpp"
-#include "tables.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 

@@ -23,8 +23,8 @@
 #include "cupp/errors.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/reductions.hpp"
-#include "routines/statistics_internal.hpp"
-#include "tables.hpp"
+#include "routines/statistics/statistics_internal.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 

@@ -4,9 +4,9 @@
 
 #include "cupp/ops.hpp"
 #include "cupp/ufunc.hpp"
-#include "engine/loaded_ops.hpp"
-#include "kernel_composer.hpp"
-#include "tables.hpp"
+#include "loader/loaded_ops.hpp"
+#include "engine/kernel_composer.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 

@@ -2,7 +2,7 @@
 // codegen/model.py's load_op line by line, so that a spec is accepted or rejected alike, with the
 // same line and message; keep the two in step (tests/unit/test_load_ops.cpp feeds every bad spec
 // of tests/codegen/bad_specs/ to this loader and every spec of specs/ufuncs/ through both).
-#include "engine/spec_parser.hpp"
+#include "loader/spec_parser.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -20,7 +20,7 @@
 #include <sstream>
 
 #include "cupp/errors.hpp"
-#include "tables.hpp"
+#include "core/tables.hpp"
 
 namespace cupp::detail {
 

@@ -20,8 +20,8 @@
 #include "cupp/errors.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/statistics.hpp"
-#include "routines/statistics_internal.hpp"
-#include "tables.hpp"
+#include "routines/statistics/statistics_internal.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 

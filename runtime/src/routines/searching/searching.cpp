@@ -26,8 +26,8 @@
 #include "cupp/reductions.hpp"
 #include "cupp/scans.hpp"
 #include "cupp/ufunc.hpp"
-#include "routines/searching_kernels.hpp"
-#include "tables.hpp"
+#include "routines/searching/searching_kernels.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 

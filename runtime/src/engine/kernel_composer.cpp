@@ -1,13 +1,13 @@
 // Builds element-wise kernel source: the device headers, the arity's kernel templates (generated
 // from codegen/templates/kernels/), one functor per loop wrapping the spec's body, and the name
 // expressions that instantiate the templates with the operands' accessors.
-#include "kernel_composer.hpp"
+#include "engine/kernel_composer.hpp"
 
 #include <algorithm>
 #include <bit>
 
 #include "cupp/errors.hpp"
-#include "tables.hpp"
+#include "core/tables.hpp"
 
 namespace cupp::detail {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "kernel_composer.hpp"
+#include "engine/kernel_composer.hpp"
 
 namespace cupp::detail {
 

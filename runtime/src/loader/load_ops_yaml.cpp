@@ -2,8 +2,8 @@
 // in the loaded-op store (load_ops.cpp). Apart from the store so that a program that only looks
 // ops up links no yaml-cpp code.
 #include "cupp/load_ops.hpp"
-#include "engine/loaded_ops.hpp"
-#include "engine/spec_parser.hpp"
+#include "loader/loaded_ops.hpp"
+#include "loader/spec_parser.hpp"
 
 namespace cupp {
 

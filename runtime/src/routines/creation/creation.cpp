@@ -19,14 +19,15 @@
 
 #include "array/convert.hpp"
 #include "array/layout.hpp"
-#include "compiler/kernel_cache.hpp"
+#include "compiler/launch.hpp"
+#include "routines/routine_programs.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/reductions.hpp"
 #include "engine/internal.hpp"
-#include "tables.hpp"
+#include "core/tables.hpp"
 
 namespace cupp {
 
@@ -55,150 +56,32 @@ category category_of(type_id t) {
   }
 }
 
-bool is_unsigned64(type_id t) { return t == type_id::uint64; }
-
-// A value passed by bytes: the element's bytes in the output dtype.
+// A value passed by bytes: the element's bytes in the output dtype (the kernels' cupp_value16).
 struct alignas(16) value16 {
   unsigned char b[16] = {};
 };
 
-std::string from_double_body(type_id t) {
-  // cupp_from(re, im): a float64 / complex128 value converted as NumPy's astype does.
-  switch (category_of(t)) {
-    case category::boolean: return "return re != 0.0 || im != 0.0;";
-    case category::integer:
-      return is_unsigned64(t) ? "return re < 0.0 ? (T)(long long)re : (T)re;" : "return (T)(long long)re;";
-    case category::half:
-      return t == type_id::float16 ? "return __double2half(re);" : "return __double2bfloat16(re);";
-    case category::real: return "return (T)re;";
-    case category::complex:
-      return t == type_id::complex64 ? "return T((float)re, (float)im);" : "return T(re, im);";
-  }
-  return "";
-}
-
-std::string arange_value(type_id t) {
-  // The element i >= 2 from the first two, as NumPy's <TYPE>_fill computes it.
-  switch (category_of(t)) {
-    case category::boolean: return "return s;";
-    case category::integer:
-      return "const T d = (T)(s - f);\n"
-             "  return (T)((unsigned long long)(long long)f + (unsigned long long)i * (unsigned long long)(long long)d);";
-    case category::half:
-      return "const float fs = cupp::dev::to_float(f), d = cupp::dev::to_float(s) - fs;\n"
-             "  return cupp::dev::from_float<T>(fs + cupp::dev::mul_rn((float)i, d));";
-    case category::real:
-      return "const T d = s - f;\n  return f + cupp::dev::mul_rn((T)i, d);";
-    case category::complex:
-      return "using P = decltype(f.re);\n"
-             "  const P dr = s.re - f.re, di = s.im - f.im;\n"
-             "  return T(f.re + cupp::dev::mul_rn((P)i, dr), f.im + cupp::dev::mul_rn((P)i, di));";
-  }
-  return "";
-}
-
-detail::creation_program make_program(family fam, type_id t) {
-  const std::string device_type(detail::info(t).device_type);
+// The program of one family for one output dtype: its kernels are in the embedded header
+// <cupp/dev/routines/creation.cuh>, selected and specialised by the defines below.
+detail::routine_program make_program(family fam, type_id t) {
   std::string src = "#include <cupp/dev/prelude.cuh>\n\n";
-  src += "using T = " + device_type + ";\n";
-  src += "struct __align__(16) cupp_value16 { unsigned char b[16]; };\n";
-  src += "__device__ inline T cupp_load(const cupp_value16& v) { return *reinterpret_cast<const T*>(v.b); }\n";
-  src += "__device__ inline T cupp_from(double re, double im) {\n  " + from_double_body(t) + "\n}\n";
-  src += "#define CUPP_GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); "
-         "i += (long long)gridDim.x * blockDim.x)\n\n";
-  detail::creation_program p;
-  if (fam == family::linear) {
-    p.name = "cupp_creation_linear";
-    src += "__device__ inline T cupp_arange_at(T f, T s, long long i) {\n  " + arange_value(t) + "\n}\n";
-    src += R"(
-// numpy.arange: out[0] = first, out[1] = second, out[i] from both as NumPy's fill does.
-extern "C" __global__ void cupp_arange(T* out, long long n, cupp_value16 first, cupp_value16 second) {
-  const T f = cupp_load(first), s = cupp_load(second);
-  CUPP_GRID_LOOP(i, n) out[i] = i == 0 ? f : i == 1 ? s : cupp_arange_at(f, s, i);
-}
-
-// numpy.linspace of scalars, computed in float64 (complex: complex128) as NumPy does:
-// mode 0: i * step + start; mode 1 (a zero step): (i / div) * delta + start; mode 2 (div <= 0):
-// i * delta + start. The last sample is stop when set_last; floor for integer dtypes.
-extern "C" __global__ void cupp_linspace(T* out, long long n, int is_complex, int mode, int set_last, int do_floor,
-                                         double start_re, double start_im, double step_re, double step_im,
-                                         double delta_re, double delta_im, double div, double stop_re,
-                                         double stop_im) {
-  using C = cupp::dev::complex<double>;
-  CUPP_GRID_LOOP(i, n) {
-    double re, im = 0.0;
-    if (set_last && i == n - 1) {
-      re = stop_re;
-      im = stop_im;
-    } else if (is_complex) {
-      C y((double)i, 0.0);
-      if (mode == 0) y = y * C(step_re, step_im);
-      else if (mode == 1) y = (y / C(div, 0.0)) * C(delta_re, delta_im);
-      else y = y * C(delta_re, delta_im);
-      re = y.re + start_re;
-      im = y.im + start_im;
-    } else {
-      const double x = (double)i;
-      double y;
-      if (mode == 0) y = cupp::dev::mul_rn(x, step_re);
-      else if (mode == 1) y = cupp::dev::mul_rn(x / div, delta_re);
-      else y = cupp::dev::mul_rn(x, delta_re);
-      re = y + start_re;
-    }
-    if (do_floor) re = ::floor(re);
-    out[i] = cupp_from(re, im);
-  }
-}
-)";
-    p.kernels = {"cupp_arange", "cupp_linspace"};
-  } else {
-    p.name = "cupp_creation_tri";
-    src += R"(
-// eye (mode 0: ones where col - row == k) and tri (mode 1: where col - row <= k) over a
-// C-contiguous rows x cols matrix.
-extern "C" __global__ void cupp_tri_fill(T* out, long long rows, long long cols, long long k, int mode) {
-  const T one = cupp_from(1.0, 0.0), zero = cupp_from(0.0, 0.0);
-  CUPP_GRID_LOOP(idx, rows * cols) {
-    const long long r = idx / cols, c = idx - r * cols, d = c - r;
-    out[idx] = (mode == 0 ? d == k : d <= k) ? one : zero;
-  }
-}
-
-// tril (mode 0: zero where col - row > k) and triu (mode 1: zero where col - row < k), in place
-// over a C-contiguous stack of n elements whose last two axes are rows x cols.
-extern "C" __global__ void cupp_tri_zero(T* data, long long n, long long rows, long long cols, long long k, int mode) {
-  const T zero = cupp_from(0.0, 0.0);
-  CUPP_GRID_LOOP(idx, n) {
-    const long long c = idx % cols, r = (idx / cols) % rows, d = c - r;
-    if (mode == 0 ? d > k : d < k) data[idx] = zero;
-  }
-}
-)";
-    p.kernels = {"cupp_tri_fill", "cupp_tri_zero"};
-  }
-  p.source = std::move(src);
-  return p;
+  src += "using T = " + std::string(detail::info(t).device_type) + ";\n";
+  src += "#define CUPP_CREATION_CATEGORY " + std::to_string(static_cast<int>(category_of(t))) + "\n";
+  if (t == type_id::uint64) src += "#define CUPP_CREATION_UNSIGNED64 1\n";
+  if (t == type_id::float16) src += "#define CUPP_CREATION_FLOAT16 1\n";
+  if (t == type_id::complex64) src += "#define CUPP_CREATION_COMPLEX64 1\n";
+  src += fam == family::linear ? "#define CUPP_CREATION_LINEAR 1\n" : "#define CUPP_CREATION_TRI 1\n";
+  src += "#include <cupp/dev/routines/creation.cuh>\n";
+  if (fam == family::linear) return {"cupp_creation_linear", std::move(src), {"cupp_arange", "cupp_linspace"}};
+  return {"cupp_creation_tri", std::move(src), {"cupp_tri_fill", "cupp_tri_zero"}};
 }
 
 const detail::kernel_module& program_for(family fam, type_id t, int device) {
   const char* name = fam == family::linear ? "creation:linear" : "creation:tri";
-  return detail::kernel_cache::global().get(device, {name, static_cast<std::uint64_t>(t)}, [&] {
-    detail::creation_program p = make_program(fam, t);
-    return detail::program_source{p.name, p.source, p.kernels, {}};
-  });
+  return detail::routine_module(device, {name, static_cast<std::uint64_t>(t)}, [&] { return make_program(fam, t); });
 }
 
-constexpr unsigned block_threads = 256;
-
-void launch(const void* kernel, std::int64_t n, void** args, int device) {
-  // Library kernels launch on the current device: the array's, for an array made elsewhere.
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != device) guard.emplace(device);
-  const std::int64_t blocks = std::clamp<std::int64_t>((n + block_threads - 1) / block_threads, 1, 1 << 20);
-  const dim3 grid(static_cast<unsigned>(blocks)), block(block_threads);
-  cuda::detail::check(cudaLaunchKernel(kernel, grid, block, args, 0, cuda::detail::current_stream_handle(device)),
-                      "cudaLaunchKernel");
-}
+void launch(const void* kernel, std::int64_t n, void** args, int device) { detail::launch_1d(kernel, n, args, device); }
 
 // A dtype every kernel can write (no void or structured dtypes).
 void require_kernel_dtype(const dtype& type, std::string_view routine) {
@@ -363,7 +246,7 @@ dtype full_default_dtype(const weak_scalar& value) {
   return float64;
 }
 
-creation_program creation_kernel_program(std::string_view family_name, dtype type) {
+routine_program creation_kernel_program(std::string_view family_name, dtype type) {
   require_kernel_dtype(type, "creation_kernel_program");
   if (family_name == "linear") return make_program(family::linear, type.id());
   if (family_name == "tri") return make_program(family::tri, type.id());
@@ -540,8 +423,7 @@ ndarray zeros_like(const ndarray& prototype, const like_options& options) {
   // structured and void included), as zeros() does.
   ndarray a = empty_like(prototype, options);
   if (a.size() == 0) return a;
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != a.device()) guard.emplace(a.device());
+  detail::device_scope scope(a.device());
   cuda::detail::check(cudaMemsetAsync(a.data(), 0, a.nbytes(), cuda::detail::current_stream_handle(a.device())),
                       "cudaMemsetAsync");
   return a;

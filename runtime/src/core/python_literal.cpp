@@ -1,5 +1,5 @@
 // The Python-literal parser shared by dtype parsing and the .npy reader (see python_literal.hpp).
-#include "python_literal.hpp"
+#include "core/python_literal.hpp"
 
 #include <cctype>
 #include <limits>

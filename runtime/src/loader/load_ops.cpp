@@ -13,9 +13,9 @@
 
 #include "compiler/hash.hpp"
 #include "cupp/errors.hpp"
-#include "engine/loaded_ops.hpp"
-#include "engine/spec_parser.hpp"  // parsed_op only: the YAML reading is in load_ops_yaml.cpp
-#include "tables.hpp"
+#include "loader/loaded_ops.hpp"
+#include "loader/spec_parser.hpp"  // parsed_op only: the YAML reading is in load_ops_yaml.cpp
+#include "core/tables.hpp"
 
 namespace cupp {
 

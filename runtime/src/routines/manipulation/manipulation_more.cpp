@@ -35,7 +35,7 @@
 #include "cupp/statistics.hpp"
 #include "engine/internal.hpp"
 #include "engine/loop_resolution.hpp"
-#include "routines/manipulation_kernels.hpp"
+#include "routines/manipulation/manipulation_kernels.hpp"
 
 namespace cupp {
 
