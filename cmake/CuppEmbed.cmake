@@ -10,7 +10,7 @@ endforeach()
 file(WRITE ${OUTPUT}.tmp
 "// Generated at build time by cmake/CuppEmbed.cmake from runtime/device/: do not edit.
 // cupp's device headers, embedded so that NVRTC finds them without files on disk.
-#include \"embedded_headers.hpp\"
+#include \"compiler/embedded_headers.hpp\"
 
 namespace cupp::detail {
 std::span<const embedded_header> embedded_headers() noexcept {

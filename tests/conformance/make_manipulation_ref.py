@@ -121,7 +121,8 @@ CASES = {
 }
 
 # ---- pad, clip, where, round, nan_to_num, angle, trim_zeros, interp, convolve, correlate
-# (runtime/src/routines/manipulation/manipulation_more.cpp). Per-dtype cases are named <routine>_<dtype name>.
+# (runtime/src/routines/manipulation/{elementwise_routines,pad,interp_convolve}.cpp). Per-dtype cases
+# are named <routine>_<dtype name>.
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float16", "float32", "float64", "complex64", "complex128"]
 INEXACT = ["float16", "float32", "float64", "complex64", "complex128"]

@@ -1,4 +1,4 @@
-// pad's value modes on the GPU (runtime/src/routines/manipulation/manipulation_more.cpp): linear_ramp,
+// pad's value modes on the GPU (runtime/src/routines/manipulation/pad.cpp): linear_ramp,
 // maximum/minimum/mean/median with stat_length, and reflect_type='odd', checked against values
 // worked out by hand from NumPy's algorithm (axis by axis, each axis from the array padded so
 // far), on every dtype (bfloat16 too, which the NumPy reference set leaves out) and on large

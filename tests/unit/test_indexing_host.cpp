@@ -1,6 +1,6 @@
 // The indexing routines without a GPU (cupp/indexing.hpp): the validation that happens before
 // any device work, with NumPy's error classes and messages, the result shape of take, and the
-// NVRTC program of every word size (compiled here, not run).
+// NVRTC program of every word size (compiled by RoutinePrograms.EveryInstantiationCompiles).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include "cupp/indexing.hpp"
 #include "error_of.hpp"
 #include "fake_array.hpp"
-#include "compiler/nvrtc_program.hpp"
+#include "routines/routine_programs.hpp"
 
 namespace cupp {
 namespace {
@@ -127,13 +127,12 @@ TEST(IndexingHost, IxValidation) {
   EXPECT_EQ(r[1].dtype(), int32);
 }
 
-TEST(IndexingHost, KernelsCompileForEveryWord) {
+// The move program of every word size (RoutinePrograms.EveryInstantiationCompiles compiles them).
+TEST(IndexingHost, ProgramForEveryWord) {
   for (int w : {1, 2, 4, 8, 16}) {
-    const detail::indexing_program p = detail::indexing_kernel_program(w);
-    const detail::nvrtc_output out = detail::nvrtc_compile(
-        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90});
-    ASSERT_EQ(out.lowered_names.size(), p.kernels.size()) << w;
-    EXPECT_FALSE(out.binary.empty()) << w;
+    const detail::routine_program p = detail::indexing_kernel_program(w);
+    EXPECT_EQ(p.kernels.size(), 12u) << w;
+    EXPECT_NE(p.source.find("#define CUPP_INDEXING_WORD " + std::to_string(w) + "\n"), std::string::npos) << w;
   }
   EXPECT_THROW(detail::indexing_kernel_program(3), ValueError);
 }

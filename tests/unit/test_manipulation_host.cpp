@@ -313,7 +313,7 @@ TEST(ManipulationHost, SegmentCopyTakesByteCopies) {
 
 TEST(ManipulationHost, SegmentCopyKernelCompiles) {
   // sm_90 (CI's architecture) and sm_75 (the oldest NVRTC 13 builds for; __grid_constant__ needs 70).
-  const sc::program p = sc::kernel_program();
+  const detail::routine_program p = sc::kernel_program();
   for (int arch : {90, 75}) {
     const detail::nvrtc_output out = detail::nvrtc_compile(
         {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = arch});

@@ -1,7 +1,7 @@
 // The computing manipulation routines without a GPU (pad, clip, where, round, nan_to_num, angle,
-// trim_zeros, interp, convolve, correlate; runtime/src/routines/manipulation/manipulation_more.cpp): NVRTC
-// compiles each of their kernels for sm_90 for every dtype they take, and the checks made before
-// any device work raise NumPy's error classes and messages. The GPU suite runs them
+// trim_zeros, interp, convolve, correlate; runtime/src/routines/manipulation/: elementwise_routines,
+// pad and interp_convolve.cpp): NVRTC compiles each of their kernels for sm_90 for every dtype they
+// take, and the checks made before any device work raise NumPy's error classes and messages. The GPU suite runs them
 // (tests/gpu/test_manipulation_gpu.cpp).
 #include <gtest/gtest.h>
 

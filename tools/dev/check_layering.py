@@ -32,15 +32,9 @@ COMPOSER = "runtime/src/engine/kernel_composer.cpp"
 # Known breaches being removed, by rule: file -> what remains to do.
 PENDING = {
     "global": {
-        "runtime/src/routines/indexing/indexing.cpp": "raw-string programs to move into dev/routines/",
-        "runtime/src/routines/searching/searching.cpp": "raw-string program to move into dev/routines/",
-        "runtime/src/routines/sorting/sorting.cpp": "raw-string program to move into dev/routines/",
-        "runtime/src/routines/statistics/statistics.cpp": "raw-string program to move into dev/routines/",
-        "runtime/src/routines/manipulation/segment_copy.cpp": "raw-string program to move into dev/routines/",
     },
     "lines": {
         "runtime/src/routines/indexing/indexing.cpp": "split by job",
-        "runtime/src/routines/manipulation/manipulation_more.cpp": "split by job",
         "runtime/src/engine/reduction.cpp": "split into planning, folds, arg-reductions, moments",
     },
 }

@@ -29,6 +29,7 @@
 #include "cupp/dtype.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/promotion.hpp"
+#include "cupp/routines.hpp"
 #include "cupp/ufunc.hpp"
 
 namespace cupp {
@@ -173,11 +174,6 @@ ndarray fromfunction(const std::function<ndarray(std::span<const ndarray>)>& fun
                      std::initializer_list<std::int64_t> shape, const fromfunction_options& options = {});
 
 // ---- for tools: the routines above, by name, with their NumPy signatures (cupp ops lists them).
-struct routine_info {
-  const char* name;
-  const char* signature;  // NumPy's, as cupp accepts it
-  const char* summary;
-};
 std::span<const routine_info> creation_routines() noexcept;
 
 // Internal, exposed for tests that run without a GPU: the number of elements numpy.arange gives

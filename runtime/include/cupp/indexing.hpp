@@ -173,14 +173,6 @@ shape_t take_shape(std::span<const std::int64_t> a_shape, std::span<const std::i
                    std::optional<int> axis);
 // The index dtype check: TypeError unless integer (not uint64) or bool.
 void require_index_dtype(const dtype& type, std::string_view routine);
-struct indexing_program {
-  std::string name, source;
-  std::vector<std::string> kernels;
-};
-indexing_program indexing_kernel_program(int word_bytes);
-// The atomic ufunc.at program for an op ("add", "minimum", ...) and dtype; ValueError when there
-// is none (ufunc.at then works in rounds).
-indexing_program ufunc_at_program(std::string_view op, const dtype& type);
 }  // namespace detail
 
 }  // namespace cupp

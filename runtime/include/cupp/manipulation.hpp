@@ -33,7 +33,7 @@
 #include <variant>
 #include <vector>
 
-#include "cupp/creation.hpp"  // routine_info
+#include "cupp/routines.hpp"
 #include "cupp/dtype.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/promotion.hpp"
@@ -175,7 +175,7 @@ ndarray delete_(const ndarray& arr, const std::vector<bool>& mask, std::optional
 ndarray insert(const ndarray& arr, const index_spec& obj, const operand& values,
                std::optional<int> axis = std::nullopt);
 
-// ---- padding (manipulation_more.cpp)
+// ---- padding (pad.cpp)
 
 // NumPy's ((before, after), ...) arguments of pad: one value for every side of every axis (N),
 // one pair for every axis ({before, after}), or one pair per axis ({{b0, a0}, {b1, a1}, ...}; a
@@ -245,7 +245,7 @@ struct pad_options {
 // A 0-d array comes back as a copy.
 ndarray pad(const ndarray& array, const pad_widths& pad_width, const pad_options& options = {});
 
-// ---- element-wise selection and value editing (manipulation_more.cpp)
+// ---- element-wise selection and value editing (elementwise_routines.cpp)
 
 // numpy.clip(a, a_min, a_max): NumPy 2's clip ufunc (three inputs, NEP 50 promotion of weak
 // scalars, NaN in any input propagates) when both bounds are given; minimum(a, a_max) or
@@ -289,7 +289,7 @@ ndarray angle(const ndarray& z, bool deg = false);
 // case-insensitive; anything but f, b, fb, bf: ValueError("unexpected character(s) in `trim`: 'x'").
 ndarray trim_zeros(const ndarray& filt, std::string_view trim = "fb", std::optional<int> axis = std::nullopt);
 
-// ---- interpolation and discrete convolution (manipulation_more.cpp)
+// ---- interpolation and discrete convolution (interp_convolve.cpp)
 
 struct interp_options {
   std::optional<std::complex<double>> left{};   // default fp[0]

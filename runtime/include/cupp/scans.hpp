@@ -9,7 +9,7 @@
 #include <optional>
 #include <span>
 
-#include "cupp/creation.hpp"  // routine_info
+#include "cupp/routines.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/ufunc.hpp"
 

@@ -175,12 +175,6 @@ std::span<const routine_info> searching_routines() noexcept;
 
 namespace detail {
 // Host-only pieces, exposed for tests that run without a GPU.
-// The NVRTC program of the searching kernels for one element dtype.
-struct searching_program {
-  std::string name, source;
-  std::vector<std::string> kernels;
-};
-searching_program searching_kernel_program(cupp::dtype type);
 // NumPy's _monotonicity of bins (as float64): 1 increasing (or all equal, or empty), -1
 // decreasing, 0 neither.
 int bins_monotonicity(std::span<const double> bins);

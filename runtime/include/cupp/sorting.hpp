@@ -82,13 +82,6 @@ std::uint64_t cub_sort_launches() noexcept;
 // against n (ValueError "kth(=k) out of bounds (n)").
 void check_sort_kind(const sort_options& options);
 std::vector<std::int64_t> normalize_kth(std::span<const std::int64_t> kth, std::int64_t n);
-
-// The NVRTC program of the sorting kernels (key transforms, cupp's own radix sort, helpers).
-struct sorting_program {
-  std::string name, source;
-  std::vector<std::string> kernels;
-};
-sorting_program sorting_kernel_program();
 }  // namespace detail
 
 }  // namespace cupp

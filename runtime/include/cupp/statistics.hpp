@@ -143,13 +143,6 @@ namespace detail {
 // Host-side checks, exposed for tests that run without a GPU.
 // The quantile method's index in NumPy's table; ValueError naming the valid methods otherwise.
 int quantile_method_index(std::string_view method);
-// cov's matrix product program (c[i, j] = sum_k a[i, k] * conj(b[j, k])) for one dtype: source
-// and kernel names, for compile tests.
-struct statistics_program {
-  std::string name, source;
-  std::vector<std::string> kernels;
-};
-statistics_program cov_kernel_program(cupp::dtype type);
 }  // namespace detail
 
 }  // namespace cupp

@@ -70,6 +70,8 @@ class end_signal {
 
 // The device half, for a program's source: `cupp_end_block(counter, word)` after the block's last
 // report; a null word (no signal asked for) makes it a no-op. Every thread of the block must call it.
+// It is the #include of <cupp/dev/end_signal.cuh> (runtime/device/), which a program's own
+// embedded header may include instead.
 extern const char* const kEndSignalDeviceSource;
 
 // A call that may report: its turn on the program's report channel, held from before its first

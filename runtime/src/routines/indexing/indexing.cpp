@@ -1,5 +1,6 @@
 // NumPy's indexing routines (cupp/indexing.hpp). One small NVRTC program per element word size
-// (the kernels move bytes, so every dtype shares it), found in the kernel cache under the key
+// (<cupp/dev/routines/indexing.cuh>: the kernels move bytes, so every dtype shares it), found in
+// the kernel cache under the key
 // ("indexing:move", word bytes). Data-dependent errors go through the program's error state, a
 // __device__ array read at the end of a raising call when set: [0] set when an index was bad,
 // [1] one bad index value, [2] ~(the first bad position) (atomicMax of the complement gives the
@@ -24,13 +25,14 @@
 #include "accel/cub_dispatch.hpp"
 #include "array/advanced_index.hpp"
 #include "array/layout.hpp"
-#include "compiler/kernel_cache.hpp"
+#include "compiler/launch.hpp"
 #include "compiler/report_word.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/manipulation.hpp"
+#include "routines/routine_programs.hpp"
 
 namespace cupp {
 
@@ -48,350 +50,16 @@ struct geom {
   long long s2[geom_dims] = {};
 };
 
-const char* word_type(int w) {
-  switch (w) {
-    case 1: return "unsigned char";
-    case 2: return "unsigned short";
-    case 4: return "unsigned int";
-    case 8: return "unsigned long long";
-    default: return "cupp_word16";
-  }
-}
-
-detail::indexing_program make_program(int w) {
-  detail::indexing_program p;
-  p.name = "cupp_indexing_move";
-  std::string src = "struct __align__(16) cupp_word16 { unsigned long long lo, hi; };\n";
-  src += "using W = " + std::string(word_type(w)) + ";\n";
-  src += detail::kEndSignalDeviceSource;
-  src += R"(
-#define CUPP_GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); \
-  i += (long long)gridDim.x * blockDim.x)
-#define CUPP_DIMS 64
-struct cupp_geom {
-  int ndim, pad;
-  long long shape[CUPP_DIMS], s0[CUPP_DIMS], s1[CUPP_DIMS], s2[CUPP_DIMS];
-};
-// [0] an index was bad, [1] one bad value, [2] ~(first bad position).
-extern "C" __device__ unsigned long long cupp_index_state[3];
-// The report word in mapped pinned host memory (compiler/report_word.hpp), set with the state.
-extern "C" __device__ unsigned int* cupp_index_flag;
-
-__device__ inline void cupp_report(long long value, long long pos) {
-  // Only the first reports write the host word (a write to host memory per bad index would be slow).
-  if (cupp_index_state[0] == 0ull && cupp_index_flag) *cupp_index_flag = 1u;
-  cupp_index_state[0] = 1ull;
-  cupp_index_state[1] = (unsigned long long)value;
-  atomicMax(&cupp_index_state[2], ~(unsigned long long)pos);
-  __threadfence_system();  // before the block's end signal (a rare path)
-}
-// Normalises x against n: mode 0 raise (negative counts from the end once; false when out of
-// bounds, reported), 1 wrap, 2 clip (negative -> 0), 3 raise without negative indices, 4 trusted
-// (already in bounds: nothing to do).
-__device__ inline bool cupp_fix(long long& x, long long n, int mode, long long pos) {
-  if (mode == 1) {
-    x %= n;
-    if (x < 0) x += n;
-    return true;
-  }
-  if (mode == 2) {
-    x = x < 0 ? 0 : (x >= n ? n - 1 : x);
-    return true;
-  }
-  if (mode != 0 && mode != 3) return true;
-  const long long y = (mode == 0 && x < 0) ? x + n : x;
-  if (y < 0 || y >= n) {
-    cupp_report(x, pos);
-    return false;
-  }
-  x = y;
-  return true;
-}
-// Offsets of element k of the geometry's shape in the three stride sets.
-__device__ inline void cupp_offsets(const cupp_geom& g, long long k, long long& o0, long long& o1, long long& o2) {
-  if (g.ndim == 1) { o0 = k * g.s0[0]; o1 = k * g.s1[0]; o2 = k * g.s2[0]; return; }
-  o0 = o1 = o2 = 0;
-  long long rem = k;
-  for (int d = g.ndim - 1; d >= 0; --d) {
-    const long long n = g.shape[d];
-    const long long q = rem / n, c = rem - q * n;
-    rem = q;
-    o0 += c * g.s0[d]; o1 += c * g.s1[d]; o2 += c * g.s2[d];
-  }
-}
-__device__ inline void cupp_move(char* dst, const char* src, int nw) {
-  W* d = reinterpret_cast<W*>(dst);
-  const W* s = reinterpret_cast<const W*>(src);
-  for (int q = 0; q < nw; ++q) d[q] = s[q];
-}
-
-// out (C-contiguous, total elements of g's shape) = src[s0 offset + x * axis_stride], with
-// x = the int64 index at s1 offset normalised by mode.
-extern "C" __global__ void cupp_gather(char* out, const char* src, const char* idx, cupp_geom g, long long total,
-                                       long long axis_len, long long axis_stride, int mode, int nw, unsigned int* end_counter, unsigned int* end_word) {
-  const long long eb = (long long)nw * sizeof(W);
-  CUPP_GRID_LOOP(k, total) {
-    long long o0, o1, o2;
-    cupp_offsets(g, k, o0, o1, o2);
-    long long x = *reinterpret_cast<const long long*>(idx + o1);
-    if (!cupp_fix(x, axis_len, mode, k)) continue;
-    cupp_move(out + k * eb, src + o0 + x * axis_stride, nw);
-  }
-  cupp_end_block(end_counter, end_word);
-}
-
-// Streaming (evict-first) store of one word.
-template <class T>
-__device__ inline void cupp_store_streaming(T* p, const T& v) {
-  if constexpr (sizeof(T) == 16) __stcs(reinterpret_cast<uint4*>(p), *reinterpret_cast<const uint4*>(&v));
-  else __stcs(p, v);
-}
-
-// The common take: a 1-d contiguous int64 index, elements of one word, out contiguous. A block
-// of 128 threads takes 512 elements, thread t those at t, t + 128, t + 256 and t + 384, so each
-// warp's 32 gathers feed one coalesced store; the indices skip L1 and the results stream past
-// L2 (evict first). On the H200 this layout beat four consecutive elements a thread with 16-byte
-// index loads and stores by 3 %, and 256-thread blocks by 1.5 %; indices loaded without L1
-// allocation beat evict-first loads (ld.global.cs) by 0.7 % (docs/performance.md).
-extern "C" __global__ void __launch_bounds__(128) cupp_gather_flat(W* out, const char* src, const long long* idx,
-                                                                   long long total, long long axis_len,
-                                                                   long long axis_stride, int mode, unsigned int* end_counter, unsigned int* end_word) {
-  for (long long base = blockIdx.x * 512LL + threadIdx.x; base < total; base += gridDim.x * 512LL) {
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const long long k = base + j * 128;
-      if (k >= total) break;
-      long long x;
-      asm("ld.global.L1::no_allocate.b64 %0, [%1];" : "=l"(x) : "l"(idx + k));
-      if (cupp_fix(x, axis_len, mode, k)) cupp_store_streaming(out + k, *reinterpret_cast<const W*>(src + x * axis_stride));
-    }
-  }
-  cupp_end_block(end_counter, end_word);
-}
-
-// Scatter, step 1 (mode raise only): report bad indices and the first bad position.
-extern "C" __global__ void cupp_scatter_check(const char* idx, cupp_geom g, long long total, long long axis_len,
-                                              int mode, unsigned int* end_counter, unsigned int* end_word) {
-  CUPP_GRID_LOOP(k, total) {
-    long long o0, o1, o2;
-    cupp_offsets(g, k, o0, o1, o2);
-    long long x = *reinterpret_cast<const long long*>(idx + o1);
-    cupp_fix(x, axis_len, mode, k);
-  }
-  cupp_end_block(end_counter, end_word);
-}
-__device__ inline long long cupp_limit(long long total) {
-  const unsigned long long s = cupp_index_state[2];
-  return s ? (long long)~s : total;
-}
-// Step 2: for positions before the first bad one, the last position writing each destination
-// element (dst is C-contiguous; win has one slot per destination element, zeroed).
-extern "C" __global__ void cupp_scatter_win(unsigned long long* win, const char* idx, cupp_geom g, long long total,
-                                            long long axis_len, long long axis_stride, int mode, int nw) {
-  const long long limit = cupp_limit(total), eb = (long long)nw * sizeof(W);
-  CUPP_GRID_LOOP(k, limit) {
-    long long o0, o1, o2;
-    cupp_offsets(g, k, o0, o1, o2);
-    long long x = *reinterpret_cast<const long long*>(idx + o1);
-    if (mode == 0) { if (x < 0) x += axis_len; } else cupp_fix(x, axis_len, mode, k);
-    atomicMax(&win[(o0 + x * axis_stride) / eb], (unsigned long long)k + 1ull);
-  }
-}
-// Step 3: the winners write. vals at s2 offsets, or (nv > 0) element k % nv of a contiguous
-// vals. win null: every position writes (indices known distinct).
-extern "C" __global__ void cupp_scatter_write(char* dst, const char* vals, const unsigned long long* win,
-                                              const char* idx, cupp_geom g, long long total, long long axis_len,
-                                              long long axis_stride, int mode, int nw, long long nv, unsigned int* end_counter, unsigned int* end_word) {
-  const long long limit = cupp_limit(total), eb = (long long)nw * sizeof(W);
-  CUPP_GRID_LOOP(k, limit) {
-    long long o0, o1, o2;
-    cupp_offsets(g, k, o0, o1, o2);
-    long long x = *reinterpret_cast<const long long*>(idx + o1);
-    if (mode == 0) { if (x < 0) x += axis_len; } else cupp_fix(x, axis_len, mode, k);
-    const long long d = o0 + x * axis_stride;
-    if (win && win[d / eb] != (unsigned long long)k + 1ull) continue;
-    cupp_move(dst + d, nv > 0 ? vals + (k % nv) * eb : vals + o2, nw);
-  }
-  cupp_end_block(end_counter, end_word);
-}
-
-// putmask over n contiguous elements: dst[k] = vals[k % nv] where mask[k].
-extern "C" __global__ void cupp_putmask(char* dst, const unsigned char* mask, const char* vals, long long n,
-                                        long long nv, int nw) {
-  const long long eb = (long long)nw * sizeof(W);
-  CUPP_GRID_LOOP(k, n) if (mask[k]) cupp_move(dst + k * eb, vals + (k % nv) * eb, nw);
-}
-
-// Stream compaction over a contiguous mask of n bytes (nonzero = true), in tiles of CUPP_CTILE
-// bytes per 256-thread block: each thread takes 16 consecutive bytes per round (one 16-byte load
-// when the mask is 16-byte aligned), 2 rounds. Pass 1 counts per block, pass 2 scans the block
-// counts (one block), pass 3 ranks each round's true elements in the block, gathers their flat
-// positions in shared memory in order, and writes them out with coalesced stores: the positions,
-// their coordinates (nonzero, argwhere) or the elements of a contiguous source (a[mask]).
-#define CUPP_CTILE 8192
-#define CUPP_CROUND 4096
-// Bit j set when byte j of the 16 at m + i is nonzero (bytes at or past n read as zero).
-__device__ inline unsigned cupp_mask16(const unsigned char* m, long long i, long long n, int aligned) {
-  if (aligned && i + 15 < n) {
-    const uint4 v = *reinterpret_cast<const uint4*>(m + i);
-    const unsigned w[4] = {v.x, v.y, v.z, v.w};
-    unsigned r = 0;
-    for (int k = 0; k < 4; ++k) {
-      // 0x80 in each byte that is nonzero.
-      const unsigned nz = (((w[k] & 0x7f7f7f7fu) + 0x7f7f7f7fu) | w[k]) & 0x80808080u;
-      r |= (((nz >> 7) & 1u) | ((nz >> 14) & 2u) | ((nz >> 21) & 4u) | ((nz >> 28) & 8u)) << (4 * k);
-    }
-    return r;
-  }
-  unsigned r = 0;
-  for (int j = 0; j < 16; ++j)
-    if (i + j < n && m[i + j]) r |= 1u << j;
-  return r;
-}
-extern "C" __global__ void cupp_mask_count(const unsigned char* m, long long n, int aligned,
-                                           unsigned long long* counts) {
-  __shared__ unsigned warp_sum[8];
-  const long long base = (long long)blockIdx.x * CUPP_CTILE;
-  unsigned c = 0;
-  for (int r = 0; r < CUPP_CTILE / CUPP_CROUND; ++r)
-    c += __popc(cupp_mask16(m, base + r * CUPP_CROUND + (long long)threadIdx.x * 16, n, aligned));
-  for (int o = 16; o > 0; o >>= 1) c += __shfl_down_sync(0xffffffffu, c, o);
-  if ((threadIdx.x & 31u) == 0) warp_sum[threadIdx.x >> 5] = c;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned t = 0;
-    for (int w = 0; w < 8; ++w) t += warp_sum[w];
-    counts[blockIdx.x] = t;
-  }
-}
-// Exclusive scan of counts[0..nb) in place and the total in counts[nb]; one block of 1024 threads.
-extern "C" __global__ void cupp_scan_counts(unsigned long long* counts, long long nb) {
-  __shared__ unsigned long long part[1024];
-  const long long per = (nb + 1023) / 1024;
-  const long long lo = (long long)threadIdx.x * per, hi = lo + per < nb ? lo + per : nb;
-  unsigned long long s = 0;
-  for (long long i = lo; i < hi; ++i) s += counts[i];
-  part[threadIdx.x] = s;
-  __syncthreads();
-  for (int o = 1; o < 1024; o <<= 1) {
-    const unsigned long long v = (int)threadIdx.x >= o ? part[threadIdx.x - o] : 0ull;
-    __syncthreads();
-    part[threadIdx.x] += v;
-    __syncthreads();
-  }
-  unsigned long long run = threadIdx.x ? part[threadIdx.x - 1] : 0ull;
-  for (long long i = lo; i < hi; ++i) {
-    const unsigned long long c = counts[i];
-    counts[i] = run;
-    run += c;
-  }
-  if (threadIdx.x == 1023) counts[nb] = part[1023];
-}
-// kind 0: out (int64) gets coordinates: out[d * row_stride + rank * col_stride] for each of
-// g's dims (g.ndim 1: the flat position); kind 1: out (elements) gets src's element.
-extern "C" __global__ void __launch_bounds__(256) cupp_mask_write(const unsigned char* m, long long n, int aligned,
-                                           const unsigned long long* offsets, int kind, char* out, const char* src,
-                                           int nw, cupp_geom g, long long row_stride, long long col_stride) {
-  __shared__ unsigned warp_sum[8];
-  __shared__ long long found[CUPP_CROUND];
-  const long long base = (long long)blockIdx.x * CUPP_CTILE;
-  const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-  const long long eb = (long long)nw * sizeof(W);
-  unsigned long long running = offsets[blockIdx.x];
-  for (int r = 0; r < CUPP_CTILE / CUPP_CROUND; ++r) {
-    const long long i = base + r * CUPP_CROUND + (long long)threadIdx.x * 16;
-    unsigned bits = cupp_mask16(m, i, n, aligned);
-    const unsigned c = __popc(bits);
-    unsigned incl = c;
-    for (int o = 1; o < 32; o <<= 1) {
-      const unsigned y = __shfl_up_sync(0xffffffffu, incl, o);
-      if (lane >= (unsigned)o) incl += y;
-    }
-    if (lane == 31u) warp_sum[warp] = incl;
-    __syncthreads();
-    unsigned before = 0, all = 0;
-    for (unsigned w = 0; w < 8; ++w) {
-      const unsigned x = warp_sum[w];
-      if (w < warp) before += x;
-      all += x;
-    }
-    unsigned rank = before + incl - c;
-    while (bits) {
-      found[rank++] = i + (__ffs(bits) - 1);
-      bits &= bits - 1;
-    }
-    __syncthreads();
-    for (unsigned k = threadIdx.x; k < all; k += 256) {
-      const long long f = found[k];
-      const long long pos = (long long)(running + k);
-      if (kind == 1) {
-        cupp_move(out + pos * eb, src + f * eb, nw);
-      } else if (g.ndim == 1) {
-        reinterpret_cast<long long*>(out)[pos * col_stride] = f;
-      } else {
-        long long rem = f;
-        for (int d = g.ndim - 1; d >= 0; --d) {
-          const long long q = rem / g.shape[d];
-          reinterpret_cast<long long*>(out)[d * row_stride + pos * col_stride] = rem - q * g.shape[d];
-          rem = q;
-        }
-      }
-    }
-    running += all;
-    __syncthreads();  // warp_sum and found are reused by the next round
-  }
-}
-// Advanced indexing, step 1: off[k] = init + x * axis_stride (+ off[k] when accumulate) for the
-// int64 index x at s1 offsets of element k of g's shape (the broadcast index shape), checked by
-// mode (4: trusted, no check).
-extern "C" __global__ void cupp_index_offsets(long long* off, const char* idx, cupp_geom g, long long total,
-                                              long long axis_len, long long axis_stride, int mode, long long init,
-                                              int accumulate, unsigned int* end_counter, unsigned int* end_word) {
-  CUPP_GRID_LOOP(k, total) {
-    long long o0, o1, o2;
-    cupp_offsets(g, k, o0, o1, o2);
-    long long x = *reinterpret_cast<const long long*>(idx + o1);
-    if (!cupp_fix(x, axis_len, mode, k)) x = 0;
-    off[k] = (accumulate ? off[k] : init) + x * axis_stride;
-  }
-  cupp_end_block(end_counter, end_word);
-}
-
-// unravel_index: idx (n contiguous int64) -> out (ndim rows of n); order 0 C, 1 F.
-extern "C" __global__ void cupp_unravel(const long long* idx, long long n, long long size, cupp_geom g, int order,
-                                        long long* out, unsigned int* end_counter, unsigned int* end_word) {
-  CUPP_GRID_LOOP(k, n) {
-    long long x = idx[k];
-    if (x < 0 || x >= size) { cupp_report(x, k); continue; }
-    for (int j = 0; j < g.ndim; ++j) {
-      const int d = order == 0 ? g.ndim - 1 - j : j;
-      const long long q = x / g.shape[d];
-      out[d * n + k] = x - q * g.shape[d];
-      x = q;
-    }
-  }
-  cupp_end_block(end_counter, end_word);
-}
-// ravel_multi_index: coords (ndim rows of n int64) -> out; s0 the multipliers, s1 the modes.
-extern "C" __global__ void cupp_ravel_multi(const long long* coords, long long n, cupp_geom g, long long* out, unsigned int* end_counter, unsigned int* end_word) {
-  CUPP_GRID_LOOP(k, n) {
-    long long r = 0;
-    bool ok = true;
-    for (int d = 0; d < g.ndim; ++d) {
-      long long c = coords[d * n + k];
-      if (!cupp_fix(c, g.shape[d], (int)g.s1[d], k)) { ok = false; break; }
-      r += c * g.s0[d];
-    }
-    if (ok) out[k] = r;
-  }
-  cupp_end_block(end_counter, end_word);
-}
-)";
-  p.source = std::move(src);
-  p.kernels = {"cupp_gather",     "cupp_scatter_check", "cupp_scatter_win", "cupp_scatter_write",
-               "cupp_putmask",    "cupp_mask_count",    "cupp_scan_counts", "cupp_mask_write",
-               "cupp_unravel",    "cupp_ravel_multi",   "cupp_index_offsets", "cupp_gather_flat"};
-  return p;
+// The move program for word size w: its kernels are in the embedded header
+// <cupp/dev/routines/indexing.cuh>, with W the word.
+detail::routine_program make_program(int w) {
+  std::string src = "#define CUPP_INDEXING_WORD " + std::to_string(w) + "\n";
+  src += "#include <cupp/dev/routines/indexing.cuh>\n";
+  return {"cupp_indexing_move",
+          std::move(src),
+          {"cupp_gather", "cupp_scatter_check", "cupp_scatter_win", "cupp_scatter_write", "cupp_putmask",
+           "cupp_mask_count", "cupp_scan_counts", "cupp_mask_write", "cupp_unravel", "cupp_ravel_multi",
+           "cupp_index_offsets", "cupp_gather_flat"}};
 }
 
 enum kernel_id {
@@ -399,43 +67,19 @@ enum kernel_id {
   k_gather_flat
 };
 
-struct device_scope {
-  std::optional<cuda::DeviceGuard> guard;
-  explicit device_scope(int device) {
-    if (cuda::current_device() != device) guard.emplace(device);
-  }
-};
-
 // The program for word size w on `device`. Its report word is installed by the first
 // call that may report (reporting_call); until then cupp_report finds the pointer null and
 // skips the host word, so a launch that cannot report needs no install.
 const detail::kernel_module& program_for(int w, int device) {
-  const detail::kernel_module& m =
-      detail::kernel_cache::global().get(device, {"indexing:move", static_cast<std::uint64_t>(w)}, [&] {
-        detail::indexing_program p = make_program(w);
-        return detail::program_source{p.name, p.source, p.kernels, {}};
-      });
-  return m;
-}
-
-constexpr unsigned block_threads = 256;
-
-void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** args, int device,
-            std::optional<std::int64_t> fixed_blocks = std::nullopt, unsigned threads = block_threads) {
-  device_scope scope(device);
-  const std::int64_t blocks =
-      fixed_blocks ? *fixed_blocks : std::clamp<std::int64_t>((n + block_threads - 1) / block_threads, 1, 1 << 20);
-  const dim3 grid(static_cast<unsigned>(blocks)), block(threads);
-  cuda::detail::check(
-      cudaLaunchKernel(m.function(k), grid, block, args, 0, cuda::detail::current_stream_handle(device)),
-      "cudaLaunchKernel");
+  return detail::routine_module(device, {"indexing:move", static_cast<std::uint64_t>(w)},
+                                [&] { return make_program(w); });
 }
 
 // A call that may raise (compiler/report_word.hpp): its turn on the program's report channel and
 // the end signal of its last launch; a default one (no check) passes nulls.
 using raising_call = detail::reporting_call;
 raising_call begin_raising(const detail::kernel_module& m, int device) {
-  device_scope scope(device);
+  detail::device_scope scope(device);
   return raising_call(m, device, "cupp_index_flag");
 }
 
@@ -443,7 +87,7 @@ raising_call begin_raising(const detail::kernel_module& m, int device) {
 // index (the report word is set), reads and clears the error state and returns {value, first pos}.
 std::optional<std::pair<std::int64_t, std::int64_t>> read_state(const detail::kernel_module& m, int device,
                                                                  raising_call& call) {
-  device_scope scope(device);
+  detail::device_scope scope(device);
   const auto stream = cuda::detail::current_stream_handle(device);
   if (!call.wait(stream)) return std::nullopt;
   auto* state = static_cast<unsigned long long*>(m.global("cupp_index_state"));
@@ -529,10 +173,10 @@ std::optional<std::pair<std::int64_t, std::int64_t>> gather(const ndarray& out, 
   if (nw == 1 && g.ndim == 1 && g.s0[0] == 0 && g.s1[0] == 8 && idx.itemsize() == 8) {
     void* args[] = {&o, &s, &i, &total, &n, &as, &md, end.counter_arg(), end.word_arg()};
     const std::int64_t blocks = std::min<std::int64_t>((total + 511) / 512, std::int64_t{1} << 30);
-    launch(m, k_gather_flat, total, args, src.device(), blocks, 128);
+    detail::launch_1d(m.function(k_gather_flat), total, args, src.device(), blocks, 128);
   } else {
     void* args[] = {&o, &s, &i, &g, &total, &n, &as, &md, &nw, end.counter_arg(), end.word_arg()};
-    launch(m, k_gather, total, args, src.device());
+    detail::launch_1d(m.function(k_gather), total, args, src.device());
   }
   if (raising) return read_state(m, src.device(), end);
   return std::nullopt;
@@ -558,7 +202,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> scatter(const ndarray& dst,
   raising_call none, end = raising ? begin_raising(m, device) : raising_call();  // ended by the write
   if (raising) {
     void* args[] = {&i, &g, &t, &n, &md, none.counter_arg(), none.word_arg()};
-    launch(m, k_check, total, args, device);
+    detail::launch_1d(m.function(k_check), total, args, device);
   }
   ndarray win;
   const unsigned long long* wp = nullptr;
@@ -566,13 +210,13 @@ std::optional<std::pair<std::int64_t, std::int64_t>> scatter(const ndarray& dst,
     win = zeros({dst.size()}, uint64);
     void* wv = win.data();
     void* args[] = {&wv, &i, &g, &t, &n, &as, &md, &nw};
-    launch(m, k_win, total, args, device);
+    detail::launch_1d(m.function(k_win), total, args, device);
     wp = static_cast<const unsigned long long*>(win.data());
   }
   void* d = dst.data();
   const void* v = vals.data();
   void* args[] = {&d, &v, &wp, &i, &g, &t, &n, &as, &md, &nw, &nvv, end.counter_arg(), end.word_arg()};
-  launch(m, k_write, total, args, device);
+  detail::launch_1d(m.function(k_write), total, args, device);
   if (raising) return read_state(m, device, end);
   return std::nullopt;
 }
@@ -610,13 +254,13 @@ compaction count_true(const ndarray& mask, const detail::kernel_module& m, int d
   void* op = c.offsets.data();
   {
     void* args[] = {&mp, &nn, &c.aligned, &op};
-    launch(m, k_count, n, args, device, c.blocks);
+    detail::launch_1d(m.function(k_count), n, args, device, c.blocks);
   }
   {
     void* args[] = {&op, &nb};
-    launch(m, k_scan, 1, args, device, 1, 1024);
+    detail::launch_1d(m.function(k_scan), 1, args, device, 1, 1024);
   }
-  device_scope scope(device);
+  detail::device_scope scope(device);
   const auto stream = cuda::detail::current_stream_handle(device);
   std::uint64_t total = 0;
   cuda::detail::check(cudaMemcpyAsync(&total, static_cast<const std::uint64_t*>(c.offsets.data()) + c.blocks, 8,
@@ -637,7 +281,7 @@ void write_true(const compaction& c, const detail::kernel_module& m, int device,
   const void* op = c.offsets.data();
   int aligned = c.aligned;
   void* args[] = {&mp, &nn, &aligned, &op, &kind, &out, &src, &nw, &g, &rs, &cs};
-  launch(m, k_mask_write, nn, args, device, c.blocks);
+  detail::launch_1d(m.function(k_mask_write), nn, args, device, c.blocks);
 }
 
 enum class position_layout { flat, rows, columns };
@@ -722,7 +366,7 @@ shape_t take_shape(std::span<const std::int64_t> a_shape, std::span<const std::i
   return out;
 }
 
-indexing_program indexing_kernel_program(int word) {
+routine_program indexing_kernel_program(int word) {
   if (word != 1 && word != 2 && word != 4 && word != 8 && word != 16)
     throw ValueError("indexing_kernel_program: word must be 1, 2, 4, 8 or 16");
   return make_program(word);
@@ -901,7 +545,7 @@ void put_along_axis(const ndarray& arr, const ndarray& indices, const operand& v
     int md = 0;
     raising_call end = begin_raising(m, device);
     void* args[] = {&i, &g, &t, &n, &md, end.counter_arg(), end.word_arg()};
-    launch(m, k_check, total, args, device);
+    detail::launch_1d(m.function(k_check), total, args, device);
     if (const auto bad = read_state(m, device, end)) throw_out_of_bounds(bad->first, axis ? p.axis : 0, axis_len);
   }
   scatter(p.arr, p.idx, vals, g, total, axis_len, p.arr.stride(p.axis), clip_mode::wrap, 0, false);
@@ -941,7 +585,7 @@ void putmask(const ndarray& a, const ndarray& mask0, const operand& values) {
   const void* v = vals.data();
   long long n = a.size(), nv = vals.size();
   void* args[] = {&d, &mp, &v, &n, &nv, &nw};
-  launch(m, k_putmask, n, args, a.device());
+  detail::launch_1d(m.function(k_putmask), n, args, a.device());
   if (!a.is_c_contiguous()) a.assign(dst);
 }
 
@@ -1093,7 +737,7 @@ std::vector<ndarray> unravel_index(const ndarray& indices, std::span<const std::
     void* op = out.data();
     raising_call end = begin_raising(m, idx.device());
     void* args[] = {&ip, &nn, &sz, &g, &ord, &op, end.counter_arg(), end.word_arg()};
-    launch(m, k_unravel, n, args, idx.device());
+    detail::launch_1d(m.function(k_unravel), n, args, idx.device());
     if (const auto bad = read_state(m, idx.device(), end))
       throw ValueError("index " + std::to_string(bad->first) + " is out of bounds for array with size " +
                        std::to_string(size));
@@ -1160,7 +804,7 @@ ndarray ravel_multi_index(std::span<const ndarray> multi_index, std::span<const 
   const bool any_raise = std::any_of(&g.s1[0], &g.s1[nd], [](long long v) { return v == 3; });
   raising_call end = any_raise ? begin_raising(m, out.device()) : raising_call();
   void* args[] = {&cp, &nn, &g, &op, end.counter_arg(), end.word_arg()};
-  launch(m, k_ravel, n, args, out.device());
+  detail::launch_1d(m.function(k_ravel), n, args, out.device());
   if (any_raise && read_state(m, out.device(), end)) throw ValueError("invalid entry in coordinates array");
   return out;
 }
@@ -1355,7 +999,7 @@ ndarray advanced_offsets(const detail::index_plan& plan, const prepared_items& p
     void* op = off.data();
     const void* ip = bi.data();
     void* args[] = {&op, &ip, &g, &tot, &n, &st, &md, &in, &acc, e.counter_arg(), e.word_arg()};
-    launch(m, k_offsets, total, args, device);
+    detail::launch_1d(m.function(k_offsets), total, args, device);
   }
   if (checked && read_state(m, device, end)) throw_first_bad(plan, p, v);
   return off;
@@ -1400,14 +1044,14 @@ void scatter_offsets(const ndarray& dst, const ndarray& off, const ndarray& vals
   void* wv = win.data();
   {
     void* args[] = {&wv, &i, &g, &t, &n, &as, &md, &nw};
-    launch(m, k_win, total, args, device);
+    detail::launch_1d(m.function(k_win), total, args, device);
   }
   const unsigned long long* wp = static_cast<const unsigned long long*>(win.data());
   void* d = dst.data();
   const void* v = vals.data();
   unsigned* no_signal = nullptr;
   void* args[] = {&d, &v, &wp, &i, &g, &t, &n, &as, &md, &nw, &nvv, &no_signal, &no_signal};
-  launch(m, k_write, total, args, device);
+  detail::launch_1d(m.function(k_write), total, args, device);
 }
 
 // values broadcast to `shape` as NumPy's setitem does (extra leading length-1 dims dropped).
@@ -1562,7 +1206,7 @@ bool at_supported(const at_op& o, const dtype& t) {
 
 namespace detail {
 
-indexing_program ufunc_at_program(std::string_view op, const dtype& type) {
+routine_program ufunc_at_program(std::string_view op, const dtype& type) {
   const at_op* found = find_at_op(op);
   if (found == nullptr || !at_supported(*found, type))
     throw ValueError("ufunc_at_program: no atomic form for " + std::string(op) + " on " + type.name());
@@ -1578,112 +1222,44 @@ indexing_program ufunc_at_program(std::string_view op, const dtype& type) {
   src += "using T = " + std::string(at_type(type)) + ";\n";
   // W: the integers' arithmetic type (unsigned, so overflow wraps as NumPy's does, with no UB).
   src += std::string("using W = ") + (size == 8 ? "unsigned long long" : "unsigned int") + ";\n";
-  src += R"(
-#define CUPP_GRID_LOOP(i, n) for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < (n); \
-  i += (long long)gridDim.x * blockDim.x)
-struct cupp_geom {
-  int ndim, pad;
-  long long shape[64], s0[64], s1[64], s2[64];
-};
-// The bits of x as a To of the same size.
-template <class To, class From>
-__device__ inline To cupp_bits(const From x) {
-  union pun { From f; To t; };
-  pun u{x};
-  return u.t;
-}
-)";
   // The op on values (what one update computes).
-  src += "__device__ inline T cupp_at_op(const T a_, const T b_) {\n";
+  std::string expr;
   if (is_half) {
-    src += "  const float a = cupp::dev::to_float(a_), b = cupp::dev::to_float(b_);\n";
-    src += "  return cupp::dev::from_float<T>((float)(" + std::string(found->float_expr) + "));\n";
+    src += "#define CUPP_AT_HALF 1\n";
+    expr = found->float_expr;
   } else if (is_complex) {
-    src += "  const T a = a_, b = b_;\n  return " + std::string(name == "add" ? "a + b" : name == "subtract" ? "a - b" : "a * b") +
-           ";\n";
+    src += "#define CUPP_AT_COMPLEX 1\n";
+    expr = name == "add" ? "a + b" : name == "subtract" ? "a - b" : "a * b";
   } else {
-    src += "  const T a = a_, b = b_;\n";
-    src += "  return (T)(" + std::string(is_int ? found->expr : found->float_expr) + ");\n";
+    expr = is_int ? found->expr : found->float_expr;
   }
-  src += "}\n";
-  src += "__device__ inline void cupp_at_apply(T* p, const T b) {\n";
+  src += "#define CUPP_AT_EXPR " + expr + "\n";
+  // The form of the update.
   const bool native_int = is_int && size >= 4;
+  const bool int64_bits = type.id() == type_id::int64;  // its native atomics take unsigned long long
   if (is_complex && add_like) {
-    // Each part on its own: x - y is x + (-y) exactly.
-    src += name == "add" ? "  atomicAdd(&p->re, b.re);\n  atomicAdd(&p->im, b.im);\n"
-                         : "  atomicAdd(&p->re, -b.re);\n  atomicAdd(&p->im, -b.im);\n";
+    src += "#define CUPP_AT_COMPLEX_PARTS 1\n";
+    if (name == "subtract") src += "#define CUPP_AT_SUBTRACT 1\n";
   } else if (add_like && (native_int || type.id() == type_id::float32 || type.id() == type_id::float64)) {
-    const std::string rhs = name == "add" ? "b" : (is_int ? "(T)((W)0 - (W)b)" : "(T)(-b)");
-    if (type.id() == type_id::int64)
-      src += "  atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)" + rhs + ");\n";
-    else
-      src += "  atomicAdd(p, " + rhs + ");\n";
+    src += "#define CUPP_AT_NATIVE_ADD 1\n";
+    if (name == "subtract") src += "#define CUPP_AT_SUBTRACT 1\n";
+    if (is_int) src += "#define CUPP_AT_INTEGER 1\n";
+    if (int64_bits) src += "#define CUPP_AT_INT64 1\n";
   } else if (native_int && min_max) {
     const bool is_min = name == "minimum" || name == "fmin";
-    src += std::string("  ") + (is_min ? "atomicMin" : "atomicMax") + "(p, b);\n";
+    src += std::string("#define CUPP_AT_NATIVE_MINMAX 1\n#define CUPP_AT_ATOMIC ") +
+           (is_min ? "atomicMin" : "atomicMax") + "\n";
   } else if (native_int && found->ints_only) {
-    const std::string f = name == "bitwise_and" ? "atomicAnd" : name == "bitwise_or" ? "atomicOr" : "atomicXor";
-    if (type.id() == type_id::int64)
-      src += "  " + f + "(reinterpret_cast<unsigned long long*>(p), (unsigned long long)b);\n";
-    else
-      src += "  " + f + "(p, b);\n";
+    const char* f = name == "bitwise_and" ? "atomicAnd" : name == "bitwise_or" ? "atomicOr" : "atomicXor";
+    src += std::string("#define CUPP_AT_NATIVE_BITWISE 1\n#define CUPP_AT_ATOMIC ") + f + "\n";
+    if (int64_bits) src += "#define CUPP_AT_INT64 1\n";
   } else if (size >= 4) {
-    // A compare-and-swap loop on the element's own word.
-    const std::string u = size == 4 ? "unsigned int" : "unsigned long long";
-    src += "  " + u + "* w = reinterpret_cast<" + u + "*>(p);\n";
-    src += "  " + u + " old = *w, assumed;\n";
-    src += R"(  do {
-    assumed = old;
-    const T r = cupp_at_op(cupp_bits<T>(assumed), b);
-)";
-    src += "    const " + u + " next = cupp_bits<" + u + ">(r);\n";
-    src += R"(    if (next == assumed) break;
-    old = atomicCAS(w, assumed, next);
-  } while (old != assumed);
-)";
+    src += "#define CUPP_AT_CAS_WORD 1\n#define CUPP_AT_WORD " + std::to_string(size) + "\n";
   } else {
-    // 1- and 2-byte elements: a compare-and-swap loop on the aligned 32-bit word holding the
-    // element, changing only its bytes (the word lies inside the allocation: allocations are
-    // aligned to at least 4 bytes and padded to whole words).
-    const std::string s = size == 1 ? "unsigned char" : "unsigned short";
-    src += "  const unsigned long long addr = reinterpret_cast<unsigned long long>(p);\n";
-    src += "  unsigned int* w = reinterpret_cast<unsigned int*>(addr & ~3ull);\n";
-    src += "  const unsigned int shift = (unsigned int)(addr & 3ull) * 8u;\n";
-    src += std::string("  const unsigned int mask = ") + (size == 1 ? "0xFFu" : "0xFFFFu") + " << shift;\n";
-    src += "  unsigned int old = *w, assumed;\n";
-    src += "  do {\n    assumed = old;\n";
-    src += "    const " + s + " bits = (" + s + ")((assumed & mask) >> shift);\n";
-    src += R"(    const T r = cupp_at_op(cupp_bits<T>(bits), b);
-)";
-    src += "    const " + s + " rbits = cupp_bits<" + s + ">(r);\n";
-    src += R"(    const unsigned int next = (assumed & ~mask) | ((unsigned int)rbits << shift);
-    if (next == assumed) break;
-    old = atomicCAS(w, assumed, next);
-  } while (old != assumed);
-)";
+    src += "#define CUPP_AT_CAS_SUBWORD 1\n#define CUPP_AT_SIZE " + std::to_string(size) + "\n";
   }
-  src += R"(}
-// dst element at o0 + off[o1] (bytes) op= the operand (at o2 bytes, or element k % nv).
-extern "C" __global__ void cupp_ufunc_at(char* dst, const char* off, const char* vals, cupp_geom g, long long total,
-                                         long long nv) {
-  CUPP_GRID_LOOP(k, total) {
-    long long o0 = 0, o1 = 0, o2 = 0, rem = k;
-    for (int d = g.ndim - 1; d >= 0; --d) {
-      const long long q = rem / g.shape[d], c = rem - q * g.shape[d];
-      rem = q;
-      o0 += c * g.s0[d]; o1 += c * g.s1[d]; o2 += c * g.s2[d];
-    }
-    T* p = reinterpret_cast<T*>(dst + o0 + *reinterpret_cast<const long long*>(off + o1));
-    const T b = nv > 0 ? reinterpret_cast<const T*>(vals)[k % nv] : *reinterpret_cast<const T*>(vals + o2);
-    cupp_at_apply(p, b);
-  }
-}
-)";
-  indexing_program p;
-  p.name = "cupp_ufunc_at";
-  p.source = std::move(src);
-  p.kernels = {"cupp_ufunc_at"};
-  return p;
+  src += "#include <cupp/dev/routines/ufunc_at.cuh>\n";
+  return {"cupp_ufunc_at", std::move(src), {"cupp_ufunc_at"}};
 }
 
 }  // namespace detail
@@ -1719,17 +1295,14 @@ void ufunc_at_atomic(const ufunc& f, write_target& t, const operand& b) {
   const int device = dst.device();
   const std::uint64_t key = (static_cast<std::uint64_t>(std::hash<std::string_view>{}(f.name())) << 8) ^
                             static_cast<std::uint64_t>(dst.dtype().id());
-  const detail::kernel_module& m =
-      detail::kernel_cache::global().get(device, {"indexing:ufunc_at", key}, [&] {
-        detail::indexing_program p = detail::ufunc_at_program(f.name(), dst.dtype());
-        return detail::program_source{p.name, p.source, p.kernels, {}};
-      });
+  const detail::kernel_module& m = detail::routine_module(
+      device, {"indexing:ufunc_at", key}, [&] { return detail::ufunc_at_program(f.name(), dst.dtype()); });
   void* d = dst.data();
   const void* o = t.off.data();
   const void* v = vals.data();
   long long total = layout::checked_size(r), nvv = nv;
   void* args[] = {&d, &o, &v, &g, &total, &nvv};
-  launch(m, static_cast<kernel_id>(0), total, args, device);
+  detail::launch_1d(m.function(0), total, args, device);
 }
 
 // Any ufunc: the positions are applied in rounds, each round holding at most one occurrence of

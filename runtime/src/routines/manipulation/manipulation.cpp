@@ -7,6 +7,7 @@
 // and insert batch their pieces the same way. Shapes, axes and counts are validated on the host
 // before any device work.
 #include "cupp/manipulation.hpp"
+#include "cupp/creation.hpp"
 
 #include <algorithm>
 #include <numeric>

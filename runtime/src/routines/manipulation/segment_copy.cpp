@@ -21,7 +21,7 @@
 #include <optional>
 #include <string>
 
-#include "compiler/kernel_cache.hpp"
+#include "compiler/launch.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cupp/cuda/stream.hpp"
@@ -33,121 +33,9 @@ namespace {
 
 using std::int64_t;
 
-constexpr const char* kernel_body = R"(
-struct cupp_seg {
-  const unsigned char* src;
-  unsigned char* dst;
-  long long rows, row_bytes, src_pitch, dst_pitch;
-  long long shift;
-};
-struct cupp_seg_table {
-  long long count;
-  long long first_tile[CUPP_SEG_CAP + 1];
-  cupp_seg seg[CUPP_SEG_CAP];
-};
-
-// q = j / d, r = j % d for 0 <= j, 0 < d; 32-bit division when j fits in 32 bits.
-__device__ __forceinline__ void cupp_seg_divmod(long long j, long long d, long long& q, long long& r) {
-  if (j < d) {
-    q = 0;
-    r = j;
-  } else if (((unsigned long long)j >> 32) == 0ull) {
-    const unsigned uq = (unsigned)j / (unsigned)d;
-    q = uq;
-    r = j - (long long)uq * d;
-  } else {
-    q = j / d;
-    r = j - q * d;
-  }
-}
-
-// Words j, j + T, ..., j + (U - 1) T of segment s (T threads, U words a thread), in words of W:
-// all loads, then all stores.
-template <class W>
-__device__ __forceinline__ void cupp_seg_tile(const cupp_seg& s, long long j) {
-  const long long per_row = s.row_bytes >> s.shift;
-  const long long words = s.rows * per_row;
-  if (j >= words) return;
-  W v[CUPP_SEG_UNROLL];
-  if (s.rows == 1) {
-    const W* from = (const W*)s.src + j;
-    W* to = (W*)s.dst + j;
-    const long long left = words - j;  // words of the segment from j on (> 0)
-    if (left > (CUPP_SEG_UNROLL - 1) * CUPP_SEG_THREADS) {
-#pragma unroll
-      for (int k = 0; k < CUPP_SEG_UNROLL; ++k) v[k] = from[k * CUPP_SEG_THREADS];
-#pragma unroll
-      for (int k = 0; k < CUPP_SEG_UNROLL; ++k) to[k * CUPP_SEG_THREADS] = v[k];
-    } else {  // the segment's last tile
-      for (int k = 0; k * CUPP_SEG_THREADS < left; ++k) to[k * CUPP_SEG_THREADS] = from[k * CUPP_SEG_THREADS];
-    }
-    return;
-  }
-  long long r0, c0;  // row and word within the row of word j
-  cupp_seg_divmod(j, per_row, r0, c0);
-  long long step_r = 0, step_c = CUPP_SEG_THREADS;  // T words as rows and words (step_c < per_row)
-  if (per_row <= CUPP_SEG_THREADS) {
-    step_r = (unsigned)CUPP_SEG_THREADS / (unsigned)per_row;
-    step_c = CUPP_SEG_THREADS - step_r * per_row;
-  }
-  long long r = r0, c = c0;
-#pragma unroll
-  for (int k = 0; k < CUPP_SEG_UNROLL; ++k) {
-    if (j + (long long)k * CUPP_SEG_THREADS < words) v[k] = *((const W*)(s.src + r * s.src_pitch) + c);
-    c += step_c;
-    r += step_r;
-    if (c >= per_row) {
-      c -= per_row;
-      ++r;
-    }
-  }
-  r = r0;
-  c = c0;
-#pragma unroll
-  for (int k = 0; k < CUPP_SEG_UNROLL; ++k) {
-    if (j + (long long)k * CUPP_SEG_THREADS < words) *((W*)(s.dst + r * s.dst_pitch) + c) = v[k];
-    c += step_c;
-    r += step_r;
-    if (c >= per_row) {
-      c -= per_row;
-      ++r;
-    }
-  }
-}
-
-// At least 4 blocks a multiprocessor (at most 64 registers a thread): 1024 threads with 4 words
-// each in flight.
-extern "C" __global__ void __launch_bounds__(CUPP_SEG_THREADS, 4)
-cupp_copy_segments(const __grid_constant__ cupp_seg_table t) {
-  const long long tiles = t.first_tile[t.count];
-  long long s = 0;
-  for (long long tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    while (tile >= t.first_tile[s + 1]) ++s;
-    const cupp_seg& g = t.seg[s];
-    const long long j = (tile - t.first_tile[s]) * CUPP_SEG_TILE + threadIdx.x;
-    switch (g.shift) {
-      case 4: cupp_seg_tile<uint4>(g, j); break;
-      case 3: cupp_seg_tile<unsigned long long>(g, j); break;
-      case 2: cupp_seg_tile<unsigned int>(g, j); break;
-      case 1: cupp_seg_tile<unsigned short>(g, j); break;
-      default: cupp_seg_tile<unsigned char>(g, j); break;
-    }
-  }
-}
-)";
-
-struct device_scope {
-  std::optional<cuda::DeviceGuard> guard;
-  explicit device_scope(int device) {
-    if (cuda::current_device() != device) guard.emplace(device);
-  }
-};
 
 const kernel_module& module_for(int device) {
-  return kernel_cache::global().get(device, {"manipulation:segment_copy", 0}, [] {
-    program p = kernel_program();
-    return program_source{p.name, p.source, p.kernels, {}};
-  });
+  return routine_module(device, {"manipulation:segment_copy", 0}, [] { return kernel_program(); });
 }
 
 }  // namespace
@@ -225,14 +113,12 @@ std::optional<segment> byte_segment(const ndarray& dst, const ndarray& src) {
   return segment{src.data(), dst.data(), height, width, width, pitch};
 }
 
-program kernel_program() {
-  program p;
-  p.name = "cupp_segment_copy";
-  p.source = "#define CUPP_SEG_CAP " + std::to_string(capacity) + "\n#define CUPP_SEG_THREADS " +
-             std::to_string(block_threads) + "\n#define CUPP_SEG_UNROLL " + std::to_string(words_per_thread) +
-             "\n#define CUPP_SEG_TILE " + std::to_string(tile_words) + "LL\n" + kernel_body;
-  p.kernels = {"cupp_copy_segments"};
-  return p;
+routine_program kernel_program() {
+  std::string source = "#define CUPP_SEG_CAP " + std::to_string(capacity) + "\n#define CUPP_SEG_THREADS " +
+                       std::to_string(block_threads) + "\n#define CUPP_SEG_UNROLL " +
+                       std::to_string(words_per_thread) + "\n#define CUPP_SEG_TILE " + std::to_string(tile_words) +
+                       "LL\n#include <cupp/dev/routines/segment_copy.cuh>\n";
+  return {"cupp_segment_copy", std::move(source), {"cupp_copy_segments"}};
 }
 
 void launch(const table& t, int device) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/launch.hpp"
 #include "cupp/ndarray.hpp"
 
 namespace cupp::detail::segment_copy {
@@ -67,13 +68,9 @@ std::vector<table> plan(std::span<const segment> segments);
 // (also for an empty pair).
 std::optional<segment> byte_segment(const ndarray& dst, const ndarray& src);
 
-// The NVRTC program: one extern "C" kernel, cupp_copy_segments(const cupp_seg_table).
-struct program {
-  std::string name;
-  std::string source;
-  std::vector<std::string> kernels;
-};
-program kernel_program();
+// The NVRTC program (<cupp/dev/routines/segment_copy.cuh>): one extern "C" kernel,
+// cupp_copy_segments(const cupp_seg_table).
+routine_program kernel_program();
 
 // Launches the copy of `t` on the current stream of `device` (made current for the call).
 void launch(const table& t, int device);

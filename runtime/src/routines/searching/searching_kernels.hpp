@@ -1,8 +1,9 @@
 // Internal: the searching family's NVRTC program (one per element dtype, key ("searching", type
 // id)) and its launch helpers, shared by searching.cpp (searchsorted, digitize, bincount,
-// histogram) and sets.cpp (unique, isin and the set routines). The program holds NumPy's sort
-// order (NaN last, complex lexicographic) and equality for its dtype, binary searches, neighbour
-// flags, counting kernels, and dtype-free int64 helpers (launched from the int64 program).
+// histogram) and sets.cpp (unique, isin and the set routines). The program (its kernels in the
+// embedded header <cupp/dev/routines/searching.cuh>) holds NumPy's sort order (NaN last, complex
+// lexicographic) and equality for its dtype, binary searches, neighbour flags, counting kernels,
+// and dtype-free int64 helpers (launched from the int64 program).
 #pragma once
 
 #include <cstdint>
@@ -35,7 +36,7 @@ enum kernel_id {
 
 // The program for `type` on `device`, compiled or found in the cache.
 const detail::kernel_module& program_for(dtype type, int device);
-// Launches kernel `k` over `n` items (grid-stride) on the device's current stream.
+// Launches kernel `k` over `n` items (grid-stride, detail::launch_1d) on the device's current stream.
 void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** args, int device);
 // Reads and clears the program's error state: the bad value when one was reported.
 std::optional<std::int64_t> read_state(const detail::kernel_module& m, int device);

@@ -1,9 +1,9 @@
 // The implementation of cupp/statistics.hpp's average, cov and corrcoef (NumPy's
 // numpy/lib/_function_base_impl.py, statement for statement, on cupp's ufuncs and reductions),
-// cov's matrix product (one small NVRTC program per dtype, cached under "statistics:cov_dot":
-// one block per result element, a fixed-order tree sum, so results are the same run to run), and
-// the routine table for `cupp ops`. The logic routines are in logic.cpp, median and the
-// quantiles in quantile.cpp.
+// cov's matrix product (one small NVRTC program per dtype, cached under "statistics:cov_dot", its
+// kernel in the embedded header <cupp/dev/routines/statistics.cuh>: one block per result element,
+// a fixed-order tree sum, so results are the same run to run), and the routine table for
+// `cupp ops`. The logic routines are in logic.cpp, median and the quantiles in quantile.cpp.
 #include "cupp/statistics.hpp"
 
 #include <cuda_runtime.h>
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/kernel_cache.hpp"
+#include "compiler/launch.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cupp/creation.hpp"
@@ -23,6 +23,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/reductions.hpp"
+#include "routines/routine_programs.hpp"
 #include "routines/statistics/statistics_internal.hpp"
 #include "core/tables.hpp"
 
@@ -57,76 +58,31 @@ using detail::stats::require_array;
 
 // ---- cov's matrix product
 
-detail::statistics_program make_cov_program(type_id t) {
+// cov's matrix product for one dtype: the kernel is in the embedded header
+// <cupp/dev/routines/statistics.cuh>; CUPP_COV_CATEGORY picks its accumulator and conjugate.
+detail::routine_program make_cov_program(type_id t) {
   const detail::builtin_dtype_info& in = detail::info(t);
-  std::string acc, load, store, conj;
+  int category = 0;
   switch (t) {
     case type_id::float16:
-    case type_id::bfloat16:
-      acc = "float";
-      load = "return cupp::dev::to_float(x);";
-      store = "return cupp::dev::from_float<T>(x);";
-      conj = "return x;";
-      break;
+    case type_id::bfloat16: category = 0; break;
     case type_id::float32:
-    case type_id::float64:
-      acc = std::string(in.device_type);
-      load = "return x;";
-      store = "return x;";
-      conj = "return x;";
-      break;
+    case type_id::float64: category = 1; break;
     case type_id::complex64:
-    case type_id::complex128:
-      acc = std::string(in.device_type);
-      load = "return x;";
-      store = "return x;";
-      conj = "return A(x.re, -x.im);";
-      break;
+    case type_id::complex128: category = 2; break;
     default:
       throw TypeError("cov: no matrix product for dtype " + std::string(in.name));
   }
-  detail::statistics_program p;
-  p.name = "cupp_statistics_cov_dot";
   std::string src = "#include <cupp/dev/prelude.cuh>\n\n";
   src += "using T = " + std::string(in.device_type) + ";\n";
-  src += "using A = " + acc + ";\n";
-  src += "__device__ inline A cupp_load(T x) { " + load + " }\n";
-  src += "__device__ inline T cupp_store(A x) { " + store + " }\n";
-  src += "__device__ inline A cupp_conj(A x) { " + conj + " }\n";
-  src += R"(
-#define CUPP_BLOCK 256
-// c (C-contiguous n x m) [i, j] = sum over k < kdim of a[i, k] * conj(b[j, k]), element strides.
-// One block per result element (grid-stride over them); each thread sums a strided share of k,
-// then a fixed tree adds the shares: the same order on every run.
-extern "C" __global__ void cupp_cov_dot(T* c, const T* a, const T* b, long long n, long long m, long long kdim,
-                                        long long sa0, long long sa1, long long sb0, long long sb1) {
-  __shared__ A part[CUPP_BLOCK];
-  for (long long e = blockIdx.x; e < n * m; e += gridDim.x) {
-    const long long i = e / m, j = e - i * m;
-    A acc = A(0);
-    for (long long k = threadIdx.x; k < kdim; k += CUPP_BLOCK)
-      acc = acc + cupp_load(a[i * sa0 + k * sa1]) * cupp_conj(cupp_load(b[j * sb0 + k * sb1]));
-    part[threadIdx.x] = acc;
-    __syncthreads();
-    for (int s = CUPP_BLOCK / 2; s > 0; s >>= 1) {
-      if ((int)threadIdx.x < s) part[threadIdx.x] = part[threadIdx.x] + part[threadIdx.x + s];
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) c[e] = cupp_store(part[0]);
-    __syncthreads();
-  }
-}
-)";
-  p.source = std::move(src);
-  p.kernels = {"cupp_cov_dot"};
-  return p;
+  src += "#define CUPP_COV_CATEGORY " + std::to_string(category) + "\n";
+  src += "#include <cupp/dev/routines/statistics.cuh>\n";
+  return {"cupp_statistics_cov_dot", std::move(src), {"cupp_cov_dot"}};
 }
 
 const detail::kernel_module& cov_program_for(type_id t, int device) {
-  return detail::kernel_cache::global().get(device, {"statistics:cov_dot", static_cast<std::uint64_t>(t)}, [&] {
-    detail::statistics_program p = make_cov_program(t);
-    return detail::program_source{p.name, p.source, p.kernels, {}};
-  });
+  return detail::routine_module(device, {"statistics:cov_dot", static_cast<std::uint64_t>(t)},
+                                [&] { return make_cov_program(t); });
 }
 
 // dot(a, b.conj().T) for 2-d a (n x k) and b (m x k) of one dtype: an n x m C-contiguous array.
@@ -145,12 +101,9 @@ ndarray dot_conj_t(const ndarray& a, const ndarray& b) {
   long long nn = n, mm = m, kk = kdim;
   long long sa0 = a.stride(0) / item, sa1 = a.stride(1) / item, sb0 = b.stride(0) / item, sb1 = b.stride(1) / item;
   void* args[] = {&cp, &ap, &bp, &nn, &mm, &kk, &sa0, &sa1, &sb0, &sb1};
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != device) guard.emplace(device);
+  // One block per result element (at most 2^20; the kernel loops over the rest).
   const std::int64_t blocks = std::clamp<std::int64_t>(n * m, 1, 1 << 20);
-  cuda::detail::check(cudaLaunchKernel(mod.function(0), dim3(static_cast<unsigned>(blocks)), dim3(256), args, 0,
-                                       cuda::detail::current_stream_handle(device)),
-                      "cudaLaunchKernel");
+  detail::launch_1d(mod.function(0), n * m, args, device, blocks);
   return c;
 }
 
@@ -301,7 +254,7 @@ ndarray corrcoef(const ndarray& x, const corrcoef_options& options) {
 
 namespace detail {
 
-statistics_program cov_kernel_program(dtype type) {
+routine_program cov_kernel_program(dtype type) {
   if (!type.is_builtin()) throw TypeError("cov_kernel_program: dtype " + type.name() + " is not supported");
   return make_cov_program(type.id());
 }
