@@ -34,7 +34,6 @@ PENDING = {
     "global": {
     },
     "lines": {
-        "runtime/src/routines/indexing/indexing.cpp": "split by job",
         "runtime/src/engine/reduction.cpp": "split into planning, folds, arg-reductions, moments",
     },
 }
