@@ -34,7 +34,6 @@ PENDING = {
     "global": {
     },
     "lines": {
-        "runtime/src/engine/reduction.cpp": "split into planning, folds, arg-reductions, moments",
     },
 }
 

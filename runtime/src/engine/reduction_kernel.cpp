@@ -1,18 +1,25 @@
 // ReductionKernel: parameters, placeholder binding, and the user's expressions composed into
-// map / reduce / post-map / identity functors that the reduction engine runs (engine/reduction.cpp,
-// through run_user_reduction).
+// map / reduce / post-map / identity functors, and run_user_reduction, which runs them on the
+// reduction engine (reduce_plan.hpp).
 #include "cupp/reduction_kernel.hpp"
 
+#include <cuda_runtime.h>
+
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <mutex>
 #include <optional>
 
 #include "compiler/hash.hpp"
+#include "compiler/kernel_cache.hpp"
+#include "cuda/check.hpp"
+#include "cuda/current_stream.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/promotion.hpp"
 #include "engine/user_reduction.hpp"
 #include "engine/kernel_composer.hpp"
+#include "engine/reduce_plan.hpp"
 #include "core/tables.hpp"
 
 namespace cupp {
@@ -150,6 +157,63 @@ ndarray ReductionKernel::operator()(const ndarray& x, const reduction_kernel_opt
   }
   // Elements are read in the array's dtype and cast to the parameter's in the map.
   return engine::run_user_reduction(*r, x, options.axis, options.keepdims, options.out, acc.id(), result.id(), d.name);
+}
+
+using namespace engine::reduction;  // NOLINT: the engine's own files
+
+// ---- run_user_reduction: a ReductionKernel on the reduction engine (reduce_plan.hpp)
+
+namespace {
+
+// A ReductionKernel's composed functors (one program per description, cached under the
+// kernel's name, which is unique to its expressions and dtypes).
+class user_reducer final : public reducer {
+ public:
+  user_reducer(const detail::user_reduction& r, type_id acc, type_id in, type_id out, std::string function)
+      : r_(r), cache_name_("rk:" + r.name), acc_(acc), in_(in), out_(out), function_(std::move(function)) {}
+  kernels find(const reduce_desc& desc, int device) const override {
+    const detail::kernel_module& m = module(desc, device);
+    return {m.function(0), m.function(1), m.function(2)};
+  }
+  void fill_empty(const ndarray& out) const override {
+    if (r_.identity.empty())
+      throw ValueError("zero-size array to reduction operation " + function_ + " which has no identity");
+    const int device = out.device();
+    reduce_desc d;
+    d.acc = acc_;
+    d.in = in_;
+    d.out = out_;
+    const void* kernel = module(d, device).function(3);
+    void* out_arg = out.data();
+    long long n = out.size();
+    void* args[] = {&out_arg, &n};
+    const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>((n + block_threads - 1) / block_threads, 65535)));
+    cuda::detail::check(cudaLaunchKernel(kernel, grid, dim3(block_threads), args, 0,
+                                         cuda::detail::current_stream_handle(device)),
+                        "cudaLaunchKernel");
+  }
+
+ private:
+  const detail::kernel_module& module(const reduce_desc& desc, int device) const {
+    return detail::kernel_cache::global().get(device, {cache_name_, detail::reduce_variant(desc)}, [&] {
+      const auto p = detail::compose_user_reduction(r_, desc);
+      return detail::program_source{p.name, p.source, p.kernels, {}};
+    });
+  }
+  const detail::user_reduction& r_;
+  std::string cache_name_;
+  type_id acc_, in_, out_;
+  std::string function_;
+};
+
+}  // namespace
+
+ndarray engine::run_user_reduction(const detail::user_reduction& r, const ndarray& a, const axes& axis, bool keepdims,
+                                   const ndarray& out, type_id acc, type_id result, const std::string& function) {
+  const std::vector<bool> reduced_axis = reduced_axes(axis, a.ndim());
+  ndarray res = run(user_reducer(r, acc, a.dtype().id(), result, function), a, reduced_axis, acc, result);
+  if (keepdims) res = res.reshape(kept_shape(a, reduced_axis));
+  return to_out(res, out, function);
 }
 
 }  // namespace cupp
