@@ -14,6 +14,7 @@
 #include "accel/cub_scan.hpp"
 #include "accel/cub_select.hpp"
 #include "cuda/check.hpp"
+#include "cuda/device_scope.hpp"
 #include "cuda/current_stream.hpp"
 #include "cupp/cuda/memory.hpp"
 #include "cupp/cuda/stream.hpp"
@@ -83,13 +84,6 @@ class pool_temp {
   std::vector<cuda::Memory> blocks_;
 };
 
-// The device current for `device` during the call (as the engine's own paths do).
-struct on_device {
-  std::optional<cuda::DeviceGuard> guard;
-  explicit on_device(int device) {
-    if (cuda::current_device() != device) guard.emplace(device);
-  }
-};
 #endif
 
 std::optional<scan_op> scan_op_of(std::string_view op, bool on_bool) noexcept {
@@ -193,7 +187,7 @@ bool try_reduce(std::string_view op, const ndarray& a, const std::vector<bool>& 
     return false;
 #if CUPP_HAVE_AOT_ACCELERATORS
   const int device = a.device();
-  on_device scope(device);
+  detail::device_scope scope(device);
   shape_t shape;
   for (std::size_t k = 0; k < reduced.size(); ++k)
     if (!reduced[k]) shape.push_back(1);
@@ -237,7 +231,7 @@ bool try_arg_reduce(const ndarray& a, const std::vector<bool>& reduced, bool is_
     return false;
 #if CUPP_HAVE_AOT_ACCELERATORS
   const int device = a.device();
-  on_device scope(device);
+  detail::device_scope scope(device);
   const type_id in = a.dtype().id();
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
   pool_temp temp(device, stream);
@@ -265,7 +259,7 @@ bool try_scan(std::string_view op, const ndarray& in, const ndarray& out, std::i
     return false;
 #if CUPP_HAVE_AOT_ACCELERATORS
   const int device = out.device();
-  on_device scope(device);
+  detail::device_scope scope(device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
   pool_temp temp(device, stream);
   cub_inclusive_scan(*scan_op_of(op, false), width(t), is_signed_int(t), t == type_id::bool_, in.data(),
@@ -307,7 +301,7 @@ std::int64_t count_true(const ndarray& mask, int device, cudaStream_t stream, po
 ndarray flatnonzero(const ndarray& mask) {
 #if CUPP_HAVE_AOT_ACCELERATORS
   const int device = mask.device();
-  on_device scope(device);
+  detail::device_scope scope(device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
   pool_temp temp(device, stream);
   const std::int64_t total = count_true(mask, device, stream, temp);
@@ -325,7 +319,7 @@ ndarray flatnonzero(const ndarray& mask) {
 ndarray mask_select(const ndarray& a, const ndarray& mask) {
 #if CUPP_HAVE_AOT_ACCELERATORS
   const int device = a.device();
-  on_device scope(device);
+  detail::device_scope scope(device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
   pool_temp temp(device, stream);
   const std::int64_t total = count_true(mask, device, stream, temp);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compiler/kernel_cache.hpp"
+#include "cuda/device_scope.hpp"
 #include "cupp/cuda/stream.hpp"
 
 namespace cupp::detail {
@@ -32,18 +33,6 @@ template <class Make>
 const kernel_module& routine_module(int device, kernel_key key, Make&& make) {
   return kernel_cache::global().get(device, key, [&] { return make().to_source(); });
 }
-
-// Makes `device` current for a scope when it is not already (library kernels launch on the
-// array's device, for an array made while another was current); restores the previous one.
-class device_scope {
- public:
-  explicit device_scope(int device) {
-    if (cuda::current_device() != device) guard_.emplace(device);
-  }
-
- private:
-  std::optional<cuda::DeviceGuard> guard_;
-};
 
 inline constexpr unsigned launch_threads = 256;
 

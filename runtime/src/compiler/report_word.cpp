@@ -18,6 +18,8 @@
 
 #include "compiler/module.hpp"
 #include "cuda/check.hpp"
+#include "cuda/current_stream.hpp"
+#include "cuda/device_scope.hpp"
 
 namespace cupp::detail {
 namespace {
@@ -219,6 +221,19 @@ bool wait_for_report(report_channel& channel, cudaStream_t stream) {
   cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   if (*channel.word == 0) return false;
   *channel.word = 0;
+  return true;
+}
+
+bool read_reported_state(const kernel_module& m, int device, reporting_call& call, const char* symbol,
+                         std::span<unsigned long long> words) {
+  device_scope scope(device);
+  const auto stream = cuda::detail::current_stream_handle(device);
+  if (!call.wait(stream)) return false;
+  auto* state = static_cast<unsigned long long*>(m.global(symbol));
+  cuda::detail::check(cudaMemcpyAsync(words.data(), state, words.size_bytes(), cudaMemcpyDeviceToHost, stream),
+                      "cudaMemcpyAsync");
+  cuda::detail::check(cudaMemsetAsync(state, 0, words.size_bytes(), stream), "cudaMemsetAsync");
+  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   return true;
 }
 

@@ -14,6 +14,7 @@
 
 #include <mutex>
 #include <optional>
+#include <span>
 
 namespace cupp::detail {
 
@@ -99,5 +100,11 @@ class reporting_call {
   unsigned* end_counter_ = nullptr;
   unsigned* end_word_ = nullptr;
 };
+
+// Waits for `call`'s kernels through its end signal; when one reported (the report word was set),
+// copies the program's device error state `symbol` (words.size() words of m) into `words`, clears
+// it on the device and returns true. `device` is made current for the copies.
+bool read_reported_state(const kernel_module& m, int device, reporting_call& call, const char* symbol,
+                         std::span<unsigned long long> words);
 
 }  // namespace cupp::detail

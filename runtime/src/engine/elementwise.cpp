@@ -14,6 +14,7 @@
 #include "compiler/report_word.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
+#include "cuda/device_scope.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "engine/layout_plan.hpp"
@@ -243,8 +244,7 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
     desc.where = {where->kind == operand_access::rows ? operand_access::strided : where->kind, where->storage};
   }
 
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != device) guard.emplace(device);
+  detail::device_scope scope(device);
   const found_kernel kernel = find_kernel(op, desc, device);
   param_pack params;
   if (desc.width == index_width::i32) pack<unsigned int, int>(params, desc, n, extents, ops, where);

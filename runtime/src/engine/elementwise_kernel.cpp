@@ -21,6 +21,7 @@
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
+#include "cuda/device_scope.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/promotion.hpp"
 #include "engine/kernel_composer.hpp"
@@ -428,8 +429,7 @@ std::vector<ndarray> ElementwiseKernel::call_indexed(std::span<const operand> ar
   const detail::user_elementwise_desc desc =
       detail::elementwise_kernel_desc(*this, types, storage, std::span<const bool>(flags.get(), nin + nout), ndim);
 
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != device) guard.emplace(device);
+  detail::device_scope scope(device);
   const detail::kernel_module& module =
       detail::kernel_cache::global().get(device, {"ek:" + desc.kernel_name, 0}, [&] {
         const auto p = detail::compose_user_elementwise(desc);

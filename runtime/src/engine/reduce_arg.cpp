@@ -18,6 +18,7 @@
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
+#include "cuda/device_scope.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
@@ -45,8 +46,7 @@ ndarray arg_reduce(const ndarray& a, const arg_options& options, bool is_max, bo
   const std::vector<bool> reduced_axis =
       reduced_axes(options.axis ? axes(*options.axis) : axes(), a.ndim(), true);
   const int device = a.device();
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != device) guard.emplace(device);
+  detail::device_scope scope(device);
   dims kept, reduced;
   shape_t out_shape;
   split_axes(a, reduced_axis, kept, reduced, out_shape);

@@ -18,6 +18,7 @@
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
+#include "cuda/device_scope.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
@@ -44,8 +45,7 @@ namespace {
 ndarray one_pass_variance(const ndarray& a, const std::vector<bool>& reduced_axis, type_id result, double ddof,
                           bool skip_nan, bool root) {
   const int device = a.device();
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != device) guard.emplace(device);
+  detail::device_scope scope(device);
   dims kept, reduced;
   shape_t out_shape;
   split_axes(a, reduced_axis, kept, reduced, out_shape);

@@ -21,6 +21,7 @@
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
+#include "cuda/device_scope.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
@@ -181,8 +182,7 @@ class op_reducer final : public reducer {
 ndarray run(const reducer& with, const ndarray& a, const std::vector<bool>& reduced_axis, type_id acc, type_id result,
             const mapping& m) {
   const int device = a.device();
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != device) guard.emplace(device);
+  detail::device_scope scope(device);
   dims kept, reduced;
   shape_t out_shape;
   split_axes(a, reduced_axis, kept, reduced, out_shape);
@@ -373,8 +373,7 @@ void launch_selective(const void* kernel, dim3 grid, const char* in, void* out, 
 ndarray run_selective(const op_spec& op, std::size_t loop, const ndarray& a, const std::vector<bool>& reduced_axis,
                       type_id acc, type_id result, const mapping& m, const selection& s) {
   const int device = a.device();
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != device) guard.emplace(device);
+  detail::device_scope scope(device);
   dims kept, reduced, mask_kept, mask_reduced;
   shape_t out_shape;
   split_axes(a, reduced_axis, kept, reduced, out_shape);

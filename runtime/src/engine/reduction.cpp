@@ -18,6 +18,7 @@
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
+#include "cuda/device_scope.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
@@ -72,8 +73,7 @@ ndarray ufunc::reduceat(const ndarray& a, const ndarray& indices, const reduceat
   shape_t out_shape(a.shape().begin(), a.shape().end());
   out_shape[axis] = n_idx;
   const int device = a.device();
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != device) guard.emplace(device);
+  detail::device_scope scope(device);
   const auto out_item = static_cast<std::int64_t>(detail::info(result.id()).itemsize);
   ndarray out = engine::empty_with_strides(out_shape, layout::c_strides(out_shape, out_item), result, device);
   if (n_idx == 0) return to_out(out, options.out, name);

@@ -16,6 +16,7 @@
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
+#include "cuda/device_scope.hpp"
 #include "cupp/creation.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
@@ -211,8 +212,7 @@ ndarray accumulate_mapped(const op_spec& op, const ndarray& a0, std::optional<st
     throw TypeError(std::string(function) + ": cannot accumulate dtype " + a.dtype().name() + " to " + result.name());
   const std::size_t loop = engine::combining_loop(op, result.id(), "accumulate");
   const int device = a.device();
-  std::optional<cuda::DeviceGuard> guard;
-  if (cuda::current_device() != device) guard.emplace(device);
+  detail::device_scope scope(device);
   const ndarray like[] = {a};
   ndarray r = engine::empty_in_order_of(a.shape(), like, result, device);
   if (r.size() > 0) {

@@ -60,14 +60,8 @@ raising_call begin_raising(const detail::kernel_module& m, int device) {
 // index (the report word is set), reads and clears the error state and returns {value, first pos}.
 std::optional<std::pair<std::int64_t, std::int64_t>> read_state(const detail::kernel_module& m, int device,
                                                                  raising_call& call) {
-  detail::device_scope scope(device);
-  const auto stream = cuda::detail::current_stream_handle(device);
-  if (!call.wait(stream)) return std::nullopt;
-  auto* state = static_cast<unsigned long long*>(m.global("cupp_index_state"));
   unsigned long long host[3] = {};
-  cuda::detail::check(cudaMemcpyAsync(host, state, sizeof host, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-  cuda::detail::check(cudaMemsetAsync(state, 0, sizeof host, stream), "cudaMemsetAsync");
-  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  if (!detail::read_reported_state(m, device, call, "cupp_index_state", host)) return std::nullopt;
   return std::make_pair(static_cast<std::int64_t>(host[1]), static_cast<std::int64_t>(~host[2]));
 }
 

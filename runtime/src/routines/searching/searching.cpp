@@ -121,14 +121,8 @@ detail::reporting_call begin_checked_call(const detail::kernel_module& m, int de
 // Waits for the call's kernel through its end signal (compiler/report_word.hpp); when it reported a
 // bad sorter index, reads and clears the state and returns the bad value.
 std::optional<std::int64_t> read_state(const detail::kernel_module& m, int device, detail::reporting_call& call) {
-  detail::device_scope scope(device);
-  const auto stream = cuda::detail::current_stream_handle(device);
-  if (!call.wait(stream)) return std::nullopt;
-  auto* state = static_cast<unsigned long long*>(m.global("cupp_search_state"));
   unsigned long long host[2] = {};
-  cuda::detail::check(cudaMemcpyAsync(host, state, sizeof host, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-  cuda::detail::check(cudaMemsetAsync(state, 0, sizeof host, stream), "cudaMemsetAsync");
-  cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  if (!detail::read_reported_state(m, device, call, "cupp_search_state", host)) return std::nullopt;
   return static_cast<std::int64_t>(host[1]);
 }
 

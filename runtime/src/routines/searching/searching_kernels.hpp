@@ -38,8 +38,6 @@ enum kernel_id {
 const detail::kernel_module& program_for(dtype type, int device);
 // Launches kernel `k` over `n` items (grid-stride, detail::launch_1d) on the device's current stream.
 void launch(const detail::kernel_module& m, kernel_id k, std::int64_t n, void** args, int device);
-// Reads and clears the program's error state: the bad value when one was reported.
-std::optional<std::int64_t> read_state(const detail::kernel_module& m, int device);
 
 // `a` flattened, C-contiguous, of dtype `type` (a view when it already is).
 ndarray flat_as(const ndarray& a, dtype type);
