@@ -5,7 +5,7 @@
 // (device memory), on `stream`; temporary storage comes from the caller's callback, called once.
 // Nothing here synchronizes. Throws cupp::CudaError / cupp::ValueError.
 //
-// The host (engine/reduction.cpp through accel/cub_dispatch.cpp) has already chosen NumPy's
+// The host (engine/reduce_plan.cpp through accel/cub_dispatch.cpp) has already chosen NumPy's
 // accumulator and result dtypes; these functions only compute in them. Instantiations are shared
 // by element width wherever the bits allow (an integer sum or product is the same modulo 2^64 for
 // signed and unsigned words; signed words compare with the sign bit flipped), and max / min are

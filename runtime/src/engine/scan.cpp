@@ -52,7 +52,7 @@ struct kept_dims {
 };
 
 // Drops length-1 dimensions and merges neighbours that step through both arrays as one (the
-// idea of reduction.cpp's collapse, for two stride sets).
+// idea of reduce_plan.cpp's collapse, for two stride sets).
 kept_dims collapse(const kept_dims& d) {
   kept_dims r;
   for (std::size_t k = 0; k < d.extent.size(); ++k) {
