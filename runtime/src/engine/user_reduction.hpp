@@ -1,6 +1,7 @@
 // Internal: ReductionKernel's entry into the reduction engine (engine/reduce_plan.hpp, run from
 // reduction_kernel.cpp). The user's composed functors (kernel_composer.hpp's user_reduction) run
-// through the same collapse of kept and reduced dimensions, rows/columns classes and two-pass split as the built-in reductions.
+// through the same collapse of kept and reduced dimensions, rows/columns classes and two-pass
+// split as the built-in reductions.
 #pragma once
 
 #include <string>
