@@ -58,8 +58,7 @@ ndarray arg_reduce(const ndarray& a, const arg_options& options, bool is_max, bo
   if (out_size > 0 && !(!nan_aware && detail::accel::try_arg_reduce(a, reduced_axis, is_max, out))) {
     kept = collapse(kept);
     reduced = collapse(reduced);
-    if (kept.extent.size() > max_dims || reduced.extent.size() > max_dims)
-      throw ValueError("reduction over an array whose layout needs more than 8 separate dimensions");
+    require_kernel_dims(kept, reduced);
     const auto in_item = static_cast<std::int64_t>(a.itemsize());
     detail::arg_reduce_desc desc;
     desc.in = a.dtype().id();
@@ -67,9 +66,8 @@ ndarray arg_reduce(const ndarray& a, const arg_options& options, bool is_max, bo
     desc.skip_nan = nan_aware;
     desc.kept = static_cast<int>(kept.extent.size());
     desc.reduced = static_cast<int>(reduced.extent.size());
-    const bool columns = (out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item) ||
-                         red_size <= 16;
-    desc.layout = columns ? reduce_class::columns : reduce_class::rows;
+    desc.layout = layout_class(kept, reduced, in_item);
+    const bool columns = desc.layout == reduce_class::columns;
     const detail::kernel_module& module = detail::kernel_cache::global().get(
         device, {"arg:" + name, detail::arg_reduce_variant(desc)}, [&] {
           const auto p = detail::compose_arg_reduction(desc);

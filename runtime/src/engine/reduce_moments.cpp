@@ -59,8 +59,7 @@ ndarray one_pass_variance(const ndarray& a, const std::vector<bool>& reduced_axi
   }
   kept = collapse(kept);
   reduced = collapse(reduced);
-  if (kept.extent.size() > max_dims || reduced.extent.size() > max_dims)
-    throw ValueError("reduction over an array whose layout needs more than 8 separate dimensions");
+  require_kernel_dims(kept, reduced);
   const auto in_item = static_cast<std::int64_t>(a.itemsize());
   detail::moments_desc desc;
   desc.in = a.dtype().id();
@@ -69,9 +68,8 @@ ndarray one_pass_variance(const ndarray& a, const std::vector<bool>& reduced_axi
   desc.root = root;
   desc.kept = static_cast<int>(kept.extent.size());
   desc.reduced = static_cast<int>(reduced.extent.size());
-  const bool columns = (out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item) ||
-                       red_size <= 16;
-  desc.layout = columns ? reduce_class::columns : reduce_class::rows;
+  desc.layout = layout_class(kept, reduced, in_item);
+  const bool columns = desc.layout == reduce_class::columns;
   const detail::kernel_module& module =
       detail::kernel_cache::global().get(device, {"moments", detail::moments_variant(desc)}, [&] {
         const auto p = detail::compose_moments(desc);

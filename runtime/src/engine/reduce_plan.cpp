@@ -69,6 +69,18 @@ dims collapse(dims d) {
   return out;
 }
 
+reduce_class layout_class(const dims& kept, const dims& reduced, std::int64_t in_item) {
+  constexpr std::int64_t short_reduction = 16;
+  const bool columns = (kept.size() >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item) ||
+                       reduced.size() <= short_reduction;
+  return columns ? reduce_class::columns : reduce_class::rows;
+}
+
+void require_kernel_dims(const dims& kept, const dims& reduced) {
+  if (kept.extent.size() > max_dims || reduced.extent.size() > max_dims)
+    throw ValueError("reduction over an array whose layout needs more than 8 separate dimensions");
+}
+
 // Which axes a reduction takes: sorted, each once; AxisError / ValueError as NumPy. zero_d_axis:
 // a 0-d array takes axis 0 or -1 as no axis, as NumPy's ufunc.reduce and argmax do (mean and var
 // count their elements first and raise AxisError).
@@ -196,8 +208,7 @@ ndarray run(const reducer& with, const ndarray& a, const std::vector<bool>& redu
   }
   kept = collapse(kept);
   reduced = collapse(reduced);
-  if (kept.extent.size() > max_dims || reduced.extent.size() > max_dims)
-    throw ValueError("reduction over an array whose layout needs more than 8 separate dimensions");
+  require_kernel_dims(kept, reduced);
 
   const auto in_item = static_cast<std::int64_t>(a.itemsize());
   reduce_desc desc;
@@ -208,13 +219,8 @@ ndarray run(const reducer& with, const ndarray& a, const std::vector<bool>& redu
   desc.reduced = static_cast<int>(reduced.extent.size());
   desc.map = m.map;
   desc.map_type = m.type;
-  // Columns when neighbouring results are neighbours in memory and the reduced elements are not,
-  // and for short reductions (a thread walks its few elements in order, as NumPy's loop does, so
-  // ill-conditioned sums and products of a few elements give NumPy's values).
-  constexpr std::int64_t short_reduction = 16;
-  const bool columns = (out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item) ||
-                       red_size <= short_reduction;
-  desc.layout = columns ? reduce_class::columns : reduce_class::rows;
+  desc.layout = layout_class(kept, reduced, in_item);
+  const bool columns = desc.layout == reduce_class::columns;
   // Packed columns: one kept dimension of unit stride, and 16-byte loads that stay aligned on
   // every reduced step.
   const std::int64_t pack = in_item < 16 ? 16 / in_item : 1;
@@ -391,8 +397,7 @@ ndarray run_selective(const op_spec& op, std::size_t loop, const ndarray& a, con
   }
   collapse_pair(kept, mask_kept);
   collapse_pair(reduced, mask_reduced);
-  if (kept.extent.size() > max_dims || reduced.extent.size() > max_dims)
-    throw ValueError("reduction over an array whose layout needs more than 8 separate dimensions");
+  require_kernel_dims(kept, reduced);
   const auto in_item = static_cast<std::int64_t>(a.itemsize());
   reduce_desc desc;
   desc.loop = loop;
@@ -405,9 +410,8 @@ ndarray run_selective(const op_spec& op, std::size_t loop, const ndarray& a, con
   desc.map_type = m.type;
   desc.selective = true;
   desc.mask = s.mask != nullptr;
-  const bool columns = (out_size >= 32 && kept.stride.back() == in_item && reduced.stride.back() != in_item) ||
-                       red_size <= 16;
-  desc.layout = columns ? reduce_class::columns : reduce_class::rows;
+  desc.layout = layout_class(kept, reduced, in_item);
+  const bool columns = desc.layout == reduce_class::columns;
   const kernels k = find_kernels(op, desc, device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
   const std::int64_t blocks_x = columns ? (out_size + block_threads - 1) / block_threads : out_size;

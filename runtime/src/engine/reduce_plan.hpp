@@ -82,6 +82,13 @@ dims collapse(dims d);
 // Which axes a reduction takes: sorted, each once; AxisError / ValueError as NumPy. zero_d_axis:
 // a 0-d array takes axis 0 or -1 as no axis (ufunc.reduce, argmax).
 std::vector<bool> reduced_axes(const axes& axis, std::int64_t ndim, bool zero_d_axis = false);
+// The layout class of a reduction over the collapsed `kept` and `reduced` dimensions of elements of
+// `in_item` bytes: columns when neighbouring results are neighbours in memory and the reduced
+// elements are not, and for short reductions (a thread walks its few elements in order, as NumPy's
+// loop does, so ill-conditioned sums and products of a few elements give NumPy's values).
+reduce_class layout_class(const dims& kept, const dims& reduced, std::int64_t in_item);
+// ValueError when the collapsed dimensions are more than a kernel takes (max_dims).
+void require_kernel_dims(const dims& kept, const dims& reduced);
 bool is_half(type_id t);
 bool is_add_or_multiply(const op_spec& op);
 bool is_inexact(const dtype& t);
