@@ -215,6 +215,29 @@ TEST(EvalParser, DeepNestingIsAnErrorNotACrash) {
   EXPECT_EQ(syntax_error_of(std::string(50, '(') + "a" + std::string(50, ')')).column, 0);
 }
 
+TEST(EvalParser, LongOperatorChainsAreAnErrorNotACrash) {
+  auto chain = [](int terms, std::string_view op) {
+    std::string s = "a";
+    for (int i = 1; i < terms; ++i) s.append(op).append("a");
+    return s;
+  };
+  // 100,000 terms: a SyntaxError naming the limit, at the first operator past it.
+  const error_at e = syntax_error_of(chain(100000, "+"));
+  EXPECT_NE(e.reason.find("nested too deeply (an operator chain of more than 2000 operators)"), std::string::npos);
+  EXPECT_EQ(e.column, 2 * 2001);
+  EXPECT_NE(syntax_error_of(chain(100000, " * ")).reason.find("operator chain"), std::string::npos);
+  // A chain inside a parenthesised operand adds to the chain around it (1200 + 899 operators).
+  EXPECT_NE(syntax_error_of(chain(1200, "+") + " + " + "(" + chain(900, "*") + ")").reason.find("operator chain"),
+            std::string::npos);
+  // Up to the limit a chain parses into a left-deep tree of that many operators.
+  node_ptr n = parse(chain(2001, "+"));
+  int depth = 0;
+  for (const node* p = n.get(); p->kind == node_kind::binary; p = p->args[0].get()) ++depth;
+  EXPECT_EQ(depth, 2000);
+  // Sibling chains do not add up: (a+...+a) * (a+...+a), each of 1500 operators.
+  EXPECT_NO_THROW(parse("(" + chain(1501, "+") + ") * (" + chain(1501, "+") + ")"));
+}
+
 TEST(EvalSyntaxError, MessageAndCaret) {
   try {
     parse("a + * b");

@@ -14,6 +14,11 @@ namespace cupp::eval {
 namespace {
 
 constexpr int kMaxDepth = 200;
+// The deepest syntax tree an operator chain may build: `a + b + c ...` is parsed by a loop, but
+// it makes a left-deep tree that the evaluator and the tree's own destruction walk recursively,
+// so a chain of 100,000 terms would exhaust the stack. Longer chains are a SyntaxError, as deep
+// nesting is (CPython refuses such chains too, with a RecursionError while compiling).
+constexpr int kMaxTreeDepth = 2000;
 
 // Python keywords that are not part of the accepted subset.
 constexpr std::array<std::string_view, 25> kKeywords = {
@@ -131,10 +136,28 @@ class parser {
     return n;
   }
 
+  // The tree depth an operator chain adds while its operands are parsed; restored on exit.
+  struct chain_depth {
+    explicit chain_depth(parser& p) : p_(p) {}
+    ~chain_depth() { p_.tree_depth_ -= added_; }
+    chain_depth(const chain_depth&) = delete;
+    chain_depth& operator=(const chain_depth&) = delete;
+    void add(int column) {
+      ++added_;
+      if (++p_.tree_depth_ > kMaxTreeDepth)
+        throw syntax_error("expression nested too deeply (an operator chain of more than " +
+                               std::to_string(kMaxTreeDepth) + " operators)",
+                           column);
+    }
+    parser& p_;
+    int added_ = 0;
+  };
+
   // One left-associative level: operand (op operand)*.
   template <class Next>
   node_ptr level(Next next_level, std::initializer_list<std::pair<std::string_view, binary_op>> ops) {
     node_ptr left = (this->*next_level)();
+    chain_depth chain(*this);
     while (true) {
       const token& t = peek();
       const std::pair<std::string_view, binary_op>* hit = nullptr;
@@ -145,6 +168,7 @@ class parser {
       }
       if (hit == nullptr) return left;
       const int column = next().column;
+      chain.add(column);
       left = binary(hit->second, column, std::move(left), (this->*next_level)());
     }
   }
@@ -305,6 +329,7 @@ class parser {
   std::vector<token> tokens_;
   std::size_t pos_ = 0;
   int depth_ = 0;
+  int tree_depth_ = 0;  // binary nodes on the path from the root to what is being parsed
 };
 
 }  // namespace
