@@ -66,21 +66,40 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
+def _reader_error(shown: str, text: str, err: yaml.reader.ReaderError) -> SpecError:
+    """A character YAML forbids (a control character): SpecError at its line, as the run-time
+    loader words it (runtime/src/loader/spec_parser.cpp)."""
+    line = text.count("\n", 0, err.position) + 1
+    return SpecError(shown, line, f"invalid YAML: unacceptable character #x{err.character:04x}: "
+                                  "special characters are not allowed")
+
+
 def load(path: str, display_path: str | None = None) -> Located:
     """Loads one spec file; its top level must be a mapping."""
     shown = display_path or path
-    with open(path, encoding="utf-8") as stream:
-        loader = _Loader(stream)
-        loader.name = shown
-        try:
-            data = loader.get_single_data()
-        except SpecError:
-            raise
-        except yaml.MarkedYAMLError as err:
-            mark = err.problem_mark or err.context_mark
-            raise SpecError(shown, mark.line + 1 if mark else None, f"invalid YAML: {err.problem}") from None
-        finally:
-            loader.dispose()
+    with open(path, "rb") as stream:
+        raw = stream.read()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:  # as the run-time loader words it
+        raise SpecError(shown, raw.count(b"\n", 0, err.start) + 1,
+                        f"invalid YAML: invalid UTF-8 byte #x{raw[err.start]:02x}: the file is not UTF-8") from None
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as err:
+        raise _reader_error(shown, text, err) from None
+    loader.name = shown
+    try:
+        data = loader.get_single_data()
+    except SpecError:
+        raise
+    except yaml.reader.ReaderError as err:
+        raise _reader_error(shown, text, err) from None
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        raise SpecError(shown, mark.line + 1 if mark else None, f"invalid YAML: {err.problem}") from None
+    finally:
+        loader.dispose()
     if not isinstance(data, Located):
         raise SpecError(shown, 1, "the top level must be a mapping")
     return data

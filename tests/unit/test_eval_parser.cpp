@@ -136,7 +136,10 @@ TEST(EvalParser, Literals) {
   EXPECT_EQ(parsed("False"), "False");
   EXPECT_EQ(parsed("None"), "None");
   EXPECT_EQ(parsed("'float32'"), "'float32'");
-  EXPECT_EQ(parsed("\"a\\'b\""), "'a'b'");
+  // Strings print as literals that read back as the same text (quote, backslash, \n, \t escaped).
+  EXPECT_EQ(parsed("\"a\\'b\""), "'a\\'b'");
+  EXPECT_EQ(parsed("'a\\\\b\\nc\\td'"), "'a\\\\b\\nc\\td'");
+  EXPECT_EQ(parsed(parsed("\"it's\"")), "'it\\'s'");
   EXPECT_EQ(parsed("()"), "()");
   EXPECT_EQ(parsed("(1,)"), "(1,)");
   EXPECT_EQ(parsed("(1, 2.5, a)"), "(1, 2.5, a)");

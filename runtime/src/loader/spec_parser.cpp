@@ -4,6 +4,8 @@
 // of tests/codegen/bad_specs/ to this loader and every spec of specs/ufuncs/ through both).
 #include "loader/spec_parser.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -626,15 +629,85 @@ class op_validator {
 
 }  // namespace
 
+// Refuses text PyYAML (codegen/spec_loader.py) cannot read, with its line: bytes that are not
+// UTF-8, and characters YAML forbids (C0 controls but tab, LF and CR; DEL; C1 controls but NEL;
+// U+FFFE and U+FFFF). yaml-cpp is not given them: it can spin on such input.
+static void reject_unreadable_text(std::string_view text, const std::string& shown) {
+  auto fail = [&](std::size_t at, const char* what, unsigned value, int digits) {
+    const auto end = text.begin() + static_cast<std::ptrdiff_t>(at);
+    const int line = 1 + static_cast<int>(std::count(text.begin(), end, '\n'));
+    char hex[16];
+    std::snprintf(hex, sizeof hex, "%0*x", digits, value);
+    const char* why = digits == 2 ? ": the file is not UTF-8" : ": special characters are not allowed";
+    throw SpecError(shown, line, std::string("invalid YAML: ") + what + " #x" + hex + why);
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (len == 0 || i + len > text.size()) fail(i, "invalid UTF-8 byte", c, 2);
+    unsigned code = len == 1 ? c : len == 2 ? c & 0x1fu : len == 3 ? c & 0x0fu : c & 0x07u;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto b = static_cast<unsigned char>(text[i + k]);
+      if ((b >> 6) != 0x2) fail(i + k, "invalid UTF-8 byte", b, 2);
+      code = (code << 6) | (b & 0x3fu);
+    }
+    const unsigned least[] = {0, 0, 0x80, 0x800, 0x10000};
+    // Overlong, beyond U+10FFFF, or a surrogate: not UTF-8 (Python's decoder refuses them too).
+    if (code < least[len] || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) fail(i, "invalid UTF-8 byte", c, 2);
+    const bool printable = code == 0x09 || code == 0x0a || code == 0x0d || (code >= 0x20 && code <= 0x7e) ||
+                           code == 0x85 || (code >= 0xa0 && code <= 0xfffd) || code >= 0x10000;
+    if (!printable) fail(i, "unacceptable character", code, 4);
+    i += len;
+  }
+}
+
+// yaml-cpp 0.7's LoadAll loops for ever, growing memory, on a document it cannot start (a stream
+// that is just ",", for one: its issue #1040, fixed in 0.8 by ending at the first empty root).
+// A first pass with the parser alone stops where a document begins at the same place as the one
+// before, which is where LoadAll would loop, and calls that invalid YAML.
+namespace {
+
+class document_progress final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+  YAML::Mark start = YAML::Mark::null_mark();
+};
+
+void reject_stalling_documents(const std::string& text, const std::string& shown) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  document_progress progress;
+  int previous = -1;
+  while (parser.HandleNextDocument(progress)) {
+    if (progress.start.pos == previous)
+      throw SpecError(shown, progress.start.line + 1, "invalid YAML: no document can start here");
+    previous = progress.start.pos;
+  }
+}
+
+}  // namespace
+
 bool body_raises(std::string_view body) {
   static const std::regex raise_call("\\braise_error\\b");
   return std::regex_search(body.begin(), body.end(), raise_call);
 }
 
 std::vector<parsed_op> parse_op_specs(std::string_view text, const std::string& shown, std::string_view stem) {
+  reject_unreadable_text(text, shown);
   std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(std::string(text));
+    const std::string owned(text);
+    reject_stalling_documents(owned, shown);
+    documents = YAML::LoadAll(owned);
   } catch (const YAML::Exception& e) {
     throw SpecError(shown, e.mark.is_null() ? 0 : e.mark.line + 1, "invalid YAML: " + e.msg);
   }

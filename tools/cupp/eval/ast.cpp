@@ -43,7 +43,16 @@ std::string to_string(const node& n) {
     case node_kind::imaginary: return float_text(n.float_value) + "j";
     case node_kind::boolean: return n.bool_value ? "True" : "False";
     case node_kind::none: return "None";
-    case node_kind::string: return "'" + n.text + "'";
+    case node_kind::string: {  // a literal the tokenizer reads back as the same text
+      std::string s = "'";
+      for (const char c : n.text) {
+        if (c == '\\' || c == '\'') s += '\\';
+        if (c == '\n') s += "\\n";
+        else if (c == '\t') s += "\\t";
+        else s += c;
+      }
+      return s + "'";
+    }
     case node_kind::tuple: {
       std::string s = "(";
       for (std::size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + to_string(*n.args[i]);
