@@ -15,6 +15,7 @@
 
 #include "compiler/compiler.hpp"
 #include "compiler/disk_cache.hpp"
+#include "compiler/embedded_headers.hpp"
 #include "compiler/hash.hpp"
 #include "compiler/kernel_cache.hpp"
 #include "cupp/config.hpp"
@@ -38,6 +39,18 @@ TEST(KernelCacheHash, Sha256KnownVectors) {
   for (int i = 0; i < 1000; ++i) million.update(std::string_view(chunk).substr(0, 1 + i % 7)).update(
       std::string_view(chunk).substr(0, 1000 - 1 - i % 7));
   EXPECT_EQ(to_hex(million.finish()), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// The build computes the headers' digest (cmake/CuppEmbed.cmake) so that a process does not hash
+// them before its first lookup; it must be the digest of exactly the headers embedded.
+TEST(EmbeddedHeaders, DigestMatchesTheHeaders) {
+  std::string input;
+  for (const embedded_header& h : embedded_headers()) {
+    input += std::to_string(h.name.size()) + ":" + std::string(h.name);
+    input += std::to_string(h.contents.size()) + ":" + std::string(h.contents);
+  }
+  ASSERT_GT(embedded_headers().size(), 10u);
+  EXPECT_EQ(embedded_headers_digest(), hex_of(input));
 }
 
 TEST(KernelCacheHash, ChecksumSeesEveryByte) {

@@ -13,5 +13,8 @@ struct embedded_header {
 };
 
 std::span<const embedded_header> embedded_headers() noexcept;
+// SHA-256 (lower-case hex) of every header's name and contents, computed at build time
+// (cmake/CuppEmbed.cmake says over what); part of every kernel cache key.
+std::string_view embedded_headers_digest() noexcept;
 
 }  // namespace cupp::detail
