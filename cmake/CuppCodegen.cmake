@@ -21,6 +21,9 @@ set(CUPP_GENERATED_HEADERS
   ${CUPP_GENERATED_DIR}/include/cupp/generated/type_id.hpp
   ${CUPP_GENERATED_DIR}/include/cupp/generated/dtype_constants.hpp
   ${CUPP_GENERATED_DIR}/include/cupp/generated/routine_specs.hpp)
+# Compiled into the cupp tool (cupp eval), not into cupp::core.
+set(CUPP_GENERATED_TOOL_SOURCES
+  ${CUPP_GENERATED_DIR}/tools/eval_bindings.cpp)
 set(CUPP_GENERATED_TEST_TABLES
   ${CUPP_GENERATED_DIR}/tests/op_test_table.inc)
 
@@ -30,7 +33,7 @@ set(CUPP_CODEGEN_COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/codegen/gen
 if(CUPP_REGENERATE)
   set(_stamp ${CMAKE_CURRENT_BINARY_DIR}/cupp_codegen.stamp)
   add_custom_command(
-    OUTPUT ${_stamp} ${CUPP_GENERATED_SOURCES} ${CUPP_GENERATED_HEADERS} ${CUPP_GENERATED_TEST_TABLES}
+    OUTPUT ${_stamp} ${CUPP_GENERATED_SOURCES} ${CUPP_GENERATED_HEADERS} ${CUPP_GENERATED_TOOL_SOURCES} ${CUPP_GENERATED_TEST_TABLES}
     COMMAND ${CUPP_CODEGEN_COMMAND}
     COMMAND ${CMAKE_COMMAND} -E touch ${_stamp}
     DEPENDS ${CUPP_SPEC_FILES} ${CUPP_CODEGEN_FILES} ${CMAKE_CURRENT_BINARY_DIR}/cupp_spec_files.txt

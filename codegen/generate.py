@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import jinja2  # noqa: E402
 
+from eval_bindings import binding_body  # noqa: E402
 from model import EMPTY_KINDS, NAN_POLICIES, RESULT_RULES, Specs, SpecError, cpp_name, load_specs  # noqa: E402
 
 OWNED_DIRS = ("generated", "docs/api")  # every file below these is the generator's
@@ -36,6 +37,7 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
     env.filters["cpp_string"] = cpp_string
     env.filters["cpp_name"] = cpp_name
     env.filters["cpp_id"] = lambda name: dt.by_name[name].cpp
+    env.filters["binding_body"] = binding_body
     index = {d.name: d.index for d in dt.dtypes}
     # Every arity a spec may have (1..3 inputs, 1..2 outputs): user kernels use them too.
     arities = [(nin, nout) for nin in (1, 2, 3) for nout in (1, 2)]
@@ -63,16 +65,13 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
     # cupp::core), one page each.
     put("generated/include/cupp/generated/routine_specs.hpp", "routine_specs.hpp.j2")
     put("generated/src/routine_tables.cpp", "routine_tables.cpp.j2")
+    # cupp eval's generated routine bindings (compiled into the cupp tool, not into cupp::core).
+    put("generated/tools/eval_bindings.cpp", "eval_bindings.cpp.j2")
     for family in specs.families:
         put(f"docs/api/{family.name}.md", "api_routine_family.md.j2", family=family)
     put("docs/api/README.md", "api_index.md.j2")
     put("docs/api/dtypes.md", "api_dtypes.md.j2")
     put("docs/api/promotion.md", "api_promotion.md.j2")
-    # The routine families' pages are hand-written (templates/api_routines_<family>.md.j2) and
-    # copied as they are: a new family's page needs no edit here.
-    for name in sorted(os.listdir(template_dir)):
-        if name.startswith("api_routines_") and name.endswith(".md.j2"):
-            put(f"docs/api/{name[len('api_routines_'):-len('.md.j2')]}.md", name)
     for op in specs.ops:
         put(f"docs/api/ufuncs/{op.name}.md", "api_op.md.j2", op=op)
     return out

@@ -7,6 +7,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from routine_params import TYPES as PARAM_TYPES, Param, parse_signature, shown_signature
 from spec_loader import Located, LocatedList, SpecError, load
 
 CPP_KEYWORDS = {
@@ -461,10 +462,7 @@ def load_specs(root: str) -> Specs:
 
 
 # docs/api/ pages that are not a family's: a family's page is docs/api/<family>.md.
-_TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
-RESERVED_PAGES = {"README", "dtypes", "promotion", "ufuncs"} | {
-    f[len("api_routines_"):-len(".md.j2")] for f in (os.listdir(_TEMPLATES) if os.path.isdir(_TEMPLATES) else [])
-    if f.startswith("api_routines_") and f.endswith(".md.j2")}
+RESERVED_PAGES = {"README", "dtypes", "promotion", "ufuncs"}
 
 
 def load_families(routine_dir: str, shown, ops: list[Op], op_names: dict[str, str]) -> list[RoutineFamily]:
@@ -528,11 +526,29 @@ EMPTY_KINDS = {
 # NumPy keyword arguments a signature may have (after its positional array arguments).
 ROUTINE_KEYWORDS = ("axis", "dtype", "out", "ddof", "keepdims", "initial", "where", "n", "prepend", "append",
                     "include_initial", "to_end", "to_begin")
-FAMILY_KEYS = {"family", "doc", "header", "table", "guide", "routines", "methods"}
-ROUTINE_KEYS = {"name", "aliases", "cpp", "signature", "summary", "folds", "empty", "result", "nan", "notes"}
+FAMILY_KEYS = {"family", "label", "doc", "header", "table", "guide", "routines", "methods"}
+# A routine's keys: what every routine has, its eval binding (a typed signature's call), and the
+# facts of a reduction or scan (all four or none).
+FACT_KEYS = {"folds", "empty", "result", "nan"}
+ROUTINE_KEYS = {"name", "aliases", "cpp", "signature", "summary", "notes", "raises", "call", "calls", "returns",
+                "binding", "refuses", "no_eval"} | FACT_KEYS
+CALL_KEYS = {"if", "call", "returns"}
+RAISES_KEYS = {"error", "when"}
+# The errors a routine's spec may say it raises (cupp/errors.hpp).
+ROUTINE_ERRORS = {"TypeError", "ValueError", "IndexError", "AxisError", "OverflowError", "LinAlgError"}
 METHOD_KEYS = {"name", "signature", "summary"}
 CPP_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 SIGNATURE = re.compile(r"^([A-Za-z_][\w.]*)\((.*)\)$")
+
+
+@dataclass
+class Call:
+    """One way a generated binding calls C++: `call` with {param} placeholders; `when`, a bool
+    parameter that selects it (None: the last, unconditional call); `returns`, the fields of the
+    result struct that make the tuple cupp eval gives (empty: the result as it is)."""
+    call: str
+    when: str | None = None
+    returns: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -542,17 +558,32 @@ class Routine:
     name: str
     aliases: list[str]
     cpp: str            # the C++ function: cupp::<cpp>
-    signature: str
+    signature: str      # as NumPy users read it (a typed signature without its types)
     summary: str
     folds: str | None   # the ufunc whose reduce/accumulate it is; None: composite
     identity: str | None  # that ufunc's identity
-    empty: str          # a key of EMPTY_KINDS, or "raises"
+    empty: str          # a key of EMPTY_KINDS, or "raises"; "" for a routine without reduction facts
     empty_error: str | None  # "ValueError: message" when empty is "raises"
-    result: str         # a key of RESULT_RULES
-    nan: str            # a key of NAN_POLICIES
+    result: str         # a key of RESULT_RULES; "" without reduction facts
+    nan: str            # a key of NAN_POLICIES; "" without reduction facts
     keywords: list[str]  # NumPy's keywords, in the signature's order
     notes: str | None
     aliases_line: int = 0
+    typed: str = ""     # the typed signature as the spec gives it ("" for an untyped one)
+    params: list[Param] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)  # the generated binding's calls; empty: none
+    binding: str = "none"   # "generated", "manual" (a hand binding in tools/cupp/eval/) or "none" (no_eval)
+    raises: list[tuple[str, str]] = field(default_factory=list)  # (error: message, when)
+    refuses: dict[str, str] = field(default_factory=dict)  # unsupported parameter -> message
+    no_eval: str = ""   # why cupp eval has no binding (binding "none"), e.g. an in-place routine
+
+    @property
+    def has_facts(self) -> bool:
+        return bool(self.result)
+
+    def shown_calls(self) -> list[str]:
+        """The generated binding's C++ calls with each {param} as the parameter's name (docs)."""
+        return [PLACEHOLDER.sub(lambda m: m.group(1), c.call) for c in self.calls]
 
     def empty_text(self) -> str:
         """The empty behaviour in one phrase (docs and the C++ table)."""
@@ -580,6 +611,7 @@ class RoutineFamily:
     guide: str          # the hand-written guide under docs/
     routines: list[Routine]
     methods: list[Method]
+    label: str = ""     # what `cupp ops` calls it ("N <label> routines"); the family's name by default
 
 
 def _text(node: Located, key: str, what: str) -> str:
@@ -626,9 +658,59 @@ def _choice(node: Located, key: str, choices: dict[str, str], what: str) -> str:
     return value
 
 
+PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
+
+
+def _load_calls(entry: Located, params: list[Param], what: str) -> list[Call]:
+    """A generated binding's calls: `calls` (each {if: a bool parameter, call, returns}) and then
+    `call` (with its `returns`), the one made when no `if` holds."""
+    path = entry.path
+    by_name = {p.name: p for p in params}
+    calls: list[Call] = []
+
+    def returns_of(node: Located, key_line: int) -> list[str]:
+        if "returns" not in node:
+            return []
+        fields = _expect(node["returns"], LocatedList, path, key_line, f"{what}: 'returns'")
+        if not fields or not all(isinstance(f, str) and CPP_IDENTIFIER.match(f) for f in fields):
+            raise SpecError(path, key_line, f"{what}: 'returns' must list the result struct's fields, e.g. "
+                                            f"[values, counts]")
+        return list(fields)
+
+    if "calls" in entry:
+        nodes = _expect(entry["calls"], LocatedList, path, entry.line_of("calls"), f"{what}: 'calls'")
+        for i, node in enumerate(nodes):
+            _expect(node, Located, path, nodes.item_lines[i], f"{what}: a conditional call")
+            _check_keys(node, CALL_KEYS, {"if", "call"}, f"{what}: a conditional call")
+            cond = node["if"]
+            if cond not in by_name or not (by_name[cond].types == ["bool"] or by_name[cond].default == "None"):
+                raise SpecError(path, node.line_of("if"), f"{what}: 'if: {cond}' must name a bool parameter (the call "
+                                                          f"when it is True) or one that defaults to None (when given)")
+            calls.append(Call(_text(node, "call", what), cond, returns_of(node, node.line_of("returns"))))
+    if "call" not in entry:
+        raise SpecError(path, entry.line, f"{what}: a typed signature needs 'call' (the C++ call its cupp eval "
+                                          f"binding makes), or 'binding: manual'")
+    calls.append(Call(_text(entry, "call", what), None, returns_of(entry, entry.line_of("returns"))))
+    used: set[str] = {c.when for c in calls if c.when}
+    for c in calls:
+        for ph in PLACEHOLDER.findall(c.call):
+            if ph not in by_name:
+                raise SpecError(path, entry.line_of("call"), f"{what}: the call names '{{{ph}}}', which is not a "
+                                                             f"parameter of the signature")
+            if by_name[ph].kind not in ("value", "varargs"):
+                raise SpecError(path, entry.line_of("call"), f"{what}: '{{{ph}}}' is {by_name[ph].types[0]}, "
+                                                             f"which the C++ call cannot take")
+            used.add(ph)
+    for p in params:
+        if p.kind in ("value", "varargs") and p.name not in used:
+            raise SpecError(path, entry.line_of("call"), f"{what}: parameter '{p.name}' is not passed to the C++ "
+                                                         f"call (name it as {{{p.name}}}, or type it ignored)")
+    return calls
+
+
 def load_routine(entry: Located, ops: dict[str, Op]) -> Routine:
     path = entry.path
-    _check_keys(entry, ROUTINE_KEYS, {"name", "signature", "summary", "folds", "empty", "result", "nan"}, "a routine")
+    _check_keys(entry, ROUTINE_KEYS, {"name", "signature", "summary"}, "a routine")
     name = entry["name"]
     if not isinstance(name, str) or not IDENTIFIER.match(name):
         raise SpecError(path, entry.line_of("name"), f"routine name '{name}' is not a lower-case identifier")
@@ -643,55 +725,119 @@ def load_routine(entry: Located, ops: dict[str, Op]) -> Routine:
     if not isinstance(cpp, str) or not CPP_IDENTIFIER.match(cpp):
         raise SpecError(path, entry.line_of("cpp"), f"{what}: cpp '{cpp}' is not a C++ identifier")
     signature = _text(entry, "signature", what)
-    keywords = _signature_keywords(signature, name, path, entry.line_of("signature"))
-
-    folds = entry["folds"]
-    op = None
-    if folds != "none":
-        op = ops.get(folds) if isinstance(folds, str) else None
-        if op is None:
-            raise SpecError(path, entry.line_of("folds"), f"{what}: folds '{folds}', which is not a ufunc of specs/ufuncs/ "
-                                                          f"(give an op's name, or 'none' for a composite routine)")
-        if op.nin != 2 or op.nout != 1:
-            raise SpecError(path, entry.line_of("folds"), f"{what}: folds '{folds}', which is not binary (nin=2, nout=1)")
-
-    empty_node = entry["empty"]
-    empty_error = None
-    if isinstance(empty_node, Located):
-        _check_keys(empty_node, {"raises", "message"}, {"raises", "message"}, f"{what}: 'empty'")
-        if empty_node["raises"] not in RAISABLE:
-            raise SpecError(path, empty_node.line_of("raises"),
-                            f"{what}: empty raises '{empty_node['raises']}', which is not one of {', '.join(sorted(RAISABLE))}")
-        empty_error = f"{empty_node['raises']}: {_text(empty_node, 'message', what)}"
-        empty = "raises"
+    sig_line = entry.line_of("signature")
+    # A typed signature (p: type = default) declares the binding's parameters; an untyped one
+    # (reductions and scans, whose bindings are hand-written) only NumPy's keywords.
+    typed = ":" in signature.split("(", 1)[-1]
+    params: list[Param] = []
+    if typed:
+        params = parse_signature(signature, name, path, sig_line)
+        keywords = [p.name for p in params if p.default is not None]
+        shown = shown_signature(name, params)
     else:
-        empty = _choice(entry, "empty", EMPTY_KINDS, what)
-    if empty == "identity" and (op is None or op.identity is None):
-        raise SpecError(path, entry.line_of("empty"),
-                        f"{what}: empty is 'identity' but " + (f"'{folds}' has no identity" if op else "it folds no ufunc"))
+        keywords = _signature_keywords(signature, name, path, sig_line)
+        shown = signature
 
-    result = _choice(entry, "result", RESULT_RULES, what)
-    # The widening rule is the ufunc's (reduce_widens_ints, which the engine's default result reads):
-    # a routine may not claim it for a ufunc that does not widen, nor deny it for one that does.
-    if result == "widen_ints" and (op is None or not op.reduce_widens_ints):
-        raise SpecError(path, entry.line_of("result"),
-                        f"{what}: result 'widen_ints' needs a folded ufunc whose spec says reduce_widens_ints"
-                        + (f" ('{folds}' does not)" if op else " (it folds none)"))
-    if result == "keep" and op is not None and op.reduce_widens_ints:
-        raise SpecError(path, entry.line_of("result"),
-                        f"{what}: result 'keep' contradicts '{folds}', whose reduce widens integers (reduce_widens_ints)")
-    nan = _choice(entry, "nan", NAN_POLICIES, what)
-    if "initial" in keywords and op is None:
-        raise SpecError(path, entry.line_of("signature"), f"{what}: initial= needs a routine that folds a ufunc")
+    given_facts = FACT_KEYS & set(entry)
+    if given_facts and given_facts != FACT_KEYS:
+        raise SpecError(path, entry.line, f"{what}: a reduction or scan gives all of {', '.join(sorted(FACT_KEYS))} "
+                                          f"(it lacks {', '.join(sorted(FACT_KEYS - given_facts))})")
+    op = None
+    empty, empty_error, result, nan = "", None, "", ""
+    if given_facts:
+        folds = entry["folds"]
+        if folds != "none":
+            op = ops.get(folds) if isinstance(folds, str) else None
+            if op is None:
+                raise SpecError(path, entry.line_of("folds"), f"{what}: folds '{folds}', which is not a ufunc of "
+                                                              f"specs/ufuncs/ (give an op's name, or 'none' for a "
+                                                              f"composite routine)")
+            if op.nin != 2 or op.nout != 1:
+                raise SpecError(path, entry.line_of("folds"),
+                                f"{what}: folds '{folds}', which is not binary (nin=2, nout=1)")
+        empty_node = entry["empty"]
+        if isinstance(empty_node, Located):
+            _check_keys(empty_node, {"raises", "message"}, {"raises", "message"}, f"{what}: 'empty'")
+            if empty_node["raises"] not in RAISABLE:
+                raise SpecError(path, empty_node.line_of("raises"),
+                                f"{what}: empty raises '{empty_node['raises']}', which is not one of "
+                                f"{', '.join(sorted(RAISABLE))}")
+            empty_error = f"{empty_node['raises']}: {_text(empty_node, 'message', what)}"
+            empty = "raises"
+        else:
+            empty = _choice(entry, "empty", EMPTY_KINDS, what)
+        if empty == "identity" and (op is None or op.identity is None):
+            raise SpecError(path, entry.line_of("empty"), f"{what}: empty is 'identity' but " +
+                            (f"'{folds}' has no identity" if op else "it folds no ufunc"))
+        result = _choice(entry, "result", RESULT_RULES, what)
+        # The widening rule is the ufunc's (reduce_widens_ints, which the engine's default result
+        # reads): a routine may not claim it for a ufunc that does not widen, nor deny it for one that does.
+        if result == "widen_ints" and (op is None or not op.reduce_widens_ints):
+            raise SpecError(path, entry.line_of("result"),
+                            f"{what}: result 'widen_ints' needs a folded ufunc whose spec says reduce_widens_ints"
+                            + (f" ('{folds}' does not)" if op else " (it folds none)"))
+        if result == "keep" and op is not None and op.reduce_widens_ints:
+            raise SpecError(path, entry.line_of("result"), f"{what}: result 'keep' contradicts '{folds}', whose "
+                                                           f"reduce widens integers (reduce_widens_ints)")
+        nan = _choice(entry, "nan", NAN_POLICIES, what)
+    if "initial" in keywords and given_facts and op is None:
+        raise SpecError(path, sig_line, f"{what}: initial= needs a routine that folds a ufunc")
+
+    refuses: dict[str, str] = {}
+    if "refuses" in entry:
+        node = _expect(entry["refuses"], Located, path, entry.line_of("refuses"), f"{what}: 'refuses'")
+        for key in node:
+            if not any(p.name == key and p.types == ["unsupported"] for p in params):
+                raise SpecError(path, node.line_of(key), f"{what}: refuses '{key}', which is not an unsupported "
+                                                         f"parameter of the signature")
+            refuses[key] = _text(node, key, what)
+    for p in params:
+        if p.types == ["unsupported"] and p.name not in refuses:
+            raise SpecError(path, sig_line, f"{what}: unsupported parameter '{p.name}' needs its message under "
+                                            f"'refuses'")
+    raises: list[tuple[str, str]] = []
+    if "raises" in entry:
+        nodes = _expect(entry["raises"], LocatedList, path, entry.line_of("raises"), f"{what}: 'raises'")
+        for i, node in enumerate(nodes):
+            _expect(node, Located, path, nodes.item_lines[i], f"{what}: an error it raises")
+            _check_keys(node, RAISES_KEYS, RAISES_KEYS, f"{what}: an error it raises")
+            error = _text(node, "error", what)
+            if error.split(":", 1)[0] not in ROUTINE_ERRORS:
+                raise SpecError(path, node.line_of("error"), f"{what}: '{error}' does not start with one of "
+                                                             f"{', '.join(sorted(ROUTINE_ERRORS))} and a colon")
+            raises.append((error, _text(node, "when", what)))
+
+    binding, calls = "none", []
+    no_eval = _text(entry, "no_eval", what) if "no_eval" in entry else ""
+    if no_eval and ({"binding", "call", "calls"} & set(entry)):
+        raise SpecError(path, entry.line_of("no_eval"), f"{what}: no_eval (why cupp eval has no binding) goes "
+                                                        f"without binding, call and calls")
+    if no_eval:
+        pass
+    elif "binding" in entry:
+        if entry["binding"] != "manual":
+            raise SpecError(path, entry.line_of("binding"), f"{what}: binding '{entry['binding']}' (the only "
+                                                            f"value is manual: a hand binding in tools/cupp/eval/)")
+        if "call" in entry or "calls" in entry:
+            raise SpecError(path, entry.line_of("binding"), f"{what}: a manual binding has no 'call'")
+        binding = "manual"
+    elif typed:
+        calls = _load_calls(entry, params, what)
+        binding = "generated"
+    elif "call" in entry or "calls" in entry or "returns" in entry:
+        raise SpecError(path, entry.line_of("call"), f"{what}: 'call' needs a typed signature (param: type = default)")
+    else:
+        binding = "manual"  # an untyped signature (the reductions and scans): bound by hand
     notes = _text(entry, "notes", what) if "notes" in entry else None
-    return Routine(path, entry.line, name, aliases, cpp, signature, _text(entry, "summary", what), op.name if op else None,
+    return Routine(path, entry.line, name, aliases, cpp, shown, _text(entry, "summary", what), op.name if op else None,
                    op.identity if op else None, empty, empty_error, result, nan, keywords, notes,
-                   entry.line_of("aliases"))
+                   entry.line_of("aliases"), signature if typed else "", params, calls, binding, raises, refuses,
+                   no_eval)
 
 
 def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
     doc = load(path, shown)
-    _check_keys(doc, FAMILY_KEYS, FAMILY_KEYS - {"methods"}, "a routine family spec")
+    _check_keys(doc, FAMILY_KEYS, FAMILY_KEYS - {"methods", "label"}, "a routine family spec")
     family = doc["family"]
     stem = os.path.splitext(os.path.basename(path))[0]
     if not isinstance(family, str) or not IDENTIFIER.match(family):
@@ -725,4 +871,6 @@ def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
             signature = _text(entry, "signature", f"method '{name}'")
             _signature_keywords(signature, f"ufunc.{name}", shown, entry.line_of("signature"))
             methods.append(Method(name, signature, _text(entry, "summary", f"method '{name}'")))
-    return RoutineFamily(shown, family, _text(doc, "doc", "the family"), header, table, guide, routines, methods)
+    label = _text(doc, "label", "the family") if "label" in doc else family
+    return RoutineFamily(shown, family, _text(doc, "doc", "the family"), header, table, guide, routines, methods,
+                         label)

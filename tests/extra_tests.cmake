@@ -83,4 +83,9 @@ if(TARGET cupp_tool)
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_cupp_eval.sh $<TARGET_FILE:cupp_tool>
                    ${CMAKE_CURRENT_BINARY_DIR}/cupp_eval_tool_dir)
   set_tests_properties(cupp_eval_tool PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # Every routine `cupp ops` lists has a cupp eval binding (generated or by hand); no GPU needed.
+  add_test(NAME eval_bindings_cover
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_eval_bindings.py
+                   $<TARGET_FILE:cupp_tool>)
+  set_tests_properties(eval_bindings_cover PROPERTIES TIMEOUT 120)
 endif()

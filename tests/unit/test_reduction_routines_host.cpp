@@ -82,7 +82,8 @@ TEST(ReductionRoutines, EveryNameIsCallableThroughCuppEval) {
 // and each entry's facts agree with the generated op registry.
 TEST(ReductionRoutines, SpecEntriesAgreeWithTheTablesAndTheUfuncs) {
   std::map<std::string, const detail::routine_spec*> specs;
-  for (const detail::routine_spec& s : detail::routine_specs()) specs.emplace(std::string(s.name), &s);
+  for (const detail::routine_spec& s : detail::routine_specs())
+    if (s.family == "reductions" || s.family == "scans") specs.emplace(std::string(s.name), &s);
   const std::vector<std::string> names = new_family_names();
   EXPECT_EQ(specs.size(), names.size());
   auto rule_known = [](std::string_view kind, std::string_view name) {

@@ -1,6 +1,6 @@
 // `cupp ops [--ops SPEC.yaml ...] [NAME [--source]]`: the built-in ops of the generated registry
-// (and the ops loaded from --ops spec files) with their loops, then the routine families that are
-// not ufuncs (creation ... statistics, and the reductions and scans of specs/routines/); NAME
+// (and the ops loaded from --ops spec files) with their loops, then the routine families of
+// specs/routines/ (the generated detail::routine_families(), by spec file name); NAME
 // prints one op, or one routine (for a reduction or scan also the facts its spec declares: the
 // ufunc it folds, result dtype rule, NaN policy, empty behaviour, keywords); `cupp ops --check SPEC.yaml...`
 // loads spec files one after the other and reports each (OK, or the first error). Loops are
@@ -14,30 +14,14 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "cupp/creation.hpp"
-#include "cupp/manipulation.hpp"
-#include "cupp/indexing.hpp"
-#include "cupp/searching.hpp"
-#include "cupp/sorting.hpp"
-#include "cupp/statistics.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/generated/routine_specs.hpp"
 #include "cupp/load_ops.hpp"
 #include "cupp/ops.hpp"
-#include "cupp/reductions.hpp"
-#include "cupp/scans.hpp"
 
 namespace cupp::tool {
 
 namespace {
-
-// The routine families that are not ufuncs, from the runtime's own tables.
-std::vector<std::pair<const char*, std::span<const routine_info>>> routine_families() {
-  return {{"creation", creation_routines()},   {"manipulation", manipulation_routines()},
-          {"indexing", indexing_routines()},   {"sorting", sorting_routines()},
-          {"searching", searching_routines()}, {"statistics", statistics_routines()},
-          {"reduction", reduction_routines()}, {"scan", scan_routines()}};
-}
 
 // What a rule name of a routine spec means ("" when the generated table has no such rule).
 std::string_view rule_meaning(std::string_view kind, std::string_view name) {
@@ -48,23 +32,35 @@ std::string_view rule_meaning(std::string_view kind, std::string_view name) {
 
 // A routine of one of the families by name; false when there is none.
 bool print_routine(std::string_view name) {
-  for (const auto& [family, routines] : routine_families()) {
-    for (const routine_info& r : routines) {
+  for (const detail::routine_family& family : detail::routine_families()) {
+    for (const routine_info& r : family.table()) {
       if (r.name != name) continue;
-      std::cout << r.name << "  " << r.signature << "  (" << family << " routine: " << r.summary << ")\n";
+      std::cout << r.name << "  " << r.signature << "  (" << family.label << " routine: " << r.summary << ")\n";
       const detail::routine_spec* spec = detail::find_routine_spec(name);
       if (spec == nullptr) return true;
       if (!spec->alias_of.empty()) std::cout << "  alias of " << spec->alias_of << '\n';
-      std::cout << "  C++: cupp::" << spec->cpp << "\n";
-      std::cout << "  folds: " << (spec->folds.empty() ? "none (composite)" : spec->folds) << '\n';
-      std::cout << "  result dtype: " << spec->result << " (" << rule_meaning("result", spec->result) << ")\n";
-      std::cout << "  NaN: " << spec->nan << " (" << rule_meaning("nan", spec->nan) << ")\n";
-      const std::string_view empty_meaning = rule_meaning("empty", spec->empty);
-      std::cout << "  empty: " << spec->empty;
-      if (!empty_meaning.empty()) std::cout << " (" << empty_meaning << ")";
-      std::cout << '\n';
-      std::cout << "  keywords: " << spec->keywords << '\n';
+      if (spec->call.empty())
+        std::cout << "  C++: cupp::" << spec->cpp << "\n";
+      else
+        std::cout << "  C++: " << spec->call << "\n";
+      if (!spec->typed.empty()) std::cout << "  typed: " << spec->typed << '\n';
+      if (!spec->result.empty()) {  // a reduction's or scan's facts
+        std::cout << "  folds: " << (spec->folds.empty() ? "none (composite)" : spec->folds) << '\n';
+        std::cout << "  result dtype: " << spec->result << " (" << rule_meaning("result", spec->result) << ")\n";
+        std::cout << "  NaN: " << spec->nan << " (" << rule_meaning("nan", spec->nan) << ")\n";
+        const std::string_view empty_meaning = rule_meaning("empty", spec->empty);
+        std::cout << "  empty: " << spec->empty;
+        if (!empty_meaning.empty()) std::cout << " (" << empty_meaning << ")";
+        std::cout << '\n';
+        std::cout << "  keywords: " << spec->keywords << '\n';
+      }
       if (!spec->notes.empty()) std::cout << "  notes: " << spec->notes << '\n';
+      if (spec->binding == "generated")
+        std::cout << "  cupp eval: generated binding\n";
+      else if (spec->binding == "manual")
+        std::cout << "  cupp eval: hand binding (tools/cupp/eval/)\n";
+      else
+        std::cout << "  cupp eval: none (" << spec->no_eval << ")\n";
       std::cout << "  spec: specs/routines/" << spec->family << ".yaml\n";
       return true;
     }
@@ -151,9 +147,10 @@ int ops(std::span<const std::string_view> args) {
   const auto all = builtin_ops();
   std::cout << all.size() << " built-in ops\n";
   for (const auto& op : all) print_op(op, false);
-  // The routines that are not ufuncs, from the runtime's own tables.
-  for (const auto& [family, routines] : routine_families()) {
-    std::cout << routines.size() << " " << family << " routines\n";
+  // The routines that are not ufuncs: every family of specs/routines/ (the generated list).
+  for (const detail::routine_family& family : detail::routine_families()) {
+    const std::span<const routine_info> routines = family.table();
+    std::cout << routines.size() << " " << family.label << " routines\n";
     for (const routine_info& r : routines) std::cout << r.name << "  " << r.signature << "  (" << r.summary << ")\n";
   }
   if (loaded_any) {

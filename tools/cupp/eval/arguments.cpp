@@ -1,6 +1,9 @@
 // cupp eval: binding and reading a routine's arguments (see arguments.hpp).
 #include "arguments.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "cupp/errors.hpp"
@@ -30,6 +33,15 @@ arguments::arguments(std::string name, std::vector<std::string> params, std::siz
       throw cupp::TypeError(name_ + "() missing required argument '" + params_[i] + "' (pos " + std::to_string(i + 1) +
                             ")");
   }
+}
+
+arguments::arguments(std::string name, std::vector<std::string> params, std::size_t required, std::size_t positional,
+                     std::span<const value> args, std::span<const keyword_value> keywords)
+    : arguments(std::move(name), std::move(params), required, args.first(std::min(args.size(), positional)),
+                keywords) {
+  if (args.size() > positional)
+    throw cupp::TypeError(name_ + "() takes " + std::to_string(positional) + " positional argument" +
+                          (positional == 1 ? "" : "s") + " but " + std::to_string(args.size()) + " were given");
 }
 
 bool arguments::is_int(const value& v) {
@@ -73,6 +85,11 @@ std::vector<std::int64_t> arguments::integers(std::size_t i) const {
     out.push_back(to_int(get(i), i));
   }
   return out;
+}
+
+std::optional<std::vector<std::int64_t>> arguments::optional_integers(std::size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return integers(i);
 }
 
 bool arguments::boolean(std::size_t i, bool fallback) const {
@@ -152,6 +169,194 @@ cupp::weak_scalar arguments::number(std::size_t i) const {
 }
 
 cupp::operand arguments::operand(std::size_t i) const { return to_operand(get(i), name_, i); }
+
+cupp::ndarray arguments::optional_array(std::size_t i) const {
+  if (!has(i)) return cupp::ndarray();
+  return array(i);
+}
+
+cupp::ndarray arguments::index_array(std::size_t i) const {
+  if (is_int(get(i))) return cupp::scalar(cupp::weak_scalar(to_int(get(i), i)), cupp::int64);
+  return array(i);
+}
+
+cupp::operand arguments::operand_or(std::size_t i, double fallback) const {
+  return has(i) ? operand(i) : cupp::operand(fallback);
+}
+
+std::optional<cupp::operand> arguments::optional_operand(std::size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return operand(i);
+}
+
+std::optional<cupp::weak_scalar> arguments::optional_number(std::size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return number(i);
+}
+
+double arguments::real(std::size_t i) const {
+  const cupp::weak_scalar w = number(i);
+  if (w.scalar_kind() == cupp::weak_scalar::kind::complex_)
+    throw cupp::TypeError(name_ + "(): '" + params_[i] + "' must be a real number, not complex");
+  return w.real();
+}
+
+double arguments::real_or(std::size_t i, double fallback) const { return has(i) ? real(i) : fallback; }
+
+std::optional<double> arguments::optional_real(std::size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return real(i);
+}
+
+int arguments::int32(std::size_t i, int fallback) const {
+  if (!has(i)) return fallback;
+  const std::int64_t v = to_int(get(i), i);
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    throw cupp::OverflowError(name_ + "(): '" + params_[i] + "' does not fit a C int");
+  return static_cast<int>(v);
+}
+
+cupp::axes arguments::axes(std::size_t i) const {
+  if (!slots_[i]) return cupp::axes();
+  if (slots_[i]->is_none()) return cupp::axes::none();
+  return cupp::axes(integers(i));
+}
+
+std::optional<cupp::shape_t> arguments::optional_shape(std::size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return shape(i);
+}
+
+std::int64_t arguments::ddof(std::size_t i) const {
+  const value& v = get(i);
+  if (v.is_scalar() && v.scalar().k == py_scalar::kind::float_) {
+    const double d = v.scalar().f;
+    if (d != std::trunc(d)) throw cupp::ValueError("ddof must be integer");
+    return static_cast<std::int64_t>(d);
+  }
+  return to_int(v, i);
+}
+
+std::optional<std::int64_t> arguments::optional_ddof(std::size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return ddof(i);
+}
+
+std::pair<double, double> arguments::range(std::size_t i) const {
+  const value& r = get(i);
+  auto real_of = [&](const value& v) {
+    if (!v.is_scalar() || to_weak(v.scalar()).scalar_kind() == cupp::weak_scalar::kind::complex_)
+      throw cupp::TypeError(name_ + "(): '" + params_[i] + "' must hold real numbers, not '" + v.type_name() + "'");
+    return to_weak(v.scalar()).real();
+  };
+  if (!r.is_tuple() || r.tuple().size() != 2)
+    throw cupp::ValueError(name_ + "(): '" + params_[i] + "' must be a tuple (min, max)");
+  return {real_of(r.tuple()[0]), real_of(r.tuple()[1])};
+}
+
+std::optional<std::pair<double, double>> arguments::optional_range(std::size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return range(i);
+}
+
+std::optional<bool> arguments::optional_boolean(std::size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return boolean(i, false);
+}
+
+std::optional<std::string> arguments::optional_string(std::size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return string(i, {});
+}
+
+cupp::dtype arguments::dtype_or(std::size_t i, cupp::dtype fallback) const { return dtype(i).value_or(fallback); }
+
+cupp::weak_scalar arguments::number_or(std::size_t i, cupp::weak_scalar fallback) const {
+  return has(i) ? number(i) : fallback;
+}
+
+cupp::order arguments::memory_order(std::size_t i, std::string_view fallback) const {
+  const std::string s = has(i) ? string(i, {}) : std::string(fallback);
+  if (s == "C") return cupp::order::C;
+  if (s == "F") return cupp::order::F;
+  throw cupp::ValueError("only 'C' or 'F' order is permitted");
+}
+
+std::vector<cupp::clip_mode> arguments::clip_modes(std::size_t i, std::string_view fallback) const {
+  std::vector<cupp::clip_mode> modes;
+  if (!has(i)) {
+    modes.push_back(cupp::parse_clip_mode(fallback));
+  } else if (get(i).is_tuple()) {
+    for (const value& m : get(i).tuple()) {
+      if (!m.is_string()) throw cupp::TypeError(name_ + "(): '" + params_[i] + "' must be a string or a tuple of strings");
+      modes.push_back(cupp::parse_clip_mode(m.string()));
+    }
+  } else {
+    modes.push_back(cupp::parse_clip_mode(string(i, {})));
+  }
+  return modes;
+}
+
+std::complex<double> arguments::complex_number(std::size_t i) const {
+  const cupp::weak_scalar w = number(i);
+  return {w.real(), w.imag()};
+}
+
+std::optional<std::complex<double>> arguments::optional_complex(std::size_t i) const {
+  if (!has(i)) return std::nullopt;
+  return complex_number(i);
+}
+
+std::vector<int> arguments::int_list(std::size_t i) const {
+  if (!has(i)) return {};
+  std::vector<int> out;
+  for (std::int64_t v : integers(i)) {
+    if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+      throw cupp::OverflowError(name_ + "(): '" + params_[i] + "' does not fit a C int");
+    out.push_back(static_cast<int>(v));
+  }
+  return out;
+}
+
+std::array<int, 2> arguments::axis_pair(std::size_t i, std::array<int, 2> fallback) const {
+  if (!has(i)) return fallback;
+  const std::vector<int> axes = int_list(i);
+  if (axes.size() != 2) throw cupp::ValueError("len(axes) must be 2.");
+  return {axes[0], axes[1]};
+}
+
+cupp::index_spec arguments::index_obj(std::size_t i) const {
+  const value& v = get(i);
+  if (v.is_tuple()) return integers(i);
+  if (v.is_array()) {
+    const cupp::ndarray& x = v.array();
+    if (x.ndim() > 1) throw cupp::ValueError("index array argument obj must be one dimensional or scalar");
+    if (!cupp::can_cast(x.dtype(), cupp::int64, cupp::casting::same_kind) || x.dtype().is_bool())
+      throw cupp::IndexError("arrays used as indices must be of integer (or boolean) type");
+    std::vector<std::int64_t> idx = cupp::astype(x, cupp::int64).to_vector<std::int64_t>();
+    if (x.ndim() == 0) return idx[0];
+    return idx;
+  }
+  return integer(i, 0);
+}
+
+std::vector<bool> arguments::bool_mask(std::size_t i) const {
+  const cupp::ndarray& m = array(i);
+  if (m.ndim() != 1) throw cupp::ValueError("boolean array argument obj to delete must be one dimensional");
+  const std::vector<std::uint8_t> bytes = m.view(cupp::uint8).to_vector<std::uint8_t>();
+  return std::vector<bool>(bytes.begin(), bytes.end());
+}
+
+value one_or_tuple(std::vector<cupp::ndarray> arrays) {
+  if (arrays.size() == 1) return value(std::move(arrays[0]));
+  return tuple_of(std::move(arrays));
+}
+
+std::int64_t sum_of(const std::vector<std::int64_t>& values) {
+  std::int64_t total = 0;
+  for (std::int64_t v : values) total += v;
+  return total;
+}
 
 std::vector<cupp::ndarray> positional_arrays(std::string_view name, std::span<const value> args) {
   std::vector<cupp::ndarray> xs;

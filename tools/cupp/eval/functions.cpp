@@ -150,10 +150,8 @@ function_table function_table::builtins() {
   add_scans(t);
   add_creation(t);
   add_manipulation(t);
-  add_indexing(t);
-  add_sorting(t);
   add_searching(t);
-  add_statistics(t);
+  add_generated_bindings(t);
   return t;
 }
 

@@ -52,25 +52,17 @@ void add_reductions(function_table& t);
 // u.accumulate(a, axis=0, dtype=None) (scans.cpp).
 void add_scans(function_table& t);
 value call_ufunc_accumulate(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
-// Registers the array creation routines: empty, zeros, ones, full, the *_like forms, arange,
-// linspace, logspace, geomspace, eye, identity, tri, tril, triu, diag, diagflat, meshgrid, indices
-// (creation.cpp).
+// Registers arange, whose leading numbers are read as Python's range reads them (creation.cpp;
+// the rest of the family is generated).
 void add_creation(function_table& t);
-// Registers the array manipulation routines: concatenate, concat, stack, hstack, vstack, dstack,
-// column_stack, append, split, array_split, hsplit, vsplit, dsplit, flip, fliplr, flipud, rot90,
-// roll, tile, repeat, resize, atleast_1d/2d/3d, delete, insert (manipulation.cpp).
+// Registers pad, clip and where, whose arguments the typed signatures cannot express
+// (manipulation.cpp; the rest of the family is generated).
 void add_manipulation(function_table& t);
-// Registers the indexing routines that return arrays: take, take_along_axis, compress, extract,
-// flatnonzero, choose, unravel_index, ravel_multi_index, ix_ (indexing.cpp).
-void add_indexing(function_table& t);
-// Registers the sorting routines: sort, argsort, lexsort, partition, argpartition (sorting.cpp).
-void add_sorting(function_table& t);
-// Registers the searching, counting and set routines: searchsorted, digitize, bincount,
-// histogram, unique and its forms, isin, intersect1d, union1d, setdiff1d, setxor1d (searching.cpp).
+// Registers every routine whose spec (specs/routines/) has a typed signature and a call: the
+// bindings codegen writes into generated/tools/eval_bindings.cpp.
+void add_generated_bindings(function_table& t);
+// Registers unique, whose tuple follows its flags (searching.cpp; the rest of the family is generated).
 void add_searching(function_table& t);
-// Registers the statistics and logic routines: median, percentile, quantile and their nan forms,
-// average, cov, corrcoef, isclose, allclose, array_equal, array_equiv (statistics.cpp).
-void add_statistics(function_table& t);
 
 // Held around a call of `f` when f raises from the data (its spec's `raises`, e.g. power): such
 // an op's kernels share one device error flag per compiled program, which the engine reads and

@@ -703,34 +703,7 @@ ndarray fromfunction(const std::function<ndarray(std::span<const ndarray>)>& fun
 
 // ---------------------------------------------------------------------------------------------
 
-std::span<const routine_info> creation_routines() noexcept {
-  static constexpr routine_info table[] = {
-      {"empty", "empty(shape, dtype=float)", "uninitialised array"},
-      {"zeros", "zeros(shape, dtype=float)", "array of zeros"},
-      {"ones", "ones(shape, dtype=float)", "array of ones"},
-      {"full", "full(shape, fill_value, dtype=None)", "array filled with a value"},
-      {"empty_like", "empty_like(a, dtype=None, shape=None)", "uninitialised array like a"},
-      {"zeros_like", "zeros_like(a, dtype=None, shape=None)", "zeros like a"},
-      {"ones_like", "ones_like(a, dtype=None, shape=None)", "ones like a"},
-      {"full_like", "full_like(a, fill_value, dtype=None, shape=None)", "a value, like a"},
-      {"arange", "arange([start,] stop[, step], dtype=None)", "evenly spaced values in [start, stop)"},
-      {"linspace", "linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0)",
-       "num evenly spaced samples"},
-      {"logspace", "logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0)",
-       "samples evenly spaced on a log scale"},
-      {"geomspace", "geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0)", "a geometric progression"},
-      {"eye", "eye(N, M=None, k=0, dtype=float)", "ones on the k-th diagonal"},
-      {"identity", "identity(n, dtype=float)", "the identity matrix"},
-      {"tri", "tri(N, M=None, k=0, dtype=float)", "ones at and below the k-th diagonal"},
-      {"tril", "tril(m, k=0)", "lower triangle (last two axes)"},
-      {"triu", "triu(m, k=0)", "upper triangle (last two axes)"},
-      {"diag", "diag(v, k=0)", "build a diagonal matrix, or view a diagonal"},
-      {"diagflat", "diagflat(v, k=0)", "the flattened input on a diagonal"},
-      {"meshgrid", "meshgrid(*xi, copy=True, sparse=False, indexing='xy')", "coordinate matrices"},
-      {"indices", "indices(dimensions, dtype=int, sparse=False)", "grid indices"},
-      {"fromfunction", "fromfunction(function, shape, dtype=float)", "function of the indices (C++ only)"},
-  };
-  return table;
-}
+// creation_routines(), the table `cupp ops` lists: generated from specs/routines/creation.yaml
+// (generated/src/routine_tables.cpp).
 
 }  // namespace cupp

@@ -230,28 +230,7 @@ clip_mode parse_clip_mode(std::string_view name) {
   throw ValueError("clipmode must be one of 'clip', 'raise', or 'wrap'");
 }
 
-std::span<const routine_info> indexing_routines() noexcept {
-  static const routine_info table[] = {
-      {"take", "take(a, indices, axis=None, out=None, mode='raise')", "elements along an axis (one gather kernel)"},
-      {"take_along_axis", "take_along_axis(arr, indices, axis=-1)", "values at 1-d indices along an axis"},
-      {"put", "put(a, ind, v, mode='raise')", "a.flat[ind] = v (last write wins)"},
-      {"put_along_axis", "put_along_axis(arr, indices, values, axis)", "write at 1-d indices along an axis"},
-      {"compress", "compress(condition, a, axis=None, out=None)", "slices where condition is true"},
-      {"extract", "extract(condition, arr)", "elements where condition is true"},
-      {"flatnonzero", "flatnonzero(a)", "flat positions of nonzero elements"},
-      {"nonzero", "nonzero(a)", "coordinates of nonzero elements, one array per dimension"},
-      {"argwhere", "argwhere(a)", "(count, ndim) coordinates of nonzero elements"},
-      {"choose", "choose(a, choices, out=None, mode='raise')", "an array from an index array and choices"},
-      {"select", "select(condlist, choicelist, default=0)", "the first true condition's choice"},
-      {"putmask", "putmask(a, mask, values)", "a.flat[n] = values[n] where mask"},
-      {"place", "place(arr, mask, vals)", "vals in order where mask"},
-      {"fill_diagonal", "fill_diagonal(a, val, wrap=False)", "fill the main diagonal in place"},
-      {"unravel_index", "unravel_index(indices, shape, order='C')", "flat indices to coordinate arrays"},
-      {"ravel_multi_index", "ravel_multi_index(multi_index, dims, mode='raise', order='C')",
-       "coordinate arrays to flat indices"},
-      {"ix_", "ix_(*args)", "an open mesh from sequences"},
-  };
-  return table;
-}
+// indexing_routines(), the table `cupp ops` lists: generated from specs/routines/indexing.yaml
+// (generated/src/routine_tables.cpp).
 
 }  // namespace cupp

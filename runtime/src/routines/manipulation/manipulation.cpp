@@ -748,54 +748,7 @@ ndarray insert(const ndarray& arr, const index_spec& obj, const operand& values,
   return out;
 }
 
-// ---------------------------------------------------------------------------------------------
-
-std::span<const routine_info> manipulation_routines() noexcept {
-  static constexpr routine_info table[] = {
-      {"concatenate", "concatenate((a1, a2, ...), axis=0, out=None, dtype=None, casting='same_kind')",
-       "join arrays along an existing axis (axis=None: flattened)"},
-      {"concat", "concat((a1, a2, ...), axis=0, out=None, dtype=None, casting='same_kind')",
-       "Array API name of concatenate"},
-      {"stack", "stack((a1, a2, ...), axis=0, out=None, dtype=None, casting='same_kind')",
-       "join arrays along a new axis"},
-      {"hstack", "hstack(tup, dtype=None, casting='same_kind')", "join column-wise"},
-      {"vstack", "vstack(tup, dtype=None, casting='same_kind')", "join row-wise"},
-      {"dstack", "dstack(tup)", "join along the third axis"},
-      {"column_stack", "column_stack(tup)", "1-d arrays as columns of a 2-d array"},
-      {"append", "append(arr, values, axis=None)", "values appended at the end"},
-      {"split", "split(ary, indices_or_sections, axis=0)", "equal pieces or pieces at indices (views)"},
-      {"array_split", "array_split(ary, indices_or_sections, axis=0)", "nearly equal pieces (views)"},
-      {"hsplit", "hsplit(ary, indices_or_sections)", "split column-wise (views)"},
-      {"vsplit", "vsplit(ary, indices_or_sections)", "split row-wise (views)"},
-      {"dsplit", "dsplit(ary, indices_or_sections)", "split along the third axis (views)"},
-      {"flip", "flip(m, axis=None)", "reverse the order along axes (a view)"},
-      {"fliplr", "fliplr(m)", "reverse along axis 1 (a view)"},
-      {"flipud", "flipud(m)", "reverse along axis 0 (a view)"},
-      {"rot90", "rot90(m, k=1, axes=(0, 1))", "rotate by 90 degrees (a view)"},
-      {"roll", "roll(a, shift, axis=None)", "shift elements cyclically"},
-      {"tile", "tile(A, reps)", "repeat the whole array"},
-      {"repeat", "repeat(a, repeats, axis=None)", "repeat each element"},
-      {"resize", "resize(a, new_shape)", "new shape filled by repeating a"},
-      {"atleast_1d", "atleast_1d(*arys)", "views with at least one dimension"},
-      {"atleast_2d", "atleast_2d(*arys)", "views with at least two dimensions"},
-      {"atleast_3d", "atleast_3d(*arys)", "views with at least three dimensions"},
-      {"insert", "insert(arr, obj, values, axis=None)", "values inserted before indices"},
-      {"delete", "delete(arr, obj, axis=None)", "entries removed (C++: delete_)"},
-      {"pad", "pad(array, pad_width, mode='constant', **kwargs)",
-       "padded copy: constant, edge, reflect, symmetric, wrap, empty"},
-      {"clip", "clip(a, a_min, a_max, out=None, **kwargs)", "values limited to [a_min, a_max] (None: no bound)"},
-      {"where", "where(condition, x, y)", "x where condition, else y (one argument: nonzero)"},
-      {"round", "round(a, decimals=0, out=None)", "round half to even to the given decimals"},
-      {"around", "around(a, decimals=0, out=None)", "alias of round"},
-      {"nan_to_num", "nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None)",
-       "NaN and infinities replaced by numbers"},
-      {"angle", "angle(z, deg=False)", "the argument of complex values"},
-      {"trim_zeros", "trim_zeros(filt, trim='fb', axis=None)", "leading/trailing zeros trimmed (a view)"},
-      {"interp", "interp(x, xp, fp, left=None, right=None, period=None)", "one-dimensional linear interpolation"},
-      {"convolve", "convolve(a, v, mode='full')", "discrete linear convolution of 1-d arrays"},
-      {"correlate", "correlate(a, v, mode='valid')", "cross-correlation of 1-d arrays"},
-  };
-  return table;
-}
+// manipulation_routines(), the table `cupp ops` lists: generated from specs/routines/manipulation.yaml
+// (generated/src/routine_tables.cpp).
 
 }  // namespace cupp

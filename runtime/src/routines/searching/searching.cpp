@@ -392,30 +392,7 @@ histogram_result histogram(const ndarray& a0, const ndarray& bins, const histogr
   return finish(p.a, bins, p, options.density);
 }
 
-// ---------------------------------------------------------------------------------------------
-// the routine table
-
-std::span<const routine_info> searching_routines() noexcept {
-  static const routine_info table[] = {
-      {"searchsorted", "searchsorted(a, v, side='left', sorter=None)", "insertion points in a sorted array"},
-      {"digitize", "digitize(x, bins, right=False)", "the bin of each value"},
-      {"bincount", "bincount(x, /, weights=None, minlength=0)", "occurrences of each non-negative int"},
-      {"histogram", "histogram(a, bins=10, range=None, density=None, weights=None)", "a histogram and its edges"},
-      {"unique", "unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True, "
-       "sorted=True)",
-       "the sorted unique elements"},
-      {"unique_values", "unique_values(x)", "the unique elements (each NaN distinct)"},
-      {"unique_counts", "unique_counts(x)", "unique elements and their counts"},
-      {"unique_inverse", "unique_inverse(x)", "unique elements and the inverse indices"},
-      {"unique_all", "unique_all(x)", "unique elements, first indices, inverse, counts"},
-      {"isin", "isin(element, test_elements, assume_unique=False, invert=False)", "membership, element-wise"},
-      {"in1d", "in1d(ar1, ar2, assume_unique=False, invert=False)", "membership of a flattened array"},
-      {"intersect1d", "intersect1d(ar1, ar2, assume_unique=False, return_indices=False)", "sorted common values"},
-      {"union1d", "union1d(ar1, ar2)", "sorted values in either"},
-      {"setdiff1d", "setdiff1d(ar1, ar2, assume_unique=False)", "values of ar1 not in ar2"},
-      {"setxor1d", "setxor1d(ar1, ar2, assume_unique=False)", "values in exactly one"},
-  };
-  return table;
-}
+// searching_routines(), the table `cupp ops` lists: generated from specs/routines/searching.yaml
+// (generated/src/routine_tables.cpp).
 
 }  // namespace cupp

@@ -621,15 +621,7 @@ ndarray argpartition(const ndarray& a, std::initializer_list<std::int64_t> kth, 
   return argpartition(a, std::span<const std::int64_t>(kth.begin(), kth.size()), axis);
 }
 
-std::span<const routine_info> sorting_routines() noexcept {
-  static const routine_info table[] = {
-      {"sort", "sort(a, axis=-1, kind=None, stable=None)", "a sorted copy (radix sort; NaN last)"},
-      {"argsort", "argsort(a, axis=-1, kind=None, stable=None)", "indices that sort an array (stable)"},
-      {"lexsort", "lexsort(keys, axis=-1)", "indices that sort by several keys, the last primary"},
-      {"partition", "partition(a, kth, axis=-1)", "kth element in place, smaller before, larger after (full sort)"},
-      {"argpartition", "argpartition(a, kth, axis=-1)", "indices that partition an array (full stable sort)"},
-  };
-  return table;
-}
+// sorting_routines(), the table `cupp ops` lists: generated from specs/routines/sorting.yaml
+// (generated/src/routine_tables.cpp).
 
 }  // namespace cupp

@@ -261,28 +261,7 @@ routine_program cov_kernel_program(dtype type) {
 
 }  // namespace detail
 
-std::span<const routine_info> statistics_routines() noexcept {
-  static const routine_info table[] = {
-      {"isclose", "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
-       "element-wise |a - b| <= atol + rtol * |b| (bool array)"},
-      {"allclose", "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False)",
-       "all(isclose(...)) as a 0-d bool array (no host sync)"},
-      {"array_equal", "array_equal(a1, a2, equal_nan=False)", "same shape and elements (0-d bool array)"},
-      {"array_equiv", "array_equiv(a1, a2)", "broadcastable and equal (0-d bool array)"},
-      {"average", "average(a, axis=None, weights=None, returned=False, keepdims=False)",
-       "weighted mean along axes"},
-      {"cov", "cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None)",
-       "covariance matrix"},
-      {"corrcoef", "corrcoef(x, y=None, rowvar=True, dtype=None)", "Pearson correlation coefficients"},
-      {"median", "median(a, axis=None, keepdims=False)", "median along axes (sort, mean of the middle)"},
-      {"nanmedian", "nanmedian(a, axis=None, keepdims=False)", "median ignoring NaN"},
-      {"quantile", "quantile(a, q, axis=None, method='linear', keepdims=False)", "q-th quantiles along axes"},
-      {"percentile", "percentile(a, q, axis=None, method='linear', keepdims=False)", "q-th percentiles along axes"},
-      {"nanquantile", "nanquantile(a, q, axis=None, method='linear', keepdims=False)", "quantiles ignoring NaN"},
-      {"nanpercentile", "nanpercentile(a, q, axis=None, method='linear', keepdims=False)",
-       "percentiles ignoring NaN"},
-  };
-  return table;
-}
+// statistics_routines(), the table `cupp ops` lists: generated from specs/routines/statistics.yaml
+// (generated/src/routine_tables.cpp).
 
 }  // namespace cupp
