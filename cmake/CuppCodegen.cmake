@@ -21,6 +21,9 @@ set(CUPP_GENERATED_HEADERS
   ${CUPP_GENERATED_DIR}/include/cupp/generated/type_id.hpp
   ${CUPP_GENERATED_DIR}/include/cupp/generated/dtype_constants.hpp
   ${CUPP_GENERATED_DIR}/include/cupp/generated/routine_specs.hpp)
+# The registry of every family, core's and the modules' (compiled into cupp::cupp).
+set(CUPP_GENERATED_REGISTRY_SOURCES
+  ${CUPP_GENERATED_DIR}/registry/routine_registry.cpp)
 # Compiled into the cupp tool (cupp eval), not into cupp::core.
 set(CUPP_GENERATED_TOOL_SOURCES
   ${CUPP_GENERATED_DIR}/tools/eval_bindings.cpp)
@@ -31,9 +34,22 @@ set(CUPP_CODEGEN_COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/codegen/gen
     --root ${PROJECT_SOURCE_DIR})
 
 if(CUPP_REGENERATE)
+  # Once at configure time too: the globs of module sources see what the specs make.
+  execute_process(COMMAND ${CUPP_CODEGEN_COMMAND} WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+                  RESULT_VARIABLE _codegen_status OUTPUT_QUIET)
+  if(NOT _codegen_status EQUAL 0)
+    message(FATAL_ERROR "codegen failed (run: ${CUPP_CODEGEN_COMMAND})")
+  endif()
+endif()
+# Each module's routine tables (generated/modules/<module>/routine_tables.cpp, compiled into the
+# module) for the modules the specs name; codegen ran above, so a new module's file is there.
+file(GLOB CUPP_GENERATED_MODULE_SOURCES CONFIGURE_DEPENDS ${CUPP_GENERATED_DIR}/modules/*/*.cpp)
+
+if(CUPP_REGENERATE)
   set(_stamp ${CMAKE_CURRENT_BINARY_DIR}/cupp_codegen.stamp)
   add_custom_command(
     OUTPUT ${_stamp} ${CUPP_GENERATED_SOURCES} ${CUPP_GENERATED_HEADERS} ${CUPP_GENERATED_TOOL_SOURCES} ${CUPP_GENERATED_TEST_TABLES}
+           ${CUPP_GENERATED_REGISTRY_SOURCES} ${CUPP_GENERATED_MODULE_SOURCES}
     COMMAND ${CUPP_CODEGEN_COMMAND}
     COMMAND ${CMAKE_COMMAND} -E touch ${_stamp}
     DEPENDS ${CUPP_SPEC_FILES} ${CUPP_CODEGEN_FILES} ${CMAKE_CURRENT_BINARY_DIR}/cupp_spec_files.txt

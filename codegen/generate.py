@@ -64,7 +64,12 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
     # The routine families of specs/routines/: one C++ file for all (a fixed name, compiled into
     # cupp::core), one page each.
     put("generated/include/cupp/generated/routine_specs.hpp", "routine_specs.hpp.j2")
-    put("generated/src/routine_tables.cpp", "routine_tables.cpp.j2")
+    # Each library's routine tables: core's in generated/src/, a module's in generated/modules/<m>/.
+    for module in ["core"] + sorted({f.module for f in specs.families} - {"core"}):
+        path = "generated/src/routine_tables.cpp" if module == "core" else f"generated/modules/{module}/routine_tables.cpp"
+        put(path, "routine_tables.cpp.j2", module=module,
+            module_families=[f for f in specs.families if f.module == module])
+    put("generated/registry/routine_registry.cpp", "routine_registry.cpp.j2")
     # cupp eval's generated routine bindings (compiled into the cupp tool, not into cupp::core).
     put("generated/tools/eval_bindings.cpp", "eval_bindings.cpp.j2")
     for family in specs.families:

@@ -526,7 +526,8 @@ EMPTY_KINDS = {
 # NumPy keyword arguments a signature may have (after its positional array arguments).
 ROUTINE_KEYWORDS = ("axis", "dtype", "out", "ddof", "keepdims", "initial", "where", "n", "prepend", "append",
                     "include_initial", "to_end", "to_begin")
-FAMILY_KEYS = {"family", "label", "doc", "header", "table", "guide", "routines", "methods"}
+FAMILY_KEYS = {"family", "label", "module", "namespace", "doc", "header", "table", "guide", "routines", "methods"}
+
 # A routine's keys: what every routine has, its eval binding (a typed signature's call), and the
 # facts of a reduction or scan (all four or none).
 FACT_KEYS = {"folds", "empty", "result", "nan"}
@@ -612,6 +613,8 @@ class RoutineFamily:
     routines: list[Routine]
     methods: list[Method]
     label: str = ""     # what `cupp ops` calls it ("N <label> routines"); the family's name by default
+    module: str = "core"  # the library that implements it: core (cupp::core) or a module (cupp::fft, ...)
+    namespace: str = ""   # the Python namespace its names carry (fft: fft.fftfreq); "" top level
 
 
 def _text(node: Located, key: str, what: str) -> str:
@@ -708,7 +711,7 @@ def _load_calls(entry: Located, params: list[Param], what: str) -> list[Call]:
     return calls
 
 
-def load_routine(entry: Located, ops: dict[str, Op]) -> Routine:
+def load_routine(entry: Located, ops: dict[str, Op], namespace: str = "") -> Routine:
     path = entry.path
     _check_keys(entry, ROUTINE_KEYS, {"name", "signature", "summary"}, "a routine")
     name = entry["name"]
@@ -829,6 +832,9 @@ def load_routine(entry: Located, ops: dict[str, Op]) -> Routine:
     else:
         binding = "manual"  # an untyped signature (the reductions and scans): bound by hand
     notes = _text(entry, "notes", what) if "notes" in entry else None
+    if namespace:  # a module's routine: NumPy's qualified name (fft.fftfreq) everywhere it is shown or called
+        name, shown = f"{namespace}.{name}", f"{namespace}.{shown}"
+        aliases = [f"{namespace}.{a}" for a in aliases]
     return Routine(path, entry.line, name, aliases, cpp, shown, _text(entry, "summary", what), op.name if op else None,
                    op.identity if op else None, empty, empty_error, result, nan, keywords, notes,
                    entry.line_of("aliases"), signature if typed else "", params, calls, binding, raises, refuses,
@@ -837,7 +843,7 @@ def load_routine(entry: Located, ops: dict[str, Op]) -> Routine:
 
 def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
     doc = load(path, shown)
-    _check_keys(doc, FAMILY_KEYS, FAMILY_KEYS - {"methods", "label"}, "a routine family spec")
+    _check_keys(doc, FAMILY_KEYS, FAMILY_KEYS - {"methods", "label", "module", "namespace"}, "a routine family spec")
     family = doc["family"]
     stem = os.path.splitext(os.path.basename(path))[0]
     if not isinstance(family, str) or not IDENTIFIER.match(family):
@@ -851,6 +857,17 @@ def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
     if not CPP_IDENTIFIER.match(table):
         raise SpecError(shown, doc.line_of("table"), f"table '{table}' is not a C++ identifier")
     guide = _text(doc, "guide", "the family")
+    # core (runtime/), or a module: a top-level folder with a module.cmake (cmake/CuppModule.cmake)
+    module = doc.get("module", "core")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(path))))
+    if not isinstance(module, str) or not IDENTIFIER.match(module) or (
+            module != "core" and not os.path.isfile(os.path.join(root, module, "module.cmake"))):
+        raise SpecError(shown, doc.line_of("module"), f"module '{module}' is neither core nor a folder with a "
+                                                      f"module.cmake")
+    # The Python namespace of a module's routines (numpy.fft -> fft.fftfreq); "" for top-level names.
+    namespace = doc.get("namespace", "" if module == "core" else module)
+    if not isinstance(namespace, str) or (namespace and not IDENTIFIER.match(namespace)):
+        raise SpecError(shown, doc.line_of("namespace"), f"namespace '{namespace}' is not a lower-case identifier")
     by_name = {op.name: op for op in ops}
     entries = _expect(doc["routines"], LocatedList, shown, doc.line_of("routines"), "'routines'")
     if not entries:
@@ -858,7 +875,7 @@ def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
     routines = []
     for i, entry in enumerate(entries):
         _expect(entry, Located, shown, entries.item_lines[i], "a routine")
-        routines.append(load_routine(entry, by_name))
+        routines.append(load_routine(entry, by_name, namespace))
     methods = []
     if "methods" in doc:
         nodes = _expect(doc["methods"], LocatedList, shown, doc.line_of("methods"), "'methods'")
@@ -873,4 +890,4 @@ def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
             methods.append(Method(name, signature, _text(entry, "summary", f"method '{name}'")))
     label = _text(doc, "label", "the family") if "label" in doc else family
     return RoutineFamily(shown, family, _text(doc, "doc", "the family"), header, table, guide, routines, methods,
-                         label)
+                         label, module, namespace)

@@ -13,6 +13,7 @@
 
 #include "cupp/errors.hpp"
 #include "cupp/creation.hpp"
+#include "cupp/fft.hpp"
 #include "cupp/indexing.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/reductions.hpp"
@@ -142,6 +143,34 @@ void add_generated_bindings(function_table& t) {
       return to_value(cupp::indices_sparse(a.shape(0), a.dtype_or(1, cupp::int64)));
     }
     return to_value(cupp::indices(a.shape(0), a.dtype_or(1, cupp::int64)));
+  });
+  // specs/routines/fft.yaml: fftfreq(n: int, d: float = 1.0, *, device: unsupported = None)
+  t.add("fft.fftfreq", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.fftfreq", {"n", "d", "device"}, 1, 2, args, kw);
+    if (a.has(2)) throw cupp::ValueError("fft.fftfreq: device= is not supported (cupp's arrays live on the current device)");
+    return to_value(cupp::fft::fftfreq(a.integer(0, 0), a.real_or(1, 1.0)));
+  });
+  // specs/routines/fft.yaml: rfftfreq(n: int, d: float = 1.0, *, device: unsupported = None)
+  t.add("fft.rfftfreq", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.rfftfreq", {"n", "d", "device"}, 1, 2, args, kw);
+    if (a.has(2)) throw cupp::ValueError("fft.rfftfreq: device= is not supported (cupp's arrays live on the current device)");
+    return to_value(cupp::fft::rfftfreq(a.integer(0, 0), a.real_or(1, 1.0)));
+  });
+  // specs/routines/fft.yaml: fftshift(x: array, axes: int_list = None)
+  t.add("fft.fftshift", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.fftshift", {"x", "axes"}, 1, 2, args, kw);
+    if (a.has(1)) {
+      return to_value(cupp::fft::fftshift(a.array(0), std::span<const int>(a.int_list(1))));
+    }
+    return to_value(cupp::fft::fftshift(a.array(0)));
+  });
+  // specs/routines/fft.yaml: ifftshift(x: array, axes: int_list = None)
+  t.add("fft.ifftshift", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.ifftshift", {"x", "axes"}, 1, 2, args, kw);
+    if (a.has(1)) {
+      return to_value(cupp::fft::ifftshift(a.array(0), std::span<const int>(a.int_list(1))));
+    }
+    return to_value(cupp::fft::ifftshift(a.array(0)));
   });
   // specs/routines/indexing.yaml: take(a: array, indices: index_array, axis: axis = None, out: out = None, mode: 'raise'|'wrap'|'clip' = 'raise')
   t.add("take", [](span_v args, span_k kw) -> value {

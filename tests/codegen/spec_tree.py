@@ -10,11 +10,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 class SpecTree:
-    """with SpecTree() as tree: a copy of specs/ under tree.root, removed on exit."""
+    """with SpecTree() as tree: a copy of specs/ (and of each module folder's module.cmake, which
+    makes a folder a module a spec may name) under tree.root, removed on exit."""
 
     def __enter__(self):
         self.root = tempfile.mkdtemp(prefix="cupp-specs-")
         shutil.copytree(os.path.join(ROOT, "specs"), os.path.join(self.root, "specs"))
+        for name in os.listdir(ROOT):
+            if os.path.isfile(os.path.join(ROOT, name, "module.cmake")):
+                os.makedirs(os.path.join(self.root, name))
+                shutil.copy(os.path.join(ROOT, name, "module.cmake"), os.path.join(self.root, name))
         return self
 
     def __exit__(self, *exc):

@@ -1,6 +1,7 @@
 // The consumer project's program: uses cupp's public headers and static library the way an
 // application does, prints a promotion result and whether CUDA is usable, and exits 0.
 #include <cupp/cuda/runtime_info.hpp>
+#include <cupp/modules.hpp>
 #include <cupp/dtype.hpp>
 #include <cupp/errors.hpp>
 #include <cupp/promotion.hpp>
@@ -18,5 +19,6 @@ int main() {
   }
   std::cout << "cupp::cuda::is_available() = " << (cupp::cuda::is_available() ? "true" : "false") << '\n';
   std::cout << "CUDA devices: " << cupp::cuda::device_count() << '\n';
+  for (const cupp::module_entry& m : cupp::modules()) std::cout << "module " << m.name << '\n';
   return 0;
 }

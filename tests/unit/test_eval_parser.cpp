@@ -102,11 +102,14 @@ TEST(EvalTokenizer, BadLiteralsPointAtTheirColumn) {
   EXPECT_EQ(col("a $ b"), 3);      // invalid character
   EXPECT_EQ(col("x + 'abc"), 5);   // unterminated string: the opening quote
   EXPECT_EQ(col("a[0]"), 2);       // indexing
-  EXPECT_EQ(col("a @ b"), 3);      // matmul operator
 }
 
 TEST(EvalParser, Precedence) {
   EXPECT_EQ(parsed("a + 2*b"), "add(a, multiply(2, b))");
+  // @ is matmul, at the level of * (Python's): left to right, below ** and unary minus.
+  EXPECT_EQ(parsed("a @ b @ c"), "matmul(matmul(a, b), c)");
+  EXPECT_EQ(parsed("a + b @ c * d"), "add(a, multiply(matmul(b, c), d))");
+  EXPECT_EQ(parsed("-a @ b**2"), "matmul(negative(a), power(b, 2))");
   EXPECT_EQ(parsed("a - b - c"), "subtract(subtract(a, b), c)");
   EXPECT_EQ(parsed("a / b // c % d"), "remainder(floor_divide(divide(a, b), c), d)");
   EXPECT_EQ(parsed("2 ** 3 ** 2"), "power(2, power(3, 2))");      // right-associative

@@ -2,12 +2,6 @@
 // options, CUDA runtime/driver/NVRTC and math-library versions, devices, the configuration
 // from the environment and the kernel cache directory. Without a driver or a GPU it says so
 // and still exits 0; only a malformed environment variable makes it fail (exit 1).
-#include <cublas_api.h>
-#include <cufft.h>
-#include <curand.h>
-#include <cusolver_common.h>
-#include <cusparse.h>
-#include <library_types.h>
 
 #include <cstdio>
 #include <exception>
@@ -16,11 +10,13 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "compiler/lto_link.hpp"
 #include "compiler/nvcc_backend.hpp"
 #include "cupp/config.hpp"
+#include "cupp/modules.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 
 namespace cupp::tool {
@@ -31,25 +27,21 @@ void row(std::string_view key, const std::string& value, int width = 26) {
   std::cout << "  " << std::left << std::setw(width) << key << "  " << value << '\n';
 }
 
-// "MAJOR.MINOR.PATCH" from a library's GetProperty, or why it failed.
-template <class Fn>
-std::string library_version(Fn get_property) {
-  int major = 0, minor = 0, patch = 0;
-  const int s1 = static_cast<int>(get_property(MAJOR_VERSION, &major));
-  const int s2 = static_cast<int>(get_property(MINOR_VERSION, &minor));
-  const int s3 = static_cast<int>(get_property(PATCH_LEVEL, &patch));
-  if (s1 != 0 || s2 != 0 || s3 != 0) {
-    return "unknown (version query failed with status " + std::to_string(s1 != 0 ? s1 : s2 != 0 ? s2 : s3) + ")";
-  }
-  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
-}
-
 template <class Fn>
 std::string guarded(Fn fn) {
   try {
     return fn();
   } catch (const std::exception& e) {
     return std::string("unknown (") + e.what() + ")";
+  }
+}
+
+// A module's rows, or one row saying why they could not be had.
+std::vector<module_info_row> guarded_rows(std::vector<module_info_row> (*info)()) {
+  try {
+    return info();
+  } catch (const std::exception& e) {
+    return {{"info", std::string("unknown (") + e.what() + ")"}};
   }
 }
 
@@ -88,11 +80,12 @@ int info(std::span<const std::string_view> args) {
   row("NVRTC", guarded([] { return cuda::version_string(cuda::nvrtc_version()); }));
   row("nvJitLink", guarded([] { return detail::nvjitlink_version_string(); }));
   row("nvcc (NVCC backend)", guarded([] { return detail::nvcc_command(); }));
-  row("cuBLAS", library_version(cublasGetProperty));
-  row("cuFFT", library_version(cufftGetProperty));
-  row("cuRAND", library_version(curandGetProperty));
-  row("cuSPARSE", library_version(cusparseGetProperty));
-  row("cuSOLVER", library_version(cusolverGetProperty));
+
+  std::cout << "\nModules\n";  // each module's rows (cupp::modules(): the module folders cupp::cupp links)
+  for (const module_entry& m : modules()) {
+    row(m.name, "cupp::" + std::string(m.name));
+    for (const module_info_row& r : guarded_rows(m.info)) row("  " + r.key, r.value);
+  }
 
   std::cout << "\nDevices\n";
   int count = 0;

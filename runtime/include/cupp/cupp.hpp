@@ -2,9 +2,15 @@
 //   #include <cupp/cupp.hpp>
 // gives the ndarray, dtypes and promotion, every ufunc and routine family, devices, streams and
 // memory, run-time compilation (RawKernel, ElementwiseKernel, ReductionKernel), I/O and DLPack.
-// Each header can also be included alone; the modules (linalg, fft, random, sparse) have their
-// own headers and library targets. The CTest unit test Umbrella.IncludesEveryPublicHeader keeps
-// this list complete.
+// Each header can also be included alone. The modules are reached by their own headers, one per
+// module, each with its namespace and library target (cupp::cupp links them all):
+//   #include <cupp/linalg.hpp>   // cupp::linalg, target cupp::linalg
+//   #include <cupp/fft.hpp>      // cupp::fft,    target cupp::fft
+//   #include <cupp/random.hpp>   // cupp::random, target cupp::random
+//   #include <cupp/sparse.hpp>   // cupp::sparse, target cupp::sparse
+// This header includes none of them (core does not depend on a module); cupp/modules.hpp lists
+// the modules linked (cupp::modules(), defined in cupp::cupp). The CTest unit test
+// Umbrella.IncludesEveryPublicHeader keeps this list complete.
 #pragma once
 
 #include "cupp/accelerators.hpp"
@@ -25,6 +31,7 @@
 #include "cupp/io.hpp"
 #include "cupp/load_ops.hpp"
 #include "cupp/manipulation.hpp"
+#include "cupp/modules.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/ops.hpp"
 #include "cupp/promotion.hpp"

@@ -12,11 +12,11 @@ namespace {
 struct binary_entry {
   std::string_view ufunc, spelling;
 };
-constexpr std::array<binary_entry, 18> kBinary = {{
+constexpr std::array<binary_entry, 19> kBinary = {{
     {"add", "+"}, {"subtract", "-"}, {"multiply", "*"}, {"divide", "/"}, {"floor_divide", "//"},
     {"remainder", "%"}, {"power", "**"}, {"bitwise_and", "&"}, {"bitwise_or", "|"}, {"bitwise_xor", "^"},
     {"left_shift", "<<"}, {"right_shift", ">>"}, {"equal", "=="}, {"not_equal", "!="}, {"less", "<"},
-    {"less_equal", "<="}, {"greater", ">"}, {"greater_equal", ">="},
+    {"less_equal", "<="}, {"greater", ">"}, {"greater_equal", ">="}, {"matmul", "@"},
 }};
 constexpr std::array<binary_entry, 3> kUnary = {{{"negative", "-"}, {"positive", "+"}, {"invert", "~"}}};
 

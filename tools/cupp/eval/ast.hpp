@@ -16,6 +16,7 @@ enum class binary_op {
   add, subtract, multiply, divide, floor_divide, remainder, power,
   bitwise_and, bitwise_or, bitwise_xor, left_shift, right_shift,
   equal, not_equal, less, less_equal, greater, greater_equal,
+  matmul,  // a @ b: the function matmul (the linalg module's), not a ufunc
 };
 
 // The ufunc each operator calls, and the operator as written.

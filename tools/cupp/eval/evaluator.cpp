@@ -21,6 +21,17 @@ value unary(const node& n, const value& x) {
   return value(f(x.array()));
 }
 
+// a @ b: Python's operator for matmul, which is a function (the linalg module's), not a ufunc.
+value matmul_operator(const value& x, const value& y, const function_table& functions) {
+  if (!x.is_array() || !y.is_array())
+    throw cupp::TypeError("unsupported operand type(s) for @: '" + std::string(x.type_name()) + "' and '" +
+                          y.type_name() + "'" + (x.is_scalar() || y.is_scalar() ? " (matmul takes no scalars)" : ""));
+  if (functions.find("matmul") == nullptr)
+    throw cupp::ValueError("a @ b is matmul, which this cupp has no binding for yet (it comes with the linalg module)");
+  const std::array<value, 2> args = {x, y};
+  return functions.call("matmul", args, {});
+}
+
 value binary(const node& n, const value& x, const value& y) {
   if (x.is_scalar() && y.is_scalar()) return value(apply(n.bop, x.scalar(), y.scalar()));
   const bool ok = (x.is_array() || x.is_scalar()) && (y.is_array() || y.is_scalar());
@@ -63,6 +74,7 @@ value evaluate(const node& n, const bindings& names, const function_table& funct
     case node_kind::unary: return unary(n, evaluate(*n.args[0], names, functions));
     case node_kind::binary: {
       const value x = evaluate(*n.args[0], names, functions);
+      if (n.bop == binary_op::matmul) return matmul_operator(x, evaluate(*n.args[1], names, functions), functions);
       return binary(n, x, evaluate(*n.args[1], names, functions));
     }
     case node_kind::call: {

@@ -184,7 +184,8 @@ class parser {
     return level(&parser::factor, {{"*", binary_op::multiply},
                                    {"/", binary_op::divide},
                                    {"//", binary_op::floor_divide},
-                                   {"%", binary_op::remainder}});
+                                   {"%", binary_op::remainder},
+                                   {"@", binary_op::matmul}});
   }
 
   node_ptr factor() {

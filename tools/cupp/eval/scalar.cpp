@@ -343,6 +343,7 @@ py_scalar apply(binary_op op, const py_scalar& x, const py_scalar& y) {
                                                    : c >= 0;
       return py_scalar::boolean(r);
     }
+    case binary_op::matmul: break;  // Python: no @ for numbers
   }
   unsupported(op, x, y);
 }

@@ -23,8 +23,8 @@ int digit_value(char c) {
 }
 
 // Operators, longest first so that "**" wins over "*".
-constexpr std::array<std::string_view, 23> kOperators = {
-    "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "&", "|", "^", "~", "<", ">",
+constexpr std::array<std::string_view, 24> kOperators = {
+    "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">",
     "(", ")", "=", ","};
 
 class lexer {
@@ -73,7 +73,6 @@ class lexer {
     }
     const unsigned char c = static_cast<unsigned char>(s_[i_]);
     if (c == '[' || c == ']') fail("indexing is not supported in cupp eval", i_);
-    if (c == '@') fail("the @ operator is not supported in cupp eval (use matmul(a, b))", i_);
     if (c >= 0x20 && c < 0x7f) fail(std::string("invalid character '") + s_[i_] + "'", i_);
     fail("invalid non-printable or non-ASCII character", i_);
   }

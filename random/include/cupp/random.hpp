@@ -1,0 +1,15 @@
+// cupp::random, NumPy's numpy.random over counter-based Philox and cuRAND (the random module, target cupp::random; cupp::cupp links it). Its routines arrive with
+// the random issue(s); today the module holds its place in the template: the target, this header and
+// info(), the rows `cupp info` prints for it.
+#pragma once
+
+#include <vector>
+
+#include "cupp/modules.hpp"
+
+namespace cupp::random {
+
+// What `cupp info` prints for the module: the version of each CUDA library it wraps.
+std::vector<module_info_row> info();
+
+}  // namespace cupp::random

@@ -1,0 +1,13 @@
+// The sparse module's `cupp info` rows: the versions of the CUDA libraries it links.
+#include <cusparse.h>
+
+#include "cuda/library_version.hpp"
+#include "cupp/sparse.hpp"
+
+namespace cupp::sparse {
+
+std::vector<module_info_row> info() {
+  return {{"cuSPARSE", detail::library_version(cusparseGetProperty)}};
+}
+
+}  // namespace cupp::sparse
