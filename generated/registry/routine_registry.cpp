@@ -10,6 +10,7 @@
 #include "cupp/creation.hpp"
 #include "cupp/fft.hpp"
 #include "cupp/indexing.hpp"
+#include "cupp/linalg.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/scans.hpp"
@@ -65,6 +66,7 @@ constexpr routine_spec specs[] = {
     {"indexing", "unravel_index", "", "unravel_index", R"cupp(unravel_index(indices, shape, order='C'))cupp", R"cupp(flat indices to coordinate arrays)cupp", "", "", "", R"cupp()cupp", "order", R"cupp(one int64 array per dimension, views of one (ndim, n) result)cupp", R"cupp(unravel_index(indices: index_array, shape: ints, order: order = 'C'))cupp", R"cupp(cupp::unravel_index(indices, shape, order))cupp", "generated", R"cupp()cupp"},
     {"indexing", "ravel_multi_index", "", "ravel_multi_index", R"cupp(ravel_multi_index(multi_index, dims, mode='raise', order='C'))cupp", R"cupp(coordinate arrays to flat indices)cupp", "", "", "", R"cupp()cupp", "mode, order", R"cupp(`modes`: one for all dimensions or one per dimension)cupp", R"cupp(ravel_multi_index(multi_index: arrays, dims: ints, mode: clip_modes = 'raise', order: order = 'C'))cupp", R"cupp(cupp::ravel_multi_index(multi_index, dims, mode, order))cupp", "generated", R"cupp()cupp"},
     {"indexing", "ix_", "", "ix_", R"cupp(ix_(*args))cupp", R"cupp(an open mesh from sequences)cupp", "", "", "", R"cupp()cupp", "", R"cupp(reshapes (views); a bool argument becomes its nonzero positions)cupp", R"cupp(ix_(*args: arrays))cupp", R"cupp(cupp::ix_(args))cupp", "generated", R"cupp()cupp"},
+    {"linalg", "linalg.trace", "", "trace", R"cupp(linalg.trace(x, /, *, offset=0, dtype=None))cupp", R"cupp(sums of the offset diagonals of the matrices in the last two axes)cupp", "", "", "", R"cupp()cupp", "offset, dtype", R"cupp(The result has shape x.shape[:-2] and sum's default dtype (bool and integers give int64) unless dtype= is given.)cupp", R"cupp(trace(x: array, /, *, offset: int = 0, dtype: dtype = None))cupp", R"cupp(cupp::linalg::trace(x, cupp::linalg::trace_options{.offset = offset, .dtype = dtype}))cupp", "generated", R"cupp()cupp"},
     {"manipulation", "concatenate", "", "concatenate", R"cupp(concatenate(arrays, axis=0, out=None, dtype=None, casting='same_kind'))cupp", R"cupp(join arrays along an existing axis (axis=None: flattened))cupp", "", "", "", R"cupp()cupp", "axis, out, dtype, casting", R"cupp()cupp", R"cupp(concatenate(arrays: arrays, axis: axis = 0, out: out = None, dtype: dtype = None, casting: casting = 'same_kind'))cupp", R"cupp(cupp::concatenate(arrays, cupp::concatenate_options{.axis = axis, .dtype = dtype, .casting = casting}))cupp", "generated", R"cupp()cupp"},
     {"manipulation", "concat", "", "concat", R"cupp(concat(arrays, axis=0, out=None, dtype=None, casting='same_kind'))cupp", R"cupp(Array API name of concatenate)cupp", "", "", "", R"cupp()cupp", "axis, out, dtype, casting", R"cupp()cupp", R"cupp(concat(arrays: arrays, axis: axis = 0, out: out = None, dtype: dtype = None, casting: casting = 'same_kind'))cupp", R"cupp(cupp::concat(arrays, cupp::concatenate_options{.axis = axis, .dtype = dtype, .casting = casting}))cupp", "generated", R"cupp()cupp"},
     {"manipulation", "stack", "", "stack", R"cupp(stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind'))cupp", R"cupp(join arrays along a new axis)cupp", "", "", "", R"cupp()cupp", "axis, out, dtype, casting", R"cupp()cupp", R"cupp(stack(arrays: arrays, axis: int32 = 0, out: out = None, *, dtype: dtype = None, casting: casting = 'same_kind'))cupp", R"cupp(cupp::stack(arrays, cupp::stack_options{.axis = axis, .dtype = dtype, .casting = casting}))cupp", "generated", R"cupp()cupp"},
@@ -173,6 +175,7 @@ constexpr routine_family families[] = {
     {"creation", &creation_routines},
     {"fft", &fft_routines},
     {"indexing", &indexing_routines},
+    {"linalg", &linalg_routines},
     {"manipulation", &manipulation_routines},
     {"reduction", &reduction_routines},
     {"scan", &scan_routines},

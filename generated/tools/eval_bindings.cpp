@@ -15,6 +15,7 @@
 #include "cupp/creation.hpp"
 #include "cupp/fft.hpp"
 #include "cupp/indexing.hpp"
+#include "cupp/linalg.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/scans.hpp"
@@ -234,6 +235,11 @@ void add_generated_bindings(function_table& t) {
   t.add("ix_", [](span_v args, span_k kw) -> value {
     const arguments a("ix_", {}, 0, 0, {}, kw);
     return to_value(cupp::ix_(positional_arrays("ix_", args)));
+  });
+  // specs/routines/linalg.yaml: trace(x: array, /, *, offset: int = 0, dtype: dtype = None)
+  t.add("linalg.trace", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.trace", {"x", "offset", "dtype"}, 1, 1, args, kw);
+    return to_value(cupp::linalg::trace(a.array(0), cupp::linalg::trace_options{.offset = a.integer(1, 0), .dtype = a.dtype(2)}));
   });
   // specs/routines/manipulation.yaml: concatenate(arrays: arrays, axis: axis = 0, out: out = None, dtype: dtype = None, casting: casting = 'same_kind')
   t.add("concatenate", [](span_v args, span_k kw) -> value {
