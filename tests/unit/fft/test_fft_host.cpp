@@ -9,19 +9,12 @@
 #include "cupp/errors.hpp"
 #include "cupp/fft.hpp"
 #include "cupp/modules.hpp"
+#include "error_of.hpp"
 
 namespace cupp {
 namespace {
 
-template <class E, class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  return "(no " + std::string(typeid(E).name()) + ")";
-}
+using test::error_of;
 
 TEST(FftHost, SampleFrequencyErrorsAreNumPys) {
   EXPECT_EQ(error_of<ValueError>([] { fft::fftfreq(0); }), "float division by zero");
