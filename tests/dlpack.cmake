@@ -1,7 +1,8 @@
 # The DLPack interop library for the GPU check with PyTorch and CuPy (tests/dlpack_interop):
 # a shared library with a C ABI that check_interop.py loads with ctypes. A shared library needs
 # position-independent code in the static libraries it links, so the static modules of cupp::cupp
-# are built with -fPIC (no measurable cost on x86-64).
+# are built with -fPIC (no measurable cost on x86-64), and cupp::cupp's own registry too.
+set_target_properties(cupp_all PROPERTIES POSITION_INDEPENDENT_CODE ON)
 get_target_property(_cupp_modules cupp_all INTERFACE_LINK_LIBRARIES)
 foreach(_module IN LISTS _cupp_modules)
   if(TARGET ${_module})
