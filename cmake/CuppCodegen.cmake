@@ -16,7 +16,8 @@ set(CUPP_GENERATED_SOURCES
   ${CUPP_GENERATED_DIR}/src/dtype_table.cpp
   ${CUPP_GENERATED_DIR}/src/promotion_tables.cpp
   ${CUPP_GENERATED_DIR}/src/op_registry.cpp
-  ${CUPP_GENERATED_DIR}/src/routine_tables.cpp)
+  ${CUPP_GENERATED_DIR}/src/routine_tables.cpp
+  ${CUPP_GENERATED_DIR}/src/folding_routines.cpp)
 set(CUPP_GENERATED_HEADERS
   ${CUPP_GENERATED_DIR}/include/cupp/generated/type_id.hpp
   ${CUPP_GENERATED_DIR}/include/cupp/generated/dtype_constants.hpp
@@ -41,6 +42,9 @@ if(CUPP_REGENERATE)
     message(FATAL_ERROR "codegen failed (run: ${CUPP_CODEGEN_COMMAND})")
   endif()
 endif()
+# The folding routines' declarations, one header per family that has them (<family>_folds.hpp).
+file(GLOB _cupp_fold_headers CONFIGURE_DEPENDS ${CUPP_GENERATED_DIR}/include/cupp/generated/*_folds.hpp)
+list(APPEND CUPP_GENERATED_HEADERS ${_cupp_fold_headers})
 # Each module's routine tables (generated/modules/<module>/routine_tables.cpp, compiled into the
 # module) for the modules the specs name; codegen ran above, so a new module's file is there.
 file(GLOB CUPP_GENERATED_MODULE_SOURCES CONFIGURE_DEPENDS ${CUPP_GENERATED_DIR}/modules/*/*.cpp)

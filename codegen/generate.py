@@ -70,6 +70,12 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
         put(path, "routine_tables.cpp.j2", module=module,
             module_families=[f for f in specs.families if f.module == module])
     put("generated/registry/routine_registry.cpp", "routine_registry.cpp.j2")
+    # The folding routines' C++ (folds: in a family with `folding:`): one header per family, one
+    # source for all (a fixed name, compiled into cupp::core).
+    for family in specs.families:
+        if family.folding_routines():
+            put(f"generated/include/cupp/generated/{family.name}_folds.hpp", "folds.hpp.j2", family=family)
+    put("generated/src/folding_routines.cpp", "folding_routines.cpp.j2")
     # cupp eval's generated routine bindings (compiled into the cupp tool, not into cupp::core).
     put("generated/tools/eval_bindings.cpp", "eval_bindings.cpp.j2")
     for family in specs.families:

@@ -526,13 +526,22 @@ EMPTY_KINDS = {
 # NumPy keyword arguments a signature may have (after its positional array arguments).
 ROUTINE_KEYWORDS = ("axis", "dtype", "out", "ddof", "keepdims", "initial", "where", "n", "prepend", "append",
                     "include_initial", "to_end", "to_begin")
-FAMILY_KEYS = {"family", "label", "module", "namespace", "doc", "header", "table", "guide", "routines", "methods"}
+FAMILY_KEYS = {"family", "label", "module", "namespace", "doc", "header", "table", "guide", "routines", "methods",
+               "folding"}
+# A family's folding: {options, include}: the C++ option struct a routine that folds a ufunc takes
+# (a routine may name another with `options:`) and the public header declaring it. codegen then
+# writes those routines' C++ declarations and definitions (generated/include/cupp/generated/
+# <family>_folds.hpp, generated/src/folding_routines.cpp) from folds:, result:, nan: and the
+# signature, over engine::fold (runtime/src/engine/folds.hpp).
+FOLDING_KEYS = {"options", "include"}
+# The option structs engine::fold takes, and whether they carry initial= and where=.
+FOLD_OPTIONS = {"reduce_options": True, "scan_options": False, "cumulative_options": False}
 
 # A routine's keys: what every routine has, its eval binding (a typed signature's call), and the
 # facts of a reduction or scan (all four or none).
 FACT_KEYS = {"folds", "empty", "result", "nan"}
 ROUTINE_KEYS = {"name", "aliases", "cpp", "signature", "summary", "notes", "raises", "call", "calls", "returns",
-                "binding", "refuses", "no_eval"} | FACT_KEYS
+                "binding", "refuses", "no_eval", "options"} | FACT_KEYS
 CALL_KEYS = {"if", "call", "returns"}
 RAISES_KEYS = {"error", "when"}
 # The errors a routine's spec may say it raises (cupp/errors.hpp).
@@ -577,10 +586,34 @@ class Routine:
     raises: list[tuple[str, str]] = field(default_factory=list)  # (error: message, when)
     refuses: dict[str, str] = field(default_factory=dict)  # unsupported parameter -> message
     no_eval: str = ""   # why cupp eval has no binding (binding "none"), e.g. an in-place routine
+    fold_options: str = ""  # a generated folding routine's C++ option struct ("" when its C++ is by hand)
 
     @property
     def has_facts(self) -> bool:
         return bool(self.result)
+
+    @property
+    def first_param(self) -> str:
+        """The name of the array parameter (a, x), for the C++ declaration."""
+        return self.params[0].name if self.params else "a"
+
+    def fold_rules(self, name: str) -> list[str]:
+        """engine::fold_rules' designated initializers for a generated folding routine called name
+        (its own or an alias): what its result:, nan: and signature say beyond the ufunc's reduce
+        (or accumulate)."""
+        rules = [f'.name = "{name}"']
+        if self.result == "bool":
+            rules.append(".result = type_id::bool_")
+        elif self.result == "count":
+            rules += [".result = type_id::int64", ".nonzero = true"]
+        if self.nan == "as_identity":
+            rules.append(".nan_as_identity = true")
+        if FOLD_OPTIONS[self.fold_options]:
+            if "initial" not in self.keywords:
+                rules.append(".takes_initial = false")
+            if "where" not in self.keywords:
+                rules.append(".takes_where = false")
+        return rules
 
     def shown_calls(self) -> list[str]:
         """The generated binding's C++ calls with each {param} as the parameter's name (docs)."""
@@ -615,6 +648,11 @@ class RoutineFamily:
     label: str = ""     # what `cupp ops` calls it ("N <label> routines"); the family's name by default
     module: str = "core"  # the library that implements it: core (cupp::core) or a module (cupp::fft, ...)
     namespace: str = ""   # the Python namespace its names carry (fft: fft.fftfreq); "" top level
+    folding_include: str = ""  # the header of the folding routines' option structs ("": none generated)
+
+    def folding_routines(self) -> list[Routine]:
+        """The routines whose C++ codegen writes (they fold a ufunc; see FOLDING_KEYS)."""
+        return [r for r in self.routines if r.fold_options]
 
 
 def _text(node: Located, key: str, what: str) -> str:
@@ -711,7 +749,7 @@ def _load_calls(entry: Located, params: list[Param], what: str) -> list[Call]:
     return calls
 
 
-def load_routine(entry: Located, ops: dict[str, Op], namespace: str = "") -> Routine:
+def load_routine(entry: Located, ops: dict[str, Op], namespace: str = "", folding: str = "") -> Routine:
     path = entry.path
     _check_keys(entry, ROUTINE_KEYS, {"name", "signature", "summary"}, "a routine")
     name = entry["name"]
@@ -785,6 +823,23 @@ def load_routine(entry: Located, ops: dict[str, Op], namespace: str = "") -> Rou
         nan = _choice(entry, "nan", NAN_POLICIES, what)
     if "initial" in keywords and given_facts and op is None:
         raise SpecError(path, sig_line, f"{what}: initial= needs a routine that folds a ufunc")
+    # A routine that folds a ufunc in a family with `folding:` is generated (its C++ too).
+    fold_options = ""
+    if "options" in entry and (op is None or not folding):
+        raise SpecError(path, entry.line_of("options"), f"{what}: 'options' (the option struct of a generated "
+                                                        f"folding routine) needs folds: <ufunc> and the family's "
+                                                        f"'folding'")
+    if op is not None and folding:
+        fold_options = entry.get("options", folding)
+        if fold_options not in FOLD_OPTIONS:
+            raise SpecError(path, entry.line_of("options") if "options" in entry else entry.line,
+                            f"{what}: option struct '{fold_options}' is not one engine::fold takes "
+                            f"({', '.join(FOLD_OPTIONS)})")
+        if nan == "as_identity" and op.name not in ("add", "multiply"):
+            raise SpecError(path, entry.line_of("nan"), f"{what}: nan 'as_identity' is generated for add and "
+                                                        f"multiply only ('{op.name}')")
+        if not typed:
+            raise SpecError(path, sig_line, f"{what}: a generated folding routine needs a typed signature")
 
     refuses: dict[str, str] = {}
     if "refuses" in entry:
@@ -838,12 +893,13 @@ def load_routine(entry: Located, ops: dict[str, Op], namespace: str = "") -> Rou
     return Routine(path, entry.line, name, aliases, cpp, shown, _text(entry, "summary", what), op.name if op else None,
                    op.identity if op else None, empty, empty_error, result, nan, keywords, notes,
                    entry.line_of("aliases"), signature if typed else "", params, calls, binding, raises, refuses,
-                   no_eval)
+                   no_eval, fold_options)
 
 
 def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
     doc = load(path, shown)
-    _check_keys(doc, FAMILY_KEYS, FAMILY_KEYS - {"methods", "label", "module", "namespace"}, "a routine family spec")
+    _check_keys(doc, FAMILY_KEYS, FAMILY_KEYS - {"methods", "label", "module", "namespace", "folding"},
+                "a routine family spec")
     family = doc["family"]
     stem = os.path.splitext(os.path.basename(path))[0]
     if not isinstance(family, str) or not IDENTIFIER.match(family):
@@ -868,6 +924,20 @@ def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
     namespace = doc.get("namespace", "" if module == "core" else module)
     if not isinstance(namespace, str) or (namespace and not IDENTIFIER.match(namespace)):
         raise SpecError(shown, doc.line_of("namespace"), f"namespace '{namespace}' is not a lower-case identifier")
+    folding, folding_include = "", ""
+    if "folding" in doc:
+        node = _expect(doc["folding"], Located, shown, doc.line_of("folding"), "'folding'")
+        _check_keys(node, FOLDING_KEYS, FOLDING_KEYS, "'folding'")
+        folding, folding_include = node["options"], _text(node, "include", "'folding'")
+        if folding not in FOLD_OPTIONS:
+            raise SpecError(shown, node.line_of("options"), f"folding options '{folding}' is not one engine::fold "
+                                                            f"takes ({', '.join(FOLD_OPTIONS)})")
+        if not re.match(r"^cupp/[\w/]+\.hpp$", folding_include):
+            raise SpecError(shown, node.line_of("include"), f"folding include '{folding_include}' is not a public "
+                                                            f"header (cupp/<name>.hpp)")
+        if module != "core":
+            raise SpecError(shown, doc.line_of("folding"), "generated folding routines are core's only (a module's "
+                                                           "family writes its C++ by hand)")
     by_name = {op.name: op for op in ops}
     entries = _expect(doc["routines"], LocatedList, shown, doc.line_of("routines"), "'routines'")
     if not entries:
@@ -875,7 +945,7 @@ def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
     routines = []
     for i, entry in enumerate(entries):
         _expect(entry, Located, shown, entries.item_lines[i], "a routine")
-        routines.append(load_routine(entry, by_name, namespace))
+        routines.append(load_routine(entry, by_name, namespace, folding))
     methods = []
     if "methods" in doc:
         nodes = _expect(doc["methods"], LocatedList, shown, doc.line_of("methods"), "'methods'")
@@ -890,4 +960,4 @@ def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
             methods.append(Method(name, signature, _text(entry, "summary", f"method '{name}'")))
     label = _text(doc, "label", "the family") if "label" in doc else family
     return RoutineFamily(shown, family, _text(doc, "doc", "the family"), header, table, guide, routines, methods,
-                         label, module, namespace)
+                         label, module, namespace, folding_include)

@@ -33,6 +33,11 @@ TYPES: dict[str, ParamType] = {
     # None: an empty ndarray, the option structs' "not given" (ndarray weights{}).
     "array": ParamType("const cupp::ndarray&", "an array", "a.array({i})",
                        when_none="a.optional_array({i})", none_cpp="cupp::ndarray"),
+    "array_like": ParamType("cupp::ndarray", "an array, or a Python scalar as a 0-d array (np.asanyarray)",
+                            "a.array_like({i})", when_none="a.optional_array_like({i})", none_cpp="cupp::ndarray"),
+    "where": ParamType("cupp::ndarray", "a bool array, or True (every element) / False (none): NumPy's where=",
+                       "a.where_mask({i})", with_default="a.where_mask({i})", when_none="a.where_mask({i})",
+                       none_cpp="cupp::ndarray"),
     "index_array": ParamType("cupp::ndarray", "an integer array, or a Python int (a 0-d int64 array)",
                              "a.index_array({i})"),
     "arrays": ParamType("std::vector<cupp::ndarray>", "a tuple of arrays, e.g. (a, b)", "a.arrays({i})"),

@@ -446,6 +446,193 @@ void add_generated_bindings(function_table& t) {
     const arguments a("correlate", {"a", "v", "mode"}, 2, 3, args, kw);
     return to_value(cupp::correlate(a.array(0), a.array(1), a.string(2, "valid")));
   });
+  // specs/routines/reductions.yaml: sum(a: array, axis: axes = None, dtype: dtype = None, out: out = None, keepdims: bool = False, initial: number = <no value>, where: where = True)
+  t.add("sum", [](span_v args, span_k kw) -> value {
+    const arguments a("sum", {"a", "axis", "dtype", "out", "keepdims", "initial", "where"}, 1, 7, args, kw);
+    if (a.has(3)) throw cupp::TypeError("sum(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::sum(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(4, false), .dtype = a.dtype(2), .initial = a.optional_number(5), .where = a.where_mask(6)}));
+  });
+  // specs/routines/reductions.yaml: prod(a: array, axis: axes = None, dtype: dtype = None, out: out = None, keepdims: bool = False, initial: number = <no value>, where: where = True)
+  t.add("prod", [](span_v args, span_k kw) -> value {
+    const arguments a("prod", {"a", "axis", "dtype", "out", "keepdims", "initial", "where"}, 1, 7, args, kw);
+    if (a.has(3)) throw cupp::TypeError("prod(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::prod(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(4, false), .dtype = a.dtype(2), .initial = a.optional_number(5), .where = a.where_mask(6)}));
+  });
+  // specs/routines/reductions.yaml: max(a: array, axis: axes = None, out: out = None, keepdims: bool = False, initial: number = <no value>, where: where = True)
+  t.add("max", [](span_v args, span_k kw) -> value {
+    const arguments a("max", {"a", "axis", "out", "keepdims", "initial", "where"}, 1, 6, args, kw);
+    if (a.has(2)) throw cupp::TypeError("max(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::max(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(3, false), .initial = a.optional_number(4), .where = a.where_mask(5)}));
+  });
+  t.add("amax", [](span_v args, span_k kw) -> value {
+    const arguments a("max", {"a", "axis", "out", "keepdims", "initial", "where"}, 1, 6, args, kw);
+    if (a.has(2)) throw cupp::TypeError("max(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::max(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(3, false), .initial = a.optional_number(4), .where = a.where_mask(5)}));
+  });
+  // specs/routines/reductions.yaml: min(a: array, axis: axes = None, out: out = None, keepdims: bool = False, initial: number = <no value>, where: where = True)
+  t.add("min", [](span_v args, span_k kw) -> value {
+    const arguments a("min", {"a", "axis", "out", "keepdims", "initial", "where"}, 1, 6, args, kw);
+    if (a.has(2)) throw cupp::TypeError("min(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::min(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(3, false), .initial = a.optional_number(4), .where = a.where_mask(5)}));
+  });
+  t.add("amin", [](span_v args, span_k kw) -> value {
+    const arguments a("min", {"a", "axis", "out", "keepdims", "initial", "where"}, 1, 6, args, kw);
+    if (a.has(2)) throw cupp::TypeError("min(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::min(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(3, false), .initial = a.optional_number(4), .where = a.where_mask(5)}));
+  });
+  // specs/routines/reductions.yaml: argmax(a: array, axis: axis = None, out: out = None, *, keepdims: bool = False)
+  t.add("argmax", [](span_v args, span_k kw) -> value {
+    const arguments a("argmax", {"a", "axis", "out", "keepdims"}, 1, 3, args, kw);
+    if (a.has(2)) throw cupp::TypeError("argmax(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::argmax(a.array(0), cupp::arg_options{.axis = a.optional_axis(1), .keepdims = a.boolean(3, false)}));
+  });
+  // specs/routines/reductions.yaml: argmin(a: array, axis: axis = None, out: out = None, *, keepdims: bool = False)
+  t.add("argmin", [](span_v args, span_k kw) -> value {
+    const arguments a("argmin", {"a", "axis", "out", "keepdims"}, 1, 3, args, kw);
+    if (a.has(2)) throw cupp::TypeError("argmin(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::argmin(a.array(0), cupp::arg_options{.axis = a.optional_axis(1), .keepdims = a.boolean(3, false)}));
+  });
+  // specs/routines/reductions.yaml: mean(a: array, axis: axes = None, dtype: dtype = None, out: out = None, keepdims: bool = False, *, where: where = True)
+  t.add("mean", [](span_v args, span_k kw) -> value {
+    const arguments a("mean", {"a", "axis", "dtype", "out", "keepdims", "where"}, 1, 5, args, kw);
+    if (a.has(3)) throw cupp::TypeError("mean(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::mean(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(4, false), .dtype = a.dtype(2), .where = a.where_mask(5)}));
+  });
+  // specs/routines/reductions.yaml: var(a: array, axis: axes = None, dtype: dtype = None, out: out = None, ddof: float = 0, keepdims: bool = False, *, where: where = True)
+  t.add("var", [](span_v args, span_k kw) -> value {
+    const arguments a("var", {"a", "axis", "dtype", "out", "ddof", "keepdims", "where"}, 1, 6, args, kw);
+    if (a.has(3)) throw cupp::TypeError("var(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::var(a.array(0), cupp::var_options{.axis = a.axes(1), .keepdims = a.boolean(5, false), .dtype = a.dtype(2), .ddof = a.real_or(4, 0), .where = a.where_mask(6)}));
+  });
+  // specs/routines/reductions.yaml: std(a: array, axis: axes = None, dtype: dtype = None, out: out = None, ddof: float = 0, keepdims: bool = False, *, where: where = True)
+  t.add("std", [](span_v args, span_k kw) -> value {
+    const arguments a("std", {"a", "axis", "dtype", "out", "ddof", "keepdims", "where"}, 1, 6, args, kw);
+    if (a.has(3)) throw cupp::TypeError("std(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::std_(a.array(0), cupp::var_options{.axis = a.axes(1), .keepdims = a.boolean(5, false), .dtype = a.dtype(2), .ddof = a.real_or(4, 0), .where = a.where_mask(6)}));
+  });
+  // specs/routines/reductions.yaml: ptp(a: array, axis: axes = None, out: out = None, keepdims: bool = False)
+  t.add("ptp", [](span_v args, span_k kw) -> value {
+    const arguments a("ptp", {"a", "axis", "out", "keepdims"}, 1, 4, args, kw);
+    if (a.has(2)) throw cupp::TypeError("ptp(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::ptp(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(3, false)}));
+  });
+  // specs/routines/reductions.yaml: all(a: array, axis: axes = None, out: out = None, keepdims: bool = False, *, where: where = True)
+  t.add("all", [](span_v args, span_k kw) -> value {
+    const arguments a("all", {"a", "axis", "out", "keepdims", "where"}, 1, 4, args, kw);
+    if (a.has(2)) throw cupp::TypeError("all(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::all(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(3, false), .where = a.where_mask(4)}));
+  });
+  // specs/routines/reductions.yaml: any(a: array, axis: axes = None, out: out = None, keepdims: bool = False, *, where: where = True)
+  t.add("any", [](span_v args, span_k kw) -> value {
+    const arguments a("any", {"a", "axis", "out", "keepdims", "where"}, 1, 4, args, kw);
+    if (a.has(2)) throw cupp::TypeError("any(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::any(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(3, false), .where = a.where_mask(4)}));
+  });
+  // specs/routines/reductions.yaml: count_nonzero(a: array, axis: axes = None, *, keepdims: bool = False)
+  t.add("count_nonzero", [](span_v args, span_k kw) -> value {
+    const arguments a("count_nonzero", {"a", "axis", "keepdims"}, 1, 2, args, kw);
+    return to_value(cupp::count_nonzero(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(2, false)}));
+  });
+  // specs/routines/reductions.yaml: nansum(a: array, axis: axes = None, dtype: dtype = None, out: out = None, keepdims: bool = False, initial: number = <no value>, where: where = True)
+  t.add("nansum", [](span_v args, span_k kw) -> value {
+    const arguments a("nansum", {"a", "axis", "dtype", "out", "keepdims", "initial", "where"}, 1, 7, args, kw);
+    if (a.has(3)) throw cupp::TypeError("nansum(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nansum(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(4, false), .dtype = a.dtype(2), .initial = a.optional_number(5), .where = a.where_mask(6)}));
+  });
+  // specs/routines/reductions.yaml: nanprod(a: array, axis: axes = None, dtype: dtype = None, out: out = None, keepdims: bool = False, initial: number = <no value>, where: where = True)
+  t.add("nanprod", [](span_v args, span_k kw) -> value {
+    const arguments a("nanprod", {"a", "axis", "dtype", "out", "keepdims", "initial", "where"}, 1, 7, args, kw);
+    if (a.has(3)) throw cupp::TypeError("nanprod(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nanprod(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(4, false), .dtype = a.dtype(2), .initial = a.optional_number(5), .where = a.where_mask(6)}));
+  });
+  // specs/routines/reductions.yaml: nanmax(a: array, axis: axes = None, out: out = None, keepdims: bool = False, initial: number = <no value>, where: where = True)
+  t.add("nanmax", [](span_v args, span_k kw) -> value {
+    const arguments a("nanmax", {"a", "axis", "out", "keepdims", "initial", "where"}, 1, 6, args, kw);
+    if (a.has(2)) throw cupp::TypeError("nanmax(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nanmax(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(3, false), .initial = a.optional_number(4), .where = a.where_mask(5)}));
+  });
+  // specs/routines/reductions.yaml: nanmin(a: array, axis: axes = None, out: out = None, keepdims: bool = False, initial: number = <no value>, where: where = True)
+  t.add("nanmin", [](span_v args, span_k kw) -> value {
+    const arguments a("nanmin", {"a", "axis", "out", "keepdims", "initial", "where"}, 1, 6, args, kw);
+    if (a.has(2)) throw cupp::TypeError("nanmin(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nanmin(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(3, false), .initial = a.optional_number(4), .where = a.where_mask(5)}));
+  });
+  // specs/routines/reductions.yaml: nanargmax(a: array, axis: axis = None, out: out = None, *, keepdims: bool = False)
+  t.add("nanargmax", [](span_v args, span_k kw) -> value {
+    const arguments a("nanargmax", {"a", "axis", "out", "keepdims"}, 1, 3, args, kw);
+    if (a.has(2)) throw cupp::TypeError("nanargmax(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nanargmax(a.array(0), cupp::arg_options{.axis = a.optional_axis(1), .keepdims = a.boolean(3, false)}));
+  });
+  // specs/routines/reductions.yaml: nanargmin(a: array, axis: axis = None, out: out = None, *, keepdims: bool = False)
+  t.add("nanargmin", [](span_v args, span_k kw) -> value {
+    const arguments a("nanargmin", {"a", "axis", "out", "keepdims"}, 1, 3, args, kw);
+    if (a.has(2)) throw cupp::TypeError("nanargmin(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nanargmin(a.array(0), cupp::arg_options{.axis = a.optional_axis(1), .keepdims = a.boolean(3, false)}));
+  });
+  // specs/routines/reductions.yaml: nanmean(a: array, axis: axes = None, dtype: dtype = None, out: out = None, keepdims: bool = False, *, where: where = True)
+  t.add("nanmean", [](span_v args, span_k kw) -> value {
+    const arguments a("nanmean", {"a", "axis", "dtype", "out", "keepdims", "where"}, 1, 5, args, kw);
+    if (a.has(3)) throw cupp::TypeError("nanmean(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nanmean(a.array(0), cupp::reduce_options{.axis = a.axes(1), .keepdims = a.boolean(4, false), .dtype = a.dtype(2), .where = a.where_mask(5)}));
+  });
+  // specs/routines/reductions.yaml: nanvar(a: array, axis: axes = None, dtype: dtype = None, out: out = None, ddof: float = 0, keepdims: bool = False, *, where: where = True)
+  t.add("nanvar", [](span_v args, span_k kw) -> value {
+    const arguments a("nanvar", {"a", "axis", "dtype", "out", "ddof", "keepdims", "where"}, 1, 6, args, kw);
+    if (a.has(3)) throw cupp::TypeError("nanvar(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nanvar(a.array(0), cupp::var_options{.axis = a.axes(1), .keepdims = a.boolean(5, false), .dtype = a.dtype(2), .ddof = a.real_or(4, 0), .where = a.where_mask(6)}));
+  });
+  // specs/routines/reductions.yaml: nanstd(a: array, axis: axes = None, dtype: dtype = None, out: out = None, ddof: float = 0, keepdims: bool = False, *, where: where = True)
+  t.add("nanstd", [](span_v args, span_k kw) -> value {
+    const arguments a("nanstd", {"a", "axis", "dtype", "out", "ddof", "keepdims", "where"}, 1, 6, args, kw);
+    if (a.has(3)) throw cupp::TypeError("nanstd(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nanstd(a.array(0), cupp::var_options{.axis = a.axes(1), .keepdims = a.boolean(5, false), .dtype = a.dtype(2), .ddof = a.real_or(4, 0), .where = a.where_mask(6)}));
+  });
+  // specs/routines/scans.yaml: cumsum(a: array, axis: axis = None, dtype: dtype = None, out: out = None)
+  t.add("cumsum", [](span_v args, span_k kw) -> value {
+    const arguments a("cumsum", {"a", "axis", "dtype", "out"}, 1, 4, args, kw);
+    if (a.has(3)) throw cupp::TypeError("cumsum(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::cumsum(a.array(0), cupp::scan_options{.axis = a.optional_axis(1), .dtype = a.dtype(2)}));
+  });
+  // specs/routines/scans.yaml: cumprod(a: array, axis: axis = None, dtype: dtype = None, out: out = None)
+  t.add("cumprod", [](span_v args, span_k kw) -> value {
+    const arguments a("cumprod", {"a", "axis", "dtype", "out"}, 1, 4, args, kw);
+    if (a.has(3)) throw cupp::TypeError("cumprod(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::cumprod(a.array(0), cupp::scan_options{.axis = a.optional_axis(1), .dtype = a.dtype(2)}));
+  });
+  // specs/routines/scans.yaml: nancumsum(a: array, axis: axis = None, dtype: dtype = None, out: out = None)
+  t.add("nancumsum", [](span_v args, span_k kw) -> value {
+    const arguments a("nancumsum", {"a", "axis", "dtype", "out"}, 1, 4, args, kw);
+    if (a.has(3)) throw cupp::TypeError("nancumsum(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nancumsum(a.array(0), cupp::scan_options{.axis = a.optional_axis(1), .dtype = a.dtype(2)}));
+  });
+  // specs/routines/scans.yaml: nancumprod(a: array, axis: axis = None, dtype: dtype = None, out: out = None)
+  t.add("nancumprod", [](span_v args, span_k kw) -> value {
+    const arguments a("nancumprod", {"a", "axis", "dtype", "out"}, 1, 4, args, kw);
+    if (a.has(3)) throw cupp::TypeError("nancumprod(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::nancumprod(a.array(0), cupp::scan_options{.axis = a.optional_axis(1), .dtype = a.dtype(2)}));
+  });
+  // specs/routines/scans.yaml: cumulative_sum(x: array, /, *, axis: axis = None, dtype: dtype = None, out: out = None, include_initial: bool = False)
+  t.add("cumulative_sum", [](span_v args, span_k kw) -> value {
+    const arguments a("cumulative_sum", {"x", "axis", "dtype", "out", "include_initial"}, 1, 1, args, kw);
+    if (a.has(3)) throw cupp::TypeError("cumulative_sum(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::cumulative_sum(a.array(0), cupp::cumulative_options{.axis = a.optional_axis(1), .dtype = a.dtype(2), .include_initial = a.boolean(4, false)}));
+  });
+  // specs/routines/scans.yaml: cumulative_prod(x: array, /, *, axis: axis = None, dtype: dtype = None, out: out = None, include_initial: bool = False)
+  t.add("cumulative_prod", [](span_v args, span_k kw) -> value {
+    const arguments a("cumulative_prod", {"x", "axis", "dtype", "out", "include_initial"}, 1, 1, args, kw);
+    if (a.has(3)) throw cupp::TypeError("cumulative_prod(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::cumulative_prod(a.array(0), cupp::cumulative_options{.axis = a.optional_axis(1), .dtype = a.dtype(2), .include_initial = a.boolean(4, false)}));
+  });
+  // specs/routines/scans.yaml: diff(a: array, n: int = 1, axis: int = -1, prepend: array_like = <no value>, append: array_like = <no value>)
+  t.add("diff", [](span_v args, span_k kw) -> value {
+    const arguments a("diff", {"a", "n", "axis", "prepend", "append"}, 1, 5, args, kw);
+    return to_value(cupp::diff(a.array(0), cupp::diff_options{.n = a.integer(1, 1), .axis = a.integer(2, -1), .prepend = a.optional_array_like(3), .append = a.optional_array_like(4)}));
+  });
+  // specs/routines/scans.yaml: ediff1d(ary: array, to_end: array_like = None, to_begin: array_like = None)
+  t.add("ediff1d", [](span_v args, span_k kw) -> value {
+    const arguments a("ediff1d", {"ary", "to_end", "to_begin"}, 1, 3, args, kw);
+    return to_value(cupp::ediff1d(a.array(0), cupp::ediff1d_options{.to_end = a.optional_array_like(1), .to_begin = a.optional_array_like(2)}));
+  });
   // specs/routines/searching.yaml: searchsorted(a: array, v: array|number, side: 'left'|'right' = 'left', sorter: array = None)
   t.add("searchsorted", [](span_v args, span_k kw) -> value {
     const arguments a("searchsorted", {"a", "v", "side", "sorter"}, 2, 4, args, kw);

@@ -117,16 +117,40 @@ class RealRoutineSpecs(unittest.TestCase):
             # core's headers are runtime/include's; a module's, <module>/include's
             include = os.path.join(ROOT, "runtime" if family.module == "core" else family.module, "include")
             text = open(os.path.join(include, family.header)).read()
-            # ... or in a cupp header it includes (creation.hpp's empty and zeros are ndarray.hpp's)
+            # ... or in a cupp header it includes (creation.hpp's empty and zeros are ndarray.hpp's;
+            # the folding routines are generated/include's <family>_folds.hpp)
             for inc in re.findall(r'#include "(cupp/[\w/]+\.hpp)"', text):
-                if os.path.exists(os.path.join(include, inc)):
-                    text += open(os.path.join(include, inc)).read()
+                for folder in (include, os.path.join(ROOT, "generated", "include")):
+                    if os.path.exists(os.path.join(folder, inc)):
+                        text += open(os.path.join(folder, inc)).read()
             self.assertRegex(text, rf"std::span<const routine_info> {family.table}\(\) noexcept;", family.header)
             for r in family.routines:
                 with self.subTest(routine=r.name):
                     # a declaration: the return type (ndarray, std::vector<ndarray>, a result struct), the name
                     self.assertRegex(text, rf"(?m)^[\w:<>, ]*[\w>] {re.escape(r.cpp.split('.')[-1])}\(",
                                      f"cupp::{r.cpp} in {family.header}")
+
+    def test_folding_routines_are_generated_with_their_rules(self):
+        families = {f.name: f for f in self.specs.families}
+        folding = {f.name: [r.name for r in f.folding_routines()] for f in self.specs.families}
+        self.assertEqual(folding["reductions"], ["sum", "prod", "max", "min", "all", "any", "count_nonzero", "nansum",
+                                                 "nanprod", "nanmax", "nanmin"])
+        self.assertEqual(folding["scans"], ["cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum",
+                                            "cumulative_prod"])
+        self.assertEqual([f for f, names in folding.items() if names], ["reductions", "scans"])
+        by_name = {r.name: r for f in families.values() for r in f.routines}
+        self.assertEqual(by_name["count_nonzero"].fold_rules("count_nonzero"),
+                         ['.name = "count_nonzero"', ".result = type_id::int64", ".nonzero = true",
+                          ".takes_initial = false", ".takes_where = false"])
+        self.assertEqual(by_name["all"].fold_rules("all"), ['.name = "all"', ".result = type_id::bool_",
+                                                            ".takes_initial = false"])
+        self.assertEqual(by_name["nansum"].fold_rules("nansum"), ['.name = "nansum"', ".nan_as_identity = true"])
+        self.assertEqual(by_name["cumulative_sum"].fold_options, "cumulative_options")
+        self.assertEqual(by_name["nancumsum"].fold_rules("nancumsum"), ['.name = "nancumsum"', ".nan_as_identity = true"])
+        self.assertEqual(by_name["mean"].fold_options, "")  # folds none: hand-written C++
+        source = open(os.path.join(ROOT, "generated", "src", "folding_routines.cpp")).read()
+        self.assertIn("ndarray amax(const ndarray& a, const reduce_options& options) {\n"
+                      "  return engine::fold(maximum, a, options, {.name = \"amax\"});", source)
 
     def test_widening_routines_fold_the_widening_ufuncs(self):
         widening = {op.name for op in self.specs.ops if op.reduce_widens_ints}

@@ -39,6 +39,7 @@
 #include "cupp/reductions.hpp"
 #include "cupp/routines.hpp"
 #include "cupp/scans.hpp"
+#include "cupp/scan_options.hpp"
 #include "cupp/searching.hpp"
 #include "cupp/sorting.hpp"
 #include "cupp/statistics.hpp"

@@ -14,17 +14,14 @@
 #include "cupp/routines.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/ufunc.hpp"
+// The reductions that fold a ufunc (sum, prod, max, all, count_nonzero, nansum, nanmax, ...) are
+// declared from specs/routines/reductions.yaml (generated; docs/api/reductions.md has each one's
+// rules): NaN propagates in the plain ones; the nan-functions read NaN as the identity or skip
+// it (fmax/fmin); their integer and bool inputs behave as in the plain functions.
+#include "cupp/generated/reductions_folds.hpp"
 
 namespace cupp {
 
-ndarray sum(const ndarray& a, const reduce_options& options = {});
-ndarray prod(const ndarray& a, const reduce_options& options = {});
-ndarray max(const ndarray& a, const reduce_options& options = {});  // NaN propagates
-ndarray amax(const ndarray& a, const reduce_options& options = {});
-ndarray min(const ndarray& a, const reduce_options& options = {});
-ndarray amin(const ndarray& a, const reduce_options& options = {});
-ndarray all(const ndarray& a, const reduce_options& options = {});  // bool result
-ndarray any(const ndarray& a, const reduce_options& options = {});
 ndarray mean(const ndarray& a, const reduce_options& options = {});
 
 // NumPy's argmax(a, axis=None, out=None, *, keepdims=False): no axis gives the flat (C order)
@@ -41,10 +38,6 @@ ndarray argmin(const ndarray& a, const arg_options& options = {});
 // NaN ignored; ValueError("All-NaN slice encountered") when a result has only NaN.
 ndarray nanargmax(const ndarray& a, const arg_options& options = {});
 ndarray nanargmin(const ndarray& a, const arg_options& options = {});
-
-// numpy.count_nonzero(a, axis=None, *, keepdims=False): int64 (a 0-d array for no axis; the
-// count stays on the device). options.dtype is ignored (always int64); out= is honoured.
-ndarray count_nonzero(const ndarray& a, const reduce_options& options = {});
 
 // numpy.var / numpy.std (NumPy's two-pass algorithm: the mean, then the mean squared deviation
 // |x - mean|^2 summed and divided by n - ddof; n - ddof <= 0 gives inf or NaN, as NumPy does).
@@ -67,13 +60,8 @@ ndarray nanstd(const ndarray& a, const var_options& options = {});
 // numpy.ptp: max - min (in the input's dtype; bool is NumPy's TypeError of subtract).
 ndarray ptp(const ndarray& a, const reduce_options& options = {});
 
-// The nan-functions: NaN is treated as the identity (nansum: 0, nanprod: 1) or ignored
-// (nanmax/nanmin are fmax.reduce/fmin.reduce: an all-NaN result is NaN; nanmean of an all-NaN
-// slice is NaN). Integer and bool inputs behave as the plain functions.
-ndarray nansum(const ndarray& a, const reduce_options& options = {});
-ndarray nanprod(const ndarray& a, const reduce_options& options = {});
-ndarray nanmax(const ndarray& a, const reduce_options& options = {});
-ndarray nanmin(const ndarray& a, const reduce_options& options = {});
+// nanmean: the mean of the elements that are not NaN (an all-NaN slice is NaN); integer and
+// bool inputs as mean.
 ndarray nanmean(const ndarray& a, const reduce_options& options = {});
 
 // ---- for tools: the routines above by name (amax and amin too), with their NumPy signatures, as

@@ -11,32 +11,13 @@
 
 #include "cupp/routines.hpp"
 #include "cupp/ndarray.hpp"
+#include "cupp/scan_options.hpp"
 #include "cupp/ufunc.hpp"
+// cumsum, cumprod, nancumsum, nancumprod and cumulative_sum, cumulative_prod: declared from
+// specs/routines/scans.yaml, where they fold add or multiply (generated).
+#include "cupp/generated/scans_folds.hpp"
 
 namespace cupp {
-
-// numpy.cumsum(a, axis=None, dtype=None, out=None): no axis scans the flattened array (C order).
-struct scan_options {
-  std::optional<std::int64_t> axis{};  // none: flattened; negative counts from the end
-  std::optional<cupp::dtype> dtype{};  // the result's dtype (the accumulator's)
-  ndarray out{};                       // written here (shape must match; same_kind cast)
-};
-ndarray cumsum(const ndarray& a, const scan_options& options = {});
-ndarray cumprod(const ndarray& a, const scan_options& options = {});
-// NaN counts as 0 (nancumsum) or 1 (nancumprod); integer and bool inputs as cumsum/cumprod.
-ndarray nancumsum(const ndarray& a, const scan_options& options = {});
-ndarray nancumprod(const ndarray& a, const scan_options& options = {});
-
-// numpy.cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False): no axis
-// only for 1-d (or 0-d) input, else ValueError; include_initial prepends the identity (0 / 1).
-struct cumulative_options {
-  std::optional<std::int64_t> axis{};
-  std::optional<cupp::dtype> dtype{};
-  ndarray out{};
-  bool include_initial = false;
-};
-ndarray cumulative_sum(const ndarray& x, const cumulative_options& options = {});
-ndarray cumulative_prod(const ndarray& x, const cumulative_options& options = {});
 
 // ufunc.accumulate(array, axis=0, dtype=None, out=None) of a binary ufunc with one output.
 struct accumulate_options {

@@ -26,6 +26,7 @@
 #include "engine/internal.hpp"
 #include "loader/loaded_ops.hpp"
 #include "engine/reduce_common.hpp"
+#include "engine/folds.hpp"
 #include "engine/reduce_plan.hpp"
 #include "engine/user_reduction.hpp"
 #include "engine/kernel_composer.hpp"
@@ -128,23 +129,20 @@ ndarray ufunc::reduceat(const ndarray& a, const ndarray& indices, const reduceat
   return to_out(out, options.out, name);
 }
 
-ndarray sum(const ndarray& a, const reduce_options& options) { return reduce_mapped(add.spec(), a, options, {}); }
-ndarray prod(const ndarray& a, const reduce_options& options) { return reduce_mapped(multiply.spec(), a, options, {}); }
-ndarray max(const ndarray& a, const reduce_options& options) { return reduce_mapped(maximum.spec(), a, options, {}); }
-ndarray amax(const ndarray& a, const reduce_options& options) { return reduce_mapped(maximum.spec(), a, options, {}); }
-ndarray min(const ndarray& a, const reduce_options& options) { return reduce_mapped(minimum.spec(), a, options, {}); }
-ndarray amin(const ndarray& a, const reduce_options& options) { return reduce_mapped(minimum.spec(), a, options, {}); }
-ndarray all(const ndarray& a, const reduce_options& options) {
-  refuse_initial("all", options);
+// The folding routines (sum, all, count_nonzero, nansum, ...: generated/src/folding_routines.cpp)
+// are f.reduce with their spec's rules.
+ndarray engine::fold(const ufunc& f, const ndarray& a, const reduce_options& options, const engine::fold_rules& rules) {
+  if (!rules.takes_initial && options.initial) refuse(rules.name, "initial");
+  if (!rules.takes_where && !options.where.is_null()) refuse(rules.name, "where");
   reduce_options o = options;
-  o.dtype = dtype(type_id::bool_);
-  return reduce_mapped(logical_and.spec(), a, o, {});
-}
-ndarray any(const ndarray& a, const reduce_options& options) {
-  refuse_initial("any", options);
-  reduce_options o = options;
-  o.dtype = dtype(type_id::bool_);
-  return reduce_mapped(logical_or.spec(), a, o, {});
+  if (rules.result) o.dtype = dtype(*rules.result);
+  mapping m;
+  if (rules.nonzero) {
+    m.map = detail::reduce_map::nonzero;
+  } else if (rules.nan_as_identity && !a.is_null() && is_inexact(a.dtype())) {
+    m.map = f.name() == "add" ? detail::reduce_map::nan_to_zero : detail::reduce_map::nan_to_one;
+  }
+  return reduce_mapped(f.spec(), a, o, m);
 }
 
 // NumPy's mean: the sum in float64 for bool and integers, in float32 for float16 and bfloat16
@@ -175,28 +173,7 @@ ndarray mean(const ndarray& a, const reduce_options& options) {
   return options.out;
 }
 
-// ---- count_nonzero, the nan-functions, ptp
-
-ndarray count_nonzero(const ndarray& a, const reduce_options& options) {
-  refuse_where_initial("count_nonzero", options);
-  reduce_options o = options;
-  o.dtype = dtype(type_id::int64);
-  return reduce_mapped(add.spec(), a, o, {detail::reduce_map::nonzero});
-}
-
-ndarray nansum(const ndarray& a, const reduce_options& options) {
-  if (a.is_null() || !is_inexact(a.dtype())) return sum(a, options);
-  return reduce_mapped(add.spec(), a, options, {detail::reduce_map::nan_to_zero});
-}
-
-ndarray nanprod(const ndarray& a, const reduce_options& options) {
-  if (a.is_null() || !is_inexact(a.dtype())) return prod(a, options);
-  return reduce_mapped(multiply.spec(), a, options, {detail::reduce_map::nan_to_one});
-}
-
-// NumPy's nanmax and nanmin of an ndarray are fmax.reduce and fmin.reduce.
-ndarray nanmax(const ndarray& a, const reduce_options& options) { return reduce_mapped(cupp::fmax.spec(), a, options, {}); }
-ndarray nanmin(const ndarray& a, const reduce_options& options) { return reduce_mapped(cupp::fmin.spec(), a, options, {}); }
+// ---- nanmean, ptp
 
 // NumPy's nanmean: the sum with NaN as 0 divided by the count of other elements (0 / 0 = NaN for
 // an all-NaN slice); float16 and bfloat16 in float32, rounded once.

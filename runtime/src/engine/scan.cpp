@@ -24,6 +24,7 @@
 #include "cupp/manipulation.hpp"
 #include "cupp/promotion.hpp"
 #include "cupp/scans.hpp"
+#include "engine/folds.hpp"
 #include "engine/internal.hpp"
 #include "loader/loaded_ops.hpp"
 #include "engine/reduce_common.hpp"
@@ -268,20 +269,16 @@ ndarray accumulate(const ufunc& f, const ndarray& a, const accumulate_options& o
   return accumulate_mapped(f.spec(), a, options.axis, options.dtype, options.out, scan_map::cast, name);
 }
 
-ndarray cumsum(const ndarray& a, const scan_options& o) {
-  return accumulate_mapped(add.spec(), a, o.axis, o.dtype, o.out, scan_map::cast, "cumsum");
+// The folding scans (cumsum, nancumprod, cumulative_sum, ...: generated/src/folding_routines.cpp)
+// are f.accumulate with their spec's rules.
+ndarray engine::fold(const ufunc& f, const ndarray& a, const scan_options& o, const engine::fold_rules& rules) {
+  const scan_map map = !rules.nan_as_identity ? scan_map::cast
+                       : nan_map(a, f.name() == "add" ? scan_map::nan_to_zero : scan_map::nan_to_one);
+  return accumulate_mapped(f.spec(), a, o.axis, o.dtype, o.out, map, rules.name);
 }
-ndarray cumprod(const ndarray& a, const scan_options& o) {
-  return accumulate_mapped(multiply.spec(), a, o.axis, o.dtype, o.out, scan_map::cast, "cumprod");
+ndarray engine::fold(const ufunc& f, const ndarray& x, const cumulative_options& o, const engine::fold_rules& rules) {
+  return cumulative(f, x, o, rules.name);
 }
-ndarray nancumsum(const ndarray& a, const scan_options& o) {
-  return accumulate_mapped(add.spec(), a, o.axis, o.dtype, o.out, nan_map(a, scan_map::nan_to_zero), "nancumsum");
-}
-ndarray nancumprod(const ndarray& a, const scan_options& o) {
-  return accumulate_mapped(multiply.spec(), a, o.axis, o.dtype, o.out, nan_map(a, scan_map::nan_to_one), "nancumprod");
-}
-ndarray cumulative_sum(const ndarray& x, const cumulative_options& o) { return cumulative(add, x, o, "cumulative_sum"); }
-ndarray cumulative_prod(const ndarray& x, const cumulative_options& o) { return cumulative(multiply, x, o, "cumulative_prod"); }
 
 ndarray diff(const ndarray& a0, const diff_options& o) {
   if (a0.is_null()) throw ValueError("diff: the array is null");

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
+#include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "functions.hpp"
 
@@ -178,6 +180,35 @@ cupp::ndarray arguments::optional_array(std::size_t i) const {
 cupp::ndarray arguments::index_array(std::size_t i) const {
   if (is_int(get(i))) return cupp::scalar(cupp::weak_scalar(to_int(get(i), i)), cupp::int64);
   return array(i);
+}
+
+cupp::ndarray arguments::array_like(std::size_t i) const {
+  const value& v = get(i);
+  if (!v.is_scalar()) return array(i);
+  const py_scalar& s = v.scalar();
+  const std::vector<std::int64_t> zero_d;
+  switch (s.k) {
+    case py_scalar::kind::bool_: return cupp::full(zero_d, cupp::weak_scalar(s.b), cupp::bool_);
+    case py_scalar::kind::int_: return cupp::full(zero_d, cupp::weak_scalar(to_int(v, i)), cupp::int64);
+    case py_scalar::kind::float_: return cupp::full(zero_d, cupp::weak_scalar(s.f), cupp::float64);
+    case py_scalar::kind::complex_: break;
+  }
+  return cupp::full(zero_d, cupp::weak_scalar(s.c), cupp::complex128);
+}
+
+cupp::ndarray arguments::optional_array_like(std::size_t i) const {
+  if (!has(i)) return cupp::ndarray();
+  return array_like(i);
+}
+
+cupp::ndarray arguments::where_mask(std::size_t i) const {
+  if (!slots_[i]) return cupp::ndarray();
+  const value& v = get(i);
+  if (v.is_array()) return v.array();
+  if (v.is_scalar() && v.scalar().k == py_scalar::kind::bool_)
+    return v.scalar().b ? cupp::ndarray() : cupp::full(std::vector<std::int64_t>{}, false, cupp::bool_);
+  throw cupp::TypeError(name_ + "(): '" + params_[i] + "' must be a bool array, True or False, not '" +
+                        v.type_name() + "'");
 }
 
 cupp::operand arguments::operand_or(std::size_t i, double fallback) const {

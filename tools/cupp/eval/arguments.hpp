@@ -60,6 +60,13 @@ class arguments {
   // Readers the generated bindings use (a default of None reads an optional form).
   cupp::ndarray optional_array(std::size_t i) const;  // absent or None: an empty ndarray (not given)
   cupp::ndarray index_array(std::size_t i) const;  // an array, or a Python int as a 0-d int64 array
+  // An array, or a Python scalar as the 0-d array np.asanyarray makes of it (bool, int64, float64,
+  // complex128); the optional form gives an empty ndarray when absent or None.
+  cupp::ndarray array_like(std::size_t i) const;
+  cupp::ndarray optional_array_like(std::size_t i) const;
+  // where= of the reductions: a bool array, True or absent (no mask: an empty ndarray), or False
+  // (a 0-d False mask, which selects nothing).
+  cupp::ndarray where_mask(std::size_t i) const;
   cupp::operand operand_or(std::size_t i, double fallback) const;
   std::optional<cupp::operand> optional_operand(std::size_t i) const;
   std::optional<cupp::weak_scalar> optional_number(std::size_t i) const;

@@ -42,15 +42,9 @@ class function_table {
 // eval writes outputs to the -o files). One output gives an array, several a tuple.
 value call_ufunc(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 value call_ufunc_outer(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
-// u.reduce(a, axis=None, dtype=None, keepdims=False, initial=, where=) (reductions.cpp).
+// u.reduce, u.reduceat and u.accumulate with NumPy's signatures (ufunc_methods.cpp).
 value call_ufunc_reduce(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
-// u.reduceat(a, indices, axis=0, dtype=None) (reductions.cpp).
 value call_ufunc_reduceat(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
-// Registers sum, prod, max, amax, min, amin, all, any, mean (reductions.cpp).
-void add_reductions(function_table& t);
-// Registers cumsum, cumprod, nancumsum, nancumprod, cumulative_sum, cumulative_prod, diff, ediff1d;
-// u.accumulate(a, axis=0, dtype=None) (scans.cpp).
-void add_scans(function_table& t);
 value call_ufunc_accumulate(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 // Registers arange, whose leading numbers are read as Python's range reads them (creation.cpp;
 // the rest of the family is generated).
