@@ -1,22 +1,28 @@
 #!/usr/bin/env python3
-"""NumPy reference data for ufunc.at (tests/gpu/test_ufunc_at_gpu.cpp): every op with an atomic form
-in cupp (add, subtract, multiply, minimum, maximum, fmin, fmax, the bitwise ops) on every dtype
-NumPy has without ml_dtypes, plus cases that run in rounds (bool, mixed dtypes, complex128 multiply,
-complex maximum, power, a unary op), NaN, float16 rounding per update, a 2-d target, a scalar
-operand and a view at an odd byte offset (the neighbours of 1-byte elements are left alone).
+"""NumPy reference data for ufunc.at: every op with an atomic form in cupp (add, subtract, multiply,
+minimum, maximum, fmin, fmax, the bitwise ops) on every dtype NumPy has without ml_dtypes, plus
+cases that run in rounds (bool, mixed dtypes, complex64 maximum, power, a unary op), NaN, float16
+rounding per update, a 2-d target, a scalar operand and a view at an odd byte offset (the
+neighbours of 1-byte elements are left alone).
 
     python3 make_ufunc_at_ref.py OUT_DIR
 
-writes OUT_DIR/<case>/out0.npy (the array after the call) and OUT_DIR/manifest.json
-(tests/conformance/routine_ref.py). Values are small integers (exact in every dtype), so the
-result does not depend on the order of the updates; the C++ test builds the same inputs: the
-array A, the indices IDX (repeated and negative) and the operands B, cast with astype.
+writes OUT_DIR/eval/ (routine_ref.py's write_eval_set): EVAL_CASES, each
+ufunc_at_copy(a, 'add', indices, b), NumPy's add.at(a, indices, b) on a copy of a, giving the copy
+(routine_ref.py's HELPERS; tests/gpu/test_eval_ref_gpu.cpp registers the same name for cupp's
+ufunc::get(op).at), which EvalRefGpu/Families.AgreeWithNumPy/ufunc_at evaluates through cupp eval's
+engine and compares exactly (rtol=0). Also OUT_DIR/<case>/out0.npy and OUT_DIR/manifest.json for
+CASES, the calls cupp eval cannot write (an index tuple holding a slice; a view into a larger array
+that is checked whole), which tests/gpu/test_ufunc_at_gpu.cpp makes with cupp under the same ids.
+Values are small integers (exact in every dtype), so the result does not depend on the order of
+the updates: the array A, the indices IDX (repeated and negative) and the operands B, cast.
 """
 import sys
 
 import numpy as np
 
 import routine_ref
+from routine_ref import Eval, add_cases
 
 nan = np.nan
 
@@ -55,7 +61,16 @@ def view_odd():
     return a
 
 
-def make_cases():
+def E(op, a, idx, b=None):
+    """ufunc_at_copy(a, op, i, b) (or without b, for a unary op), compared exactly."""
+    if b is None:
+        return Eval("ufunc_at_copy(a, '%s', i)" % op, rtol=0.0, a=a, i=idx)
+    if np.ndim(b) == 0 and not isinstance(b, np.ndarray):  # a Python number, written in the expression
+        return Eval("ufunc_at_copy(a, '%s', i, %r)" % (op, b), rtol=0.0, a=a, i=idx)
+    return Eval("ufunc_at_copy(a, '%s', i, b)" % op, rtol=0.0, a=a, i=idx, b=b)
+
+
+def make_eval_cases():
     cases = {}
     for op in OPS:
         for dt in INTS + FLOATS + COMPLEX:
@@ -64,45 +79,51 @@ def make_cases():
             if dt in COMPLEX and op not in ("add", "subtract", "multiply"):
                 continue
             if dt in COMPLEX:
-                cases[f"{op}_{dt}"] = (lambda op=op, dt=dt: at(op, cplx(A, dt), I(IDX), cplx(B, dt)))
+                add_cases(cases, {f"{op}_{dt}": E(op, cplx(A, dt), I(IDX), cplx(B, dt))})
             else:
-                cases[f"{op}_{dt}"] = (lambda op=op, dt=dt: at(op, I(A, dt), I(IDX), I(B, dt)))
+                add_cases(cases, {f"{op}_{dt}": E(op, I(A, dt), I(IDX), I(B, dt))})
     # uint64 is left out: NumPy's ufunc.at turns the Python int into an int64 array and adds in
     # float64 (uint64 + int64), where cupp adds in uint64 as NEP 50 does (docs/deviations.md).
     for dt in INTS + FLOATS:
         if dt != "uint64":
-            cases[f"add_scalar_{dt}"] = (lambda dt=dt: at("add", I(A, dt), I(IDX), 3))
-    cases.update({
+            add_cases(cases, {f"add_scalar_{dt}": E("add", I(A, dt), I(IDX), 3)})
+    add_cases(cases, {
         # rounds: no atomic form
-        "add_bool": lambda: at("add", I([0, 1, 0, 0], "bool"), I([0, 0, 2]), I([1, 0, 0], "bool")),
-        "multiply_bool": lambda: at("multiply", I([0, 1, 1, 1], "bool"), I([1, 1, 3]), I([1, 1, 0], "bool")),
-        "add_mixed_i1_i8": lambda: at("add", I(A, "int8"), I(IDX), I(B, "int64")),
-        "maximum_complex64": lambda: at("maximum", cplx(A, "complex64"), I(IDX), cplx(B, "complex64")),
-        "power_int32": lambda: at("power", I([1, 2, 3, 1], "int32"), I([1, 1, 2, 3]), I([2, 3, 2, 5], "int32")),
-        "negative_int8": lambda: at("negative", I(A, "int8"), I([0, 0, 0, 3, 4])),
+        "add_bool": E("add", I([0, 1, 0, 0], "bool"), I([0, 0, 2]), I([1, 0, 0], "bool")),
+        "multiply_bool": E("multiply", I([0, 1, 1, 1], "bool"), I([1, 1, 3]), I([1, 1, 0], "bool")),
+        "add_mixed_i1_i8": E("add", I(A, "int8"), I(IDX), I(B, "int64")),
+        "maximum_complex64": E("maximum", cplx(A, "complex64"), I(IDX), cplx(B, "complex64")),
+        "power_int32": E("power", I([1, 2, 3, 1], "int32"), I([1, 1, 2, 3]), I([2, 3, 2, 5], "int32")),
+        "negative_int8": E("negative", I(A, "int8"), I([0, 0, 0, 3, 4])),
         # NaN: propagated by maximum, ignored by fmin/fmax
-        "maximum_nan_float32": lambda: at("maximum", F([1, nan, 3, 0], "float32"), I([0, 0, 1, 2, 3, 3]),
-                                          F([nan, 2, 5, nan, 1, -1], "float32")),
-        "minimum_nan_float16": lambda: at("minimum", F([1, nan, 3, 0], "float16"), I([0, 0, 1, 2, 3, 3]),
-                                          F([nan, 2, 5, nan, 1, -1], "float16")),
-        "fmin_nan_float64": lambda: at("fmin", F([1, nan, 3, 0]), I([0, 0, 1, 2, 3, 3]), F([nan, 2, 5, nan, 1, -1])),
-        "fmax_nan_float16": lambda: at("fmax", F([1, nan, 3, 0], "float16"), I([0, 0, 1, 2, 3, 3]),
-                                       F([nan, 2, 5, nan, 1, -1], "float16")),
+        "maximum_nan_float32": E("maximum", F([1, nan, 3, 0], "float32"), I([0, 0, 1, 2, 3, 3]),
+                                 F([nan, 2, 5, nan, 1, -1], "float32")),
+        "minimum_nan_float16": E("minimum", F([1, nan, 3, 0], "float16"), I([0, 0, 1, 2, 3, 3]),
+                                 F([nan, 2, 5, nan, 1, -1], "float16")),
+        "fmin_nan_float64": E("fmin", F([1, nan, 3, 0]), I([0, 0, 1, 2, 3, 3]), F([nan, 2, 5, nan, 1, -1])),
+        "fmax_nan_float16": E("fmax", F([1, nan, 3, 0], "float16"), I([0, 0, 1, 2, 3, 3]),
+                              F([nan, 2, 5, nan, 1, -1], "float16")),
         # float16 rounds each update (computed in float32): 2048 + 1 stays 2048
-        "add_float16_rounding": lambda: at("add", F([2048, 1, 0.1], "float16"), I([0, 0, 0, 2, 2]),
-                                           F([1, 1, 1, 0.1, 0.1], "float16")),
-        # a 2-d target, the operand broadcast along the slice
-        "add_int16_2d": lambda: at("add", I(range(12), "int16").reshape(3, 4), (I([0, 0, 2]), slice(None)),
-                                   I([1, -2, 3, 30000], "int16")),
-        "maximum_uint8_2d": lambda: at("maximum", I(range(12), "uint8").reshape(3, 4), (slice(None), I([1, 1, 3])),
-                                       I([9, 3, 250], "uint8")),
-        # a view at an odd byte offset: only its elements change
-        "add_uint8_view_odd": view_odd,
+        "add_float16_rounding": E("add", F([2048, 1, 0.1], "float16"), I([0, 0, 0, 2, 2]),
+                                  F([1, 1, 1, 0.1, 0.1], "float16")),
     })
     return cases
 
 
-CASES = make_cases()
+EVAL_CASES = make_eval_cases()
+
+# What cupp eval cannot write (ufunc_at_copy takes integer arrays, not slices, and works on a
+# copy): the C++ test makes these calls under the same ids.
+CASES = {
+    # a 2-d target, the operand broadcast along the slice
+    "add_int16_2d": lambda: at("add", I(range(12), "int16").reshape(3, 4), (I([0, 0, 2]), slice(None)),
+                               I([1, -2, 3, 30000], "int16")),
+    "maximum_uint8_2d": lambda: at("maximum", I(range(12), "uint8").reshape(3, 4), (slice(None), I([1, 1, 3])),
+                                   I([9, 3, 250], "uint8")),
+    # a view at an odd byte offset: only its elements change
+    "add_uint8_view_odd": view_odd,
+}
+assert not set(CASES) & set(EVAL_CASES), set(CASES) & set(EVAL_CASES)  # one id, one case
 
 if __name__ == "__main__":
-    sys.exit(routine_ref.main(CASES, set(), __doc__))
+    sys.exit(routine_ref.main(CASES, set(), __doc__, EVAL_CASES, set()))

@@ -140,11 +140,27 @@ def _copy_then(f):
     return g
 
 
+def ufunc_at_copy(a, op, indices, b=None):
+    """NumPy's ufunc.at on a copy of a, giving the copy: the ufunc named op (a string such as
+    'add'), ufunc_at_copy(a, 'add', i, b) is np.add.at(a, i, b); without b (or b=None) a unary op
+    (np.negative.at(a, i)). A name that is no ufunc is a ValueError, as cupp's ufunc::get says."""
+    at = getattr(getattr(np, op, None), "at", None) if isinstance(op, str) else None
+    if not callable(at):  # (its .at, not isinstance np.ufunc: tools/dev/ref_coverage.py wraps the ufuncs)
+        raise ValueError("no ufunc named %r" % (op,))
+    a = np.array(a, copy=True)
+    if b is None:
+        at(a, indices)
+    else:
+        at(a, indices, b)
+    return a
+
+
 # NumPy's in-place routines as functions of a copy that give it (the C++ test registers the same
-# names): put_copy(a, ind, v, mode='raise') is np.put on a copy of a, then that copy.
+# names): put_copy(a, ind, v, mode='raise') is np.put on a copy of a, then that copy;
+# ufunc_at_copy(a, op, indices, b=None) is getattr(np, op).at(a, indices, b) on a copy, then that copy.
 HELPERS = {"put_copy": _copy_then(np.put), "put_along_axis_copy": _copy_then(np.put_along_axis),
            "putmask_copy": _copy_then(np.putmask), "place_copy": _copy_then(np.place),
-           "fill_diagonal_copy": _copy_then(np.fill_diagonal)}
+           "fill_diagonal_copy": _copy_then(np.fill_diagonal), "ufunc_at_copy": ufunc_at_copy}
 
 
 class _Names(dict):

@@ -12,14 +12,15 @@
 // expecting an error then run one at a time in the test's thread (routines that raise from the
 // data read a module-wide error state, which concurrent calls of the same routine would share), and
 // that run decides. The in-place routines are given as *_copy functions (the array after the call:
-// routine_ref.py's put_copy, putmask_copy, ...), registered here with select, which `cupp eval`
-// does not have.
+// routine_ref.py's put_copy, putmask_copy, ..., and ufunc_at_copy(a, 'add', indices, b) for
+// ufunc.at), registered here with select, which `cupp eval` does not have.
 #include <gtest/gtest.h>
 
 #if defined(CUPP_TEST_EVAL_ENGINE)
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
 #include <complex>
 #include <cstdlib>
@@ -29,6 +30,8 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -40,6 +43,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/indexing.hpp"
 #include "cupp/io.hpp"
+#include "cupp/ufunc.hpp"
 #include "evaluator.hpp"
 #include "functions.hpp"
 #include "gpu_support.hpp"
@@ -71,8 +75,33 @@ ndarray index_argument(const eval::arguments& a, std::size_t i) {
   return a.array(i);
 }
 
-// cupp eval's functions, and the in-place indexing routines as NumPy's call on a copy, giving the
-// copy (routine_ref.py's *_copy), and select.
+// ufunc_at_copy's indices: an integer array, a Python int, or a tuple of them (NumPy's index
+// tuple without slices, which cupp eval has no value for).
+std::vector<array_index_item> at_indices(const eval::value& v) {
+  std::vector<array_index_item> items;
+  auto one = [&](const eval::value& x) {
+    if (x.is_array()) {
+      items.emplace_back(x.array());
+    } else if (x.is_scalar() && x.scalar().k == eval::py_scalar::kind::int_) {
+      const weak_scalar w = eval::to_weak(x.scalar());
+      if (!w.fits(int64)) throw IndexError("ufunc_at_copy(): an index does not fit int64");
+      items.emplace_back(w.is_negative() ? -static_cast<std::int64_t>(w.magnitude() - 1) - 1
+                                         : static_cast<std::int64_t>(w.magnitude()));
+    } else {
+      throw TypeError(std::string("ufunc_at_copy(): indices must be integer arrays or integers, not '") +
+                      x.type_name() + "'");
+    }
+  };
+  if (v.is_tuple()) {
+    for (const auto& x : v.tuple()) one(x);
+  } else {
+    one(v);
+  }
+  return items;
+}
+
+// cupp eval's functions, and the in-place routines as NumPy's call on a copy, giving the copy
+// (routine_ref.py's *_copy: put_copy, ..., ufunc_at_copy), and select.
 const eval::function_table& functions() {
   static const eval::function_table table = [] {
     eval::function_table t = eval::function_table::builtins();
@@ -104,6 +133,19 @@ const eval::function_table& functions() {
       const eval::arguments a("fill_diagonal_copy", {"a", "val", "wrap"}, 2, args, kw);
       ndarray out = a.array(0).copy();
       fill_diagonal(out, a.operand(1), a.boolean(2, false));
+      return eval::value(out);
+    });
+    // ufunc_at_copy(a, op, indices, b=None): the ufunc named op (a string, looked up as cupp eval
+    // looks up a called name: cupp::ufunc::get) applied at indices of a copy of a, giving the copy
+    // (NumPy's getattr(np, op).at(a, indices, b); without b a unary op).
+    t.add("ufunc_at_copy", [](span_v args, span_k kw) -> eval::value {
+      const eval::arguments a("ufunc_at_copy", {"a", "op", "indices", "b"}, 3, args, kw);
+      const ufunc& f = ufunc::get(a.string(1, ""));
+      const std::vector<array_index_item> items = at_indices(a.get(2));
+      ndarray out = a.array(0).copy();
+      const auto lock = eval::lock_if_raising(f);  // an op that raises from the data (power)
+      if (a.has(3)) f.at(out, items, a.operand(3));
+      else f.at(out, items);
       return eval::value(out);
     });
     t.add("select", [](span_v args, span_k kw) -> eval::value {
@@ -310,9 +352,37 @@ std::vector<std::string> spec_families() {
   return names;
 }
 
+// The spec families, then (sorted) every other reference set with EVAL_CASES data: a
+// <conformance>/<name>-ref/eval/manifest.json, such as reduction_where's and ufunc_at's, whose
+// scripts test routines of no family of their own (a new make_<name>_ref.py with EVAL_CASES
+// joins with no edit here). <name> is make_<name>_ref.py's, a Python identifier, as gtest's
+// parameter names need: a folder named otherwise is no set of a script and is left out. Read
+// when the tests are registered (CUPP_TEST_CONFORMANCE_DIR is read then); no data, no extra sets.
+std::vector<std::string> eval_families() {
+  std::vector<std::string> names = spec_families(), more;
+  namespace fs = std::filesystem;
+  const std::string_view suffix = "-ref";
+  std::error_code ec;
+  fs::directory_iterator it(test::conformance_path(""), ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const std::string folder = it->path().filename().string();
+    if (folder.size() <= suffix.size() || !folder.ends_with(suffix)) continue;
+    const std::string name = folder.substr(0, folder.size() - suffix.size());
+    const bool identifier = std::all_of(name.begin(), name.end(), [](unsigned char c) {
+      return std::isalnum(c) || c == '_';
+    }) && !std::isdigit(static_cast<unsigned char>(name.front()));
+    std::error_code exists_ec;
+    if (!identifier || !fs::exists(it->path() / "eval" / "manifest.json", exists_ec)) continue;
+    if (std::find(names.begin(), names.end(), name) == names.end()) more.push_back(name);
+  }
+  std::sort(more.begin(), more.end());
+  names.insert(names.end(), more.begin(), more.end());
+  return names;
+}
+
 class Families : public ::testing::TestWithParam<std::string> {};
 TEST_P(Families, AgreeWithNumPy) { check_eval_reference_set(GetParam()); }
-INSTANTIATE_TEST_SUITE_P(EvalRefGpu, Families, ::testing::ValuesIn(spec_families()),
+INSTANTIATE_TEST_SUITE_P(EvalRefGpu, Families, ::testing::ValuesIn(eval_families()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace

@@ -61,9 +61,11 @@ class RealTree(unittest.TestCase):
         for line in ["manipulation round_m1_float32 both",   # C++: a ternary in the id
                      "manipulation round_2_complex64 both",
                      "manipulation pad_median_stat_length_uint16 both",
-                     "ufunc_at bitwise_xor_uint64 both",      # C++: a lambda called per dtype
-                     "ufunc_at add_scalar_int64 both",
-                     "reduction_where reduceat_min_c16 both",  # C++: a structured binding
+                     "ufunc_at bitwise_xor_uint64 numpy",     # Python: a function's loops, E(...) per dtype
+                     "ufunc_at add_scalar_int64 numpy",
+                     "ufunc_at add_int16_2d both",
+                     "reduction_where reduceat_min_c16 numpy",
+                     "reduction_where sum_where_strided both",
                      "statistics nanquantile_median_unbiased both",
                      "scans cumulative_prod_c8_nan_1d numpy",  # Python: a conditional expression key
                      "reductions argmax_b1_ax0_kd numpy",
@@ -240,6 +242,88 @@ class MadeUpTree(unittest.TestCase):
         self.assertTrue(any("cannot be evaluated" in w and "itemsize" in w for w in self.warnings), self.warnings)
         self.assertTrue(any('{"made", ...} whose case is no lambda' in w for w in self.warnings), self.warnings)
         self.assertIn("EVAL_CASES?", ref_case_ids.sources(self.fam, "newer"))
+
+
+class EvalRunners(unittest.TestCase):
+    """The parameterised EvalRefGpu test: which families its list holds (the spec families, and
+    with a walk of the conformance folder every family with an EVAL_CASES table)."""
+
+    RUNNER = """
+        std::vector<std::string> families() {
+          for (const detail::routine_spec& s : detail::routine_specs()) names.push_back(s.family);
+          %s
+          return names;
+        }
+        TEST_P(Families, AgreeWithNumPy) { check_eval_reference_set(GetParam()); }
+        """
+
+    def tree(self, runner):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = tmp.name
+        for d in ("tests/conformance", "tests/gpu", "specs/routines"):
+            os.makedirs(os.path.join(root, d))
+        files = {
+            "tests/conformance/routine_ref.py": """
+                class Eval:
+                    pass
+                def main(cases, numpy2_only, doc, eval_cases=None, eval_numpy2_only=()):
+                    return 0
+                """,
+            # a family of no spec, with EVAL_CASES
+            "tests/conformance/make_extra_ref.py": """
+                import routine_ref
+                from routine_ref import Eval
+                EVAL_CASES = {"e1": Eval()}
+                if __name__ == "__main__":
+                    routine_ref.main({}, set(), __doc__, EVAL_CASES, set())
+                """,
+            # a spec family whose generator gives main() no EVAL_CASES
+            "tests/conformance/make_plain_ref.py": """
+                import routine_ref
+                CASES = {"p1": lambda: 0}
+                if __name__ == "__main__":
+                    routine_ref.main(CASES, set(), __doc__)
+                """,
+            "tests/gpu/test_plain_gpu.cpp": """
+                const std::map<std::string, std::function<results()>>& cases() {
+                  static const std::map<std::string, std::function<results()>> table = {
+                      {"p1", [] { return results{}; }},
+                  };
+                  return table;
+                }
+                TEST(PlainGpu, MatchesNumPyReference) { test::check_reference_set("plain", cases(), tol); }
+                """,
+            "specs/routines/plain.yaml": "# a family\nfamily: plain\n",
+            "specs/routines/lonely.yaml": "family: lonely   # no generator\n",
+        }
+        if runner:
+            files["tests/gpu/test_eval_ref_gpu.cpp"] = runner
+        for rel, text in files.items():
+            with open(os.path.join(root, rel), "w") as f:
+                f.write(textwrap.dedent(text).lstrip())
+        families, warnings = ref_case_ids.collect(root)
+        self.assertEqual(warnings, [])
+        return families, "\n".join(ref_case_ids.inconsistencies(families))
+
+    def test_the_data_driven_list_runs_every_eval_table(self):
+        families, notes = self.tree(self.RUNNER % "for (fs::directory_iterator it(dir); it != end; ++it) {}")
+        self.assertTrue(families["plain"].spec and not families["extra"].spec)
+        self.assertEqual(families["extra"].eval_runners, [os.path.join("tests", "gpu", "test_eval_ref_gpu.cpp")])
+        self.assertNotIn("EVAL_CASES but no check_eval_reference_set", notes)
+        self.assertIn("plain: a routine family of the specs whose", notes)     # its EvalRefGpu test fails
+        self.assertIn("gives main() no EVAL_CASES", notes)
+        self.assertIn("lonely: a routine family of the specs without", notes)  # skips: no data
+
+    def test_a_spec_only_list_misses_other_families(self):
+        _, notes = self.tree(self.RUNNER % "")
+        self.assertIn("extra: 1 EVAL_CASES but no check_eval_reference_set", notes)
+        self.assertIn("plain: a routine family of the specs whose", notes)
+
+    def test_no_runner(self):
+        _, notes = self.tree(None)
+        self.assertIn("extra: 1 EVAL_CASES but no check_eval_reference_set", notes)
+        self.assertNotIn("routine family of the specs", notes)  # no parameterised test: nothing fails
 
 
 if __name__ == "__main__":

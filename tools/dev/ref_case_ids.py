@@ -28,8 +28,13 @@ Nothing runs: the ids are read from the source text, so this needs neither NumPy
 
 --summary prints per family: numpy-only, cpp-only, both, total, and then what looks inconsistent:
 ids in both a family's CASES and its EVAL_CASES, ids a table sets twice (the later one replaces the
-earlier), NUMPY2_ONLY names that are no case, ids only one side has, and anything the reader could
-not work out (an id expression it cannot evaluate is reported, never guessed).
+earlier), NUMPY2_ONLY names that are no case, ids only one side has, EVAL_CASES no test runs (no
+check_eval_reference_set("<family>") call, and no parameterised EvalRefGpu test lists the family:
+tests/gpu/test_eval_ref_gpu.cpp's lists the routine families of the specs, specs/routines/*.yaml,
+and every family whose generator gives main() an EVAL_CASES table, found as its built
+<family>-ref/eval/manifest.json), a spec family that test fails on (its generator has no
+EVAL_CASES) or skips (it has no generator), and anything the reader could not work out (an id
+expression it cannot evaluate is reported, never guessed).
 
 --diff reads two saved listings (the first two columns; lines starting with # are skipped) and
 exits 1, printing them, when an id of BEFORE is missing from AFTER; when both were written with
@@ -768,6 +773,11 @@ class Family:
         self.cpp = {}            # id -> [(file, line, conditional)]
         self.cpp_files = []
         self.eval_tests = []     # the C++ files with check_eval_reference_set("<family>")
+        self.eval_table = False  # the generator gives main() an EVAL_CASES table (the build writes
+        #                          <family>-ref/eval/manifest.json from it, an empty one too)
+        self.spec = False        # a routine family of the specs (specs/routines/*.yaml's family:)
+        self.eval_runners = []   # the parameterised EvalRefGpu tests whose list has this family
+        self.spec_runners = []   # those that list it as a family of the specs
         self.notes = []
 
 
@@ -786,10 +796,13 @@ def read_generators(root, families):
             exprs = {"cases": "CASES", "numpy2_only": "NUMPY2_ONLY", "eval_cases": "EVAL_CASES",
                      "eval_numpy2_only": "EVAL_NUMPY2_ONLY"}
             values = {k: module.namespace.get(v) for k, v in exprs.items()}
+            fam.eval_table = values["eval_cases"] is not None
         else:
             slots = ["cases", "numpy2_only", "doc", "eval_cases", "eval_numpy2_only"]
             nodes = dict(zip(slots, call.args))
             nodes.update({kw.arg: kw.value for kw in call.keywords})
+            fam.eval_table = "eval_cases" in nodes and not (isinstance(nodes["eval_cases"], ast.Constant)
+                                                            and nodes["eval_cases"].value is None)
             ev.path = module.path
             values = {}
             for k in ("cases", "numpy2_only", "eval_cases", "eval_numpy2_only"):
@@ -1485,9 +1498,45 @@ class _CppExpr:
 
 _FAMILY_CALL = re.compile(r'check_reference_set\(\s*"(\w+)"\s*,\s*(\w+)\s*\(\s*\)')
 _EVAL_FAMILY_CALL = re.compile(r'check_eval_reference_set\(\s*"(\w+)"\s*\)')
+# The parameterised runner (tests/gpu/test_eval_ref_gpu.cpp's EvalRefGpu/Families): a TEST_P
+# calling check_eval_reference_set(GetParam()). Its parameter list is read from what the file
+# uses: detail::routine_specs() gives the routine families of the specs; a walk of the
+# conformance folder (std::filesystem::directory_iterator) every reference set with an
+# eval/manifest.json, i.e. every family whose generator gives main() an EVAL_CASES table (the
+# build runs every make_<family>_ref.py: tests/routine_refs.cmake).
+_EVAL_PARAM_CALL = re.compile(r'check_eval_reference_set\(\s*GetParam\(\s*\)\s*\)')
+_EVAL_SPEC_LIST = re.compile(r'\broutine_specs\s*\(')
+_EVAL_DATA_LIST = re.compile(r'\bdirectory_iterator\b')
+_SPEC_FAMILY = re.compile(r'^family:\s*([A-Za-z_]\w*)', re.MULTILINE)
 
 
-def read_cpp(root, families):
+class EvalRunner:
+    """A parameterised EvalRefGpu test: its file and which families its list holds."""
+
+    def __init__(self, rel, specs, data):
+        self.rel = rel
+        self.specs = specs  # the spec families
+        self.data = data    # every family with an EVAL_CASES table
+
+    def covers(self, fam):
+        return (self.specs and fam.spec) or (self.data and fam.eval_table)
+
+
+def read_specs(root, families):
+    """Marks the routine families of the specs (specs/routines/*.yaml, their `family:` key)."""
+    specs = os.path.join(root, "specs", "routines")
+    if not os.path.isdir(specs):
+        return
+    for name in sorted(os.listdir(specs)):
+        if name.endswith(".yaml"):
+            with open(os.path.join(specs, name), encoding="utf-8") as f:
+                m = _SPEC_FAMILY.search(f.read())
+            if m:
+                families.setdefault(m.group(1), Family(m.group(1))).spec = True
+
+
+def read_cpp(root, families, runners=None):
+    """The C++ case tables; the parameterised EvalRefGpu tests go to `runners` (EvalRunner)."""
     warnings = []
     gpu = os.path.join(root, GPU_TESTS)
     for name in sorted(os.listdir(gpu)):
@@ -1499,6 +1548,8 @@ def read_cpp(root, families):
             text = f.read()
         for family in _EVAL_FAMILY_CALL.findall(text):
             families.setdefault(family, Family(family)).eval_tests.append(rel)
+        if runners is not None and _EVAL_PARAM_CALL.search(text):
+            runners.append(EvalRunner(rel, bool(_EVAL_SPEC_LIST.search(text)), bool(_EVAL_DATA_LIST.search(text))))
         calls = sorted(set(_FAMILY_CALL.findall(text)))
         if not calls:
             continue
@@ -1524,7 +1575,12 @@ def collect(root=ROOT):
     families = {}
     ev = read_generators(root, families)
     warnings = list(ev.warnings) + list(ev.failed_asserts)
-    warnings.extend(read_cpp(root, families))
+    runners = []
+    warnings.extend(read_cpp(root, families, runners))
+    read_specs(root, families)
+    for fam in families.values():
+        fam.eval_runners = [r.rel for r in runners if r.covers(fam)]
+        fam.spec_runners = [r.rel for r in runners if r.specs and fam.spec]
     return families, warnings
 
 
@@ -1641,9 +1697,18 @@ def inconsistencies(families):
         if stray:
             notes.append("%s: EVAL_NUMPY2_ONLY names %d ids that are no Eval case: %s"
                          % (name, len(stray), _ids(stray)))
-        if fam.eval_cases and not fam.eval_tests:
-            notes.append("%s: %d EVAL_CASES but no check_eval_reference_set(\"%s\") in tests/gpu (no test runs them)"
+        if fam.eval_cases and not fam.eval_tests and not fam.eval_runners:
+            notes.append("%s: %d EVAL_CASES but no check_eval_reference_set(\"%s\") in tests/gpu (no test runs them: "
+                         "no call names the family and no parameterised EvalRefGpu test lists it)"
                          % (name, len(fam.eval_cases), name))
+        spec_runners = fam.spec_runners
+        if spec_runners and not fam.script:
+            notes.append("%s: a routine family of the specs without %s: %s's EvalRefGpu test of it skips (no "
+                         "reference data)" % (name, os.path.join(CONFORMANCE, "make_%s_ref.py" % name),
+                                              ", ".join(spec_runners)))
+        elif spec_runners and not fam.eval_table:
+            notes.append("%s: a routine family of the specs whose %s gives main() no EVAL_CASES: %s's EvalRefGpu "
+                         "test of it fails (no eval/manifest.json)" % (name, fam.script, ", ".join(spec_runners)))
         if fam.eval_tests and not fam.eval_cases:
             notes.append("%s: %s runs its EVAL_CASES, but the generator has none" % (name, ", ".join(fam.eval_tests)))
         cond = sorted(fam.conditional)
