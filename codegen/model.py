@@ -642,7 +642,7 @@ class RoutineFamily:
     doc: str
     header: str         # the public header declaring the routines, as #include names it
     table: str          # the C++ function returning the family's routine_info table
-    guide: str          # the hand-written guide under docs/
+    guide: str          # the hand-written guide under docs/ ("" for none)
     routines: list[Routine]
     methods: list[Method]
     label: str = ""     # what `cupp ops` calls it ("N <label> routines"); the family's name by default
@@ -898,7 +898,7 @@ def load_routine(entry: Located, ops: dict[str, Op], namespace: str = "", foldin
 
 def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
     doc = load(path, shown)
-    _check_keys(doc, FAMILY_KEYS, FAMILY_KEYS - {"methods", "label", "module", "namespace", "folding"},
+    _check_keys(doc, FAMILY_KEYS, FAMILY_KEYS - {"methods", "label", "module", "namespace", "folding", "guide"},
                 "a routine family spec")
     family = doc["family"]
     stem = os.path.splitext(os.path.basename(path))[0]
@@ -912,7 +912,7 @@ def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
     table = _text(doc, "table", "the family")
     if not CPP_IDENTIFIER.match(table):
         raise SpecError(shown, doc.line_of("table"), f"table '{table}' is not a C++ identifier")
-    guide = _text(doc, "guide", "the family")
+    guide = _text(doc, "guide", "the family") if "guide" in doc else ""  # optional: a module may have none
     # core (runtime/), or a module: a top-level folder with a module.cmake (cmake/CuppModule.cmake)
     module = doc.get("module", "core")
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(path))))

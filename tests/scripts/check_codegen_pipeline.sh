@@ -2,7 +2,11 @@
 # Proves the spec -> codegen -> build pipeline end to end, in a temporary clone of the repository:
 #  1. changing a loop body in a spec and rebuilding changes the generated kernel source;
 #  2. adding a spec file (no CMake edit) gives a new op, API page and test;
-#  3. removing it removes all three.
+#  3. removing it removes all three;
+#  4. a folding reduction is 2 files: its spec entry and its reference cases (no C++ at all);
+#  5. a hand-written routine in a module is 4: spec entry, declaration, implementation, cases;
+#  6. a one-routine family in a new module folder is that folder, its spec and its cases;
+#  and the clone's diff for 4-6 names only those paths and generated outputs (no shared file).
 # usage: check_codegen_pipeline.sh SOURCE_DIR [PYTHON]
 set -euo pipefail
 src=$(cd "$1" && pwd)
@@ -74,3 +78,153 @@ if "$build/tools/cupp" ops pipeline_negate >/dev/null 2>&1; then fail "removed o
 tests=$("$build/tests/cupp_spec_tests" --gtest_list_tests)
 if grep -q 'RegistryMatchesSpec/pipeline_negate' <<<"$tests"; then fail "removed op's test still there"; fi
 echo "ok: removing the spec removed the op, its page and its test"
+
+# ---- 4-6: routines, each declared once in a spec (issue 23). What they change is compared with
+# the commit below, so steps 1-3 do not count.
+git -C "$clone" add -A
+git -C "$clone" -c user.name=check -c user.email=check@localhost commit -qm "after steps 1-3" >/dev/null || true
+base=$(git -C "$clone" rev-parse HEAD)
+conf=$clone/tests/conformance
+insert_before() {  # insert_before FILE MARKER TEXT: TEXT goes before the first line equal to MARKER
+  "$py" - "$@" <<'PY'
+import sys
+path, marker, text = sys.argv[1:4]
+lines = open(path).read().split("\n")
+i = lines.index(marker)
+open(path, "w").write("\n".join(lines[:i] + text.rstrip("\n").split("\n") + lines[i:]))
+PY
+}
+
+# 4. A folding reduction: its entry (folds: maximum) and its reference cases.
+insert_before "$clone/specs/routines/reductions.yaml" "methods:" '  - name: pipeline_max
+    signature: "pipeline_max(a: array, axis: axes = None, out: out = None, keepdims: bool = False, initial: number = <no value>, where: where = True)"
+    call: "cupp::pipeline_max({a}, cupp::reduce_options{.axis = {axis}, .keepdims = {keepdims}, .initial = {initial}, .where = {where}})"
+    summary: the largest element (the pipeline check'"'"'s folding reduction)
+    folds: maximum
+    empty: {raises: ValueError, message: zero-size array to reduction operation maximum which has no identity}
+    result: keep
+    nan: propagate'
+insert_before "$conf/make_reductions_ref.py" 'if __name__ == "__main__":' '# The pipeline check'"'"'s reduction is NumPy'"'"'s max under another name.
+routine_ref.HELPERS["pipeline_max"] = np.max
+EVAL_CASES["pipeline_max_f4_axis0"] = Eval("pipeline_max(a, axis=0)", a=V((3, 4), "float32"))
+'
+
+# 5. A hand-written routine of the linalg module: entry, declaration, implementation, cases.
+cat >>"$clone/specs/routines/linalg.yaml" <<'SPEC'
+  - name: pipeline_double
+    signature: "pipeline_double(x: array)"
+    summary: twice x (the pipeline check's hand-written routine)
+    call: "cupp::linalg::pipeline_double({x})"
+SPEC
+insert_before "$clone/linalg/include/cupp/linalg.hpp" "}  // namespace cupp::linalg" '// The pipeline check'"'"'s hand-written routine: 2 * x.
+ndarray pipeline_double(const ndarray& x);'
+cat >"$clone/linalg/src/pipeline_double.cpp" <<'CPP'
+// The pipeline check's hand-written routine of the linalg module.
+#include "cupp/linalg.hpp"
+#include "cupp/ufunc.hpp"
+
+namespace cupp::linalg {
+ndarray pipeline_double(const ndarray& x) { return cupp::add(x, x); }
+}  // namespace cupp::linalg
+CPP
+insert_before "$conf/make_linalg_ref.py" 'if __name__ == "__main__":' 'import types  # noqa: E402
+import numpy as np  # noqa: E402
+# NumPy'"'"'s linalg plus the pipeline check'"'"'s routine.
+routine_ref.HELPERS["linalg"] = types.SimpleNamespace(**vars(np.linalg), pipeline_double=lambda x: x + x)
+EVAL_CASES["pipeline_double_i4"] = Eval("linalg.pipeline_double(x)", x=V((2, 3), "int32"))
+'
+
+# 6. A new module folder with a one-routine family (the module's files, its spec, its cases).
+mkdir -p "$clone/pipemod/include/cupp" "$clone/pipemod/src"
+echo 'cupp_add_module(pipemod)  # the pipeline check'"'"'s module' >"$clone/pipemod/module.cmake"
+cat >"$clone/pipemod/include/cupp/pipemod.hpp" <<'CPP'
+// The pipeline check's module (cupp::pipemod).
+#pragma once
+#include <span>
+#include <vector>
+#include "cupp/modules.hpp"
+#include "cupp/ndarray.hpp"
+#include "cupp/routines.hpp"
+namespace cupp::pipemod {
+ndarray negated(const ndarray& x);  // -x
+std::vector<module_info_row> info();
+}  // namespace cupp::pipemod
+namespace cupp {
+std::span<const routine_info> pipemod_routines() noexcept;
+}  // namespace cupp
+CPP
+cat >"$clone/pipemod/src/pipemod.cpp" <<'CPP'
+// The pipeline check's module: one routine and its cupp info row.
+#include "cupp/pipemod.hpp"
+#include "cupp/ufunc.hpp"
+namespace cupp::pipemod {
+ndarray negated(const ndarray& x) { return cupp::negative(x); }
+std::vector<module_info_row> info() { return {{"pipeline", "check"}}; }
+}  // namespace cupp::pipemod
+CPP
+cat >"$clone/specs/routines/pipemod.yaml" <<'SPEC'
+family: pipemod
+module: pipemod
+doc: The pipeline check's module family.
+header: cupp/pipemod.hpp
+table: pipemod_routines
+
+routines:
+  - name: negated
+    signature: "negated(x: array)"
+    summary: minus x (the pipeline check's module routine)
+    call: "cupp::pipemod::negated({x})"
+SPEC
+cat >"$conf/make_pipemod_ref.py" <<'PY'
+#!/usr/bin/env python3
+"""The pipeline check's module cases: pipemod.negated is numpy.negative."""
+import sys
+import types
+
+import numpy as np
+
+import routine_ref
+from routine_ref import Eval, V
+
+routine_ref.HELPERS["pipemod"] = types.SimpleNamespace(negated=np.negative)
+EVAL_CASES = {"negated_f8": Eval("pipemod.negated(x)", x=V((4,)))}
+
+if __name__ == "__main__":
+    sys.exit(routine_ref.main({}, set(), __doc__, EVAL_CASES))
+PY
+# configure again: the new module folder is found by the top-level glob of */module.cmake
+cmake "$build" >/dev/null || fail "configure after adding the module"
+step "adding a folding reduction, a hand routine and a module"
+cupp=$build/tools/cupp
+listing=$("$cupp" ops)
+for name in pipeline_max linalg.pipeline_double pipemod.negated; do
+  grep -q "^$name " <<<"$listing" || fail "cupp ops does not list $name"
+  entry=$("$cupp" ops "$name")
+  grep -q "cupp eval: generated binding" <<<"$entry" || fail "cupp ops $name: no generated binding"
+  # the binding answers from the binder (no GPU): a missing argument, not an unknown name
+  err=$("$cupp" eval "$name()" -o /dev/null 2>&1 || true)
+  grep -q "missing required argument" <<<"$err" || fail "cupp eval $name(): $err"
+done
+grep -q 'pipeline_max' "$clone/docs/api/reductions.md" || fail "docs/api/reductions.md lacks pipeline_max"
+grep -q 'pipeline_double' "$clone/docs/api/linalg.md" || fail "docs/api/linalg.md lacks pipeline_double"
+[ -f "$clone/docs/api/pipemod.md" ] || fail "no docs/api/pipemod.md"
+grep -q 'pipemod' "$clone/docs/api/README.md" || fail "the API index lacks pipemod"
+grep -q 'ndarray pipeline_max(const ndarray& a, const reduce_options& options = {});' \
+  "$clone/generated/include/cupp/generated/reductions_folds.hpp" || fail "pipeline_max is not declared"
+grep -q '^  pipemod ' <<<"$("$cupp" info)" || fail "cupp info lists no pipemod module"
+for family in reductions linalg pipemod; do
+  "$py" "$conf/make_${family}_ref.py" "$work/ref-$family" >/dev/null || fail "make_${family}_ref.py failed"
+done
+grep -q '"pipeline_max_f4_axis0"' "$work/ref-reductions/eval/manifest.json" || fail "no pipeline_max case"
+grep -q '"pipeline_double_i4"' "$work/ref-linalg/eval/manifest.json" || fail "no pipeline_double case"
+grep -q '"negated_f8"' "$work/ref-pipemod/eval/manifest.json" || fail "no pipemod case"
+git -C "$clone" add -A
+changed=$(git -C "$clone" diff --cached --name-only "$base")
+echo "$changed" | sed 's/^/  changed: /'
+bad=$(grep -Ev '^(specs/|linalg/|pipemod/|generated/|docs/api/|tests/[a-z]+/(linalg|pipemod)/|tests/conformance/make_(reductions|linalg|pipemod)_ref\.py$)' <<<"$changed" || true)
+[ -z "$bad" ] || fail "files outside the allowed paths changed: $bad"
+hand=$(grep -Ev '^(generated/|docs/api/)' <<<"$changed")
+[ "$(grep -cE '^specs/routines/reductions.yaml$|^tests/conformance/make_reductions_ref.py$' <<<"$hand")" = 2 ] ||
+  fail "the folding reduction is not exactly its spec entry and its cases"
+[ "$(grep -c '^linalg/' <<<"$hand")" = 2 ] || fail "the hand routine touched other than linalg.hpp and its source"
+echo "ok: a folding reduction (2 files), a hand routine (4) and a module family are listed by cupp ops, cupp eval and docs/api"
