@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""NumPy reference data for the creation routines (tests/gpu/test_creation_gpu.cpp).
+"""NumPy reference data for the creation routines (tests/gpu/test_eval_ref_gpu.cpp's
+EvalRefGpu/Families.AgreeWithNumPy/creation, and tests/gpu/test_creation_gpu.cpp for fromfunction).
 
     python3 make_creation_ref.py OUT_DIR
 
-writes OUT_DIR/<case>/out<k>.npy (and in<k>.npy for array inputs) and OUT_DIR/manifest.json:
-{"numpy": version, "cases": {case: {"outputs": [{"file", "dtype", "shape"}...]}}}. Each case is
-the NumPy call written next to its id below; the C++ test makes the same call with cupp under the
-same id. Runs with any NumPy >= 1.24 (the build uses whatever Python the project was configured
+writes OUT_DIR/<case>/out<k>.npy and OUT_DIR/manifest.json: {"numpy": version, "cases": {case:
+{"outputs": [{"file", "dtype", "shape"}...]}}} for CASES, whose C++ test makes the same call with
+cupp under the same id; and OUT_DIR/eval (routine_ref.py's write_eval_set) for EVAL_CASES, each
+the expression written next to its id, evaluated by NumPy here and by cupp eval's engine in the
+test. Runs with any NumPy >= 1.24 (the build uses whatever Python the project was configured
 with; the GPU machine has NumPy 2.5); cases whose result changed in NumPy 2 are marked and skipped
 by the test when the data came from an older NumPy.
 """
@@ -15,102 +17,113 @@ import sys
 import numpy as np
 
 import routine_ref
+from routine_ref import DTYPES, SHORT, Eval, V, add_cases
 
 NUMPY2 = routine_ref.NUMPY2
 
 a24 = np.arange(24).reshape(2, 3, 4)
 m34 = np.arange(12.0).reshape(3, 4)
+m23 = np.arange(6).reshape(2, 3)
 
-# id -> (callable producing an array or a tuple of arrays, inputs saved as in<k>.npy)
+# The relative tolerances the C++ test used for these cases (a few ULP: tighter than the eval
+# test's defaults), given to the cases with float outputs.
+F2, F4, F8 = 1e-3, 5e-7, 4e-15
+
+# id -> (callable producing an array or a tuple of arrays, inputs saved as in<k>.npy): only what
+# cupp eval cannot call (fromfunction's function is a C++ callable); the C++ test makes the same
+# call with cupp under the same id.
 CASES = {
-    # arange
-    "arange_stop": (lambda: np.arange(10), []),
-    "arange_neg_step": (lambda: np.arange(10, -7, -3), []),
-    "arange_float": (lambda: np.arange(0.0, 1.0, 0.1), []),
-    "arange_float_4": (lambda: np.arange(1.0, 1.3, 0.1), []),
-    "arange_f32": (lambda: np.arange(0.5, 7.25, 0.75, dtype=np.float32), []),
-    "arange_f16": (lambda: np.arange(-2, 2, 0.3, dtype=np.float16), []),
-    "arange_i8": (lambda: np.arange(-100, 100, 7, dtype=np.int8), []),
-    "arange_u8": (lambda: np.arange(3, 250, 13, dtype=np.uint8), []),
-    "arange_u64": (lambda: np.arange(0, 50, 5, dtype=np.uint64), []),
-    "arange_float_to_int": (lambda: np.arange(0.5, 5, 1.5, dtype=np.int64), []),
-    "arange_c64": (lambda: np.arange(0.5, 5.0, 0.5, dtype=np.complex64), []),
-    "arange_bool": (lambda: np.arange(0, 2, dtype=bool), []),
-    "arange_empty": (lambda: np.arange(5, 0), []),
-    "arange_large_f32": (lambda: np.arange(100003, dtype=np.float32), []),
-    "arange_large_f64": (lambda: np.arange(-1.5, 3000.0, 0.0271), []),
-    # linspace
-    "linspace_default": (lambda: np.linspace(0, 1), []),
-    "linspace_no_endpoint": (lambda: np.linspace(2, 3, 7, endpoint=False), []),
-    "linspace_f32": (lambda: np.linspace(-1, 1, 11, dtype=np.float32), []),
-    "linspace_int": (lambda: np.linspace(-3, 10, 7, dtype=np.int32), []),
-    "linspace_complex": (lambda: np.linspace(0, 1 + 2j, 5), []),
-    "linspace_one": (lambda: np.linspace(3, 5, 1), []),
-    "linspace_zero": (lambda: np.linspace(3, 5, 0), []),
-    "linspace_tiny_step": (lambda: np.linspace(0, 5e-324, 4), []),
-    "linspace_retstep": (lambda: np.linspace(0, 1, 5, retstep=True), []),
-    "linspace_arrays": (lambda: np.linspace(np.array([0.0, 1.0]), np.array([10.0, 20.0]), 5), []),
-    "linspace_array_axis1": (lambda: np.linspace(np.array([0.0, 1.0]), 5.0, 4, axis=1), []),
-    # logspace, geomspace
-    "logspace_default": (lambda: np.logspace(0, 3, 4), []),
-    "logspace_base2": (lambda: np.logspace(0, 10, 11, base=2), []),
-    "logspace_f32": (lambda: np.logspace(-2, 2, 9, dtype=np.float32), []),
-    "geomspace_pos": (lambda: np.geomspace(1, 1000, 4), []),
-    "geomspace_neg": (lambda: np.geomspace(-1000, -1, 4), []),
-    "geomspace_no_endpoint": (lambda: np.geomspace(1, 2, 5, endpoint=False), []),
-    "geomspace_imag": (lambda: np.geomspace(1j, 1000j, 4), []),
-    # matrices
-    "eye_3": (lambda: np.eye(3), []),
-    "eye_3_5_k1_i32": (lambda: np.eye(3, 5, k=1, dtype=np.int32), []),
-    "eye_4_km2_bool": (lambda: np.eye(4, k=-2, dtype=bool), []),
-    "eye_k_beyond": (lambda: np.eye(2, 2, k=5), []),
-    "identity_c64": (lambda: np.identity(4, dtype=np.complex64), []),
-    "tri_3_4": (lambda: np.tri(3, 4), []),
-    "tri_4_km1_i8": (lambda: np.tri(4, k=-1, dtype=np.int8), []),
-    "tril_stack": (lambda: np.tril(a24), []),
-    "tril_stack_km1": (lambda: np.tril(a24, k=-1), []),
-    "triu_stack_k1": (lambda: np.triu(a24, k=1), []),
-    "tril_1d": (lambda: np.tril(np.arange(1, 5)), []),
-    "diag_1d_k1": (lambda: np.diag(np.arange(3), k=1), []),
-    "diag_1d_km2": (lambda: np.diag(np.arange(4.0), k=-2), []),
-    "diag_2d_k1": (lambda: np.diag(m34, k=1), []),
-    "diagflat_k1": (lambda: np.diagflat(np.array([[1, 2], [3, 4]]), k=1), []),
-    # grids
-    "meshgrid_xy": (lambda: np.meshgrid(np.arange(3), np.arange(2.0)), []),
-    "meshgrid_ij": (lambda: np.meshgrid(np.arange(3), np.arange(2.0), indexing="ij"), []),
-    "meshgrid_sparse": (lambda: np.meshgrid(np.arange(3), np.arange(2.0), np.arange(4), sparse=True), []),
-    "indices_2_3": (lambda: np.indices((2, 3)), []),
-    "indices_f32": (lambda: np.indices((3, 2, 2), dtype=np.float32), []),
-    "indices_sparse": (lambda: np.indices((2, 3), sparse=True), []),
     "fromfunction": (lambda: np.fromfunction(lambda i, j: i * 10 + j, (3, 4)), []),
-    # full, ones, *_like
-    "full_int": (lambda: np.full((2, 3), 7), []),
-    "full_f32": (lambda: np.full((2, 2), 2.5, dtype=np.float32), []),
-    "full_bool": (lambda: np.full((3,), True), []),
-    "full_complex": (lambda: np.full((2,), 1 + 2j), []),
-    "full_array": (lambda: np.full((2, 3), np.array([1.0, 2.0, 3.0])), []),
-    "ones_i16": (lambda: np.ones((2, 3), dtype=np.int16), []),
-    "ones_c128": (lambda: np.ones((3,), dtype=np.complex128), []),
-    "ones_like_f32": (lambda: np.ones_like(np.arange(6).reshape(2, 3), dtype=np.float32), []),
-    "zeros_like": (lambda: np.zeros_like(np.arange(6).reshape(2, 3)), []),
-    "full_like_shape": (lambda: np.full_like(np.arange(6).reshape(2, 3), 4.5, shape=(4,)), []),
 }
 
 # Cases whose NumPy 1.x result differs from NumPy 2's (the test skips them for older data).
-NUMPY2_ONLY = {"geomspace_imag"}
+NUMPY2_ONLY = set()
 
+# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp,
+# EvalRefGpu/Families.AgreeWithNumPy/creation). First the calls that were the C++ test's table
+# (same ids): each routine with NumPy's defaults and its options, on Python-number endpoints and
+# fills.
+EVAL_CASES = add_cases({}, {
+    # arange
+    "arange_stop": Eval("arange(10)"),
+    "arange_neg_step": Eval("arange(10, -7, -3)"),
+    "arange_float": Eval("arange(0.0, 1.0, 0.1)", rtol=F8),
+    "arange_float_4": Eval("arange(1.0, 1.3, 0.1)", rtol=F8),
+    "arange_f32": Eval("arange(0.5, 7.25, 0.75, dtype='float32')", rtol=F4),
+    "arange_f16": Eval("arange(-2, 2, 0.3, dtype='float16')", rtol=F2),
+    "arange_int8_step7": Eval("arange(-100, 100, 7, dtype='int8')"),
+    "arange_uint8_step13": Eval("arange(3, 250, 13, dtype='uint8')"),
+    "arange_u64": Eval("arange(0, 50, 5, dtype='uint64')"),
+    "arange_float_to_int": Eval("arange(0.5, 5, 1.5, dtype='int64')"),
+    "arange_c64": Eval("arange(0.5, 5.0, 0.5, dtype='complex64')", rtol=F4),
+    "arange_bool": Eval("arange(0, 2, dtype='bool')"),
+    "arange_empty": Eval("arange(5, 0)"),
+    "arange_large_f32": Eval("arange(100003, dtype='float32')", rtol=F4),
+    "arange_large_f64": Eval("arange(-1.5, 3000.0, 0.0271)", rtol=F8),
+    # linspace
+    "linspace_default": Eval("linspace(0, 1)", rtol=F8),
+    "linspace_no_endpoint": Eval("linspace(2, 3, 7, endpoint=False)", rtol=F8),
+    "linspace_f32": Eval("linspace(-1, 1, 11, dtype='float32')", rtol=F4),
+    "linspace_int": Eval("linspace(-3, 10, 7, dtype='int32')"),
+    "linspace_complex": Eval("linspace(0, 1 + 2j, 5)", rtol=F8),
+    "linspace_one": Eval("linspace(3, 5, 1)", rtol=F8),
+    "linspace_zero": Eval("linspace(3, 5, 0)", rtol=F8),
+    "linspace_tiny_step": Eval("linspace(0, 5e-324, 4)", rtol=F8),
+    "linspace_retstep": Eval("linspace(0, 1, 5, retstep=True)", rtol=F8),
+    "linspace_arrays": Eval("linspace(a, b, 5)", rtol=F8, a=np.array([0.0, 1.0]), b=np.array([10.0, 20.0])),
+    "linspace_array_axis1": Eval("linspace(a, 5.0, 4, axis=1)", rtol=F8, a=np.array([0.0, 1.0])),
+    # logspace, geomspace
+    "logspace_default": Eval("logspace(0, 3, 4)", rtol=F8),
+    "logspace_base2": Eval("logspace(0, 10, 11, base=2)", rtol=F8),
+    "logspace_f32": Eval("logspace(-2, 2, 9, dtype='float32')", rtol=F4),
+    "geomspace_pos": Eval("geomspace(1, 1000, 4)", rtol=F8),
+    "geomspace_neg": Eval("geomspace(-1000, -1, 4)", rtol=F8),
+    "geomspace_no_endpoint": Eval("geomspace(1, 2, 5, endpoint=False)", rtol=F8),
+    "geomspace_imag": Eval("geomspace(1j, 1000j, 4)", rtol=F8),
+    # matrices
+    "eye_3": Eval("eye(3)", rtol=F8),
+    "eye_3_5_k1_i32": Eval("eye(3, 5, k=1, dtype='int32')"),
+    "eye_4_km2_bool": Eval("eye(4, k=-2, dtype='bool')"),
+    "eye_k_beyond": Eval("eye(2, 2, k=5)", rtol=F8),
+    "identity_c64": Eval("identity(4, dtype='complex64')", rtol=F4),
+    "tri_3_4": Eval("tri(3, 4)", rtol=F8),
+    "tri_4_km1_i8": Eval("tri(4, k=-1, dtype='int8')"),
+    "tril_stack": Eval("tril(m)", m=a24),
+    "tril_stack_km1": Eval("tril(m, k=-1)", m=a24),
+    "triu_stack_k1": Eval("triu(m, k=1)", m=a24),
+    "tril_1d_k0": Eval("tril(m)", m=np.arange(1, 5)),
+    "diag_1d_k1": Eval("diag(v, k=1)", v=np.arange(3)),
+    "diag_1d_km2": Eval("diag(v, k=-2)", rtol=F8, v=np.arange(4.0)),
+    "diag_2d_k1": Eval("diag(v, k=1)", rtol=F8, v=m34),
+    "diagflat_k1": Eval("diagflat(v, k=1)", v=np.array([[1, 2], [3, 4]])),
+    # grids
+    "meshgrid_xy": Eval("meshgrid(x, y)", rtol=F8, x=np.arange(3), y=np.arange(2.0)),
+    "meshgrid_ij": Eval("meshgrid(x, y, indexing='ij')", rtol=F8, x=np.arange(3), y=np.arange(2.0)),
+    "meshgrid_sparse": Eval("meshgrid(x, y, z, sparse=True)", rtol=F8, x=np.arange(3), y=np.arange(2.0),
+                            z=np.arange(4)),
+    "indices_2_3": Eval("indices((2, 3))"),
+    "indices_f32": Eval("indices((3, 2, 2), dtype='float32')", rtol=F4),
+    "indices_sparse": Eval("indices((2, 3), sparse=True)"),
+    # full, ones, *_like
+    "full_int": Eval("full((2, 3), 7)"),
+    "full_f32": Eval("full((2, 2), 2.5, dtype='float32')", rtol=F4),
+    "full_bool": Eval("full((3,), True)"),
+    "full_complex": Eval("full((2,), 1 + 2j)", rtol=F8),
+    "full_array": Eval("full((2, 3), v)", rtol=F8, v=np.array([1.0, 2.0, 3.0])),
+    "ones_i16": Eval("ones((2, 3), dtype='int16')"),
+    "ones_c128": Eval("ones((3,), dtype='complex128')", rtol=F8),
+    "ones_like_f32": Eval("ones_like(a, dtype='float32')", rtol=F4, a=m23),
+    "zeros_like": Eval("zeros_like(a)", a=m23),
+    "full_like_shape": Eval("full_like(a, 4.5, shape=(4,))", a=m23),
+})
 
-# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp, EvalRefGpu.Creation):
-# every routine on every dtype it takes (dtype= or the input's), 0-d and empty shapes, negative axes
-# (array endpoints of linspace/logspace/geomspace), views with negative strides, and the errors
-# (negative dimensions, shapes that do not broadcast, a bad axis or indexing). empty() and
-# empty_like() are compared through shapes and dtypes only (zeros_like of the result). Left out
-# (docs/deviations.md): arange with step 0 (ZeroDivisionError in NumPy).
-from routine_ref import DTYPES, SHORT, Eval, V, add_cases  # noqa: E402
-
+# Then every routine on every dtype it takes (dtype= or the input's), 0-d and empty shapes,
+# negative axes (array endpoints of linspace/logspace/geomspace), views with negative strides, and
+# the errors (negative dimensions, shapes that do not broadcast, a bad axis or indexing). empty()
+# and empty_like() are compared through shapes and dtypes only (zeros_like of the result). Left
+# out (docs/deviations.md): arange with step 0 (ZeroDivisionError in NumPy).
 NUMERIC = [d for d in DTYPES if d != "bool"]
 INEXACT_DTYPES = ["float16", "float32", "float64", "complex64", "complex128"]
-EVAL_CASES = {}
 for _dt in DTYPES:
     _s = SHORT[_dt]
     _cases = {
@@ -225,7 +238,8 @@ add_cases(EVAL_CASES, {
     "indices_negative": Eval("indices((-1, 2))"),
     "arange_bool_long": Eval("arange(0, 5, dtype='bool')"),
 })
-EVAL_NUMPY2_ONLY = {"arange_bool_long"}  # NumPy 1 gave a 2-element array
+# NumPy 1 gave arange_bool_long a 2-element array and geomspace_imag another result.
+EVAL_NUMPY2_ONLY = {"arange_bool_long", "geomspace_imag"}
 
 if __name__ == "__main__":
     sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))

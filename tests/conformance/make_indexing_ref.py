@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""NumPy reference data for the indexing routines (tests/gpu/test_indexing_gpu.cpp).
+"""NumPy reference data for the indexing routines (tests/gpu/test_eval_ref_gpu.cpp's
+EvalRefGpu/Families.AgreeWithNumPy/indexing, and tests/gpu/test_indexing_gpu.cpp for CASES).
 
     python3 make_indexing_ref.py OUT_DIR
 
 writes OUT_DIR/<case>/out<k>.npy and OUT_DIR/manifest.json:
-{"numpy": version, "numpy2": bool, "cases": {case: {"outputs": [{"file", "dtype", "shape"}...]}}}.
-Each case is the NumPy call written next to its id below; the C++ test makes the same call with
-cupp under the same id. Inputs are ar(shape, dtype) = arange(size).reshape(shape).astype(dtype),
-which the test builds the same way; in-place routines
-(put, put_along_axis, putmask, place, fill_diagonal) give the modified array. Runs with any NumPy >= 1.24 (the build uses the configured
+{"numpy": version, "numpy2": bool, "cases": {case: {"outputs": [{"file", "dtype", "shape"}...]}}}
+for CASES, whose C++ test makes the same call with cupp under the same id, and OUT_DIR/eval
+(routine_ref.py's write_eval_set) for EVAL_CASES, each the expression written next to its id,
+evaluated by NumPy here and by cupp eval's engine in the test. Inputs are ar(shape, dtype) =
+arange(size).reshape(shape).astype(dtype) (which the C++ test builds the same way), I(values) and
+routine_ref.V; in-place routines (put, put_along_axis, putmask, place, fill_diagonal, a[...] = v,
+ufunc.at) give the modified array. Runs with any NumPy >= 1.24 (the build uses the configured
 Python; the GPU machine has NumPy 2.5).
 """
 import sys
@@ -16,6 +19,7 @@ import sys
 import numpy as np
 
 import routine_ref
+from routine_ref import DTYPES, SHORT, Eval, V, add_cases
 
 NUMPY2 = routine_ref.NUMPY2
 
@@ -33,71 +37,14 @@ def inplace(a, f):
     return a
 
 
+# id -> callable: only what cupp eval cannot write (tests/gpu/test_indexing_gpu.cpp makes the same
+# call with cupp under the same id): a view with a row step or a transpose (eval has no slicing and
+# no transpose; put_copy would copy the view before writing), NumPy's a[...] and a[...] = v (eval
+# has no subscripts) and ufunc.at (eval has no ufunc.at).
 CASES = {
-    # take
-    "take_none": lambda: np.take(ar((3, 4)), I([5, -1, 0, 11])),
-    "take_axis1_f4": lambda: np.take(ar((3, 4), "f4"), I([[3, 0], [1, -4]]), axis=1),
-    "take_axis0_c16": lambda: np.take(ar((3, 2), "c16"), I([2, 0, 2]), axis=0),
-    "take_wrap_i2": lambda: np.take(ar((5,), "i2"), I([7, -8, 12]), mode="wrap"),
-    "take_clip_u1": lambda: np.take(ar((5,), "u1"), I([7, -8, 2]), mode="clip"),
-    "take_scalar": lambda: np.take(ar((3, 4)), 2, axis=1),
+    # views
     "take_strided_f2": lambda: np.take(ar((6, 5), "f2")[::2, ::-1], I([1, 0]), axis=1),
-    "take_bool": lambda: np.take(ar((4,), "?"), I([0, 1, 1])),
-    "take_empty": lambda: np.take(ar((3, 4)), I([]), axis=0),
-    "take_i4_index": lambda: np.take(ar((10,), "f8"), I([9, 3], "int32")),
-    "take_3d_mid": lambda: np.take(ar((2, 3, 4), "u4"), I([[2], [0]]), axis=1),
-    # take_along_axis
-    "tal_axis1": lambda: np.take_along_axis(ar((3, 4)), I([[0], [3], [-1]]), axis=1),
-    "tal_bcast_f4": lambda: np.take_along_axis(ar((3, 4), "f4"), I([[1, 2]]), axis=1),
-    "tal_axis0": lambda: np.take_along_axis(ar((3, 2), "i1"), I([[2, 0], [1, 1]]), axis=0),
-    "tal_none": lambda: np.take_along_axis(ar((2, 3)), I([5, 0, 1]), axis=None),
-    # put, put_along_axis
-    "put_basic": lambda: inplace(ar((6,)), lambda a: np.put(a, I([0, 2, -1]), I([10, 20, 30]))),
-    "put_dup_f4": lambda: inplace(ar((5,), "f4"), lambda a: np.put(a, I([1, 1, 1, 3]), I([7, 8, 9], "f4"))),
-    "put_wrap": lambda: inplace(ar((5,), "i2"), lambda a: np.put(a, I([7, -9]), I([1, 2]), mode="wrap")),
-    "put_clip": lambda: inplace(ar((5,), "u2"), lambda a: np.put(a, I([7, -9]), I([1, 2]), mode="clip")),
-    "put_2d_c8": lambda: inplace(ar((2, 3), "c8"), lambda a: np.put(a, I([[0, 5]]), 99)),
-    "put_cast": lambda: inplace(ar((4,), "i4"), lambda a: np.put(a, I([1, 2]), np.array([1.7, -2.5]))),
     "put_noncontig": lambda: inplace(ar((4, 3)).T, lambda a: np.put(a, I([0, 1, 5]), I([-1, -2, -3]))),
-    "pal_axis1": lambda: inplace(ar((3, 4)), lambda a: np.put_along_axis(a, I([[0], [1], [3]]), I([[7], [8], [9]]), axis=1)),
-    "pal_dup_i4": lambda: inplace(ar((4,), "i4"), lambda a: np.put_along_axis(a, I([1, 1, 2]), I([5, 6, 7], "i4"), axis=0)),
-    "pal_scalar_f8": lambda: inplace(ar((2, 3), "f8"), lambda a: np.put_along_axis(a, I([[2], [0]]), 0.5, axis=1)),
-    "pal_none": lambda: inplace(ar((2, 3)), lambda a: np.put_along_axis(a, I([4, -1]), I([40, 50]), axis=None)),
-    # masks
-    "flatnonzero": lambda: np.flatnonzero(ar((3, 5), "f4") % 4),
-    "compress_axis0": lambda: np.compress(I([False, True, True], "?"), ar((3, 2)), axis=0),
-    "compress_none_short": lambda: np.compress(I([1, 0, 1]), ar((2, 3))),
-    "compress_axis1_f8": lambda: np.compress(I([True, False, True, True], "?"), ar((2, 4), "f8"), axis=1),
-    "extract_c8": lambda: np.extract(ar((3, 4)) % 3 == 0, ar((3, 4), "c8")),
-    "extract_big": lambda: np.extract(ar((10000,)) % 7 == 0, ar((10000,), "f4")),
-    "extract_none": lambda: np.extract(ar((5,)) > 10, ar((5,))),
-    "putmask_f4": lambda: inplace(ar((2, 3), "f4"), lambda a: np.putmask(a, a > 2, I([10, 20], "f4"))),
-    "putmask_scalar": lambda: inplace(ar((5,), "i8"), lambda a: np.putmask(a, a % 2 == 0, -1)),
-    "place_i8": lambda: inplace(ar((2, 3)), lambda a: np.place(a, a % 2 == 1, I([7, 8]))),
-    "place_bf": lambda: inplace(ar((6,), "f8"), lambda a: np.place(a, a > 1, I([0.5, 1.5, 2.5], "f8"))),
-    # choose, select
-    "choose_basic": lambda: np.choose(I([2, 0, 1, 0]), [ar((4,)), ar((4,)) + 10, ar((4,)) + 20]),
-    "choose_bcast": lambda: np.choose(I([[0], [1]]), [ar((3,), "f4"), ar((2, 3), "i2")]),
-    "choose_wrap": lambda: np.choose(I([3, -1, 1]), [ar((3,)), ar((3,)) + 10], mode="wrap"),
-    "choose_clip": lambda: np.choose(I([3, -1, 1]), [ar((3,)), ar((3,)) + 10], mode="clip"),
-    "select": lambda: np.select([ar((8,)) < 3, ar((8,)) > 5], [ar((8,)), ar((8,)) ** 2], default=-1),
-    "select_f4": lambda: np.select([ar((4,)) % 2 == 0], [ar((4,), "f4") + 0.5]),
-    # fill_diagonal
-    "fill_diag_2d": lambda: inplace(np.zeros((3, 4)), lambda a: np.fill_diagonal(a, 5)),
-    "fill_diag_tall": lambda: inplace(np.zeros((7, 3), "i8"), lambda a: np.fill_diagonal(a, 4)),
-    "fill_diag_wrap": lambda: inplace(np.zeros((7, 3), "i8"), lambda a: np.fill_diagonal(a, 4, wrap=True)),
-    "fill_diag_3d": lambda: inplace(np.zeros((3, 3, 3), "i2"), lambda a: np.fill_diagonal(a, 1)),
-    "fill_diag_array": lambda: inplace(np.zeros((4, 4), "f4"), lambda a: np.fill_diagonal(a, I([1, 2]))),
-    # index arithmetic
-    "unravel_c": lambda: np.unravel_index(I([22, 41, 37]), (7, 6)),
-    "unravel_f": lambda: np.unravel_index(I([31, 41, 13]), (7, 6), order="F"),
-    "unravel_scalar": lambda: np.unravel_index(I(1621), (6, 7, 8, 9)),
-    "ravel_c": lambda: np.ravel_multi_index((I([3, 6, 6]), I([4, 5, 1])), (7, 6)),
-    "ravel_f": lambda: np.ravel_multi_index((I([3, 6, 6]), I([4, 5, 1])), (7, 6), order="F"),
-    "ravel_modes": lambda: np.ravel_multi_index((I([3, 6, 6]), I([4, 5, 1])), (4, 6), mode=("clip", "wrap")),
-    "ravel_bcast": lambda: np.ravel_multi_index((I([[1], [2]]), I([0, 1, 2])), (3, 3)),
-    "ix": lambda: np.ix_(I([0, 1]), I([2, 4])),
-    "ix_bool": lambda: np.ix_(I([True, False, True], "?"), I([1], "int32")),
     # advanced indexing: a[...] with index arrays and masks (cupp: a(...) / getitem)
     "adv_int_rows": lambda: ar((4, 3))[I([3, 0, 3])],
     "adv_int_cols_f4": lambda: ar((3, 4), "f4")[:, I([[1], [3]])],
@@ -146,32 +93,100 @@ CASES = {
     "power_at": lambda: inplace(ar((4,)), lambda a: np.power.at(a, I([2, 2]), 2)),
     "xor_at_u8": lambda: inplace(ar((4,), "u8"), lambda a: np.bitwise_xor.at(a, I([1, 1, 2]), I([6, 3, 1], "u8"))),
     "add_at_mask": lambda: inplace(ar((2, 3), "f8"), lambda a: np.add.at(a, a > 1, 10.0)),
-    # nonzero, argwhere
-    "nonzero_2d": lambda: np.nonzero(ar((3, 4)) % 3 == 0),
-    "nonzero_f4": lambda: np.nonzero(ar((7,), "f4") % 2),
-    "nonzero_3d": lambda: np.nonzero(ar((2, 3, 4)) % 5 == 1),
-    "nonzero_empty": lambda: np.nonzero(ar((2, 0))),
-    "argwhere": lambda: np.argwhere(ar((2, 3)) % 2),
-    "argwhere_0d": lambda: np.argwhere(np.array(3)),
-    "argwhere_0d_false": lambda: np.argwhere(np.array(0.0)),
-    "flatnonzero_big": lambda: np.flatnonzero(ar((100003,)) % 5 == 2),
 }
 
 # Cases whose NumPy 1.x result differs from NumPy 2's (the test skips them for older data).
 NUMPY2_ONLY = set()
 
 
-# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp, EvalRefGpu.Indexing):
-# every routine on every dtype, negative axes and indices, index arrays of several integer dtypes,
-# 0-d and empty inputs, views with negative strides, and the errors (an index out of bounds:
+# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp,
+# EvalRefGpu/Families.AgreeWithNumPy/indexing). First the calls that were the C++ test's table
+# (same ids; floats compared exactly, rtol=EXACT, as that test did; the in-place routines through
+# the *_copy helpers, see below): take, take_along_axis, put, put_along_axis, the mask routines,
+# choose, select, fill_diagonal, the index arithmetic, nonzero and argwhere.
+EXACT = 0.0
+EVAL_CASES = add_cases({}, {
+    # take
+    "take_none": Eval("take(a, i)", a=ar((3, 4)), i=I([5, -1, 0, 11])),
+    "take_axis1_f4": Eval("take(a, i, axis=1)", rtol=EXACT, a=ar((3, 4), "f4"), i=I([[3, 0], [1, -4]])),
+    "take_axis0_c16": Eval("take(a, i, axis=0)", rtol=EXACT, a=ar((3, 2), "c16"), i=I([2, 0, 2])),
+    "take_wrap_i2": Eval("take(a, i, mode='wrap')", a=ar((5,), "i2"), i=I([7, -8, 12])),
+    "take_clip_u1": Eval("take(a, i, mode='clip')", a=ar((5,), "u1"), i=I([7, -8, 2])),
+    "take_scalar": Eval("take(a, 2, axis=1)", a=ar((3, 4))),
+    "take_bool": Eval("take(a, i)", a=ar((4,), "?"), i=I([0, 1, 1])),
+    "take_empty": Eval("take(a, i, axis=0)", a=ar((3, 4)), i=I([])),
+    "take_i4_index": Eval("take(a, i)", rtol=EXACT, a=ar((10,), "f8"), i=I([9, 3], "int32")),
+    "take_3d_mid": Eval("take(a, i, axis=1)", a=ar((2, 3, 4), "u4"), i=I([[2], [0]])),
+    # take_along_axis
+    "tal_axis1": Eval("take_along_axis(a, i, axis=1)", a=ar((3, 4)), i=I([[0], [3], [-1]])),
+    "tal_bcast_f4": Eval("take_along_axis(a, i, axis=1)", rtol=EXACT, a=ar((3, 4), "f4"), i=I([[1, 2]])),
+    "tal_axis0": Eval("take_along_axis(a, i, axis=0)", a=ar((3, 2), "i1"), i=I([[2, 0], [1, 1]])),
+    "tal_none": Eval("take_along_axis(a, i, axis=None)", a=ar((2, 3)), i=I([5, 0, 1])),
+    # put, put_along_axis
+    "put_basic": Eval("put_copy(a, i, v)", a=ar((6,)), i=I([0, 2, -1]), v=I([10, 20, 30])),
+    "put_dup_f4": Eval("put_copy(a, i, v)", rtol=EXACT, a=ar((5,), "f4"), i=I([1, 1, 1, 3]), v=I([7, 8, 9], "f4")),
+    "put_wrap": Eval("put_copy(a, i, v, mode='wrap')", a=ar((5,), "i2"), i=I([7, -9]), v=I([1, 2])),
+    "put_clip": Eval("put_copy(a, i, v, mode='clip')", a=ar((5,), "u2"), i=I([7, -9]), v=I([1, 2])),
+    "put_2d_c8": Eval("put_copy(a, i, 99)", rtol=EXACT, a=ar((2, 3), "c8"), i=I([[0, 5]])),
+    "put_cast": Eval("put_copy(a, i, v)", a=ar((4,), "i4"), i=I([1, 2]), v=np.array([1.7, -2.5])),
+    "pal_axis1": Eval("put_along_axis_copy(a, i, v, 1)", a=ar((3, 4)), i=I([[0], [1], [3]]), v=I([[7], [8], [9]])),
+    "pal_dup_i4": Eval("put_along_axis_copy(a, i, v, 0)", a=ar((4,), "i4"), i=I([1, 1, 2]), v=I([5, 6, 7], "i4")),
+    "pal_scalar_f8": Eval("put_along_axis_copy(a, i, 0.5, 1)", rtol=EXACT, a=ar((2, 3), "f8"), i=I([[2], [0]])),
+    "pal_none": Eval("put_along_axis_copy(a, i, v, None)", a=ar((2, 3)), i=I([4, -1]), v=I([40, 50])),
+    # masks
+    "flatnonzero": Eval("flatnonzero(a % 4)", a=ar((3, 5), "f4")),
+    "compress_axis0": Eval("compress(c, a, axis=0)", a=ar((3, 2)), c=I([False, True, True], "?")),
+    "compress_none_short": Eval("compress(c, a)", a=ar((2, 3)), c=I([1, 0, 1])),
+    "compress_axis1_f8": Eval("compress(c, a, axis=1)", rtol=EXACT, a=ar((2, 4), "f8"),
+                              c=I([True, False, True, True], "?")),
+    "extract_mod3_c8": Eval("extract(k % 3 == 0, a)", rtol=EXACT, a=ar((3, 4), "c8"), k=ar((3, 4))),
+    "extract_big": Eval("extract(k % 7 == 0, a)", rtol=EXACT, a=ar((10000,), "f4"), k=ar((10000,))),
+    "extract_none": Eval("extract(a > 10, a)", a=ar((5,))),
+    "putmask_gt2_f4": Eval("putmask_copy(a, a > 2, v)", rtol=EXACT, a=ar((2, 3), "f4"), v=I([10, 20], "f4")),
+    "putmask_scalar": Eval("putmask_copy(a, a % 2 == 0, -1)", a=ar((5,), "i8")),
+    "place_odd_i8": Eval("place_copy(a, a % 2 == 1, v)", a=ar((2, 3)), v=I([7, 8])),
+    "place_bf": Eval("place_copy(a, a > 1, v)", rtol=EXACT, a=ar((6,), "f8"), v=I([0.5, 1.5, 2.5], "f8")),
+    # choose, select
+    "choose_basic": Eval("choose(i, (a, a + 10, a + 20))", a=ar((4,)), i=I([2, 0, 1, 0])),
+    "choose_bcast": Eval("choose(i, (a, b))", rtol=EXACT, a=ar((3,), "f4"), b=ar((2, 3), "i2"), i=I([[0], [1]])),
+    "choose_wrap": Eval("choose(i, (a, a + 10), mode='wrap')", a=ar((3,)), i=I([3, -1, 1])),
+    "choose_clip": Eval("choose(i, (a, a + 10), mode='clip')", a=ar((3,)), i=I([3, -1, 1])),
+    "select": Eval("select((x < 3, x > 5), (x, x * x), default=-1)", x=ar((8,))),
+    "select_even_f4": Eval("select((k % 2 == 0,), (a + 0.5,))", rtol=EXACT, a=ar((4,), "f4"), k=ar((4,))),
+    # fill_diagonal
+    "fill_diag_2d": Eval("fill_diagonal_copy(a, 5)", rtol=EXACT, a=np.zeros((3, 4))),
+    "fill_diag_tall": Eval("fill_diagonal_copy(a, 4)", a=np.zeros((7, 3), "i8")),
+    "fill_diag_wrap": Eval("fill_diagonal_copy(a, 4, wrap=True)", a=np.zeros((7, 3), "i8")),
+    "fill_diag_3d": Eval("fill_diagonal_copy(a, 1)", a=np.zeros((3, 3, 3), "i2")),
+    "fill_diag_array": Eval("fill_diagonal_copy(a, v)", rtol=EXACT, a=np.zeros((4, 4), "f4"), v=I([1, 2])),
+    # index arithmetic
+    "unravel_c": Eval("unravel_index(i, (7, 6))", i=I([22, 41, 37])),
+    "unravel_f": Eval("unravel_index(i, (7, 6), order='F')", i=I([31, 41, 13])),
+    "unravel_scalar": Eval("unravel_index(i, (6, 7, 8, 9))", i=I(1621)),
+    "ravel_c": Eval("ravel_multi_index((i, j), (7, 6))", i=I([3, 6, 6]), j=I([4, 5, 1])),
+    "ravel_f": Eval("ravel_multi_index((i, j), (7, 6), order='F')", i=I([3, 6, 6]), j=I([4, 5, 1])),
+    "ravel_modes": Eval("ravel_multi_index((i, j), (4, 6), mode=('clip', 'wrap'))", i=I([3, 6, 6]), j=I([4, 5, 1])),
+    "ravel_bcast": Eval("ravel_multi_index((i, j), (3, 3))", i=I([[1], [2]]), j=I([0, 1, 2])),
+    "ix": Eval("ix_(i, j)", i=I([0, 1]), j=I([2, 4])),
+    "ix_bool": Eval("ix_(i, j)", i=I([True, False, True], "?"), j=I([1], "int32")),
+    # nonzero, argwhere
+    "nonzero_2d": Eval("nonzero(a % 3 == 0)", a=ar((3, 4))),
+    "nonzero_f4": Eval("nonzero(a % 2)", a=ar((7,), "f4")),
+    "nonzero_3d": Eval("nonzero(a % 5 == 1)", a=ar((2, 3, 4))),
+    "nonzero_empty": Eval("nonzero(a)", a=ar((2, 0))),
+    "argwhere": Eval("argwhere(a % 2)", a=ar((2, 3))),
+    "argwhere_0d": Eval("argwhere(a)", a=np.array(3)),
+    "argwhere_0d_false": Eval("argwhere(a)", a=np.array(0.0)),
+    "flatnonzero_big": Eval("flatnonzero(a % 5 == 2)", a=ar((100003,))),
+})
+
+# Then every routine on every dtype, negative axes and indices, index arrays of several integer
+# dtypes, 0-d and empty inputs, views with negative strides, and the errors (an index out of bounds:
 # IndexError, or ValueError where NumPy raises it: choose, unravel_index, ravel_multi_index; a bad
 # axis: AxisError; shapes that do not fit: ValueError). The in-place routines run on a copy that the
 # case gives back (put_copy, put_along_axis_copy, putmask_copy, place_copy, fill_diagonal_copy:
 # routine_ref.HELPERS, registered with the same names by the C++ test).
-from routine_ref import DTYPES, SHORT, Eval, V, add_cases  # noqa: E402
-
 INDEX_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
-EVAL_CASES = {}
 for _dt in DTYPES:
     _s = SHORT[_dt]
     _a = V((3, 4), _dt)
