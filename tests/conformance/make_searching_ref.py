@@ -1,25 +1,27 @@
 #!/usr/bin/env python3
-"""NumPy reference data for the searching, counting and set routines (tests/gpu/test_searching_gpu.cpp).
+"""NumPy reference data for the searching, counting and set routines, run through `cupp eval`'s
+engine by tests/gpu/test_eval_ref_gpu.cpp (EvalRefGpu/Families.AgreeWithNumPy/searching).
 
     python3 make_searching_ref.py OUT_DIR
 
-writes OUT_DIR/<case>/out<k>.npy and OUT_DIR/manifest.json (tests/conformance/routine_ref.py).
-Each case is the NumPy call written next to its id below; the C++ test makes the same call with
-cupp under the same id. Inputs: ar(shape, dtype) = arange(size).reshape(shape).astype(dtype),
-I(values, dtype) and F(values, dtype) (a list made into an array of that dtype), C(values, dtype)
-(complex values); the test builds them the same way. Routines that return several arrays give one
-output each, in NumPy's order. unique_values is sorted here (NumPy >= 2.3 leaves its order
-unspecified; cupp sorts). Runs with any NumPy >= 1.24 (the GPU machine has 2.5); the NumPy 2
-forms (unique_values, unique_counts, unique_inverse, unique_all; unique's inverse of the input's
-shape) are emulated under NumPy 1 and marked numpy2_only.
+writes OUT_DIR/manifest.json (no classic cases) and OUT_DIR/eval (routine_ref.py's write_eval_set:
+each case is the expression below over its inputs, evaluated by NumPy here and by cupp in the
+test). Every dtype each routine accepts (routine_ref.V inputs), then cases of explicit values:
+inputs ar(shape, dtype) = arange(size).reshape(shape).astype(dtype), I(values, dtype) and
+F(values, dtype) (a list made into an array of that dtype), C(values, dtype) (complex values).
+Routines that return several arrays give one output each, in NumPy's order. unique_values is
+sorted (NumPy >= 2.3 leaves its order unspecified; cupp sorts). Runs with any NumPy >= 1.24 (the
+GPU machine has 2.5); the cases of NumPy 2's forms (unique_values, unique_counts, unique_inverse,
+unique_all; unique's inverse of the input's shape) are marked numpy2_only, and in1d's only exist
+where NumPy still has in1d.
 """
 import sys
 
 import numpy as np
 
 import routine_ref
+from routine_ref import DTYPES, INEXACT, SHORT, Eval, V, add_cases, with_nan
 
-NUMPY2 = routine_ref.NUMPY2
 nan = np.nan
 inf = np.inf
 
@@ -40,237 +42,14 @@ def C(x, dt="complex128"):
     return np.array(x, dtype="complex128").astype(dt)
 
 
-def api(name, x):
-    """NumPy 2's unique_* (emulated with unique(..., equal_nan=False) under NumPy 1)."""
-    f = getattr(np, name, None)
-    if f is not None:
-        r = f(x)
-        if name == "unique_values":
-            return np.sort(r)
-        return tuple(r)
-    flags = {"unique_counts": dict(return_counts=True), "unique_inverse": dict(return_inverse=True),
-             "unique_all": dict(return_index=True, return_inverse=True, return_counts=True)}.get(name, {})
-    r = np.unique(x, equal_nan=False, **flags)
-    return r
-
-
-def hist(*args, **kwargs):
-    h, e = np.histogram(*args, **kwargs)
-    return h, e
-
-
 C_SORTED = np.sort(C([1 + 2j, 1 + 1j, complex(nan, 0), complex(1, nan), -1 + 5j, 2 + 0j, complex(nan, nan)]))
 
-CASES = {
-    # searchsorted
-    "ss_left": lambda: np.searchsorted(ar((10,)) * 2, I([-1, 0, 3, 18, 19, 40])),
-    "ss_right_dups": lambda: np.searchsorted(I([1, 2, 2, 2, 3]), I([2, 0, 5, 1]), side="right"),
-    "ss_left_dups": lambda: np.searchsorted(I([1, 2, 2, 2, 3]), I([2, 0, 5, 1]), side="left"),
-    "ss_f4_nan": lambda: np.searchsorted(F([-inf, 1, 2, inf, nan, nan], "f4"), F([nan, 1.5, -inf, inf, 2], "f4")),
-    "ss_f4_nan_right": lambda: np.searchsorted(F([-inf, 1, 2, inf, nan, nan], "f4"), F([nan, 1.5, -inf, inf, 2], "f4"),
-                                               side="right"),
-    "ss_f2": lambda: np.searchsorted(F([0.5, 1, 1, 2.25, 1000], "f2"), F([1, 0, 3, 2000, 2.25], "f2")),
-    "ss_f8_negzero": lambda: np.searchsorted(F([-1, -0.0, 0.0, 1]), F([0.0, -0.0]), side="right"),
-    "ss_c16": lambda: np.searchsorted(C_SORTED, C([1 + 1.5j, complex(nan, 1), complex(1, nan), 0j, 3 + 0j])),
-    "ss_c8_right": lambda: np.searchsorted(C_SORTED.astype("c8"), C([1 + 1j, 2 + 0j, complex(nan, nan)], "c8"),
-                                           side="right"),
-    "ss_bool": lambda: np.searchsorted(I([False, False, True, True], "?"), I([True, False], "?")),
-    "ss_u1_i2": lambda: np.searchsorted(I([1, 5, 200, 250], "u1"), I([-5, 5, 300], "i2")),
-    "ss_i8_f8": lambda: np.searchsorted(I([1, 5, 9]), F([4.5, 5.0, 9.5])),
-    "ss_u8": lambda: np.searchsorted(I([0, 2**63, 2**64 - 2], "u8"), I([2**63 + 1, 1, 2**64 - 1], "u8")),
-    "ss_i1": lambda: np.searchsorted(I([-128, -1, 0, 127], "i1"), I([-1, 100, -128], "i1"), side="right"),
-    "ss_sorter": lambda: np.searchsorted(I([30, 10, 20]), I([20, 0, 35]), sorter=I([1, 2, 0])),
-    "ss_sorter_right_i4": lambda: np.searchsorted(I([30, 10, 20]), I([20, 10]), side="right",
-                                                  sorter=I([1, 2, 0], "i4")),
-    "ss_0d_v": lambda: np.searchsorted(ar((5,)), I(3)),
-    "ss_empty_a": lambda: np.searchsorted(I([]), I([1, 2])),
-    "ss_empty_v": lambda: np.searchsorted(ar((5,)), I([])),
-    "ss_2d_v": lambda: np.searchsorted(ar((5,)), I([[1, 2], [3, 9]]), side="right"),
-    "ss_strided": lambda: np.searchsorted(ar((12,), "f8")[::3], ar((6,), "f8")[::-1]),
-    # digitize
-    "dig_inc": lambda: np.digitize(F([0.2, 6.4, 3.0, 1.6, -1, 10]), F([0, 1, 2.5, 4, 10])),
-    "dig_inc_right": lambda: np.digitize(F([0.2, 6.4, 3.0, 1.6, -1, 10, 0]), F([0, 1, 2.5, 4, 10]), right=True),
-    "dig_dec": lambda: np.digitize(F([0.2, 6.4, 3.0, 1.6, -1, 10]), F([10, 4, 2.5, 1, 0])),
-    "dig_dec_right": lambda: np.digitize(F([0.2, 6.4, 3.0, 1.6, -1, 10, 0]), F([10, 4, 2.5, 1, 0]), right=True),
-    "dig_int": lambda: np.digitize(ar((10,), "i4"), I([2, 4, 4, 7], "i2")),
-    "dig_nan": lambda: np.digitize(F([nan, 1, 3], "f4"), F([0, 2, 4], "f4")),
-    "dig_empty_bins": lambda: np.digitize(F([1, 2]), F([])),
-    "dig_2d_x": lambda: np.digitize(ar((2, 3), "f8"), F([1, 3])),
-    "dig_const_bins": lambda: np.digitize(I([1, 2, 3]), I([2, 2, 2])),
-    # bincount
-    "bc_basic": lambda: np.bincount(I([0, 1, 1, 3, 2, 1, 7])),
-    "bc_minlength": lambda: np.bincount(I([0, 1, 1, 3]), minlength=10),
-    "bc_minlength_short": lambda: np.bincount(I([0, 9, 1]), minlength=3),
-    "bc_weights": lambda: np.bincount(I([0, 1, 1, 2, 2, 2]), weights=F([0.3, 0.5, 0.2, 0.7, 1.0, -0.6])),
-    "bc_weights_i4": lambda: np.bincount(I([2, 0, 2]), weights=I([5, 6, 7], "i4")),
-    "bc_weights_f4": lambda: np.bincount(I([1, 1]), weights=F([0.25, 0.5], "f4")),
-    "bc_bool": lambda: np.bincount(I([True, False, True], "?")),
-    "bc_u1": lambda: np.bincount(I([255, 0, 255], "u1")),
-    "bc_i1": lambda: np.bincount(I([3, 3, 0], "i1")),
-    "bc_u4": lambda: np.bincount(I([4, 1], "u4")),
-    "bc_empty": lambda: np.bincount(I([])),
-    "bc_empty_minlength": lambda: np.bincount(I([]), minlength=4),
-    "bc_empty_weights": lambda: np.bincount(I([]), weights=F([])),
-    "bc_big": lambda: np.bincount(ar((100000,)) % 1000),
-    # histogram
-    "hist_default": lambda: hist(F([1, 2, 1, 4, 3.5, 0, 10, 2.5])),
-    "hist_bins5_range": lambda: hist(F([1, 2, 1, 4, 3.5, 0, 10, 2.5]), bins=5, range=(0, 5)),
-    "hist_int": lambda: hist(ar((20,), "i4"), bins=4),
-    "hist_i8_3": lambda: hist(ar((10,)), bins=3),
-    "hist_u1_const": lambda: hist(I([5, 5, 5], "u1")),
-    "hist_f4": lambda: hist(F([0.1, 0.7, 0.3, 0.9, 0.5, 0.2, 0.6], "f4"), bins=7),
-    "hist_f4_const": lambda: hist(F([2.5, 2.5], "f4"), bins=2),
-    "hist_f2": lambda: hist(F([0.1, 0.7, 0.3, 0.9, 0.5], "f2"), bins=3),
-    "hist_f2_range": lambda: hist(F([0.1, 0.7, 0.3, 0.9, 0.5], "f2"), bins=4, range=(0.0, 1.0)),
-    "hist_edges": lambda: hist(F([0, 1, 1.5, 2, 3, 3, 4, 5, -1]), bins=F([0, 1, 2, 3])),
-    "hist_edges_int": lambda: hist(I([0, 1, 2, 2, 5, 9]), bins=I([0, 2, 2, 5, 9])),
-    "hist_edges_f4_data_f8_edges": lambda: hist(F([0.5, 1.5, 2.5], "f4"), bins=F([0, 1, 2, 3])),
-    "hist_weights": lambda: hist(F([1, 2, 2, 3]), bins=3, weights=F([0.5, 1, 2, 4])),
-    "hist_weights_i8": lambda: hist(F([1, 2, 2, 3]), bins=3, weights=I([1, 2, 3, 4])),
-    "hist_weights_f4": lambda: hist(F([1, 2, 2, 3]), bins=2, weights=F([0.5, 1, 2, 4], "f4")),
-    "hist_weights_c16": lambda: hist(F([1, 2, 2, 3]), bins=2, weights=C([1 + 1j, 2, 3j, 4])),
-    "hist_weights_edges": lambda: hist(F([1, 2, 2, 3]), bins=F([1, 2.5, 3]), weights=F([0.5, 1, 2, 4])),
-    "hist_density": lambda: hist(F([1, 2, 2, 3, 7]), bins=4, density=True),
-    "hist_density_edges": lambda: hist(F([1, 2, 2, 3, 7]), bins=F([0, 1, 5, 10]), density=True),
-    "hist_nan_range": lambda: hist(F([nan, 1, 2, nan, 3]), bins=2, range=(0, 4)),
-    "hist_outside": lambda: hist(ar((10,), "f8"), bins=3, range=(2.5, 6)),
-    "hist_range_equal": lambda: hist(F([1, 2, 3]), bins=2, range=(2, 2)),
-    "hist_empty": lambda: hist(F([]), bins=3),
-    "hist_empty_int": lambda: hist(I([]), bins=2),
-    "hist_bool": lambda: hist(I([True, False, True], "?"), bins=2),
-    "hist_2d": lambda: hist(ar((3, 4), "f8"), bins=3),
-    "hist_big": lambda: hist(np.sin(ar((100000,), "f8")), bins=37),
-    # unique
-    "uq_basic": lambda: np.unique(I([3, 1, 2, 3, 1])),
-    "uq_all_i4": lambda: np.unique(I([3, 1, 2, 3, 1, 3], "i4"), return_index=True, return_inverse=True,
-                                   return_counts=True),
-    "uq_index": lambda: np.unique(I([5, 5, 4, 4, 5, 1]), return_index=True),
-    "uq_counts_u2": lambda: np.unique(I([7, 7, 0, 65535, 7], "u2"), return_counts=True),
-    "uq_nan": lambda: np.unique(F([nan, 1, nan, 2, 1])),
-    "uq_nan_noeq": lambda: np.unique(F([nan, 1, nan, 2, 1]), equal_nan=False),
-    "uq_nan_flags": lambda: np.unique(F([nan, 1, nan, 2, 1, nan], "f4"), return_index=True, return_inverse=True,
-                                      return_counts=True),
-    "uq_nan_flags_noeq": lambda: np.unique(F([nan, 1, nan, 2, 1], "f4"), return_index=True, return_counts=True,
-                                           equal_nan=False),
-    "uq_nan_first": lambda: np.unique(F([nan, nan, nan]), return_counts=True),
-    "uq_c8": lambda: np.unique(C([1 + 1j, complex(nan, 1), 1 + 1j, complex(1, nan), 0j, 1 + 0j], "c8"),
-                               return_counts=True),
-    "uq_c16_noeq": lambda: np.unique(C([complex(nan, 1), 2j, complex(1, nan), 2j]), equal_nan=False),
-    "uq_bool": lambda: np.unique(I([True, False, True, True], "?"), return_counts=True),
-    "uq_f2": lambda: np.unique(F([1.5, -2, 1.5, 65504, -2], "f2"), return_index=True),
-    "uq_u1": lambda: np.unique(I([200, 3, 200, 0], "u1")),
-    "uq_i1": lambda: np.unique(I([-5, 3, -5, 0], "i1"), return_counts=True),
-    "uq_u8": lambda: np.unique(I([2**64 - 1, 3, 2**64 - 1, 0], "u8"), return_index=True),
-    "uq_negzero": lambda: np.unique(F([0.0, -0.0, 1.0, 0.0]), return_index=True),
-    "uq_2d": lambda: np.unique(ar((3, 4)) % 5, return_inverse=True),
-    "uq_0d": lambda: np.unique(I(5), return_inverse=True),
-    "uq_empty": lambda: np.unique(I([]), return_index=True, return_inverse=True, return_counts=True),
-    "uq_big": lambda: np.unique((ar((100000,)) * 7919) % 1009, return_index=True, return_inverse=True,
-                                return_counts=True),
-    # unique along an axis (sub-arrays as structured rows: lexicographic order, NaN rows never equal)
-    "uqa_rows": lambda: np.unique(I([[1, 0, 0], [1, 0, 0], [2, 3, 4]]), axis=0),
-    "uqa_all_i4": lambda: np.unique(I([[3, 1], [1, 2], [3, 1], [0, 5], [1, 2]], "i4"), axis=0, return_index=True,
-                                    return_inverse=True, return_counts=True),
-    "uqa_cols": lambda: np.unique(I([[1, 0, 1, 2], [3, 4, 3, 5]]), axis=1, return_counts=True),
-    "uqa_3d_axis1": lambda: np.unique((ar((2, 5, 3)) * 7) % 4 // 2, axis=1, return_index=True,
-                                      return_inverse=True),
-    "uqa_3d_neg": lambda: np.unique((ar((3, 2, 4)) // 3) % 2, axis=-1, return_counts=True),
-    "uqa_3d_axis0": lambda: np.unique(I([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 4]).reshape(3, 2, 2), axis=0,
-                                      return_inverse=True),
-    "uqa_1d": lambda: np.unique(I([3, 1, 3, 2]), axis=0, return_index=True, return_inverse=True, return_counts=True),
-    "uqa_f8_nan": lambda: np.unique(F([nan, 1, nan, 1, 1, 2, 0, nan, 1, 2]).reshape(5, 2), axis=0,
-                                    return_index=True, return_counts=True),
-    "uqa_f8_nan_noeq": lambda: np.unique(F([nan, 1, nan, 1, 1, 2]).reshape(3, 2), axis=0, equal_nan=False),
-    "uqa_f8_inf": lambda: np.unique(F([inf, -inf, 1, -inf, inf, -inf, -inf, 0]).reshape(4, 2), axis=0,
-                                    return_inverse=True),
-    "uqa_negzero": lambda: np.unique(F([0.0, 1, -0.0, 1, -0.0, 0, 0.0, 0]).reshape(4, 2), axis=0,
-                                     return_index=True, return_counts=True),
-    "uqa_f4": lambda: np.unique(F([2.5, -1, 2.5, -1, 0.5, 7, -3, 0.25], "f4").reshape(4, 2), axis=0,
-                                return_inverse=True, return_counts=True),
-    "uqa_f4_axis1": lambda: np.unique(F([2.5, 2.5, -1, nan, nan, 3, 3, 1, 1, 1], "f4").reshape(2, 5), axis=1,
-                                      return_counts=True),
-    "uqa_f2": lambda: np.unique(F([1.5, -2, 65504, 1.5, -2, 65504, 0.5, 0.5, 0.5], "f2").reshape(3, 3), axis=0,
-                                return_index=True),
-    "uqa_c16": lambda: np.unique(C([1 + 1j, 2, complex(1, nan), 0, 1 + 1j, 2, complex(nan, 0), 1, 1 + 1j, 1])
-                                 .reshape(5, 2), axis=0, return_index=True, return_inverse=True, return_counts=True),
-    "uqa_c8_axis1": lambda: np.unique(C([1j, 2, 1j, 2, 3, 2, 3, 2], "c8").reshape(2, 4), axis=1, return_counts=True),
-    "uqa_bool": lambda: np.unique(I([1, 0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 0], "?").reshape(4, 3), axis=0,
-                                  return_inverse=True, return_counts=True),
-    "uqa_u1": lambda: np.unique(I([200, 3, 0, 255, 200, 3, 0, 0], "u1").reshape(4, 2), axis=0, return_counts=True),
-    "uqa_i1": lambda: np.unique(I([-5, 3, 127, -128, -5, 3, -5, -3], "i1").reshape(4, 2), axis=0,
-                                return_index=True),
-    "uqa_i2_axis1": lambda: np.unique(I([-300, 7, -300, 7, 5, 5, 5, 4], "i2").reshape(2, 4), axis=1,
-                                      return_inverse=True),
-    "uqa_u2": lambda: np.unique(I([65535, 0, 65535, 0, 1, 1], "u2").reshape(3, 2), axis=0, return_counts=True),
-    "uqa_u4": lambda: np.unique(I([4000000000, 1, 2, 3, 4000000000, 1], "u4").reshape(3, 2), axis=0),
-    "uqa_u8": lambda: np.unique(I([2**64 - 1, 3, 2**63, 3, 2**64 - 1, 3, 0, 0], "u8").reshape(4, 2), axis=0,
-                                return_index=True, return_counts=True),
-    "uqa_strided": lambda: np.unique((ar((6, 8)) % 3)[::-1, ::2], axis=0, return_index=True, return_counts=True),
-    "uqa_transposed": lambda: np.unique((ar((4, 3)) % 2).T, axis=1, return_inverse=True),
-    "uqa_empty_axis": lambda: np.unique(F([]).reshape(0, 3), axis=0, return_index=True, return_inverse=True,
-                                        return_counts=True),
-    "uqa_zero_width": lambda: np.unique(I([], "i1").reshape(3, 0), axis=0, return_index=True, return_inverse=True,
-                                        return_counts=True),
-    "uqa_zero_width_axis1": lambda: np.unique(I([], "i1").reshape(2, 0), axis=1, return_index=True,
-                                              return_inverse=True, return_counts=True),
-    "uqa_zeros_3d": lambda: np.unique(F([]).reshape(0, 2, 0), axis=1),
-    "uqa_big": lambda: np.unique((ar((3000, 3)) * 7919) % 5, axis=0, return_index=True, return_inverse=True,
-                                 return_counts=True),
-    "uq_values": lambda: api("unique_values", F([nan, 2, nan, 1, 2])),
-    "uq_counts_api": lambda: api("unique_counts", F([nan, 2, nan, 1, 2])),
-    "uq_inverse_api": lambda: api("unique_inverse", ar((2, 3)) % 2),
-    "uq_all_api": lambda: api("unique_all", F([nan, 2, nan, 1, 2], "f4")),
-    # isin, in1d
-    "isin_basic": lambda: np.isin(ar((2, 3)), I([1, 4, 9])),
-    "isin_invert": lambda: np.isin(ar((2, 3)), I([1, 4, 9]), invert=True),
-    "isin_f8_nan": lambda: np.isin(F([nan, 1, 2, -0.0]), F([nan, 0.0, 2])),
-    "isin_mixed": lambda: np.isin(I([1, 2, 3], "i4"), F([2.0, 2.5])),
-    "isin_c16": lambda: np.isin(C([1 + 1j, 2, complex(nan, 0)]), C([2, 1 + 1j, complex(nan, 0)])),
-    "isin_empty_test": lambda: np.isin(ar((3,)), I([])),
-    "isin_empty_test_invert": lambda: np.isin(ar((3,)), I([]), invert=True),
-    "isin_empty_element": lambda: np.isin(I([]), ar((3,))),
-    "isin_0d": lambda: np.isin(I(4), I([4, 5])),
-    "isin_bool": lambda: np.isin(I([True, False], "?"), I([True], "?")),
-    "isin_2d_test": lambda: np.isin(ar((5,), "f4"), ar((2, 2), "f4") * 2),
-    "isin_big": lambda: np.isin(ar((100000,)) % 977, (ar((300,)) * 13) % 977),
-    "in1d_2d": lambda: np.isin(ar((2, 3)).ravel(), I([0, 5])),
-    # intersect1d
-    "ix_basic": lambda: np.intersect1d(I([1, 3, 4, 3]), I([3, 1, 2, 1])),
-    "ix_indices": lambda: np.intersect1d(I([1, 1, 2, 3, 4]), I([2, 1, 4, 6]), return_indices=True),
-    "ix_assume_unique": lambda: np.intersect1d(I([5, 1, 3]), I([3, 9, 5]), assume_unique=True),
-    "ix_assume_unique_indices": lambda: np.intersect1d(I([5, 1, 3]), I([3, 9, 5]), assume_unique=True,
-                                                       return_indices=True),
-    "ix_f4_nan": lambda: np.intersect1d(F([nan, 1, 2], "f4"), F([nan, 2], "f4")),
-    "ix_mixed": lambda: np.intersect1d(I([1, 2, 3], "i1"), F([2, 3.5, 1], "f4")),
-    "ix_empty": lambda: np.intersect1d(I([]), I([1, 2])),
-    "ix_2d": lambda: np.intersect1d(ar((2, 3)), ar((3, 2)) + 3),
-    # union1d, setdiff1d, setxor1d
-    "union_basic": lambda: np.union1d(I([-1, 0, 1]), I([-2, 0, 2])),
-    "union_nan": lambda: np.union1d(F([nan, 1]), F([nan, 2, 1])),
-    "union_mixed": lambda: np.union1d(I([1, 2], "u1"), I([-1, 2], "i1")),
-    "union_2d": lambda: np.union1d(ar((2, 2)), I([7])),
-    "setdiff_basic": lambda: np.setdiff1d(I([1, 2, 3, 2, 4, 1]), I([3, 4, 5, 6])),
-    "setdiff_assume_unique": lambda: np.setdiff1d(I([9, 2, 5, 1]), I([5, 0]), assume_unique=True),
-    "setdiff_nan": lambda: np.setdiff1d(F([nan, 1, 2]), F([nan, 1])),
-    "setdiff_f2": lambda: np.setdiff1d(F([0.5, 1, 1.5], "f2"), F([1], "f2")),
-    "setxor_basic": lambda: np.setxor1d(I([1, 2, 3, 2, 4]), I([2, 3, 5, 7, 5])),
-    "setxor_nan": lambda: np.setxor1d(F([nan, 1]), F([nan])),
-    "setxor_empty": lambda: np.setxor1d(I([]), I([])),
-    "setxor_assume_unique": lambda: np.setxor1d(I([3, 1]), I([1, 2]), assume_unique=True),
-    "setxor_c8": lambda: np.setxor1d(C([1j, 2], "c8"), C([2, 3], "c8")),
-}
-
-# Cases whose NumPy 1.x result differs from NumPy 2's (the test skips them for older data).
-NUMPY2_ONLY = {"uq_2d", "uq_0d", "uq_empty", "uq_values", "uq_counts_api", "uq_inverse_api", "uq_all_api"}
+CASES = {}  # no classic cases: everything runs through cupp eval's engine
 
 
-# ---- cases run through cupp eval's engine (tests/gpu/test_eval_ref_gpu.cpp, EvalRefGpu.Searching):
-# every dtype each routine accepts, empty and 0-d inputs, NaN first / in the middle / last, negative
-# axes (unique), errors (ValueError, TypeError, AxisError as NumPy raises them). unique_values is
-# sorted (its order is unspecified in NumPy >= 2.3; cupp's is sorted). Python-scalar search values
-# (searchsorted(a, 3): a documented deviation) and int64/uint64 isin are left out.
-from routine_ref import DTYPES, INEXACT, SHORT, Eval, V, add_cases, with_nan  # noqa: E402
-
+# ---- every dtype each routine accepts, empty and 0-d inputs, NaN first / in the middle / last,
+# negative axes (unique), errors (ValueError, TypeError, AxisError as NumPy raises them).
+# Python-scalar search values (searchsorted(a, 3): a documented deviation) are left out.
 REAL = [d for d in DTYPES if d not in ("complex64", "complex128")]
 INTEGER = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"]
 
@@ -425,10 +204,231 @@ add_cases(EVAL_CASES, {
 })
 EVAL_NUMPY2_ONLY |= {"nonzero_0d", "where1_0d", "uq_long_f4", "uq_all_empty", "uq_counts_0d", "uq_inverse_empty_2d",
                      "uq_all_nan_f8", "uq_counts_nan_c8", "uq_inverse_nan_f2", "uq_values_nan_f4", "uq_values_empty"}
+
+# ---- explicit values (the cases the C++ test used to make itself): limits of each dtype,
+# duplicates, NaN and infinities in known places, mixed dtypes, empty and 0-d inputs, sorters,
+# strided and transposed views (written in the expression), long inputs. Outputs in float16 or
+# float32 compare within 1e-3 / 1e-6 (rtol), as those cases always did.
+add_cases(EVAL_CASES, {
+    # searchsorted
+    "ss_left": Eval("searchsorted(a, v)", a=ar((10,)) * 2, v=I([-1, 0, 3, 18, 19, 40])),
+    "ss_right_dups": Eval("searchsorted(a, v, side='right')", a=I([1, 2, 2, 2, 3]), v=I([2, 0, 5, 1])),
+    "ss_left_dups": Eval("searchsorted(a, v, side='left')", a=I([1, 2, 2, 2, 3]), v=I([2, 0, 5, 1])),
+    "ss_f4_nan_inf": Eval("searchsorted(a, v)", a=F([-inf, 1, 2, inf, nan, nan], "f4"),
+                          v=F([nan, 1.5, -inf, inf, 2], "f4")),
+    "ss_f4_nan_inf_right": Eval("searchsorted(a, v, side='right')", a=F([-inf, 1, 2, inf, nan, nan], "f4"),
+                                v=F([nan, 1.5, -inf, inf, 2], "f4")),
+    "ss_f2_dups_outside": Eval("searchsorted(a, v)", a=F([0.5, 1, 1, 2.25, 1000], "f2"),
+                               v=F([1, 0, 3, 2000, 2.25], "f2")),
+    "ss_f8_negzero": Eval("searchsorted(a, v, side='right')", a=F([-1, -0.0, 0.0, 1]), v=F([0.0, -0.0])),
+    "ss_c16_nan_parts": Eval("searchsorted(a, v)", a=C_SORTED,
+                             v=C([1 + 1.5j, complex(nan, 1), complex(1, nan), 0j, 3 + 0j])),
+    "ss_c8_nan_parts_right": Eval("searchsorted(a, v, side='right')", a=C_SORTED.astype("c8"),
+                                  v=C([1 + 1j, 2 + 0j, complex(nan, nan)], "c8")),
+    "ss_bool": Eval("searchsorted(a, v)", a=I([False, False, True, True], "?"), v=I([True, False], "?")),
+    "ss_u1_i2": Eval("searchsorted(a, v)", a=I([1, 5, 200, 250], "u1"), v=I([-5, 5, 300], "i2")),
+    "ss_i8_f8": Eval("searchsorted(a, v)", a=I([1, 5, 9]), v=F([4.5, 5.0, 9.5])),
+    "ss_u8_beyond_int64": Eval("searchsorted(a, v)", a=I([0, 2**63, 2**64 - 2], "u8"),
+                               v=I([2**63 + 1, 1, 2**64 - 1], "u8")),
+    "ss_i1_limits_right": Eval("searchsorted(a, v, side='right')", a=I([-128, -1, 0, 127], "i1"),
+                               v=I([-1, 100, -128], "i1")),
+    "ss_sorter": Eval("searchsorted(a, v, sorter=s)", a=I([30, 10, 20]), v=I([20, 0, 35]), s=I([1, 2, 0])),
+    "ss_sorter_right_i4": Eval("searchsorted(a, v, side='right', sorter=s)", a=I([30, 10, 20]), v=I([20, 10]),
+                               s=I([1, 2, 0], "i4")),
+    "ss_0d_v": Eval("searchsorted(a, v)", a=ar((5,)), v=I(3)),
+    "ss_empty_a": Eval("searchsorted(a, v)", a=I([]), v=I([1, 2])),
+    "ss_empty_v": Eval("searchsorted(a, v)", a=ar((5,)), v=I([])),
+    "ss_2d_v": Eval("searchsorted(a, v, side='right')", a=ar((5,)), v=I([[1, 2], [3, 9]])),
+    # (views: diag(m) strided by 5 elements, flip(v, 0) by -1; cupp eval has no indexing)
+    "ss_strided": Eval("searchsorted(diag(m), flip(v, 0))", m=np.diag(ar((12,), "f8")[::3]), v=ar((6,), "f8")),
+    # digitize
+    "dig_inc": Eval("digitize(x, bins)", x=F([0.2, 6.4, 3.0, 1.6, -1, 10]), bins=F([0, 1, 2.5, 4, 10])),
+    "dig_inc_right": Eval("digitize(x, bins, right=True)", x=F([0.2, 6.4, 3.0, 1.6, -1, 10, 0]),
+                          bins=F([0, 1, 2.5, 4, 10])),
+    "dig_dec": Eval("digitize(x, bins)", x=F([0.2, 6.4, 3.0, 1.6, -1, 10]), bins=F([10, 4, 2.5, 1, 0])),
+    "dig_dec_right": Eval("digitize(x, bins, right=True)", x=F([0.2, 6.4, 3.0, 1.6, -1, 10, 0]),
+                          bins=F([10, 4, 2.5, 1, 0])),
+    "dig_int": Eval("digitize(x, bins)", x=ar((10,), "i4"), bins=I([2, 4, 4, 7], "i2")),
+    "dig_nan": Eval("digitize(x, bins)", x=F([nan, 1, 3], "f4"), bins=F([0, 2, 4], "f4")),
+    "dig_empty_bins": Eval("digitize(x, bins)", x=F([1, 2]), bins=F([])),
+    "dig_2d_x": Eval("digitize(x, bins)", x=ar((2, 3), "f8"), bins=F([1, 3])),
+    "dig_const_bins": Eval("digitize(x, bins)", x=I([1, 2, 3]), bins=I([2, 2, 2])),
+    # bincount
+    "bc_basic": Eval("bincount(x)", x=I([0, 1, 1, 3, 2, 1, 7])),
+    "bc_minlength": Eval("bincount(x, minlength=10)", x=I([0, 1, 1, 3])),
+    "bc_minlength_short": Eval("bincount(x, minlength=3)", x=I([0, 9, 1])),
+    "bc_weights": Eval("bincount(x, weights=w)", x=I([0, 1, 1, 2, 2, 2]), w=F([0.3, 0.5, 0.2, 0.7, 1.0, -0.6])),
+    "bc_weights_i4": Eval("bincount(x, weights=w)", x=I([2, 0, 2]), w=I([5, 6, 7], "i4")),
+    "bc_weights_f4": Eval("bincount(x, weights=w)", x=I([1, 1]), w=F([0.25, 0.5], "f4")),
+    "bc_bool": Eval("bincount(x)", x=I([True, False, True], "?")),
+    "bc_u1_max": Eval("bincount(x)", x=I([255, 0, 255], "u1")),
+    "bc_i1_repeats": Eval("bincount(x)", x=I([3, 3, 0], "i1")),
+    "bc_u4_gaps": Eval("bincount(x)", x=I([4, 1], "u4")),
+    "bc_empty": Eval("bincount(x)", x=I([])),
+    "bc_empty_minlength": Eval("bincount(x, minlength=4)", x=I([])),
+    "bc_empty_weights": Eval("bincount(x, weights=w)", x=I([]), w=F([])),
+    "bc_big": Eval("bincount(x)", x=ar((100000,)) % 1000),
+    # histogram
+    "hist_default": Eval("histogram(a)", a=F([1, 2, 1, 4, 3.5, 0, 10, 2.5])),
+    "hist_bins5_range": Eval("histogram(a, bins=5, range=(0, 5))", a=F([1, 2, 1, 4, 3.5, 0, 10, 2.5])),
+    "hist_int": Eval("histogram(a, bins=4)", a=ar((20,), "i4")),
+    "hist_i8_3": Eval("histogram(a, bins=3)", a=ar((10,))),
+    "hist_u1_const": Eval("histogram(a)", a=I([5, 5, 5], "u1")),
+    "hist_f4_bins7": Eval("histogram(a, bins=7)", a=F([0.1, 0.7, 0.3, 0.9, 0.5, 0.2, 0.6], "f4"), rtol=1e-6),
+    "hist_f4_const": Eval("histogram(a, bins=2)", a=F([2.5, 2.5], "f4"), rtol=1e-6),
+    "hist_f2_bins3": Eval("histogram(a, bins=3)", a=F([0.1, 0.7, 0.3, 0.9, 0.5], "f2"), rtol=1e-3),
+    "hist_f2_range": Eval("histogram(a, bins=4, range=(0.0, 1.0))", a=F([0.1, 0.7, 0.3, 0.9, 0.5], "f2"), rtol=1e-3),
+    "hist_edges": Eval("histogram(a, bins=e)", a=F([0, 1, 1.5, 2, 3, 3, 4, 5, -1]), e=F([0, 1, 2, 3])),
+    "hist_edges_int": Eval("histogram(a, bins=e)", a=I([0, 1, 2, 2, 5, 9]), e=I([0, 2, 2, 5, 9])),
+    "hist_edges_f4_data_f8_edges": Eval("histogram(a, bins=e)", a=F([0.5, 1.5, 2.5], "f4"), e=F([0, 1, 2, 3])),
+    "hist_weights": Eval("histogram(a, bins=3, weights=w)", a=F([1, 2, 2, 3]), w=F([0.5, 1, 2, 4])),
+    "hist_weights_i8": Eval("histogram(a, bins=3, weights=w)", a=F([1, 2, 2, 3]), w=I([1, 2, 3, 4])),
+    # (float32 counts, float64 edges: 1e-12 for both, the counts being exact)
+    "hist_weights_f4": Eval("histogram(a, bins=2, weights=w)", a=F([1, 2, 2, 3]), w=F([0.5, 1, 2, 4], "f4"),
+                            rtol=1e-12),
+    "hist_weights_c16": Eval("histogram(a, bins=2, weights=w)", a=F([1, 2, 2, 3]), w=C([1 + 1j, 2, 3j, 4])),
+    "hist_weights_edges": Eval("histogram(a, bins=e, weights=w)", a=F([1, 2, 2, 3]), e=F([1, 2.5, 3]),
+                               w=F([0.5, 1, 2, 4])),
+    "hist_density": Eval("histogram(a, bins=4, density=True)", a=F([1, 2, 2, 3, 7])),
+    "hist_density_edges": Eval("histogram(a, bins=e, density=True)", a=F([1, 2, 2, 3, 7]), e=F([0, 1, 5, 10])),
+    "hist_nan_range": Eval("histogram(a, bins=2, range=(0, 4))", a=F([nan, 1, 2, nan, 3])),
+    "hist_outside": Eval("histogram(a, bins=3, range=(2.5, 6))", a=ar((10,), "f8")),
+    "hist_range_equal": Eval("histogram(a, bins=2, range=(2, 2))", a=F([1, 2, 3])),
+    "hist_empty": Eval("histogram(a, bins=3)", a=F([])),
+    "hist_empty_int": Eval("histogram(a, bins=2)", a=I([])),
+    "hist_bool": Eval("histogram(a, bins=2)", a=I([True, False, True], "?")),
+    "hist_2d": Eval("histogram(a, bins=3)", a=ar((3, 4), "f8")),
+    "hist_big": Eval("histogram(sin(x), bins=37)", x=ar((100000,), "f8")),
+    # unique
+    "uq_basic": Eval("unique(a)", a=I([3, 1, 2, 3, 1])),
+    "uq_i4_all_flags": Eval("unique(a, return_index=True, return_inverse=True, return_counts=True)",
+                            a=I([3, 1, 2, 3, 1, 3], "i4")),
+    "uq_index": Eval("unique(a, return_index=True)", a=I([5, 5, 4, 4, 5, 1])),
+    "uq_u2_return_counts": Eval("unique(a, return_counts=True)", a=I([7, 7, 0, 65535, 7], "u2")),
+    "uq_nan": Eval("unique(a)", a=F([nan, 1, nan, 2, 1])),
+    "uq_nan_noeq": Eval("unique(a, equal_nan=False)", a=F([nan, 1, nan, 2, 1])),
+    "uq_nan_flags": Eval("unique(a, return_index=True, return_inverse=True, return_counts=True)",
+                         a=F([nan, 1, nan, 2, 1, nan], "f4"), rtol=1e-6),
+    "uq_nan_flags_noeq": Eval("unique(a, return_index=True, return_counts=True, equal_nan=False)",
+                              a=F([nan, 1, nan, 2, 1], "f4"), rtol=1e-6),
+    "uq_nan_first": Eval("unique(a, return_counts=True)", a=F([nan, nan, nan])),
+    "uq_c8_nan_parts_counts": Eval("unique(a, return_counts=True)",
+                                   a=C([1 + 1j, complex(nan, 1), 1 + 1j, complex(1, nan), 0j, 1 + 0j], "c8"), rtol=1e-6),
+    "uq_c16_noeq": Eval("unique(a, equal_nan=False)", a=C([complex(nan, 1), 2j, complex(1, nan), 2j])),
+    "uq_bool": Eval("unique(a, return_counts=True)", a=I([True, False, True, True], "?")),
+    "uq_f2_index_max": Eval("unique(a, return_index=True)", a=F([1.5, -2, 1.5, 65504, -2], "f2"), rtol=1e-3),
+    "uq_u1_plain": Eval("unique(a)", a=I([200, 3, 200, 0], "u1")),
+    "uq_i1_counts": Eval("unique(a, return_counts=True)", a=I([-5, 3, -5, 0], "i1")),
+    "uq_u8_max_index": Eval("unique(a, return_index=True)", a=I([2**64 - 1, 3, 2**64 - 1, 0], "u8")),
+    "uq_negzero": Eval("unique(a, return_index=True)", a=F([0.0, -0.0, 1.0, 0.0])),
+    "uq_2d": Eval("unique(a, return_inverse=True)", a=ar((3, 4)) % 5),
+    "uq_0d": Eval("unique(a, return_inverse=True)", a=I(5)),
+    "uq_empty": Eval("unique(a, return_index=True, return_inverse=True, return_counts=True)", a=I([])),
+    "uq_big": Eval("unique(a, return_index=True, return_inverse=True, return_counts=True)",
+                   a=(ar((100000,)) * 7919) % 1009),
+    # unique along an axis (sub-arrays as structured rows: lexicographic order, NaN rows never equal)
+    "uqa_rows": Eval("unique(a, axis=0)", a=I([[1, 0, 0], [1, 0, 0], [2, 3, 4]])),
+    "uqa_all_i4": Eval("unique(a, axis=0, return_index=True, return_inverse=True, return_counts=True)",
+                       a=I([[3, 1], [1, 2], [3, 1], [0, 5], [1, 2]], "i4")),
+    "uqa_cols": Eval("unique(a, axis=1, return_counts=True)", a=I([[1, 0, 1, 2], [3, 4, 3, 5]])),
+    "uqa_3d_axis1": Eval("unique(a, axis=1, return_index=True, return_inverse=True)", a=(ar((2, 5, 3)) * 7) % 4 // 2),
+    "uqa_3d_neg": Eval("unique(a, axis=-1, return_counts=True)", a=(ar((3, 2, 4)) // 3) % 2),
+    "uqa_3d_axis0": Eval("unique(a, axis=0, return_inverse=True)",
+                         a=I([0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 4]).reshape(3, 2, 2)),
+    "uqa_1d": Eval("unique(a, axis=0, return_index=True, return_inverse=True, return_counts=True)",
+                   a=I([3, 1, 3, 2])),
+    "uqa_f8_nan": Eval("unique(a, axis=0, return_index=True, return_counts=True)",
+                       a=F([nan, 1, nan, 1, 1, 2, 0, nan, 1, 2]).reshape(5, 2)),
+    "uqa_f8_nan_noeq": Eval("unique(a, axis=0, equal_nan=False)", a=F([nan, 1, nan, 1, 1, 2]).reshape(3, 2)),
+    "uqa_f8_inf": Eval("unique(a, axis=0, return_inverse=True)",
+                       a=F([inf, -inf, 1, -inf, inf, -inf, -inf, 0]).reshape(4, 2)),
+    "uqa_negzero": Eval("unique(a, axis=0, return_index=True, return_counts=True)",
+                        a=F([0.0, 1, -0.0, 1, -0.0, 0, 0.0, 0]).reshape(4, 2)),
+    "uqa_f4": Eval("unique(a, axis=0, return_inverse=True, return_counts=True)",
+                   a=F([2.5, -1, 2.5, -1, 0.5, 7, -3, 0.25], "f4").reshape(4, 2), rtol=1e-6),
+    "uqa_f4_axis1": Eval("unique(a, axis=1, return_counts=True)",
+                         a=F([2.5, 2.5, -1, nan, nan, 3, 3, 1, 1, 1], "f4").reshape(2, 5), rtol=1e-6),
+    "uqa_f2": Eval("unique(a, axis=0, return_index=True)",
+                   a=F([1.5, -2, 65504, 1.5, -2, 65504, 0.5, 0.5, 0.5], "f2").reshape(3, 3), rtol=1e-3),
+    "uqa_c16": Eval("unique(a, axis=0, return_index=True, return_inverse=True, return_counts=True)",
+                    a=C([1 + 1j, 2, complex(1, nan), 0, 1 + 1j, 2, complex(nan, 0), 1, 1 + 1j, 1]).reshape(5, 2)),
+    "uqa_c8_axis1": Eval("unique(a, axis=1, return_counts=True)", a=C([1j, 2, 1j, 2, 3, 2, 3, 2], "c8").reshape(2, 4),
+                         rtol=1e-6),
+    "uqa_bool": Eval("unique(a, axis=0, return_inverse=True, return_counts=True)",
+                     a=I([1, 0, 1, 0, 0, 1, 1, 0, 1, 0, 0, 0], "?").reshape(4, 3)),
+    "uqa_u1": Eval("unique(a, axis=0, return_counts=True)", a=I([200, 3, 0, 255, 200, 3, 0, 0], "u1").reshape(4, 2)),
+    "uqa_i1": Eval("unique(a, axis=0, return_index=True)", a=I([-5, 3, 127, -128, -5, 3, -5, -3], "i1").reshape(4, 2)),
+    "uqa_i2_axis1": Eval("unique(a, axis=1, return_inverse=True)",
+                         a=I([-300, 7, -300, 7, 5, 5, 5, 4], "i2").reshape(2, 4)),
+    "uqa_u2": Eval("unique(a, axis=0, return_counts=True)", a=I([65535, 0, 65535, 0, 1, 1], "u2").reshape(3, 2)),
+    "uqa_u4": Eval("unique(a, axis=0)", a=I([4000000000, 1, 2, 3, 4000000000, 1], "u4").reshape(3, 2)),
+    "uqa_u8": Eval("unique(a, axis=0, return_index=True, return_counts=True)",
+                   a=I([2**64 - 1, 3, 2**63, 3, 2**64 - 1, 3, 0, 0], "u8").reshape(4, 2)),
+    # (rot90(b) is flip(b.T, 0): (ar((6, 8)) % 3)[::-1, ::2] as a view of strides -1 and 6 elements)
+    "uqa_strided": Eval("unique(rot90(b), axis=0, return_index=True, return_counts=True)",
+                        b=np.ascontiguousarray((ar((6, 8)) % 3)[:, ::2].T)),
+    # (flip(rot90(a), 0) is a.T: a view of a's strides swapped)
+    "uqa_transposed": Eval("unique(flip(rot90(a), 0), axis=1, return_inverse=True)", a=ar((4, 3)) % 2),
+    "uqa_empty_axis": Eval("unique(a, axis=0, return_index=True, return_inverse=True, return_counts=True)",
+                           a=F([]).reshape(0, 3)),
+    "uqa_zero_width": Eval("unique(a, axis=0, return_index=True, return_inverse=True, return_counts=True)",
+                           a=I([], "i1").reshape(3, 0)),
+    "uqa_zero_width_axis1": Eval("unique(a, axis=1, return_index=True, return_inverse=True, return_counts=True)",
+                                 a=I([], "i1").reshape(2, 0)),
+    "uqa_zeros_3d": Eval("unique(a, axis=1)", a=F([]).reshape(0, 2, 0)),
+    "uqa_big": Eval("unique(a, axis=0, return_index=True, return_inverse=True, return_counts=True)",
+                    a=(ar((3000, 3)) * 7919) % 5),
+    # NumPy 2's unique_* (unique_values sorted: NumPy >= 2.3 leaves its order unspecified)
+    "uq_values": Eval("sort(unique_values(a))", a=F([nan, 2, nan, 1, 2])),
+    "uq_counts_api": Eval("unique_counts(a)", a=F([nan, 2, nan, 1, 2])),
+    "uq_inverse_api": Eval("unique_inverse(a)", a=ar((2, 3)) % 2),
+    "uq_all_api": Eval("unique_all(a)", a=F([nan, 2, nan, 1, 2], "f4"), rtol=1e-6),
+    # isin
+    "isin_basic": Eval("isin(a, b)", a=ar((2, 3)), b=I([1, 4, 9])),
+    "isin_invert": Eval("isin(a, b, invert=True)", a=ar((2, 3)), b=I([1, 4, 9])),
+    "isin_f8_nan_negzero": Eval("isin(a, b)", a=F([nan, 1, 2, -0.0]), b=F([nan, 0.0, 2])),
+    "isin_mixed": Eval("isin(a, b)", a=I([1, 2, 3], "i4"), b=F([2.0, 2.5])),
+    "isin_c16_nan_real": Eval("isin(a, b)", a=C([1 + 1j, 2, complex(nan, 0)]), b=C([2, 1 + 1j, complex(nan, 0)])),
+    "isin_empty_test": Eval("isin(a, b)", a=ar((3,)), b=I([])),
+    "isin_empty_test_invert": Eval("isin(a, b, invert=True)", a=ar((3,)), b=I([])),
+    "isin_empty_element": Eval("isin(a, b)", a=I([]), b=ar((3,))),
+    "isin_0d": Eval("isin(a, b)", a=I(4), b=I([4, 5])),
+    "isin_bool": Eval("isin(a, b)", a=I([True, False], "?"), b=I([True], "?")),
+    "isin_2d_test": Eval("isin(a, b)", a=ar((5,), "f4"), b=ar((2, 2), "f4") * 2),
+    "isin_big": Eval("isin(a, b)", a=ar((100000,)) % 977, b=(ar((300,)) * 13) % 977),
+    # intersect1d
+    "ix_basic": Eval("intersect1d(a, b)", a=I([1, 3, 4, 3]), b=I([3, 1, 2, 1])),
+    "ix_indices": Eval("intersect1d(a, b, return_indices=True)", a=I([1, 1, 2, 3, 4]), b=I([2, 1, 4, 6])),
+    "ix_assume_unique": Eval("intersect1d(a, b, assume_unique=True)", a=I([5, 1, 3]), b=I([3, 9, 5])),
+    "ix_assume_unique_indices": Eval("intersect1d(a, b, assume_unique=True, return_indices=True)", a=I([5, 1, 3]),
+                                     b=I([3, 9, 5])),
+    "ix_f4_nan": Eval("intersect1d(a, b)", a=F([nan, 1, 2], "f4"), b=F([nan, 2], "f4"), rtol=1e-6),
+    "ix_mixed": Eval("intersect1d(a, b)", a=I([1, 2, 3], "i1"), b=F([2, 3.5, 1], "f4"), rtol=1e-6),
+    "ix_empty": Eval("intersect1d(a, b)", a=I([]), b=I([1, 2])),
+    "ix_2d": Eval("intersect1d(a, b)", a=ar((2, 3)), b=ar((3, 2)) + 3),
+    # union1d, setdiff1d, setxor1d
+    "union_basic": Eval("union1d(a, b)", a=I([-1, 0, 1]), b=I([-2, 0, 2])),
+    "union_nan": Eval("union1d(a, b)", a=F([nan, 1]), b=F([nan, 2, 1])),
+    "union_mixed": Eval("union1d(a, b)", a=I([1, 2], "u1"), b=I([-1, 2], "i1")),
+    "union_2d": Eval("union1d(a, b)", a=ar((2, 2)), b=I([7])),
+    "setdiff_basic": Eval("setdiff1d(a, b)", a=I([1, 2, 3, 2, 4, 1]), b=I([3, 4, 5, 6])),
+    "setdiff_assume_unique": Eval("setdiff1d(a, b, assume_unique=True)", a=I([9, 2, 5, 1]), b=I([5, 0])),
+    "setdiff_nan": Eval("setdiff1d(a, b)", a=F([nan, 1, 2]), b=F([nan, 1])),
+    "setdiff_f2": Eval("setdiff1d(a, b)", a=F([0.5, 1, 1.5], "f2"), b=F([1], "f2"), rtol=1e-3),
+    "setxor_basic": Eval("setxor1d(a, b)", a=I([1, 2, 3, 2, 4]), b=I([2, 3, 5, 7, 5])),
+    "setxor_nan": Eval("setxor1d(a, b)", a=F([nan, 1]), b=F([nan])),
+    "setxor_empty": Eval("setxor1d(a, b)", a=I([]), b=I([])),
+    "setxor_assume_unique": Eval("setxor1d(a, b, assume_unique=True)", a=I([3, 1]), b=I([1, 2])),
+    "setxor_c8": Eval("setxor1d(a, b)", a=C([1j, 2], "c8"), b=C([2, 3], "c8"), rtol=1e-6),
+})
+# (NumPy 1's unique gives a 1-d inverse and has no unique_*)
+EVAL_NUMPY2_ONLY |= {"uq_2d", "uq_0d", "uq_empty", "uq_values", "uq_counts_api", "uq_inverse_api", "uq_all_api"}
+
 # in1d: deprecated in NumPy 2.0 (cupp has it); only where this NumPy still has it.
 if hasattr(np, "in1d"):
     for _dt in DTYPES:
         add_cases(EVAL_CASES, {f"in1d_{SHORT[_dt]}": Eval("in1d(a, b, invert=True)", a=V((2, 5), _dt), b=V((3,), _dt))})
+    add_cases(EVAL_CASES, {"in1d_2d": Eval("in1d(a, b)", a=ar((2, 3)), b=I([0, 5]))})
 
 if __name__ == "__main__":
-    sys.exit(routine_ref.main(CASES, NUMPY2_ONLY, __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))
+    sys.exit(routine_ref.main(CASES, set(), __doc__, EVAL_CASES, EVAL_NUMPY2_ONLY))
