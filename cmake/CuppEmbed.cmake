@@ -1,9 +1,14 @@
-# Script mode (cmake -P): writes OUTPUT, a C++ file defining cupp::detail::embedded_headers(),
-# the list of cupp's device headers (HEADER_ROOT/**/*.cuh) as (include name, contents) pairs, and
+# Script mode (cmake -P): writes OUTPUT, a C++ file defining <NAMESPACE>::embedded_headers(),
+# the list of the device headers HEADER_ROOT/**/*.cuh as (include name, contents) pairs, and
 # embedded_headers_digest(): SHA-256 of them all, computed here so that a process does not hash
 # about 180 KB of headers before its first kernel cache lookup. Its input is, for each header in
 # the list's order, "<bytes of name>:<name><bytes of contents>:<contents>" (the unit test
-# EmbeddedHeaders.DigestMatchesTheHeaders recomputes it).
+# EmbeddedHeaders.DigestMatchesTheHeaders recomputes it). NAMESPACE defaults to cupp::detail (the
+# runtime's, runtime/device/); a module's (cmake/CuppModule.cmake) is cupp::<module>::detail, and
+# HEADER (optional) is then also written: the declarations of its two functions.
+if(NOT NAMESPACE)
+  set(NAMESPACE cupp::detail)
+endif()
 file(GLOB_RECURSE _headers RELATIVE ${HEADER_ROOT} ${HEADER_ROOT}/*.cuh)
 list(SORT _headers)
 set(_body "")
@@ -17,18 +22,38 @@ foreach(_h IN LISTS _headers)
 endforeach()
 string(SHA256 _digest "${_digest_input}")
 file(WRITE ${OUTPUT}.tmp
-"// Generated at build time by cmake/CuppEmbed.cmake from runtime/device/: do not edit.
-// cupp's device headers, embedded so that NVRTC finds them without files on disk.
+"// Generated at build time by cmake/CuppEmbed.cmake from ${HEADER_ROOT}: do not edit.
+// Device headers, embedded so that NVRTC finds them without files on disk.
 #include \"compiler/embedded_headers.hpp\"
 
-namespace cupp::detail {
-std::span<const embedded_header> embedded_headers() noexcept {
-  static constexpr embedded_header headers[] = {
+namespace ${NAMESPACE} {
+std::span<const cupp::detail::embedded_header> embedded_headers() noexcept {
+  static constexpr cupp::detail::embedded_header headers[] = {
 ${_body}  };
   return headers;
 }
 std::string_view embedded_headers_digest() noexcept { return \"${_digest}\"; }
-}  // namespace cupp::detail
+}  // namespace ${NAMESPACE}
 ")
+if(HEADER)
+  file(WRITE ${HEADER}.tmp
+"// Generated at build time by cmake/CuppEmbed.cmake: do not edit. The module's device headers
+// (${HEADER_ROOT}), embedded; a routine_program (compiler/launch.hpp) of the module names them
+// as {.headers = embedded_headers(), .headers_digest = embedded_headers_digest()}.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include \"compiler/embedded_headers.hpp\"
+
+namespace ${NAMESPACE} {
+std::span<const cupp::detail::embedded_header> embedded_headers() noexcept;
+std::string_view embedded_headers_digest() noexcept;
+}  // namespace ${NAMESPACE}
+")
+  file(COPY_FILE ${HEADER}.tmp ${HEADER} ONLY_IF_DIFFERENT)
+  file(REMOVE ${HEADER}.tmp)
+endif()
 file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)
 file(REMOVE ${OUTPUT}.tmp)

@@ -1,14 +1,16 @@
-// numpy.fft's helper routines: fftfreq and rfftfreq (an int64 ramp times 1/(n*d), NumPy's
-// arithmetic, so the values are NumPy's bit for bit) and fftshift / ifftshift (cupp::roll by half
-// of each axis).
+// numpy.fft's helper routines: fftfreq and rfftfreq (one kernel of the module's own device code,
+// fft/device/cupp/fft/frequencies.cuh: NumPy's int64 ramp times 1/(n*d), so the values are NumPy's
+// bit for bit) and fftshift / ifftshift (cupp::roll by half of each axis).
 #include <cstdint>
 #include <vector>
 
+#include "compiler/launch.hpp"
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/fft.hpp"
 #include "cupp/manipulation.hpp"
-#include "cupp/ufunc.hpp"
+#include "fft_device_headers.hpp"
+#include "helpers_program.hpp"
 
 namespace cupp::fft {
 
@@ -38,20 +40,44 @@ ndarray shifted(const ndarray& x, std::span<const int> axes, bool all_axes, int 
   return roll(x, std::span<const std::int64_t>(shifts), std::span<const int>(along));
 }
 
+// `length` float64 frequencies k * scale (k = i below `positive`, i - n from there) on the
+// current device, one launch of cupp_fft_frequencies.
+ndarray frequencies(std::int64_t length, std::int64_t positive, std::int64_t n, double scale) {
+  ndarray out = empty({length}, float64);
+  if (length == 0) return out;
+  const int device = out.device();
+  const cupp::detail::kernel_module& module =
+      cupp::detail::routine_module(device, {"fft:frequencies", 0}, [] { return detail::helpers_program(); });
+  double* data = static_cast<double*>(out.data());
+  long long len = length, pos = positive, total = n;
+  void* args[] = {&data, &len, &pos, &total, &scale};
+  cupp::detail::launch_1d(module.function(0), length, args, device);
+  return out;
+}
+
 }  // namespace
+
+namespace detail {
+cupp::detail::routine_program helpers_program() {
+  return {.name = "cupp_fft_frequencies",
+          .source = "#include <cupp/fft/frequencies.cuh>\n",
+          .kernels = {"cupp_fft_frequencies"},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+}  // namespace detail
 
 ndarray fftfreq(std::int64_t n, double d) {
   const double scale = inverse_span(n, d);
   if (n < 0) throw ValueError("negative dimensions are not allowed");  // NumPy's empty(n)
-  const std::int64_t positive = (n - 1) / 2 + 1;
-  const ndarray ramp = concatenate({arange(0, positive, 1, int64), arange(-(n / 2), 0, 1, int64)});
-  return multiply(ramp, scale);
+  return frequencies(n, (n - 1) / 2 + 1, n, scale);
 }
 
 ndarray rfftfreq(std::int64_t n, double d) {
   const double scale = inverse_span(n, d);
   // NumPy's arange(0, n//2 + 1): empty for a negative n (no error, unlike fftfreq).
-  return multiply(arange(0, n < 0 ? 0 : n / 2 + 1, 1, int64), scale);
+  const std::int64_t length = n < 0 ? 0 : n / 2 + 1;
+  return frequencies(length, length, n, scale);
 }
 
 ndarray fftshift(const ndarray& x) { return shifted(x, {}, true, 1); }

@@ -36,6 +36,7 @@ nvrtc_request to_request(const program_source& program, const compile_flags& fla
   r.extra_options.insert(r.extra_options.end(), program.options.begin(), program.options.end());
   r.debug = flags.debug;
   r.dump_source_on_error = flags.dump_source_on_error;
+  r.extra_headers = program.headers;
   return r;
 }
 
@@ -96,6 +97,7 @@ digest256 program_key(const program_source& program, const compile_flags& flags)
   h.field("names");
   for (const std::string& expr : program.name_expressions) h.field(expr);
   h.field(program.name).field(program.source);
+  if (!program.headers.empty()) h.field("module headers").field(program.headers_digest);
   return h.finish();
 }
 

@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "compiler/disk_cache.hpp"
+#include "compiler/embedded_headers.hpp"
 #include "compiler/hash.hpp"
 
 namespace cupp::detail {
@@ -22,6 +24,10 @@ struct program_source {
   std::vector<std::string> name_expressions;  // one per kernel, e.g. "k<float>" or "my_kernel"
   std::vector<std::string> options;           // program-specific compiler options (user kernels)
   bool use_nvcc = false;                      // the NVCC backend (extern "C" kernels only; CUBIN)
+  // A module's own device headers (<module>/device/, embedded by cmake/CuppModule.cmake) and
+  // their build-time digest, which joins the cache key; cupp's headers are always there.
+  std::span<const embedded_header> headers{};
+  std::string_view headers_digest{};
 };
 
 struct compile_flags {

@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/kernel_cache.hpp"
@@ -23,8 +25,12 @@ struct routine_program {
   std::string name;                  // NVRTC program name, e.g. "cupp_sorting"
   std::string source;                // defines and the embedded header's #include
   std::vector<std::string> kernels;  // name expressions, in the order kernel_module::function(k) finds them
+  // A module's program: its embedded device headers and their digest (cmake/CuppModule.cmake's
+  // <module>_device_headers.hpp gives both); empty for the runtime's own.
+  std::span<const embedded_header> headers{};
+  std::string_view headers_digest{};
 
-  program_source to_source() const { return {name, source, kernels, {}, false}; }
+  program_source to_source() const { return {name, source, kernels, {}, false, headers, headers_digest}; }
 };
 
 // The routine program `key` on `device`, compiled and loaded on first use (make() runs once per

@@ -71,7 +71,8 @@ std::string numbered(std::string_view source) {
 }  // namespace
 
 nvrtc_output nvrtc_compile(const nvrtc_request& request) {
-  const auto headers = embedded_headers();
+  std::vector<embedded_header> headers(embedded_headers().begin(), embedded_headers().end());
+  headers.insert(headers.end(), request.extra_headers.begin(), request.extra_headers.end());
   std::vector<const char*> header_sources, header_names;
   std::vector<std::string> header_storage;  // NVRTC wants NUL-terminated strings
   header_storage.reserve(headers.size() * 2);

@@ -6,7 +6,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <span>
 #include <vector>
+
+#include "compiler/embedded_headers.hpp"
 
 namespace cupp::detail {
 
@@ -20,6 +23,7 @@ struct nvrtc_request {
   std::vector<std::string> extra_options;
   bool debug = false;                         // --device-debug --generate-line-info
   bool dump_source_on_error = false;          // also print the numbered source to stderr on failure
+  std::span<const embedded_header> extra_headers{};  // a module's device headers, besides cupp's own
 };
 
 struct nvrtc_output {

@@ -1,15 +1,19 @@
 // The fft module without a GPU (tests/unit/<module>/ is globbed with the unit tests): fftfreq's and
 // rfftfreq's errors come before any device work, as NumPy's do before any array is made; the
-// module list cupp::cupp carries names the four module folders.
+// module list cupp::cupp carries names the module folders; the module's own device code (embedded
+// from fft/device/) compiles with NVRTC, which needs no GPU.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
+#include "compiler/nvrtc_program.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/fft.hpp"
 #include "cupp/modules.hpp"
 #include "error_of.hpp"
+#include "fft_device_headers.hpp"
+#include "helpers_program.hpp"
 
 namespace cupp {
 namespace {
@@ -36,7 +40,28 @@ TEST(ModulesHost, CuppCarriesEveryModuleWithItsLibraryVersions) {
       EXPECT_EQ(r.value.find("unknown"), std::string::npos) << m.name << ": " << r.key << " " << r.value;
     }
   }
-  EXPECT_EQ(names, (std::set<std::string>{"fft", "linalg", "random", "sparse"}));
+  for (const char* name : {"fft", "linalg", "random", "sparse"}) EXPECT_EQ(names.count(name), 1u) << name;
+}
+
+// The module's device headers are embedded under their include names, with a digest, and its
+// program compiles for sm_90 from them (cupp's own headers come along: launch.cuh).
+TEST(FftHost, ModuleDeviceCodeIsEmbeddedAndCompiles) {
+  bool found = false;
+  for (const cupp::detail::embedded_header& h : fft::detail::embedded_headers())
+    found |= h.name == "cupp/fft/frequencies.cuh" && h.contents.find("cupp_fft_frequencies") != std::string_view::npos;
+  EXPECT_TRUE(found);
+  EXPECT_EQ(fft::detail::embedded_headers_digest().size(), 64u);
+  const cupp::detail::routine_program p = fft::detail::helpers_program();
+  ASSERT_FALSE(p.headers.empty());
+  const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+      {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
+       .extra_headers = p.headers});
+  EXPECT_EQ(out.lowered_names.size(), 1u);
+  EXPECT_FALSE(out.binary.empty());
+  // Without the module's headers the program cannot find its include.
+  EXPECT_THROW(cupp::detail::nvrtc_compile({.program_name = p.name, .source = p.source,
+                                            .name_expressions = p.kernels, .arch = 90}),
+               std::exception);
 }
 
 }  // namespace
