@@ -43,7 +43,10 @@ if(CUPP_REGENERATE)
   endif()
 endif()
 # The folding routines' declarations, one header per family that has them (<family>_folds.hpp).
-file(GLOB _cupp_fold_headers CONFIGURE_DEPENDS ${CUPP_GENERATED_DIR}/include/cupp/generated/*_folds.hpp)
+# ... and the declarations of routines that say declare: generated (core's and the modules').
+file(GLOB _cupp_fold_headers CONFIGURE_DEPENDS ${CUPP_GENERATED_DIR}/include/cupp/generated/*_folds.hpp
+     ${CUPP_GENERATED_DIR}/include/cupp/generated/*_declarations.hpp
+     ${CUPP_GENERATED_DIR}/modules/*/include/cupp/generated/*_declarations.hpp)
 list(APPEND CUPP_GENERATED_HEADERS ${_cupp_fold_headers})
 # Each module's routine tables (generated/modules/<module>/routine_tables.cpp, compiled into the
 # module) for the modules the specs name; codegen ran above, so a new module's file is there.

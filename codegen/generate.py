@@ -76,6 +76,10 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
         if family.folding_routines():
             put(f"generated/include/cupp/generated/{family.name}_folds.hpp", "folds.hpp.j2", family=family)
     put("generated/src/folding_routines.cpp", "folding_routines.cpp.j2")
+    # The declarations of the routines that say `declare: generated`, one header per family.
+    for family in specs.families:
+        if family.declared_routines():
+            put(family.declarations_path(), "declarations.hpp.j2", family=family)
     # cupp eval's generated routine bindings (compiled into the cupp tool, not into cupp::core).
     put("generated/tools/eval_bindings.cpp", "eval_bindings.cpp.j2")
     for family in specs.families:

@@ -7,6 +7,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from declarations import Declaration, declaration
 from routine_params import TYPES as PARAM_TYPES, Param, parse_signature, shown_signature
 from spec_loader import Located, LocatedList, SpecError, load
 
@@ -541,7 +542,7 @@ FOLD_OPTIONS = {"reduce_options": True, "scan_options": False, "cumulative_optio
 # facts of a reduction or scan (all four or none).
 FACT_KEYS = {"folds", "empty", "result", "nan"}
 ROUTINE_KEYS = {"name", "aliases", "cpp", "signature", "summary", "notes", "raises", "call", "calls", "returns",
-                "binding", "refuses", "no_eval", "options"} | FACT_KEYS
+                "binding", "refuses", "no_eval", "options", "declare"} | FACT_KEYS
 CALL_KEYS = {"if", "call", "returns"}
 RAISES_KEYS = {"error", "when"}
 # The errors a routine's spec may say it raises (cupp/errors.hpp).
@@ -587,6 +588,7 @@ class Routine:
     refuses: dict[str, str] = field(default_factory=dict)  # unsupported parameter -> message
     no_eval: str = ""   # why cupp eval has no binding (binding "none"), e.g. an in-place routine
     fold_options: str = ""  # a generated folding routine's C++ option struct ("" when its C++ is by hand)
+    declared: Declaration | None = None  # `declare: generated`: its C++ declaration (declarations.py)
 
     @property
     def has_facts(self) -> bool:
@@ -649,6 +651,15 @@ class RoutineFamily:
     module: str = "core"  # the library that implements it: core (cupp::core) or a module (cupp::fft, ...)
     namespace: str = ""   # the Python namespace its names carry (fft: fft.fftfreq); "" top level
     folding_include: str = ""  # the header of the folding routines' option structs ("": none generated)
+
+    def declared_routines(self) -> list[Routine]:
+        """The routines whose C++ declaration codegen writes (declare: generated)."""
+        return [r for r in self.routines if r.declared]
+
+    def declarations_path(self) -> str:
+        """Where their header goes: core's generated/include, a module's generated/modules/<m>/include."""
+        base = "generated/include" if self.module == "core" else f"generated/modules/{self.module}/include"
+        return f"{base}/cupp/generated/{self.name}_declarations.hpp"
 
     def folding_routines(self) -> list[Routine]:
         """The routines whose C++ codegen writes (they fold a ufunc; see FOLDING_KEYS)."""
@@ -886,6 +897,15 @@ def load_routine(entry: Located, ops: dict[str, Op], namespace: str = "", foldin
         raise SpecError(path, entry.line_of("call"), f"{what}: 'call' needs a typed signature (param: type = default)")
     else:
         binding = "manual"  # an untyped signature (the reductions and scans): bound by hand
+    declared = None
+    if "declare" in entry:
+        if entry["declare"] != "generated":
+            raise SpecError(path, entry.line_of("declare"), f"{what}: declare '{entry['declare']}' (the only value "
+                                                            f"is generated)")
+        if binding != "generated" or len(calls) != 1 or calls[0].returns or fold_options:
+            raise SpecError(path, entry.line_of("declare"), f"{what}: declare: generated needs a typed signature and "
+                                                            f"one call giving an array (no calls/returns, no folds)")
+        declared = declaration(calls[0].call, params, path, entry.line_of("call"), what)
     notes = _text(entry, "notes", what) if "notes" in entry else None
     if namespace:  # a module's routine: NumPy's qualified name (fft.fftfreq) everywhere it is shown or called
         name, shown = f"{namespace}.{name}", f"{namespace}.{shown}"
@@ -893,7 +913,7 @@ def load_routine(entry: Located, ops: dict[str, Op], namespace: str = "", foldin
     return Routine(path, entry.line, name, aliases, cpp, shown, _text(entry, "summary", what), op.name if op else None,
                    op.identity if op else None, empty, empty_error, result, nan, keywords, notes,
                    entry.line_of("aliases"), signature if typed else "", params, calls, binding, raises, refuses,
-                   no_eval, fold_options)
+                   no_eval, fold_options, declared)
 
 
 def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
@@ -946,6 +966,11 @@ def load_family(path: str, shown: str, ops: list[Op]) -> RoutineFamily:
     for i, entry in enumerate(entries):
         _expect(entry, Located, shown, entries.item_lines[i], "a routine")
         routines.append(load_routine(entry, by_name, namespace, folding))
+    expected_ns = "cupp" if module == "core" else f"cupp::{module}"
+    for r in routines:
+        if r.declared and r.declared.namespace != expected_ns:
+            raise SpecError(shown, r.line, f"routine '{r.name}': declare: generated declares {r.declared.namespace}::"
+                                           f"{r.declared.function}, but the family's namespace is {expected_ns}")
     methods = []
     if "methods" in doc:
         nodes = _expect(doc["methods"], LocatedList, shown, doc.line_of("methods"), "'methods'")

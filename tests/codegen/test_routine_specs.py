@@ -120,7 +120,8 @@ class RealRoutineSpecs(unittest.TestCase):
             # ... or in a cupp header it includes (creation.hpp's empty and zeros are ndarray.hpp's;
             # the folding routines are generated/include's <family>_folds.hpp)
             for inc in re.findall(r'#include "(cupp/[\w/]+\.hpp)"', text):
-                for folder in (include, os.path.join(ROOT, "generated", "include")):
+                for folder in (include, os.path.join(ROOT, "generated", "include"),
+                               os.path.join(ROOT, "generated", "modules", family.module, "include")):
                     if os.path.exists(os.path.join(folder, inc)):
                         text += open(os.path.join(folder, inc)).read()
             self.assertRegex(text, rf"std::span<const routine_info> {family.table}\(\) noexcept;", family.header)
@@ -151,6 +152,21 @@ class RealRoutineSpecs(unittest.TestCase):
         source = open(os.path.join(ROOT, "generated", "src", "folding_routines.cpp")).read()
         self.assertIn("ndarray amax(const ndarray& a, const reduce_options& options) {\n"
                       "  return engine::fold(maximum, a, options, {.name = \"amax\"});", source)
+
+    def test_declarations_are_derived_from_the_call(self):
+        trace = next(r for f in self.specs.families for r in f.routines if r.name == "linalg.trace")
+        d = trace.declared
+        self.assertEqual((d.namespace, d.function, d.struct), ("cupp::linalg", "trace", "trace_options"))
+        self.assertEqual(d.fields, [("std::int64_t", "offset", " = 0"), ("std::optional<cupp::dtype>", "dtype", "{}")])
+        self.assertEqual(d.signature(), "ndarray trace(const cupp::ndarray& x, const trace_options& options = {})")
+        from declarations import declaration
+        from routine_params import parse_signature
+        params = parse_signature("f(n: int, d: float = 1.0)", "f", "x.yaml", 1)
+        self.assertEqual(declaration("cupp::fft::f({n}, {d})", params, "x.yaml", 1, "f").signature(),
+                         "ndarray f(std::int64_t n, double d = 1.0)")
+        families = {f.name: f for f in self.specs.families}
+        self.assertEqual(families["linalg"].declarations_path(),
+                         "generated/modules/linalg/include/cupp/generated/linalg_declarations.hpp")
 
     def test_widening_routines_fold_the_widening_ufuncs(self):
         widening = {op.name for op in self.specs.ops if op.reduce_widens_ints}

@@ -4,8 +4,10 @@
 #  2. adding a spec file (no CMake edit) gives a new op, API page and test;
 #  3. removing it removes all three;
 #  4. a folding reduction is 2 files: its spec entry and its reference cases (no C++ at all);
-#  5. a hand-written routine in a module is 4: spec entry, declaration, implementation, cases;
-#  6. a one-routine family in a new module folder is that folder, its spec and its cases;
+#  5. a hand-written routine in a module is 4: spec entry (declare: generated), implementation,
+#     device code, reference cases;
+#  6. a one-routine family in a new module folder is that folder (device code embedded), its spec,
+#     its cases and its reference data with their checksums;
 #  and the clone's diff for 4-6 names only those paths and generated outputs (no shared file).
 # usage: check_codegen_pipeline.sh SOURCE_DIR [PYTHON]
 set -euo pipefail
@@ -109,29 +111,54 @@ routine_ref.HELPERS["pipeline_max"] = np.max
 EVAL_CASES["pipeline_max_f4_axis0"] = Eval("pipeline_max(a, axis=0)", a=V((3, 4), "float32"))
 '
 
-# 5. A hand-written routine of the linalg module: entry, declaration, implementation, cases.
+# 5. A hand-written routine of the linalg module: its entry (declare: generated, so the header is
+# not edited), its implementation, its device code (embedded by the module template), its cases.
 cat >>"$clone/specs/routines/linalg.yaml" <<'SPEC'
   - name: pipeline_double
     signature: "pipeline_double(x: array)"
-    summary: twice x (the pipeline check's hand-written routine)
+    summary: twice x, float64 (the pipeline check's hand-written routine)
     call: "cupp::linalg::pipeline_double({x})"
+    declare: generated
 SPEC
-insert_before "$clone/linalg/include/cupp/linalg.hpp" "}  // namespace cupp::linalg" '// The pipeline check'"'"'s hand-written routine: 2 * x.
-ndarray pipeline_double(const ndarray& x);'
 cat >"$clone/linalg/src/pipeline_double.cpp" <<'CPP'
-// The pipeline check's hand-written routine of the linalg module.
+// The pipeline check's hand-written routine of the linalg module: 2 * x (float64) by its own kernel.
+#include "compiler/launch.hpp"
+#include "cupp/errors.hpp"
 #include "cupp/linalg.hpp"
-#include "cupp/ufunc.hpp"
+#include "linalg_device_headers.hpp"
 
 namespace cupp::linalg {
-ndarray pipeline_double(const ndarray& x) { return cupp::add(x, x); }
+ndarray pipeline_double(const cupp::ndarray& x) {
+  if (x.dtype() != cupp::float64) throw TypeError("pipeline_double: float64 only");
+  ndarray out = x.copy();
+  if (out.size() == 0) return out;
+  const auto& module = cupp::detail::routine_module(out.device(), {"linalg:pipeline_double", 0}, [] {
+    return cupp::detail::routine_program{.name = "cupp_linalg_pipeline",
+                                         .source = "#include <cupp/linalg/pipeline_double.cuh>\n",
+                                         .kernels = {"cupp_linalg_double"},
+                                         .headers = detail::embedded_headers(),
+                                         .headers_digest = detail::embedded_headers_digest()};
+  });
+  double* data = static_cast<double*>(out.data());
+  long long n = out.size();
+  void* args[] = {&data, &n};
+  cupp::detail::launch_1d(module.function(0), n, args, out.device());
+  return out;
+}
 }  // namespace cupp::linalg
 CPP
+mkdir -p "$clone/linalg/device/cupp/linalg"
+cat >"$clone/linalg/device/cupp/linalg/pipeline_double.cuh" <<'CUH'
+// The pipeline check's linalg device code.
+#pragma once
+#include <cupp/dev/launch.cuh>
+extern "C" __global__ void cupp_linalg_double(double* x, long long n) { CUPP_GRID_LOOP(i, n) { x[i] *= 2; } }
+CUH
 insert_before "$conf/make_linalg_ref.py" 'if __name__ == "__main__":' 'import types  # noqa: E402
 import numpy as np  # noqa: E402
 # NumPy'"'"'s linalg plus the pipeline check'"'"'s routine.
 routine_ref.HELPERS["linalg"] = types.SimpleNamespace(**vars(np.linalg), pipeline_double=lambda x: x + x)
-EVAL_CASES["pipeline_double_i4"] = Eval("linalg.pipeline_double(x)", x=V((2, 3), "int32"))
+EVAL_CASES["pipeline_double_f8"] = Eval("linalg.pipeline_double(x)", x=V((2, 3)))
 '
 
 # 6. A new module folder with a one-routine family (the module's files, its spec, its cases).
@@ -154,14 +181,31 @@ std::span<const routine_info> pipemod_routines() noexcept;
 }  // namespace cupp
 CPP
 cat >"$clone/pipemod/src/pipemod.cpp" <<'CPP'
-// The pipeline check's module: one routine and its cupp info row.
+// The pipeline check's module: one routine, its cupp info row, and an NVRTC program of its own
+// device code (pipemod/device/, embedded by the module template).
+#include "compiler/launch.hpp"
 #include "cupp/pipemod.hpp"
 #include "cupp/ufunc.hpp"
+#include "pipemod_device_headers.hpp"
 namespace cupp::pipemod {
 ndarray negated(const ndarray& x) { return cupp::negative(x); }
 std::vector<module_info_row> info() { return {{"pipeline", "check"}}; }
+cupp::detail::routine_program negate_program() {
+  return {.name = "cupp_pipemod", .source = "#include <cupp/pipemod/negate.cuh>\n", .kernels = {"cupp_pipemod_negate"},
+          .headers = detail::embedded_headers(), .headers_digest = detail::embedded_headers_digest()};
+}
 }  // namespace cupp::pipemod
 CPP
+mkdir -p "$clone/pipemod/device/cupp/pipemod" "$clone/tests/conformance/pipemod"
+cat >"$clone/pipemod/device/cupp/pipemod/negate.cuh" <<'CUH'
+// The pipeline check's module device code.
+#pragma once
+#include <cupp/dev/launch.cuh>
+extern "C" __global__ void cupp_pipemod_negate(double* x, long long n) { CUPP_GRID_LOOP(i, n) { x[i] = -x[i]; } }
+CUH
+# committed reference data of the module, with its checksums (a CTest found by glob checks them)
+echo "pipemod reference data" >"$clone/tests/conformance/pipemod/data.txt"
+(cd "$clone/tests/conformance/pipemod" && sha256sum data.txt >SHA256SUMS)
 cat >"$clone/specs/routines/pipemod.yaml" <<'SPEC'
 family: pipemod
 module: pipemod
@@ -212,11 +256,19 @@ grep -q 'pipemod' "$clone/docs/api/README.md" || fail "the API index lacks pipem
 grep -q 'ndarray pipeline_max(const ndarray& a, const reduce_options& options = {});' \
   "$clone/generated/include/cupp/generated/reductions_folds.hpp" || fail "pipeline_max is not declared"
 grep -q '^  pipemod ' <<<"$("$cupp" info)" || fail "cupp info lists no pipemod module"
+grep -q 'cupp/pipemod/negate.cuh' "$build/pipemod_embedded/pipemod_device_headers.cpp" ||
+  fail "the module's device header is not embedded"
+ctest --test-dir "$build" -R '^conformance_checksums_pipemod$' 2>&1 | grep -q '100% tests passed' ||
+  fail "the module's reference data checksums are not checked"
 for family in reductions linalg pipemod; do
   "$py" "$conf/make_${family}_ref.py" "$work/ref-$family" >/dev/null || fail "make_${family}_ref.py failed"
 done
 grep -q '"pipeline_max_f4_axis0"' "$work/ref-reductions/eval/manifest.json" || fail "no pipeline_max case"
-grep -q '"pipeline_double_i4"' "$work/ref-linalg/eval/manifest.json" || fail "no pipeline_double case"
+grep -q '"pipeline_double_f8"' "$work/ref-linalg/eval/manifest.json" || fail "no pipeline_double case"
+grep -q 'ndarray pipeline_double(const cupp::ndarray& x);' \
+  "$clone/generated/modules/linalg/include/cupp/generated/linalg_declarations.hpp" || fail "pipeline_double is not declared"
+grep -q 'cupp/linalg/pipeline_double.cuh' "$build/linalg_embedded/linalg_device_headers.cpp" ||
+  fail "linalg's device header is not embedded"
 grep -q '"negated_f8"' "$work/ref-pipemod/eval/manifest.json" || fail "no pipemod case"
 git -C "$clone" add -A
 changed=$(git -C "$clone" diff --cached --name-only "$base")
@@ -226,5 +278,6 @@ bad=$(grep -Ev '^(specs/|linalg/|pipemod/|generated/|docs/api/|tests/[a-z]+/(lin
 hand=$(grep -Ev '^(generated/|docs/api/)' <<<"$changed")
 [ "$(grep -cE '^specs/routines/reductions.yaml$|^tests/conformance/make_reductions_ref.py$' <<<"$hand")" = 2 ] ||
   fail "the folding reduction is not exactly its spec entry and its cases"
-[ "$(grep -c '^linalg/' <<<"$hand")" = 2 ] || fail "the hand routine touched other than linalg.hpp and its source"
-echo "ok: a folding reduction (2 files), a hand routine (4) and a module family are listed by cupp ops, cupp eval and docs/api"
+[ "$(grep -cE '^(linalg/src/pipeline_double.cpp|linalg/device/cupp/linalg/pipeline_double.cuh)$' <<<"$hand")" = 2 ] &&
+  [ "$(grep -c '^linalg/' <<<"$hand")" = 2 ] || fail "the hand routine is not its implementation and device code (+ spec, cases)"
+echo "ok: a folding reduction (2 files), a hand routine (4, with device code) and a module family are listed by cupp ops, cupp eval and docs/api"

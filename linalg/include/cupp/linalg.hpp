@@ -17,17 +17,13 @@
 #include "cupp/ndarray.hpp"
 #include "cupp/routines.hpp"
 
-namespace cupp::linalg {
+// The routines whose spec entry says `declare: generated` (specs/routines/linalg.yaml), with their
+// option structs: trace(x, {.offset, .dtype}), numpy.linalg.trace (NumPy 2, the Array API's): the
+// sums of the offset diagonals (0 main, > 0 above, < 0 below) of the matrices in the last two axes,
+// of shape x.shape[:-2], in sum's default dtype unless dtype is given. docs/api/linalg.md has each.
+#include "cupp/generated/linalg_declarations.hpp"
 
-struct trace_options {
-  std::int64_t offset = 0;             // the diagonal: 0 main, > 0 above, < 0 below
-  std::optional<cupp::dtype> dtype{};  // the sum's dtype (default: sum's, so ints give int64)
-};
-// numpy.linalg.trace(x, /, *, offset=0, dtype=None) (NumPy 2, the Array API's): the sums of the
-// offset diagonals of the matrices in the last two axes of x, of shape x.shape[:-2]. An x of fewer
-// than two dimensions is ValueError("diag requires an array of at least two dimensions"), as
-// NumPy's. A diagonal view and one sum reduction on the current stream.
-ndarray trace(const ndarray& x, const trace_options& options = {});
+namespace cupp::linalg {
 
 // What `cupp info` prints for the module: the version of each CUDA library it wraps.
 std::vector<module_info_row> info();
