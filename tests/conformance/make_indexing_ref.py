@@ -11,7 +11,8 @@ for CASES, whose C++ test makes the same call with cupp under the same id, and O
 evaluated by NumPy here and by cupp eval's engine in the test. Inputs are ar(shape, dtype) =
 arange(size).reshape(shape).astype(dtype) (which the C++ test builds the same way), I(values) and
 routine_ref.V; in-place routines (put, put_along_axis, putmask, place, fill_diagonal, a[...] = v,
-ufunc.at) give the modified array. Runs with any NumPy >= 1.24 (the build uses the configured
+ufunc.at) give the modified array. NumPy's a[...] reads are EVAL_CASES (cupp eval has subscripts);
+the writes a[...] = v stay CASES. Runs with any NumPy >= 1.24 (the build uses the configured
 Python; the GPU machine has NumPy 2.5).
 """
 import sys
@@ -38,37 +39,13 @@ def inplace(a, f):
 
 
 # id -> callable: only what cupp eval cannot write (tests/gpu/test_indexing_gpu.cpp makes the same
-# call with cupp under the same id): a view with a row step or a transpose (eval has no slicing and
-# no transpose; put_copy would copy the view before writing), NumPy's a[...] and a[...] = v (eval
-# has no subscripts) and ufunc.at (eval has no ufunc.at).
+# call with cupp under the same id): put into a transposed view (put_copy would copy the view before
+# writing, so no non-contiguous target would be written), NumPy's a[...] = v (eval's subscripts only
+# read) and ufunc.at with a slice in its index tuple (ufunc_at_copy's indices are integer or bool
+# arrays and ints: eval has no slice value).
 CASES = {
     # views
-    "take_strided_f2": lambda: np.take(ar((6, 5), "f2")[::2, ::-1], I([1, 0]), axis=1),
     "put_noncontig": lambda: inplace(ar((4, 3)).T, lambda a: np.put(a, I([0, 1, 5]), I([-1, -2, -3]))),
-    # advanced indexing: a[...] with index arrays and masks (cupp: a(...) / getitem)
-    "adv_int_rows": lambda: ar((4, 3))[I([3, 0, 3])],
-    "adv_int_cols_f4": lambda: ar((3, 4), "f4")[:, I([[1], [3]])],
-    "adv_two_adjacent": lambda: ar((2, 3, 4))[:, I([0, 2]), I([1, 3])],
-    "adv_separated": lambda: ar((2, 3, 4))[I([1, 0]), :, I([3, 1])],
-    "adv_scalar_mixed": lambda: ar((2, 3, 4))[0, :, I([1, 2])],
-    "adv_newaxis_between": lambda: ar((2, 3, 4))[I([1]), None, I([2])],
-    "adv_neg_u1": lambda: ar((5,), "u1")[I([-1, -5, 2])],
-    "adv_i2_index": lambda: ar((5,))[I([4, 1], "int16")],
-    "adv_u8_index": lambda: ar((5,))[I([4, 1], "uint64")],
-    "adv_bcast_2d": lambda: ar((3, 4))[I([[0], [2]]), I([1, 3])],
-    "adv_ellipsis": lambda: ar((2, 3, 4))[..., I([3, 0])],
-    "adv_strided_c16": lambda: ar((4, 6), "c16")[::-2, 1::2][I([1, 0]), I([2, 2])],
-    "adv_bool_true": lambda: ar((2, 3))[True],
-    "adv_bool_false": lambda: ar((2, 3))[False],
-    "adv_bool_and_int": lambda: ar((2, 3))[True, I([1, 0])],
-    "mask_full_f8": lambda: ar((3, 4), "f8")[ar((3, 4)) % 3 == 0],
-    "mask_rows": lambda: ar((3, 4))[I([True, False, True], "?")],
-    "mask_cols_c8": lambda: ar((3, 4), "c8")[:, I([False, True, True, False], "?")],
-    "mask_2d_of_3d": lambda: ar((2, 3, 4), "i2")[ar((2, 3)) % 2 == 1],
-    "mask_empty": lambda: ar((3, 4))[ar((3, 4)) > 100],
-    "mask_and_int": lambda: ar((3, 4, 5))[I([True, False, True], "?"), I([1, 3])],
-    "mask_strided_f4": lambda: ar((6, 4), "f4")[::2][ar((3, 4)) % 2 == 0],
-    "mask_big_f2": lambda: ar((100003,), "f2")[ar((100003,)) % 7 < 3],
     # assignment: a[...] = values
     "set_mask_scalar": lambda: inplace(ar((3, 4), "f4"), lambda a: a.__setitem__(a > 5, -1)),
     "set_mask_values": lambda: inplace(ar((3, 4)), lambda a: a.__setitem__(a % 2 == 0, I([10, 11, 12, 13, 14, 15]))),
@@ -80,19 +57,8 @@ CASES = {
     "set_mask_rows": lambda: inplace(ar((3, 4)), lambda a: a.__setitem__(I([True, False, True], "?"), I([1, 2, 3, 4]))),
     "set_leading_ones": lambda: inplace(ar((4,)), lambda a: a.__setitem__(I([0, 2]), I([[5, 6]]))),
     "set_separated_i1": lambda: inplace(ar((2, 3, 4), "i1"), lambda a: a.__setitem__((I([1, 0]), slice(None), I([3, 1])), I([[1, 2, 3], [4, 5, 6]], "i1"))),
-    # ufunc.at: repeated indices accumulate
-    "add_at_dup": lambda: inplace(ar((5,)), lambda a: np.add.at(a, I([0, 0, 1, 4, 0]), 1)),
-    "add_at_f4_vals": lambda: inplace(ar((5,), "f4"), lambda a: np.add.at(a, I([1, 1, 2]), I([0.5, 1.5, 2.0], "f4"))),
-    "min_at": lambda: inplace(ar((5,)), lambda a: np.minimum.at(a, I([4, 4, 2]), I([3, 1, 5]))),
-    "max_at_f8": lambda: inplace(ar((5,), "f8"), lambda a: np.maximum.at(a, I([0, 0, 3]), I([7.0, 9.0, 1.0], "f8"))),
-    "mul_at_i2": lambda: inplace(ar((5,), "i2"), lambda a: np.multiply.at(a, I([2, 2, 3]), 3)),
-    "mul_at_f4": lambda: inplace(ar((5,), "f4"), lambda a: np.multiply.at(a, I([2, 2, 3]), I([2.0, 3.0, 0.5], "f4"))),
-    "negative_at": lambda: inplace(ar((5,)), lambda a: np.negative.at(a, I([0, 1, 1, 2]))),
+    # ufunc.at with a slice among the indices
     "add_at_2d": lambda: inplace(ar((3, 4)), lambda a: np.add.at(a, (I([0, 0]), slice(None)), I([1, 2, 3, 4]))),
-    "subtract_at_u4": lambda: inplace(ar((4,), "u4"), lambda a: np.subtract.at(a, I([3, 3, 0]), 1)),
-    "power_at": lambda: inplace(ar((4,)), lambda a: np.power.at(a, I([2, 2]), 2)),
-    "xor_at_u8": lambda: inplace(ar((4,), "u8"), lambda a: np.bitwise_xor.at(a, I([1, 1, 2]), I([6, 3, 1], "u8"))),
-    "add_at_mask": lambda: inplace(ar((2, 3), "f8"), lambda a: np.add.at(a, a > 1, 10.0)),
 }
 
 # Cases whose NumPy 1.x result differs from NumPy 2's (the test skips them for older data).
@@ -178,6 +144,54 @@ EVAL_CASES = add_cases({}, {
     "argwhere_0d": Eval("argwhere(a)", a=np.array(3)),
     "argwhere_0d_false": Eval("argwhere(a)", a=np.array(0.0)),
     "flatnonzero_big": Eval("flatnonzero(a % 5 == 2)", a=ar((100003,))),
+})
+
+# Then the C++ test's a[...] reads and ufunc.at calls (same ids, exact as that test was): NumPy's
+# indexing as cupp eval's subscripts (basic items a view, integer arrays and masks a copy; a mask
+# computed on the GPU is the expression the C++ test computed, k % 3 == 0), a view of a view, a
+# take from a strided view, and ufunc.at through ufunc_at_copy(a, op, indices, b).
+add_cases(EVAL_CASES, {
+    # a take from a view with a row step and a reversed axis
+    "take_strided_f2": Eval("take(a[::2, ::-1], i, axis=1)", rtol=EXACT, a=ar((6, 5), "f2"), i=I([1, 0])),
+    # advanced indexing: a[...] with index arrays and masks
+    "adv_int_rows": Eval("a[i]", a=ar((4, 3)), i=I([3, 0, 3])),
+    "adv_int_cols_f4": Eval("a[:, i]", rtol=EXACT, a=ar((3, 4), "f4"), i=I([[1], [3]])),
+    "adv_two_adjacent": Eval("a[:, i, j]", a=ar((2, 3, 4)), i=I([0, 2]), j=I([1, 3])),
+    "adv_separated": Eval("a[i, :, j]", a=ar((2, 3, 4)), i=I([1, 0]), j=I([3, 1])),
+    "adv_scalar_mixed": Eval("a[0, :, i]", a=ar((2, 3, 4)), i=I([1, 2])),
+    "adv_newaxis_between": Eval("a[i, None, j]", a=ar((2, 3, 4)), i=I([1]), j=I([2])),
+    "adv_neg_u1": Eval("a[i]", a=ar((5,), "u1"), i=I([-1, -5, 2])),
+    "adv_i2_index": Eval("a[i]", a=ar((5,)), i=I([4, 1], "int16")),
+    "adv_u8_index": Eval("a[i]", a=ar((5,)), i=I([4, 1], "uint64")),
+    "adv_bcast_2d": Eval("a[i, j]", a=ar((3, 4)), i=I([[0], [2]]), j=I([1, 3])),
+    "adv_ellipsis": Eval("a[..., i]", a=ar((2, 3, 4)), i=I([3, 0])),
+    "adv_strided_c16": Eval("a[::-2, 1::2][i, j]", rtol=EXACT, a=ar((4, 6), "c16"), i=I([1, 0]), j=I([2, 2])),
+    "adv_bool_true": Eval("a[True]", a=ar((2, 3))),
+    "adv_bool_false": Eval("a[False]", a=ar((2, 3))),
+    "adv_bool_and_int": Eval("a[True, i]", a=ar((2, 3)), i=I([1, 0])),
+    "mask_full_f8": Eval("a[k % 3 == 0]", rtol=EXACT, a=ar((3, 4), "f8"), k=ar((3, 4))),
+    "mask_rows": Eval("a[m]", a=ar((3, 4)), m=I([True, False, True], "?")),
+    "mask_cols_c8": Eval("a[:, m]", rtol=EXACT, a=ar((3, 4), "c8"), m=I([False, True, True, False], "?")),
+    "mask_2d_of_3d": Eval("a[k % 2 == 1]", a=ar((2, 3, 4), "i2"), k=ar((2, 3))),
+    "mask_empty": Eval("a[a > 100]", a=ar((3, 4))),
+    "mask_and_int": Eval("a[m, i]", a=ar((3, 4, 5)), m=I([True, False, True], "?"), i=I([1, 3])),
+    "mask_strided_f4": Eval("a[::2][k % 2 == 0]", rtol=EXACT, a=ar((6, 4), "f4"), k=ar((3, 4))),
+    "mask_big_f2": Eval("a[m]", rtol=EXACT, a=ar((100003,), "f2"), m=ar((100003,)) % 7 < 3),
+    # ufunc.at: repeated indices accumulate
+    "add_at_dup": Eval("ufunc_at_copy(a, 'add', i, 1)", a=ar((5,)), i=I([0, 0, 1, 4, 0])),
+    "add_at_f4_vals": Eval("ufunc_at_copy(a, 'add', i, b)", rtol=EXACT, a=ar((5,), "f4"), i=I([1, 1, 2]),
+                           b=I([0.5, 1.5, 2.0], "f4")),
+    "min_at": Eval("ufunc_at_copy(a, 'minimum', i, b)", a=ar((5,)), i=I([4, 4, 2]), b=I([3, 1, 5])),
+    "max_at_f8": Eval("ufunc_at_copy(a, 'maximum', i, b)", rtol=EXACT, a=ar((5,), "f8"), i=I([0, 0, 3]),
+                      b=I([7.0, 9.0, 1.0], "f8")),
+    "mul_at_i2": Eval("ufunc_at_copy(a, 'multiply', i, 3)", a=ar((5,), "i2"), i=I([2, 2, 3])),
+    "mul_at_f4": Eval("ufunc_at_copy(a, 'multiply', i, b)", rtol=EXACT, a=ar((5,), "f4"), i=I([2, 2, 3]),
+                      b=I([2.0, 3.0, 0.5], "f4")),
+    "negative_at": Eval("ufunc_at_copy(a, 'negative', i)", a=ar((5,)), i=I([0, 1, 1, 2])),
+    "subtract_at_u4": Eval("ufunc_at_copy(a, 'subtract', i, 1)", a=ar((4,), "u4"), i=I([3, 3, 0])),
+    "power_at": Eval("ufunc_at_copy(a, 'power', i, 2)", a=ar((4,)), i=I([2, 2])),
+    "xor_at_u8": Eval("ufunc_at_copy(a, 'bitwise_xor', i, b)", a=ar((4,), "u8"), i=I([1, 1, 2]), b=I([6, 3, 1], "u8")),
+    "add_at_mask": Eval("ufunc_at_copy(a, 'add', a > 1, 10.0)", rtol=EXACT, a=ar((2, 3), "f8")),
 })
 
 # Then every routine on every dtype, negative axes and indices, index arrays of several integer

@@ -57,10 +57,11 @@ def add_cases(table, new):
 
 class Eval:
     """A case for cupp eval's engine: `expr` is a Python expression in NumPy's function names (the
-    subset `cupp eval` parses: calls with keywords, tuples, numbers, strings, operators; no
-    indexing or attributes but u.reduce/u.accumulate/u.reduceat/u.outer), over the named input
-    arrays. NumPy evaluates it with the names looked up in the inputs, then in numpy. A tuple or
-    list result gives one output per item. rtol (optional) overrides the test's tolerance."""
+    subset `cupp eval` parses: calls with keywords, tuples, numbers, strings, operators,
+    subscripts a[...] that read (no list literals; no attributes but u.reduce/u.accumulate/
+    u.reduceat/u.outer), over the named input arrays. NumPy evaluates it with the names looked up
+    in the inputs, then in numpy. A tuple or list result gives one output per item. rtol
+    (optional) overrides the test's tolerance."""
 
     def __init__(self, expr, rtol=None, **inputs):
         ast.parse(expr, mode="eval")  # a syntax error shows here, not on the GPU machine

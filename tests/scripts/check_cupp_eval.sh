@@ -113,6 +113,15 @@ expect_values iscalar.npy '<i8' d8 -4
 "$cupp" eval 'unique(a % 2, axis=0, return_counts=True)' a=a.npy -o uqa.npy -o uqc.npy || fail "unique(axis=0) exited $?"
 expect_values uqa.npy '<f8' f8 0 1
 expect_values uqc.npy '<i8' d8 2 2
+# subscripts: a view (basic items), advanced indexing (an index array, a mask), chained, a tuple
+"$cupp" eval 'a[::-1]' a=a.npy -o sub_rev.npy || fail "a[::-1] exited $?"
+expect_values sub_rev.npy '<f8' f8 4 3 2 1
+"$cupp" eval 'a[u] + a[a > 2][::-1][0]' a=a.npy u=u8.npy -o sub_adv.npy || fail "a[u] + ... exited $?"
+expect_values sub_adv.npy '<f8' f8 6 7 8
+"$cupp" eval '-a[1:][None, ..., -1]**2' a=a.npy -o sub_neg.npy || fail "-a[...]**2 exited $?"
+expect_values sub_neg.npy '<f8' f8 -16
+"$cupp" eval 'divmod(a, 3)[1][1:3]' a=a.npy -o sub_tuple.npy || fail "divmod(a, 3)[1][1:3] exited $?"
+expect_values sub_tuple.npy '<f8' f8 2 0
 
 # ---- errors: class name on stderr, exit 2
 expect_error ValueError "name 'c' is not defined" 'a + c' a=a.npy -o e.npy
@@ -128,6 +137,12 @@ expect_error OverflowError "300" 'u + 300' u=u8.npy -o e.npy         # NEP 50, a
 expect_error TypeError "" 'a + (1, 2)' a=a.npy -o e.npy
 expect_error ValueError "out=" 'add(a, a, out=a)' a=a.npy -o e.npy
 expect_error ZeroDivisionError "" '1 // 0' -o e.npy
+expect_error IndexError "index 4 is out of bounds for axis 0 with size 4" 'a[4]' a=a.npy -o e.npy
+expect_error IndexError "is out of bounds for axis 0 with size 4" 'a[u * 3]' a=a.npy u=u8.npy -o e.npy
+expect_error IndexError "too many indices" 'a[0, 0]' a=a.npy -o e.npy
+expect_error IndexError "only integers, slices" 'a[1.5]' a=a.npy -o e.npy
+expect_error ValueError "slice step cannot be zero" 'a[::0]' a=a.npy -o e.npy
+expect_error SyntaxError "'[' was never closed" 'a[1:' a=a.npy -o e.npy
 [ ! -e e.npy ] || fail "a failed evaluation wrote its output"
 "$cupp" eval 'a + 1' a=a.npy >/dev/null 2>&1
 rc=$?; [ $rc -eq 2 ] || fail "missing -o: exit $rc, expected 2"

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Every routine `cupp ops` lists has the `cupp eval` binding its spec says (`cupp ops NAME`'s
 "cupp eval:" line): a generated or hand one must answer `cupp eval 'NAME()'` from the binder
-(missing argument), one marked none (no_eval) must fall through to the ufunc lookup ("cupp has
-no ufunc"). Needs no GPU: binding errors come before any array is made.
+(missing argument), one marked none (no_eval) must fall through to the ufunc lookup, which finds
+none ("cupp eval has no function 'NAME'"; "cupp has no ufunc" before cupp eval said so). Needs no
+GPU: binding errors come before any array is made.
 
 usage: check_eval_bindings.py CUPP"""
 import re
@@ -32,7 +33,7 @@ def main(argv):
     unbound = []
     for name in names:
         p = subprocess.run([cupp, "eval", f"{name}()", "-o", "/dev/null"], capture_output=True, text=True)
-        falls_through = "has no ufunc" in p.stderr
+        falls_through = "cupp eval has no function" in p.stderr or "has no ufunc" in p.stderr
         entry = subprocess.run([cupp, "ops", name], capture_output=True, text=True, check=True).stdout
         said = re.search(r"^  cupp eval: (\w+)", entry, re.M)
         if said is None:

@@ -1,6 +1,8 @@
 // `cupp eval`'s pure parts (no GPU): tokenizer, parser (precedence, literals, keyword
-// arguments, the column of each syntax error), Python scalar arithmetic, the --batch line
-// splitter, and the class names errors print with.
+// arguments, subscripts, the column of each syntax error, the nesting and chain limits), Python
+// scalar arithmetic, the --batch line splitter, and the class names errors print with; with the
+// engine linked (CUPP_HAVE_EVAL_ENGINE), the evaluator's host-only paths: subscripts of tuples
+// and scalars, and the message for a function cupp eval does not have.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -10,6 +12,10 @@
 
 #include "ast.hpp"
 #include "cupp/errors.hpp"
+#ifdef CUPP_HAVE_EVAL_ENGINE
+#include "evaluator.hpp"
+#include "functions.hpp"
+#endif
 #include "parser.hpp"
 #include "scalar.hpp"
 #include "shell_split.hpp"
@@ -101,7 +107,20 @@ TEST(EvalTokenizer, BadLiteralsPointAtTheirColumn) {
   EXPECT_EQ(col("12abc"), 3);      // a name glued to a number
   EXPECT_EQ(col("a $ b"), 3);      // invalid character
   EXPECT_EQ(col("x + 'abc"), 5);   // unterminated string: the opening quote
-  EXPECT_EQ(col("a[0]"), 2);       // indexing
+  EXPECT_EQ(col("a ? b"), 3);      // invalid character
+}
+
+TEST(EvalTokenizer, SubscriptTokens) {
+  const auto t = tokenize("a[..., 1:, ::-1]..b");
+  std::vector<std::string> texts;
+  for (const auto& x : t) texts.push_back(x.text);
+  EXPECT_EQ(texts, (std::vector<std::string>{"a", "[", "...", ",", "1", ":", ",", ":", ":", "-", "1", "]", ".",
+                                              ".", "b", ""}));
+  EXPECT_EQ(t[2].kind, token_kind::op);
+  EXPECT_EQ(t[2].column, 3);
+  EXPECT_EQ(t[3].column, 6);
+  EXPECT_EQ(t[11].column, 16);
+  EXPECT_EQ(tokenize("a[.5:]")[2].kind, token_kind::floating);  // ".5" is a number, not '.'
 }
 
 TEST(EvalParser, Precedence) {
@@ -170,6 +189,97 @@ TEST(EvalParser, CallsAndKeywordArguments) {
   EXPECT_EQ(n->column, 1);
 }
 
+TEST(EvalParser, SubscriptItems) {
+  // Integers (negative ones are negative(...)), names (integer or bool arrays at run time), calls.
+  EXPECT_EQ(parsed("a[0]"), "a[0]");
+  EXPECT_EQ(parsed("a[-1]"), "a[negative(1)]");
+  EXPECT_EQ(parsed("a[idx]"), "a[idx]");
+  EXPECT_EQ(parsed("a[argsort(b)]"), "a[argsort(b)]");
+  EXPECT_EQ(parsed("a[b > 0]"), "a[greater(b, 0)]");
+  EXPECT_EQ(parsed("a[True]"), "a[True]");
+  // Slices, any part omitted; an explicit None part is an omitted one (a[None:3] is a[:3]).
+  EXPECT_EQ(parsed("a[1:]"), "a[1:]");
+  EXPECT_EQ(parsed("a[:2]"), "a[:2]");
+  EXPECT_EQ(parsed("a[:]"), "a[:]");
+  EXPECT_EQ(parsed("a[::]"), "a[:]");
+  EXPECT_EQ(parsed("a[::2]"), "a[::2]");
+  EXPECT_EQ(parsed("a[::-1]"), "a[::negative(1)]");
+  EXPECT_EQ(parsed("a[1:5:2]"), "a[1:5:2]");
+  EXPECT_EQ(parsed("a[1:5:]"), "a[1:5]");
+  EXPECT_EQ(parsed("a[:5:2]"), "a[:5:2]");
+  EXPECT_EQ(parsed("a[1::2]"), "a[1::2]");
+  EXPECT_EQ(parsed("a[None:3:None]"), "a[:3]");
+  EXPECT_EQ(parsed("a[b + 1:n - 1]"), "a[add(b, 1):subtract(n, 1)]");
+  EXPECT_EQ(parsed("a [ 1 : 2 ]"), "a[1:2]");
+  // None (numpy.newaxis), ... (Ellipsis), and tuples of items.
+  EXPECT_EQ(parsed("a[None]"), "a[None]");
+  EXPECT_EQ(parsed("a[...]"), "a[...]");
+  EXPECT_EQ(parsed("a[..., 0]"), "a[..., 0]");
+  EXPECT_EQ(parsed("a[1, :, None]"), "a[1, :, None]");
+  EXPECT_EQ(parsed("a[idx, ::2]"), "a[idx, ::2]");
+  EXPECT_EQ(parsed("a[m, 1:, ..., None,]"), "a[m, 1:, ..., None]");
+  EXPECT_EQ(parsed("a[1,]"), "a[1,]");         // a one-item tuple
+  EXPECT_EQ(parsed("a[(1, 2)]"), "a[1, 2]");   // the same index as a[1, 2]
+  EXPECT_EQ(parsed("a[(1,)]"), "a[1,]");
+  EXPECT_EQ(parsed("a[()]"), "a[()]");
+  EXPECT_EQ(parsed("a[(i, j), 0]"), "a[(i, j), 0]");
+  EXPECT_EQ(parsed("a[a[a[0]]]"), "a[a[a[0]]]");
+  EXPECT_EQ(parsed("a[i, j] + 1"), "add(a[i, j], 1)");
+  // The tree: subscript(value, index); a slice has three parts (none nodes when omitted); the
+  // subscript's column is its '[', a slice's its first ':'.
+  const auto n = parse("ab[1:, ...]");
+  ASSERT_EQ(n->kind, node_kind::subscript);
+  EXPECT_EQ(n->column, 3);
+  ASSERT_EQ(n->args.size(), 2u);
+  EXPECT_EQ(n->args[0]->kind, node_kind::name);
+  const node& index = *n->args[1];
+  ASSERT_EQ(index.kind, node_kind::tuple);
+  ASSERT_EQ(index.args.size(), 2u);
+  const node& s = *index.args[0];
+  ASSERT_EQ(s.kind, node_kind::slice);
+  EXPECT_EQ(s.column, 5);
+  ASSERT_EQ(s.args.size(), 3u);
+  EXPECT_EQ(s.args[0]->kind, node_kind::integer);
+  EXPECT_EQ(s.args[1]->kind, node_kind::none);
+  EXPECT_EQ(s.args[2]->kind, node_kind::none);
+  EXPECT_EQ(index.args[1]->kind, node_kind::ellipsis);
+  EXPECT_EQ(index.args[1]->column, 8);
+  EXPECT_EQ(parse("a[0]")->args[1]->kind, node_kind::integer);  // one item: no tuple
+}
+
+TEST(EvalParser, SubscriptPrecedenceAndChaining) {
+  // Tighter than unary minus and **, as in Python.
+  EXPECT_EQ(parsed("-a[0]"), "negative(a[0])");
+  EXPECT_EQ(parsed("a[0]**2"), "power(a[0], 2)");
+  EXPECT_EQ(parsed("-a[0]**2"), "negative(power(a[0], 2))");
+  EXPECT_EQ(parsed("2**a[1]"), "power(2, a[1])");
+  EXPECT_EQ(parsed("a**-b[0]"), "power(a, negative(b[0]))");
+  EXPECT_EQ(parsed("~m[0] & m[1:]"), "bitwise_and(invert(m[0]), m[1:])");
+  EXPECT_EQ(parsed("a[0] @ b[:, 1]"), "matmul(a[0], b[:, 1])");
+  // On any primary: calls (a tuple result too), parentheses, literals.
+  EXPECT_EQ(parsed("f(x)[1]"), "f(x)[1]");
+  EXPECT_EQ(parsed("divmod(a, 3)[0]"), "divmod(a, 3)[0]");
+  EXPECT_EQ(parsed("add.outer(a, b)[0, ::2]"), "add.outer(a, b)[0, ::2]");
+  EXPECT_EQ(parsed("(a + b)[::2]"), "add(a, b)[::2]");
+  EXPECT_EQ(parsed("(-a)[0]"), "negative(a)[0]");
+  EXPECT_EQ(parsed("(a, b)[0]"), "(a, b)[0]");
+  EXPECT_EQ(parsed("None[0]"), "None[0]");  // parses; evaluating it is a TypeError, as in Python
+  // Chained, left to right.
+  EXPECT_EQ(parsed("a[1][2]"), "a[1][2]");
+  EXPECT_EQ(parsed("a[::-2, 1::2][i, j]"), "a[::negative(2), 1::2][i, j]");
+  EXPECT_EQ(parsed("f(x)[0][1:]"), "f(x)[0][1:]");
+  const auto n = parse("a[1][2]");
+  ASSERT_EQ(n->kind, node_kind::subscript);
+  EXPECT_EQ(n->args[1]->int_value, 2);
+  ASSERT_EQ(n->args[0]->kind, node_kind::subscript);
+  EXPECT_EQ(n->args[0]->args[1]->int_value, 1);
+  // The rendering parses back to the same tree.
+  for (const char* e : {"a[1:, ..., None]", "a[(1, 2), ::-1]", "a[()]", "a[1,]", "f(x)[0][b + 1:]", "(a, b)[1]",
+                        "a[i][j][k]", "-a[0]**2", "a['x':]"}) {
+    EXPECT_EQ(parsed(parsed(e)), parsed(e)) << e;
+  }
+}
+
 TEST(EvalParser, NodeColumns) {
   const auto n = parse("a + 2*b");
   EXPECT_EQ(n->column, 3);            // the operator
@@ -206,6 +316,33 @@ TEST(EvalParser, EverySyntaxErrorHasItsColumn) {
       {"1 2", 3, "unexpected '2'"},
       {"a.(b)", 3, "unexpected '('"},
       {"'a' 'b'", 5, "unexpected string literal"},
+      // subscripts
+      {"a[", 2, "'[' was never closed"},
+      {"a[1", 2, "'[' was never closed"},
+      {"a[1,", 2, "'[' was never closed"},
+      {"a[1:", 2, "'[' was never closed"},
+      {"x + a[b[0]", 6, "'[' was never closed"},
+      {"a[]", 3, "a subscript needs an index"},
+      {"a[1:2:3:4]", 8, "unexpected ':'"},
+      {"a[1:2::]", 7, "unexpected ':'"},
+      {"a[1 2]", 5, "unexpected '2'"},
+      {"a[(1:2)]", 5, "unexpected ':'"},
+      {"f(a[1)", 6, "unexpected ')'"},
+      {"a[1)", 4, "unexpected ')'"},
+      {"a]", 2, "unexpected ']'"},
+      {"a[k=1]", 4, "'='"},
+      {"a[0](b)", 5, "calling the result of a subscript"},
+      {"a[0].T", 5, "attribute access"},
+      {"f(a)[0].T", 8, "attribute access"},
+      {"[1, 2]", 1, "list literals"},
+      {"a + [1]", 5, "list literals"},
+      {"a, [1]", 4, "list literals"},
+      {"a[[0, 1]]", 3, "list literals"},
+      {"...", 1, "'...' (Ellipsis) is only supported as a subscript item"},
+      {"a[(..., 0)]", 4, "'...' (Ellipsis)"},
+      {"f(...)", 3, "'...' (Ellipsis)"},
+      {"a[1:...]", 5, "'...' (Ellipsis)"},
+      {"a:b", 2, "unexpected ':'"},
   };
   for (const row& r : rows) {
     const error_at e = syntax_error_of(r.source);
@@ -219,6 +356,63 @@ TEST(EvalParser, DeepNestingIsAnErrorNotACrash) {
   EXPECT_NE(syntax_error_of(deep).reason.find("nested too deeply"), std::string::npos);
   EXPECT_NE(syntax_error_of(std::string(100000, '-') + "a").reason.find("nested too deeply"), std::string::npos);
   EXPECT_EQ(syntax_error_of(std::string(50, '(') + "a" + std::string(50, ')')).column, 0);
+}
+
+TEST(EvalParser, NestedSubscriptsCountTowardsTheDepthLimit) {
+  const auto nested = [](int levels) {  // a[a[...a[0]...]]
+    std::string s;
+    for (int i = 0; i < levels; ++i) s += "a[";
+    s += "0";
+    return s + std::string(static_cast<std::size_t>(levels), ']');
+  };
+  const auto parens = [](int levels, const std::string& inner) {
+    return std::string(static_cast<std::size_t>(levels), '(') + inner + std::string(static_cast<std::size_t>(levels), ')');
+  };
+  EXPECT_NE(syntax_error_of(nested(100000)).reason.find("nested too deeply"), std::string::npos);
+  EXPECT_EQ(syntax_error_of(nested(50)).column, 0);
+  // A subscript inside a subscript nests as a parenthesis does: 50 parentheses around 49 nested
+  // subscripts are within the limit, around 50 they are not.
+  EXPECT_EQ(syntax_error_of(parens(50, nested(49))).column, 0);
+  EXPECT_NE(syntax_error_of(parens(50, nested(50))).reason.find("nested too deeply"), std::string::npos);
+  // An item nested in parentheses inside the index counts too.
+  EXPECT_NE(syntax_error_of("a[" + parens(100000, "0") + "]").reason.find("nested too deeply"), std::string::npos);
+  EXPECT_NE(syntax_error_of("a[" + std::string(100000, '-') + "0]").reason.find("nested too deeply"),
+            std::string::npos);
+}
+
+TEST(EvalParser, LongSubscriptChainsAreAnErrorNotACrash) {
+  const auto chain = [](int subscripts) {  // a[0][0]...
+    std::string s = "a";
+    for (int i = 0; i < subscripts; ++i) s += "[0]";
+    return s;
+  };
+  // 100,000 subscripts: a SyntaxError at the first '[' past the limit (no deep recursion).
+  const error_at e = syntax_error_of(chain(100000));
+  EXPECT_NE(e.reason.find("nested too deeply (a chain of more than 2000 operators and subscripts)"), std::string::npos)
+      << e.reason;
+  EXPECT_EQ(e.column, 2 + 3 * 2000);
+  // Up to the limit a chain parses into a tree of that many subscripts.
+  node_ptr n = parse(chain(2000));
+  int depth = 0;
+  for (const node* p = n.get(); p->kind == node_kind::subscript; p = p->args[0].get()) ++depth;
+  EXPECT_EQ(depth, 2000);
+  // Subscripts and operators on one path add up: 1000 operators, then 1000 or 1001 subscripts.
+  std::string ops = "b";
+  for (int i = 0; i < 999; ++i) ops += "+b";
+  EXPECT_NO_THROW(parse(ops + "+" + chain(1000)));
+  EXPECT_NE(syntax_error_of(ops + "+" + chain(1001)).reason.find("nested too deeply"), std::string::npos);
+  // A parenthesised subscript chain on the left of another is on the same path too.
+  EXPECT_NE(syntax_error_of("(" + chain(1500) + ")" + chain(501).substr(1)).reason.find("nested too deeply"),
+            std::string::npos);
+  EXPECT_NO_THROW(parse("(" + chain(1500) + ")" + chain(500).substr(1)));
+  std::string nested = "a";
+  for (int i = 0; i < 90; ++i) nested = "(" + nested + chain(1999).substr(1) + ")";
+  EXPECT_NE(syntax_error_of(nested).reason.find("nested too deeply"), std::string::npos);
+  // ... and an operator chain inside an index adds to the subscripts around it.
+  std::string sum = "b";
+  for (int i = 0; i < 1999; ++i) sum += "+b";  // 1999 operators
+  EXPECT_NO_THROW(parse("a[" + sum + "]"));
+  EXPECT_NE(syntax_error_of("a[0][" + sum + "]").reason.find("operator chain"), std::string::npos);
 }
 
 TEST(EvalParser, LongOperatorChainsAreAnErrorNotACrash) {
@@ -242,6 +436,18 @@ TEST(EvalParser, LongOperatorChainsAreAnErrorNotACrash) {
   EXPECT_EQ(depth, 2000);
   // Sibling chains do not add up: (a+...+a) * (a+...+a), each of 1500 operators.
   EXPECT_NO_THROW(parse("(" + chain(1501, "+") + ") * (" + chain(1501, "+") + ")"));
+  // A parenthesised chain on the left of another is on the same path of the tree: 1500 + 600
+  // operators are too many, 1400 + 600 are not.
+  const error_at left = syntax_error_of("(" + chain(1501, "+") + ")" + chain(601, "+").substr(1));
+  EXPECT_NE(left.reason.find("nested too deeply (a chain of more than 2000 operators and subscripts)"), std::string::npos)
+      << left.reason;
+  EXPECT_EQ(left.column, 1 + 3001 + 1 + 1 + 2 * 500);  // '(', the chain, ')', then the 501st '+
+  EXPECT_NO_THROW(parse("(" + chain(1401, "+") + ")" + chain(601, "+").substr(1)));
+  // Nesting such chains cannot build a tree deeper than the limit (it used to, and overflowed the
+  // stack: 90 levels of 1999 operators each).
+  std::string nested = "a";
+  for (int i = 0; i < 90; ++i) nested = "(" + nested + chain(2000, "+").substr(1) + ")";
+  EXPECT_NE(syntax_error_of(nested).reason.find("nested too deeply"), std::string::npos);
 }
 
 TEST(EvalSyntaxError, MessageAndCaret) {
@@ -368,6 +574,72 @@ TEST(EvalShellSplit, QuotesAndBackslashes) {
   EXPECT_EQ(col("a \"b c"), 3);
   EXPECT_EQ(col("a b\\"), 4);
 }
+
+#ifdef CUPP_HAVE_EVAL_ENGINE
+// The evaluator's subscripts that need no GPU: a tuple value is indexed as Python indexes a tuple;
+// a Python scalar, None or a string is not subscriptable. And the message for a function that is
+// neither a routine cupp eval binds nor a ufunc.
+value E(std::string_view source) {
+  static const function_table functions = function_table::builtins();
+  return evaluate(*parse(source), bindings{}, functions);
+}
+std::string tuple_repr(const value& v) {
+  if (v.is_scalar()) return v.scalar().repr();
+  if (!v.is_tuple()) return v.type_name();
+  std::string s = "(";
+  for (std::size_t i = 0; i < v.tuple().size(); ++i) s += (i ? ", " : "") + tuple_repr(v.tuple()[i]);
+  return s + (v.tuple().size() == 1 ? ",)" : ")");
+}
+template <class Err>
+std::string error_text(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Err& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("wrong class: ") + e.what();
+  }
+  return "no error";
+}
+
+TEST(EvalEvaluator, TupleSubscriptsFollowPython) {
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3)[0]")), "1");
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3)[-1]")), "3");
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3)[True]")), "2");
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3)[1:]")), "(2, 3)");
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3)[::-1]")), "(3, 2, 1)");
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3, 4, 5)[-2:0:-2]")), "(4, 2)");
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3)[5:]")), "()");
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3)[:2**70]")), "(1, 2, 3)");  // bounds clamp, as Python's
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3)[::-2**70]")), "(3,)");
+  EXPECT_EQ(tuple_repr(E("(1, (2, 3))[1][0]")), "2");
+  EXPECT_EQ(error_text<cupp::IndexError>([] { E("(1, 2)[2]"); }), "tuple index out of range");
+  EXPECT_EQ(error_text<cupp::IndexError>([] { E("(1, 2)[-3]"); }), "tuple index out of range");
+  EXPECT_EQ(error_text<cupp::IndexError>([] { E("()[0]"); }), "tuple index out of range");
+  EXPECT_EQ(error_text<cupp::ValueError>([] { E("(1, 2)[::0]"); }), "slice step cannot be zero");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("(1, 2)[0, 1]"); }), "tuple indices must be integers or slices, not tuple");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("(1, 2)[1.5]"); }), "tuple indices must be integers or slices, not float");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("(1, 2)[...]"); }), "tuple indices must be integers or slices, not ellipsis");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("(1, 2)[None]"); }), "tuple indices must be integers or slices, not NoneType");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("(1, 2)[1.5:]"); }),
+            "slice indices must be integers or None or have an __index__ method");
+}
+
+TEST(EvalEvaluator, ScalarsAreNotSubscriptable) {
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("2[0]"); }), "'int' object is not subscriptable");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("(1 + 2j)[0]"); }), "'complex' object is not subscriptable");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("None[0]"); }), "'NoneType' object is not subscriptable");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("'abc'[0]"); }), "strings cannot be subscripted in cupp eval");
+}
+
+TEST(EvalEvaluator, UnknownFunctionsSaySo) {
+  EXPECT_EQ(error_text<cupp::ValueError>([] { E("nosuchfunction(1)"); }), "cupp eval has no function 'nosuchfunction'");
+  EXPECT_EQ(error_text<cupp::ValueError>([] { E("add.nosuchmethod(1)"); }), "cupp eval has no function 'add.nosuchmethod'");
+  EXPECT_EQ(error_text<cupp::ValueError>([] { E("nosuchufunc.outer(1, 2)"); }), "cupp has no ufunc 'nosuchufunc'");
+  EXPECT_EQ(&function_table::ufunc_callee("add"), &cupp::ufunc::get("add"));
+  EXPECT_EQ(error_text<cupp::ValueError>([] { E("x"); }), "name 'x' is not defined (bind it with x=FILE.npy)");
+}
+#endif  // CUPP_HAVE_EVAL_ENGINE
 
 TEST(EvalErrors, ClassNamesFollowNumPy) {
   EXPECT_STREQ(cupp::Error("x").class_name(), "Error");

@@ -160,14 +160,19 @@ void run(const request& r) {
 }
 
 // --parse-only: every function an expression calls exists (a builtin, a ufunc, or a ufunc method);
-// ValueError naming it otherwise, as evaluation would say. Host-only (the op registry).
+// ValueError naming it otherwise, as evaluation would say. Host-only (the op registry). Calls in a
+// subscript (a[argsort(b)]) are checked too; the index items themselves only when evaluated.
 void check_callees(const eval::node& n) {
   static const eval::function_table functions = eval::function_table::builtins();
   if (n.kind == eval::node_kind::call && !functions.find(n.text)) {
     const auto dot = n.text.find('.');
-    (void)cupp::ufunc::get(std::string_view(n.text).substr(0, dot));
-    if (dot != std::string::npos && !eval::function_table::is_ufunc_method(std::string_view(n.text).substr(dot + 1)))
-      throw cupp::ValueError("cupp eval has no function '" + n.text + "'");
+    if (dot == std::string::npos) {
+      (void)eval::function_table::ufunc_callee(n.text);
+    } else {
+      (void)cupp::ufunc::get(std::string_view(n.text).substr(0, dot));
+      if (!eval::function_table::is_ufunc_method(std::string_view(n.text).substr(dot + 1)))
+        throw cupp::ValueError("cupp eval has no function '" + n.text + "'");
+    }
   }
   for (const auto& a : n.args) check_callees(*a);
   for (const auto& k : n.keywords) check_callees(*k.value);

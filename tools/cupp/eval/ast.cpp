@@ -1,4 +1,4 @@
-// cupp eval: operator names and the debug rendering of the syntax tree.
+// cupp eval: operator names and the debug rendering of the syntax tree (subscripts as written).
 #include "ast.hpp"
 
 #include <array>
@@ -25,6 +25,16 @@ std::string float_text(double v) {
   std::snprintf(buf, sizeof buf, "%.17g", v);
   std::string s = buf;
   if (s.find_first_of(".eni") == std::string::npos) s += ".0";
+  return s;
+}
+
+std::string slice_part(const node& n) { return n.kind == node_kind::none ? "" : to_string(n); }
+
+// One subscript item: a slice as start:stop[:step] (omitted parts empty), anything else as itself.
+std::string item_string(const node& n) {
+  if (n.kind != node_kind::slice) return to_string(n);
+  std::string s = slice_part(*n.args[0]) + ":" + slice_part(*n.args[1]);
+  if (n.args[2]->kind != node_kind::none) s += ":" + to_string(*n.args[2]);
   return s;
 }
 
@@ -74,6 +84,16 @@ std::string to_string(const node& n) {
       }
       return s + ")";
     }
+    case node_kind::subscript: {
+      std::string s = to_string(*n.args[0]) + "[";
+      const node& index = *n.args[1];
+      if (index.kind != node_kind::tuple) return s + item_string(index) + "]";
+      if (index.args.empty()) return s + "()]";  // a[()]: a[] is no valid syntax
+      for (std::size_t i = 0; i < index.args.size(); ++i) s += (i ? ", " : "") + item_string(*index.args[i]);
+      return s + (index.args.size() == 1 ? ",]" : "]");
+    }
+    case node_kind::slice: return item_string(n);
+    case node_kind::ellipsis: return "...";
   }
   return "?";
 }

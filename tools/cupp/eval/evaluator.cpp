@@ -1,8 +1,12 @@
-// cupp eval: the tree-walking evaluator.
+// cupp eval: the tree-walking evaluator, with subscripts (NumPy's a[...], Python's tuple[...]).
 #include "evaluator.hpp"
 
 #include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "cupp/errors.hpp"
@@ -47,6 +51,161 @@ value binary(const node& n, const value& x, const value& y) {
   return value(std::move(out.front()));
 }
 
+// ---- subscripts
+
+[[noreturn]] void invalid_index() {
+  throw cupp::IndexError(
+      "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or boolean arrays are "
+      "valid indices");
+}
+
+std::int64_t clamp_to_int64(int128 v) {
+  constexpr int128 lo = std::numeric_limits<std::int64_t>::min(), hi = std::numeric_limits<std::int64_t>::max();
+  return static_cast<std::int64_t>(v < lo ? lo : v > hi ? hi : v);
+}
+
+// A slice bound or step as Python reads it (__index__): None, an int (clamped to int64, as
+// Python clamps to Py_ssize_t: a[:2**70] is a[:]), a bool, or a 0-d integer (or bool) array.
+std::optional<std::int64_t> slice_bound(const value& v) {
+  if (v.is_none()) return std::nullopt;
+  if (v.is_scalar()) {
+    const py_scalar& s = v.scalar();
+    if (s.k == py_scalar::kind::bool_) return s.b ? 1 : 0;
+    if (s.k == py_scalar::kind::int_) return clamp_to_int64(s.i);
+  } else if (v.is_array() && (v.array().dtype().is_integer() || v.array().dtype().is_bool())) {
+    if (v.array().ndim() != 0) throw cupp::TypeError("only integer scalar arrays can be converted to a scalar index");
+    return v.array().item<std::int64_t>();
+  }
+  throw cupp::TypeError("slice indices must be integers or None or have an __index__ method");
+}
+
+cupp::slice slice_of(const node& n, const bindings& names, const function_table& functions) {
+  const std::optional<std::int64_t> start = slice_bound(evaluate(*n.args[0], names, functions));
+  const std::optional<std::int64_t> stop = slice_bound(evaluate(*n.args[1], names, functions));
+  return cupp::slice(start, stop, slice_bound(evaluate(*n.args[2], names, functions)));
+}
+
+// The items of a[index] for cupp: the index's items (a tuple node's elements, or the one item;
+// a single item whose value is a tuple, a[nonzero(m)], is that tuple's items, as in NumPy).
+// `advanced` says whether an array or a bool is among them (then it is cupp::getitem).
+std::vector<cupp::array_index_item> index_items(const node& index, const bindings& names,
+                                                const function_table& functions, bool& advanced) {
+  std::vector<cupp::array_index_item> items;
+  const auto add_value = [&](const value& v, bool expand_tuple, const auto& self) -> void {
+    if (v.is_none()) {
+      items.emplace_back(cupp::newaxis);
+    } else if (v.is_array()) {
+      items.emplace_back(v.array());  // its dtype is checked by getitem (IndexError unless integer or bool)
+      advanced = true;
+    } else if (v.is_scalar() && v.scalar().k == py_scalar::kind::bool_) {
+      items.emplace_back(std::in_place_type<bool>, v.scalar().b);
+      advanced = true;
+    } else if (v.is_scalar() && v.scalar().k == py_scalar::kind::int_) {
+      const int128 i = v.scalar().i;
+      if (i < std::numeric_limits<std::int64_t>::min() || i > std::numeric_limits<std::int64_t>::max())
+        invalid_index();
+      items.emplace_back(std::in_place_type<std::int64_t>, static_cast<std::int64_t>(i));
+    } else if (v.is_tuple() && expand_tuple) {
+      for (const value& x : v.tuple()) self(x, false, self);
+    } else if (v.is_tuple()) {
+      throw cupp::IndexError(
+          "a tuple inside an index is not supported in cupp eval (NumPy reads it as an index array: bind that "
+          "array as an input)");
+    } else {
+      invalid_index();  // a float, a complex, a string
+    }
+  };
+  const auto add_node = [&](const node& n, bool expand_tuple) {
+    if (n.kind == node_kind::slice) {
+      items.emplace_back(slice_of(n, names, functions));
+    } else if (n.kind == node_kind::ellipsis) {
+      items.emplace_back(cupp::ellipsis);
+    } else {
+      add_value(evaluate(n, names, functions), expand_tuple, add_value);
+    }
+  };
+  if (index.kind == node_kind::tuple) {
+    for (const auto& item : index.args) add_node(*item, false);
+  } else {
+    add_node(index, true);
+  }
+  return items;
+}
+
+// NumPy's a[index]: only basic items (integers, slices, None, ...) give a view (ndarray::index);
+// an integer or bool array, or a bool, is advanced indexing (cupp::getitem, a copy). A structured
+// array's a['name'] (a string literal) is its field, a view.
+value array_subscript(const cupp::ndarray& a, const node& index, const bindings& names,
+                      const function_table& functions) {
+  if (a.dtype().is_structured() && index.kind == node_kind::string) return value(a.field(index.text));  // a['x']
+  bool advanced = false;
+  const std::vector<cupp::array_index_item> items = index_items(index, names, functions, advanced);
+  if (advanced) return value(cupp::getitem(a, items));
+  std::vector<cupp::index_item> basic;
+  basic.reserve(items.size());
+  for (const auto& item : items) {
+    if (const auto* i = std::get_if<std::int64_t>(&item)) basic.emplace_back(*i);
+    else if (const auto* s = std::get_if<cupp::slice>(&item)) basic.emplace_back(*s);
+    else if (std::holds_alternative<cupp::newaxis_t>(item)) basic.emplace_back(cupp::newaxis);
+    else basic.emplace_back(cupp::ellipsis);
+  }
+  return value(a.index(basic));
+}
+
+// Python's tuple[index] (a function's tuple result: divmod(a, 3)[0], unique(..., return_counts=True)[1]):
+// an integer (negative counts from the end) gives the item, a slice a tuple.
+value tuple_subscript(const tuple_value& t, const node& index, const bindings& names,
+                      const function_table& functions) {
+  const int128 n = static_cast<int128>(t.size());
+  if (index.kind == node_kind::slice) {
+    const cupp::slice s = slice_of(index, names, functions);
+    int128 step = s.step.value_or(1);
+    if (step == 0) throw cupp::ValueError("slice step cannot be zero");
+    const bool back = step < 0;
+    const auto adjust = [&](std::optional<std::int64_t> bound, int128 absent) -> int128 {
+      if (!bound) return absent;
+      int128 x = *bound;
+      if (x < 0) {
+        x += n;
+        if (x < 0) x = back ? -1 : 0;
+      } else if (x >= n) {
+        x = back ? n - 1 : n;
+      }
+      return x;
+    };
+    tuple_value out;
+    const int128 stop = adjust(s.stop, back ? -1 : n);
+    for (int128 i = adjust(s.start, back ? n - 1 : 0); back ? i > stop : i < stop; i += step)
+      out.push_back(t[static_cast<std::size_t>(i)]);
+    return value(std::move(out));
+  }
+  if (index.kind == node_kind::tuple || index.kind == node_kind::ellipsis)
+    throw cupp::TypeError(std::string("tuple indices must be integers or slices, not ") +
+                          (index.kind == node_kind::tuple ? "tuple" : "ellipsis"));
+  const value v = evaluate(index, names, functions);
+  int128 i = 0;
+  if (v.is_scalar() && v.scalar().k == py_scalar::kind::int_) {
+    i = v.scalar().i;
+  } else if (v.is_scalar() && v.scalar().k == py_scalar::kind::bool_) {
+    i = v.scalar().b ? 1 : 0;
+  } else if (v.is_array() && v.array().ndim() == 0 && (v.array().dtype().is_integer() || v.array().dtype().is_bool())) {
+    i = v.array().item<std::int64_t>();
+  } else {
+    throw cupp::TypeError(std::string("tuple indices must be integers or slices, not ") + v.type_name());
+  }
+  if (i < 0) i += n;
+  if (i < 0 || i >= n) throw cupp::IndexError("tuple index out of range");
+  return t[static_cast<std::size_t>(i)];
+}
+
+value subscript(const node& n, const bindings& names, const function_table& functions) {
+  const value base = evaluate(*n.args[0], names, functions);
+  if (base.is_array()) return array_subscript(base.array(), *n.args[1], names, functions);
+  if (base.is_tuple()) return tuple_subscript(base.tuple(), *n.args[1], names, functions);
+  if (base.is_string()) throw cupp::TypeError("strings cannot be subscripted in cupp eval");
+  throw cupp::TypeError("'" + std::string(base.type_name()) + "' object is not subscriptable");
+}
+
 }  // namespace
 
 value evaluate(const node& n, const bindings& names, const function_table& functions) {
@@ -86,6 +245,9 @@ value evaluate(const node& n, const bindings& names, const function_table& funct
       for (const auto& k : n.keywords) keywords.push_back({k.name, evaluate(*k.value, names, functions)});
       return functions.call(n.text, args, keywords);
     }
+    case node_kind::subscript: return subscript(n, names, functions);
+    case node_kind::slice:  // the parser makes these subscript items only
+    case node_kind::ellipsis: throw cupp::TypeError("cupp eval: a slice or '...' outside a subscript");
   }
   throw cupp::ValueError("cupp eval: unknown expression node");
 }

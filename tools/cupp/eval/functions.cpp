@@ -174,7 +174,15 @@ value function_table::call(std::string_view name, std::span<const value> args,
     if (method == "accumulate") return call_ufunc_accumulate(cupp::ufunc::get(name.substr(0, dot)), args, keywords);
     throw cupp::ValueError("cupp eval has no function '" + std::string(name) + "'");
   }
-  return call_ufunc(cupp::ufunc::get(name), args, keywords);
+  return call_ufunc(ufunc_callee(name), args, keywords);
+}
+
+const cupp::ufunc& function_table::ufunc_callee(std::string_view name) {
+  try {
+    return cupp::ufunc::get(name);
+  } catch (const cupp::ValueError&) {  // ufunc::get's "cupp has no ufunc": no function either
+    throw cupp::ValueError("cupp eval has no function '" + std::string(name) + "'");
+  }
 }
 
 }  // namespace cupp::eval

@@ -1,7 +1,8 @@
 // cupp eval: what a call f(...) in an expression runs. A small table of named callables comes
 // first (a reduction such as sum(a, axis=(0, 2), keepdims=True) is added here by registering
-// a function); any other name is looked up as a ufunc (cupp::ufunc::get, which throws
-// cupp::ValueError naming an unknown op). "u.outer" calls the ufunc u's outer method.
+// a function); any other name is looked up as a ufunc (a name that is neither is the ValueError
+// "cupp eval has no function 'NAME'"). "u.outer" calls the ufunc u's outer method (ValueError
+// "cupp has no ufunc 'u'" when u is none).
 #pragma once
 
 #include <functional>
@@ -30,6 +31,10 @@ class function_table {
 
   // The ufunc methods `u.METHOD(...)` calls: outer, reduce, reduceat, accumulate.
   static bool is_ufunc_method(std::string_view method) noexcept;
+
+  // The ufunc a call of `name` (no table function, no dot) runs: cupp::ufunc::get(name), or the
+  // ValueError "cupp eval has no function 'NAME'" when there is none.
+  static const cupp::ufunc& ufunc_callee(std::string_view name);
 
   // Runs `name`: the table's function, else u.outer / u.reduce / ... / the ufunc of that name.
   value call(std::string_view name, std::span<const value> args, std::span<const keyword_value> keywords) const;

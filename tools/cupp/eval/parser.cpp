@@ -1,6 +1,7 @@
-// cupp eval: the recursive-descent parser (grammar and precedence in parser.hpp).
+// cupp eval: the recursive-descent parser (grammar, precedence and limits in parser.hpp).
 #include "parser.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <utility>
@@ -19,6 +20,7 @@ constexpr int kMaxDepth = 200;
 // so a chain of 100,000 terms would exhaust the stack. Longer chains are a SyntaxError, as deep
 // nesting is (CPython refuses such chains too, with a RecursionError while compiling).
 constexpr int kMaxTreeDepth = 2000;
+constexpr std::string_view kLinksTooDeep = "a chain of more than %d operators and subscripts";
 
 // Python keywords that are not part of the accepted subset.
 constexpr std::array<std::string_view, 25> kKeywords = {
@@ -70,6 +72,26 @@ class parser {
     return n;
   }
 
+  static std::string too_deep(std::string_view links) {
+    std::string what(links);
+    what.replace(what.find("%d"), 2, std::to_string(kMaxTreeDepth));
+    return "expression nested too deeply (" + what + ")";
+  }
+
+  // A node with its children: its links (node::links: its children's most, plus one for a binary
+  // or subscript node). The path counting of chain_depth only sees the chain around what is being
+  // parsed, not the height of a parenthesised left operand ((a + ... + a) + a + ...); this refuses
+  // every tree higher than kMaxTreeDepth links, which the evaluator, to_string and the tree's own
+  // destruction walk recursively.
+  static node_ptr finish(node_ptr n, bool link = false) {
+    int most = 0;
+    for (const auto& a : n->args) most = std::max(most, a->links);
+    for (const auto& k : n->keywords) most = std::max(most, k.value->links);
+    n->links = most + (link ? 1 : 0);
+    if (n->links > kMaxTreeDepth) throw syntax_error(too_deep(kLinksTooDeep), n->column);
+    return n;
+  }
+
   struct depth_guard {
     explicit depth_guard(parser& p) : p_(p) {
       if (++p_.depth_ > kMaxDepth) throw syntax_error("expression nested too deeply", p_.peek().column);
@@ -85,7 +107,8 @@ class parser {
     const token& t = peek();
     if (t.kind == token_kind::end) return false;
     if (t.kind != token_kind::op) return true;
-    return t.text == "(" || t.text == "-" || t.text == "+" || t.text == "~";
+    // ('[' and '...' only to reach atom()'s messages for a list literal and a stray Ellipsis.)
+    return t.text == "(" || t.text == "-" || t.text == "+" || t.text == "~" || t.text == "[" || t.text == "...";
   }
 
   node_ptr expression_list() {
@@ -98,7 +121,7 @@ class parser {
       if (!starts_expression()) break;
       tuple->args.push_back(comparison());
     }
-    return tuple;
+    return finish(std::move(tuple));
   }
 
   static bool comparison_op(const token& t, binary_op& op) {
@@ -133,7 +156,7 @@ class parser {
     n->bop = op;
     n->args.push_back(std::move(left));
     n->args.push_back(std::move(right));
-    return n;
+    return finish(std::move(n), true);
   }
 
   // The tree depth an operator chain adds while its operands are parsed; restored on exit.
@@ -142,12 +165,9 @@ class parser {
     ~chain_depth() { p_.tree_depth_ -= added_; }
     chain_depth(const chain_depth&) = delete;
     chain_depth& operator=(const chain_depth&) = delete;
-    void add(int column) {
+    void add(int column, std::string_view links = "an operator chain of more than %d operators") {
       ++added_;
-      if (++p_.tree_depth_ > kMaxTreeDepth)
-        throw syntax_error("expression nested too deeply (an operator chain of more than " +
-                               std::to_string(kMaxTreeDepth) + " operators)",
-                           column);
+      if (++p_.tree_depth_ > kMaxTreeDepth) throw syntax_error(too_deep(links), column);
     }
     parser& p_;
     int added_ = 0;
@@ -196,7 +216,7 @@ class parser {
       node_ptr n = make(node_kind::unary, next().column);
       n->uop = op;
       n->args.push_back(factor());
-      return n;
+      return finish(std::move(n));
     }
     return power();
   }
@@ -208,7 +228,30 @@ class parser {
     return binary(binary_op::power, column, std::move(base), factor());  // right-assoc via factor
   }
 
+  // A primary: an operand, then its subscripts a[i][j]... (a loop: each adds a link to the tree
+  // depth, as an operator does; a subscript's index nests: depth_guard).
   node_ptr primary() {
+    node_ptr n = operand();
+    chain_depth chain(*this);
+    while (is_op("[")) {
+      const int open_column = next().column;
+      chain.add(open_column, kLinksTooDeep);
+      node_ptr s = make(node_kind::subscript, open_column);
+      s->args.push_back(std::move(n));
+      s->args.push_back(subscript_index(open_column));
+      n = finish(std::move(s), true);
+    }
+    if (is_op("(") && (n->kind == node_kind::call || n->kind == node_kind::subscript)) {
+      throw syntax_error(n->kind == node_kind::call ? "calling the result of a call is not supported"
+                                                    : "calling the result of a subscript is not supported",
+                         peek().column);
+    }
+    if (is_op(".")) throw syntax_error("attribute access is not supported in cupp eval", peek().column);
+    return n;
+  }
+
+  // What a subscript may follow: a name, a call (f(x), add.outer(a, b)) or an atom.
+  node_ptr operand() {
     const token& t = peek();
     if (t.kind != token_kind::name || t.text == "True" || t.text == "False" || t.text == "None") return atom();
     for (std::string_view k : kKeywords) {
@@ -234,9 +277,57 @@ class parser {
     node_ptr call = make(node_kind::call, column);
     call->text = std::move(name);
     arguments(*call);
-    if (is_op("(")) throw syntax_error("calling the result of a call is not supported", peek().column);
-    if (is_op(".")) throw syntax_error("attribute access is not supported in cupp eval", peek().column);
-    return call;
+    return finish(std::move(call));
+  }
+
+  // After '[': the index, one item or a tuple of items (a[1, :], a[1,]), then ']'.
+  node_ptr subscript_index(int open_column) {
+    const depth_guard guard(*this);
+    if (is_op("]")) throw syntax_error("invalid syntax: a subscript needs an index ('a[]')", peek().column);
+    node_ptr first = subscript_item(open_column);
+    if (is_op(",")) {
+      node_ptr tuple = make(node_kind::tuple, first->column);
+      tuple->args.push_back(std::move(first));
+      while (is_op(",")) {
+        next();
+        if (is_op("]")) break;
+        tuple->args.push_back(subscript_item(open_column));
+      }
+      first = finish(std::move(tuple));
+    }
+    if (peek().kind == token_kind::end) throw syntax_error("'[' was never closed", open_column);
+    if (!is_op("]")) unexpected(peek());
+    next();
+    return first;
+  }
+
+  // One subscript item: `...`, a slice start:stop:step (any part omitted: a none node), or an
+  // expression.
+  node_ptr subscript_item(int open_column) {
+    if (peek().kind == token_kind::end) throw syntax_error("'[' was never closed", open_column);
+    if (is_op("...")) return make(node_kind::ellipsis, next().column);
+    node_ptr start;
+    if (!is_op(":")) {
+      start = comparison();
+      if (!is_op(":")) return start;
+    }
+    const int column = next().column;  // the first ':'
+    node_ptr s = make(node_kind::slice, column);
+    s->args.push_back(start ? std::move(start) : make(node_kind::none, column));
+    s->args.push_back(slice_part(column));
+    if (is_op(":")) {
+      const int second = next().column;
+      s->args.push_back(slice_part(second));
+    } else {
+      s->args.push_back(make(node_kind::none, column));
+    }
+    return finish(std::move(s));
+  }
+
+  // A slice's stop or step: omitted (a none node) before ':', ',', ']' or the end.
+  node_ptr slice_part(int column) {
+    if (is_op(":") || is_op(",") || is_op("]") || peek().kind == token_kind::end) return make(node_kind::none, column);
+    return comparison();
   }
 
   void arguments(node& call) {
@@ -296,6 +387,12 @@ class parser {
         return n;
       case token_kind::op:
         if (t.text == "(") return parenthesised(t.column);
+        if (t.text == "[")
+          throw syntax_error("list literals ([...]) are not supported in cupp eval; bind the values as an array",
+                             t.column);
+        if (t.text == "...")
+          throw syntax_error("'...' (Ellipsis) is only supported as a subscript item (a[..., 0]) in cupp eval",
+                             t.column);
         unexpected(t);
       case token_kind::end:
         unexpected(t);
@@ -319,7 +416,7 @@ class parser {
         if (peek().kind == token_kind::end) break;
         tuple->args.push_back(comparison());
       }
-      inner = std::move(tuple);
+      inner = finish(std::move(tuple));
     }
     if (peek().kind == token_kind::end) throw syntax_error("'(' was never closed", open_column);
     if (!is_op(")")) unexpected(peek());
@@ -330,7 +427,7 @@ class parser {
   std::vector<token> tokens_;
   std::size_t pos_ = 0;
   int depth_ = 0;
-  int tree_depth_ = 0;  // binary nodes on the path from the root to what is being parsed
+  int tree_depth_ = 0;  // binary and subscript nodes on the path from the root to what is being parsed
 };
 
 }  // namespace

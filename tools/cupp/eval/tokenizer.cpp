@@ -22,10 +22,10 @@ int digit_value(char c) {
   return 99;
 }
 
-// Operators, longest first so that "**" wins over "*".
-constexpr std::array<std::string_view, 24> kOperators = {
+// Operators, longest first so that "**" wins over "*" ("..." and "." are read in run()).
+constexpr std::array<std::string_view, 27> kOperators = {
     "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "@", "&", "|", "^", "~", "<", ">",
-    "(", ")", "=", ","};
+    "(", ")", "[", "]", "=", ",", ":"};
 
 class lexer {
  public:
@@ -47,6 +47,9 @@ class lexer {
         out.push_back(std::move(t));
       } else if (c == '\'' || c == '"') {
         out.push_back(string());
+      } else if (s_.substr(i_, 3) == "...") {  // Ellipsis (before '.', which is attribute access)
+        out.push_back(token{token_kind::op, "...", col(i_)});
+        i_ += 3;
       } else if (c == '.') {
         out.push_back(token{token_kind::op, ".", col(i_)});
         ++i_;
@@ -72,7 +75,6 @@ class lexer {
       }
     }
     const unsigned char c = static_cast<unsigned char>(s_[i_]);
-    if (c == '[' || c == ']') fail("indexing is not supported in cupp eval", i_);
     if (c >= 0x20 && c < 0x7f) fail(std::string("invalid character '") + s_[i_] + "'", i_);
     fail("invalid non-printable or non-ASCII character", i_);
   }

@@ -1,5 +1,6 @@
 // cupp eval: splits an expression into Python tokens (names, numbers, strings, operators) with
 // their 1-based columns. Numbers follow Python: 12, 1_000, 0x10, 0o17, 0b101, 1.5, .5, 1e3, 2j.
+// Operators include the subscript tokens '[', ']', ':' and '...' (Ellipsis).
 #pragma once
 
 #include <string>
