@@ -6,10 +6,9 @@
 writes OUT_DIR/eval/ (routine_ref.py's write_eval_set): EVAL_CASES, one expression each in NumPy's
 names (sum(a, axis=1, where=m, initial=3), add.reduce(a, where=m, initial=10),
 add.reduceat(a, i, axis=0), ...), which tests/gpu/test_eval_ref_gpu.cpp evaluates with cupp eval's
-engine and compares with NumPy's result (EvalRefGpu/Families.AgreeWithNumPy/reduction_where). Also
-OUT_DIR/<case>/out<k>.npy and OUT_DIR/manifest.json for CASES, the calls cupp eval cannot write
-(a strided slice view: eval has no indexing), which tests/gpu/test_reduction_where_gpu.cpp makes
-with cupp under the same ids.
+engine and compares with NumPy's result (EvalRefGpu/Families.AgreeWithNumPy/reduction_where); views
+are written in the expression (a[::2, 1::3]). CASES (OUT_DIR/manifest.json) is empty: every case is
+an EVAL_CASES expression.
 Inputs (saved with each Eval case): X(shape, dtype) = ((arange(n) * 37) % 101 / 7 - 5) for signed,
 float and complex dtypes and (arange(n) * 37) % 101 % 13 for unsigned ones and bool (scrambled
 values with repeats and zeros), reshaped and cast; M(shape) = (arange(n) * 7) % 3 != 0 (a mask
@@ -163,15 +162,12 @@ add_cases(EVAL_CASES, {
     "reduceat_long": Eval("add.reduceat(a, i)", a=X((20000,), "i8"), i=np.arange(0, 20000, 37)),
     "reduceat_long_f8": Eval("add.reduceat(a, flip(i, 0), axis=0)", a=X((5000, 3)), i=np.arange(0, 5000, 250)),
     "reduceat_bool_idx": Eval("add.reduceat(a, i)", a=X((4,)), i=np.array([True, False, True])),
+    # strided slice views of the input (eval's subscripts give the view, as NumPy's do)
+    "sum_where_strided": Eval("sum(a[::2, 1::3], axis=0, where=m)", a=X((6, 8)), m=M((3, 1))),
+    "reduceat_strided": Eval("multiply.reduceat(a[::2, ::-1], i, axis=1)", a=X((10, 6)), i=np.array([1, 0, 3])),
 })
 
-# What cupp eval cannot write: a strided slice view (X[::2, ...]; eval has no indexing and no
-# routine gives a step-2 view). The C++ test makes these calls under the same ids.
-CASES = {
-    "sum_where_strided": lambda: np.sum(X((6, 8))[::2, 1::3], axis=0, where=M((3, 1))),
-    "reduceat_strided": lambda: np.multiply.reduceat(X((10, 6))[::2, ::-1], np.array([1, 0, 3]), axis=1),
-}
-assert not set(CASES) & set(EVAL_CASES), set(CASES) & set(EVAL_CASES)  # one id, one case
+CASES = {}
 
 # Cases whose NumPy 1 result differs (none so far; NumPy 2's NEP 50 packs initial= as cupp does).
 NUMPY2_ONLY = set()

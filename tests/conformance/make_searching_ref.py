@@ -239,7 +239,7 @@ add_cases(EVAL_CASES, {
     "ss_empty_a": Eval("searchsorted(a, v)", a=I([]), v=I([1, 2])),
     "ss_empty_v": Eval("searchsorted(a, v)", a=ar((5,)), v=I([])),
     "ss_2d_v": Eval("searchsorted(a, v, side='right')", a=ar((5,)), v=I([[1, 2], [3, 9]])),
-    # (views: diag(m) strided by 5 elements, flip(v, 0) by -1; cupp eval has no indexing)
+    # (views: diag(m) strided by 5 elements, flip(v, 0) by -1)
     "ss_strided": Eval("searchsorted(diag(m), flip(v, 0))", m=np.diag(ar((12,), "f8")[::3]), v=ar((6,), "f8")),
     # digitize
     "dig_inc": Eval("digitize(x, bins)", x=F([0.2, 6.4, 3.0, 1.6, -1, 10]), bins=F([0, 1, 2.5, 4, 10])),

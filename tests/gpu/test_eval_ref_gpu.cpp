@@ -43,6 +43,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/indexing.hpp"
 #include "cupp/io.hpp"
+#include "cupp/sorting.hpp"
 #include "cupp/ufunc.hpp"
 #include "evaluator.hpp"
 #include "functions.hpp"
@@ -378,6 +379,18 @@ std::vector<std::string> eval_families() {
   std::sort(more.begin(), more.end());
   names.insert(names.end(), more.begin(), more.end());
   return names;
+}
+
+// The sorting family once more with cupp's own sort in place of CUB's (for the process while it
+// runs): both engines must agree with NumPy, and no CUB sort may run.
+TEST(EvalRefGpu, SortingWithoutCub) {
+  struct restore {
+    restore() { detail::set_sort_accelerator(false); }
+    ~restore() { detail::set_sort_accelerator(std::nullopt); }
+  } own;
+  const std::uint64_t before = detail::cub_sort_launches();
+  check_eval_reference_set("sorting");
+  EXPECT_EQ(detail::cub_sort_launches(), before) << "a CUB kernel ran with the accelerator off";
 }
 
 class Families : public ::testing::TestWithParam<std::string> {};

@@ -2,9 +2,8 @@
 // tests/conformance/make_reduction_where_ref.py (every dtype, masks broadcast in several ways,
 // initial, axis tuples, empty inputs, the nan-functions, mean/var/std, reduceat with
 // non-increasing indices) are its EVAL_CASES, run through cupp eval's engine by
-// tests/gpu/test_eval_ref_gpu.cpp; here are the two whose input is a strided slice view, which an
-// eval expression cannot write (the script's CASES, under the same ids), then what the set lacks:
-// reduceat's IndexError after its one read back, bfloat16, all-True masks agreeing with the plain
+// tests/gpu/test_eval_ref_gpu.cpp (strided views included: a[::2, 1::3]); here is what the set
+// lacks: reduceat's IndexError after its one read back, bfloat16, all-True masks agreeing with the plain
 // reductions on both layouts and the chunked paths, run-to-run identity, large masked integer sums
 // against the host, and out=.
 #include <gtest/gtest.h>
@@ -22,14 +21,11 @@
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
-#include "tolerance.hpp"
-#include "reference_set.hpp"
 
 namespace cupp {
 namespace {
 
 using test::error_of;
-using results = std::vector<ndarray>;
 const std::nullopt_t none = std::nullopt;
 
 std::int64_t count_of(const shape_t& shape) {
@@ -50,32 +46,6 @@ ndarray M(const shape_t& shape) {
   return not_equal(remainder(multiply(arange(count_of(shape)), 7), 3), 0).reshape(shape);
 }
 ndarray I(const std::vector<std::int64_t>& v) { return asarray(v); }
-results one(ndarray a) { return results{std::move(a)}; }
-
-// The calls cupp eval cannot write (a strided slice view); every other case of the set is an
-// EVAL_CASES expression, run by EvalRefGpu/Families.AgreeWithNumPy/reduction_where.
-const test::reference_cases& cases() {
-  static const test::reference_cases table = [] {
-    test::reference_cases t;
-    t["sum_where_strided"] = [] {
-      return one(sum(X({6, 8})(slice(none, none, 2), slice(1, none, 3)), {.axis = 0, .where = M({3, 1})}));
-    };
-    t["reduceat_strided"] = [] {
-      return one(multiply.reduceat(X({10, 6})(slice(none, none, 2), slice(none, none, -1)), I({1, 0, 3}), {.axis = 1}));
-    };
-    return t;
-  }();
-  return table;
-}
-
-double tolerance(const dtype& t) {
-  return test::tolerance_of(t, {.float16 = 2e-3, .bfloat16 = 2e-3, .float32 = 1e-5, .float64 = 1e-12});
-}
-
-TEST(ReductionWhereGpu, MatchesNumPyReference) {
-  CUPP_REQUIRE_GPU();
-  test::check_reference_set("reduction_where", cases(), tolerance);
-}
 
 // reduceat's data-dependent error: NumPy's message with the first bad index in order, raised
 // after the kernel; out= is left as it was.

@@ -68,8 +68,6 @@ results one(ndarray a) { return results{std::move(a)}; }
 
 const test::reference_cases& cases() {
   static const test::reference_cases table = {
-      {"sort_noncontig",
-       [] { return one(sort(sc({6, 8}, int64)(slice(std::nullopt, std::nullopt, 2), slice(std::nullopt, std::nullopt, -1)))); }},
       {"sort_2d_bf", [] { return one(astype(sort(sc({5, 6}, bfloat16), 1), float64)); }},
   };
   return table;
