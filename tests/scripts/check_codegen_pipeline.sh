@@ -6,8 +6,9 @@
 #  4. a folding reduction is 2 files: its spec entry and its reference cases (no C++ at all);
 #  5. a hand-written routine in a module is 4: spec entry (declare: generated), implementation,
 #     device code, reference cases;
-#  6. a one-routine family in a new module folder is that folder (device code embedded), its spec,
-#     its cases and its reference data with their checksums;
+#  6. a one-routine family in a new module folder is that folder (device code embedded, an
+#     environment variable documented in its README), its spec, its cases and its reference data
+#     with their checksums;
 #  and the clone's diff for 4-6 names only those paths and generated outputs (no shared file).
 # usage: check_codegen_pipeline.sh SOURCE_DIR [PYTHON]
 set -euo pipefail
@@ -183,13 +184,18 @@ CPP
 cat >"$clone/pipemod/src/pipemod.cpp" <<'CPP'
 // The pipeline check's module: one routine, its cupp info row, and an NVRTC program of its own
 // device code (pipemod/device/, embedded by the module template).
+#include <cstdlib>
+
 #include "compiler/launch.hpp"
 #include "cupp/pipemod.hpp"
 #include "cupp/ufunc.hpp"
 #include "pipemod_device_headers.hpp"
 namespace cupp::pipemod {
 ndarray negated(const ndarray& x) { return cupp::negative(x); }
-std::vector<module_info_row> info() { return {{"pipeline", "check"}}; }
+std::vector<module_info_row> info() {
+  const char* label = std::getenv("CUPP_PIPEMOD_LABEL");  // documented in pipemod/README.md
+  return {{"pipeline", label ? label : "check"}};
+}
 cupp::detail::routine_program negate_program() {
   return {.name = "cupp_pipemod", .source = "#include <cupp/pipemod/negate.cuh>\n", .kernels = {"cupp_pipemod_negate"},
           .headers = detail::embedded_headers(), .headers_digest = detail::embedded_headers_digest()};
@@ -203,6 +209,8 @@ cat >"$clone/pipemod/device/cupp/pipemod/negate.cuh" <<'CUH'
 #include <cupp/dev/launch.cuh>
 extern "C" __global__ void cupp_pipemod_negate(double* x, long long n) { CUPP_GRID_LOOP(i, n) { x[i] = -x[i]; } }
 CUH
+printf '# pipemod\n\n## Environment\n\n| Variable | Default | Effect |\n|---|---|---|\n| `CUPP_PIPEMOD_LABEL` | `check` | its cupp info row |\n' \
+  >"$clone/pipemod/README.md"
 # committed reference data of the module, with its checksums (a CTest found by glob checks them)
 echo "pipemod reference data" >"$clone/tests/conformance/pipemod/data.txt"
 (cd "$clone/tests/conformance/pipemod" && sha256sum data.txt >SHA256SUMS)
@@ -258,6 +266,9 @@ grep -q 'ndarray pipeline_max(const ndarray& a, const reduce_options& options = 
 grep -q '^  pipemod ' <<<"$("$cupp" info)" || fail "cupp info lists no pipemod module"
 grep -q 'cupp/pipemod/negate.cuh' "$build/pipemod_embedded/pipemod_device_headers.cpp" ||
   fail "the module's device header is not embedded"
+"$py" "$clone/tests/scripts/check_module_environment.py" "$clone" >/dev/null ||
+  fail "the module's environment variable is not documented in its README"
+grep -q 'pipeline  *from-env' <<<"$(CUPP_PIPEMOD_LABEL=from-env "$cupp" info)" || fail "cupp info lacks the module's row"
 ctest --test-dir "$build" -R '^conformance_checksums_pipemod$' 2>&1 | grep -q '100% tests passed' ||
   fail "the module's reference data checksums are not checked"
 for family in reductions linalg pipemod; do
