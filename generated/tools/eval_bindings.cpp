@@ -391,6 +391,112 @@ void add_generated_bindings(function_table& t) {
     const arguments a("atleast_3d", {}, 0, 0, {}, kw);
     return to_value(one_or_tuple(cupp::atleast_3d(std::span<const cupp::ndarray>(positional_arrays("atleast_3d", args)))));
   });
+  // specs/routines/manipulation.yaml: reshape(a: array, /, shape: shape, order: 'C'|'F'|'A' = 'C', *, copy: bool = None)
+  t.add("reshape", [](span_v args, span_k kw) -> value {
+    const arguments a("reshape", {"a", "shape", "order", "copy"}, 2, 3, args, kw);
+    return to_value(cupp::reshape(a.array(0), a.shape(1), cupp::reshape_options{.order = cupp::parse_order(a.string(2, "C")), .copy = a.optional_boolean(3)}));
+  });
+  // specs/routines/manipulation.yaml: ravel(a: array, order: 'C'|'F'|'A'|'K' = 'C')
+  t.add("ravel", [](span_v args, span_k kw) -> value {
+    const arguments a("ravel", {"a", "order"}, 1, 2, args, kw);
+    return to_value(cupp::ravel(a.array(0), cupp::parse_order(a.string(1, "C"))));
+  });
+  // specs/routines/manipulation.yaml: transpose(a: array, axes: int_list = None)
+  t.add("transpose", [](span_v args, span_k kw) -> value {
+    const arguments a("transpose", {"a", "axes"}, 1, 2, args, kw);
+    if (a.has(1)) {
+      return to_value(a.array(0).transpose(std::span<const int>(a.int_list(1))));
+    }
+    return to_value(cupp::transpose(a.array(0)));
+  });
+  // specs/routines/manipulation.yaml: permute_dims(a: array, axes: int_list = None)
+  t.add("permute_dims", [](span_v args, span_k kw) -> value {
+    const arguments a("permute_dims", {"a", "axes"}, 1, 2, args, kw);
+    if (a.has(1)) {
+      return to_value(cupp::permute_dims(a.array(0), std::span<const int>(a.int_list(1))));
+    }
+    return to_value(cupp::transpose(a.array(0)));
+  });
+  // specs/routines/manipulation.yaml: matrix_transpose(x: array, /)
+  t.add("matrix_transpose", [](span_v args, span_k kw) -> value {
+    const arguments a("matrix_transpose", {"x"}, 1, 1, args, kw);
+    return to_value(cupp::matrix_transpose(a.array(0)));
+  });
+  // specs/routines/manipulation.yaml: swapaxes(a: array, axis1: int32, axis2: int32)
+  t.add("swapaxes", [](span_v args, span_k kw) -> value {
+    const arguments a("swapaxes", {"a", "axis1", "axis2"}, 3, 3, args, kw);
+    return to_value(cupp::swapaxes(a.array(0), a.int32(1, 0), a.int32(2, 0)));
+  });
+  // specs/routines/manipulation.yaml: moveaxis(a: array, source: int_list, destination: int_list)
+  t.add("moveaxis", [](span_v args, span_k kw) -> value {
+    const arguments a("moveaxis", {"a", "source", "destination"}, 3, 3, args, kw);
+    return to_value(cupp::moveaxis(a.array(0), std::span<const int>(a.int_list(1)), std::span<const int>(a.int_list(2))));
+  });
+  // specs/routines/manipulation.yaml: rollaxis(a: array, axis: int32, start: int32 = 0)
+  t.add("rollaxis", [](span_v args, span_k kw) -> value {
+    const arguments a("rollaxis", {"a", "axis", "start"}, 2, 3, args, kw);
+    return to_value(cupp::rollaxis(a.array(0), a.int32(1, 0), a.int32(2, 0)));
+  });
+  // specs/routines/manipulation.yaml: squeeze(a: array, axis: int_list = None)
+  t.add("squeeze", [](span_v args, span_k kw) -> value {
+    const arguments a("squeeze", {"a", "axis"}, 1, 2, args, kw);
+    if (a.has(1)) {
+      return to_value(cupp::squeeze(a.array(0), std::span<const int>(a.int_list(1))));
+    }
+    return to_value(cupp::squeeze(a.array(0)));
+  });
+  // specs/routines/manipulation.yaml: expand_dims(a: array, axis: int_list)
+  t.add("expand_dims", [](span_v args, span_k kw) -> value {
+    const arguments a("expand_dims", {"a", "axis"}, 2, 2, args, kw);
+    return to_value(cupp::expand_dims(a.array(0), std::span<const int>(a.int_list(1))));
+  });
+  // specs/routines/manipulation.yaml: broadcast_to(array: array, shape: shape, subok: unsupported = False)
+  t.add("broadcast_to", [](span_v args, span_k kw) -> value {
+    const arguments a("broadcast_to", {"array", "shape", "subok"}, 2, 3, args, kw);
+    if (a.has(2)) throw cupp::ValueError("broadcast_to: subok= is not supported (cupp has no ndarray subclasses)");
+    return to_value(cupp::broadcast_to(a.array(0), a.shape(1)));
+  });
+  // specs/routines/manipulation.yaml: broadcast_arrays(*args: arrays, subok: unsupported = False)
+  t.add("broadcast_arrays", [](span_v args, span_k kw) -> value {
+    const arguments a("broadcast_arrays", {"subok"}, 0, 0, {}, kw);
+    if (a.has(0)) throw cupp::ValueError("broadcast_arrays: subok= is not supported (cupp has no ndarray subclasses)");
+    return to_value(cupp::broadcast_arrays(positional_arrays("broadcast_arrays", args)));
+  });
+  // specs/routines/manipulation.yaml: diagonal(a: array, offset: int = 0, axis1: int32 = 0, axis2: int32 = 1)
+  t.add("diagonal", [](span_v args, span_k kw) -> value {
+    const arguments a("diagonal", {"a", "offset", "axis1", "axis2"}, 1, 4, args, kw);
+    return to_value(cupp::diagonal(a.array(0), a.integer(1, 0), a.int32(2, 0), a.int32(3, 1)));
+  });
+  // specs/routines/manipulation.yaml: astype(x: array, dtype: dtype, /, *, copy: bool = True, device: unsupported = None)
+  t.add("astype", [](span_v args, span_k kw) -> value {
+    const arguments a("astype", {"x", "dtype", "copy", "device"}, 2, 2, args, kw);
+    if (a.has(3)) throw cupp::ValueError("astype: device= is not supported (cupp arrays live on the current CUDA device)");
+    return to_value(cupp::astype(a.array(0), a.dtype_or(1, cupp::float64), cupp::casting::unsafe, a.boolean(2, true)));
+  });
+  // specs/routines/manipulation.yaml: copy(a: array, order: 'K'|'A'|'C'|'F' = 'K', subok: unsupported = False)
+  t.add("copy", [](span_v args, span_k kw) -> value {
+    const arguments a("copy", {"a", "order", "subok"}, 1, 3, args, kw);
+    if (a.has(2)) throw cupp::ValueError("copy: subok= is not supported (cupp has no ndarray subclasses)");
+    return to_value(cupp::copy(a.array(0), cupp::parse_order(a.string(1, "K"))));
+  });
+  // specs/routines/manipulation.yaml: ascontiguousarray(a: array, dtype: dtype = None, *, like: unsupported = None)
+  t.add("ascontiguousarray", [](span_v args, span_k kw) -> value {
+    const arguments a("ascontiguousarray", {"a", "dtype", "like"}, 1, 2, args, kw);
+    if (a.has(2)) throw cupp::ValueError("ascontiguousarray: like= (the __array_function__ protocol) is not supported");
+    if (a.has(1)) {
+      return to_value(cupp::ascontiguousarray(cupp::astype(a.array(0), *a.dtype(1), cupp::casting::unsafe, false)));
+    }
+    return to_value(cupp::ascontiguousarray(a.array(0)));
+  });
+  // specs/routines/manipulation.yaml: asfortranarray(a: array, dtype: dtype = None, *, like: unsupported = None)
+  t.add("asfortranarray", [](span_v args, span_k kw) -> value {
+    const arguments a("asfortranarray", {"a", "dtype", "like"}, 1, 2, args, kw);
+    if (a.has(2)) throw cupp::ValueError("asfortranarray: like= (the __array_function__ protocol) is not supported");
+    if (a.has(1)) {
+      return to_value(cupp::asfortranarray(cupp::astype(a.array(0), *a.dtype(1), cupp::casting::unsafe, false)));
+    }
+    return to_value(cupp::asfortranarray(a.array(0)));
+  });
   // specs/routines/manipulation.yaml: insert(arr: array, obj: index_obj, values: operand, axis: axis = None)
   t.add("insert", [](span_v args, span_k kw) -> value {
     const arguments a("insert", {"arr", "obj", "values", "axis"}, 3, 4, args, kw);
@@ -425,6 +531,16 @@ void add_generated_bindings(function_table& t) {
   t.add("angle", [](span_v args, span_k kw) -> value {
     const arguments a("angle", {"z", "deg"}, 1, 2, args, kw);
     return to_value(cupp::angle(a.array(0), a.boolean(1, false)));
+  });
+  // specs/routines/manipulation.yaml: real(val: array)
+  t.add("real", [](span_v args, span_k kw) -> value {
+    const arguments a("real", {"val"}, 1, 1, args, kw);
+    return to_value(cupp::real(a.array(0)));
+  });
+  // specs/routines/manipulation.yaml: imag(val: array)
+  t.add("imag", [](span_v args, span_k kw) -> value {
+    const arguments a("imag", {"val"}, 1, 1, args, kw);
+    return to_value(cupp::imag(a.array(0)));
   });
   // specs/routines/manipulation.yaml: trim_zeros(filt: array, trim: str = 'fb', axis: axis = None)
   t.add("trim_zeros", [](span_v args, span_k kw) -> value {

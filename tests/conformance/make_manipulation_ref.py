@@ -27,8 +27,6 @@ def ar(shape, dt="int64"):
 # The C++ twins that stay (test_manipulation_gpu.cpp's cases(), same ids): views and index objects
 # that a cupp eval expression cannot make.
 CASES = {
-    # a step-2 view (eval has no indexing; flip's step -1 is the only strided view it makes in 1-d)
-    "concat_strided": lambda: np.concatenate((ar((4,), "u2")[::-1], ar((5,), "u2")[::2])),
     # slice objects as obj (eval has no slice(); a tuple of the same indices takes another path)
     "delete_slice": lambda: np.delete(ar((3, 4)), slice(None, None, 2), axis=1),
     "insert_slice": lambda: np.insert(ar((2, 4)), slice(0, 4, 2), 5, axis=1),
@@ -560,6 +558,8 @@ for _dt in DTYPES:
     add_cases(EVAL_CASES, _cases)
 
 add_cases(EVAL_CASES, {
+    # strided views (eval's subscripts make them, as NumPy's do)
+    "concat_strided": Eval("concatenate((a[::-1], b[::2]))", a=ar((4,), "u2"), b=ar((5,), "u2")),
     # ---- 0-d inputs
     "concatenate_0d": Eval("concatenate((a, b))", a=V(()), b=V((2,))),
     "stack_0d_axis_m1": Eval("stack((a, b), axis=-1)", a=V(()), b=V(())),
@@ -662,6 +662,148 @@ add_cases(EVAL_CASES, {
 EVAL_NUMPY2_ONLY = {f"concat_{SHORT[d]}" for d in DTYPES} | {"round_b1_eval", "around_b1", "angle_b1_eval"}
 EVAL_NUMPY2_ONLY |= {f"round_{SHORT[d]}_eval" for d in DTYPES}  # NumPy 1 rounded ints differently at -1
 EVAL_NUMPY2_ONLY |= {"trim_zeros_bad_trim", "trim_zeros_0d", "rot90_0d"}
+
+# ---- shapes and axes (views), copies and casts: reshape, ravel, transpose, permute_dims,
+# matrix_transpose, swapaxes, moveaxis, rollaxis, squeeze, expand_dims, broadcast_to, broadcast_arrays,
+# diagonal, real, imag, astype, copy, ascontiguousarray, asfortranarray (cupp/ndarray.hpp, cupp/ufunc.hpp
+# and the NumPy 2 forms of cupp/manipulation.hpp). The harness compares values: a view and a copy with
+# the same elements agree, so these check which elements a view reads, in which order.
+VIEW_NUMPY2_ONLY = set()  # NumPy 2 names (permute_dims, matrix_transpose, astype) and keywords (copy=)
+
+
+def castable(shape, src, dst):
+    """V(shape, src), nonnegative when an inexact src goes to an unsigned dst (NumPy's float to
+    unsigned cast of a negative value is undefined in C)."""
+    v = V(shape, src)
+    if np.dtype(src).kind in "fc" and np.dtype(dst).kind == "u":
+        v = (abs(v.real) if np.dtype(src).kind == "c" else abs(v)).astype(src)
+    return v
+
+
+for _dt in DTYPES:
+    _s = SHORT[_dt]
+    _views = {
+        f"reshape_{_s}_f": Eval("reshape(a, (3, -1), order='F')", a=V((2, 3, 2), _dt)),
+        f"reshape_{_s}_copy": Eval("reshape(transpose(a), (2, 6)), reshape(flip(a, 0), -1)", a=V((3, 4), _dt)),
+        f"reshape_{_s}_a": Eval("reshape(asfortranarray(a), (3, 2), order='A'), reshape(a, (2, 3), order='A')",
+                                a=V((2, 3), _dt)),
+        f"ravel_{_s}_orders": Eval("ravel(a), ravel(a, 'F'), ravel(transpose(a, (2, 0, 1)), 'K'), ravel(flip(a, 1), 'A')",
+                                   a=V((2, 3, 4), _dt)),
+        f"ravel_{_s}_k_strided": Eval("ravel(flip(transpose(a, (1, 2, 0)), 0), order='K')", a=V((2, 3, 4), _dt)),
+        f"transpose_{_s}": Eval("transpose(a), transpose(a, (1, -1, 0))", a=V((2, 3, 4), _dt)),
+        f"swapaxes_{_s}": Eval("swapaxes(a, 0, -1)", a=V((2, 3, 4), _dt)),
+        f"moveaxis_{_s}": Eval("moveaxis(a, (0, -1), (-1, 0)), moveaxis(a, 1, -1)", a=V((2, 3, 4), _dt)),
+        f"rollaxis_{_s}": Eval("rollaxis(a, -1, 1), rollaxis(a, 0, 3)", a=V((2, 3, 4), _dt)),
+        f"squeeze_{_s}": Eval("squeeze(a), squeeze(a, axis=-1), squeeze(a, (0, 2))", a=V((1, 3, 1), _dt)),
+        f"expand_dims_{_s}": Eval("expand_dims(a, (0, -1)), expand_dims(a, 1)", a=V((2, 3), _dt)),
+        f"broadcast_to_{_s}": Eval("broadcast_to(a, (2, 3, 4))", a=V((3, 1), _dt)),
+        f"broadcast_arrays_{_s}": Eval("broadcast_arrays(a, b, c)", a=V((3, 1), _dt), b=V((4,), _dt), c=V((), _dt)),
+        f"diagonal_{_s}": Eval("diagonal(a), diagonal(a, 1, -1, 0), diagonal(a, offset=-1, axis1=1, axis2=2)",
+                               a=V((3, 4, 2), _dt)),
+        f"real_imag_{_s}": Eval("real(a), imag(a), real(flip(a, 0)), imag(flip(a, -1))", a=V((2, 3), _dt)),
+        f"copy_{_s}": Eval("copy(transpose(a)), copy(a, order='F'), copy(flip(a, 1), 'A'), copy(a, 'C')",
+                           a=V((2, 3), _dt)),
+        f"ascontiguousarray_{_s}": Eval("ascontiguousarray(transpose(a)), ascontiguousarray(a, dtype='float64')",
+                                        a=V((2, 3), _dt)),
+        f"asfortranarray_{_s}": Eval("asfortranarray(a), asfortranarray(transpose(a), dtype='int32')",
+                                     a=castable((2, 3), _dt, "int32")),
+        f"permute_dims_{_s}": Eval("permute_dims(a, (2, 0, 1)), permute_dims(a)", a=V((2, 3, 4), _dt)),
+        f"matrix_transpose_{_s}": Eval("matrix_transpose(a)", a=V((2, 3, 4), _dt)),
+    }
+    VIEW_NUMPY2_ONLY |= {f"permute_dims_{_s}", f"matrix_transpose_{_s}"}
+    # astype from every dtype to every dtype (unsafe casting, as NumPy's).
+    for _to in DTYPES:
+        _views[f"astype_{_s}_{SHORT[_to]}"] = Eval(f"astype(a, '{_to}')", a=castable((7,), _dt, _to))
+        VIEW_NUMPY2_ONLY.add(f"astype_{_s}_{SHORT[_to]}")
+    add_cases(EVAL_CASES, _views)
+
+add_cases(EVAL_CASES, {
+    # ---- 0-d and empty inputs
+    "reshape_0d": Eval("reshape(a, (1, 1)), reshape(b, ()), reshape(a, -1)", a=V(()), b=V((1, 1))),
+    "reshape_empty": Eval("reshape(a, (3, 0)), reshape(a, (-1, 6)), reshape(a, (2, -1))", a=V((0, 3), "int16")),
+    "ravel_0d": Eval("ravel(a), ravel(a, 'K')", a=V((), "complex64")),
+    "ravel_empty": Eval("ravel(a, 'F')", a=V((2, 0, 3))),
+    # order='K' with broadcast (zero-stride) axes: NumPy's iterator passes over them when it sorts
+    "ravel_k_broadcast": Eval("ravel(broadcast_to(transpose(a), (4, 3, 2)), 'K'), "
+                              "ravel(broadcast_to(expand_dims(transpose(c), (1, 3)), (3, 1, 3, 3)), 'K')",
+                              a=V((2, 1, 4)), c=V((3, 3), "int32")),
+    "transpose_0d": Eval("transpose(a), transpose(a, ())", a=V(())),
+    "transpose_empty": Eval("transpose(a, (1, 0, 2))", a=V((2, 0, 3), "uint8")),
+    "swapaxes_empty": Eval("swapaxes(a, 0, 1)", a=V((0, 3))),
+    "moveaxis_0d": Eval("moveaxis(a, (), ())", a=V(())),
+    "moveaxis_empty": Eval("moveaxis(a, 0, -1)", a=V((0, 2, 3))),
+    "rollaxis_1d": Eval("rollaxis(a, 0), rollaxis(a, 0, 1), rollaxis(a, -1, -1)", a=V((4,))),
+    "squeeze_0d": Eval("squeeze(a), squeeze(a, ())", a=V((), "int8")),
+    "squeeze_empty": Eval("squeeze(a), squeeze(a, axis=1)", a=V((0, 1, 2))),
+    "squeeze_none_of_one": Eval("squeeze(a, axis=())", a=V((2, 1))),
+    "expand_dims_0d": Eval("expand_dims(a, 0), expand_dims(a, (0, 1, -1))", a=V((), "float32")),
+    "expand_dims_empty": Eval("expand_dims(a, -1)", a=V((0, 2))),
+    "broadcast_to_0d": Eval("broadcast_to(a, (2, 3)), broadcast_to(a, ())", a=V(())),
+    "broadcast_to_empty": Eval("broadcast_to(a, (0, 4)), broadcast_to(b, (2, 0))", a=V((0, 1)), b=V((1,))),
+    "broadcast_arrays_one": Eval("broadcast_arrays(a)", a=V((2, 3))),
+    "broadcast_arrays_empty": Eval("broadcast_arrays(a, b)", a=V((0, 1)), b=V((3,))),
+    "diagonal_empty": Eval("diagonal(a), diagonal(b, 5)", a=V((0, 3)), b=V((3, 4))),
+    "real_imag_0d": Eval("real(a), imag(a), real(b), imag(b)", a=V((), "complex128"), b=V((), "int32")),
+    "copy_0d": Eval("copy(a), copy(a, order='F')", a=V(())),
+    "copy_empty": Eval("copy(a, 'F')", a=V((0, 3), "bool")),
+    "ascontiguousarray_0d": Eval("ascontiguousarray(a), asfortranarray(a)", a=V(())),
+    "ascontiguousarray_empty": Eval("ascontiguousarray(a), asfortranarray(a)", a=V((3, 0))),
+    "astype_0d": Eval("astype(a, 'int8'), astype(a, 'float32', copy=False)", a=V(())),
+    "astype_empty": Eval("astype(a, 'complex64')", a=V((0, 2), "uint16")),
+    "astype_same_dtype": Eval("astype(a, 'int16', copy=False), astype(a, 'int16')", a=V((3,), "int16")),
+    "matrix_transpose_2d": Eval("matrix_transpose(a), matrix_transpose(b)", a=V((2, 3)), b=V((0, 3))),
+    "permute_dims_0d": Eval("permute_dims(a, ())", a=V(())),
+    # NumPy 2.1's copy= of reshape
+    "reshape_copy_true": Eval("reshape(a, (3, 2), copy=True), reshape(transpose(a), -1, copy=True)", a=V((2, 3))),
+    "reshape_copy_false_view": Eval("reshape(a, (3, 2), copy=False), reshape(transpose(a), (3, 2), order='F', copy=False)",
+                                    a=V((2, 3))),
+    "reshape_shape_keyword": Eval("reshape(a, shape=(3, 2))", a=V((2, 3))),
+    # ---- errors
+    "reshape_size": Eval("reshape(a, (4,))", a=V((2, 3))),
+    "reshape_size_f": Eval("reshape(a, (4, 2), order='F')", a=V((2, 3))),
+    "reshape_two_unknown": Eval("reshape(a, (-1, -1))", a=V((2, 3))),
+    "reshape_order_k": Eval("reshape(a, (6,), order='K')", a=V((2, 3))),
+    "reshape_float_shape": Eval("reshape(a, 2.5)", a=V((2, 3))),
+    "reshape_copy_false_needs_copy": Eval("reshape(transpose(a), (6,), copy=False)", a=V((2, 3))),
+    "ravel_bad_order": Eval("ravel(a, 'X')", a=V((2, 3))),
+    "copy_bad_order": Eval("copy(a, order='X')", a=V((2, 3))),
+    "transpose_axes_length": Eval("transpose(a, (0,))", a=V((2, 3))),
+    "transpose_repeated": Eval("transpose(a, (0, 0))", a=V((2, 3))),
+    "transpose_axis_oob": Eval("transpose(a, (0, 2))", a=V((2, 3))),
+    "transpose_axis_neg_oob": Eval("transpose(a, (-3, 0))", a=V((2, 3))),
+    "transpose_float_axes": Eval("transpose(a, 1.5)", a=V((2, 3))),
+    "swapaxes_oob": Eval("swapaxes(a, 0, 2)", a=V((2, 3))),
+    "swapaxes_neg_oob": Eval("swapaxes(a, -3, 0)", a=V((2, 3))),
+    "swapaxes_float": Eval("swapaxes(a, 0.5, 1)", a=V((2, 3))),
+    "moveaxis_oob": Eval("moveaxis(a, 2, 0)", a=V((2, 3))),
+    "moveaxis_dest_oob": Eval("moveaxis(a, 0, -3)", a=V((2, 3))),
+    "moveaxis_repeated": Eval("moveaxis(a, (0, 0), (0, 1))", a=V((2, 3))),
+    "moveaxis_lengths": Eval("moveaxis(a, (0, 1), (0,))", a=V((2, 3))),
+    "rollaxis_start_oob": Eval("rollaxis(a, 0, 3)", a=V((2, 3))),
+    "rollaxis_start_neg_oob": Eval("rollaxis(a, 0, -3)", a=V((2, 3))),
+    "rollaxis_axis_oob": Eval("rollaxis(a, 2)", a=V((2, 3))),
+    "squeeze_not_one": Eval("squeeze(a, axis=0)", a=V((2, 1))),
+    "squeeze_oob": Eval("squeeze(a, axis=2)", a=V((2, 1))),
+    "expand_dims_oob": Eval("expand_dims(a, 3)", a=V((2, 3))),
+    "expand_dims_neg_oob": Eval("expand_dims(a, (0, -5))", a=V((2, 3))),
+    "expand_dims_repeated": Eval("expand_dims(a, (1, -3))", a=V((2, 3))),
+    "broadcast_to_mismatch": Eval("broadcast_to(a, (2, 4))", a=V((3,))),
+    "broadcast_to_negative": Eval("broadcast_to(a, (-1, 3))", a=V((3,))),
+    "broadcast_to_fewer_dims": Eval("broadcast_to(a, (3,))", a=V((2, 3))),
+    "broadcast_arrays_mismatch": Eval("broadcast_arrays(a, b)", a=V((2,)), b=V((3,))),
+    "diagonal_1d": Eval("diagonal(a)", a=V((3,))),
+    "diagonal_same_axes": Eval("diagonal(a, 0, 1, -1)", a=V((2, 3))),
+    "diagonal_axis_oob": Eval("diagonal(a, 0, 0, 2)", a=V((2, 3))),
+    "matrix_transpose_1d": Eval("matrix_transpose(a)", a=V((3,))),
+    "matrix_transpose_0d": Eval("matrix_transpose(a)", a=V(())),
+    "permute_dims_repeated": Eval("permute_dims(a, (1, 1))", a=V((2, 3))),
+})
+VIEW_NUMPY2_ONLY |= {"astype_0d", "astype_empty", "astype_same_dtype", "matrix_transpose_2d", "permute_dims_0d",
+                     "reshape_copy_true", "reshape_copy_false_view", "reshape_shape_keyword",
+                     "reshape_copy_false_needs_copy", "matrix_transpose_1d", "matrix_transpose_0d",
+                     "permute_dims_repeated"}
+EVAL_NUMPY2_ONLY |= VIEW_NUMPY2_ONLY
+
 
 add_cases(EVAL_CASES, TWIN_CASES)
 EVAL_NUMPY2_ONLY |= TWIN_NUMPY2_ONLY

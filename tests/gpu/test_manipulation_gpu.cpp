@@ -50,11 +50,6 @@ results one(ndarray a) { return results{std::move(a)}; }
 // cases are the script's EVAL_CASES (tests/gpu/test_eval_ref_gpu.cpp runs them).
 const std::map<std::string, std::function<results()>>& cases() {
   static const std::map<std::string, std::function<results()>> table = {
-      {"concat_strided",
-       [] {
-         return one(concatenate({ar({4}, uint16)(slice(std::nullopt, std::nullopt, -1)),
-                                 ar({5}, uint16)(slice(std::nullopt, std::nullopt, 2))}));
-       }},
       {"delete_slice", [] { return one(delete_(ar({3, 4}), slice(std::nullopt, std::nullopt, 2), 1)); }},
       {"insert_slice", [] { return one(insert(ar({2, 4}), slice(0, 4, 2), 5, 1)); }},
   };

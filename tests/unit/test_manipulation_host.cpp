@@ -2,7 +2,8 @@
 // flip, rot90, atleast_nd) over wrapped host memory (views never touch it), and the validation
 // that happens before any device work, with NumPy's error classes and messages; and the segment
 // copy behind concatenate (routines/segment_copy.hpp): word sizes, tables and the pieces it takes,
-// and its kernel compiled with NVRTC for sm_90.
+// and its kernel compiled with NVRTC for sm_90; and the generated cupp eval bindings of the shape
+// and axis views (reshape, transpose, moveaxis, ...) on such arrays.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -16,6 +17,9 @@
 #include "fake_array.hpp"
 #include "compiler/nvrtc_program.hpp"
 #include "routines/manipulation/segment_copy.hpp"
+#ifdef CUPP_HAVE_EVAL_ENGINE
+#include "functions.hpp"
+#endif
 
 namespace cupp {
 namespace {
@@ -328,6 +332,88 @@ TEST(ManipulationHost, RoutineTable) {
   EXPECT_GE(routines.size(), 26u);
   for (const routine_info& r : routines) EXPECT_NE(std::string(r.signature).find('('), std::string::npos) << r.name;
 }
+
+#ifdef CUPP_HAVE_EVAL_ENGINE
+// The generated bindings (specs/routines/manipulation.yaml) of the view routines: arguments bound
+// as NumPy binds them, the views' shapes, and the errors raised before any device work.
+TEST(ManipulationHost, ViewRoutinesThroughCuppEval) {
+  using eval::value;
+  const eval::function_table table = eval::function_table::builtins();
+  auto i = [](long long v) { return value(eval::py_scalar::integer(v)); };
+  auto str = [](const char* v) { return value(std::string(v)); };
+  auto tup = [](std::vector<value> v) { return value(eval::tuple_value(std::move(v))); };
+  auto call = [&](std::string_view f, std::vector<value> args, std::vector<eval::keyword_value> kw = {}) {
+    return table.call(f, args, kw);
+  };
+  auto shape = [](const value& v) { return shape_v(v.array().shape().begin(), v.array().shape().end()); };
+  fake a({2, 3, 4}, float32), one({1, 3, 1}), col({3, 1}), row({4}), z({2, 3}, complex64);
+  const ndarray& x = a.a;
+
+  EXPECT_EQ(shape(call("transpose", {x})), (shape_v{4, 3, 2}));
+  EXPECT_EQ(shape(call("transpose", {x, tup({i(1), i(-1), i(0)})})), (shape_v{3, 4, 2}));
+  EXPECT_EQ(shape(call("permute_dims", {x}, {{"axes", tup({i(2), i(0), i(1)})}})), (shape_v{4, 2, 3}));
+  EXPECT_EQ(shape(call("matrix_transpose", {x})), (shape_v{2, 4, 3}));
+  EXPECT_EQ(shape(call("swapaxes", {x, i(0), i(-1)})), (shape_v{4, 3, 2}));
+  EXPECT_EQ(shape(call("moveaxis", {x, tup({i(0), i(-1)}), tup({i(-1), i(0)})})), (shape_v{4, 3, 2}));
+  EXPECT_EQ(shape(call("moveaxis", {x, i(1), i(-1)})), (shape_v{2, 4, 3}));
+  EXPECT_EQ(shape(call("rollaxis", {x, i(-1), i(1)})), (shape_v{2, 4, 3}));
+  EXPECT_EQ(shape(call("squeeze", {one.a})), (shape_v{3}));
+  EXPECT_EQ(shape(call("squeeze", {one.a}, {{"axis", i(-1)}})), (shape_v{1, 3}));
+  EXPECT_EQ(shape(call("expand_dims", {x, tup({i(0), i(-1)})})), (shape_v{1, 2, 3, 4, 1}));
+  EXPECT_EQ(shape(call("broadcast_to", {col.a, tup({i(2), i(3), i(4)})})), (shape_v{2, 3, 4}));
+  const value both = call("broadcast_arrays", {col.a, row.a});
+  ASSERT_TRUE(both.is_tuple());
+  ASSERT_EQ(both.tuple().size(), 2u);
+  EXPECT_EQ(shape(both.tuple()[1]), (shape_v{3, 4}));
+  EXPECT_EQ(shape(call("diagonal", {x, i(1), i(-1), i(0)})), (shape_v{3, 1}));
+  EXPECT_EQ(shape(call("reshape", {x, tup({i(6), i(-1)})})), (shape_v{6, 4}));
+  EXPECT_EQ(shape(call("reshape", {x}, {{"shape", i(24)}, {"copy", value(eval::py_scalar::boolean(false))}})),
+            shape_v{24});
+  const value t = call("transpose", {x});
+  EXPECT_EQ(call("ravel", {t, str("K")}).array().data(), x.data());
+  EXPECT_EQ(call("ravel", {t, str("F")}).array().strides()[0], 4);
+  EXPECT_EQ(call("real", {z.a}).array().dtype(), float32);
+  EXPECT_EQ(call("imag", {z.a}).array().strides()[1], 8);
+  EXPECT_EQ(call("astype", {x, str("float32")}, {{"copy", value(eval::py_scalar::boolean(false))}}).array().data(),
+            x.data());
+  EXPECT_EQ(call("ascontiguousarray", {x}).array().data(), x.data());
+  EXPECT_EQ(call("asfortranarray", {t}).array().data(), x.data());
+
+  auto error = [&](std::string_view f, std::vector<value> args, std::vector<eval::keyword_value> kw = {}) {
+    try {
+      call(f, std::move(args), std::move(kw));
+    } catch (const Error& e) {
+      return std::string(e.class_name()) + ": " + e.what();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("transpose", {x, tup({i(0), i(0), i(1)})}), "ValueError: repeated axis in transpose");
+  EXPECT_EQ(error("transpose", {x, value(eval::py_scalar::floating(1.5))}).rfind("TypeError: ", 0), 0u);
+  EXPECT_EQ(error("swapaxes", {x, value(eval::py_scalar::floating(0.5)), i(1)}).rfind("TypeError: ", 0), 0u);
+  EXPECT_EQ(error("swapaxes", {x, i(0), i(3)}), "AxisError: axis 3 is out of bounds for array of dimension 3");
+  EXPECT_EQ(error("moveaxis", {x, tup({i(0), i(1)}), tup({i(0)})}),
+            "ValueError: `source` and `destination` arguments must have the same number of elements");
+  EXPECT_EQ(error("rollaxis", {x, i(0), i(5)}), "AxisError: 'start' arg requires -3 <= start < 4, but 5 was passed in");
+  EXPECT_EQ(error("squeeze", {x}, {{"axis", i(0)}}),
+            "ValueError: cannot select an axis to squeeze out which has size not equal to one");
+  EXPECT_EQ(error("expand_dims", {x, tup({i(1), i(-4)})}), "ValueError: repeated axis");
+  EXPECT_EQ(error("broadcast_to", {row.a, tup({i(2), i(3)})}).rfind("ValueError: operands could not be broadcast", 0), 0u);
+  EXPECT_EQ(error("broadcast_to", {col.a, tup({i(3), i(1)})}, {{"subok", value(eval::py_scalar::boolean(true))}}),
+            "ValueError: broadcast_to: subok= is not supported (cupp has no ndarray subclasses)");
+  EXPECT_EQ(error("diagonal", {row.a}), "ValueError: diag requires an array of at least two dimensions");
+  EXPECT_EQ(error("matrix_transpose", {row.a}), "ValueError: Input array must be at least 2-dimensional, but it is 1");
+  EXPECT_EQ(error("reshape", {x, tup({i(5)})}).rfind("ValueError: cannot reshape array of size 24 into shape (5,)", 0), 0u);
+  EXPECT_EQ(error("reshape", {x, i(24), str("K")}), "ValueError: order 'K' is not permitted for reshaping");
+  EXPECT_EQ(error("reshape", {t, i(24)}, {{"copy", value(eval::py_scalar::boolean(false))}}),
+            "ValueError: Unable to avoid creating a copy while reshaping.");
+  EXPECT_EQ(error("ravel", {x, str("X")}), "ValueError: order must be one of 'C', 'F', 'A', or 'K' (got 'X')");
+  EXPECT_EQ(error("copy", {x}, {{"order", str("X")}}), "ValueError: order must be one of 'C', 'F', 'A', or 'K' (got 'X')");
+  EXPECT_EQ(error("astype", {x, str("float32")}, {{"device", str("cpu")}}),
+            "ValueError: astype: device= is not supported (cupp arrays live on the current CUDA device)");
+  EXPECT_EQ(error("ascontiguousarray", {x}, {{"like", x}}),
+            "ValueError: ascontiguousarray: like= (the __array_function__ protocol) is not supported");
+}
+#endif
 
 }  // namespace
 }  // namespace cupp

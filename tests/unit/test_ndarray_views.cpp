@@ -1,7 +1,9 @@
 // Tests of ndarray views without a GPU: arrays wrap a fake device address with an explicit
 // device (from_device_pointer then makes no CUDA call, and views never touch memory), so the
-// handle semantics, shapes, strides, offsets, flags, read-only views, structured fields and the
-// errors raised before any device work are checked in CI.
+// handle semantics, shapes, strides, offsets, flags, read-only views, structured fields, the NumPy 2
+// forms of the views (cupp/manipulation.hpp: reshape with order=/copy=, ravel with order=,
+// matrix_transpose, rollaxis, moveaxis/expand_dims/squeeze with several axes) and the errors raised
+// before any device work are checked in CI.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "cupp/errors.hpp"
+#include "cupp/manipulation.hpp"
 #include "cupp/ndarray.hpp"
 #include "error_of.hpp"
 
@@ -312,6 +315,81 @@ TEST(NdarrayViews, DtypeInference) {
   EXPECT_EQ(error_of<cupp::ValueError>([] { cupp::array({{1, 2}, {3}}); }),
             "setting an array element with a sequence. The requested array has an inhomogeneous shape after 1 "
             "dimensions. The detected shape was (2,) + inhomogeneous part.");
+}
+
+TEST(NdarrayViews, NumPy2ViewForms) {
+  fake f;
+  ndarray a = f.wrap(cupp::float64, {2, 3});
+  // reshape order='F': a.T reshaped to the reversed shape, transposed back (NumPy's strides).
+  ndarray r = cupp::reshape(a.T(), std::vector<std::int64_t>{6}, {.order = cupp::order::F});
+  EXPECT_EQ(S(r.strides()), shape_t{8});
+  EXPECT_EQ(r.data(), a.data());
+  r = cupp::reshape(a.T(), std::vector<std::int64_t>{2, -1}, {.order = cupp::order::F, .copy = false});
+  EXPECT_EQ(S(r.shape()), (shape_t{2, 3}));
+  EXPECT_EQ(S(r.strides()), (shape_t{8, 16}));
+  EXPECT_EQ(r.base(), a.base());
+  // order='A' of a Fortran-contiguous array reads it in Fortran order (a view).
+  r = cupp::reshape(a.T(), std::vector<std::int64_t>{2, 3}, {.order = cupp::order::A, .copy = false});
+  EXPECT_EQ(S(r.strides()), (shape_t{8, 16}));
+  EXPECT_EQ(error_of<cupp::ValueError>(
+                [&] { cupp::reshape(a.T(), std::vector<std::int64_t>{6}, {.copy = false}); }),
+            "Unable to avoid creating a copy while reshaping.");
+  EXPECT_EQ(error_of<cupp::ValueError>(
+                [&] { cupp::reshape(a, std::vector<std::int64_t>{6}, {.order = cupp::order::K}); }),
+            "order 'K' is not permitted for reshaping");
+  EXPECT_EQ(error_of<cupp::ValueError>([&] { cupp::reshape(a, std::vector<std::int64_t>{4}, {}); })
+                .rfind("cannot reshape array of size 6 into shape (4,)", 0),
+            0u);
+  EXPECT_EQ(cupp::parse_order("K"), cupp::order::K);
+  EXPECT_EQ(error_of<cupp::ValueError>([] { cupp::parse_order("X"); }),
+            "order must be one of 'C', 'F', 'A', or 'K' (got 'X')");
+
+  // ravel: F and A of a Fortran-contiguous array, K of a transposed or reversed one: views.
+  EXPECT_EQ(cupp::ravel(a.T(), cupp::order::F).data(), a.data());
+  EXPECT_EQ(S(cupp::ravel(a.T(), cupp::order::A).strides()), shape_t{8});
+  ndarray t = f.wrap(cupp::float64, {2, 3, 4}).transpose({2, 0, 1});
+  EXPECT_EQ(S(cupp::ravel(t, cupp::order::K).strides()), shape_t{8});
+  ndarray back = f.wrap(cupp::float64, {5})(slice(std::nullopt, std::nullopt, -1));
+  EXPECT_EQ(S(cupp::ravel(back, cupp::order::K).strides()), shape_t{-8});  // read forwards, as NumPy
+
+  // matrix_transpose, rollaxis.
+  ndarray b = f.wrap(cupp::float32, {2, 3, 4});
+  EXPECT_EQ(S(cupp::matrix_transpose(b).shape()), (shape_t{2, 4, 3}));
+  EXPECT_EQ(S(cupp::matrix_transpose(b).strides()), (shape_t{48, 4, 16}));
+  EXPECT_EQ(error_of<cupp::ValueError>([&] { cupp::matrix_transpose(b(0, 0)); }),
+            "Input array must be at least 2-dimensional, but it is 1");
+  EXPECT_EQ(S(cupp::rollaxis(b, 2).shape()), (shape_t{4, 2, 3}));
+  EXPECT_EQ(S(cupp::rollaxis(b, 0, 3).shape()), (shape_t{3, 4, 2}));
+  EXPECT_EQ(S(cupp::rollaxis(b, 1, 1).shape()), (shape_t{2, 3, 4}));
+  EXPECT_EQ(S(cupp::rollaxis(b, 2, -1).shape()), (shape_t{2, 3, 4}));
+  EXPECT_EQ(error_of<cupp::AxisError>([&] { cupp::rollaxis(b, 0, 5); }),
+            "'start' arg requires -3 <= start < 4, but 5 was passed in");
+  EXPECT_THROW(cupp::rollaxis(b, 3), cupp::AxisError);
+
+  // moveaxis with several axes (NumPy's strides).
+  const int src[] = {0, 1}, dst[] = {-1, -2};
+  EXPECT_EQ(S(cupp::moveaxis(b, src, dst).shape()), (shape_t{4, 3, 2}));
+  EXPECT_EQ(S(cupp::moveaxis(b, src, dst).strides()), (shape_t{4, 16, 48}));
+  const int src2[] = {2, 0}, dst2[] = {0, 1};
+  EXPECT_EQ(S(cupp::moveaxis(b, src2, dst2).shape()), (shape_t{4, 2, 3}));
+  const int twice[] = {0, 0}, one[] = {0}, two[] = {1, 2}, three[] = {3};
+  EXPECT_EQ(error_of<cupp::ValueError>([&] { cupp::moveaxis(b, twice, two); }),
+            "repeated axis in `source` argument");
+  EXPECT_EQ(error_of<cupp::ValueError>([&] { cupp::moveaxis(b, one, two); }),
+            "`source` and `destination` arguments must have the same number of elements");
+  EXPECT_EQ(error_of<cupp::AxisError>([&] { cupp::moveaxis(b, three, one); }),
+            "source: axis 3 is out of bounds for array of dimension 3");
+
+  // expand_dims with several axes, each counted in the result's ndim; squeeze with axes.
+  EXPECT_EQ(S(cupp::expand_dims(a, {0, 3}).shape()), (shape_t{1, 2, 3, 1}));
+  EXPECT_EQ(S(cupp::expand_dims(a, {-1, 0}).shape()), (shape_t{1, 2, 3, 1}));
+  EXPECT_EQ(S(cupp::expand_dims(a, std::span<const int>()).shape()), (shape_t{2, 3}));
+  EXPECT_EQ(error_of<cupp::ValueError>([&] { cupp::expand_dims(a, {1, 1}); }), "repeated axis");
+  EXPECT_EQ(error_of<cupp::AxisError>([&] { cupp::expand_dims(a, {4}); }),
+            "axis 4 is out of bounds for array of dimension 3");
+  ndarray ones = f.wrap(cupp::float32, {1, 3, 1});
+  const int last[] = {-1};
+  EXPECT_EQ(S(cupp::squeeze(ones, last).shape()), (shape_t{1, 3}));
 }
 
 }  // namespace

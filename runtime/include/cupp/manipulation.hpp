@@ -2,9 +2,12 @@
 // vstack, dstack, column_stack, append), splitting (split, array_split, hsplit, vsplit, dsplit),
 // rearranging (flip, fliplr, flipud, rot90, roll), tiling (tile, repeat, resize), dimensions
 // (atleast_1d/2d/3d), editing (insert, delete_), padding (pad), element-wise selection and value
-// editing (clip, where, round/around, nan_to_num, angle, trim_zeros), interpolation (interp) and
-// discrete convolution (convolve, correlate). Each follows NumPy 2's signature and
-// semantics; keyword arguments are trailing parameters or option structs:
+// editing (clip, where, round/around, nan_to_num, angle, trim_zeros), interpolation (interp),
+// discrete convolution (convolve, correlate), and the NumPy 2 forms of the shape and axis views
+// that cupp/ndarray.hpp lacks (reshape with order=/copy=, ravel with order=, matrix_transpose,
+// rollaxis, moveaxis and expand_dims with several axes, squeeze with axes, parse_order). Each
+// follows NumPy 2's signature and semantics; keyword arguments are trailing parameters or option
+// structs:
 //
 //   auto c = cupp::concatenate({a, b}, {.axis = 1});
 //   auto f = cupp::concatenate({a, b}, {.axis = std::nullopt});   // axis=None: flattened
@@ -310,6 +313,49 @@ ndarray interp(const ndarray& x, const ndarray& xp, const ndarray& fp, const int
 // (convolve takes 0-d as length 1) or an unknown mode.
 ndarray convolve(const ndarray& a, const ndarray& v, std::string_view mode = "full");
 ndarray correlate(const ndarray& a, const ndarray& v, std::string_view mode = "valid");
+
+// ---- shapes and axes: views (views.cpp)
+// The ndarray's own view methods (a.reshape, a.transpose, a.swapaxes, a.moveaxis, a.squeeze,
+// a.expand_dims, a.ravel) and their free forms (cupp::transpose, cupp::permute_dims, ...) are in
+// cupp/ndarray.hpp; broadcast_to/broadcast_arrays there too; astype, copy, ascontiguousarray and
+// asfortranarray in cupp/ufunc.hpp. These are the NumPy 2 forms they lack.
+
+// NumPy's memory-order strings: "C", "F", "A" or "K"; anything else is NumPy's ValueError
+// "order must be one of 'C', 'F', 'A', or 'K' (got 'x')".
+cupp::order parse_order(std::string_view order);
+
+struct reshape_options {
+  // C: read and write the elements in C index order; F: in Fortran order (a.T reshaped to the
+  // reversed shape, transposed back); A: F when a is Fortran- but not C-contiguous, else C.
+  // K: ValueError "order 'K' is not permitted for reshaping", as NumPy.
+  cupp::order order = cupp::order::C;
+  // NumPy 2.1's copy=: nullopt copies only when no view fits; true always copies; false raises
+  // ValueError "Unable to avoid creating a copy while reshaping." when no view fits.
+  std::optional<bool> copy{};
+};
+// numpy.reshape(a, shape, order='C', *, copy=None): one -1 in shape is inferred; a size mismatch
+// is ValueError "cannot reshape array of size 6 into shape (4,)".
+ndarray reshape(const ndarray& a, std::span<const std::int64_t> shape, const reshape_options& options);
+// numpy.ravel(a, order): C, F, A (as reshape's) or K (the axes in the order of their strides,
+// largest first, as NumPy's iterator sorts them: a broadcast axis keeps its place; each axis read
+// forwards, also with negative strides). A view when one fits.
+ndarray ravel(const ndarray& a, cupp::order order);
+// numpy.matrix_transpose(x): the last two axes swapped; ValueError "Input array must be at least
+// 2-dimensional, but it is 1" for ndim < 2.
+ndarray matrix_transpose(const ndarray& x);
+// numpy.rollaxis(a, axis, start=0): axis moved to lie before start. AxisError for a bad axis or
+// "'start' arg requires -2 <= start < 3, but 5 was passed in".
+ndarray rollaxis(const ndarray& a, int axis, int start = 0);
+// numpy.moveaxis(a, source, destination) with sequences of axes (one int each:
+// a.moveaxis(source, destination)): the others keep their order. Repeated axes are ValueError
+// ("repeated axis in `source` argument"), unequal lengths ValueError, bad axes AxisError.
+ndarray moveaxis(const ndarray& a, std::span<const int> source, std::span<const int> destination);
+// numpy.expand_dims(a, axis) with a tuple of axes: each counts in the result's ndim
+// (a.ndim + len(axis)); repeated axes are ValueError("repeated axis"), bad ones AxisError.
+ndarray expand_dims(const ndarray& a, std::span<const int> axes);
+ndarray expand_dims(const ndarray& a, std::initializer_list<int> axes);
+// numpy.squeeze(a, axis): only the given axes (each of length 1, else ValueError).
+ndarray squeeze(const ndarray& a, std::span<const int> axes);
 
 // ---- for tools: the routines above, by name, with their NumPy signatures (cupp ops lists them).
 std::span<const routine_info> manipulation_routines() noexcept;
