@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "array/layout.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/ufunc.hpp"
 
@@ -158,25 +159,11 @@ value tuple_subscript(const tuple_value& t, const node& index, const bindings& n
                       const function_table& functions) {
   const int128 n = static_cast<int128>(t.size());
   if (index.kind == node_kind::slice) {
-    const cupp::slice s = slice_of(index, names, functions);
-    int128 step = s.step.value_or(1);
-    if (step == 0) throw cupp::ValueError("slice step cannot be zero");
-    const bool back = step < 0;
-    const auto adjust = [&](std::optional<std::int64_t> bound, int128 absent) -> int128 {
-      if (!bound) return absent;
-      int128 x = *bound;
-      if (x < 0) {
-        x += n;
-        if (x < 0) x = back ? -1 : 0;
-      } else if (x >= n) {
-        x = back ? n - 1 : n;
-      }
-      return x;
-    };
+    // Python's slice.indices(), as an array axis resolves it (array/layout.hpp)
+    const cupp::layout::slice_range r =
+        cupp::layout::resolve_slice(slice_of(index, names, functions), static_cast<std::int64_t>(n));
     tuple_value out;
-    const int128 stop = adjust(s.stop, back ? -1 : n);
-    for (int128 i = adjust(s.start, back ? n - 1 : 0); back ? i > stop : i < stop; i += step)
-      out.push_back(t[static_cast<std::size_t>(i)]);
+    for (std::int64_t k = 0, i = r.start; k < r.count; ++k, i += r.step) out.push_back(t[static_cast<std::size_t>(i)]);
     return value(std::move(out));
   }
   if (index.kind == node_kind::tuple || index.kind == node_kind::ellipsis)
