@@ -617,6 +617,11 @@ class Routine:
                 rules.append(".takes_where = false")
         return rules
 
+    def when_text(self, c: "Call") -> str:
+        """When a conditional call is made, for the page: `flag=True`, or `param` given."""
+        p = next(q for q in self.params if q.name == c.when)
+        return f"`{c.when}=True`" if p.types == ["bool"] else f"`{c.when}` given"
+
     def shown_calls(self) -> list[str]:
         """The generated binding's C++ calls with each {param} as the parameter's name (docs)."""
         return [PLACEHOLDER.sub(lambda m: m.group(1), c.call) for c in self.calls]

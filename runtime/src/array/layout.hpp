@@ -78,7 +78,7 @@ shape_t broadcast_strides(std::span<const std::int64_t> shape, std::span<const s
 std::vector<int> transpose_axes(std::span<const int> axes, int ndim);  // ValueError/AxisError
 std::vector<int> moveaxis_order(int source, int destination, int ndim);
 strided permute(const strided& a, std::span<const int> order);
-strided squeeze(const strided& a, std::span<const int> axes);  // all length-1 axes when empty
+strided squeeze(const strided& a, std::span<const int> axes);  // none when empty (NumPy's axis=())
 strided squeeze_all(const strided& a);
 strided expand_dims(const strided& a, std::int64_t itemsize, int axis);
 strided diagonal(const strided& a, std::int64_t offset, int axis1, int axis2);
