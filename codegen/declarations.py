@@ -69,8 +69,7 @@ def declaration(call: str, params: list[Param], path: str, line: int, what: str)
     m = CALL.match(call)
     if not m:
         raise SpecError(path, line, f"{what}: declare: generated needs a call 'cupp::<ns>::<name>(...)', not '{call}'")
-    namespace, function = "cupp::" + m.group(1).rstrip(":"), m.group(2)
-    namespace = namespace.rstrip(":")
+    namespace, function = ("cupp::" + m.group(1)).rstrip(":"), m.group(2)
     args = [a.strip() for a in split_top(m.group(3), ",")] if m.group(3).strip() else []
     out_params: list[tuple[str, str, str]] = []
     struct, fields = None, []

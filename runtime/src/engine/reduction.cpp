@@ -134,14 +134,15 @@ ndarray ufunc::reduceat(const ndarray& a, const ndarray& indices, const reduceat
 ndarray engine::fold(const ufunc& f, const ndarray& a, const reduce_options& options, const engine::fold_rules& rules) {
   if (!rules.takes_initial && options.initial) refuse(rules.name, "initial");
   if (!rules.takes_where && !options.where.is_null()) refuse(rules.name, "where");
-  reduce_options o = options;
-  if (rules.result) o.dtype = dtype(*rules.result);
   mapping m;
   if (rules.nonzero) {
     m.map = detail::reduce_map::nonzero;
   } else if (rules.nan_as_identity && !a.is_null() && is_inexact(a.dtype())) {
     m.map = f.name() == "add" ? detail::reduce_map::nan_to_zero : detail::reduce_map::nan_to_one;
   }
+  if (!rules.result) return reduce_mapped(f.spec(), a, options, m);  // (no copy of the options per call)
+  reduce_options o = options;
+  o.dtype = dtype(*rules.result);
   return reduce_mapped(f.spec(), a, o, m);
 }
 
