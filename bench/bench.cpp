@@ -1,13 +1,15 @@
 // cupp's side of the benchmark (cupp_bench; bench/compare.py runs it next to CuPy and PyTorch).
-// Every case of bench/cases.json that cupp has (element-wise: a cupp::ufunc by name or
-// cupp::astype; reductions through cupp/reductions.hpp; pool allocation) is timed with CUDA events
-// after warm-up, back to back on one stream (median and minimum of the per-call times), or as host
-// time per call; outputs are poisoned with NaN bytes first. Element-wise results are checked on a
-// sample against a host reference computed in double; with --samples DIR every result's values at
-// the positions of side_common.sample_positions are written to DIR/<case>.npy (float64 or
-// complex128) for compare.py to check against CuPy's. A case cupp lacks prints a line with
-// "missing". In the same run: the copy floors (cudaMemcpyAsync device-to-device and a float4 copy
-// kernel, 1 GiB) and the host time of an empty kernel launch through cupp::cuda::RawKernel.
+// Every case of the table (generated/bench/cases.json: bench/cases.json and the modules' tables)
+// runs through the C++ that codegen translated from its NumPy expression
+// (generated/bench/bench_calls.cpp): bound once, then timed with CUDA events after warm-up, back
+// to back on one stream (median and minimum of the per-call times), or as host time per call next
+// to an empty launch; outputs are poisoned with NaN bytes first. Element-wise results are checked
+// on a sample against a host reference computed in double; with --samples DIR every result's
+// values at the positions of side_common.sample_positions are written to DIR/<case>.npy (float64
+// or complex128) for compare.py to check against CuPy's. A case without a binding (built from
+// another table) prints a line with "missing". In the same run: the copy floors (cudaMemcpyAsync
+// device-to-device and a float4 copy kernel, 1 GiB) and the host time of an empty kernel launch
+// through cupp::cuda::RawKernel.
 // CUPP_BENCH_BREAK=NAME[,NAME] corrupts the last element of those cases' results after cupp's own
 // check and before the sample is written (bench/test_compare.sh: compare.py must catch it).
 // Prints one JSON object per line on stdout (schema in bench/compare.py); progress on stderr.
@@ -36,14 +38,10 @@
 #include "cupp/cuda/raw_kernel.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
+#include "bench_calls.hpp"
+#include "cupp/creation.hpp"
 #include "cupp/float16.hpp"
-#include "cupp/indexing.hpp"
-#include "cupp/manipulation.hpp"
 #include "cupp/ndarray.hpp"
-#include "cupp/reductions.hpp"
-#include "cupp/scans.hpp"
-#include "cupp/sorting.hpp"
-#include "cupp/ufunc.hpp"
 
 #ifndef CUPP_BENCH_CASES
 #define CUPP_BENCH_CASES "cases.json"
@@ -77,12 +75,11 @@ struct input_spec {
 
 struct case_spec {
   std::string name, kind = "elementwise", op, metric, note;
-  std::string mode;  // indexing take: "clip" / "wrap" (default raise)
+  std::string expr, setup;  // the NumPy expression; its setup lines joined by newlines
   double target = 0;
-  std::optional<i64> axis;  // reductions: none = every axis
+  bool check = true;        // false: the result's values are undefined (empty), not checked
   std::vector<input_spec> inputs;
   cupp::dtype out_type;
-  cupp::shape_t out_shape;  // alloc: the shape allocated
   bool out_given = true;
 };
 
@@ -114,9 +111,10 @@ case_table load_cases(const std::string& path) {
     spec.op = c["op"].as<std::string>();
     spec.metric = c["metric"].as<std::string>();
     if (c["target"] && !c["target"].IsNull()) spec.target = c["target"].as<double>();
-    if (c["axis"] && !c["axis"].IsNull()) spec.axis = c["axis"].as<i64>();
     if (c["note"]) spec.note = c["note"].as<std::string>();
-    if (c["mode"]) spec.mode = c["mode"].as<std::string>();
+    if (c["expr"]) spec.expr = c["expr"].as<std::string>();
+    for (const YAML::Node& line : c["setup"]) spec.setup += (spec.setup.empty() ? "" : "\n") + line.as<std::string>();
+    if (c["check"]) spec.check = c["check"].as<bool>();
     if (spec.kind == "jit") {  // compare.py runs these (fresh processes of cupp_bench_compile)
       table.cases.push_back(std::move(spec));
       continue;
@@ -131,7 +129,6 @@ case_table load_cases(const std::string& path) {
     }
     spec.out_type = cupp::dtype::parse(c["out"]["dtype"].as<std::string>());
     spec.out_given = c["out"]["given"].as<bool>();
-    if (c["out"]["shape"]) spec.out_shape = c["out"]["shape"].as<std::vector<i64>>();
     table.cases.push_back(std::move(spec));
   }
   return table;
@@ -654,7 +651,33 @@ void finish_result(const helpers& k, const case_spec& spec, const cupp::ndarray&
 
 // ---- one case
 
-void run_elementwise(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
+// The generated binding of the case (generated/bench/bench_calls.cpp), or why there is none.
+const cupp::bench::case_binding* find_binding(const case_spec& spec, std::string& why) {
+  for (const cupp::bench::case_binding& b : cupp::bench::case_bindings()) {
+    if (b.name != spec.name) continue;
+    if (b.expr != spec.expr || b.setup != spec.setup) {
+      why = "cupp_bench was built from another expression for this case (rebuild it)";
+      return nullptr;
+    }
+    return &b;
+  }
+  why = spec.expr.empty() ? "the case has no expr" : "cupp_bench was built without this case (rebuild it)";
+  return nullptr;
+}
+
+// Every case: its inputs hash-filled (seeds 1234, 1235, ... as on CuPy's side) into the frame as
+// x0, x1, ... (transposed views where the table says so), out= when given, the setup arrays;
+// then the generated call, bound once, timed by the case's metric. Outputs are poisoned first;
+// the result checked (element-wise cases against a host reference, the others by dtype) and
+// sampled comes from one more call into freshly poisoned memory.
+void run_case(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
+  std::string why;
+  const cupp::bench::case_binding* binding = find_binding(spec, why);
+  if (binding == nullptr) {
+    json_line().str("side", "cupp").str("case", spec.name).str("metric", spec.metric).str("missing", why).print();
+    return;
+  }
+  cupp::bench::frame frame;
   std::vector<cupp::ndarray> inputs;
   i64 bytes = 0;
   unsigned seed = 1234;
@@ -665,258 +688,69 @@ void run_elementwise(const helpers& k, const case_spec& spec, const settings& cf
     fill_random(k, data, seed++);
     inputs.push_back(in.transpose ? data.T() : data);
     bytes += static_cast<i64>(data.nbytes());  // every input at its own size
+    frame.put("x" + std::to_string(inputs.size() - 1), inputs.back());
   }
-  const cupp::shape_t out_shape = broadcast_shape(spec.inputs);
   cupp::ndarray out;
-  if (spec.out_given) out = cupp::empty(out_shape, spec.out_type);
-  i64 out_size = 1;
-  for (const i64 d : out_shape) out_size *= d;
-  bytes += out_size * static_cast<i64>(spec.out_type.itemsize());
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (inputs)");
-
-  cupp::ndarray result;  // the last result (the out array when given)
-  std::function<void()> call;
-  if (spec.op == "astype") {
-    if (spec.out_given) throw std::runtime_error("astype has no out=");
-    call = [&] { result = cupp::astype(inputs.at(0), spec.out_type); };
-  } else {
-    const cupp::ufunc& f = cupp::ufunc::get(spec.op);
-    std::vector<cupp::operand> operands(inputs.begin(), inputs.end());
-    cupp::ufunc_options options;
-    if (spec.out_given) options.out = out;
-    if (spec.metric == "host" && spec.out_given && operands.size() == 2) {
-      call = [&f, &inputs, options] { f(inputs[0], inputs[1], options); };
-    } else if (spec.metric == "host" && operands.size() == 2) {
-      call = [&f, &inputs] { [[maybe_unused]] const cupp::ndarray r = f(inputs[0], inputs[1]); };
-    } else {
-      call = [&f, operands, options, &result] { result = f.call(operands, options).at(0); };
-    }
+  if (spec.out_given) {
+    out = cupp::empty(broadcast_shape(spec.inputs), spec.out_type);
+    frame.put("out", out);
   }
+  for (const cupp::bench::setup_step& step : binding->steps) frame.put(std::string(step.name), step.make(frame)());
+  const cupp::bench::timed_call call = binding->bind(frame);
+  cupp::ndarray result = call();  // the first compile, and the result's shape, out of the timing
+  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (inputs)");
+  const cupp::shape_t out_shape(result.shape().begin(), result.shape().end());
+  const cupp::dtype out_type = result.dtype();
+  const bool into_out = !out.is_null() && result.data() == out.data();
+  bytes += static_cast<i64>(result.nbytes());
 
   // Poison: the out array, or (allocating) a block of the result's size handed back to the pool,
   // which gives it to the next allocation of that size on this stream.
   auto poison = [&] {
-    if (spec.out_given) {
+    if (into_out) {
       check(cudaMemsetAsync(out.data(), 0xff, out.nbytes(), s), "cudaMemsetAsync (poison)");
     } else {
       result = cupp::ndarray();
-      const cupp::ndarray scratch = cupp::empty(out_shape, spec.out_type);
-      check(cudaMemsetAsync(scratch.data(), 0xff, scratch.nbytes(), s), "cudaMemsetAsync (poison)");
+      const cupp::ndarray scratch = cupp::empty(out_shape, out_type);
+      if (scratch.nbytes() > 0) check(cudaMemsetAsync(scratch.data(), 0xff, scratch.nbytes(), s), "cudaMemsetAsync (poison)");
     }
   };
 
   json_line line;
   line.str("side", "cupp").str("case", spec.name).str("metric", spec.metric);
   if (spec.metric == "host") {
-    const host_pair h = time_host_against_floor(call, [&] { k.empty({1}, {1}); }, cfg, s);
+    const host_pair h = time_host_against_floor([&] { [[maybe_unused]] const cupp::ndarray r = call(); },
+                                                [&] { k.empty({1}, {1}); }, cfg, s);
     line.num("us_per_call", h.us).num("launch_us", h.floor_us).num("ratio", h.us / h.floor_us);
-    line.num("target", spec.target).str("pass", h.us / h.floor_us <= spec.target ? "yes" : "no");
+    if (spec.target > 0) line.num("target", spec.target).str("pass", h.us / h.floor_us <= spec.target ? "yes" : "no");
   } else {
     poison();
-    const timing t = time_device(call, cfg.warmup, cfg.reps, s);
+    const timing t = time_device([&] { result = call(); }, cfg.warmup, cfg.reps, s);
     const double gbps = static_cast<double>(bytes) / (t.median_ms * 1e6);
-    const double fraction = gbps / fl.best_gbps();
     line.num("ms", t.median_ms).num("min_ms", t.min_ms).integer("bytes", bytes).num("gbps", gbps);
-    line.num("floor_gbps", fl.best_gbps()).num("fraction", fraction).num("target", spec.target);
-    line.str("pass", fraction >= spec.target ? "yes" : "no");
-  }
-  // The result checked comes from one more call into freshly poisoned memory.
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
-  poison();
-  if (spec.op == "astype") {
-    result = cupp::astype(inputs.at(0), spec.out_type);
-  } else {
-    cupp::ufunc_options options;
-    if (spec.out_given) options.out = out;
-    const std::vector<cupp::operand> operands(inputs.begin(), inputs.end());
-    result = cupp::ufunc::get(spec.op).call(operands, options).at(0);
+    if (spec.metric == "bandwidth") {
+      const double fraction = gbps / fl.best_gbps();
+      line.num("floor_gbps", fl.best_gbps()).num("fraction", fraction).num("target", spec.target);
+      line.str("pass", fraction >= spec.target ? "yes" : "no");
+    }
   }
   check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
-  const std::string verdict = check_sample(k, spec, inputs, result, cfg.check_samples, s);
-  line.str("check", verdict);
-  finish_result(k, spec, result, line, cfg, s);
-  if (!spec.note.empty()) line.str("note", spec.note);
-  line.print();
-  if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
-}
-
-using reduction_fn = cupp::ndarray (*)(const cupp::ndarray&, const cupp::reduce_options&);
-
-// The reductions (and the scan cumsum) cupp has (cupp/reductions.hpp, cupp/scans.hpp); nullptr: missing.
-reduction_fn find_reduction(std::string_view op) {
-  if (op == "sum") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::sum(a, o); };
-  if (op == "prod") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::prod(a, o); };
-  if (op == "max") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::max(a, o); };
-  if (op == "min") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::min(a, o); };
-  if (op == "mean") return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::mean(a, o); };
-  if (op == "argmax")
-    return [](const cupp::ndarray& a, const cupp::reduce_options& o) {
-      cupp::arg_options arg;
-      if (!o.axis.all()) arg.axis = o.axis.list().front();
-      return cupp::argmax(a, arg);
-    };
-  if (op == "cumsum")  // a scan (kind "scan"): same shape of call
-    return [](const cupp::ndarray& a, const cupp::reduce_options& o) {
-      cupp::scan_options scan;
-      if (!o.axis.all()) scan.axis = o.axis.list().front();
-      return cupp::cumsum(a, scan);
-    };
-  if (op == "sort")  // kind "sort": along the last axis, allocating the result
-    return [](const cupp::ndarray& a, const cupp::reduce_options&) { return cupp::sort(a); };
-  if (op == "argsort")
-    return [](const cupp::ndarray& a, const cupp::reduce_options&) { return cupp::argsort(a); };
-  if (op == "var")
-    return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::var(a, {.axis = o.axis}); };
-  if (op == "std")
-    return [](const cupp::ndarray& a, const cupp::reduce_options& o) { return cupp::std_(a, {.axis = o.axis}); };
-  return nullptr;
-}
-
-// A reduction of one input (hash-filled like CuPy's), allocating its result. Checked against
-// CuPy's by compare.py (the sample); here only the result dtype.
-void run_reduction(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
-  const reduction_fn f = find_reduction(spec.op);
-  const input_spec& in = spec.inputs.at(0);
-  const cupp::ndarray x = cupp::empty(in.shape, in.type);
-  fill_random(k, x, 1234);
-  cupp::reduce_options options;
-  if (spec.axis) options.axis = *spec.axis;
-  cupp::ndarray result = f(x, options);  // the shape, and the first compile out of the timing
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (inputs)");
-  const cupp::shape_t out_shape(result.shape().begin(), result.shape().end());
-  const cupp::dtype out_type = result.dtype();
-  auto poison = [&] {  // a block of the result's size back to the pool, for the next allocation
-    result = cupp::ndarray();
-    const cupp::ndarray scratch = cupp::empty(out_shape, out_type);
-    check(cudaMemsetAsync(scratch.data(), 0xff, scratch.nbytes(), s), "cudaMemsetAsync (poison)");
-  };
-  json_line line;
-  line.str("side", "cupp").str("case", spec.name).str("metric", spec.metric);
-  if (spec.metric == "host") {
-    const host_pair h = time_host_against_floor([&] { [[maybe_unused]] const cupp::ndarray r = f(x, options); },
-                                                 [&] { k.empty({1}, {1}); }, cfg, s);
-    line.num("us_per_call", h.us).num("launch_us", h.floor_us).num("ratio", h.us / h.floor_us);
-  } else {
+  std::string verdict = "ok";
+  if (spec.check) {
     poison();
-    const timing t = time_device([&] { result = f(x, options); }, cfg.warmup, cfg.reps, s);
-    const i64 bytes = static_cast<i64>(x.nbytes() + result.nbytes());
-    const double gbps = static_cast<double>(bytes) / (t.median_ms * 1e6);
-    line.num("ms", t.median_ms).num("min_ms", t.min_ms).integer("bytes", bytes).num("gbps", gbps);
-    line.num("floor_gbps", fl.best_gbps()).num("fraction", gbps / fl.best_gbps());
+    result = call();
+    check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
+    if (spec.kind == "elementwise") {
+      verdict = check_sample(k, spec, inputs, result, cfg.check_samples, s);
+    } else if (result.dtype() != spec.out_type) {
+      verdict = "result dtype " + result.dtype().name() + ", expected " + spec.out_type.name();
+    }
+    line.str("check", verdict);
+    finish_result(k, spec, result, line, cfg, s);
   }
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
-  poison();
-  result = f(x, options);
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
-  const std::string verdict = result.dtype() == spec.out_type
-                                  ? "ok"
-                                  : "result dtype " + result.dtype().name() + ", expected " + spec.out_type.name();
-  line.str("check", verdict);
-  finish_result(k, spec, result, line, cfg, s);
   if (!spec.note.empty()) line.str("note", spec.note);
   line.print();
   if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
-}
-
-// concatenate of the inputs (hash-filled with seeds 1234, 1235, ... like CuPy's side) along axis
-// 0, allocating its result; checked against CuPy's by compare.py.
-void run_concatenate(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
-  std::vector<cupp::ndarray> inputs;
-  i64 bytes = 0;
-  unsigned seed = 1234;
-  for (const input_spec& in : spec.inputs) {
-    cupp::ndarray data = cupp::empty(in.shape, in.type);
-    fill_random(k, data, seed++);
-    bytes += 2 * static_cast<i64>(data.nbytes());  // read once, written once
-    inputs.push_back(std::move(data));
-  }
-  cupp::ndarray result = cupp::concatenate(inputs);
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (inputs)");
-  json_line line;
-  line.str("side", "cupp").str("case", spec.name).str("metric", spec.metric);
-  const timing t = time_device([&] { result = cupp::concatenate(inputs); }, cfg.warmup, cfg.reps, s);
-  const double gbps = static_cast<double>(bytes) / (t.median_ms * 1e6);
-  line.num("ms", t.median_ms).num("min_ms", t.min_ms).integer("bytes", bytes).num("gbps", gbps);
-  line.num("floor_gbps", fl.best_gbps()).num("fraction", gbps / fl.best_gbps());
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
-  result = cupp::ndarray();
-  result = cupp::concatenate(inputs);
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
-  const std::string verdict = result.dtype() == spec.out_type ? "ok" : "result dtype " + result.dtype().name();
-  line.str("check", verdict);
-  finish_result(k, spec, result, line, cfg, s);
-  if (!spec.note.empty()) line.str("note", spec.note);
-  line.print();
-  if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
-}
-
-// Indexing (cupp/indexing.hpp): nonzero of a bool array, x[x > 0] (the mask made beforehand),
-// x.take(idx) with idx = (arange(n) * 2654435761) % n (a scattered permutation; the other sides
-// make the same indices), in mode raise or the case's "mode". Each call learns its result size or
-// reads the error state: one round trip, inside the timing as on the other sides.
-void run_indexing(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
-  (void)fl;
-  const input_spec& in = spec.inputs.at(0);
-  const cupp::ndarray x = cupp::empty(in.shape, in.type);
-  fill_random(k, x, 1234);
-  cupp::ndarray aux;
-  std::function<cupp::ndarray()> call;
-  if (spec.op == "nonzero") {
-    call = [&] { return cupp::nonzero(x).at(0); };
-  } else if (spec.op == "mask") {
-    aux = x > 0;
-    call = [&] { return cupp::ndarray(x(aux)); };
-  } else {
-    const i64 n = x.size();
-    aux = cupp::arange(n) * i64{2654435761} % n;
-    const cupp::clip_mode mode = spec.mode.empty() ? cupp::clip_mode::raise : cupp::parse_clip_mode(spec.mode);
-    call = [&, mode] { return cupp::take(x, aux, {.mode = mode}); };
-  }
-  cupp::ndarray result = call();
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (inputs)");
-  json_line line;
-  line.str("side", "cupp").str("case", spec.name).str("metric", spec.metric);
-  result = cupp::ndarray();
-  const timing t = time_device([&] { result = call(); }, cfg.warmup, cfg.reps, s);
-  const i64 bytes = static_cast<i64>(x.nbytes() + (aux.is_null() ? 0 : aux.nbytes()) + result.nbytes());
-  line.num("ms", t.median_ms).num("min_ms", t.min_ms).integer("bytes", bytes);
-  line.num("gbps", static_cast<double>(bytes) / (t.median_ms * 1e6));
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
-  result = cupp::ndarray();
-  result = call();
-  check(cudaStreamSynchronize(s), "cudaStreamSynchronize (case)");
-  const std::string verdict = result.dtype() == spec.out_type
-                                  ? "ok"
-                                  : "result dtype " + result.dtype().name() + ", expected " + spec.out_type.name();
-  line.str("check", verdict);
-  finish_result(k, spec, result, line, cfg, s);
-  if (!spec.note.empty()) line.str("note", spec.note);
-  line.print();
-  if (verdict != "ok") throw std::runtime_error("check failed: " + verdict);
-}
-
-// Host time of an allocation from the pool, freed at once.
-void run_alloc(const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
-  const double us = time_host_us(
-      [&] { [[maybe_unused]] const cupp::ndarray r = cupp::empty(spec.out_shape, spec.out_type); }, cfg, s);
-  json_line line;
-  line.str("side", "cupp").str("case", spec.name).str("metric", spec.metric);
-  line.num("us_per_call", us).num("launch_us", fl.launch_us).num("ratio", us / fl.launch_us);
-  if (!spec.note.empty()) line.str("note", spec.note);
-  line.print();
-}
-
-void run_case(const helpers& k, const case_spec& spec, const settings& cfg, const floors& fl, cudaStream_t s) {
-  if (spec.kind == "elementwise") return run_elementwise(k, spec, cfg, fl, s);
-  if ((spec.kind == "reduction" || spec.kind == "scan" || spec.kind == "sort") && find_reduction(spec.op) != nullptr)
-    return run_reduction(k, spec, cfg, fl, s);
-  if (spec.kind == "alloc") return run_alloc(spec, cfg, fl, s);
-  if (spec.kind == "concat") return run_concatenate(k, spec, cfg, fl, s);
-  if (spec.kind == "indexing" && (spec.op == "nonzero" || spec.op == "mask" || spec.op == "take"))
-    return run_indexing(k, spec, cfg, fl, s);
-  json_line()
-      .str("side", "cupp").str("case", spec.name).str("metric", spec.metric)
-      .str("missing", "cupp has no " + spec.op + " (" + spec.kind + ") yet").print();
 }
 
 std::string default_cases_path(const char* argv0) {

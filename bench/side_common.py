@@ -1,14 +1,17 @@
-"""What the Python sides of the benchmark share (side_cupy.py, side_torch.py): reading
-bench/cases.json, the command line, the JSON-lines output, timing loops over a library's CUDA
-events, checking a sample of an element-wise result against a NumPy reference computed in
-float64 / complex128 (as bench.cpp does for cupp), the input fill kernel (the same text as
-bench.cpp's, so cupp's and CuPy's inputs are equal) and the sample of a result that compare.py
-checks across sides."""
+"""What the Python sides of the benchmark share (side_cupy.py, side_torch.py): reading the table
+of cases (generated/bench/cases.json), the command line, binding a case's NumPy expression once
+over a library's names (bind), the one runner of every case (run_case), the JSON-lines output,
+timing loops over a library's CUDA events, checking a sample of an element-wise result against a
+NumPy reference computed in float64 / complex128 (as bench.cpp does for cupp), the input fill
+kernel (the same text as bench.cpp's, so cupp's and CuPy's inputs are equal) and the sample of a
+result that compare.py checks across sides."""
 import argparse
+import ast
 import json
 import math
 import os
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -22,9 +25,16 @@ EPSILON = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": 2.0 ** -23, 
            "complex64": 2.0 ** -23, "complex128": 2.0 ** -52}
 
 
+def default_table():
+    """The merged table: generated/bench/cases.json in the source tree, cases.json beside the
+    scripts where they are staged (tools/dev/stage-gpu.sh copies the merged one)."""
+    merged = os.path.join(HERE, "..", "generated", "bench", "cases.json")
+    return merged if os.path.exists(merged) else os.path.join(HERE, "cases.json")
+
+
 def parse_args(description):
     p = argparse.ArgumentParser(description=description)
-    p.add_argument("--cases", default=os.path.join(HERE, "cases.json"))
+    p.add_argument("--cases", default=default_table())
     p.add_argument("--samples", default="", help="write each result's sampled values to DIR/<case>.npy")
     p.add_argument("--only", default="", help="comma-separated case names")
     p.add_argument("--reps", type=int, default=None)
@@ -134,19 +144,6 @@ def compare(op, xs, got, compute_dtypes):
             f"got {got[i]!r}, expected {want[i]!r}")
 
 
-def make_call(f, inputs, out, given):
-    """The timed call of a ufunc-like f on the inputs, with out= when given; two-input calls are
-    spelled out so that no argument unpacking is timed."""
-    a = inputs
-    if given:
-        if len(a) == 2:
-            return lambda: f(a[0], a[1], out=out)
-        return lambda: f(*a, out=out)
-    if len(a) == 2:
-        return lambda: f(a[0], a[1])
-    return lambda: f(*a)
-
-
 # The input fill (bench.cpp's fill_source, the same text: bench/test_compare_logic.py checks).
 # fill(p, n, kind, size, seed) over n elements; FILL_KIND gives kind and size per dtype (complex:
 # 2n elements of its component).
@@ -223,45 +220,107 @@ def write_sample(directory, name, values):
     return path
 
 
-def run_other(case, settings, samples_dir, side, lib):
-    """A case of another kind than 'elementwise' on a Python side. lib supplies:
-    make_inputs(case) -> inputs; make_call(case, inputs) -> a callable returning the result, or
-    None when the library lacks the op; time_device(call) -> (median_ms, min_ms);
-    time_host(call) -> us; synchronize(); poison(result) (the result's size in NaN bytes handed
-    back to the allocator); host_values(result, positions) -> NumPy values at the flat positions;
-    optionally reference_call(case, inputs) -> a callable whose result is sampled instead (a more
-    exact computation than the timed one), or None.
+class Missing(Exception):
+    """The library has no name the expression uses."""
+
+
+def bind(expr, names, arrays):
+    """expr (NumPy's spelling) as a callable of no arguments, bound once: every name it uses is a
+    closure variable holding the library's function (from names) or the case's array (from
+    arrays), so a call is what a hand-written lambda would do, nothing parsed or looked up by
+    name. Raises Missing for a name neither has."""
+    tree = ast.parse(expr, mode="eval")
+    used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)})
+    values = []
+    for n in used:
+        if n in arrays:
+            values.append(arrays[n])
+        elif n in names:
+            values.append(names[n])
+        else:
+            raise Missing(n)
+    params = ", ".join(used)
+    scope = {}
+    exec(f"def make({params}):\n    return lambda: {expr}\n", {}, scope)  # noqa: S102 - the table's text
+    return scope["make"](*values)
+
+
+def run_case(case, settings, samples_dir, side, lib):
+    """One case on a Python side, from its expression. lib supplies: names (the library's
+    functions under NumPy's names; a dotted name as an object with attributes); make_input(spec,
+    seed); empty(shape, dtype_name); synchronize(); time_device(call) -> (median_ms, min_ms);
+    time_host(call) -> us; poison(array) (NaN bytes over it); scratch_poison(result) (a block of
+    the result's size in NaN bytes handed back to the allocator); host_values(result, positions);
+    shape_of, dtype_name, same_array(a, b); widen(x) (a float64 copy, for reference: float64);
+    optionally check_elementwise(case, inputs, result) -> 'ok' or what is wrong.
     Emits the case's line; the sample goes to samples_dir (compare.py checks cupp's against it)."""
     line = dict(side=side, case=case["name"], metric=case["metric"])
-    inputs = lib.make_inputs(case)
-    call = lib.make_call(case, inputs)
-    if call is None:
-        line["missing"] = f"{side} has no {case['op']} ({kind(case)})"
+    inputs = [lib.make_input(spec, 1234 + i) for i, spec in enumerate(case["inputs"])]
+    arrays = {f"x{i}": x for i, x in enumerate(inputs)}
+    out = None
+    if case.get("out", {}).get("given"):
+        out = arrays["out"] = lib.empty(out_shape(case), case["out"]["dtype"])
+    try:
+        for step in case.get("setup", []):
+            target, _, rhs = step.partition("=")
+            arrays[target.strip()] = bind(rhs.strip(), lib.names, arrays)()
+        call = bind(case["expr"], lib.names, arrays)
+    except Missing as e:
+        line["missing"] = f"{side} has no {e.args[0]} ({case['expr']})"
         emit(**line)
         return
     result = call()  # compiles and allocates out of the timing
     lib.synchronize()
+    into_out = out is not None and lib.same_array(result, out)
+
+    def poison():
+        if into_out:
+            lib.poison(out)
+        else:
+            lib.scratch_poison(result)
+
     if case["metric"] == "host":
         line["us_per_call"] = lib.time_host(call)
     else:
-        lib.poison(result)
+        poison()
         ms, min_ms = lib.time_device(call)
         line.update(ms=ms, min_ms=min_ms)
     lib.synchronize()
-    if result is not None:
-        lib.poison(result)
+    if case.get("check", True):
+        poison()
         del result
-        exact = getattr(lib, "reference_call", lambda c, i: None)(case, inputs)
-        result = (exact or call)()
-        lib.synchronize()
-        if exact is not None:
+        if case.get("reference") == "float64":  # a more exact computation than the timed one
+            wide = {n: (lib.widen(a) if n.startswith("x") else a) for n, a in arrays.items()}
+            result = bind(case["expr"], lib.names, wide)()
             line["reference"] = "float64"
+        else:
+            result = call()
+        lib.synchronize()
+        if kind(case) == "elementwise" and hasattr(lib, "check_elementwise"):
+            line["check"] = lib.check_elementwise(case, inputs, result)
         positions = sample_positions(int(np.prod(lib.shape_of(result))), settings.get("check_samples", 4096))
         path = write_sample(samples_dir, case["name"], lib.host_values(result, positions))
         if path:
             line["sample"] = path
         line["out_size"] = int(np.prod(lib.shape_of(result)))
         line["out_dtype"] = lib.dtype_name(result)
-    if case.get("note"):
-        line["note"] = case["note"]
+    notes = ([case["note"]] if case.get("note") else []) + (lib.notes(case, inputs) if hasattr(lib, "notes") else [])
+    if notes:
+        line["note"] = "; ".join(notes)
     emit(**line)
+
+
+def run_cases(side, cases, settings, samples_dir, lib, between=lambda: None):
+    """Every case but the jit ones (compare.py runs those); an exception is reported as the
+    case's error and the next case runs. Returns the number of failures."""
+    failures = 0
+    for case in cases:
+        print(f"{side}: {case['name']}", file=sys.stderr, flush=True)
+        try:
+            if kind(case) != "jit":
+                run_case(case, settings, samples_dir, side, lib)
+        except Exception as e:  # noqa: BLE001 - report and go on with the next case
+            failures += 1
+            emit(side=side, case=case["name"], metric=case["metric"], error=f"{type(e).__name__}: {e}")
+        between()
+    return failures

@@ -1,6 +1,6 @@
-"""CuPy's side of the benchmark (bench/compare.py runs it): the cases of bench/cases.json with
-CuPy (ufuncs and astype; reductions, cumsum, sort, indexing, concatenate, allocation), timed as
-bench.cpp times cupp's (CUDA events, warm-up, medians; host time per call in batches), outputs
+"""CuPy's side of the benchmark (bench/compare.py runs it): every case of the table with CuPy,
+each case's NumPy expression bound once over cupy's names (side_common.bind), timed as bench.cpp
+times cupp's (CUDA events, warm-up, medians; host time per call in batches), outputs
 poisoned with NaN bytes first, element-wise results checked on a sample against NumPy. Inputs
 come from the fill kernel bench.cpp uses (side_common.FILL_SOURCE), so with --samples DIR each
 result's sampled values (DIR/<case>.npy) are the reference compare.py checks cupp's against.
@@ -50,58 +50,39 @@ def host_values(result, positions):
     return result.ravel()[cupy.asarray(positions)].get()
 
 
+def _take(a, indices, axis=None, out=None, mode=None):
+    """cupy.take has no mode=: CuPy makes its usual call (the case's note says so)."""
+    return a.take(indices, axis, out)
+
+
+def names():
+    """NumPy's names for the expressions: cupy's own, and shims where CuPy's spelling differs."""
+    ns = {n: getattr(cupy, n) for n in dir(cupy) if not n.startswith("_")}
+    if "astype" not in ns:
+        ns["astype"] = lambda x, dtype, copy=True: x.astype(dtype, copy=copy)
+    ns["take"] = _take
+    return ns
+
+
+def to_host_wide(x, index):
+    """Elements of x (broadcast to the result) at the sample positions, as float64/complex128."""
+    s = x[tuple(cupy.asarray(i) for i in index)].get()
+    return s.astype(np.complex128 if s.dtype.kind == "c" else np.float64)
+
+
 class Lib:
-    """What side_common.run_other needs, for CuPy."""
+    """What side_common.run_case needs, for CuPy."""
 
     def __init__(self, stream, settings):
-        self.stream, self.settings = stream, settings
+        self.stream, self.settings, self.names = stream, settings, names()
 
-    def make_inputs(self, case):
-        inputs = [make_input(spec, 1234 + i) for i, spec in enumerate(case["inputs"])]
-        if case["op"] == "mask":
-            inputs.append(inputs[0] > 0)
-        elif case["op"] == "take":
-            n = inputs[0].size
-            inputs.append(cupy.arange(n, dtype=cupy.int64) * 2654435761 % n)  # as bench.cpp
-        cupy.cuda.Device().synchronize()
-        return inputs
+    @staticmethod
+    def make_input(spec, seed):
+        return make_input(spec, seed)
 
-    def make_call(self, case, inputs):
-        op, k, x = case["op"], common.kind(case), inputs[0] if inputs else None
-        axis = case.get("axis")
-        if k == "reduction" and op in ("sum", "prod", "max", "min", "mean", "argmax", "argmin", "std", "var"):
-            f = getattr(x, op)
-            return lambda: f(axis=axis)
-        if k == "scan" and op == "cumsum":
-            return lambda: cupy.cumsum(x)
-        if k == "sort" and op in ("sort", "argsort"):
-            f = getattr(cupy, op)
-            return lambda: f(x)
-        if k == "indexing" and op == "nonzero":
-            return lambda: cupy.nonzero(x)[0]
-        if k == "indexing" and op == "mask":
-            m = inputs[1]
-            return lambda: x[m]
-        if k == "indexing" and op == "take":
-            idx = inputs[1]
-            return lambda: x.take(idx)
-        if k == "concat":
-            return lambda: cupy.concatenate(inputs)
-        if k == "alloc":
-            shape, dt = tuple(case["out"]["shape"]), np_dtype(case["out"]["dtype"])
-
-            def alloc():
-                cupy.empty(shape, dtype=dt)
-            return alloc
-        return None
-
-    def reference_call(self, case, inputs):
-        """var and std sampled from a float64 computation: CuPy's float32 one accumulates in
-        float32 and is off by about 1e-4 on 2^28 elements, more than the check allows."""
-        if common.kind(case) == "reduction" and case["op"] in ("var", "std"):
-            x, axis = inputs[0], case.get("axis")
-            return lambda: getattr(x.astype(cupy.float64), case["op"])(axis=axis)
-        return None
+    @staticmethod
+    def empty(shape, dtype):
+        return cupy.empty(shape, dtype=np_dtype(dtype))
 
     def time_device(self, call):
         s = self.stream
@@ -115,10 +96,22 @@ class Lib:
     def synchronize(self):
         self.stream.synchronize()
 
-    def poison(self, result):
+    def poison(self, a):
+        if a.nbytes:
+            a.data.memset_async(0xFF, a.nbytes, self.stream)
+
+    def scratch_poison(self, result):
         scratch = cupy.empty(result.shape, dtype=result.dtype)
-        scratch.data.memset_async(0xFF, scratch.nbytes, self.stream) if scratch.nbytes else None
+        self.poison(scratch)
         del scratch
+
+    @staticmethod
+    def same_array(a, b):
+        return isinstance(a, cupy.ndarray) and a.data.ptr == b.data.ptr
+
+    @staticmethod
+    def widen(x):
+        return x.astype(cupy.complex128 if x.dtype.kind == "c" else cupy.float64)
 
     @staticmethod
     def shape_of(result):
@@ -130,67 +123,17 @@ class Lib:
 
     host_values = staticmethod(host_values)
 
-
-def to_host_wide(x, index):
-    """Elements of x (broadcast to the result) at the sample positions, as float64/complex128."""
-    s = x[tuple(cupy.asarray(i) for i in index)].get()
-    return s.astype(np.complex128 if s.dtype.kind == "c" else np.float64)
-
-
-def run_case(case, settings, stream, samples_dir):
-    if common.kind(case) != "elementwise":
-        return common.run_other(case, settings, samples_dir, SIDE, Lib(stream, settings))
-    inputs = [make_input(spec, 1234 + i) for i, spec in enumerate(case["inputs"])]
-    shape = common.out_shape(case)
-    out_dt = np_dtype(case["out"]["dtype"])
-    op, given = case["op"], case["out"]["given"]
-    out = cupy.empty(shape, dtype=out_dt) if given else None
-    cupy.cuda.Device().synchronize()
-    if op == "astype":
-        def call():
-            return inputs[0].astype(out_dt)
-    else:
-        f = getattr(cupy, op)
-        call = common.make_call(f, inputs, out, given)
-
-    def poison():
-        if given:
-            out.data.memset_async(0xFF, out.nbytes, stream)
-        else:  # a block of the result's size, back to the pool for the next allocation
-            scratch = cupy.empty(shape, dtype=out_dt)
-            scratch.data.memset_async(0xFF, scratch.nbytes, stream)
-            del scratch
-
-    line = dict(side=SIDE, case=case["name"], metric=case["metric"])
-    if case["metric"] == "host":
-        line["us_per_call"] = common.time_host_us(call, settings, stream.synchronize)
-    else:
-        poison()
-        ms, min_ms = common.time_device(
-            call, settings.get("warmup", 5), settings.get("reps", 30), cupy.cuda.Event,
-            lambda e: e.record(stream), cupy.cuda.get_elapsed_time, stream.synchronize)
-        b = common.bytes_moved(case)
-        line.update(ms=ms, min_ms=min_ms, bytes=b, gbps=b / (ms * 1e6))
-    stream.synchronize()
-    poison()
-    result = call()
-    stream.synchronize()
-    if result.dtype != out_dt:
-        line["check"] = f"result dtype {result.dtype}, expected {out_dt}"
-    else:
-        index = common.sample_indices(shape, settings.get("check_samples", 4096))
+    def check_elementwise(self, case, inputs, result):
+        """The result against NumPy in float64 / complex128 at sampled positions."""
+        out_dt = np_dtype(case["out"]["dtype"])
+        if result.dtype != out_dt:
+            return f"result dtype {result.dtype}, expected {out_dt}"
+        shape = common.out_shape(case)
+        index = common.sample_indices(shape, self.settings.get("check_samples", 4096))
         xs = [to_host_wide(cupy.broadcast_to(x, shape), index) for x in inputs]
         got = to_host_wide(result, index)
         compute = np.result_type(*(np_dtype(s["dtype"]) for s in case["inputs"]))
-        line["check"] = common.compare(op, xs, got, [str(compute), case["out"]["dtype"]])
-        positions = common.sample_positions(result.size, settings.get("check_samples", 4096))
-        path = common.write_sample(samples_dir, case["name"], host_values(result, positions))
-        if path:
-            line["sample"] = path
-        line["out_size"] = int(result.size)
-    if case.get("note"):
-        line["note"] = case["note"]
-    common.emit(**line)
+        return common.compare(case["op"], xs, got, [str(compute), case["out"]["dtype"]])
 
 
 def floors(settings, stream):
@@ -229,7 +172,6 @@ def main():
     args = common.parse_args(__doc__)
     settings, cases = common.load_cases(args)
     stream = cupy.cuda.Stream(non_blocking=False)
-    failures = 0
     with stream:
         common.emit(side=SIDE, case="device", metric="info",
                     name=cupy.cuda.runtime.getDeviceProperties(0)["name"].decode(),
@@ -237,16 +179,8 @@ def main():
                     cuda_runtime=cupy.cuda.runtime.runtimeGetVersion(),
                     cuda_driver=cupy.cuda.runtime.driverGetVersion(), numpy=np.__version__)
         floors(settings, stream)
-        for case in cases:
-            print(f"{SIDE}: {case['name']}", file=sys.stderr, flush=True)
-            try:
-                if common.kind(case) != "jit":  # compare.py runs those
-                    run_case(case, settings, stream, args.samples)
-            except Exception as e:  # noqa: BLE001 - report and go on with the next case
-                failures += 1
-                common.emit(side=SIDE, case=case["name"], metric=case["metric"],
-                            error=f"{type(e).__name__}: {e}")
-            cupy.get_default_memory_pool().free_all_blocks()
+        failures = common.run_cases(SIDE, cases, settings, args.samples, Lib(stream, settings),
+                                    between=lambda: cupy.get_default_memory_pool().free_all_blocks())
     return 0 if failures == 0 else 1
 
 

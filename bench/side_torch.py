@@ -1,13 +1,14 @@
-"""PyTorch's side of the benchmark (bench/compare.py runs it): the cases of bench/cases.json
-where torch has the op (torch.add / multiply / sin / Tensor.to; sum, amax, argmax, std, var with
-correction=0, cumsum, sort, argsort, nonzero, boolean mask, take, cat, empty), timed as bench.cpp
-times cupp's (CUDA events, warm-up, medians; host time per call in batches), outputs poisoned
+"""PyTorch's side of the benchmark (bench/compare.py runs it): every case of the table with torch,
+each case's NumPy expression bound once over NumPy's names as torch spells them (names(): torch.add
+/ multiply / sin / Tensor.to; sum, amax, argmax, std, var with correction=0, cumsum, sort, argsort,
+nonzero, boolean mask, take, cat, empty, fft.fftfreq), timed as bench.cpp times cupp's (CUDA events, warm-up, medians; host time per call in batches), outputs poisoned
 with NaN bytes first and element-wise results checked on a sample against NumPy. PyTorch
 computes mixed int32 + float32 in float32 (torch.result_type) and casts into a float64 out; the
 check follows torch's semantics there and the line says so. Inputs are torch's own random data
 (its results are not compared with cupp's). Also torch's own copy floor. Prints the same JSON
 lines as the C++ side, with side "torch"; without torch it says so and exits 0."""
 import sys
+import types
 
 import numpy as np
 
@@ -64,59 +65,61 @@ def to_host_wide(x, index):
     return s.to(torch.complex128 if s.is_complex() else torch.float64).cpu().numpy()
 
 
+def _over(f, **fixed):
+    """NumPy's f(x, axis=None) as torch's f(x) / f(x, dim=axis)."""
+    def call(x, axis=None):
+        return f(x, **fixed) if axis is None else f(x, dim=axis, **fixed)
+    return call
+
+
+def names(device):
+    """NumPy's names for the expressions, as torch spells them: torch's own where the name and
+    meaning agree (add, multiply, sin, greater, remainder, ...), and shims that make the calls
+    this side made before the table had expressions (so its timings compare across versions)."""
+    ns = {n: getattr(torch, n) for n in dir(torch) if not n.startswith("_")}
+
+    def amax(x, axis=None):  # every axis: dim over all of them (torch.max(x) is another kernel)
+        return torch.amax(x, dim=tuple(range(x.dim())) if axis is None else axis)
+
+    def amin(x, axis=None):
+        return torch.amin(x, dim=tuple(range(x.dim())) if axis is None else axis)
+
+    def cumsum(x, axis=None):
+        return torch.cumsum(x.reshape(-1), 0) if axis is None else torch.cumsum(x, axis)
+
+    fft = types.SimpleNamespace(
+        fftfreq=lambda n, d=1.0: torch.fft.fftfreq(n, d, dtype=torch.float64, device=device),
+        rfftfreq=lambda n, d=1.0: torch.fft.rfftfreq(n, d, dtype=torch.float64, device=device))
+    ns.update(
+        astype=lambda x, dtype, copy=True: x.to(DTYPES[dtype]),
+        sum=_over(torch.sum), prod=_over(torch.prod), mean=_over(torch.mean),
+        max=amax, amax=amax, min=amin, amin=amin,
+        argmax=_over(torch.argmax), argmin=_over(torch.argmin),
+        std=_over(torch.std, correction=0), var=_over(torch.var, correction=0),
+        cumsum=cumsum,
+        sort=lambda x: torch.sort(x).values,
+        argsort=lambda x: torch.argsort(x),
+        nonzero=lambda x: (torch.nonzero(x),),  # one (n, 1) array: torch's usual call
+        take=lambda a, indices, axis=None, mode=None: torch.take(a, indices),
+        concatenate=lambda arrays, axis=0: torch.cat(arrays, axis),
+        empty=lambda shape, dtype="float64": torch.empty(shape, dtype=DTYPES[dtype], device=device),
+        arange=lambda stop: torch.arange(stop, dtype=torch.int64, device=device),
+        fft=fft)
+    return ns
+
+
 class Lib:
-    """What side_common.run_other needs, for PyTorch."""
+    """What side_common.run_case needs, for PyTorch."""
 
     def __init__(self, stream, settings, device):
         self.stream, self.settings, self.device = stream, settings, device
+        self.names = names(device)
 
-    def make_inputs(self, case):
-        inputs = [make_input(spec, 1234 + i, self.device) for i, spec in enumerate(case["inputs"])]
-        if case["op"] == "mask":
-            inputs.append(inputs[0] > 0)
-        elif case["op"] == "take":
-            n = inputs[0].numel()
-            inputs.append(torch.arange(n, dtype=torch.int64, device=self.device) * 2654435761 % n)  # as bench.cpp
-        torch.cuda.synchronize()
-        return inputs
+    def make_input(self, spec, seed):
+        return make_input(spec, seed, self.device)
 
-    def make_call(self, case, inputs):
-        op, k, x = case["op"], common.kind(case), inputs[0] if inputs else None
-        axis = case.get("axis")
-        if k == "reduction":
-            if op in ("std", "var"):
-                f = getattr(torch, op)
-                return (lambda: f(x, correction=0)) if axis is None else (lambda: f(x, dim=axis, correction=0))
-            name = {"max": "amax", "min": "amin"}.get(op, op)
-            if name in ("sum", "prod", "amax", "amin", "mean", "argmax", "argmin"):
-                f = getattr(torch, name)
-                if axis is None:
-                    return (lambda: f(x)) if name not in ("amax", "amin") else (lambda: f(x, dim=tuple(range(x.dim()))))
-                return lambda: f(x, dim=axis)
-            return None
-        if k == "scan" and op == "cumsum":
-            return lambda: torch.cumsum(x, 0)
-        if k == "sort" and op == "sort":
-            return lambda: torch.sort(x).values
-        if k == "sort" and op == "argsort":
-            return lambda: torch.argsort(x)
-        if k == "indexing" and op == "nonzero":
-            return lambda: torch.nonzero(x)
-        if k == "indexing" and op == "mask":
-            m = inputs[1]
-            return lambda: x[m]
-        if k == "indexing" and op == "take":
-            idx = inputs[1]
-            return lambda: torch.take(x, idx)
-        if k == "concat":
-            return lambda: torch.cat(inputs)
-        if k == "alloc":
-            shape, dt, dev = tuple(case["out"]["shape"]), DTYPES[case["out"]["dtype"]], self.device
-
-            def alloc():
-                torch.empty(shape, dtype=dt, device=dev)
-            return alloc
-        return None
+    def empty(self, shape, dtype):
+        return torch.empty(shape, dtype=DTYPES[dtype], device=self.device)
 
     def time_device(self, call):
         s = self.stream
@@ -130,11 +133,23 @@ class Lib:
     def synchronize(self):
         self.stream.synchronize()
 
-    def poison(self, result):
+    @staticmethod
+    def poison(a):
+        if a.numel():
+            fill_poison(a)
+
+    def scratch_poison(self, result):
         scratch = torch.empty(result.shape, dtype=result.dtype, device=self.device)
-        if scratch.numel():
-            fill_poison(scratch)
+        self.poison(scratch)
         del scratch
+
+    @staticmethod
+    def same_array(a, b):
+        return isinstance(a, torch.Tensor) and a.data_ptr() == b.data_ptr()
+
+    @staticmethod
+    def widen(x):
+        return x.to(torch.complex128 if x.is_complex() else torch.float64)
 
     @staticmethod
     def shape_of(result):
@@ -150,61 +165,29 @@ class Lib:
         s = flat[torch.as_tensor(positions, device=flat.device)]
         return s.to(torch.complex128 if s.is_complex() else torch.float64).cpu().numpy()
 
+    @staticmethod
+    def compute_dtype(case, inputs):
+        if case["op"] == "astype":
+            return DTYPES[case["out"]["dtype"]]
+        return torch.result_type(*inputs) if len(inputs) == 2 else inputs[0].dtype
 
-def run_case(case, settings, stream, device, samples_dir=""):
-    if common.kind(case) != "elementwise":
-        return common.run_other(case, settings, samples_dir, SIDE, Lib(stream, settings, device))
-    inputs = [make_input(spec, 1234 + i, device) for i, spec in enumerate(case["inputs"])]
-    shape = common.out_shape(case)
-    out_dt = DTYPES[case["out"]["dtype"]]
-    op, given = case["op"], case["out"]["given"]
-    out = torch.empty(shape, dtype=out_dt, device=device) if given else None
-    torch.cuda.synchronize()
-    if op == "astype":
-        def call():
-            return inputs[0].to(out_dt)
-        compute = out_dt
-    else:
-        f = getattr(torch, op)
-        compute = torch.result_type(*inputs) if len(inputs) == 2 else inputs[0].dtype
-        call = common.make_call(f, inputs, out, given)
-
-    def poison():
-        if given:
-            fill_poison(out)
-        else:  # a block of the result's size, back to the caching allocator for the next one
-            scratch = torch.empty(shape, dtype=out_dt, device=device)
-            fill_poison(scratch)
-            del scratch
-
-    line = dict(side=SIDE, case=case["name"], metric=case["metric"])
-    if case["metric"] == "host":
-        line["us_per_call"] = common.time_host_us(call, settings, stream.synchronize)
-    else:
-        poison()
-        ms, min_ms = common.time_device(
-            call, settings.get("warmup", 5), settings.get("reps", 30),
-            lambda: torch.cuda.Event(enable_timing=True), lambda e: e.record(stream),
-            lambda a, b: a.elapsed_time(b), stream.synchronize)
-        b = common.bytes_moved(case)
-        line.update(ms=ms, min_ms=min_ms, bytes=b, gbps=b / (ms * 1e6))
-    stream.synchronize()
-    poison()
-    result = call()
-    stream.synchronize()
-    if result.dtype != out_dt:
-        line["check"] = f"result dtype {result.dtype}, expected {out_dt}"
-    else:
-        index = common.sample_indices(shape, settings.get("check_samples", 4096))
+    def check_elementwise(self, case, inputs, result):
+        """The result against NumPy in float64 / complex128 at sampled positions, with torch's
+        compute dtype (mixed int32 + float32 computes in float32, then casts into the out)."""
+        out_dt = DTYPES[case["out"]["dtype"]]
+        if result.dtype != out_dt:
+            return f"result dtype {result.dtype}, expected {out_dt}"
+        shape = common.out_shape(case)
+        index = common.sample_indices(shape, self.settings.get("check_samples", 4096))
         xs = [to_host_wide(x.expand(shape), index) for x in inputs]
         got = to_host_wide(result, index)
-        line["check"] = common.compare(op, xs, got, [NAMES[compute], case["out"]["dtype"]])
-    notes = [case["note"]] if case.get("note") else []
-    if op != "astype" and compute != out_dt:
-        notes.append(f"torch computes in {NAMES[compute]}, casts into {case['out']['dtype']}")
-    if notes:
-        line["note"] = "; ".join(notes)
-    common.emit(**line)
+        return common.compare(case["op"], xs, got, [NAMES[self.compute_dtype(case, inputs)], case["out"]["dtype"]])
+
+    def notes(self, case, inputs):
+        compute = self.compute_dtype(case, inputs)
+        if common.kind(case) == "elementwise" and NAMES[compute] != case["out"]["dtype"]:
+            return [f"torch computes in {NAMES[compute]}, casts into {case['out']['dtype']}"]
+        return []
 
 
 def floors(settings, stream, device):
@@ -227,18 +210,9 @@ def main():
     common.emit(side=SIDE, case="device", metric="info", name=torch.cuda.get_device_name(device),
                 version=torch.__version__, reps=settings.get("reps"))
     floors(settings, stream, device)
-    failures = 0
-    for case in cases:
-        print(f"{SIDE}: {case['name']}", file=sys.stderr, flush=True)
-        try:
-            with torch.no_grad():
-                if common.kind(case) != "jit":  # compare.py runs those
-                    run_case(case, settings, stream, device, args.samples)
-        except Exception as e:  # noqa: BLE001 - report and go on with the next case
-            failures += 1
-            common.emit(side=SIDE, case=case["name"], metric=case["metric"],
-                        error=f"{type(e).__name__}: {e}")
-        torch.cuda.empty_cache()
+    with torch.no_grad():
+        failures = common.run_cases(SIDE, cases, settings, args.samples, Lib(stream, settings, device),
+                                    between=torch.cuda.empty_cache)
     return 0 if failures == 0 else 1
 
 

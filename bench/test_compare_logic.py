@@ -28,7 +28,7 @@ TEMP_DIRS = []
 
 
 def case_by_name():
-    _, cases = compare.load_table(os.path.join(HERE, "cases.json"))
+    _, cases = compare.load_table(compare.default_table())
     return {c["name"]: c for c in cases}
 
 
@@ -197,7 +197,57 @@ class CompareLogic(unittest.TestCase):
             if c["metric"] == "bandwidth":
                 self.assertGreater(compare.bytes_moved(c), 0, c["name"])
             self.assertIn(compare.kind(c), ("elementwise", "reduction", "scan", "sort", "indexing", "concat",
-                                            "alloc", "jit"), c["name"])
+                                            "alloc", "jit", "fft"), c["name"])
+
+
+class Expressions(unittest.TestCase):
+    """Each case's expression, bound as the Python sides bind it, over NumPy's names."""
+
+    def test_every_expression_binds_and_gives_the_tables_dtype(self):
+        names = {n: getattr(np, n) for n in dir(np) if not n.startswith("_")}
+        names.setdefault("astype", lambda x, dtype, copy=True: x.astype(dtype, copy=copy))  # NumPy < 2
+        rng = np.random.default_rng(1)
+        called = 0
+        for c in case_by_name().values():
+            if compare.kind(c) == "jit" or any(i["dtype"] == "bfloat16" for i in c["inputs"]):
+                continue
+            with self.subTest(case=c["name"]):
+                small = [dict(i, shape=[min(d, 8) for d in i["shape"]]) for i in c["inputs"]]
+                arrays = {}
+                for n, spec in enumerate(small):
+                    x = (rng.standard_normal(spec["shape"]) * 4).astype(spec["dtype"])
+                    arrays[f"x{n}"] = x.T if spec.get("view") == "T" else x
+                if c["out"].get("given"):
+                    shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
+                    arrays["out"] = np.empty(shape, dtype=c["out"]["dtype"])
+                if c.get("setup") or not c["inputs"] and c.get("check", True):
+                    # the setup's sizes are the case's own (2^26 elements): bound, not called
+                    side_common.bind(c["expr"], names, dict(arrays, **{s.split("=")[0].strip(): None
+                                                                       for s in c.get("setup", [])}))
+                    continue
+                result = side_common.bind(c["expr"], names, arrays)()
+                self.assertEqual(str(result.dtype), c["out"]["dtype"])
+                if "out" in arrays:
+                    self.assertIs(result, arrays["out"])
+                called += 1
+        self.assertGreater(called, 25)
+
+    def test_a_name_the_library_lacks_is_missing(self):
+        with self.assertRaises(side_common.Missing) as caught:
+            side_common.bind("frobnicate(x0)", {}, {"x0": np.zeros(1)})
+        self.assertEqual(caught.exception.args, ("frobnicate",))
+
+    def test_the_bound_call_holds_its_names(self):
+        x = np.arange(4.0)
+        call = side_common.bind("add(x0, x0)", {"add": np.add}, {"x0": x})
+        x[0] = 10.0  # the array is held, not copied: the call sees it
+        self.assertEqual(list(call()), [20.0, 2.0, 4.0, 6.0])
+
+    def test_rtol_of_the_table(self):
+        sort = case_by_name()["sort_float32"]
+        ref = np.array([1000.0, 0.5])
+        self.assertTrue(np.allclose(compare.tolerance(dict(sort, rtol=1e-3), ref), [1.0, 1e-3]))  # rtol * max(|ref|, 1)
+        self.assertTrue(np.all(compare.tolerance(sort, ref) == 0))  # sort without rtol: exact
 
 
 class SharedWithCpp(unittest.TestCase):

@@ -30,6 +30,14 @@ set(CUPP_GENERATED_TOOL_SOURCES
   ${CUPP_GENERATED_DIR}/tools/eval_bindings.cpp)
 set(CUPP_GENERATED_TEST_TABLES
   ${CUPP_GENERATED_DIR}/tests/op_test_table.inc)
+# The benchmark: the merged table of cases and cupp_bench's C++ of their expressions, from
+# bench/cases.json and each module's <module>/bench/cases.json.
+set(CUPP_GENERATED_BENCH_FILES
+  ${CUPP_GENERATED_DIR}/bench/bench_calls.cpp
+  ${CUPP_GENERATED_DIR}/bench/cases.json)
+file(GLOB CUPP_BENCH_TABLES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/bench/cases.json
+     ${PROJECT_SOURCE_DIR}/*/bench/cases.json)
+list(REMOVE_ITEM CUPP_BENCH_TABLES ${CUPP_GENERATED_DIR}/bench/cases.json)
 
 set(CUPP_CODEGEN_COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/codegen/generate.py
     --root ${PROJECT_SOURCE_DIR})
@@ -56,10 +64,10 @@ if(CUPP_REGENERATE)
   set(_stamp ${CMAKE_CURRENT_BINARY_DIR}/cupp_codegen.stamp)
   add_custom_command(
     OUTPUT ${_stamp} ${CUPP_GENERATED_SOURCES} ${CUPP_GENERATED_HEADERS} ${CUPP_GENERATED_TOOL_SOURCES} ${CUPP_GENERATED_TEST_TABLES}
-           ${CUPP_GENERATED_REGISTRY_SOURCES} ${CUPP_GENERATED_MODULE_SOURCES}
+           ${CUPP_GENERATED_REGISTRY_SOURCES} ${CUPP_GENERATED_MODULE_SOURCES} ${CUPP_GENERATED_BENCH_FILES}
     COMMAND ${CUPP_CODEGEN_COMMAND}
     COMMAND ${CMAKE_COMMAND} -E touch ${_stamp}
-    DEPENDS ${CUPP_SPEC_FILES} ${CUPP_CODEGEN_FILES} ${CMAKE_CURRENT_BINARY_DIR}/cupp_spec_files.txt
+    DEPENDS ${CUPP_SPEC_FILES} ${CUPP_CODEGEN_FILES} ${CUPP_BENCH_TABLES} ${CMAKE_CURRENT_BINARY_DIR}/cupp_spec_files.txt
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
     COMMENT "codegen: specs/ -> generated/ and docs/api/"
     VERBATIM)

@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import jinja2  # noqa: E402
 
+from bench_calls import format_table as format_bench_table, translate as translate_bench  # noqa: E402
 from eval_bindings import binding_body  # noqa: E402
 from model import EMPTY_KINDS, NAN_POLICIES, RESULT_RULES, Specs, SpecError, cpp_name, load_specs  # noqa: E402
 
@@ -30,7 +31,7 @@ def cpp_string(text: str) -> str:
     return f'R"{delim}({text}){delim}"'
 
 
-def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
+def render_all(specs: Specs, template_dir: str, root: str | None = None) -> dict[str, str]:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(template_dir), keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     dt = specs.dtypes
@@ -82,6 +83,15 @@ def render_all(specs: Specs, template_dir: str) -> dict[str, str]:
             put(family.declarations_path(), "declarations.hpp.j2", family=family)
     # cupp eval's generated routine bindings (compiled into the cupp tool, not into cupp::core).
     put("generated/tools/eval_bindings.cpp", "eval_bindings.cpp.j2")
+    # The benchmark's table (bench/cases.json and the modules' tables merged) and cupp_bench's
+    # C++ of each case's expression.
+    if root is not None and os.path.exists(os.path.join(root, "bench", "cases.json")):
+        table, cases = translate_bench(root, specs)
+        out["generated/bench/cases.json"] = format_bench_table(table)
+        for i, c in enumerate(cases):
+            c.index = i
+        put("generated/bench/bench_calls.cpp", "bench_calls.cpp.j2", cases=cases,
+            headers=sorted({hd for c in cases for hd in c.headers}))
     for family in specs.families:
         put(f"docs/api/{family.name}.md", "api_routine_family.md.j2", family=family)
     put("docs/api/README.md", "api_index.md.j2")
@@ -113,7 +123,7 @@ def main() -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     try:
-        outputs = render_all(specs, os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates"))
+        outputs = render_all(specs, os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates"), root)
     except SpecError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

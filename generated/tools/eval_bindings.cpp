@@ -79,6 +79,17 @@ void add_generated_bindings(function_table& t) {
     }
     return to_value(cupp::full_like(a.array(0), a.number(1), cupp::like_options{.dtype = a.dtype(2), .shape = a.optional_shape(3)}));
   });
+  // specs/routines/creation.yaml: arange(start: number, stop: number = None, step: number = None, dtype: dtype = None)
+  t.add("arange", [](span_v args, span_k kw) -> value {
+    const arguments a("arange", {"start", "stop", "step", "dtype"}, 1, 4, args, kw);
+    if (a.has(1)) {
+      return to_value(cupp::arange(a.number(0), *a.optional_number(1), a.optional_number(2).value_or(cupp::weak_scalar(1)), a.dtype(3)));
+    }
+    if (a.has(2)) {
+      return to_value(cupp::arange(cupp::weak_scalar(0), a.number(0), *a.optional_number(2), a.dtype(3)));
+    }
+    return to_value(cupp::arange(a.number(0), a.dtype(3)));
+  });
   // specs/routines/creation.yaml: linspace(start: operand, stop: operand, num: int = 50, endpoint: bool = True, retstep: bool = False, dtype: dtype = None, axis: int32 = 0)
   t.add("linspace", [](span_v args, span_k kw) -> value {
     const arguments a("linspace", {"start", "stop", "num", "endpoint", "retstep", "dtype", "axis"}, 2, 7, args, kw);

@@ -47,6 +47,9 @@ EVAL_CASES = add_cases({}, {
     # arange
     "arange_stop": Eval("arange(10)"),
     "arange_neg_step": Eval("arange(10, -7, -3)"),
+    "arange_stop_step_keyword": Eval("arange(10, step=3)"),   # stop alone with step=: start 0
+    "arange_start_stop_step_keyword": Eval("arange(2, 10, step=3)"),
+    "arange_stop_float_step_keyword": Eval("arange(2.5, step=0.5, dtype='float32')"),
     "arange_float": Eval("arange(0.0, 1.0, 0.1)", rtol=F8),
     "arange_float_4": Eval("arange(1.0, 1.3, 0.1)", rtol=F8),
     "arange_f32": Eval("arange(0.5, 7.25, 0.75, dtype='float32')", rtol=F4),

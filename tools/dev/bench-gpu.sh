@@ -3,7 +3,7 @@
 # stages only what the comparison needs into .bench-gpu/ (ignored by git; stripped programs, the
 # table of cases and the Python sides, checked to stay under the 64 MiB a call can carry) and
 # prints the device call. On the GPU machine .bench-gpu/run.sh runs bench/compare.py (cupp, CuPy
-# and PyTorch over bench/cases.json, cupp's results checked against CuPy's) and writes the table
+# and PyTorch over the merged table (generated/bench/cases.json), cupp's results checked against CuPy's) and writes the table
 # and bench-results.json to $OUT; `run.sh test` runs bench/test_compare.sh (a broken cupp result
 # must be caught). Extra arguments of run.sh (--only NAMES, --reps N) go to compare.py.
 #   usage: tools/dev/bench-gpu.sh [BUILD_DIR]        (default: build/)
@@ -19,7 +19,8 @@ for t in "${targets[@]}"; do
   cp "$build/bench/$t" "$stage/"
   strip "$stage/$t"
 done
-for f in cases.json compare.py side_common.py side_cupy.py side_torch.py compile_cupy.py test_compare.sh; do
+cp "$root/generated/bench/cases.json" "$stage/cases.json"  # the merged table (codegen)
+for f in compare.py side_common.py side_cupy.py side_torch.py compile_cupy.py test_compare.sh; do
   cp "$root/bench/$f" "$stage/"
 done
 cat > "$stage/run.sh" <<'RUN'

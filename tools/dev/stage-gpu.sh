@@ -41,7 +41,8 @@ if [ -f "$build/bench/cupp_bench_host_overhead" ]; then
   cp "$build/bench/cupp_bench_host_overhead" "$stage/"
   strip "$stage/cupp_bench_host_overhead"
 fi
-cp "$root/bench/cases.json" "$root/bench/compare.py" "$root/bench/side_common.py" "$root/bench/side_cupy.py" \
+cp "$root/generated/bench/cases.json" "$stage/cases.json"  # the merged table (codegen)
+cp "$root/bench/compare.py" "$root/bench/side_common.py" "$root/bench/side_cupy.py" \
    "$root/bench/side_torch.py" "$root/bench/test_compare.sh" "$stage/"
 mkdir -p "$stage/conformance/numpy-ref"
 cp "$build/tests/conformance/numpy-ref/promotion.yaml" "$build/tests/conformance/numpy-ref/manifest.yaml" \

@@ -146,7 +146,6 @@ function_table function_table::builtins() {
     t.add(name, dtype_constructor(name));
   }
   t.add("view", view_function);
-  add_creation(t);
   add_manipulation(t);
   add_searching(t);
   add_generated_bindings(t);

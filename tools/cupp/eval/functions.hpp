@@ -51,9 +51,6 @@ value call_ufunc_outer(const cupp::ufunc& f, std::span<const value> args, std::s
 value call_ufunc_reduce(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 value call_ufunc_reduceat(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
 value call_ufunc_accumulate(const cupp::ufunc& f, std::span<const value> args, std::span<const keyword_value> keywords);
-// Registers arange, whose leading numbers are read as Python's range reads them (creation.cpp;
-// the rest of the family is generated).
-void add_creation(function_table& t);
 // Registers pad, clip and where, whose arguments the typed signatures cannot express
 // (manipulation.cpp; the rest of the family is generated).
 void add_manipulation(function_table& t);
