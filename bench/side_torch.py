@@ -184,8 +184,10 @@ class Lib:
         return common.compare(case["op"], xs, got, [NAMES[self.compute_dtype(case, inputs)], case["out"]["dtype"]])
 
     def notes(self, case, inputs):
+        if common.kind(case) != "elementwise":
+            return []
         compute = self.compute_dtype(case, inputs)
-        if common.kind(case) == "elementwise" and NAMES[compute] != case["out"]["dtype"]:
+        if NAMES[compute] != case["out"]["dtype"]:
             return [f"torch computes in {NAMES[compute]}, casts into {case['out']['dtype']}"]
         return []
 
