@@ -7,7 +7,8 @@
 #  5. a hand-written routine in a module is 4: spec entry (declare: generated), implementation,
 #     device code, reference cases;
 #  6. a one-routine family in a new module folder is that folder (device code embedded, an
-#     environment variable documented in its README), its spec, its cases and its reference data
+#     environment variable documented in its README, a bench case whose call is generated and
+#     compiled into cupp_bench), its spec, its cases and its reference data
 #     with their checksums;
 #  and the clone's diff for 4-6 names only those paths and generated outputs (no shared file).
 # usage: check_codegen_pipeline.sh SOURCE_DIR [PYTHON]
@@ -212,6 +213,11 @@ CUH
 printf '# pipemod\n\n## Environment\n\n| Variable | Default | Effect |\n|---|---|---|\n| `CUPP_PIPEMOD_LABEL` | `check` | its cupp info row |\n' \
   >"$clone/pipemod/README.md"
 # committed reference data of the module, with its checksums (a CTest found by glob checks them)
+mkdir -p "$clone/pipemod/bench"  # a bench case of the module's own: merged into the table, its call generated
+cat >"$clone/pipemod/bench/cases.json" <<'JSON'
+{"cases": [{"name": "pipemod_negated", "expr": "pipemod.negated(x0)", "kind": "pipemod", "op": "negated", "metric": "time",
+  "target": null, "inputs": [{"dtype": "float64", "shape": [1024]}], "out": {"dtype": "float64", "given": false}}]}
+JSON
 echo "pipemod reference data" >"$clone/tests/conformance/pipemod/data.txt"
 (cd "$clone/tests/conformance/pipemod" && sha256sum data.txt >SHA256SUMS)
 cat >"$clone/specs/routines/pipemod.yaml" <<'SPEC'
@@ -282,6 +288,13 @@ grep -q 'ndarray pipeline_double(const cupp::ndarray& x);' \
 grep -q 'cupp/linalg/pipeline_double.cuh' "$build/linalg_embedded/linalg_device_headers.cpp" ||
   fail "linalg's device header is not embedded"
 grep -q '"negated_f8"' "$work/ref-pipemod/eval/manifest.json" || fail "no pipemod case"
+grep -q '"name": "pipemod_negated"' "$clone/generated/bench/cases.json" || fail "the module's bench case is not in the table"
+grep -q 'return cupp::pipemod::negated(x0);' "$clone/generated/bench/bench_calls.cpp" ||
+  fail "the module's bench case has no generated call"
+cmake --build "$build" --target cupp_bench >/dev/null || fail "cupp_bench does not build with the module's case"
+bench=$("$build/bench/cupp_bench" 2>&1) || fail "cupp_bench: $bench"
+grep -qE '[0-9]+ cases in .*generated/bench/cases.json|"case": "pipemod_negated"' <<<"$bench" ||
+  fail "cupp_bench does not read the merged table: $bench"
 git -C "$clone" add -A
 changed=$(git -C "$clone" diff --cached --name-only "$base")
 echo "$changed" | sed 's/^/  changed: /'
@@ -292,4 +305,4 @@ hand=$(grep -Ev '^(generated/|docs/api/)' <<<"$changed")
   fail "the folding reduction is not exactly its spec entry and its cases"
 [ "$(grep -cE '^(linalg/src/pipeline_double.cpp|linalg/device/cupp/linalg/pipeline_double.cuh)$' <<<"$hand")" = 2 ] &&
   [ "$(grep -c '^linalg/' <<<"$hand")" = 2 ] || fail "the hand routine is not its implementation and device code (+ spec, cases)"
-echo "ok: a folding reduction (2 files), a hand routine (4, with device code) and a module family are listed by cupp ops, cupp eval and docs/api"
+echo "ok: a folding reduction (2 files), a hand routine (4, with device code) and a module family (with a bench case) are listed by cupp ops, cupp eval, docs/api and the bench table"
