@@ -38,6 +38,8 @@ class BenchCase:
     setup_cpp: list[tuple[str, str]] = field(default_factory=list)  # (name, C++ lambda body)
     bind_cpp: str = ""          # the C++ statements that bind the timed call
     headers: set[str] = field(default_factory=set)
+    index: int = 0              # its binder's number (cases of the same C++ share the first one's)
+    shared: bool = False        # its binder is an earlier case's
 
 
 def load_tables(root: str) -> tuple[dict, list[tuple[str, dict]]]:

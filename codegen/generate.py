@@ -88,8 +88,10 @@ def render_all(specs: Specs, template_dir: str, root: str | None = None) -> dict
     if root is not None and os.path.exists(os.path.join(root, "bench", "cases.json")):
         table, cases = translate_bench(root, specs)
         out["generated/bench/cases.json"] = format_bench_table(table)
+        first: dict = {}  # cases of the same C++ (add over several dtypes) share one binder
         for i, c in enumerate(cases):
-            c.index = i
+            c.index = first.setdefault((c.bind_cpp, tuple(c.setup_cpp)), i)
+            c.shared = c.index != i
         put("generated/bench/bench_calls.cpp", "bench_calls.cpp.j2", cases=cases,
             headers=sorted({hd for c in cases for hd in c.headers}))
     for family in specs.families:
