@@ -63,7 +63,7 @@ TYPES: dict[str, ParamType] = {
                           when_none="a.int_list({i})", none_cpp="std::vector<int>"),
     "axis_pair": ParamType("std::array<int, 2>", "a tuple of two axes", "a.axis_pair({i}, {{0, 1}})",
                            with_default="a.axis_pair({i}, {d})"),
-    "index_obj": ParamType("cupp::index_spec", "an int, a tuple of ints, or an integer array (delete/insert's obj)",
+    "index_obj": ParamType("cupp::index_spec", "an int, a slice(...), a tuple of ints, or an integer array (delete/insert's obj)",
                            "a.index_obj({i})"),
     "bool_mask": ParamType("std::vector<bool>", "a 1-d bool array", "a.bool_mask({i})"),
     "axes": ParamType("cupp::axes", "None, an int, or a tuple of ints", "a.axes({i})",

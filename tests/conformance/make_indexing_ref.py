@@ -11,8 +11,9 @@ for CASES, whose C++ test makes the same call with cupp under the same id, and O
 evaluated by NumPy here and by cupp eval's engine in the test. Inputs are ar(shape, dtype) =
 arange(size).reshape(shape).astype(dtype) (which the C++ test builds the same way), I(values) and
 routine_ref.V; in-place routines (put, put_along_axis, putmask, place, fill_diagonal, a[...] = v,
-ufunc.at) give the modified array. NumPy's a[...] reads are EVAL_CASES (cupp eval has subscripts);
-the writes a[...] = v stay CASES. Runs with any NumPy >= 1.24 (the build uses the configured
+ufunc.at) give the modified array. NumPy's a[...] reads are EVAL_CASES (cupp eval has subscripts),
+and so are the writes a[...] = v (setitem_copy, with slice() for slice items); CASES keeps the one
+write through a view into its base. Runs with any NumPy >= 1.24 (the build uses the configured
 Python; the GPU machine has NumPy 2.5).
 """
 import sys
@@ -44,21 +45,8 @@ def inplace(a, f):
 # read) and ufunc.at with a slice in its index tuple (ufunc_at_copy's indices are integer or bool
 # arrays and ints: eval has no slice value).
 CASES = {
-    # views
+    # a put through a transposed view into its base (put_copy would copy the view first)
     "put_noncontig": lambda: inplace(ar((4, 3)).T, lambda a: np.put(a, I([0, 1, 5]), I([-1, -2, -3]))),
-    # assignment: a[...] = values
-    "set_mask_scalar": lambda: inplace(ar((3, 4), "f4"), lambda a: a.__setitem__(a > 5, -1)),
-    "set_mask_values": lambda: inplace(ar((3, 4)), lambda a: a.__setitem__(a % 2 == 0, I([10, 11, 12, 13, 14, 15]))),
-    "set_int_bcast": lambda: inplace(ar((3, 4)), lambda a: a.__setitem__((I([2, 0]), slice(None)), I([7, 8, 9, 10]))),
-    "set_dup_last": lambda: inplace(ar((5,)), lambda a: a.__setitem__(I([1, 1, 3, 1]), I([10, 20, 30, 40]))),
-    "set_two_arrays_f8": lambda: inplace(ar((3, 4), "f8"), lambda a: a.__setitem__((I([0, 2]), I([1, 3])), 0.5)),
-    "set_noncontig": lambda: inplace(ar((4, 3)).T, lambda a: a.__setitem__((slice(None), I([1, 3])), I([[1], [2], [3]]))),
-    "set_cast_f4": lambda: inplace(ar((4,), "f4"), lambda a: a.__setitem__(I([0, 3]), I([5, 6]))),
-    "set_mask_rows": lambda: inplace(ar((3, 4)), lambda a: a.__setitem__(I([True, False, True], "?"), I([1, 2, 3, 4]))),
-    "set_leading_ones": lambda: inplace(ar((4,)), lambda a: a.__setitem__(I([0, 2]), I([[5, 6]]))),
-    "set_separated_i1": lambda: inplace(ar((2, 3, 4), "i1"), lambda a: a.__setitem__((I([1, 0]), slice(None), I([3, 1])), I([[1, 2, 3], [4, 5, 6]], "i1"))),
-    # ufunc.at with a slice among the indices
-    "add_at_2d": lambda: inplace(ar((3, 4)), lambda a: np.add.at(a, (I([0, 0]), slice(None)), I([1, 2, 3, 4]))),
 }
 
 # Cases whose NumPy 1.x result differs from NumPy 2's (the test skips them for older data).
@@ -72,6 +60,22 @@ NUMPY2_ONLY = set()
 # choose, select, fill_diagonal, the index arithmetic, nonzero and argwhere.
 EXACT = 0.0
 EVAL_CASES = add_cases({}, {
+    # assignment: a[index] = v on a copy (setitem_copy; slice() makes a slice item)
+    "set_mask_scalar": Eval("setitem_copy(a, a > 5, -1)", rtol=EXACT, a=ar((3, 4), "f4")),
+    "set_mask_values": Eval("setitem_copy(a, a % 2 == 0, v)", a=ar((3, 4)), v=I([10, 11, 12, 13, 14, 15])),
+    "set_int_bcast": Eval("setitem_copy(a, (i, slice(None)), v)", a=ar((3, 4)), i=I([2, 0]), v=I([7, 8, 9, 10])),
+    "set_dup_last": Eval("setitem_copy(a, i, v)", a=ar((5,)), i=I([1, 1, 3, 1]), v=I([10, 20, 30, 40])),
+    "set_two_arrays_f8": Eval("setitem_copy(a, (i, j), 0.5)", rtol=EXACT, a=ar((3, 4), "f8"), i=I([0, 2]),
+                              j=I([1, 3])),
+    "set_noncontig": Eval("setitem_copy(transpose(a), (slice(None), i), v)", a=ar((4, 3)), i=I([1, 3]),
+                          v=I([[1], [2], [3]])),
+    "set_cast_f4": Eval("setitem_copy(a, i, v)", rtol=EXACT, a=ar((4,), "f4"), i=I([0, 3]), v=I([5, 6])),
+    "set_mask_rows": Eval("setitem_copy(a, m, v)", a=ar((3, 4)), m=I([True, False, True], "?"), v=I([1, 2, 3, 4])),
+    "set_leading_ones": Eval("setitem_copy(a, i, v)", a=ar((4,)), i=I([0, 2]), v=I([[5, 6]])),
+    "set_separated_i1": Eval("setitem_copy(a, (i, slice(None), j), v)", a=ar((2, 3, 4), "i1"), i=I([1, 0]),
+                             j=I([3, 1]), v=I([[1, 2, 3], [4, 5, 6]], "i1")),
+    # ufunc.at with a slice among the indices
+    "add_at_2d": Eval("ufunc_at_copy(a, 'add', (i, slice(None)), b)", a=ar((3, 4)), i=I([0, 0]), b=I([1, 2, 3, 4])),
     # take
     "take_none": Eval("take(a, i)", a=ar((3, 4)), i=I([5, -1, 0, 11])),
     "take_axis1_f4": Eval("take(a, i, axis=1)", rtol=EXACT, a=ar((3, 4), "f4"), i=I([[3, 0], [1, -4]])),

@@ -7,8 +7,8 @@ writes OUT_DIR/<case>/out<k>.npy and OUT_DIR/manifest.json:
 {"numpy": version, "numpy2": bool, "cases": {case: {"outputs": [{"file", "dtype", "shape"}...]}}}
 for CASES, and OUT_DIR/eval for EVAL_CASES (routine_ref.write_eval_set). Every case is an
 EVAL_CASES entry, an expression that NumPy and cupp eval's engine both evaluate
-(tests/gpu/test_eval_ref_gpu.cpp), except the few in CASES, whose cupp call cupp eval cannot write:
-tests/gpu/test_manipulation_gpu.cpp makes those with cupp under the same id. Inputs are often
+(tests/gpu/test_eval_ref_gpu.cpp); CASES is empty (slice objects as obj are slice() in the
+expressions now). Inputs are often
 ar(shape, dtype) = arange(size).reshape(shape).astype(dtype). Runs with any NumPy >= 1.24 (the
 build uses the configured Python; the GPU machine has NumPy 2.5).
 """
@@ -24,14 +24,9 @@ def ar(shape, dt="int64"):
     return np.arange(int(np.prod(shape, dtype=np.int64))).reshape(shape).astype(dt)
 
 
-# The C++ twins that stay (test_manipulation_gpu.cpp's cases(), same ids): views and index objects
-# that a cupp eval expression cannot make.
-CASES = {
-    # slice objects as obj (eval has no slice(); a tuple of the same indices takes another path)
-    "delete_slice": lambda: np.delete(ar((3, 4)), slice(None, None, 2), axis=1),
-    "insert_slice": lambda: np.insert(ar((2, 4)), slice(0, 4, 2), 5, axis=1),
-}
-NUMPY2_ONLY = set()  # (none of CASES differs under NumPy 1)
+# No C++ twins are left (test_manipulation_gpu.cpp tests what only C++ has): every case is below.
+CASES = {}
+NUMPY2_ONLY = set()
 
 # The tolerances of the C++ twins these cases were (check_reference_set in test_manipulation_gpu.cpp:
 # exact where elements move, about 2 ULP where arithmetic is repeated), tighter than
@@ -133,6 +128,9 @@ TWIN_CASES = {
     "atleast_3d_2d": Eval("atleast_3d(a)", a=ar((2, 3))),
     # editing
     "delete_int": Eval("delete(a, 1)", a=ar((5,))),
+    # slice objects as obj (a tuple of the same indices takes another path)
+    "delete_slice": Eval("delete(a, slice(None, None, 2), axis=1)", a=ar((3, 4))),
+    "insert_slice": Eval("insert(a, slice(0, 4, 2), 5, axis=1)", a=ar((2, 4))),
     "delete_neg_axis": Eval("delete(a, -1, axis=1)", a=ar((3, 4))),
     "delete_list": Eval("delete(a, (0, 4, 5))", a=ar((2, 3))),
     "delete_mask": Eval("delete(a, m, axis=0)", a=ar((4, 2)), m=np.array([True, False, True, False])),

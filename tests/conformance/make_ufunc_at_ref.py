@@ -12,8 +12,8 @@ ufunc_at_copy(a, 'add', indices, b), NumPy's add.at(a, indices, b) on a copy of 
 (routine_ref.py's HELPERS; tests/gpu/test_eval_ref_gpu.cpp registers the same name for cupp's
 ufunc::get(op).at), which EvalRefGpu/Families.AgreeWithNumPy/ufunc_at evaluates through cupp eval's
 engine and compares exactly (rtol=0). Also OUT_DIR/<case>/out0.npy and OUT_DIR/manifest.json for
-CASES, the calls cupp eval cannot write (an index tuple holding a slice; a view into a larger array
-that is checked whole), which tests/gpu/test_ufunc_at_gpu.cpp makes with cupp under the same ids.
+CASES, the call cupp eval cannot write (a view into a larger array that is checked whole), which
+tests/gpu/test_ufunc_at_gpu.cpp makes with cupp under the same id.
 Values are small integers (exact in every dtype), so the result does not depend on the order of
 the updates: the array A, the indices IDX (repeated and negative) and the operands B, cast.
 """
@@ -111,15 +111,18 @@ def make_eval_cases():
 
 
 EVAL_CASES = make_eval_cases()
+# A slice among the indices (Python's slice(), a builtin of cupp eval too): a 2-d target, the
+# operand broadcast along the slice.
+add_cases(EVAL_CASES, {
+    "add_int16_2d": Eval("ufunc_at_copy(a, 'add', (i, slice(None)), b)", a=I(range(12), "int16").reshape(3, 4),
+                         i=I([0, 0, 2]), b=I([1, -2, 3, 30000], "int16")),
+    "maximum_uint8_2d": Eval("ufunc_at_copy(a, 'maximum', (slice(None), i), b)",
+                             a=I(range(12), "uint8").reshape(3, 4), i=I([1, 1, 3]), b=I([9, 3, 250], "uint8")),
+})
 
-# What cupp eval cannot write (ufunc_at_copy takes integer arrays, not slices, and works on a
-# copy): the C++ test makes these calls under the same ids.
+# What cupp eval cannot write (ufunc_at_copy works on a copy): the C++ test makes this call under
+# the same id.
 CASES = {
-    # a 2-d target, the operand broadcast along the slice
-    "add_int16_2d": lambda: at("add", I(range(12), "int16").reshape(3, 4), (I([0, 0, 2]), slice(None)),
-                               I([1, -2, 3, 30000], "int16")),
-    "maximum_uint8_2d": lambda: at("maximum", I(range(12), "uint8").reshape(3, 4), (slice(None), I([1, 1, 3])),
-                                   I([9, 3, 250], "uint8")),
     # a view at an odd byte offset: only its elements change
     "add_uint8_view_odd": view_odd,
 }

@@ -156,12 +156,23 @@ def ufunc_at_copy(a, op, indices, b=None):
     return a
 
 
+def setitem_copy(a, index, v):
+    """NumPy's a[index] = v on a copy of a (the same memory layout), giving the copy: index is
+    what a[...] takes (an int, a slice(...), None, an integer or bool array, or a tuple of them)."""
+    a = np.array(a, copy=True)
+    a[index] = v
+    return a
+
+
 # NumPy's in-place routines as functions of a copy that give it (the C++ test registers the same
 # names): put_copy(a, ind, v, mode='raise') is np.put on a copy of a, then that copy;
-# ufunc_at_copy(a, op, indices, b=None) is getattr(np, op).at(a, indices, b) on a copy, then that copy.
+# ufunc_at_copy(a, op, indices, b=None) is getattr(np, op).at(a, indices, b) on a copy, then that
+# copy; setitem_copy(a, index, v) is a[index] = v on a copy. slice is Python's (an index item as
+# an argument: delete(a, slice(None, None, 2)); cupp eval has the same builtin).
 HELPERS = {"put_copy": _copy_then(np.put), "put_along_axis_copy": _copy_then(np.put_along_axis),
            "putmask_copy": _copy_then(np.putmask), "place_copy": _copy_then(np.place),
-           "fill_diagonal_copy": _copy_then(np.fill_diagonal), "ufunc_at_copy": ufunc_at_copy}
+           "fill_diagonal_copy": _copy_then(np.fill_diagonal), "ufunc_at_copy": ufunc_at_copy,
+           "setitem_copy": setitem_copy, "slice": slice}
 
 
 class _Names(dict):

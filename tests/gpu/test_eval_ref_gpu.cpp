@@ -76,33 +76,8 @@ ndarray index_argument(const eval::arguments& a, std::size_t i) {
   return a.array(i);
 }
 
-// ufunc_at_copy's indices: an integer array, a Python int, or a tuple of them (NumPy's index
-// tuple without slices, which cupp eval has no value for).
-std::vector<array_index_item> at_indices(const eval::value& v) {
-  std::vector<array_index_item> items;
-  auto one = [&](const eval::value& x) {
-    if (x.is_array()) {
-      items.emplace_back(x.array());
-    } else if (x.is_scalar() && x.scalar().k == eval::py_scalar::kind::int_) {
-      const weak_scalar w = eval::to_weak(x.scalar());
-      if (!w.fits(int64)) throw IndexError("ufunc_at_copy(): an index does not fit int64");
-      items.emplace_back(w.is_negative() ? -static_cast<std::int64_t>(w.magnitude() - 1) - 1
-                                         : static_cast<std::int64_t>(w.magnitude()));
-    } else {
-      throw TypeError(std::string("ufunc_at_copy(): indices must be integer arrays or integers, not '") +
-                      x.type_name() + "'");
-    }
-  };
-  if (v.is_tuple()) {
-    for (const auto& x : v.tuple()) one(x);
-  } else {
-    one(v);
-  }
-  return items;
-}
-
 // cupp eval's functions, and the in-place routines as NumPy's call on a copy, giving the copy
-// (routine_ref.py's *_copy: put_copy, ..., ufunc_at_copy), and select.
+// (routine_ref.py's *_copy: put_copy, ..., ufunc_at_copy, setitem_copy), and select.
 const eval::function_table& functions() {
   static const eval::function_table table = [] {
     eval::function_table t = eval::function_table::builtins();
@@ -142,11 +117,25 @@ const eval::function_table& functions() {
     t.add("ufunc_at_copy", [](span_v args, span_k kw) -> eval::value {
       const eval::arguments a("ufunc_at_copy", {"a", "op", "indices", "b"}, 3, args, kw);
       const ufunc& f = ufunc::get(a.string(1, ""));
-      const std::vector<array_index_item> items = at_indices(a.get(2));
+      bool advanced = false;
+      const std::vector<array_index_item> items = eval::index_items_of(a.get(2), advanced);
       ndarray out = a.array(0).copy();
       const auto lock = eval::lock_if_raising(f);  // an op that raises from the data (power)
       if (a.has(3)) f.at(out, items, a.operand(3));
       else f.at(out, items);
+      return eval::value(out);
+    });
+    // setitem_copy(a, index, v): a[index] = v on a copy of a, giving the copy; index as a[...]
+    // takes it (ints, slice(...), None, integer or bool arrays, a tuple of them).
+    t.add("setitem_copy", [](span_v args, span_k kw) -> eval::value {
+      const eval::arguments a("setitem_copy", {"a", "index", "v"}, 3, args, kw);
+      bool advanced = false;
+      const std::vector<array_index_item> items = eval::index_items_of(a.get(1), advanced);
+      const ndarray out = a.array(0).copy();
+      const eval::value& v = a.get(2);
+      if (v.is_array()) setitem(out, items, v.array());
+      else if (v.is_scalar()) setitem(out, items, eval::to_weak(v.scalar()));
+      else throw TypeError(std::string("setitem_copy(): v must be an array or a number, not '") + v.type_name() + "'");
       return eval::value(out);
     });
     t.add("select", [](span_v args, span_k kw) -> eval::value {

@@ -1,8 +1,8 @@
 // The indexing routines on the GPU (cupp/indexing.hpp), what the NumPy reference cases run through
 // cupp eval (tests/conformance/make_indexing_ref.py's EVAL_CASES, tests/gpu/test_eval_ref_gpu.cpp)
-// cannot reach: the script's classic cases (conformance/indexing-ref: the case ids below are the
-// script's; a put into a transposed view, the assignment a(...) = v, ufunc.at with a slice in its
-// index; the reads a[...] and the other ufunc.at cases are EVAL_CASES now), out-of-bounds indices
+// cannot reach: the script's one classic case (conformance/indexing-ref: a put through a transposed
+// view into its base; the reads a[...], the assignments a[...] = v (setitem_copy) and ufunc.at are
+// EVAL_CASES), out-of-bounds indices
 // raised through the device error state (and the state cleared for the next call), the array left
 // as NumPy leaves it, every dtype, a large random take against the host, the end signal of the
 // raising calls, and threads that see only their own errors.
@@ -63,36 +63,6 @@ const std::map<std::string, std::function<results()>>& cases() {
       // a put into a transposed view
       {"put_noncontig",
        [] { return inplace(ar({4, 3}).T(), [](const ndarray& a) { put(a, I({0, 1, 5}), I({-1, -2, -3})); }); }},
-      // assignment
-      {"set_mask_scalar", [] { return inplace(ar({3, 4}, float32), [](const ndarray& a) { a(a > 5) = -1; }); }},
-      {"set_mask_values",
-       [] { return inplace(ar({3, 4}), [](const ndarray& a) { a(a % 2 == 0) = I({10, 11, 12, 13, 14, 15}); }); }},
-      {"set_int_bcast",
-       [] { return inplace(ar({3, 4}), [](const ndarray& a) { a(I({2, 0}), slice()) = I({7, 8, 9, 10}); }); }},
-      {"set_dup_last",
-       [] { return inplace(ar({5}), [](const ndarray& a) { a(I({1, 1, 3, 1})) = I({10, 20, 30, 40}); }); }},
-      {"set_two_arrays_f8",
-       [] { return inplace(ar({3, 4}, float64), [](const ndarray& a) { a(I({0, 2}), I({1, 3})) = 0.5; }); }},
-      {"set_noncontig",
-       [] { return inplace(ar({4, 3}).T(), [](const ndarray& a) { a(slice(), I({1, 3})) = I({1, 2, 3}, {3, 1}); }); }},
-      {"set_cast_f4", [] { return inplace(ar({4}, float32), [](const ndarray& a) { a(I({0, 3})) = I({5, 6}); }); }},
-      {"set_mask_rows",
-       [] { return inplace(ar({3, 4}), [](const ndarray& a) { a(B({true, false, true})) = I({1, 2, 3, 4}); }); }},
-      {"set_leading_ones", [] { return inplace(ar({4}), [](const ndarray& a) { a(I({0, 2})) = I({5, 6}, {1, 2}); }); }},
-      {"set_separated_i1",
-       [] {
-         return inplace(ar({2, 3, 4}, int8), [](const ndarray& a) {
-           a(I({1, 0}), slice(), I({3, 1})) = I({1, 2, 3, 4, 5, 6}, {2, 3}, int8);
-         });
-       }},
-      // ufunc.at with a slice among the indices
-      {"add_at_2d",
-       [] {
-         return inplace(ar({3, 4}), [](const ndarray& a) {
-           const array_index_item items[] = {I({0, 0}), slice()};
-           add.at(a, items, I({1, 2, 3, 4}));
-         });
-       }},
   };
   return table;
 }

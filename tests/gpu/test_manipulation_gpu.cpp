@@ -1,9 +1,7 @@
-// The array manipulation routines on the GPU (cupp/manipulation.hpp): the cases of the NumPy
-// reference set made by tests/conformance/make_manipulation_ref.py at build time that cupp eval
-// cannot write (conformance/manipulation-ref's CASES: the case ids below are the script's; dtypes,
-// shapes and values equal; the rest are its EVAL_CASES), every dtype through
-// concatenate/roll/tile/repeat, out= and overlap, large arrays, and the errors raised before any
-// device work.
+// The array manipulation routines on the GPU (cupp/manipulation.hpp), what only C++ has: every
+// dtype through concatenate/roll/tile/repeat, out= and overlap, large arrays, and the errors
+// raised before any device work. The NumPy reference cases are make_manipulation_ref.py's
+// EVAL_CASES (tests/gpu/test_eval_ref_gpu.cpp runs them).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,10 +10,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <functional>
 #include <limits>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,14 +23,11 @@
 #include "cupp/manipulation.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
-#include "reference_set.hpp"
 
 namespace cupp {
 namespace {
 
-namespace fs = std::filesystem;
 using test::error_of;
-using results = std::vector<ndarray>;
 
 // The script's ar(shape, dtype): arange(size).reshape(shape).astype(dtype).
 ndarray ar(std::initializer_list<std::int64_t> shape, dtype type = int64) {
@@ -43,19 +35,6 @@ ndarray ar(std::initializer_list<std::int64_t> shape, dtype type = int64) {
   for (auto d : shape) n *= d;
   return astype(arange(n).reshape(std::span<const std::int64_t>(shape.begin(), shape.size())), type);
 }
-results one(ndarray a) { return results{std::move(a)}; }
-
-// The cupp calls of make_manipulation_ref.py's CASES (same ids): the few that a cupp eval
-// expression cannot write, a step-2 view and slice objects. The rest of the family's reference
-// cases are the script's EVAL_CASES (tests/gpu/test_eval_ref_gpu.cpp runs them).
-const std::map<std::string, std::function<results()>>& cases() {
-  static const std::map<std::string, std::function<results()>> table = {
-      {"delete_slice", [] { return one(delete_(ar({3, 4}), slice(std::nullopt, std::nullopt, 2), 1)); }},
-      {"insert_slice", [] { return one(insert(ar({2, 4}), slice(0, 4, 2), 5, 1)); }},
-  };
-  return table;
-}
-
 constexpr double nan_v = std::numeric_limits<double>::quiet_NaN();
 constexpr double inf_v = std::numeric_limits<double>::infinity();
 using cd = std::complex<double>;
@@ -63,12 +42,6 @@ using cd = std::complex<double>;
 ndarray vals(std::vector<double> v, dtype type = float64) { return astype(asarray(v), type); }
 ndarray cvals(std::vector<cd> v, dtype type = complex128) { return astype(asarray(v), type); }
 ndarray cond23() { return asarray(std::vector<bool>{true, false, true, false, true, false}).reshape({2, 3}); }
-
-TEST(ManipulationGpu, MatchesNumPyReference) {
-  CUPP_REQUIRE_GPU();
-  // Exact: the cases move integer elements.
-  test::check_reference_set("manipulation", cases(), [](const dtype&) { return 0.0; });
-}
 
 const dtype all_dtypes[] = {bool_,   int8,     int16,   int32,   int64,   uint8,     uint16,    uint32,
                             uint64,  float16,  bfloat16, float32, float64, complex64, complex128};

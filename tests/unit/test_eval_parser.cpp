@@ -5,9 +5,12 @@
 // and scalars, and the message for a function cupp eval does not have.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "ast.hpp"
@@ -623,6 +626,42 @@ TEST(EvalEvaluator, TupleSubscriptsFollowPython) {
   EXPECT_EQ(error_text<cupp::TypeError>([] { E("(1, 2)[None]"); }), "tuple indices must be integers or slices, not NoneType");
   EXPECT_EQ(error_text<cupp::TypeError>([] { E("(1, 2)[1.5:]"); }),
             "slice indices must be integers or None or have an __index__ method");
+}
+
+// Python's slice(): a slice object as a value (an index given as an argument), read as a[i:j:k]
+// reads its bounds; it indexes a tuple, and it is an index item (index_items_of, which ufunc.at's
+// and setitem's index arguments go through).
+TEST(EvalEvaluator, SliceObjectsFollowPython) {
+  const value s = E("slice(1, None, -2)");
+  ASSERT_TRUE(s.is_slice());
+  EXPECT_EQ(s.type_name(), std::string("slice"));
+  EXPECT_EQ(s.slice().start, 1);
+  EXPECT_FALSE(s.slice().stop.has_value());
+  EXPECT_EQ(s.slice().step, -2);
+  const value stop_only = E("slice(3)");  // slice(stop)
+  EXPECT_FALSE(stop_only.slice().start.has_value());
+  EXPECT_EQ(stop_only.slice().stop, 3);
+  EXPECT_EQ(E("slice(True, 2**70)").slice().stop, std::numeric_limits<std::int64_t>::max());  // clamped
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3, 4)[slice(1, None, 2)]")), "(2, 4)");
+  EXPECT_EQ(tuple_repr(E("(1, 2, 3)[slice(None, None, -1)]")), "(3, 2, 1)");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("slice()"); }), "slice expected at least 1 argument, got 0");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("slice(1, 2, 3, 4)"); }), "slice expected at least 1 argument, got 4 (at most 3)");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("slice(stop=2)"); }), "slice() takes no keyword arguments");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("slice(1.5)"); }),
+            "slice indices must be integers or None or have an __index__ method");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("slice(1) + 1"); }), "unsupported operand type(s) for +: 'slice' and 'int'");
+  EXPECT_EQ(error_text<cupp::TypeError>([] { E("slice(1)[0]"); }), "'slice' object is not subscriptable");
+
+  bool advanced = false;
+  const auto items = index_items_of(E("(1, slice(None, 2), None)"), advanced);
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(std::get<std::int64_t>(items[0]), 1);
+  EXPECT_EQ(std::get<cupp::slice>(items[1]).stop, 2);
+  EXPECT_TRUE(std::holds_alternative<cupp::newaxis_t>(items[2]));
+  EXPECT_FALSE(advanced);
+  EXPECT_EQ(error_text<cupp::IndexError>([&] { index_items_of(E("((1, 2), 3)"), advanced); }).substr(0, 26),
+            "a tuple inside an index is");
+  EXPECT_EQ(error_text<cupp::IndexError>([&] { index_items_of(E("1.5"), advanced); }).substr(0, 15), "only integers, ");
 }
 
 TEST(EvalEvaluator, ScalarsAreNotSubscriptable) {

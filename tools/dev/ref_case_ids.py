@@ -146,7 +146,7 @@ _BUILTINS = {
     "set": set, "list": list, "tuple": tuple, "dict": TrackDict, "sorted": sorted, "len": len, "range": range,
     "str": str, "int": int, "float": float, "bool": bool, "complex": complex, "zip": zip, "enumerate": enumerate,
     "reversed": reversed, "min": min, "max": max, "any": any, "all": all, "abs": abs, "sum": sum,
-    "frozenset": frozenset,
+    "frozenset": frozenset, "slice": slice,
     "isinstance": isinstance, "hasattr": hasattr, "getattr": getattr, "repr": repr, "round": round,
     "True": True, "False": False, "None": None,
 }

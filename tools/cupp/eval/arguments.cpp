@@ -358,6 +358,7 @@ std::array<int, 2> arguments::axis_pair(std::size_t i, std::array<int, 2> fallba
 
 cupp::index_spec arguments::index_obj(std::size_t i) const {
   const value& v = get(i);
+  if (v.is_slice()) return v.slice();
   if (v.is_tuple()) return integers(i);
   if (v.is_array()) {
     const cupp::ndarray& x = v.array();

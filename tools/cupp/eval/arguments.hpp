@@ -88,7 +88,7 @@ class arguments {
   std::optional<std::complex<double>> optional_complex(std::size_t i) const;
   std::vector<int> int_list(std::size_t i) const;  // an int or a tuple of ints (absent: empty)
   std::array<int, 2> axis_pair(std::size_t i, std::array<int, 2> fallback) const;  // ValueError unless 2
-  cupp::index_spec index_obj(std::size_t i) const;  // an int, a tuple of ints, an integer array
+  cupp::index_spec index_obj(std::size_t i) const;  // an int, a slice, a tuple of ints, an integer array
   std::vector<bool> bool_mask(std::size_t i) const;  // a 1-d bool array
   cupp::order memory_order(std::size_t i, std::string_view fallback) const;  // 'C' or 'F'
   // 'raise', 'wrap' or 'clip' (cupp::parse_clip_mode), or a tuple of them (one per dimension).

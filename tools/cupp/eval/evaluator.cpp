@@ -86,43 +86,49 @@ cupp::slice slice_of(const node& n, const bindings& names, const function_table&
   return cupp::slice(start, stop, slice_bound(evaluate(*n.args[2], names, functions)));
 }
 
+// One value's index items, appended: None is newaxis, an array or a bool is advanced, an int
+// and a slice object are basic; a tuple is its items when expand_tuple (one level, as NumPy reads
+// a[nonzero(m)] or an index given as a tuple), else an error.
+void add_index_value(std::vector<cupp::array_index_item>& items, const value& v, bool expand_tuple, bool& advanced) {
+  if (v.is_none()) {
+    items.emplace_back(cupp::newaxis);
+  } else if (v.is_array()) {
+    items.emplace_back(v.array());  // its dtype is checked by getitem (IndexError unless integer or bool)
+    advanced = true;
+  } else if (v.is_scalar() && v.scalar().k == py_scalar::kind::bool_) {
+    items.emplace_back(std::in_place_type<bool>, v.scalar().b);
+    advanced = true;
+  } else if (v.is_scalar() && v.scalar().k == py_scalar::kind::int_) {
+    const int128 i = v.scalar().i;
+    if (i < std::numeric_limits<std::int64_t>::min() || i > std::numeric_limits<std::int64_t>::max())
+      invalid_index();
+    items.emplace_back(std::in_place_type<std::int64_t>, static_cast<std::int64_t>(i));
+  } else if (v.is_slice()) {
+    items.emplace_back(v.slice());
+  } else if (v.is_tuple() && expand_tuple) {
+    for (const value& x : v.tuple()) add_index_value(items, x, false, advanced);
+  } else if (v.is_tuple()) {
+    throw cupp::IndexError(
+        "a tuple inside an index is not supported in cupp eval (NumPy reads it as an index array: bind that "
+        "array as an input)");
+  } else {
+    invalid_index();  // a float, a complex, a string
+  }
+}
+
 // The items of a[index] for cupp: the index's items (a tuple node's elements, or the one item;
 // a single item whose value is a tuple, a[nonzero(m)], is that tuple's items, as in NumPy).
 // `advanced` says whether an array or a bool is among them (then it is cupp::getitem).
 std::vector<cupp::array_index_item> index_items(const node& index, const bindings& names,
                                                 const function_table& functions, bool& advanced) {
   std::vector<cupp::array_index_item> items;
-  const auto add_value = [&](const value& v, bool expand_tuple, const auto& self) -> void {
-    if (v.is_none()) {
-      items.emplace_back(cupp::newaxis);
-    } else if (v.is_array()) {
-      items.emplace_back(v.array());  // its dtype is checked by getitem (IndexError unless integer or bool)
-      advanced = true;
-    } else if (v.is_scalar() && v.scalar().k == py_scalar::kind::bool_) {
-      items.emplace_back(std::in_place_type<bool>, v.scalar().b);
-      advanced = true;
-    } else if (v.is_scalar() && v.scalar().k == py_scalar::kind::int_) {
-      const int128 i = v.scalar().i;
-      if (i < std::numeric_limits<std::int64_t>::min() || i > std::numeric_limits<std::int64_t>::max())
-        invalid_index();
-      items.emplace_back(std::in_place_type<std::int64_t>, static_cast<std::int64_t>(i));
-    } else if (v.is_tuple() && expand_tuple) {
-      for (const value& x : v.tuple()) self(x, false, self);
-    } else if (v.is_tuple()) {
-      throw cupp::IndexError(
-          "a tuple inside an index is not supported in cupp eval (NumPy reads it as an index array: bind that "
-          "array as an input)");
-    } else {
-      invalid_index();  // a float, a complex, a string
-    }
-  };
   const auto add_node = [&](const node& n, bool expand_tuple) {
     if (n.kind == node_kind::slice) {
       items.emplace_back(slice_of(n, names, functions));
     } else if (n.kind == node_kind::ellipsis) {
       items.emplace_back(cupp::ellipsis);
     } else {
-      add_value(evaluate(n, names, functions), expand_tuple, add_value);
+      add_index_value(items, evaluate(n, names, functions), expand_tuple, advanced);
     }
   };
   if (index.kind == node_kind::tuple) {
@@ -158,18 +164,19 @@ value array_subscript(const cupp::ndarray& a, const node& index, const bindings&
 value tuple_subscript(const tuple_value& t, const node& index, const bindings& names,
                       const function_table& functions) {
   const int128 n = static_cast<int128>(t.size());
-  if (index.kind == node_kind::slice) {
-    // Python's slice.indices(), as an array axis resolves it (array/layout.hpp)
-    const cupp::layout::slice_range r =
-        cupp::layout::resolve_slice(slice_of(index, names, functions), static_cast<std::int64_t>(n));
+  // Python's slice.indices(), as an array axis resolves it (array/layout.hpp)
+  const auto sliced = [&](const cupp::slice& s) {
+    const cupp::layout::slice_range r = cupp::layout::resolve_slice(s, static_cast<std::int64_t>(n));
     tuple_value out;
     for (std::int64_t k = 0, i = r.start; k < r.count; ++k, i += r.step) out.push_back(t[static_cast<std::size_t>(i)]);
     return value(std::move(out));
-  }
+  };
+  if (index.kind == node_kind::slice) return sliced(slice_of(index, names, functions));
   if (index.kind == node_kind::tuple || index.kind == node_kind::ellipsis)
     throw cupp::TypeError(std::string("tuple indices must be integers or slices, not ") +
                           (index.kind == node_kind::tuple ? "tuple" : "ellipsis"));
   const value v = evaluate(index, names, functions);
+  if (v.is_slice()) return sliced(v.slice());  // t[slice(1, None)]
   int128 i = 0;
   if (v.is_scalar() && v.scalar().k == py_scalar::kind::int_) {
     i = v.scalar().i;
@@ -194,6 +201,14 @@ value subscript(const node& n, const bindings& names, const function_table& func
 }
 
 }  // namespace
+
+std::optional<std::int64_t> index_bound(const value& v) { return slice_bound(v); }
+
+std::vector<cupp::array_index_item> index_items_of(const value& v, bool& advanced) {
+  std::vector<cupp::array_index_item> items;
+  add_index_value(items, v, true, advanced);
+  return items;
+}
 
 value evaluate(const node& n, const bindings& names, const function_table& functions) {
   switch (n.kind) {

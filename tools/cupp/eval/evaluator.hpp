@@ -6,8 +6,11 @@
 // copy); a tuple value (a function's tuple result) is indexed as Python indexes a tuple.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "ast.hpp"
 #include "cupp/ndarray.hpp"
@@ -24,5 +27,14 @@ using bindings = std::map<std::string, cupp::ndarray, std::less<>>;
 // index out of bounds, too many indices or an item of the wrong kind, TypeError for a bad slice
 // bound, ValueError for a zero step).
 value evaluate(const node& n, const bindings& names, const function_table& functions);
+
+// A slice bound or step as Python reads it (__index__): None (nullopt), an int (clamped to int64),
+// a bool, a 0-d integer array; TypeError otherwise. slice(...) and a[i:j:k] read theirs so.
+std::optional<std::int64_t> index_bound(const value& v);
+
+// A value used as an index, as a[v] reads it (an index given as a function argument: a slice
+// object, an int, None, a bool, an integer or bool array, or a tuple of those); `advanced` is set
+// when an array or a bool is among the items. IndexError for anything else.
+std::vector<cupp::array_index_item> index_items_of(const value& v, bool& advanced);
 
 }  // namespace cupp::eval

@@ -9,6 +9,7 @@
 #include "cupp/dtype.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/promotion.hpp"
+#include "evaluator.hpp"
 
 namespace cupp::eval {
 
@@ -105,6 +106,19 @@ value view_function(std::span<const value> args, std::span<const keyword_value> 
   return value(all[0].array().view(*type));
 }
 
+// Python's slice(stop) / slice(start, stop[, step]): a slice object, for an index given as an
+// argument (delete(a, slice(None, None, 2)), ufunc.at's indices). Its bounds are read as a[i:j:k]
+// reads them (ints, bools, None, 0-d integer arrays); Python's slice takes no keywords.
+value slice_function(std::span<const value> args, std::span<const keyword_value> keywords) {
+  if (!keywords.empty()) throw cupp::TypeError("slice() takes no keyword arguments");
+  if (args.empty() || args.size() > 3)
+    throw cupp::TypeError("slice expected at least 1 argument, got " + std::to_string(args.size()) +
+                          (args.size() > 3 ? " (at most 3)" : ""));
+  if (args.size() == 1) return value(cupp::slice(index_bound(args[0])));
+  return value(cupp::slice(index_bound(args[0]), index_bound(args[1]),
+                           args.size() == 3 ? index_bound(args[2]) : std::nullopt));
+}
+
 }  // namespace
 
 std::unique_lock<std::mutex> lock_if_raising(const cupp::ufunc& f) {
@@ -146,6 +160,7 @@ function_table function_table::builtins() {
     t.add(name, dtype_constructor(name));
   }
   t.add("view", view_function);
+  t.add("slice", slice_function);
   add_manipulation(t);
   add_searching(t);
   add_generated_bindings(t);
