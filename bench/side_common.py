@@ -290,7 +290,7 @@ def run_case(case, settings, samples_dir, side, lib):
         poison()
         del result
         if case.get("reference") == "float64":  # a more exact computation than the timed one
-            wide = {n: (lib.widen(a) if n.startswith("x") else a) for n, a in arrays.items()}
+            wide = dict(arrays, **{f"x{i}": lib.widen(x) for i, x in enumerate(inputs)})
             result = bind(case["expr"], lib.names, wide)()
             line["reference"] = "float64"
         else:
