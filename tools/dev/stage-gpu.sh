@@ -2,7 +2,9 @@
 # Stages what a GPU run needs into .gpu/ (ignored by git): the stripped test executables, the
 # cupp tool, the NumPy reference data the unit tests read, and a script that runs them all and
 # writes logs to $OUT. Then call the device tool with carry [".gpu"] and the command
-#   bash .gpu/run.sh                      (everything)
+#   bash .gpu/run.sh                      (everything: more than one 10-minute call; run the phases)
+#   bash .gpu/run.sh tests                (the tool, the GPU tests but the reference suites, the checks)
+#   bash .gpu/run.sh evalref              (the NumPy reference suites: EvalRefGpu, UfuncConformanceGpu)
 #   bash .gpu/run.sh bench-elementwise    (only the benchmark next to CuPy and PyTorch, bench/compare.py;
 #                                          --only NAMES and --reps N pass through)
 #   bash .gpu/run.sh eval-conformance     (only the NumPy reference set through `cupp eval --batch`)
@@ -108,10 +110,19 @@ remake_references() {  # the routine families' references, with this machine's N
       echo "$script failed: the $family reference cases will skip"
   done
 }
-tests() {  # the tool, every GPU and unit test, .npy exchange, examples, `cupp eval` checks (about 6 min)
+# The NumPy reference suites (thousands of cases, about 2 min): `run.sh evalref` runs them, `run.sh
+# tests` the rest, so that each fits one device call.
+reference_suites='EvalRefGpu*:UfuncConformanceGpu*'
+evalref() {  # every routine family's EVAL_CASES through cupp eval's engine, and the ufunc conformance set
+  timeout 400 ./cupp_gpu_tests --gtest_brief=1 --gtest_filter="$reference_suites" 2>&1 | tee "$OUT/evalref.log" |
+    grep -E "agree|checked|tests ran|PASSED|FAILED|Failure"
+  echo "reference suites exit: ${PIPESTATUS[0]}"
+}
+tests() {  # the tool, the GPU tests but the reference suites, unit tests, .npy exchange, examples, `cupp eval` checks (about 6 min)
   ./cupp info 2>&1 | tee "$OUT/info.log"
   ./cupp demo 2>&1 | tee "$OUT/demo.log" | tail -15; echo "demo exit: ${PIPESTATUS[0]}"
-  timeout 300 ./cupp_gpu_tests --gtest_brief=0 "$@" 2>&1 | tee "$OUT/gpu_tests.log" | grep -E "OK \]|FAILED|PASSED|SKIPPED|Failure|error"
+  timeout 330 ./cupp_gpu_tests --gtest_brief=0 --gtest_filter="-$reference_suites" "$@" 2>&1 | tee "$OUT/gpu_tests.log" |
+    grep -E "FAILED|PASSED|SKIPPED|Failure|error"
   echo "gpu tests exit: ${PIPESTATUS[0]}"
   CUPP_CUDA_PER_THREAD_DEFAULT_STREAM=1 ./cupp_gpu_tests --gtest_filter=StreamGpu.DefaultCurrentStreamFollowsConfiguration 2>&1 | tail -2
   ./cupp_sticky_error_test 2>&1 | tee "$OUT/sticky.log"; echo "sticky exit: ${PIPESTATUS[0]}"
@@ -151,16 +162,18 @@ benches() {  # every benchmark (about 5 min)
 case ${1:-all} in
   all) ;;
   tests) shift; remake_references; tests "$@"; exit ;;
+  evalref) remake_references; evalref; exit ;;
   memcheck) shift; remake_references; memcheck "$@"; exit ;;
   benches) benches; exit ;;
   bench-elementwise) shift; bench_elementwise "$@"; exit ;;
   bench-reductions) bench_reductions; exit ;;
   eval-conformance) eval_conformance; exit ;;
-  *) echo "usage: run.sh [tests [GTEST ARGS] | memcheck [FILTER] | benches | bench-elementwise [--only NAMES] [--reps N] | bench-reductions | eval-conformance]" >&2; exit 2 ;;
+  *) echo "usage: run.sh [tests [GTEST ARGS] | evalref | memcheck [FILTER] | benches | bench-elementwise [--only NAMES] [--reps N] | bench-reductions | eval-conformance]" >&2; exit 2 ;;
 esac
 # all: more than one 10-minute device call; run the phases one per call instead.
 remake_references
 tests
+evalref
 timeout 400 bash -c "$(declare -f eval_conformance); OUT=$OUT; eval_conformance" | tail -12
 memcheck
 benches
