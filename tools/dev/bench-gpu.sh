@@ -3,8 +3,8 @@
 # stages only what the comparison needs into .bench-gpu/ (ignored by git; stripped programs, the
 # table of cases and the Python sides, checked to stay under the 64 MiB a call can carry) and
 # prints the device call. On the GPU machine .bench-gpu/run.sh runs bench/compare.py (cupp, CuPy
-# and PyTorch over the merged table (generated/bench/cases.json), cupp's results checked against CuPy's) and writes the table
-# and bench-results.json to $OUT; `run.sh test` runs bench/test_compare.sh (a broken cupp result
+# and PyTorch over the merged table, generated/bench/cases.json; cupp's results checked against
+# CuPy's) and writes the table and bench-results.json to $OUT; `run.sh test` runs bench/test_compare.sh (a broken cupp result
 # must be caught). Extra arguments of run.sh (--only NAMES, --reps N) go to compare.py.
 #   usage: tools/dev/bench-gpu.sh [BUILD_DIR]        (default: build/)
 set -euo pipefail
