@@ -626,6 +626,11 @@ class Routine:
         """The generated binding's C++ calls with each {param} as the parameter's name (docs)."""
         return [PLACEHOLDER.sub(lambda m: m.group(1), c.call) for c in self.calls]
 
+    def cpp_lines(self) -> list[str]:
+        """`cupp ops NAME`'s C++ lines: each call, a conditional one with when it is made."""
+        return ["C++" + (f" (with {self.when_text(c)})" if c.when else "") + ": " + shown
+                for c, shown in zip(self.calls, self.shown_calls())]
+
     def empty_text(self) -> str:
         """The empty behaviour in one phrase (docs and the C++ table)."""
         if self.empty == "raises":

@@ -7,6 +7,7 @@
 // listed in
 // NumPy's resolution order ("ii->i" signatures with NumPy's type characters); --source prints the
 // element-wise kernel source the composer builds for the op (all loops in one program).
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <span>
@@ -39,10 +40,15 @@ bool print_routine(std::string_view name) {
       const detail::routine_spec* spec = detail::find_routine_spec(name);
       if (spec == nullptr) return true;
       if (!spec->alias_of.empty()) std::cout << "  alias of " << spec->alias_of << '\n';
-      if (spec->call.empty())
+      if (spec->call.empty()) {
         std::cout << "  C++: cupp::" << spec->cpp << "\n";
-      else
-        std::cout << "  C++: " << spec->call << "\n";
+      } else {  // one line per call: a conditional one says when it is made
+        for (std::size_t pos = 0; pos <= spec->call.size();) {
+          const std::size_t end = std::min(spec->call.find('\n', pos), spec->call.size());
+          std::cout << "  " << spec->call.substr(pos, end - pos) << "\n";
+          pos = end + 1;
+        }
+      }
       if (!spec->typed.empty()) std::cout << "  typed: " << spec->typed << '\n';
       if (!spec->result.empty()) {  // a reduction's or scan's facts
         std::cout << "  folds: " << (spec->folds.empty() ? "none (composite)" : spec->folds) << '\n';

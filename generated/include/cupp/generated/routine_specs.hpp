@@ -28,7 +28,7 @@ struct routine_spec {
   std::string_view keywords;   // NumPy's keyword arguments it takes, comma separated
   std::string_view notes;      // empty when the spec has none
   std::string_view typed;      // the typed signature (p: type = default); empty for an untyped one
-  std::string_view call;       // the generated binding's C++ call, parameters by name; empty: none
+  std::string_view call;       // its C++ calls as `cupp ops` shows them, one "C++ (with ...): call" line each, parameters by name; empty: none
   std::string_view binding;    // cupp eval's binding: "generated", "manual" or "none"
   std::string_view no_eval;    // why there is none (binding "none"), e.g. an in-place routine
 };
