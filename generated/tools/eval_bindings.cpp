@@ -172,7 +172,7 @@ void add_generated_bindings(function_table& t) {
   t.add("fft.fftshift", [](span_v args, span_k kw) -> value {
     const arguments a("fft.fftshift", {"x", "axes"}, 1, 2, args, kw);
     if (a.has(1)) {
-      return to_value(cupp::fft::fftshift(a.array(0), std::span<const int>(a.int_list(1))));
+      return to_value(cupp::fft::fftshift(a.array(0), std::span<const int>(a.int_list(1, true))));
     }
     return to_value(cupp::fft::fftshift(a.array(0)));
   });
@@ -180,7 +180,7 @@ void add_generated_bindings(function_table& t) {
   t.add("fft.ifftshift", [](span_v args, span_k kw) -> value {
     const arguments a("fft.ifftshift", {"x", "axes"}, 1, 2, args, kw);
     if (a.has(1)) {
-      return to_value(cupp::fft::ifftshift(a.array(0), std::span<const int>(a.int_list(1))));
+      return to_value(cupp::fft::ifftshift(a.array(0), std::span<const int>(a.int_list(1, true))));
     }
     return to_value(cupp::fft::ifftshift(a.array(0)));
   });
@@ -339,7 +339,7 @@ void add_generated_bindings(function_table& t) {
   t.add("flip", [](span_v args, span_k kw) -> value {
     const arguments a("flip", {"m", "axis"}, 1, 2, args, kw);
     if (a.has(1)) {
-      return to_value(cupp::flip(a.array(0), std::span<const int>(a.int_list(1))));
+      return to_value(cupp::flip(a.array(0), std::span<const int>(a.int_list(1, true))));
     }
     return to_value(cupp::flip(a.array(0)));
   });
@@ -362,7 +362,7 @@ void add_generated_bindings(function_table& t) {
   t.add("roll", [](span_v args, span_k kw) -> value {
     const arguments a("roll", {"a", "shift", "axis"}, 2, 3, args, kw);
     if (a.has(2)) {
-      return to_value(cupp::roll(a.array(0), std::span<const std::int64_t>(a.integers(1)), std::span<const int>(a.int_list(2))));
+      return to_value(cupp::roll(a.array(0), std::span<const std::int64_t>(a.integers(1)), std::span<const int>(a.int_list(2, true))));
     }
     return to_value(cupp::roll(a.array(0), sum_of(a.integers(1))));
   });
@@ -416,7 +416,7 @@ void add_generated_bindings(function_table& t) {
   t.add("transpose", [](span_v args, span_k kw) -> value {
     const arguments a("transpose", {"a", "axes"}, 1, 2, args, kw);
     if (a.has(1)) {
-      return to_value(a.array(0).transpose(std::span<const int>(a.int_list(1))));
+      return to_value(a.array(0).transpose(std::span<const int>(a.int_list(1, true))));
     }
     return to_value(cupp::transpose(a.array(0)));
   });
@@ -424,7 +424,7 @@ void add_generated_bindings(function_table& t) {
   t.add("permute_dims", [](span_v args, span_k kw) -> value {
     const arguments a("permute_dims", {"a", "axes"}, 1, 2, args, kw);
     if (a.has(1)) {
-      return to_value(cupp::permute_dims(a.array(0), std::span<const int>(a.int_list(1))));
+      return to_value(cupp::permute_dims(a.array(0), std::span<const int>(a.int_list(1, true))));
     }
     return to_value(cupp::transpose(a.array(0)));
   });
@@ -441,7 +441,7 @@ void add_generated_bindings(function_table& t) {
   // specs/routines/manipulation.yaml: moveaxis(a: array, source: int_list, destination: int_list)
   t.add("moveaxis", [](span_v args, span_k kw) -> value {
     const arguments a("moveaxis", {"a", "source", "destination"}, 3, 3, args, kw);
-    return to_value(cupp::moveaxis(a.array(0), std::span<const int>(a.int_list(1)), std::span<const int>(a.int_list(2))));
+    return to_value(cupp::moveaxis(a.array(0), std::span<const int>(a.int_list(1, false)), std::span<const int>(a.int_list(2, false))));
   });
   // specs/routines/manipulation.yaml: rollaxis(a: array, axis: int32, start: int32 = 0)
   t.add("rollaxis", [](span_v args, span_k kw) -> value {
@@ -452,14 +452,14 @@ void add_generated_bindings(function_table& t) {
   t.add("squeeze", [](span_v args, span_k kw) -> value {
     const arguments a("squeeze", {"a", "axis"}, 1, 2, args, kw);
     if (a.has(1)) {
-      return to_value(cupp::squeeze(a.array(0), std::span<const int>(a.int_list(1))));
+      return to_value(cupp::squeeze(a.array(0), std::span<const int>(a.int_list(1, true))));
     }
     return to_value(cupp::squeeze(a.array(0)));
   });
   // specs/routines/manipulation.yaml: expand_dims(a: array, axis: int_list)
   t.add("expand_dims", [](span_v args, span_k kw) -> value {
     const arguments a("expand_dims", {"a", "axis"}, 2, 2, args, kw);
-    return to_value(cupp::expand_dims(a.array(0), std::span<const int>(a.int_list(1))));
+    return to_value(cupp::expand_dims(a.array(0), std::span<const int>(a.int_list(1, false))));
   });
   // specs/routines/manipulation.yaml: broadcast_to(array: array, shape: shape, subok: unsupported = False)
   t.add("broadcast_to", [](span_v args, span_k kw) -> value {

@@ -785,6 +785,10 @@ add_cases(EVAL_CASES, {
     "expand_dims_oob": Eval("expand_dims(a, 3)", a=V((2, 3))),
     "expand_dims_neg_oob": Eval("expand_dims(a, (0, -5))", a=V((2, 3))),
     "expand_dims_repeated": Eval("expand_dims(a, (1, -3))", a=V((2, 3))),
+    # None where an axis is required (TypeError; where the default is None it means every axis)
+    "expand_dims_none_axis": Eval("expand_dims(a, None)", a=V((2, 3))),
+    "moveaxis_none_source": Eval("moveaxis(a, None, 0)", a=V((2, 3))),
+    "moveaxis_none_destination": Eval("moveaxis(a, 0, None)", a=V((2, 3))),
     "broadcast_to_mismatch": Eval("broadcast_to(a, (2, 4))", a=V((3,))),
     "broadcast_to_negative": Eval("broadcast_to(a, (-1, 3))", a=V((3,))),
     "broadcast_to_fewer_dims": Eval("broadcast_to(a, (3,))", a=V((2, 3))),

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "arguments.hpp"
 #include "ast.hpp"
 #include "cupp/errors.hpp"
 #ifdef CUPP_HAVE_EVAL_ENGINE
@@ -662,6 +663,21 @@ TEST(EvalEvaluator, SliceObjectsFollowPython) {
   EXPECT_EQ(error_text<cupp::IndexError>([&] { index_items_of(E("((1, 2), 3)"), advanced); }).substr(0, 26),
             "a tuple inside an index is");
   EXPECT_EQ(error_text<cupp::IndexError>([&] { index_items_of(E("1.5"), advanced); }).substr(0, 15), "only integers, ");
+}
+
+// An int_list parameter (moveaxis's source, expand_dims's axis) reads None as "no axes" only
+// where its default is None (flip, squeeze); where it is required, None is NumPy's TypeError.
+TEST(EvalArguments, NoneIsNoAxesOnlyWhereTheDefaultIsNone) {
+  const std::vector<value> nones = {value(none_value{}), value(none_value{})};
+  const arguments a("moveaxis", {"source", "destination"}, 2, nones, {});
+  EXPECT_TRUE(a.int_list(0, true).empty());
+  EXPECT_EQ(error_text<cupp::TypeError>([&] { a.int_list(0, false); }),
+            "'NoneType' object cannot be interpreted as an integer");
+  const std::vector<value> ints = {value(py_scalar::integer(1)),
+                                   value(tuple_value{value(py_scalar::integer(0)), value(py_scalar::integer(-1))})};
+  const arguments b("moveaxis", {"source", "destination"}, 2, ints, {});
+  EXPECT_EQ(b.int_list(0, false), std::vector<int>{1});
+  EXPECT_EQ(b.int_list(1, false), (std::vector<int>{0, -1}));
 }
 
 TEST(EvalEvaluator, ScalarsAreNotSubscriptable) {

@@ -338,7 +338,9 @@ std::optional<std::complex<double>> arguments::optional_complex(std::size_t i) c
   return complex_number(i);
 }
 
-std::vector<int> arguments::int_list(std::size_t i) const {
+std::vector<int> arguments::int_list(std::size_t i, bool none_is_empty) const {
+  if (!none_is_empty && slots_[i].has_value() && slots_[i]->is_none())
+    throw cupp::TypeError("'NoneType' object cannot be interpreted as an integer");
   if (!has(i)) return {};
   std::vector<int> out;
   for (std::int64_t v : integers(i)) {
@@ -351,7 +353,7 @@ std::vector<int> arguments::int_list(std::size_t i) const {
 
 std::array<int, 2> arguments::axis_pair(std::size_t i, std::array<int, 2> fallback) const {
   if (!has(i)) return fallback;
-  const std::vector<int> axes = int_list(i);
+  const std::vector<int> axes = int_list(i, false);
   if (axes.size() != 2) throw cupp::ValueError("len(axes) must be 2.");
   return {axes[0], axes[1]};
 }

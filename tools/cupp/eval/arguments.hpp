@@ -86,7 +86,9 @@ class arguments {
   cupp::weak_scalar number_or(std::size_t i, cupp::weak_scalar fallback) const;
   std::complex<double> complex_number(std::size_t i) const;
   std::optional<std::complex<double>> optional_complex(std::size_t i) const;
-  std::vector<int> int_list(std::size_t i) const;  // an int or a tuple of ints (absent: empty)
+  // An int or a tuple of ints (absent: empty). None is empty when the parameter's default is None
+  // (none_is_empty), else NumPy's TypeError (expand_dims(a, None), moveaxis(a, None, 0)).
+  std::vector<int> int_list(std::size_t i, bool none_is_empty) const;
   std::array<int, 2> axis_pair(std::size_t i, std::array<int, 2> fallback) const;  // ValueError unless 2
   cupp::index_spec index_obj(std::size_t i) const;  // an int, a slice, a tuple of ints, an integer array
   std::vector<bool> bool_mask(std::size_t i) const;  // a 1-d bool array
