@@ -19,10 +19,10 @@
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/reductions.hpp"
+#include "cupp/testing.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
-#include "tolerance.hpp"
 #include "reference_set.hpp"
 #include "compiler/nvrtc_program.hpp"
 
@@ -47,7 +47,7 @@ const std::map<std::string, std::function<results()>>& cases() {
 
 // Relative tolerance of a float dtype's comparison (a few ULP; exact for integers and bools).
 double tolerance(const dtype& t) {
-  return test::tolerance_of(t, {.float16 = 1e-3, .bfloat16 = 8e-3, .float32 = 5e-7, .float64 = 4e-15});
+  return cupp::testing::tolerance_for(t, {.float16 = 1e-3, .bfloat16 = 8e-3, .float32 = 5e-7, .float64 = 4e-15});
 }
 
 TEST(CreationGpu, MatchesNumPyReference) {
@@ -83,13 +83,17 @@ TEST(CreationGpu, EveryRoutineOnEveryDtype) {
 
 TEST(CreationGpu, SecondCallCompilesNothing) {
   CUPP_REQUIRE_GPU();
-  (void)arange(0, 10, 1, int16);
-  (void)eye(3, std::nullopt, 0, int16);
+  // Each routine once (compiling what this process has not compiled yet: the test may run first,
+  // or alone in a gtest shard), then again with other arguments of the same dtype: no compile.
+  auto each_routine = [](std::int64_t k) {
+    (void)arange(k, 10 * k, k, int16);
+    (void)linspace(0, 7 * k, 9, {.dtype = int16});
+    (void)eye(3 + k, 2, -k, int16);
+    (void)tril(ones({k + 2, k + 2}, int16));
+  };
+  each_routine(1);
   const std::uint64_t before = detail::nvrtc_compile_count();
-  (void)arange(5, 100, 3, int16);
-  (void)linspace(0, 7, 9, {.dtype = int16});
-  (void)eye(5, 2, -1, int16);
-  (void)tril(ones({3, 3}, int16));
+  each_routine(2);
   EXPECT_EQ(detail::nvrtc_compile_count(), before);
 }
 

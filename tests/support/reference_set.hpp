@@ -1,12 +1,11 @@
 // The routine families' NumPy reference sets (tests/conformance/routine_ref.py writes them): every
 // case of a family's table is run by cupp and compared with NumPy's outputs: dtype, shape, and
-// values (a relative tolerance per dtype, complex ones by magnitude; 0 means exact, NaN equal to NaN).
+// values by cupp::testing::assert_allclose (a relative tolerance per dtype, complex ones by
+// magnitude; 0 means exact, NaN equal to NaN).
 #pragma once
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
 #include <complex>
 #include <cstddef>
 #include <filesystem>
@@ -19,35 +18,19 @@
 #include "conformance.hpp"
 #include "cupp/io.hpp"
 #include "cupp/ndarray.hpp"
+#include "cupp/testing/gtest.hpp"
 
 namespace cupp::test {
 
 using reference_results = std::vector<ndarray>;
 using reference_cases = std::map<std::string, std::function<reference_results()>>;
 
-// Every element of `h` as a complex double.
+// Every element of `h` as a complex double (for tests that look at values one by one).
 inline std::vector<std::complex<double>> complex_values(const host_array& h) {
   std::vector<std::complex<double>> v(static_cast<std::size_t>(h.size()));
   if (!v.empty())
     detail::convert_elements(h.data(), h.dtype(), reinterpret_cast<std::byte*>(v.data()), complex128, v.size());
   return v;
-}
-
-// Equal within `tol` relative to the larger magnitude; NaN equals NaN.
-inline bool close_relative(double a, double b, double tol) {
-  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
-  if (a == b) return true;
-  return std::fabs(a - b) <= tol * std::max(std::fabs(a), std::fabs(b));
-}
-
-// Complex values: exact when tol is 0 (NaN parts equal to NaN parts), else within tol relative to
-// the larger magnitude, so a part that is rounding noise next to the other part (1 + 6e-18j
-// against 1 + 0j) does not count as a relative error of its own.
-inline bool close_complex(std::complex<double> a, std::complex<double> b, double tol) {
-  if (tol == 0 || !std::isfinite(a.real()) || !std::isfinite(a.imag()) || !std::isfinite(b.real()) ||
-      !std::isfinite(b.imag()))
-    return close_relative(a.real(), b.real(), tol) && close_relative(a.imag(), b.imag(), tol);
-  return std::abs(a - b) <= tol * std::max(std::abs(a), std::abs(b));
 }
 
 // Runs every case of `cases` against <conformance>/<family>-ref/manifest.json (skips the test,
@@ -80,14 +63,8 @@ inline void check_reference_set(const std::string& family, const reference_cases
       ASSERT_EQ(have.dtype(), want.dtype()) << "output " << k << ": " << have.dtype().name() << " vs NumPy's "
                                             << want.dtype().name();
       ASSERT_EQ(have.shape(), want.shape()) << "output " << k;
-      const auto h = complex_values(have), w = complex_values(want);
-      const double tol = tolerance(want.dtype());
-      const bool complex_result = want.dtype().kind() == 'c';
-      for (std::size_t i = 0; i < h.size(); ++i) {
-        ASSERT_TRUE(complex_result ? close_complex(h[i], w[i], tol)
-                                   : close_relative(h[i].real(), w[i].real(), tol))
-            << "output " << k << " element " << i << ": " << h[i] << " vs NumPy's " << w[i];
-      }
+      const std::string where = "output " + std::to_string(k);
+      CUPP_ASSERT_ALLCLOSE(have, want, {.rtol = tolerance(want.dtype()), .atol = 0, .strict = true, .err_msg = where});
     }
     ++checked;
   }
