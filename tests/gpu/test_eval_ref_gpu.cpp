@@ -201,13 +201,14 @@ std::string compare(const host_array& have, const host_array& want, std::optiona
   if (have.shape() != want.shape())
     return "shape " + shape_string(have.shape()) + ", NumPy's " + shape_string(want.shape());
   // Integers and bools exactly (as integers, int64 and uint64 beyond 2^53 too), floats within the
-  // tolerance, complex ones by magnitude, NaN equal to NaN (cupp::testing's NumPy rules).
+  // tolerance, complex ones by magnitude, NaN equal to NaN (cupp::testing's NumPy rules), and
+  // complex NaNs in the same parts as NumPy's.
   try {
     cupp::testing::assert_allclose(have, want, {.rtol = rtol.value_or(default_tolerance(want.dtype())), .atol = 0});
   } catch (const cupp::testing::AssertionError& e) {
     return e.what();
   }
-  return "";
+  return test::complex_nan_parts_mismatch(have, want);
 }
 
 // "" when cupp agrees with NumPy on the case, else what differs.

@@ -66,8 +66,6 @@ TEST(UfuncAtGpu, MatchesNumPyReference) {
 const char* const ops[] = {"add",  "subtract", "multiply",    "minimum",    "maximum",
                            "fmin", "fmax",     "bitwise_and", "bitwise_or", "bitwise_xor"};
 
-// Host values of `a` as complex doubles (every value here is exact in double).
-
 // Complex values as an array of `type` (the real parts only for a real dtype).
 ndarray real_or_complex(const cv& v, dtype type) {
   if (type.is_complex()) return astype(asarray(v), type);

@@ -6,11 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <complex>
 #include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,22 @@ inline std::vector<std::complex<double>> complex_values(const host_array& h) {
   if (!v.empty())
     detail::convert_elements(h.data(), h.dtype(), reinterpret_cast<std::byte*>(v.data()), complex128, v.size());
   return v;
+}
+
+// cupp::testing follows NumPy, where a complex value with a NaN in either part is NaN; the
+// reference sets also hold cupp to NumPy's NaN parts (nan+0j is not 0+nanj). "" when they agree
+// (or the dtype is not complex), else the first element whose NaN parts differ.
+inline std::string complex_nan_parts_mismatch(const host_array& have, const host_array& want) {
+  if (want.dtype().kind() != 'c') return "";
+  const auto h = complex_values(have), w = complex_values(want);
+  for (std::size_t i = 0; i < h.size() && i < w.size(); ++i) {
+    if (std::isnan(h[i].real()) != std::isnan(w[i].real()) || std::isnan(h[i].imag()) != std::isnan(w[i].imag())) {
+      std::ostringstream m;
+      m << "element " << i << ": " << h[i] << ", NumPy's " << w[i] << " (NaN parts differ)";
+      return m.str();
+    }
+  }
+  return "";
 }
 
 // Runs every case of `cases` against <conformance>/<family>-ref/manifest.json (skips the test,
@@ -65,6 +83,7 @@ inline void check_reference_set(const std::string& family, const reference_cases
       ASSERT_EQ(have.shape(), want.shape()) << "output " << k;
       const std::string where = "output " + std::to_string(k);
       CUPP_ASSERT_ALLCLOSE(have, want, {.rtol = tolerance(want.dtype()), .atol = 0, .strict = true, .err_msg = where});
+      ASSERT_EQ(complex_nan_parts_mismatch(have, want), "") << where;
     }
     ++checked;
   }
