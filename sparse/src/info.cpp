@@ -7,7 +7,7 @@
 namespace cupp::sparse {
 
 std::vector<module_info_row> info() {
-  return {{"cuSPARSE", detail::library_version(cusparseGetProperty)}};
+  return {{"cuSPARSE", cupp::detail::library_version(cusparseGetProperty)}};
 }
 
 }  // namespace cupp::sparse

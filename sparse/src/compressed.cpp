@@ -1,0 +1,363 @@
+// cupp::sparse::csr and csc (one template, compressed<F>): construction and its checks (SciPy's
+// check_format with full_check), the canonical-form methods, casts, the dense and COO conversions,
+// and the major/minor swap behind tocsc/tocsr: cuSPARSE's csr2cscEx2 for int32 indices and
+// float/complex values, cupp's stable argsort otherwise (int64 indices, bool and integer values).
+#include <algorithm>
+#include <mutex>
+#include <string>
+
+#include "cuda/device_scope.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/manipulation.hpp"
+#include "cupp/reductions.hpp"
+#include "cupp/scans.hpp"
+#include "cupp/sorting.hpp"
+#include "cupp/sparse.hpp"
+#include "cupp/ufunc.hpp"
+#include "cupp/indexing.hpp"
+#include "cusparse_wrap.hpp"
+#include "primitives.hpp"
+
+namespace cupp::sparse {
+
+namespace detail {
+
+void check_shape(shape2 s) {
+  if (s[0] < 0 || s[1] < 0) throw ValueError("'shape' elements cannot be negative");
+}
+
+// A dense argument as a 2-D array (0-d: (1, 1); 1-D: one row), cast to dtype when given.
+ndarray dense_2d(const ndarray& dense, const std::optional<cupp::dtype>& type) {
+  if (dense.is_null()) throw ValueError("sparse: a null array");
+  ndarray d = dense;
+  if (d.ndim() == 0) d = d.reshape({1, 1});
+  else if (d.ndim() == 1) d = d.reshape({1, d.shape(0)});
+  else if (d.ndim() > 2) throw TypeError("expected dimension <= 2 array or matrix");
+  if (type && *type != d.dtype()) d = cupp::astype(d, *type);
+  require_value_dtype(d.dtype());
+  return d;
+}
+
+struct swapped {
+  ndarray data, indices, indptr;
+};
+
+// The same entries compressed along the other axis: a (n_major, n_minor) compressed matrix's
+// arrays -> the (n_minor, n_major) one's (CSR -> CSC and back). The result's indices are sorted.
+swapped swap_major(const ndarray& data, const ndarray& indices, const ndarray& indptr, std::int64_t n_major,
+                   std::int64_t n_minor) {
+  const std::int64_t nnz = data.size();
+  const cupp::dtype idx = indices.dtype();
+  if (nnz == 0) return {cupp::empty({0}, data.dtype()), cupp::empty({0}, idx), cupp::zeros({n_minor + 1}, idx)};
+  if (idx == int32 && has_value_type(data.dtype())) {
+    ndarray out_data = cupp::empty({nnz}, data.dtype());
+    ndarray out_indices = cupp::empty({nnz}, int32);
+    ndarray out_indptr = cupp::empty({n_minor + 1}, int32);
+    const int device = data.device();
+    cupp::detail::device_scope scope(device);
+    cusparseHandle_t h = handle(device);
+    const cudaDataType vt = value_type(data.dtype(), "tocsc");
+    std::size_t bytes = 0;
+    check(cusparseCsr2cscEx2_bufferSize(h, static_cast<int>(n_major), static_cast<int>(n_minor), static_cast<int>(nnz),
+                                        data.data(), static_cast<const int*>(indptr.data()),
+                                        static_cast<const int*>(indices.data()), out_data.data(),
+                                        static_cast<int*>(out_indptr.data()), static_cast<int*>(out_indices.data()), vt,
+                                        CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes),
+          "cusparseCsr2cscEx2_bufferSize");
+    cuda::Memory work = cuda::alloc(bytes);
+    check(cusparseCsr2cscEx2(h, static_cast<int>(n_major), static_cast<int>(n_minor), static_cast<int>(nnz),
+                             data.data(), static_cast<const int*>(indptr.data()), static_cast<const int*>(indices.data()),
+                             out_data.data(), static_cast<int*>(out_indptr.data()), static_cast<int*>(out_indices.data()),
+                             vt, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, work.ptr()),
+          "cusparseCsr2cscEx2");
+    return {out_data, out_indices, out_indptr};
+  }
+  const ndarray major = expand_ptr(indptr, nnz);
+  const ndarray order = cupp::argsort(indices, cupp::sort_options{.axis = -1, .kind = "stable"});
+  return {cupp::take(data, order), cupp::take(major, order),
+          compress_ptr(cupp::take(indices, order), n_minor, idx)};
+}
+
+}  // namespace detail
+
+namespace {
+constexpr bool is_csr(format f) { return f == format::csr; }
+const char* minor_name(format f) { return is_csr(f) ? "column" : "row"; }
+std::mutex cache_mutex;
+}  // namespace
+
+template <format F>
+compressed<F>::compressed() : compressed(shape2{0, 0}) {}
+
+template <format F>
+compressed<F>::compressed(shape2 shape, const options& opts) {
+  detail::check_shape(shape);
+  const cupp::dtype type = opts.dtype ? *opts.dtype : float64;
+  detail::require_value_dtype(type);
+  const cupp::dtype idx = detail::index_dtype_for(std::max(shape[0], shape[1]));
+  shape_ = shape;
+  const std::int64_t n_major = is_csr(F) ? shape[0] : shape[1];
+  rebind(cupp::empty({0}, type), cupp::empty({0}, idx), cupp::zeros({n_major + 1}, idx));
+  canonical_ = sorted_ = true;
+}
+
+template <format F>
+compressed<F>::compressed(const ndarray& dense, const options& opts) {
+  ndarray d = detail::dense_2d(dense, opts.dtype);
+  shape_ = {d.shape(0), d.shape(1)};
+  if (!is_csr(F)) d = d.transpose();
+  const detail::entries e = detail::dense_entries(d);
+  const std::int64_t n_major = d.shape(0);
+  rebind(e.data, e.minor, detail::compress_ptr(e.major, n_major, e.minor.dtype()));
+  canonical_ = sorted_ = true;
+}
+
+template <format F>
+compressed<F>::compressed(const ndarray& data, const ndarray& indices, const ndarray& indptr, const options& opts) {
+  if (data.is_null() || indices.is_null() || indptr.is_null()) throw ValueError("sparse: a null array");
+  if (data.ndim() != 1 || indices.ndim() != 1 || indptr.ndim() != 1)
+    throw ValueError("data, indices, and indptr should be 1-D");
+  shape2 shape{};
+  if (opts.shape) {
+    shape = *opts.shape;
+  } else {
+    const std::int64_t n_major = std::max<std::int64_t>(indptr.size() - 1, 0);
+    const std::int64_t n_minor = indices.size() > 0 ? detail::max_of(indices) + 1 : 0;
+    shape = is_csr(F) ? shape2{n_major, n_minor} : shape2{n_minor, n_major};
+  }
+  detail::check_shape(shape);
+  const std::int64_t n_major = is_csr(F) ? shape[0] : shape[1], n_minor = is_csr(F) ? shape[1] : shape[0];
+  const cupp::dtype idx = detail::index_dtype_of({&indices, &indptr}, std::max(shape[0], shape[1]));
+  if (indptr.size() != n_major + 1)
+    throw ValueError("index pointer size " + std::to_string(indptr.size()) + " should be " + std::to_string(n_major + 1));
+  ndarray ptr = cupp::ascontiguousarray(detail::as_index(indptr, idx));
+  if (opts.copy && ptr.data() == indptr.data()) ptr = ptr.copy();
+  if (ptr(0).item<std::int64_t>() != 0) throw ValueError("index pointer should start with 0");
+  if (indices.size() != data.size()) throw ValueError("indices and data should have the same size");
+  const std::int64_t last = ptr(n_major).item<std::int64_t>();
+  if (last > indices.size())
+    throw ValueError("Last value of index pointer should be less than the size of index and data arrays");
+  ndarray ind = cupp::ascontiguousarray(detail::as_index(indices, idx));
+  if (opts.copy && ind.data() == indices.data()) ind = ind.copy();
+  ndarray values = detail::values_as(data, opts.dtype, opts.copy);
+  if (last < indices.size()) {  // SciPy's prune()
+    ind = ind(cupp::slice(std::nullopt, last)).copy();
+    values = values(cupp::slice(std::nullopt, last)).copy();
+  }
+  if (last > 0) {
+    if (detail::max_of(ind) >= n_minor)
+      throw ValueError(std::string(minor_name(F)) + " index values must be < " + std::to_string(n_minor));
+    if (detail::min_of(ind) < 0) throw ValueError(std::string(minor_name(F)) + " index values must be >= 0");
+  }
+  if (n_major > 0 && detail::min_of(cupp::diff(ptr)) < 0)
+    throw ValueError("index pointer values must form a non-decreasing sequence");
+  shape_ = shape;
+  rebind(values, ind, ptr);
+}
+
+template <format F>
+compressed<F>::compressed(const ndarray& data, const coords& ij, const options& opts) {
+  const coo c(data, ij, opts);
+  if constexpr (is_csr(F)) *this = c.tocsr();
+  else *this = c.tocsc();
+}
+
+template <format F>
+compressed<F>::compressed(const compressed<F == format::csr ? format::csc : format::csr>& other, const options& opts) {
+  compressed c = [&] {
+    if constexpr (is_csr(F)) return other.tocsr();
+    else return other.tocsc();
+  }();
+  *this = opts.dtype ? c.astype(*opts.dtype, opts.copy) : (opts.copy ? c.copy() : c);
+}
+
+template <format F>
+compressed<F>::compressed(const coo& other, const options& opts) {
+  compressed c = [&] {
+    if constexpr (is_csr(F)) return other.tocsr();
+    else return other.tocsc();
+  }();
+  *this = opts.dtype ? c.astype(*opts.dtype, opts.copy) : (opts.copy ? c.copy() : c);
+}
+
+template <format F>
+void compressed<F>::rebind(ndarray data, ndarray indices, ndarray indptr) {
+  data_ = std::move(data), indices_ = std::move(indices), indptr_ = std::move(indptr);
+  canonical_.reset(), sorted_.reset();
+  std::lock_guard lock(cache_mutex);
+  cache_.reset();
+}
+
+template <format F>
+std::shared_ptr<detail::product_cache> compressed<F>::cache() const {
+  std::lock_guard lock(cache_mutex);
+  if (!cache_) cache_ = std::make_shared<detail::product_cache>();
+  return cache_;
+}
+
+template <format F>
+compressed<F> compressed<F>::from_parts(ndarray data, ndarray indices, ndarray indptr, shape2 shape, sparse::kind k,
+                                        std::optional<bool> canonical, std::optional<bool> sorted) {
+  compressed c{no_init{}};
+  c.shape_ = shape;
+  c.kind_ = k;
+  c.rebind(std::move(data), std::move(indices), std::move(indptr));
+  c.canonical_ = canonical, c.sorted_ = sorted;
+  if (canonical && *canonical) c.sorted_ = true;
+  return c;
+}
+
+template <format F>
+compressed<F> compressed<F>::with_kind(sparse::kind k) const {
+  compressed c = *this;
+  c.kind_ = k;
+  return c;
+}
+
+template <format F>
+bool compressed<F>::has_canonical_format() const {
+  if (!canonical_) {
+    const auto [sorted, canonical] = detail::order_of(detail::expand_ptr(indptr_, nnz()), indices_);
+    sorted_ = sorted, canonical_ = canonical;
+  }
+  return *canonical_;
+}
+
+template <format F>
+bool compressed<F>::has_sorted_indices() const {
+  if (!sorted_) has_canonical_format();
+  return *sorted_;
+}
+
+template <format F>
+void compressed<F>::sum_duplicates() {
+  if (has_canonical_format()) return;
+  const std::int64_t n_major = is_csr(F) ? shape_[0] : shape_[1];
+  const detail::entries e =
+      detail::sort_entries({data_, detail::expand_ptr(indptr_, nnz()), indices_}, /*sum=*/true);
+  rebind(e.data, e.minor, detail::compress_ptr(e.major, n_major, indices_.dtype()));
+  canonical_ = sorted_ = true;
+}
+
+template <format F>
+void compressed<F>::sort_indices() {
+  if (has_sorted_indices()) return;
+  const detail::entries e =
+      detail::sort_entries({data_, detail::expand_ptr(indptr_, nnz()), indices_}, /*sum=*/false);
+  ndarray ptr = indptr_;
+  rebind(e.data, e.minor, ptr);
+  sorted_ = true;
+}
+
+template <format F>
+void compressed<F>::eliminate_zeros() {
+  const detail::entries all{data_, detail::expand_ptr(indptr_, nnz()), indices_};
+  const detail::entries e = detail::drop_zeros(all);
+  if (e.data.size() == nnz()) return;
+  const std::optional<bool> canonical = canonical_ && *canonical_ ? canonical_ : std::nullopt;
+  const std::optional<bool> sorted = sorted_ && *sorted_ ? sorted_ : std::nullopt;
+  const std::int64_t n_major = is_csr(F) ? shape_[0] : shape_[1];
+  rebind(e.data, e.minor, detail::compress_ptr(e.major, n_major, indices_.dtype()));
+  canonical_ = canonical, sorted_ = sorted;
+}
+
+template <format F>
+compressed<F == format::csr ? format::csc : format::csr> compressed<F>::transpose() const {
+  return compressed<F == format::csr ? format::csc : format::csr>::from_parts(data_, indices_, indptr_, {shape_[1], shape_[0]},
+                                                                         kind_, canonical_, sorted_);
+}
+
+template <format F>
+compressed<F> compressed<F>::conj() const {
+  ndarray d = data_.dtype().is_complex() ? cupp::conjugate(data_) : data_.copy();
+  return from_parts(d, indices_.copy(), indptr_.copy(), shape_, kind_, canonical_, sorted_);
+}
+
+template <format F>
+compressed<F> compressed<F>::copy() const {
+  return from_parts(data_.copy(), indices_.copy(), indptr_.copy(), shape_, kind_, canonical_, sorted_);
+}
+
+template <format F>
+compressed<F> compressed<F>::astype(cupp::dtype type, bool copy) const {
+  if (type == dtype() && !copy) return *this;
+  return from_parts(detail::cast_values(data_, type, true), copy ? indices_.copy() : indices_,
+                    copy ? indptr_.copy() : indptr_, shape_, kind_, canonical_, sorted_);
+}
+
+template <format F>
+ndarray compressed<F>::diagonal(std::int64_t k) const {
+  const ndarray major = detail::expand_ptr(indptr_, nnz());
+  const detail::entries rows_cols = is_csr(F) ? detail::entries{data_, major, indices_}
+                                              : detail::entries{data_, indices_, major};
+  return detail::diagonal_of(rows_cols, shape_[0], shape_[1], k);
+}
+
+template <format F>
+std::int64_t compressed<F>::count_nonzero() const {
+  if (nnz() == 0) return 0;
+  ndarray values = data_;
+  if (!has_canonical_format())
+    values = detail::sort_entries({data_, detail::expand_ptr(indptr_, nnz()), indices_}, true).data;
+  return cupp::count_nonzero(values).item<std::int64_t>();
+}
+
+template <format F>
+ndarray compressed<F>::toarray() const {
+  const ndarray major = detail::expand_ptr(indptr_, nnz());
+  const detail::entries rows_cols = is_csr(F) ? detail::entries{data_, major, indices_}
+                                              : detail::entries{data_, indices_, major};
+  return detail::scatter_dense(rows_cols, shape_[0], shape_[1]);
+}
+
+template <format F>
+csr compressed<F>::tocsr(bool copy) const {
+  if constexpr (is_csr(F)) {
+    return copy ? this->copy() : *this;
+  } else {
+    const detail::swapped s = detail::swap_major(data_, indices_, indptr_, shape_[1], shape_[0]);
+    return csr::from_parts(s.data, s.indices, s.indptr, shape_, kind_, canonical_, true);
+  }
+}
+
+template <format F>
+csc compressed<F>::tocsc(bool copy) const {
+  if constexpr (!is_csr(F)) {
+    return copy ? this->copy() : *this;
+  } else {
+    const detail::swapped s = detail::swap_major(data_, indices_, indptr_, shape_[0], shape_[1]);
+    return csc::from_parts(s.data, s.indices, s.indptr, shape_, kind_, canonical_, true);
+  }
+}
+
+template <format F>
+coo compressed<F>::tocoo(bool copy) const {
+  const ndarray major = detail::expand_ptr(indptr_, nnz());
+  const ndarray minor = copy ? indices_.copy() : indices_;
+  const ndarray values = copy ? data_.copy() : data_;
+  if constexpr (is_csr(F)) return coo::from_parts(values, major, minor, shape_, kind_, canonical_);
+  else return coo::from_parts(values, minor, major, shape_, kind_, std::nullopt);
+}
+
+template <format F>
+ndarray compressed<F>::dot(const ndarray& x, const product_options& opts) const {
+  if (x.is_null()) throw ValueError("sparse dot: a null array");
+  if constexpr (!is_csr(F)) {
+    return tocsr().dot(x, opts);
+  } else {
+    if (x.ndim() == 1) return spmv(*this, x, opts);
+    if (x.ndim() == 2) return spmm(*this, x, opts);
+    throw ValueError("sparse dot: the dense operand must be 1-D or 2-D");
+  }
+}
+
+template <format F>
+csr compressed<F>::dot(const csr& b) const {
+  return spgemm(tocsr(), b);
+}
+
+template class compressed<format::csr>;
+template class compressed<format::csc>;
+
+}  // namespace cupp::sparse

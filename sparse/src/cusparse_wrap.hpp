@@ -1,0 +1,107 @@
+// Internal to the sparse module: cuSPARSE under RAII. check() turns a cusparseStatus_t into a
+// CudaError naming the call; handle() is this thread's handle on a device (one per (thread,
+// device), made on first use, destroyed at thread exit) bound to the device's current cupp stream
+// on every call; sp_mat / dn_mat / dn_vec own generic-API descriptors; product_cache is what an
+// object keeps between products (its CSR descriptor and a work buffer per operation, each for one
+// stream), freed with the object.
+#pragma once
+
+#include <cusparse.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <utility>
+
+#include "cupp/cuda/memory.hpp"
+#include "cupp/dtype.hpp"
+#include "cupp/ndarray.hpp"
+
+namespace cupp::sparse::detail {
+
+void check(cusparseStatus_t status, const char* call);
+
+// This thread's cuSPARSE handle on `device` (the current device made current by the caller),
+// with cusparseSetStream to that device's current cupp stream done.
+cusparseHandle_t handle(int device);
+
+// cudaDataType of a value dtype; TypeError naming `op` for dtypes cuSPARSE does not compute in.
+cudaDataType value_type(const cupp::dtype& type, const char* op);
+bool has_value_type(const cupp::dtype& type) noexcept;
+cusparseIndexType_t index_type(const cupp::dtype& type);
+
+class sp_mat {
+ public:
+  sp_mat() noexcept = default;
+  explicit sp_mat(cusparseSpMatDescr_t d) noexcept : d_(d) {}
+  ~sp_mat() { reset(); }
+  sp_mat(sp_mat&& o) noexcept : d_(std::exchange(o.d_, nullptr)) {}
+  sp_mat& operator=(sp_mat&& o) noexcept {
+    if (this != &o) reset(), d_ = std::exchange(o.d_, nullptr);
+    return *this;
+  }
+  sp_mat(const sp_mat&) = delete;
+  sp_mat& operator=(const sp_mat&) = delete;
+  cusparseSpMatDescr_t get() const noexcept { return d_; }
+  explicit operator bool() const noexcept { return d_ != nullptr; }
+  void reset() noexcept {
+    if (d_) cusparseDestroySpMat(d_);
+    d_ = nullptr;
+  }
+
+ private:
+  cusparseSpMatDescr_t d_ = nullptr;
+};
+
+class dn_mat {
+ public:
+  dn_mat(std::int64_t rows, std::int64_t cols, std::int64_t ld, void* values, cudaDataType type, cusparseOrder_t order);
+  ~dn_mat() {
+    if (d_) cusparseDestroyDnMat(d_);
+  }
+  dn_mat(const dn_mat&) = delete;
+  dn_mat& operator=(const dn_mat&) = delete;
+  cusparseDnMatDescr_t get() const noexcept { return d_; }
+
+ private:
+  cusparseDnMatDescr_t d_ = nullptr;
+};
+
+class dn_vec {
+ public:
+  dn_vec(std::int64_t size, void* values, cudaDataType type);
+  ~dn_vec() {
+    if (d_) cusparseDestroyDnVec(d_);
+  }
+  dn_vec(const dn_vec&) = delete;
+  dn_vec& operator=(const dn_vec&) = delete;
+  cusparseDnVecDescr_t get() const noexcept { return d_; }
+
+ private:
+  cusparseDnVecDescr_t d_ = nullptr;
+};
+
+// A CSR descriptor over (rows, cols, nnz, indptr, indices, data); empty arrays may have null data.
+sp_mat make_csr(std::int64_t rows, std::int64_t cols, const ndarray& indptr, const ndarray& indices,
+                const ndarray& data);
+
+enum class operation : int { spmv = 0, spmm = 1, count = 2 };
+
+struct product_cache {
+  std::mutex mutex;
+  // The descriptor of the arrays it was made for (rebuilt when the object's arrays change).
+  sp_mat descr;
+  const void *data = nullptr, *indices = nullptr, *indptr = nullptr;
+  int device = -1;
+  cupp::dtype type = float64;
+  // One work buffer per operation, for the stream it was allocated on (grown on demand).
+  cuda::Memory buffers[static_cast<int>(operation::count)];
+
+  // The cached descriptor for these arrays (made on a miss).
+  cusparseSpMatDescr_t csr(std::int64_t rows, std::int64_t cols, const ndarray& indptr_a, const ndarray& indices_a,
+                           const ndarray& data_a);
+  // At least `bytes` of work memory for `op` on `stream` of `dev` (null for 0 bytes).
+  void* buffer(operation op, std::size_t bytes, int dev, cuda::stream_handle stream);
+};
+
+}  // namespace cupp::sparse::detail

@@ -1,0 +1,198 @@
+// Sparse products over cuSPARSE's generic API, on the current stream of the matrix's device:
+// SpMV (CSR_ALG2, deterministic, by default), SpMM with row-major dense operands as given (no
+// column-major copy; CSR_ALG2, falling back to CSR_ALG1 where ALG2 refuses), and SpGEMM
+// (workEstimation -> compute -> copy). SpMV/SpMM descriptors and work buffers are cached in the
+// matrix's product_cache; buffers come from cupp's pool.
+#include <algorithm>
+#include <complex>
+#include <string>
+
+#include "cuda/current_stream.hpp"
+#include "cuda/device_scope.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/promotion.hpp"
+#include "cupp/sparse.hpp"
+#include "cupp/ufunc.hpp"
+#include "cusparse_wrap.hpp"
+#include "primitives.hpp"
+
+namespace cupp::sparse {
+
+namespace {
+
+// alpha = 1 and beta = 0 in the compute type, as host scalars.
+struct scalars {
+  std::complex<double> one_z{1.0, 0.0}, zero_z{0.0, 0.0};
+  std::complex<float> one_c{1.0f, 0.0f}, zero_c{0.0f, 0.0f};
+  double one_d = 1.0, zero_d = 0.0;
+  float one_f = 1.0f, zero_f = 0.0f;
+  const void* one(cudaDataType t) const {
+    return t == CUDA_R_32F ? static_cast<const void*>(&one_f)
+           : t == CUDA_R_64F ? static_cast<const void*>(&one_d)
+           : t == CUDA_C_32F ? static_cast<const void*>(&one_c)
+                             : static_cast<const void*>(&one_z);
+  }
+  const void* zero(cudaDataType t) const {
+    return t == CUDA_R_32F ? static_cast<const void*>(&zero_f)
+           : t == CUDA_R_64F ? static_cast<const void*>(&zero_d)
+           : t == CUDA_C_32F ? static_cast<const void*>(&zero_c)
+                             : static_cast<const void*>(&zero_z);
+  }
+};
+
+// The product's dtype, checked against what cuSPARSE computes in.
+cupp::dtype product_dtype(const cupp::dtype& a, const cupp::dtype& b, const char* op) {
+  const cupp::dtype t = cupp::promote_types(a, b);
+  detail::value_type(t, op);
+  return t;
+}
+
+// An SpGEMM descriptor, destroyed with the scope.
+class spgemm_descr {
+ public:
+  spgemm_descr() { detail::check(cusparseSpGEMM_createDescr(&d_), "cusparseSpGEMM_createDescr"); }
+  ~spgemm_descr() { cusparseSpGEMM_destroyDescr(d_); }
+  spgemm_descr(const spgemm_descr&) = delete;
+  spgemm_descr& operator=(const spgemm_descr&) = delete;
+  cusparseSpGEMMDescr_t get() const noexcept { return d_; }
+
+ private:
+  cusparseSpGEMMDescr_t d_ = nullptr;
+};
+
+// A as int32-indexed for SpGEMM: narrowed when its sizes fit, else ValueError.
+csr with_int32_indices(const csr& a) {
+  if (a.index_dtype() == int32) return a;
+  if (std::max({a.shape()[0], a.shape()[1], a.nnz()}) > detail::int32_max)
+    throw ValueError("spgemm: cuSPARSE's SpGEMM takes int32 indices; this matrix needs int64 (" +
+                     std::to_string(a.shape()[0]) + "x" + std::to_string(a.shape()[1]) + ", nnz " +
+                     std::to_string(a.nnz()) + ")");
+  return csr::from_parts(a.data(), cupp::astype(a.indices(), int32), cupp::astype(a.indptr(), int32), a.shape(),
+                         a.kind(), std::nullopt, std::nullopt);
+}
+
+}  // namespace
+
+ndarray spmv(const csr& a, const ndarray& x, const product_options& opts) {
+  if (x.is_null()) throw ValueError("spmv: a null array");
+  const auto [m, n] = a.shape();
+  if (x.ndim() != 1 || x.shape(0) != n) throw ValueError("dimension mismatch");
+  const cupp::dtype t = product_dtype(a.dtype(), x.dtype(), "spmv");
+  if (a.nnz() == 0 || m == 0) return cupp::zeros({m}, t);
+  const csr at = a.dtype() == t ? a : a.astype(t, false);
+  const ndarray xt = cupp::ascontiguousarray(x.dtype() == t ? x : cupp::astype(x, t));
+  ndarray y = cupp::empty({m}, t);
+  const int device = at.data().device();
+  cupp::detail::device_scope scope(device);
+  cusparseHandle_t h = detail::handle(device);
+  const cudaDataType vt = detail::value_type(t, "spmv");
+  const auto cache = at.cache();
+  std::lock_guard lock(cache->mutex);
+  cusparseSpMatDescr_t mat = cache->csr(m, n, at.indptr(), at.indices(), at.data());
+  detail::dn_vec vx(n, xt.data(), vt), vy(m, y.data(), vt);
+  const cusparseSpMVAlg_t alg = opts.deterministic ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_ALG_DEFAULT;
+  const scalars s;
+  std::size_t bytes = 0;
+  detail::check(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, s.one(vt), mat, vx.get(), s.zero(vt),
+                                        vy.get(), vt, alg, &bytes),
+                "cusparseSpMV_bufferSize");
+  void* work = cache->buffer(detail::operation::spmv, bytes, device, cuda::detail::current_stream_handle(device));
+  detail::check(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, s.one(vt), mat, vx.get(), s.zero(vt), vy.get(), vt,
+                             alg, work),
+                "cusparseSpMV");
+  return y;
+}
+
+ndarray spmm(const csr& a, const ndarray& b, const product_options& opts) {
+  if (b.is_null()) throw ValueError("spmm: a null array");
+  const auto [m, n] = a.shape();
+  if (b.ndim() != 2 || b.shape(0) != n) throw ValueError("dimension mismatch");
+  const std::int64_t k = b.shape(1);
+  const cupp::dtype t = product_dtype(a.dtype(), b.dtype(), "spmm");
+  if (a.nnz() == 0 || m == 0 || k == 0) return cupp::zeros({m, k}, t);
+  const csr at = a.dtype() == t ? a : a.astype(t, false);
+  const ndarray bt = cupp::ascontiguousarray(b.dtype() == t ? b : cupp::astype(b, t));
+  ndarray c = cupp::empty({m, k}, t);
+  const int device = at.data().device();
+  cupp::detail::device_scope scope(device);
+  cusparseHandle_t h = detail::handle(device);
+  const cudaDataType vt = detail::value_type(t, "spmm");
+  const auto cache = at.cache();
+  std::lock_guard lock(cache->mutex);
+  cusparseSpMatDescr_t mat = cache->csr(m, n, at.indptr(), at.indices(), at.data());
+  detail::dn_mat mb(n, k, k, bt.data(), vt, CUSPARSE_ORDER_ROW), mc(m, k, k, c.data(), vt, CUSPARSE_ORDER_ROW);
+  const scalars s;
+  cusparseSpMMAlg_t alg = opts.deterministic ? CUSPARSE_SPMM_CSR_ALG2 : CUSPARSE_SPMM_ALG_DEFAULT;
+  std::size_t bytes = 0;
+  cusparseStatus_t status = cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                    s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, &bytes);
+  if (status == CUSPARSE_STATUS_NOT_SUPPORTED && alg == CUSPARSE_SPMM_CSR_ALG2) {
+    alg = CUSPARSE_SPMM_CSR_ALG1;  // also deterministic
+    status = cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, s.one(vt),
+                                     mat, mb.get(), s.zero(vt), mc.get(), vt, alg, &bytes);
+  }
+  detail::check(status, "cusparseSpMM_bufferSize");
+  void* work = cache->buffer(detail::operation::spmm, bytes, device, cuda::detail::current_stream_handle(device));
+  detail::check(cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, s.one(vt), mat,
+                             mb.get(), s.zero(vt), mc.get(), vt, alg, work),
+                "cusparseSpMM");
+  return c;
+}
+
+csr spgemm(const csr& a_in, const csr& b_in) {
+  const auto [m, n] = a_in.shape();
+  const auto [n2, k] = b_in.shape();
+  if (n != n2) throw ValueError("dimension mismatch");
+  const cupp::dtype t = product_dtype(a_in.dtype(), b_in.dtype(), "spgemm");
+  const sparse::kind kind = a_in.kind();
+  if (std::max({m, k}) > detail::int32_max)
+    throw ValueError("spgemm: cuSPARSE's SpGEMM takes int32 indices; the result needs int64");
+  if (a_in.nnz() == 0 || b_in.nnz() == 0 || m == 0 || k == 0)
+    return csr(shape2{m, k}, options{.dtype = t}).with_kind(kind);
+  const csr a = with_int32_indices(a_in.dtype() == t ? a_in : a_in.astype(t, false));
+  const csr b = with_int32_indices(b_in.dtype() == t ? b_in : b_in.astype(t, false));
+  const int device = a.data().device();
+  cupp::detail::device_scope scope(device);
+  cusparseHandle_t h = detail::handle(device);
+  const cudaDataType vt = detail::value_type(t, "spgemm");
+  const detail::sp_mat ma = detail::make_csr(m, n, a.indptr(), a.indices(), a.data());
+  const detail::sp_mat mb = detail::make_csr(n, k, b.indptr(), b.indices(), b.data());
+  ndarray c_indptr = cupp::empty({m + 1}, int32);
+  cusparseSpMatDescr_t raw_c = nullptr;
+  detail::check(cusparseCreateCsr(&raw_c, m, k, 0, c_indptr.data(), nullptr, nullptr, CUSPARSE_INDEX_32I,
+                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
+                "cusparseCreateCsr");
+  const detail::sp_mat mc(raw_c);
+  const spgemm_descr descr;
+  const scalars s;
+  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const auto alg = CUSPARSE_SPGEMM_DEFAULT;
+  std::size_t bytes1 = 0, bytes2 = 0;
+  detail::check(cusparseSpGEMM_workEstimation(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                              descr.get(), &bytes1, nullptr),
+                "cusparseSpGEMM_workEstimation");
+  cuda::Memory work1 = cuda::alloc(bytes1);
+  detail::check(cusparseSpGEMM_workEstimation(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                              descr.get(), &bytes1, work1.ptr()),
+                "cusparseSpGEMM_workEstimation");
+  detail::check(cusparseSpGEMM_compute(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                       descr.get(), &bytes2, nullptr),
+                "cusparseSpGEMM_compute");
+  cuda::Memory work2 = cuda::alloc(bytes2);
+  detail::check(cusparseSpGEMM_compute(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                       descr.get(), &bytes2, work2.ptr()),
+                "cusparseSpGEMM_compute");
+  std::int64_t rows = 0, cols = 0, nnz = 0;
+  detail::check(cusparseSpMatGetSize(mc.get(), &rows, &cols, &nnz), "cusparseSpMatGetSize");
+  ndarray c_indices = cupp::empty({nnz}, int32);
+  ndarray c_data = cupp::empty({nnz}, t);
+  detail::check(cusparseCsrSetPointers(mc.get(), c_indptr.data(), c_indices.data(), c_data.data()),
+                "cusparseCsrSetPointers");
+  detail::check(cusparseSpGEMM_copy(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                    descr.get()),
+                "cusparseSpGEMM_copy");
+  return csr::from_parts(c_data, c_indices, c_indptr, {m, k}, kind, std::nullopt, std::nullopt);
+}
+
+}  // namespace cupp::sparse

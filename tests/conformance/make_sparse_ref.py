@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""SciPy's answers for cupp::sparse (tests/gpu/sparse/test_sparse_ref_gpu.cpp reads them).
+
+make_sparse_ref.py OUT      writes OUT/manifest.json, OUT/cases/<case>.npz (plain NumPy arrays:
+                            a case's inputs and scipy.sparse's results) and OUT/scipy_written/
+                            <name>.npz (scipy.sparse.save_npz files, for cupp's load_npz).
+make_sparse_ref.py --check DIR
+                            reads every DIR/<name>.npz that cupp's save_npz wrote (next to
+                            <name>.dense.npy, cupp's toarray()) with scipy.sparse.load_npz and
+                            checks format, matrix/array kind, dtype and values; exit 1 on a
+                            mismatch.
+
+Each case is a COO triplet set made to hold what the formats must get right: duplicates,
+explicit zeros, unsorted order, empty rows and columns, 0xN shapes. Exits 0 with a message when
+SciPy is absent (the GPU tests then skip).
+"""
+import json
+import os
+import sys
+
+try:
+    import numpy as np
+    import scipy
+    import scipy.sparse as sp
+except ImportError as e:  # pragma: no cover
+    print(f"make_sparse_ref.py: SciPy is not available ({e}); no sparse reference set written")
+    sys.exit(0)
+
+DTYPES = ["float32", "float64", "complex64", "complex128", "bool", "int8", "int32", "int64", "uint16"]
+PRODUCT_DTYPES = {"float32", "float64", "complex64", "complex128"}
+SHAPES = {"7x5": (7, 5), "30x40": (30, 40), "0x4": (0, 4), "4x0": (4, 0), "1x1": (1, 1), "6x6": (6, 6)}
+
+
+def values(rng, dtype, n):
+    if dtype == "bool":
+        return rng.integers(0, 2, n).astype(bool)
+    if dtype.startswith("complex"):
+        v = rng.integers(-3, 4, n) + 1j * rng.integers(-3, 4, n)
+        return v.astype(dtype)
+    if dtype.startswith("float"):
+        return (rng.integers(-4, 5, n) * 0.5).astype(dtype)
+    if dtype.startswith("uint"):
+        return rng.integers(0, 5, n).astype(dtype)
+    return rng.integers(-4, 5, n).astype(dtype)
+
+
+def triplets(rng, shape, dtype):
+    m, n = shape
+    if m == 0 or n == 0:
+        return (np.zeros(0, dtype), np.zeros(0, np.int32), np.zeros(0, np.int32))
+    nnz = max(1, (m * n) // 3)
+    # rows avoid the last row and column 1 stays empty where there is room (empty rows/columns)
+    rows = rng.integers(0, max(1, m - 1), nnz)
+    cols = rng.integers(0, n, nnz)
+    if n > 2:
+        cols[cols == 1] = 0
+    # duplicates: repeat a few entries; explicit zeros: zero a few values
+    rows = np.concatenate([rows, rows[:3]])
+    cols = np.concatenate([cols, cols[:3]])
+    data = values(rng, dtype, rows.size)
+    data[rng.integers(0, data.size, 2)] = 0
+    order = rng.permutation(rows.size)  # any order
+    return data[order], rows[order].astype(np.int32), cols[order].astype(np.int32)
+
+
+def case_arrays(rng, shape, dtype):
+    data, row, col = triplets(rng, shape, dtype)
+    m, n = shape
+    out = {"shape": np.array(shape, np.int64), "data": data, "row": row, "col": col}
+    A = sp.coo_array((data, (row, col)), shape=shape)
+    out["dense"] = A.toarray()
+    # an unsorted CSR with duplicates and explicit zeros: rows in order, columns within rows not
+    order = np.argsort(row, kind="stable")
+    out["u_data"], out["u_indices"] = data[order], col[order]
+    out["u_indptr"] = np.concatenate([[0], np.cumsum(np.bincount(row, minlength=m))]).astype(np.int32)
+    U = sp.csr_array((out["u_data"], out["u_indices"], out["u_indptr"]), shape=shape)
+    out["u_canonical"] = np.array(U.has_canonical_format)
+    out["u_sorted"] = np.array(U.has_sorted_indices)
+    C = A.tocsr()
+    out["csr_data"], out["csr_indices"], out["csr_indptr"] = C.data, C.indices, C.indptr
+    K = A.tocsc()
+    out["csc_data"], out["csc_indices"], out["csc_indptr"] = K.data, K.indices, K.indptr
+    S = U.copy()
+    S.sum_duplicates()
+    out["sum_data"], out["sum_indices"], out["sum_indptr"] = S.data, S.indices, S.indptr
+    E = U.copy()
+    E.eliminate_zeros()
+    out["elim_nnz"] = np.array(E.nnz, np.int64)
+    out["elim_dense"] = E.toarray()
+    out["count_nonzero"] = np.array(U.count_nonzero(), np.int64)
+    for k in (-1, 0, 2):
+        out[f"diag_{'m' if k < 0 else ''}{abs(k)}"] = U.diagonal(k)
+    out["transpose"] = U.T.toarray()
+    out["conj"] = U.conj().toarray()
+    out["astype_c128"] = U.astype(np.complex128).toarray()
+    out["dense_csr_nnz"] = np.array(sp.csr_array(out["dense"]).nnz, np.int64)
+    if dtype in PRODUCT_DTYPES:
+        x = values(rng, dtype, n)
+        B = values(rng, dtype, n * 3).reshape(n, 3)
+        out["x"], out["Ax"] = x, U @ x
+        out["B"], out["AB"] = B, U @ B
+        out["AAt"] = (U @ U.T).toarray()
+        out["AAt_nnz_max"] = np.array((U @ U.T).nnz, np.int64)
+    return out
+
+
+def constructor_cases():
+    cases = {}
+    for m, n, k in [(4, 4, 0), (3, 5, 1), (5, 3, -2), (4, 4, 7), (0, 3, 0)]:
+        cases[f"eye_{m}_{n}_{k}"] = {"dense": sp.eye(m, n, k, format="csr").toarray(), "m": np.array(m),
+                                    "n": np.array(n), "k": np.array(k)}
+    d = {"d0": np.array([1.0, 2.0, 0.0, 4.0]), "d1": np.array([5.0, 6.0, 7.0]), "dm": np.array([3.0])}
+    cases["diags_main_up_down"] = dict(d, dense=sp.diags([d["d0"], d["d1"], d["dm"]], [0, 1, -1]).toarray(),
+                                       nnz=np.array(sp.diags([d["d0"], d["d1"], d["dm"]], [0, 1, -1]).tocsr().nnz))
+    return cases
+
+
+def write(out_dir):
+    rng = np.random.default_rng(20261203)
+    os.makedirs(os.path.join(out_dir, "cases"), exist_ok=True)
+    os.makedirs(os.path.join(out_dir, "scipy_written"), exist_ok=True)
+    names = []
+    for dtype in DTYPES:
+        for sname, shape in SHAPES.items():
+            name = f"{dtype}_{sname}"
+            np.savez(os.path.join(out_dir, "cases", name + ".npz"), **case_arrays(rng, shape, dtype))
+            names.append(name)
+    ctor = []
+    for name, arrays in constructor_cases().items():
+        np.savez(os.path.join(out_dir, "cases", name + ".npz"), **arrays)
+        ctor.append(name)
+    written = []
+    for fmt in ("csr", "csc", "coo"):
+        for cls in ("matrix", "array"):
+            for dtype in ("float32", "complex128", "int64", "bool"):
+                data, row, col = triplets(rng, (6, 5), dtype)
+                A = getattr(sp, f"coo_{cls}")((data, (row, col)), shape=(6, 5)).asformat(fmt)
+                name = f"{fmt}_{cls}_{dtype}"
+                sp.save_npz(os.path.join(out_dir, "scipy_written", name + ".npz"), A, compressed=(dtype != "bool"))
+                np.save(os.path.join(out_dir, "scipy_written", name + ".dense.npy"), A.toarray())
+                written.append(name)
+    manifest = {"scipy": scipy.__version__, "numpy": np.__version__, "cases": names, "constructors": ctor,
+                "scipy_written": written}
+    with open(os.path.join(out_dir, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    print(f"make_sparse_ref.py: {len(names)} cases, {len(ctor)} constructor cases, {len(written)} SciPy files "
+          f"(SciPy {scipy.__version__}) in {out_dir}")
+
+
+def check(dir_):
+    bad = 0
+    files = sorted(f for f in os.listdir(dir_) if f.endswith(".npz"))
+    for f in files:
+        name = f[:-4]
+        fmt, cls, dtype = name.split("_", 2)
+        try:
+            A = sp.load_npz(os.path.join(dir_, f))
+            dense = np.load(os.path.join(dir_, name + ".dense.npy"))
+            problems = []
+            if A.format != fmt:
+                problems.append(f"format {A.format}")
+            if isinstance(A, sp.sparray) != (cls == "array"):
+                problems.append(f"kind {type(A).__name__}")
+            if A.dtype != np.dtype(dtype):
+                problems.append(f"dtype {A.dtype}")
+            if not np.array_equal(A.toarray(), dense):
+                problems.append("values differ")
+        except Exception as e:  # noqa: BLE001 (report every failure)
+            problems = [f"{type(e).__name__}: {e}"]
+        if problems:
+            bad += 1
+            print(f"FAIL {f}: {', '.join(problems)}")
+    print(f"make_sparse_ref.py --check: {len(files) - bad}/{len(files)} cupp-written files read back by SciPy "
+          f"{scipy.__version__}")
+    return 1 if bad or not files else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--check":
+        sys.exit(check(sys.argv[2]))
+    if len(sys.argv) != 2:
+        print(__doc__)
+        sys.exit(2)
+    write(sys.argv[1])

@@ -1,0 +1,170 @@
+// cupp::sparse on the GPU without reference data: SciPy's error messages for bad construction
+// input and bad products (checked against the messages of scipy/sparse/_compressed.py and _coo.py),
+// the matrix/array kind carried through conversions, index dtypes (int32 unless needed), products
+// against an independent host computation, on a side stream and with a dtype promotion; and, when
+// CUPP_SPARSE_BENCH=1, the benchmark figures (10^6 x 10^6 CSR float32, 10^7 nonzeros).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cupp/creation.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/sparse.hpp"
+#include "cupp/testing/gtest.hpp"
+#include "cupp/ufunc.hpp"
+#include "error_of.hpp"
+#include "gpu_support.hpp"
+
+namespace cupp {
+namespace {
+
+using test::error_of;
+
+ndarray i32(std::vector<std::int32_t> v) { return asarray(v); }
+ndarray f64(std::vector<double> v) { return asarray(v); }
+
+TEST(SparseGpu, ConstructionErrorsAreSciPys) {
+  CUPP_REQUIRE_GPU();
+  const ndarray data = f64({1, 2, 3});
+  auto csr_of = [&](ndarray indices, ndarray indptr, std::optional<sparse::shape2> shape = {}) {
+    return [=] { sparse::csr(data, indices, indptr, {.shape = shape}); };
+  };
+  EXPECT_EQ(error_of<ValueError>(csr_of(i32({0, 1, 2}), i32({0, 2, 3}), sparse::shape2{3, 3})),
+            "index pointer size 3 should be 4");
+  EXPECT_EQ(error_of<ValueError>(csr_of(i32({0, 1, 2}), i32({1, 2, 3}))), "index pointer should start with 0");
+  EXPECT_EQ(error_of<ValueError>(csr_of(i32({0, 1}), i32({0, 1, 2}))), "indices and data should have the same size");
+  EXPECT_EQ(error_of<ValueError>(csr_of(i32({0, 1, 2}), i32({0, 2, 4}))),
+            "Last value of index pointer should be less than the size of index and data arrays");
+  EXPECT_EQ(error_of<ValueError>(csr_of(i32({0, 5, 2}), i32({0, 2, 3}), sparse::shape2{2, 3})),
+            "column index values must be < 3");
+  EXPECT_EQ(error_of<ValueError>([&] { sparse::csc(data, i32({0, 5, 2}), i32({0, 2, 3}), {.shape = sparse::shape2{3, 2}}); }),
+            "row index values must be < 3");
+  EXPECT_EQ(error_of<ValueError>(csr_of(i32({0, -1, 2}), i32({0, 2, 3}), sparse::shape2{2, 3})),
+            "column index values must be >= 0");
+  EXPECT_EQ(error_of<ValueError>(csr_of(i32({0, 1, 2}), i32({0, 3, 2, 3}), sparse::shape2{3, 3})),
+            "index pointer values must form a non-decreasing sequence");
+  EXPECT_EQ(error_of<TypeError>(csr_of(f64({0, 1, 2}), i32({0, 2, 3}))),
+            "sparse index arrays must have an integer dtype, not float64");
+  EXPECT_EQ(error_of<ValueError>([&] { sparse::coo(data, {i32({0, 1}), i32({0, 1, 2})}); }),
+            "all index and data arrays must have the same length");
+  EXPECT_EQ(error_of<ValueError>([&] { sparse::coo(data, {i32({0, 4, 1}), i32({0, 1, 2})}, {.shape = sparse::shape2{3, 3}}); }),
+            "axis 0 index 4 exceeds matrix dimension 3");
+  EXPECT_EQ(error_of<ValueError>([&] { sparse::coo(data, {i32({0, 1, 1}), i32({0, -2, 2})}, {.shape = sparse::shape2{3, 3}}); }),
+            "negative axis 1 index: -2");
+  EXPECT_EQ(error_of<ValueError>([&] { sparse::coo(f64({}), {i32({}), i32({})}); }),
+            "cannot infer dimensions from zero sized index arrays");
+  EXPECT_EQ(error_of<ValueError>([&] { sparse::csr(sparse::shape2{-1, 2}); }), "'shape' elements cannot be negative");
+  EXPECT_EQ(error_of<ValueError>([&] { sparse::csr(zeros({2, 2}, float16)); }).substr(0, 40),
+            "scipy.sparse does not support dtype flo");
+  const sparse::csr a(f64({1, 2, 3}), i32({0, 1, 2}), i32({0, 2, 3}), {.shape = sparse::shape2{2, 3}});
+  EXPECT_EQ(error_of<ValueError>([&] { a.dot(f64({1, 2})); }), "dimension mismatch");
+  EXPECT_EQ(error_of<ValueError>([&] { a.dot(zeros({2, 2})); }), "dimension mismatch");
+  EXPECT_EQ(error_of<ValueError>([&] { a.dot(a); }), "dimension mismatch");
+  EXPECT_EQ(error_of<TypeError>([&] { sparse::spmv(a.astype(int32), asarray(std::vector<std::int32_t>{1, 2, 3})); }),
+            "spmv: cuSPARSE computes in float32, float64, complex64 and complex128, not int32 (docs/deviations.md)");
+}
+
+TEST(SparseGpu, ShapeInferenceKindsAndIndexDtypes) {
+  CUPP_REQUIRE_GPU();
+  const sparse::csr a(f64({1, 2, 3}), asarray(std::vector<std::int64_t>{0, 4, 2}), asarray(std::vector<std::int64_t>{0, 2, 3}));
+  EXPECT_EQ(a.shape(), (sparse::shape2{2, 5}));
+  EXPECT_EQ(a.index_dtype(), int32);  // int64 input narrowed, as SciPy's get_index_dtype(check_contents=True)
+  EXPECT_FALSE(a.is_array());
+  const sparse::csr b = sparse::csr_array(a);
+  EXPECT_TRUE(b.is_array());
+  EXPECT_TRUE(b.tocsc().is_array());
+  EXPECT_TRUE(b.tocoo().is_array());
+  EXPECT_TRUE(b.transpose().is_array());
+  EXPECT_TRUE(sparse::eye_array(3).is_array());
+  EXPECT_FALSE(sparse::identity(3).is_array());
+  EXPECT_EQ(sparse::csr(zeros({3, 4})).nnz(), 0);
+  EXPECT_EQ(sparse::csr(zeros({3, 4})).shape(), (sparse::shape2{3, 4}));
+  EXPECT_EQ(sparse::csr(f64({0, 1, 0, 2})).shape(), (sparse::shape2{1, 4}));  // 1-D: one row
+  const sparse::coo c(f64({1, 2}), {i32({2, 0}), i32({1, 3})});
+  EXPECT_EQ(c.shape(), (sparse::shape2{3, 4}));
+  EXPECT_FALSE(c.has_canonical_format());
+  EXPECT_TRUE(c.tocsr().has_canonical_format());
+  // a column dimension beyond int32: int64 indices (SciPy's maxval rule); entries stay few
+  const sparse::csr wide(f64({1}), i32({5}), i32({0, 1}), {.shape = sparse::shape2{1, 3000000000LL}});
+  EXPECT_EQ(wide.index_dtype(), int64);
+  EXPECT_EQ(wide.tocoo().index_dtype(), int64);
+  CUPP_EXPECT_ARRAY_EQUAL(wide.tocoo().col(), std::vector<std::int64_t>{5});
+}
+
+// y = A x and C = A B checked against loops over the host copies of the arrays.
+TEST(SparseGpu, ProductsMatchAHostComputationOnASideStream) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t m = 50, n = 37, k = 5;
+  std::vector<double> data;
+  std::vector<std::int32_t> indices, indptr{0};
+  for (std::int64_t i = 0; i < m; ++i) {
+    for (std::int64_t j = (i * 7) % 5; j < n; j += 3 + i % 4) {
+      data.push_back(static_cast<double>((i * 31 + j * 17) % 11) - 5.0);
+      indices.push_back(static_cast<std::int32_t>(j));
+    }
+    indptr.push_back(static_cast<std::int32_t>(indices.size()));
+  }
+  std::vector<float> x(n), b(n * k);
+  for (std::int64_t j = 0; j < n; ++j) x[j] = static_cast<float>(j % 7) - 3.0f;
+  for (std::int64_t j = 0; j < n * k; ++j) b[j] = static_cast<float>(j % 5) * 0.5f;
+  std::vector<double> y(m, 0.0), cc(m * k, 0.0);
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int32_t p = indptr[i]; p < indptr[i + 1]; ++p) {
+      y[i] += data[p] * x[indices[p]];
+      for (std::int64_t q = 0; q < k; ++q) cc[i * k + q] += data[p] * b[indices[p] * k + q];
+    }
+  const cuda::Stream side = cuda::Stream::create({.non_blocking = true});
+  const cuda::StreamGuard guard(side);
+  const sparse::csr a(asarray(data), asarray(indices), asarray(indptr), {.shape = sparse::shape2{m, n}});
+  const ndarray xd = asarray(x), bd = asarray(b).reshape({n, k});
+  const ndarray yd = a.dot(xd);  // float64 @ float32: float64, as SciPy's upcast
+  EXPECT_EQ(yd.dtype(), float64);
+  CUPP_EXPECT_ALLCLOSE(yd, y, {.rtol = 1e-12});
+  CUPP_EXPECT_ALLCLOSE(a.dot(bd).reshape({m * k}), cc, {.rtol = 1e-12});
+  CUPP_EXPECT_ALLCLOSE(a.astype(float32).dot(xd), asarray(y).get(), {.rtol = 1e-5});
+  // A @ I is A; I @ A is A
+  CUPP_EXPECT_ARRAY_EQUAL(a.dot(sparse::identity(n)).toarray(), a.toarray());
+  CUPP_EXPECT_ARRAY_EQUAL(sparse::identity(m).dot(a).toarray(), a.toarray());
+  side.synchronize();
+}
+
+double time_ms(const std::function<void()>& f, int reps) {
+  f();
+  cuda::Event start, stop;
+  start.record();
+  for (int i = 0; i < reps; ++i) f();
+  stop.record();
+  stop.synchronize();
+  return start.elapsed_ms(stop) / reps;
+}
+
+// The figures: CUPP_SPARSE_BENCH=1 ./cupp_gpu_tests --gtest_filter=SparseGpu.BenchFigures
+TEST(SparseGpu, BenchFigures) {
+  CUPP_REQUIRE_GPU();
+  const char* env = std::getenv("CUPP_SPARSE_BENCH");
+  if (!env || std::string(env) != "1") GTEST_SKIP() << "set CUPP_SPARSE_BENCH=1 for the benchmark figures";
+  const std::int64_t n = 1000000, per_row = 10, nnz = n * per_row;
+  // columns from a multiplicative hash of the entry number (10 per row, rows in order)
+  const ndarray cols = astype(remainder(multiply(arange(nnz, int64), std::int64_t{2654435761LL}), n), int32);
+  const ndarray indptr = arange(0, nnz + 1, per_row, int32);
+  const ndarray data = astype(add(remainder(arange(nnz, int64), 7), 1), float32);
+  sparse::csr a(data, cols, indptr, {.shape = sparse::shape2{n, n}});
+  a.sum_duplicates();
+  const ndarray x = ones({n}, float32), b = ones({n, 64}, float32);
+  const double spmv = time_ms([&] { (void)a.dot(x); }, 50);
+  const double spmm = time_ms([&] { (void)a.dot(b); }, 10);
+  const double spgemm = time_ms([&] { (void)a.dot(a); }, 3);
+  const double tocsc = time_ms([&] { (void)a.tocsc(); }, 20);
+  const double tocoo = time_ms([&] { (void)a.tocoo(); }, 20);
+  std::printf("SPARSE_BENCH nnz=%lld spmv_ms=%.4f spmm64_ms=%.4f (x%.1f) spgemm_ms=%.3f tocsc_ms=%.4f tocoo_ms=%.4f\n",
+              static_cast<long long>(a.nnz()), spmv, spmm, spmm / spmv, spgemm, tocsc, tocoo);
+  save_npz("/tmp/cupp-sparse-bench.npz", a, false);
+}
+
+}  // namespace
+}  // namespace cupp

@@ -1,0 +1,240 @@
+// cupp::sparse against SciPy (tests/conformance/make_sparse_ref.py writes the cases on the GPU
+// machine; each test skips, saying so, without a device or without the set): for every value
+// dtype and shape (duplicates, explicit zeros, unsorted indices, empty rows and columns, 0xN),
+// construction, tocsr/tocsc/tocoo, the canonical-form methods, diagonal, transpose, conj, astype,
+// the products (SpMV, SpMM, SpGEMM), the same steps on int64 indices (cupp's own paths), eye and
+// diags. The reference set is read from $CUPP_SPARSE_REF, else <conformance>/sparse-ref.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "conformance.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/io.hpp"
+#include "cupp/sparse.hpp"
+#include "cupp/testing/gtest.hpp"
+#include "cupp/ufunc.hpp"
+#include "gpu_support.hpp"
+
+namespace cupp {
+namespace {
+
+using host_map = std::map<std::string, host_array>;
+
+std::string ref_dir() {
+  const char* env = std::getenv("CUPP_SPARSE_REF");
+  return env && *env ? std::string(env) : test::conformance_path("sparse-ref");
+}
+
+#define CUPP_SPARSE_REF_OR_SKIP()                                                                    \
+  CUPP_REQUIRE_GPU();                                                                                \
+  if (!std::filesystem::exists(ref_dir() + "/manifest.json"))                                        \
+  GTEST_SKIP() << "no SciPy reference set at " << ref_dir()                                          \
+               << " (tests/conformance/make_sparse_ref.py makes it where SciPy is installed)"
+
+std::vector<std::string> manifest(const std::string& key) {
+  std::vector<std::string> out;
+  for (const auto& n : test::load_yaml(ref_dir() + "/manifest.json")[key]) out.push_back(n.as<std::string>());
+  return out;
+}
+
+host_map load_case(const std::string& name) {
+  host_map m;
+  for (auto& [n, h] : io::load_npz(ref_dir() + "/cases/" + name + ".npz")) m.emplace(n, std::move(h));
+  return m;
+}
+
+ndarray dev(const host_map& c, const std::string& key) { return asarray(c.at(key)); }
+
+double rtol_of(const dtype& t) { return t == float32 || t == complex64 ? 1e-5 : 1e-12; }
+
+// The arrays of a compressed object equal SciPy's (dtypes included).
+template <class M>
+void expect_compressed(const M& a, const host_map& c, const std::string& prefix) {
+  CUPP_EXPECT_ARRAY_EQUAL(a.data(), c.at(prefix + "_data"), {.strict = true});
+  CUPP_EXPECT_ARRAY_EQUAL(a.indices(), c.at(prefix + "_indices"), {.strict = true});
+  CUPP_EXPECT_ARRAY_EQUAL(a.indptr(), c.at(prefix + "_indptr"), {.strict = true});
+}
+
+// The same entries with int64 indices, kept as int64 (from_parts skips SciPy's narrowing), so the
+// conversions run cupp's own int64 paths.
+sparse::csr unsorted_int64(const host_map& c, sparse::shape2 shape) {
+  return sparse::csr::from_parts(dev(c, "u_data"), astype(dev(c, "u_indices"), int64), astype(dev(c, "u_indptr"), int64),
+                                 shape, sparse::kind::matrix, std::nullopt, std::nullopt);
+}
+
+TEST(SparseRefGpu, FormatsAndConversionsMatchSciPy) {
+  CUPP_SPARSE_REF_OR_SKIP();
+  const auto names = manifest("cases");
+  ASSERT_FALSE(names.empty());
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const host_map c = load_case(name);
+    const auto shape_v = c.at("shape").to_vector<std::int64_t>();
+    const sparse::shape2 shape{shape_v[0], shape_v[1]};
+    const host_array& dense = c.at("dense");
+    const sparse::coo a(dev(c, "data"), sparse::coords{dev(c, "row"), dev(c, "col")}, {.shape = shape});
+    EXPECT_EQ(a.dtype(), c.at("data").dtype());
+    CUPP_EXPECT_ARRAY_EQUAL(a.toarray(), dense, {.strict = true});
+    expect_compressed(a.tocsr(), c, "csr");
+    expect_compressed(a.tocsc(), c, "csc");
+    expect_compressed(sparse::csr(dev(c, "data"), sparse::coords{dev(c, "row"), dev(c, "col")}, {.shape = shape}), c,
+                      "csr");
+
+    const sparse::csr u(dev(c, "u_data"), dev(c, "u_indices"), dev(c, "u_indptr"), {.shape = shape});
+    EXPECT_EQ(u.index_dtype(), int32);
+    EXPECT_EQ(u.has_canonical_format(), c.at("u_canonical").item<bool>());
+    EXPECT_EQ(u.has_sorted_indices(), c.at("u_sorted").item<bool>());
+    CUPP_EXPECT_ARRAY_EQUAL(u.toarray(), dense, {.strict = true});
+    sparse::csr s = u.copy();
+    s.sum_duplicates();
+    expect_compressed(s, c, "sum");
+    EXPECT_TRUE(s.has_canonical_format());
+    sparse::csr sorted = u.copy();
+    sorted.sort_indices();
+    EXPECT_TRUE(sorted.has_sorted_indices());
+    CUPP_EXPECT_ARRAY_EQUAL(sorted.toarray(), dense, {.strict = true});
+    sparse::csr e = u.copy();
+    e.eliminate_zeros();
+    EXPECT_EQ(e.nnz(), c.at("elim_nnz").item<std::int64_t>());
+    CUPP_EXPECT_ARRAY_EQUAL(e.toarray(), c.at("elim_dense"), {.strict = true});
+    EXPECT_EQ(u.count_nonzero(), c.at("count_nonzero").item<std::int64_t>());
+    CUPP_EXPECT_ARRAY_EQUAL(u.diagonal(-1), c.at("diag_m1"), {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(u.diagonal(0), c.at("diag_0"), {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(u.diagonal(2), c.at("diag_2"), {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(u.transpose().toarray(), c.at("transpose"), {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(u.conj().toarray(), c.at("conj"), {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(u.astype(complex128).toarray(), c.at("astype_c128"), {.strict = true});
+
+    // round trips through every format, from dense included
+    CUPP_EXPECT_ARRAY_EQUAL(u.tocsc().toarray(), dense, {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(u.tocsc().tocsr().toarray(), dense, {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(u.tocoo().toarray(), dense, {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(u.tocsc().tocoo().toarray(), dense, {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(a.tocsc().tocsr().toarray(), dense, {.strict = true});
+    const ndarray d = asarray(dense);
+    const sparse::csr from_dense(d);
+    EXPECT_EQ(from_dense.nnz(), c.at("dense_csr_nnz").item<std::int64_t>());
+    EXPECT_TRUE(from_dense.has_canonical_format());
+    CUPP_EXPECT_ARRAY_EQUAL(from_dense.toarray(), dense, {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(sparse::csc(d).toarray(), dense, {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(sparse::coo(d).toarray(), dense, {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(sparse::csc(d).tocsr().data(), from_dense.data(), {.strict = true});
+
+    // int64 indices: cupp's own expansion, compression and transposition
+    const sparse::csr w = unsorted_int64(c, shape);
+    EXPECT_EQ(w.index_dtype(), int64);
+    CUPP_EXPECT_ARRAY_EQUAL(w.toarray(), dense, {.strict = true});
+    const sparse::csc wc = w.tocsc();
+    EXPECT_EQ(wc.index_dtype(), int64);
+    CUPP_EXPECT_ARRAY_EQUAL(wc.toarray(), dense, {.strict = true});
+    EXPECT_TRUE(wc.has_sorted_indices());
+    CUPP_EXPECT_ARRAY_EQUAL(w.tocoo().toarray(), dense, {.strict = true});
+    sparse::csr ws = w.copy();
+    ws.sum_duplicates();
+    CUPP_EXPECT_ARRAY_EQUAL(ws.data(), c.at("sum_data"), {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(astype(ws.indices(), int32), c.at("sum_indices"), {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(astype(ws.indptr(), int32), c.at("sum_indptr"), {.strict = true});
+
+    if (c.count("x")) {
+      const double rtol = rtol_of(c.at("x").dtype());
+      CUPP_EXPECT_ALLCLOSE(u.dot(dev(c, "x")), c.at("Ax"), {.rtol = rtol, .strict = true});
+      CUPP_EXPECT_ALLCLOSE(sparse::spmv(u, dev(c, "x"), {.deterministic = false}), c.at("Ax"), {.rtol = rtol});
+      CUPP_EXPECT_ALLCLOSE(u.dot(dev(c, "B")), c.at("AB"), {.rtol = rtol, .strict = true});
+      CUPP_EXPECT_ALLCLOSE(w.dot(dev(c, "B")), c.at("AB"), {.rtol = rtol, .strict = true});
+      CUPP_EXPECT_ALLCLOSE(u.tocsc().dot(dev(c, "x")), c.at("Ax"), {.rtol = rtol});
+      CUPP_EXPECT_ALLCLOSE(a.dot(dev(c, "x")), c.at("Ax"), {.rtol = rtol});
+      const sparse::csr at = u.transpose().tocsr();
+      CUPP_EXPECT_ALLCLOSE(u.dot(at).toarray(), c.at("AAt"), {.rtol = rtol, .strict = true});
+      CUPP_EXPECT_ALLCLOSE(sparse::spgemm(w, at).toarray(), c.at("AAt"), {.rtol = rtol});
+    }
+  }
+}
+
+TEST(SparseRefGpu, ProductsAreDeterministic) {
+  CUPP_SPARSE_REF_OR_SKIP();
+  const host_map c = load_case("float32_30x40");
+  const sparse::csr u(dev(c, "u_data"), dev(c, "u_indices"), dev(c, "u_indptr"), {.shape = sparse::shape2{30, 40}});
+  const ndarray x = dev(c, "x"), b = dev(c, "B");
+  const host_array y0 = u.dot(x).get(), c0 = u.dot(b).get();
+  for (int i = 0; i < 3; ++i) {
+    CUPP_EXPECT_ARRAY_EQUAL(u.dot(x), y0, {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(u.dot(b), c0, {.strict = true});
+  }
+}
+
+TEST(SparseRefGpu, ConstructorsMatchSciPy) {
+  CUPP_SPARSE_REF_OR_SKIP();
+  for (const std::string& name : manifest("constructors")) {
+    SCOPED_TRACE(name);
+    const host_map c = load_case(name);
+    if (name.rfind("eye_", 0) == 0) {
+      const sparse::csr e = sparse::eye(c.at("m").item<std::int64_t>(), c.at("n").item<std::int64_t>(),
+                                        c.at("k").item<std::int64_t>());
+      EXPECT_TRUE(e.has_canonical_format());
+      CUPP_EXPECT_ARRAY_EQUAL(e.toarray(), c.at("dense"), {.strict = true});
+    } else {
+      const sparse::csr d = sparse::diags({dev(c, "d0"), dev(c, "d1"), dev(c, "dm")}, {0, 1, -1});
+      EXPECT_EQ(d.nnz(), c.at("nnz").item<std::int64_t>());
+      CUPP_EXPECT_ARRAY_EQUAL(d.toarray(), c.at("dense"), {.strict = true});
+    }
+  }
+}
+
+TEST(SparseRefGpu, LoadsSciPysNpzFiles) {
+  CUPP_SPARSE_REF_OR_SKIP();
+  const auto names = manifest("scipy_written");
+  ASSERT_FALSE(names.empty());
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const std::string base = ref_dir() + "/scipy_written/" + name;
+    const sparse::loaded_npz l = sparse::load_npz(base + ".npz");
+    const std::string fmt = name.substr(0, 3);
+    const bool is_array = name.find("_array_") != std::string::npos;
+    const host_array dense = io::load_npy(base + ".dense.npy");
+    EXPECT_EQ(l.fmt, fmt == "csr" ? sparse::format::csr : fmt == "csc" ? sparse::format::csc : sparse::format::coo);
+    const sparse::csr a = l.tocsr();
+    EXPECT_EQ(a.is_array(), is_array);
+    EXPECT_EQ(a.dtype(), dense.dtype());
+    CUPP_EXPECT_ARRAY_EQUAL(a.toarray(), dense, {.strict = true});
+  }
+}
+
+// Writes cupp's files for SciPy to read back (make_sparse_ref.py --check $CUPP_SPARSE_OUT), and
+// reads them back itself.
+TEST(SparseRefGpu, WritesNpzFilesSciPyReads) {
+  CUPP_REQUIRE_GPU();
+  const char* env = std::getenv("CUPP_SPARSE_OUT");
+  const std::filesystem::path out = env && *env ? std::filesystem::path(env)
+                                                : std::filesystem::temp_directory_path() / "cupp-sparse-npz";
+  std::filesystem::create_directories(out);
+  const ndarray base = array<double>({{0, 2, 0, 1}, {0, 0, 0, 0}, {3, 0, -1, 0}});
+  for (const char* type_name : {"float32", "complex128", "int64", "bool"}) {
+    const dtype t = dtype::parse(type_name);
+    const ndarray d = astype(base, t);
+    const host_array want = d.get();
+    for (const bool is_array : {false, true}) {
+      const sparse::kind k = is_array ? sparse::kind::array : sparse::kind::matrix;
+      const std::string suffix = std::string(is_array ? "_array_" : "_matrix_") + type_name;
+      const sparse::csr a = sparse::csr(d).with_kind(k);
+      sparse::save_npz(out / ("csr" + suffix + ".npz"), a, t != bool_);
+      sparse::save_npz(out / ("csc" + suffix + ".npz"), a.tocsc());
+      sparse::save_npz(out / ("coo" + suffix), a.tocoo());  // ".npz" appended, as numpy.savez does
+      for (const char* fmt : {"csr", "csc", "coo"}) {
+        const std::filesystem::path file = out / (std::string(fmt) + suffix + ".npz");
+        io::save_npy(out / (std::string(fmt) + suffix + ".dense.npy"), want);
+        const sparse::loaded_npz l = sparse::load_npz(file);
+        const sparse::csr back = l.tocsr();
+        EXPECT_EQ(back.is_array(), is_array) << file;
+        CUPP_EXPECT_ARRAY_EQUAL(back.toarray(), want, {.strict = true});
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cupp

@@ -1,0 +1,87 @@
+// The sparse module without a GPU: the index dtype rule (SciPy's get_index_dtype by maxval), the
+// value dtypes SciPy allows (its error message for the others), cuSPARSE status codes turned into
+// CudaError naming the call, and the `format` member of SciPy's .npz files (numpy.array(b'csr'),
+// |S3) written byte for byte as numpy.save writes it and read back, also in the <U3 form of old
+// SciPy files, with malformed members refused.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cupp/errors.hpp"
+#include "cusparse_wrap.hpp"
+#include "error_of.hpp"
+#include "npz_format.hpp"
+#include "primitives.hpp"
+
+namespace cupp {
+namespace {
+
+using test::error_of;
+
+TEST(SparseHost, IndexDtypeIsInt32UntilAValueNeedsInt64) {
+  EXPECT_EQ(sparse::detail::index_dtype_for(0), int32);
+  EXPECT_EQ(sparse::detail::index_dtype_for(2147483647), int32);
+  EXPECT_EQ(sparse::detail::index_dtype_for(2147483648LL), int64);
+}
+
+TEST(SparseHost, ValueDtypesAreSciPys) {
+  for (const dtype& t : {bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, complex64,
+                         complex128})
+    EXPECT_NO_THROW(sparse::detail::require_value_dtype(t)) << t.name();
+  const std::string m = error_of<ValueError>([] { sparse::detail::require_value_dtype(float16); });
+  EXPECT_EQ(m.rfind("scipy.sparse does not support dtype float16. The only supported types are: bool, int8,", 0), 0u)
+      << m;
+  EXPECT_NE(error_of<ValueError>([] { sparse::detail::require_value_dtype(bfloat16); }), "<no error>");
+}
+
+TEST(SparseHost, CuSparseStatusIsACudaErrorNamingTheCall) {
+  EXPECT_NO_THROW(sparse::detail::check(CUSPARSE_STATUS_SUCCESS, "cusparseSpMV"));
+  try {
+    sparse::detail::check(CUSPARSE_STATUS_INVALID_VALUE, "cusparseSpMV");
+    FAIL() << "no throw";
+  } catch (const CudaError& e) {
+    EXPECT_EQ(std::string(e.what()), "cusparseSpMV failed: CUSPARSE_STATUS_INVALID_VALUE (3)");
+    EXPECT_EQ(e.code(), 3);
+  }
+  EXPECT_EQ(error_of<TypeError>([] { sparse::detail::value_type(int64, "spmv"); }),
+            "spmv: cuSPARSE computes in float32, float64, complex64 and complex128, not int64 (docs/deviations.md)");
+  EXPECT_EQ(sparse::detail::value_type(complex64, "spmv"), CUDA_C_32F);
+  EXPECT_EQ(sparse::detail::index_type(int64), CUSPARSE_INDEX_64I);
+}
+
+std::string text_of(const std::vector<std::byte>& b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
+
+TEST(SparseHost, FormatMemberIsNumpySaveOfABytesScalar) {
+  const std::vector<std::byte> b = sparse::detail::format_member("csr");
+  const std::string t = text_of(b);
+  ASSERT_GE(t.size(), 13u);
+  EXPECT_EQ(t.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+  // numpy.save(f, numpy.array(b'csr')): the header dict, padded with spaces to a multiple of 64
+  EXPECT_NE(t.find("{'descr': '|S3', 'fortran_order': False, 'shape': (), }"), std::string::npos) << t;
+  EXPECT_EQ((t.size() - 3) % 64, 0u);
+  EXPECT_EQ(t.substr(t.size() - 4), "\ncsr");
+  EXPECT_EQ(sparse::detail::read_format_member(b), "csr");
+}
+
+TEST(SparseHost, FormatMemberReadsOldUnicodeFormAndRefusesOthers) {
+  std::string header = "{'descr': '<U3', 'fortran_order': False, 'shape': (), }";
+  header.append(128 - 10 - header.size() - 1, ' ');
+  header.push_back('\n');
+  std::string file = std::string("\x93NUMPY\x01\x00", 8);
+  file.push_back(static_cast<char>(header.size()));
+  file.push_back('\0');
+  file += header;
+  for (char c : std::string("coo")) file += std::string(1, c) + std::string(3, '\0');
+  std::vector<std::byte> bytes(file.size());
+  std::memcpy(bytes.data(), file.data(), file.size());
+  EXPECT_EQ(sparse::detail::read_format_member(bytes), "coo");
+  const std::vector<std::byte> garbage(20, std::byte{0x41});
+  EXPECT_NE(error_of<ValueError>([&] { sparse::detail::read_format_member(garbage); }), "<no error>");
+  bytes.resize(bytes.size() - 8);  // truncated data
+  EXPECT_NE(error_of<ValueError>([&] { sparse::detail::read_format_member(bytes); }), "<no error>");
+}
+
+}  // namespace
+}  // namespace cupp
