@@ -17,6 +17,7 @@
 #include "cupp/fft.hpp"
 #include "cupp/indexing.hpp"
 #include "cupp/manipulation.hpp"
+#include "cupp/random.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/scans.hpp"
 #include "cupp/sorting.hpp"
@@ -255,6 +256,36 @@ timed_call bind_39([[maybe_unused]] const frame& f) {
   return [v0, v1]() -> cupp::ndarray { return cupp::fft::fftfreq(v0, v1); };
 }
 
+// random.random(268435456): random_random_float64
+timed_call bind_40([[maybe_unused]] const frame& f) {
+  const std::optional<cupp::shape_t> v0 = std::optional<cupp::shape_t>(cupp::shape_t{268435456});
+  return [v0]() -> cupp::ndarray { return cupp::random::random(v0); };
+}
+
+// random.standard_normal(268435456): random_standard_normal_float64
+timed_call bind_41([[maybe_unused]] const frame& f) {
+  const std::optional<cupp::shape_t> v0 = std::optional<cupp::shape_t>(cupp::shape_t{268435456});
+  return [v0]() -> cupp::ndarray { return cupp::random::standard_normal(v0); };
+}
+
+// random.randint(0, 1000000, 134217728): random_randint_int64
+timed_call bind_42([[maybe_unused]] const frame& f) {
+  const cupp::operand v0 = cupp::operand(cupp::weak_scalar(std::int64_t{0}));
+  const std::optional<cupp::operand> v1 = std::optional<cupp::operand>(cupp::operand(cupp::weak_scalar(std::int64_t{1000000})));
+  const std::optional<cupp::shape_t> v2 = std::optional<cupp::shape_t>(cupp::shape_t{134217728});
+  const cupp::dtype v3 = cupp::dtype::parse("int64");
+  return [v0, v1, v2, v3]() -> cupp::ndarray { return cupp::random::randint(v0, v1, v2, v3); };
+}
+
+// random.choice(16777216, 1048576, replace=False): random_choice_noreplace
+timed_call bind_43([[maybe_unused]] const frame& f) {
+  const std::int64_t v0 = std::int64_t{16777216};
+  const std::optional<cupp::shape_t> v1 = std::optional<cupp::shape_t>(cupp::shape_t{1048576});
+  const bool v2 = false;
+  const cupp::ndarray v3 = cupp::ndarray();
+  return [v0, v1, v2, v3]() -> cupp::ndarray { return cupp::random::choice(v0, v1, v2, v3); };
+}
+
 }  // namespace
 
 std::span<const case_binding> case_bindings() {
@@ -299,6 +330,10 @@ std::span<const case_binding> case_bindings() {
       {"concatenate_float32", R"cupp(concatenate((x0, x1, x2, x3, x4, x5, x6, x7)))cupp", R"cupp()cupp", {}, &bind_37},
       {"alloc_float32_1024", R"cupp(empty((1024,), dtype='float32'))cupp", R"cupp()cupp", {}, &bind_38},
       {"fftfreq_float64", R"cupp(fft.fftfreq(67108864, d=0.5))cupp", R"cupp()cupp", {}, &bind_39},
+      {"random_random_float64", R"cupp(random.random(268435456))cupp", R"cupp()cupp", {}, &bind_40},
+      {"random_standard_normal_float64", R"cupp(random.standard_normal(268435456))cupp", R"cupp()cupp", {}, &bind_41},
+      {"random_randint_int64", R"cupp(random.randint(0, 1000000, 134217728))cupp", R"cupp()cupp", {}, &bind_42},
+      {"random_choice_noreplace", R"cupp(random.choice(16777216, 1048576, replace=False))cupp", R"cupp()cupp", {}, &bind_43},
   };
   return table;
 }

@@ -17,6 +17,7 @@
 #include "cupp/indexing.hpp"
 #include "cupp/linalg.hpp"
 #include "cupp/manipulation.hpp"
+#include "cupp/random.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/scans.hpp"
 #include "cupp/searching.hpp"
@@ -572,6 +573,186 @@ void add_generated_bindings(function_table& t) {
   t.add("correlate", [](span_v args, span_k kw) -> value {
     const arguments a("correlate", {"a", "v", "mode"}, 2, 3, args, kw);
     return to_value(cupp::correlate(a.array(0), a.array(1), a.string(2, "valid")));
+  });
+  // specs/routines/random.yaml: random(size: shape = None)
+  t.add("random.random", [](span_v args, span_k kw) -> value {
+    const arguments a("random.random", {"size"}, 0, 1, args, kw);
+    return to_value(cupp::random::random(a.optional_shape(0)));
+  });
+  // specs/routines/random.yaml: random_sample(size: shape = None)
+  t.add("random.random_sample", [](span_v args, span_k kw) -> value {
+    const arguments a("random.random_sample", {"size"}, 0, 1, args, kw);
+    return to_value(cupp::random::random_sample(a.optional_shape(0)));
+  });
+  // specs/routines/random.yaml: randint(low: operand, high: operand = None, size: shape = None, dtype: dtype = int)
+  t.add("random.randint", [](span_v args, span_k kw) -> value {
+    const arguments a("random.randint", {"low", "high", "size", "dtype"}, 1, 4, args, kw);
+    return to_value(cupp::random::randint(a.operand(0), a.optional_operand(1), a.optional_shape(2), a.dtype_or(3, cupp::int64)));
+  });
+  // specs/routines/random.yaml: uniform(low: operand = 0.0, high: operand = 1.0, size: shape = None)
+  t.add("random.uniform", [](span_v args, span_k kw) -> value {
+    const arguments a("random.uniform", {"low", "high", "size"}, 0, 3, args, kw);
+    return to_value(cupp::random::uniform(a.operand_or(0, 0.0), a.operand_or(1, 1.0), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: standard_normal(size: shape = None)
+  t.add("random.standard_normal", [](span_v args, span_k kw) -> value {
+    const arguments a("random.standard_normal", {"size"}, 0, 1, args, kw);
+    return to_value(cupp::random::standard_normal(a.optional_shape(0)));
+  });
+  // specs/routines/random.yaml: normal(loc: operand = 0.0, scale: operand = 1.0, size: shape = None)
+  t.add("random.normal", [](span_v args, span_k kw) -> value {
+    const arguments a("random.normal", {"loc", "scale", "size"}, 0, 3, args, kw);
+    return to_value(cupp::random::normal(a.operand_or(0, 0.0), a.operand_or(1, 1.0), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: lognormal(mean: operand = 0.0, sigma: operand = 1.0, size: shape = None)
+  t.add("random.lognormal", [](span_v args, span_k kw) -> value {
+    const arguments a("random.lognormal", {"mean", "sigma", "size"}, 0, 3, args, kw);
+    return to_value(cupp::random::lognormal(a.operand_or(0, 0.0), a.operand_or(1, 1.0), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: standard_exponential(size: shape = None)
+  t.add("random.standard_exponential", [](span_v args, span_k kw) -> value {
+    const arguments a("random.standard_exponential", {"size"}, 0, 1, args, kw);
+    return to_value(cupp::random::standard_exponential(a.optional_shape(0)));
+  });
+  // specs/routines/random.yaml: exponential(scale: operand = 1.0, size: shape = None)
+  t.add("random.exponential", [](span_v args, span_k kw) -> value {
+    const arguments a("random.exponential", {"scale", "size"}, 0, 2, args, kw);
+    return to_value(cupp::random::exponential(a.operand_or(0, 1.0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: laplace(loc: operand = 0.0, scale: operand = 1.0, size: shape = None)
+  t.add("random.laplace", [](span_v args, span_k kw) -> value {
+    const arguments a("random.laplace", {"loc", "scale", "size"}, 0, 3, args, kw);
+    return to_value(cupp::random::laplace(a.operand_or(0, 0.0), a.operand_or(1, 1.0), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: logistic(loc: operand = 0.0, scale: operand = 1.0, size: shape = None)
+  t.add("random.logistic", [](span_v args, span_k kw) -> value {
+    const arguments a("random.logistic", {"loc", "scale", "size"}, 0, 3, args, kw);
+    return to_value(cupp::random::logistic(a.operand_or(0, 0.0), a.operand_or(1, 1.0), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: gumbel(loc: operand = 0.0, scale: operand = 1.0, size: shape = None)
+  t.add("random.gumbel", [](span_v args, span_k kw) -> value {
+    const arguments a("random.gumbel", {"loc", "scale", "size"}, 0, 3, args, kw);
+    return to_value(cupp::random::gumbel(a.operand_or(0, 0.0), a.operand_or(1, 1.0), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: pareto(a: operand, size: shape = None)
+  t.add("random.pareto", [](span_v args, span_k kw) -> value {
+    const arguments a("random.pareto", {"a", "size"}, 1, 2, args, kw);
+    return to_value(cupp::random::pareto(a.operand(0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: power(a: operand, size: shape = None)
+  t.add("random.power", [](span_v args, span_k kw) -> value {
+    const arguments a("random.power", {"a", "size"}, 1, 2, args, kw);
+    return to_value(cupp::random::power(a.operand(0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: rayleigh(scale: operand = 1.0, size: shape = None)
+  t.add("random.rayleigh", [](span_v args, span_k kw) -> value {
+    const arguments a("random.rayleigh", {"scale", "size"}, 0, 2, args, kw);
+    return to_value(cupp::random::rayleigh(a.operand_or(0, 1.0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: standard_cauchy(size: shape = None)
+  t.add("random.standard_cauchy", [](span_v args, span_k kw) -> value {
+    const arguments a("random.standard_cauchy", {"size"}, 0, 1, args, kw);
+    return to_value(cupp::random::standard_cauchy(a.optional_shape(0)));
+  });
+  // specs/routines/random.yaml: weibull(a: operand, size: shape = None)
+  t.add("random.weibull", [](span_v args, span_k kw) -> value {
+    const arguments a("random.weibull", {"a", "size"}, 1, 2, args, kw);
+    return to_value(cupp::random::weibull(a.operand(0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: triangular(left: operand, mode: operand, right: operand, size: shape = None)
+  t.add("random.triangular", [](span_v args, span_k kw) -> value {
+    const arguments a("random.triangular", {"left", "mode", "right", "size"}, 3, 4, args, kw);
+    return to_value(cupp::random::triangular(a.operand(0), a.operand(1), a.operand(2), a.optional_shape(3)));
+  });
+  // specs/routines/random.yaml: standard_gamma(shape: operand, size: shape = None)
+  t.add("random.standard_gamma", [](span_v args, span_k kw) -> value {
+    const arguments a("random.standard_gamma", {"shape", "size"}, 1, 2, args, kw);
+    return to_value(cupp::random::standard_gamma(a.operand(0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: gamma(shape: operand, scale: operand = 1.0, size: shape = None)
+  t.add("random.gamma", [](span_v args, span_k kw) -> value {
+    const arguments a("random.gamma", {"shape", "scale", "size"}, 1, 3, args, kw);
+    return to_value(cupp::random::gamma(a.operand(0), a.operand_or(1, 1.0), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: beta(a: operand, b: operand, size: shape = None)
+  t.add("random.beta", [](span_v args, span_k kw) -> value {
+    const arguments a("random.beta", {"a", "b", "size"}, 2, 3, args, kw);
+    return to_value(cupp::random::beta(a.operand(0), a.operand(1), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: chisquare(df: operand, size: shape = None)
+  t.add("random.chisquare", [](span_v args, span_k kw) -> value {
+    const arguments a("random.chisquare", {"df", "size"}, 1, 2, args, kw);
+    return to_value(cupp::random::chisquare(a.operand(0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: f(dfnum: operand, dfden: operand, size: shape = None)
+  t.add("random.f", [](span_v args, span_k kw) -> value {
+    const arguments a("random.f", {"dfnum", "dfden", "size"}, 2, 3, args, kw);
+    return to_value(cupp::random::f(a.operand(0), a.operand(1), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: standard_t(df: operand, size: shape = None)
+  t.add("random.standard_t", [](span_v args, span_k kw) -> value {
+    const arguments a("random.standard_t", {"df", "size"}, 1, 2, args, kw);
+    return to_value(cupp::random::standard_t(a.operand(0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: wald(mean: operand, scale: operand, size: shape = None)
+  t.add("random.wald", [](span_v args, span_k kw) -> value {
+    const arguments a("random.wald", {"mean", "scale", "size"}, 2, 3, args, kw);
+    return to_value(cupp::random::wald(a.operand(0), a.operand(1), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: vonmises(mu: operand, kappa: operand, size: shape = None)
+  t.add("random.vonmises", [](span_v args, span_k kw) -> value {
+    const arguments a("random.vonmises", {"mu", "kappa", "size"}, 2, 3, args, kw);
+    return to_value(cupp::random::vonmises(a.operand(0), a.operand(1), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: noncentral_chisquare(df: operand, nonc: operand, size: shape = None)
+  t.add("random.noncentral_chisquare", [](span_v args, span_k kw) -> value {
+    const arguments a("random.noncentral_chisquare", {"df", "nonc", "size"}, 2, 3, args, kw);
+    return to_value(cupp::random::noncentral_chisquare(a.operand(0), a.operand(1), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: noncentral_f(dfnum: operand, dfden: operand, nonc: operand, size: shape = None)
+  t.add("random.noncentral_f", [](span_v args, span_k kw) -> value {
+    const arguments a("random.noncentral_f", {"dfnum", "dfden", "nonc", "size"}, 3, 4, args, kw);
+    return to_value(cupp::random::noncentral_f(a.operand(0), a.operand(1), a.operand(2), a.optional_shape(3)));
+  });
+  // specs/routines/random.yaml: poisson(lam: operand = 1.0, size: shape = None)
+  t.add("random.poisson", [](span_v args, span_k kw) -> value {
+    const arguments a("random.poisson", {"lam", "size"}, 0, 2, args, kw);
+    return to_value(cupp::random::poisson(a.operand_or(0, 1.0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: binomial(n: operand, p: operand, size: shape = None)
+  t.add("random.binomial", [](span_v args, span_k kw) -> value {
+    const arguments a("random.binomial", {"n", "p", "size"}, 2, 3, args, kw);
+    return to_value(cupp::random::binomial(a.operand(0), a.operand(1), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: negative_binomial(n: operand, p: operand, size: shape = None)
+  t.add("random.negative_binomial", [](span_v args, span_k kw) -> value {
+    const arguments a("random.negative_binomial", {"n", "p", "size"}, 2, 3, args, kw);
+    return to_value(cupp::random::negative_binomial(a.operand(0), a.operand(1), a.optional_shape(2)));
+  });
+  // specs/routines/random.yaml: geometric(p: operand, size: shape = None)
+  t.add("random.geometric", [](span_v args, span_k kw) -> value {
+    const arguments a("random.geometric", {"p", "size"}, 1, 2, args, kw);
+    return to_value(cupp::random::geometric(a.operand(0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: logseries(p: operand, size: shape = None)
+  t.add("random.logseries", [](span_v args, span_k kw) -> value {
+    const arguments a("random.logseries", {"p", "size"}, 1, 2, args, kw);
+    return to_value(cupp::random::logseries(a.operand(0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: zipf(a: operand, size: shape = None)
+  t.add("random.zipf", [](span_v args, span_k kw) -> value {
+    const arguments a("random.zipf", {"a", "size"}, 1, 2, args, kw);
+    return to_value(cupp::random::zipf(a.operand(0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: permutation(x: int)
+  t.add("random.permutation", [](span_v args, span_k kw) -> value {
+    const arguments a("random.permutation", {"x"}, 1, 1, args, kw);
+    return to_value(cupp::random::permutation(a.integer(0, 0)));
+  });
+  // specs/routines/random.yaml: choice(a: int, size: shape = None, replace: bool = True, p: array = None)
+  t.add("random.choice", [](span_v args, span_k kw) -> value {
+    const arguments a("random.choice", {"a", "size", "replace", "p"}, 1, 4, args, kw);
+    return to_value(cupp::random::choice(a.integer(0, 0), a.optional_shape(1), a.boolean(2, true), a.optional_array(3)));
   });
   // specs/routines/reductions.yaml: sum(a: array, axis: axes = None, dtype: dtype = None, out: out = None, keepdims: bool = False, initial: number = <no value>, where: where = True)
   t.add("sum", [](span_v args, span_k kw) -> value {

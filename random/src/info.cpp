@@ -7,7 +7,7 @@
 namespace cupp::random {
 
 std::vector<module_info_row> info() {
-  return {{"cuRAND", detail::library_version(curandGetProperty)}};
+  return {{"cuRAND", cupp::detail::library_version(curandGetProperty)}};
 }
 
 }  // namespace cupp::random

@@ -1,21 +1,33 @@
 // cupp::random, NumPy's numpy.random (the random module, target cupp::random; cupp::cupp links
-// it). Today: numpy.random.SeedSequence, which turns a seed into well-mixed state words (the
-// start of every NumPy generator), bit for bit as NumPy's; the generators arrive with the random
-// issue. Also info(), the rows `cupp info` prints for the module.
+// it): SeedSequence (NumPy's entropy mixing, bit for bit), the counter-based bit generator Philox
+// (Philox4x32-10: the same numbers on every GPU and for every launch shape), Generator with
+// NumPy's methods, default_rng, and module-level functions over a per-device global generator
+// (seeded from CUPP_SEED, else OS entropy). Also info(), the rows `cupp info` prints. Guide:
+// docs/random.md.
 //
-//   cupp::random::SeedSequence seq(12345);
-//   std::vector<std::uint32_t> words = seq.generate_state(4);     // NumPy's generate_state(4)
-//   std::vector<std::uint64_t> wide = seq.generate_state64(2);    // dtype=np.uint64
-//   std::vector<cupp::random::SeedSequence> kids = seq.spawn(2);  // spawn_key (0,), (1,)
+//   auto rng = cupp::random::default_rng(42);
+//   cupp::ndarray u = rng.random({1000}, cupp::float32);       // [0, 1), float32
+//   cupp::ndarray z = rng.normal(0.0, 2.0, {4, 5});             // float64
+//   cupp::ndarray k = rng.integers(0, 10, {100});               // int64 in [0, 10)
+//   cupp::ndarray p = rng.permutation(10);
+//   std::vector<cupp::random::SeedSequence> kids = cupp::random::SeedSequence(7).spawn(2);
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <initializer_list>
+#include <memory>
+#include <optional>
 #include <span>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cupp/modules.hpp"
+#include "cupp/ndarray.hpp"
+#include "cupp/routines.hpp"
+#include "cupp/ufunc.hpp"
 
 namespace cupp::random {
 
@@ -56,7 +68,199 @@ class SeedSequence {
   std::size_t children_ = 0;
 };
 
+// NumPy's size= argument: None (not given: the parameters' broadcast shape, 0-d for scalars), an
+// int, or a shape: rng.random(), rng.random(5), rng.random({2, 3}).
+class size_arg {
+ public:
+  size_arg() = default;
+  size_arg(std::nullopt_t) {}  // NOLINT: size=None
+  size_arg(std::initializer_list<std::int64_t> shape) : given_(true), shape_(shape) {}  // NOLINT
+  size_arg(shape_t shape) : given_(true), shape_(std::move(shape)) {}                   // NOLINT
+  size_arg(std::span<const std::int64_t> shape) : given_(true), shape_(shape.begin(), shape.end()) {}  // NOLINT
+  size_arg(const std::optional<shape_t>& shape) : given_(shape.has_value()), shape_(shape.value_or(shape_t{})) {}  // NOLINT
+  template <class I>
+    requires std::is_integral_v<I> && (!std::is_same_v<I, bool>)
+  size_arg(I n) : given_(true), shape_{static_cast<std::int64_t>(n)} {}  // NOLINT: size=5
+  bool given() const noexcept { return given_; }
+  const shape_t& shape() const noexcept { return shape_; }
+
+ private:
+  bool given_ = false;
+  shape_t shape_;
+};
+
+namespace detail {
+struct philox_state;
+}
+
+// The bit generator: Philox4x32-10, counter-based (NumPy's Philox is 4x64-10, so the numbers
+// differ from NumPy's). Its state is a 64-bit key, from SeedSequence(seed).generate_state(2), and
+// a 96-bit counter: each call reserves the counters it will use under a mutex on the host before
+// its kernel runs, so threads and streams that share a generator never race (no device state).
+// A copy shares the state (a handle, as a Python name is).
+class Philox {
+ public:
+  Philox();                                      // seeded from OS entropy (SeedSequence())
+  explicit Philox(std::uint64_t seed);           // SeedSequence(seed)
+  explicit Philox(const SeedSequence& seed_seq);
+  // A given key and counter (words low first): NumPy's Philox(key=...), and the tests' hook.
+  Philox(std::array<std::uint32_t, 2> key, std::array<std::uint32_t, 3> counter);
+
+  std::array<std::uint32_t, 2> key() const;
+  std::array<std::uint32_t, 3> counter() const;  // the next counter a call will use
+  // A new generator whose counter is this one's plus jumps * 2^64 (NumPy: jumps * 2^128 in its
+  // 256-bit counter); this one is unchanged.
+  Philox jumped(std::uint64_t jumps = 1) const;
+  // Moves the counter on by delta (counters, each four 32-bit words); returns *this.
+  Philox& advance(std::uint64_t delta);
+  // n_children bit generators from seed_seq().spawn(n_children) (ValueError without a seed
+  // sequence: a Philox made from a key).
+  std::vector<Philox> spawn(std::size_t n_children);
+  const SeedSequence* seed_seq() const;
+
+  // Reserves n counters: returns the first; the counter moves past them (thread-safe).
+  std::array<std::uint32_t, 3> reserve(std::uint64_t n) const;
+
+ private:
+  std::shared_ptr<detail::philox_state> state_;
+};
+using BitGenerator = Philox;
+
+// numpy.random.Generator: NumPy 2.5's methods. Scalar parameters are checked on the host, array
+// ones with one flag read, with NumPy's messages; arrays broadcast as NumPy's. Every result is a
+// new array on the current device, made on its current stream; size=None gives the parameters'
+// broadcast shape (0-d for scalars, where NumPy returns a Python scalar).
+class Generator {
+ public:
+  explicit Generator(Philox bit_generator);
+  const Philox& bit_generator() const noexcept { return bits_; }
+  std::vector<Generator> spawn(std::size_t n_children);
+
+  // float32 or float64 (TypeError "Unsupported dtype ... for random" otherwise); out= (C-contiguous,
+  // of that dtype) receives the values, and its shape is the size.
+  ndarray random(size_arg size = {}, cupp::dtype dtype = float64, const ndarray& out = {});
+  // Integers in [low, high) (or [low, high] with endpoint); high None: [0, low). dtype: any
+  // integer dtype or bool (NumPy's range errors: "low is out of bounds for int8", "high <= 0",
+  // "low >= high"). low and high as int64 or arrays.
+  ndarray integers(const operand& low, const std::optional<operand>& high = std::nullopt, size_arg size = {},
+                   cupp::dtype dtype = int64, bool endpoint = false);
+  ndarray uniform(const operand& low = 0.0, const operand& high = 1.0, size_arg size = {});
+  ndarray standard_normal(size_arg size = {}, cupp::dtype dtype = float64, const ndarray& out = {});
+  ndarray normal(const operand& loc = 0.0, const operand& scale = 1.0, size_arg size = {});
+  ndarray lognormal(const operand& mean = 0.0, const operand& sigma = 1.0, size_arg size = {});
+  ndarray standard_exponential(size_arg size = {}, cupp::dtype dtype = float64, const ndarray& out = {});
+  ndarray exponential(const operand& scale = 1.0, size_arg size = {});
+  ndarray laplace(const operand& loc = 0.0, const operand& scale = 1.0, size_arg size = {});
+  ndarray logistic(const operand& loc = 0.0, const operand& scale = 1.0, size_arg size = {});
+  ndarray gumbel(const operand& loc = 0.0, const operand& scale = 1.0, size_arg size = {});
+  ndarray pareto(const operand& a, size_arg size = {});
+  ndarray power(const operand& a, size_arg size = {});
+  ndarray rayleigh(const operand& scale = 1.0, size_arg size = {});
+  ndarray standard_cauchy(size_arg size = {});
+  ndarray weibull(const operand& a, size_arg size = {});
+  ndarray triangular(const operand& left, const operand& mode, const operand& right, size_arg size = {});
+  ndarray standard_gamma(const operand& shape, size_arg size = {}, cupp::dtype dtype = float64,
+                         const ndarray& out = {});
+  ndarray gamma(const operand& shape, const operand& scale = 1.0, size_arg size = {});
+  ndarray beta(const operand& a, const operand& b, size_arg size = {});
+  ndarray chisquare(const operand& df, size_arg size = {});
+  ndarray f(const operand& dfnum, const operand& dfden, size_arg size = {});
+  ndarray standard_t(const operand& df, size_arg size = {});
+  ndarray wald(const operand& mean, const operand& scale, size_arg size = {});
+  ndarray vonmises(const operand& mu, const operand& kappa, size_arg size = {});
+  ndarray noncentral_chisquare(const operand& df, const operand& nonc, size_arg size = {});
+  ndarray noncentral_f(const operand& dfnum, const operand& dfden, const operand& nonc, size_arg size = {});
+  // The discrete distributions: int64.
+  ndarray poisson(const operand& lam = 1.0, size_arg size = {});
+  ndarray binomial(const operand& n, const operand& p, size_arg size = {});
+  ndarray negative_binomial(const operand& n, const operand& p, size_arg size = {});
+  ndarray geometric(const operand& p, size_arg size = {});
+  ndarray logseries(const operand& p, size_arg size = {});
+  ndarray zipf(const operand& a, size_arg size = {});
+
+  // A random permutation of arange(n) (int64), or of x along axis (a shuffled copy).
+  ndarray permutation(std::int64_t n);
+  ndarray permutation(const ndarray& x, int axis = 0);
+  // Shuffles x in place along axis.
+  void shuffle(const ndarray& x, int axis = 0);
+  // Each slice along axis shuffled independently (axis None: the flattened array); out=: written.
+  ndarray permuted(const ndarray& x, std::optional<int> axis = std::nullopt, const ndarray& out = {});
+  // A sample of arange(a) (int64; always int64 for replace=false, as CuPy 14) or of the array a
+  // along axis; p: 1-d probabilities. shuffle: cupp's samples without replacement are always in a
+  // random order (shuffle=false is accepted).
+  ndarray choice(std::int64_t a, size_arg size = {}, bool replace = true, const ndarray& p = {}, int axis = 0,
+                 bool shuffle = true);
+  ndarray choice(const ndarray& a, size_arg size = {}, bool replace = true, const ndarray& p = {}, int axis = 0,
+                 bool shuffle = true);
+  // length random bytes (NumPy returns bytes).
+  std::string bytes(std::int64_t length);
+
+ private:
+  Philox bits_;
+};
+
+// numpy.random.default_rng: a Generator over Philox (NumPy's default is PCG64; cupp's is Philox).
+Generator default_rng();
+Generator default_rng(std::uint64_t seed);
+Generator default_rng(const SeedSequence& seed_seq);
+Generator default_rng(const Philox& bit_generator);
+Generator default_rng(const Generator& generator);  // itself, as NumPy's
+
+// The module-level functions (numpy.random.random, .normal, ...) draw from a per-device global
+// Generator, seeded from CUPP_SEED when it is set, else from OS entropy; seed() reseeds it.
+Generator& global_generator();
+void seed(std::optional<std::uint64_t> seed = std::nullopt);
+ndarray random(size_arg size = {});
+ndarray random_sample(size_arg size = {});
+ndarray rand(size_arg shape = {});    // numpy.random.rand(d0, d1, ...): rand({d0, d1})
+ndarray randn(size_arg shape = {});
+ndarray randint(const operand& low, const std::optional<operand>& high = std::nullopt, size_arg size = {},
+                cupp::dtype dtype = int64);
+ndarray uniform(const operand& low = 0.0, const operand& high = 1.0, size_arg size = {});
+ndarray standard_normal(size_arg size = {});
+ndarray normal(const operand& loc = 0.0, const operand& scale = 1.0, size_arg size = {});
+ndarray lognormal(const operand& mean = 0.0, const operand& sigma = 1.0, size_arg size = {});
+ndarray standard_exponential(size_arg size = {});
+ndarray exponential(const operand& scale = 1.0, size_arg size = {});
+ndarray laplace(const operand& loc = 0.0, const operand& scale = 1.0, size_arg size = {});
+ndarray logistic(const operand& loc = 0.0, const operand& scale = 1.0, size_arg size = {});
+ndarray gumbel(const operand& loc = 0.0, const operand& scale = 1.0, size_arg size = {});
+ndarray pareto(const operand& a, size_arg size = {});
+ndarray power(const operand& a, size_arg size = {});
+ndarray rayleigh(const operand& scale = 1.0, size_arg size = {});
+ndarray standard_cauchy(size_arg size = {});
+ndarray weibull(const operand& a, size_arg size = {});
+ndarray triangular(const operand& left, const operand& mode, const operand& right, size_arg size = {});
+ndarray standard_gamma(const operand& shape, size_arg size = {});
+ndarray gamma(const operand& shape, const operand& scale = 1.0, size_arg size = {});
+ndarray beta(const operand& a, const operand& b, size_arg size = {});
+ndarray chisquare(const operand& df, size_arg size = {});
+ndarray f(const operand& dfnum, const operand& dfden, size_arg size = {});
+ndarray standard_t(const operand& df, size_arg size = {});
+ndarray wald(const operand& mean, const operand& scale, size_arg size = {});
+ndarray vonmises(const operand& mu, const operand& kappa, size_arg size = {});
+ndarray noncentral_chisquare(const operand& df, const operand& nonc, size_arg size = {});
+ndarray noncentral_f(const operand& dfnum, const operand& dfden, const operand& nonc, size_arg size = {});
+ndarray poisson(const operand& lam = 1.0, size_arg size = {});
+ndarray binomial(const operand& n, const operand& p, size_arg size = {});
+ndarray negative_binomial(const operand& n, const operand& p, size_arg size = {});
+ndarray geometric(const operand& p, size_arg size = {});
+ndarray logseries(const operand& p, size_arg size = {});
+ndarray zipf(const operand& a, size_arg size = {});
+ndarray permutation(std::int64_t n);
+ndarray permutation(const ndarray& x);
+void shuffle(const ndarray& x);
+ndarray choice(std::int64_t a, size_arg size = {}, bool replace = true, const ndarray& p = {});
+ndarray choice(const ndarray& a, size_arg size = {}, bool replace = true, const ndarray& p = {});
+std::string bytes(std::int64_t length);
+
 // What `cupp info` prints for the module: the cuRAND version.
 std::vector<module_info_row> info();
 
 }  // namespace cupp::random
+
+namespace cupp {
+// For tools: the random routines by name with their NumPy signatures (generated from
+// specs/routines/random.yaml; cupp ops lists them).
+std::span<const routine_info> random_routines() noexcept;
+}  // namespace cupp

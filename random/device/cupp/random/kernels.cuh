@@ -1,0 +1,253 @@
+// The random module's kernels (embedded as cupp/random/kernels.cuh; one NVRTC program,
+// random/src/program.cpp). Every kernel loops over element groups with CUPP_GRID_LOOP, and group g
+// reads only the Philox counters (base + g, j) (philox.cuh), so the output is a function of the
+// key, the base counter and n alone, never of the launch shape:
+// - fixed-draw transforms (uniform, exponential, ... , normal) put W elements in a group: four
+//   float32 values per counter (one word each) or two float64 values (two words each);
+// - integers (Lemire's bounded rejection) put four (32-bit ranges) or two (64-bit ranges)
+//   elements in a group, each owning its lane of the group's words, j counting its retries;
+// - rejection samplers (gamma, beta, poisson, binomial, ...) have one element per group, which
+//   reads its words (base + i, 0), (base + i, 1), ... as it needs them (element_stream); their
+//   kernel is a program of its own (stream.cuh), as it takes NVRTC much longer to compile.
+// A parameter is a scalar or a float64 array of the output's size (the host broadcasts it).
+#pragma once
+
+#include <cupp/dev/launch.cuh>
+#include <cupp/random/params.cuh>
+#include <cupp/random/philox.cuh>
+
+namespace cupp_random {
+
+__device__ __forceinline__ double transform(int dist, double u, double uo, double a, double b, double c) {
+  switch (dist) {
+    case t_random: return u;
+    case t_uniform: return a + (b - a) * u;
+    case t_standard_exponential: return -log1p(-u);
+    case t_exponential: return a * -log1p(-u);
+    case t_laplace: return uo >= 0.5 ? a - b * log(2.0 - 2.0 * uo) : a + b * log(2.0 * uo);
+    case t_logistic: return a + b * log(uo / (1.0 - uo));
+    case t_gumbel: return a - b * log(-log(uo));
+    case t_pareto: return expm1(-log1p(-u) / a);
+    case t_power: return pow(-expm1(log1p(-u)), 1.0 / a);
+    case t_rayleigh: return a * sqrt(-2.0 * log1p(-u));
+    case t_standard_cauchy: return tan(3.141592653589793 * (uo - 0.5));
+    case t_weibull: return a == 0.0 ? 0.0 : pow(-log1p(-u), 1.0 / a);
+    case t_triangular: {
+      const double base = c - a, leftbase = b - a, ratio = leftbase / base;
+      return u <= ratio ? a + sqrt(u * leftbase * base) : c - sqrt((1.0 - u) * (c - b) * base);
+    }
+    case t_broken: return u * u;
+  }
+  return 0.0;
+}
+
+__device__ __forceinline__ float transform_f(int dist, u32 w) {
+  const float u = to_float01(w);
+  switch (dist) {
+    case t_standard_exponential: return -log1pf(-u);
+    case t_broken: return u * u;
+  }
+  return u;
+}
+
+}  // namespace cupp_random
+
+// float32 transforms: four elements (one word each) per counter; vec: out is 16-byte aligned.
+extern "C" __global__ void cupp_random_transform_f32(float* out, long long n, cupp_random::philox_call call,
+                                                     int dist, int vec) {
+  using namespace cupp_random;
+  const long long groups = (n + 3) / 4;
+  CUPP_GRID_LOOP(g, groups) {
+    const u32x4 w = draw(call, (u64)g, 0);
+    const long long e = 4 * g;
+    float r[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) r[k] = transform_f(dist, w.v[k]);
+    if (vec && e + 3 < n) {
+      *reinterpret_cast<float4*>(out + e) = make_float4(r[0], r[1], r[2], r[3]);
+    } else {
+      for (int k = 0; k < 4 && e + k < n; ++k) out[e + k] = r[k];
+    }
+  }
+}
+
+// float64 transforms: two elements (two words each) per counter.
+extern "C" __global__ void cupp_random_transform_f64(double* out, long long n, cupp_random::philox_call call,
+                                                     int dist, cupp_random::param a, cupp_random::param b,
+                                                     cupp_random::param c, int vec) {
+  using namespace cupp_random;
+  const long long groups = (n + 1) / 2;
+  CUPP_GRID_LOOP(g, groups) {
+    const u32x4 w = draw(call, (u64)g, 0);
+    const long long e = 2 * g;
+    double r[2];
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      const long long i = e + k < n ? e + k : e;
+      r[k] = transform(dist, to_double01(w.v[2 * k], w.v[2 * k + 1]), to_double_open(w.v[2 * k], w.v[2 * k + 1]),
+                       a.at(i), b.at(i), c.at(i));
+    }
+    if (vec && e + 1 < n) {
+      *reinterpret_cast<double2*>(out + e) = make_double2(r[0], r[1]);
+    } else {
+      for (int k = 0; k < 2 && e + k < n; ++k) out[e + k] = r[k];
+    }
+  }
+}
+
+// Normals by Box-Muller: float32 four per counter (two pairs of words), float64 two per counter
+// (a 53-bit radius and a 53-bit angle). loc + scale * z, exp of it for lognormal.
+extern "C" __global__ void cupp_random_normal_f32(float* out, long long n, cupp_random::philox_call call, float loc,
+                                                  float scale, int vec) {
+  using namespace cupp_random;
+  const long long groups = (n + 3) / 4;
+  CUPP_GRID_LOOP(g, groups) {
+    const u32x4 w = draw(call, (u64)g, 0);
+    const long long e = 4 * g;
+    float r[4];
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      const float radius = sqrtf(-2.0f * logf(to_float_radius(w.v[2 * k])));
+      float s, c;
+      sincospif(2.0f * to_float01(w.v[2 * k + 1]), &s, &c);
+      r[2 * k] = loc + scale * (radius * c);
+      r[2 * k + 1] = loc + scale * (radius * s);
+    }
+    if (vec && e + 3 < n) {
+      *reinterpret_cast<float4*>(out + e) = make_float4(r[0], r[1], r[2], r[3]);
+    } else {
+      for (int k = 0; k < 4 && e + k < n; ++k) out[e + k] = r[k];
+    }
+  }
+}
+
+extern "C" __global__ void cupp_random_normal_f64(double* out, long long n, cupp_random::philox_call call,
+                                                  cupp_random::param loc, cupp_random::param scale, int lognormal,
+                                                  int vec) {
+  using namespace cupp_random;
+  const long long groups = (n + 1) / 2;
+  CUPP_GRID_LOOP(g, groups) {
+    const u32x4 w = draw(call, (u64)g, 0);
+    const long long e = 2 * g;
+    const double u1 = (double)(((((u64)w.v[0] << 32) | w.v[1]) >> 11) + 1) * (1.0 / 9007199254740992.0);
+    const double radius = sqrt(-2.0 * log(u1));
+    double s, c;
+    sincospi(2.0 * to_double01(w.v[2], w.v[3]), &s, &c);
+    double r[2] = {radius * c, radius * s};
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      const long long i = e + k < n ? e + k : e;
+      r[k] = loc.at(i) + scale.at(i) * r[k];
+      if (lognormal) r[k] = exp(r[k]);
+    }
+    if (vec && e + 1 < n) {
+      *reinterpret_cast<double2*>(out + e) = make_double2(r[0], r[1]);
+    } else {
+      for (int k = 0; k < 2 && e + k < n; ++k) out[e + k] = r[k];
+    }
+  }
+}
+
+// Raw words: bytes (uint32, four per counter) and permutation keys (uint64, two per counter).
+extern "C" __global__ void cupp_random_raw32(unsigned int* out, long long n, cupp_random::philox_call call) {
+  using namespace cupp_random;
+  const long long groups = (n + 3) / 4;
+  CUPP_GRID_LOOP(g, groups) {
+    const u32x4 w = draw(call, (u64)g, 0);
+    for (int k = 0; k < 4 && 4 * g + k < n; ++k) out[4 * g + k] = w.v[k];
+  }
+}
+
+extern "C" __global__ void cupp_random_raw64(unsigned long long* out, long long n, cupp_random::philox_call call) {
+  using namespace cupp_random;
+  const long long groups = (n + 1) / 2;
+  CUPP_GRID_LOOP(g, groups) {
+    const u32x4 w = draw(call, (u64)g, 0);
+    for (int k = 0; k < 2 && 2 * g + k < n; ++k) out[2 * g + k] = ((u64)w.v[2 * k] << 32) | w.v[2 * k + 1];
+  }
+}
+
+namespace cupp_random {
+
+// Lemire's nearly divisionless bounded integers on [0, rng] (rng = high - low, closed), one
+// candidate word (or word pair, wide) from the element's lane of counter (group, j).
+__device__ __forceinline__ u64 lane_word(const philox_call& call, u64 g, u32 j, int lane, int wide,
+                                         const u32x4& first) {
+  const u32x4 w = j == 0 ? first : draw(call, g, j);
+  return wide ? (((u64)w.v[2 * lane] << 32) | w.v[2 * lane + 1]) : (u64)w.v[lane];
+}
+
+__device__ __forceinline__ u64 bounded(const philox_call& call, u64 g, int lane, int wide, const u32x4& first,
+                                       u64 rng, int broken) {
+  if (rng == 0) return 0;
+  u32 j = 0;
+  if (!wide || rng <= 0xFFFFFFFFull) {
+    // 32-bit Lemire on the lane's low word (wide groups use the pair's second word)
+    if (rng == 0xFFFFFFFFull) return lane_word(call, g, 0, lane, wide, first) & 0xFFFFFFFFull;
+    const u32 s = (u32)rng + 1u;
+    u64 m = (u64)(u32)lane_word(call, g, j, lane, wide, first) * s;
+    if (!broken && (u32)m < s) {
+      const u32 t = (0u - s) % s;
+      while ((u32)m < t) m = (u64)(u32)lane_word(call, g, ++j, lane, wide, first) * s;
+    }
+    return m >> 32;
+  }
+  if (rng == 0xFFFFFFFFFFFFFFFFull) return lane_word(call, g, 0, lane, wide, first);
+  const u64 s = rng + 1;
+  u64 x = lane_word(call, g, j, lane, wide, first);
+  u64 lo = x * s;
+  if (lo < s) {
+    const u64 t = (0ull - s) % s;
+    while (lo < t) {
+      x = lane_word(call, g, ++j, lane, wide, first);
+      lo = x * s;
+    }
+  }
+  return __umul64hi(x, s);
+}
+
+}  // namespace cupp_random
+
+// integers: out[i] = low[i] + bounded(range[i]), stored in `itemsize` bytes (two's complement
+// truncation gives every signed and unsigned dtype; bool is 0/1 in one byte). wide: 64-bit lanes.
+extern "C" __global__ void cupp_random_integers(void* out, long long n, cupp_random::philox_call call,
+                                                cupp_random::iparam low, cupp_random::iparam range, int itemsize,
+                                                int wide, int broken) {
+  using namespace cupp_random;
+  const int per = wide ? 2 : 4;
+  const long long groups = (n + per - 1) / per;
+  CUPP_GRID_LOOP(g, groups) {
+    const u32x4 first = draw(call, (u64)g, 0);
+    for (int k = 0; k < per; ++k) {
+      const long long i = g * per + k;
+      if (i >= n) break;
+      const u64 v = low.at(i) + bounded(call, (u64)g, k, wide, first, range.at(i), broken);
+      switch (itemsize) {
+        case 1: static_cast<unsigned char*>(out)[i] = (unsigned char)v; break;
+        case 2: static_cast<unsigned short*>(out)[i] = (unsigned short)v; break;
+        case 4: static_cast<unsigned int*>(out)[i] = (unsigned int)v; break;
+        default: static_cast<unsigned long long*>(out)[i] = v; break;
+      }
+    }
+  }
+}
+
+// A parameter array's facts for NumPy's constraint messages: bits of check_bits (sampling.hpp).
+extern "C" __global__ void cupp_random_check(const double* p, long long n, unsigned int* flags) {
+  CUPP_GRID_LOOP(i, n) {
+    const double v = p[i];
+    unsigned int bits = 0;
+    if (v != v) bits |= 1u;                            // NaN
+    else {
+      if (__double_as_longlong(v) < 0) bits |= 2u;    // < 0 or -0.0
+      if (v <= 0) bits |= 4u;
+      if (v > 1) bits |= 8u;
+      if (v >= 1) bits |= 16u;
+      if (v < 1) bits |= 32u;
+      if (v <= 1) bits |= 64u;
+      if (v > 9.223372006484771e18) bits |= 128u;     // NumPy's POISSON_LAM_MAX
+      if (v < 0) bits |= 256u;
+    }
+    if (bits) atomicOr(flags, bits);
+  }
+}

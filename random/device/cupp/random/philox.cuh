@@ -1,0 +1,126 @@
+// The random module's bit generator (embedded as cupp/random/philox.cuh; host code includes it
+// too): Philox4x32-10 (Salmon, Moraes, Dror, Shaw, "Parallel Random Numbers: As Easy as 1, 2, 3",
+// SC11; Random123's philox.h, cuRAND's PHILOX4_32_10): a 128-bit counter and a 64-bit key, ten
+// rounds of two 32x32->64 multiplies, the key bumped by the Weyl constants between rounds. Its
+// outputs pass Random123's published known-answer vectors (tests/unit/random/test_philox.cpp on
+// the host, tests/gpu/random/ on the device).
+//
+// cupp's counter layout: words 0-2 hold the 96-bit counter of an element group (the call's base
+// counter, reserved on the host, plus the group's index), word 3 the group's own draw count j.
+// Nothing depends on the thread, block or grid that computes a group.
+#pragma once
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define CUPP_RANDOM_HD __host__ __device__ __forceinline__
+#define CUPP_RANDOM_UNROLL _Pragma("unroll")
+#else
+#define CUPP_RANDOM_HD inline
+#define CUPP_RANDOM_UNROLL
+#endif
+
+namespace cupp_random {
+
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+// The Philox4x32 constants (Random123 philox.h: PHILOX_M4x32_0/1, PHILOX_W32_0/1).
+enum : u32 {
+  philox_m0 = 0xD2511F53u,
+  philox_m1 = 0xCD9E8D57u,
+  philox_w0 = 0x9E3779B9u,  // the golden ratio
+  philox_w1 = 0xBB67AE85u,  // sqrt(3) - 1
+};
+
+struct u32x4 {
+  u32 v[4];
+};
+
+// One round: (hi, lo) = m0 * c0 and m1 * c2; c' = (hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0).
+CUPP_RANDOM_HD void philox_round(u32 c[4], u32 k0, u32 k1) {
+  const u64 p0 = (u64)philox_m0 * c[0];
+  const u64 p1 = (u64)philox_m1 * c[2];
+  const u32 hi0 = (u32)(p0 >> 32), lo0 = (u32)p0;
+  const u32 hi1 = (u32)(p1 >> 32), lo1 = (u32)p1;
+  const u32 n0 = hi1 ^ c[1] ^ k0;
+  const u32 n2 = hi0 ^ c[3] ^ k1;
+  c[0] = n0;
+  c[1] = lo1;
+  c[2] = n2;
+  c[3] = lo0;
+}
+
+// Philox4x32-10 of counter (c0, c1, c2, c3) under key (k0, k1).
+CUPP_RANDOM_HD u32x4 philox4x32_10(u32 c0, u32 c1, u32 c2, u32 c3, u32 k0, u32 k1) {
+  u32 c[4] = {c0, c1, c2, c3};
+  CUPP_RANDOM_UNROLL
+  for (int r = 0; r < 10; ++r) {
+    if (r > 0) {
+      k0 += philox_w0;
+      k1 += philox_w1;
+    }
+    philox_round(c, k0, k1);
+  }
+  u32x4 out;
+  out.v[0] = c[0];
+  out.v[1] = c[1];
+  out.v[2] = c[2];
+  out.v[3] = c[3];
+  return out;
+}
+
+// What a launch needs: the key and the call's 96-bit base counter (c0 the low word).
+struct philox_call {
+  u32 k0, k1;
+  u32 c0, c1, c2;
+};
+
+// The four words of group g's draw j: counter (base + g, j).
+CUPP_RANDOM_HD u32x4 draw(const philox_call& call, u64 g, u32 j) {
+  const u64 lo = ((u64)call.c1 << 32 | call.c0) + g;
+  const u32 c2 = call.c2 + (lo < g ? 1u : 0u);  // the carry into the high word
+  return philox4x32_10((u32)lo, (u32)(lo >> 32), c2, j, call.k0, call.k1);
+}
+
+// Word to [0, 1): NumPy's conversions (24 bits for float32, 53 for float64).
+CUPP_RANDOM_HD float to_float01(u32 x) { return (float)(x >> 8) * (1.0f / 16777216.0f); }
+CUPP_RANDOM_HD double to_double01(u32 hi, u32 lo) {
+  return (double)((((u64)hi << 32) | lo) >> 11) * (1.0 / 9007199254740992.0);
+}
+// To (0, 1): the same grid shifted by half a step, never 0 nor 1 (for logs of u and of 1 - u).
+CUPP_RANDOM_HD float to_float_open(u32 x) { return ((float)(x >> 8) + 0.5f) * (1.0f / 16777216.0f); }
+CUPP_RANDOM_HD double to_double_open(u32 hi, u32 lo) {
+  return ((double)((((u64)hi << 32) | lo) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+// To (0, 1] with all 32 bits (the Box-Muller radius: -log(u) is finite and reaches 22.2).
+CUPP_RANDOM_HD float to_float_radius(u32 x) { return ((float)x + 1.0f) * (1.0f / 4294967296.0f); }
+
+// An element's own stream of words, for samplers that draw a data-dependent number of times
+// (rejection): element i reads the words of counters (base + i, 0), (base + i, 1), ... in order.
+struct element_stream {
+  philox_call call;
+  u64 group;
+  u32 j;
+  int used;
+  u32x4 words;
+
+  CUPP_RANDOM_HD element_stream(const philox_call& c, u64 g) : call(c), group(g), j(0), used(0) {
+    words = draw(call, group, 0);
+  }
+  CUPP_RANDOM_HD u32 next32() {
+    if (used == 4) {
+      ++j;
+      words = draw(call, group, j);
+      used = 0;
+    }
+    return words.v[used++];
+  }
+  CUPP_RANDOM_HD u64 next64() {
+    const u32 hi = next32();
+    const u32 lo = next32();
+    return ((u64)hi << 32) | lo;
+  }
+  CUPP_RANDOM_HD double uniform() { return (double)(next64() >> 11) * (1.0 / 9007199254740992.0); }
+  CUPP_RANDOM_HD double uniform_open() { return ((double)(next64() >> 11) + 0.5) * (1.0 / 9007199254740992.0); }
+};
+
+}  // namespace cupp_random

@@ -1,0 +1,129 @@
+// numpy.random's module-level functions (random, rand, randn, randint, normal, ..., shuffle,
+// choice): one global Generator per device, seeded from CUPP_SEED when it is set (device d's
+// generator is Philox(CUPP_SEED).jumped(d)), else from OS entropy; seed() reseeds them all.
+#include <map>
+#include <mutex>
+
+#include "cupp/config.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/random.hpp"
+
+namespace cupp::random {
+
+namespace {
+
+struct globals {
+  std::mutex mutex;
+  std::map<int, Generator> by_device;
+  std::optional<std::uint64_t> seed;
+  bool seeded = false;
+};
+globals& state() {
+  static globals g;
+  return g;
+}
+
+Generator make(const std::optional<std::uint64_t>& seed, int device) {
+  if (!seed) return Generator(Philox());
+  return Generator(Philox(*seed).jumped(static_cast<std::uint64_t>(device)));
+}
+
+}  // namespace
+
+Generator& global_generator() {
+  globals& g = state();
+  const int device = cuda::current_device();
+  std::lock_guard lock(g.mutex);
+  if (!g.seeded) {
+    g.seed = config::get().seed;
+    g.seeded = true;
+  }
+  auto it = g.by_device.find(device);
+  if (it == g.by_device.end()) it = g.by_device.emplace(device, make(g.seed, device)).first;
+  return it->second;
+}
+
+void seed(std::optional<std::uint64_t> value) {
+  globals& g = state();
+  std::lock_guard lock(g.mutex);
+  g.seed = value;
+  g.seeded = true;
+  g.by_device.clear();
+}
+
+ndarray random(size_arg size) { return global_generator().random(size); }
+ndarray random_sample(size_arg size) { return global_generator().random(size); }
+ndarray rand(size_arg shape) { return global_generator().random(shape); }
+ndarray randn(size_arg shape) { return global_generator().standard_normal(shape); }
+ndarray randint(const operand& low, const std::optional<operand>& high, size_arg size, cupp::dtype dtype) {
+  return global_generator().integers(low, high, size, dtype);
+}
+ndarray uniform(const operand& low, const operand& high, size_arg size) {
+  return global_generator().uniform(low, high, size);
+}
+ndarray standard_normal(size_arg size) { return global_generator().standard_normal(size); }
+ndarray normal(const operand& loc, const operand& scale, size_arg size) {
+  return global_generator().normal(loc, scale, size);
+}
+ndarray lognormal(const operand& mean, const operand& sigma, size_arg size) {
+  return global_generator().lognormal(mean, sigma, size);
+}
+ndarray standard_exponential(size_arg size) { return global_generator().standard_exponential(size); }
+ndarray exponential(const operand& scale, size_arg size) { return global_generator().exponential(scale, size); }
+ndarray laplace(const operand& loc, const operand& scale, size_arg size) {
+  return global_generator().laplace(loc, scale, size);
+}
+ndarray logistic(const operand& loc, const operand& scale, size_arg size) {
+  return global_generator().logistic(loc, scale, size);
+}
+ndarray gumbel(const operand& loc, const operand& scale, size_arg size) {
+  return global_generator().gumbel(loc, scale, size);
+}
+ndarray pareto(const operand& a, size_arg size) { return global_generator().pareto(a, size); }
+ndarray power(const operand& a, size_arg size) { return global_generator().power(a, size); }
+ndarray rayleigh(const operand& scale, size_arg size) { return global_generator().rayleigh(scale, size); }
+ndarray standard_cauchy(size_arg size) { return global_generator().standard_cauchy(size); }
+ndarray weibull(const operand& a, size_arg size) { return global_generator().weibull(a, size); }
+ndarray triangular(const operand& left, const operand& mode, const operand& right, size_arg size) {
+  return global_generator().triangular(left, mode, right, size);
+}
+ndarray standard_gamma(const operand& shape, size_arg size) { return global_generator().standard_gamma(shape, size); }
+ndarray gamma(const operand& shape, const operand& scale, size_arg size) {
+  return global_generator().gamma(shape, scale, size);
+}
+ndarray beta(const operand& a, const operand& b, size_arg size) { return global_generator().beta(a, b, size); }
+ndarray chisquare(const operand& df, size_arg size) { return global_generator().chisquare(df, size); }
+ndarray f(const operand& dfnum, const operand& dfden, size_arg size) { return global_generator().f(dfnum, dfden, size); }
+ndarray standard_t(const operand& df, size_arg size) { return global_generator().standard_t(df, size); }
+ndarray wald(const operand& mean, const operand& scale, size_arg size) {
+  return global_generator().wald(mean, scale, size);
+}
+ndarray vonmises(const operand& mu, const operand& kappa, size_arg size) {
+  return global_generator().vonmises(mu, kappa, size);
+}
+ndarray noncentral_chisquare(const operand& df, const operand& nonc, size_arg size) {
+  return global_generator().noncentral_chisquare(df, nonc, size);
+}
+ndarray noncentral_f(const operand& dfnum, const operand& dfden, const operand& nonc, size_arg size) {
+  return global_generator().noncentral_f(dfnum, dfden, nonc, size);
+}
+ndarray poisson(const operand& lam, size_arg size) { return global_generator().poisson(lam, size); }
+ndarray binomial(const operand& n, const operand& p, size_arg size) { return global_generator().binomial(n, p, size); }
+ndarray negative_binomial(const operand& n, const operand& p, size_arg size) {
+  return global_generator().negative_binomial(n, p, size);
+}
+ndarray geometric(const operand& p, size_arg size) { return global_generator().geometric(p, size); }
+ndarray logseries(const operand& p, size_arg size) { return global_generator().logseries(p, size); }
+ndarray zipf(const operand& a, size_arg size) { return global_generator().zipf(a, size); }
+ndarray permutation(std::int64_t n) { return global_generator().permutation(n); }
+ndarray permutation(const ndarray& x) { return global_generator().permutation(x); }
+void shuffle(const ndarray& x) { global_generator().shuffle(x); }
+ndarray choice(std::int64_t a, size_arg size, bool replace, const ndarray& p) {
+  return global_generator().choice(a, size, replace, p);
+}
+ndarray choice(const ndarray& a, size_arg size, bool replace, const ndarray& p) {
+  return global_generator().choice(a, size, replace, p);
+}
+std::string bytes(std::int64_t length) { return global_generator().bytes(length); }
+
+}  // namespace cupp::random

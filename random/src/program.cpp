@@ -1,0 +1,103 @@
+// The random module's NVRTC programs and launches (random/src/sampling.hpp): kernels.cuh's
+// kernels in one program and stream.cuh's rejection samplers in another (much slower to compile,
+// so a program that draws only uniforms, normals and integers never pays for it); the launch
+// shape (or the test hook's forced one); counter reservation; the test hooks.
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "compiler/launch.hpp"
+#include "cupp/errors.hpp"
+#include "random_device_headers.hpp"
+#include "sampling.hpp"
+
+namespace cupp::random::detail {
+
+namespace {
+
+struct forced_shape {
+  std::mutex mutex;
+  std::optional<std::int64_t> blocks;
+  std::optional<unsigned> threads;
+};
+forced_shape& forced() {
+  static forced_shape f;
+  return f;
+}
+std::atomic<bool> broken_flag{false};
+
+}  // namespace
+
+cupp::detail::routine_program program() {
+  return {.name = "cupp_random",
+          .source = "#include <cupp/random/kernels.cuh>\n",
+          .kernels = {"cupp_random_transform_f32", "cupp_random_transform_f64", "cupp_random_normal_f32",
+                      "cupp_random_normal_f64", "cupp_random_raw32", "cupp_random_raw64", "cupp_random_integers",
+                      "cupp_random_check"},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+
+cupp::detail::routine_program stream_program() {
+  return {.name = "cupp_random_stream",
+          .source = "#include <cupp/random/stream.cuh>\n",
+          .kernels = {"cupp_random_stream"},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+
+const void* kernel(int device, kernel_index k) {
+  if (k == k_stream) {
+    const cupp::detail::kernel_module& module =
+        cupp::detail::routine_module(device, {"random:stream", 0}, [] { return stream_program(); });
+    return module.function(0);
+  }
+  const cupp::detail::kernel_module& module =
+      cupp::detail::routine_module(device, {"random:kernels", 0}, [] { return program(); });
+  return module.function(k);
+}
+
+void launch(int device, kernel_index k, std::int64_t groups, void** args) {
+  if (groups <= 0) return;
+  std::optional<std::int64_t> blocks;
+  unsigned threads = cupp::detail::launch_threads;
+  {
+    forced_shape& f = forced();
+    std::lock_guard lock(f.mutex);
+    blocks = f.blocks;
+    if (f.threads) threads = *f.threads;
+  }
+  const void* fn = kernel(device, k);
+  if (threads > cupp::detail::launch_threads) {
+    // a forced shape above what the kernel's registers allow: its largest (the output does not
+    // depend on the shape)
+    cudaFuncAttributes attributes{};
+    if (cudaFuncGetAttributes(&attributes, fn) == cudaSuccess && attributes.maxThreadsPerBlock > 0 &&
+        threads > static_cast<unsigned>(attributes.maxThreadsPerBlock))
+      threads = static_cast<unsigned>(attributes.maxThreadsPerBlock) / 32 * 32;
+  }
+  if (!blocks) {
+    // enough blocks to fill the GPU, grid-stride beyond: 2^20 blocks at most (grid_blocks)
+    blocks = cupp::detail::grid_blocks(groups, threads);
+  }
+  cupp::detail::launch_1d(fn, groups, args, device, blocks, threads);
+}
+
+philox_call reserve(const Philox& bits, std::uint64_t n_counters) {
+  const std::array<std::uint32_t, 2> key = bits.key();
+  const std::array<std::uint32_t, 3> c = bits.reserve(n_counters);
+  return {key[0], key[1], c[0], c[1], c[2]};
+}
+
+void force_launch_shape(std::optional<std::int64_t> blocks, std::optional<unsigned> threads) {
+  forced_shape& f = forced();
+  std::lock_guard lock(f.mutex);
+  f.blocks = blocks;
+  f.threads = threads;
+}
+
+void set_broken(bool broken) { broken_flag.store(broken); }
+bool broken() { return broken_flag.load(); }
+
+}  // namespace cupp::random::detail

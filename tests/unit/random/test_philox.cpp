@@ -1,0 +1,231 @@
+// cupp::random's bit generator and Generator on the host (no GPU): Philox4x32-10 against
+// Random123's published known-answer vectors (kat_vectors: philox4x32 10), the key from
+// SeedSequence(seed).generate_state(2), counter reservation / advance / jumped with their carries,
+// spawn, size= handling, and the parameter errors NumPy raises before drawing (numpy/random/
+// _generator.pyx, _common.pyx, _bounded_integers.pyx.in wording), which need no device.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "compiler/nvrtc_program.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/random.hpp"
+#include "error_of.hpp"
+#include "philox_host.hpp"
+#include "sampling.hpp"
+
+namespace cupp {
+namespace {
+
+using test::error_of;
+using cupp_random::u32;
+
+struct kat {
+  u32 ctr[4];
+  u32 key[2];
+  u32 expected[4];
+};
+
+// Random123 1.14 tests/kat_vectors, the three philox4x32 10 lines.
+const kat kats[] = {
+    {{0x00000000, 0x00000000, 0x00000000, 0x00000000}, {0x00000000, 0x00000000},
+     {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
+    {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0xffffffff, 0xffffffff},
+     {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+    {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, {0xa4093822, 0x299f31d0},
+     {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+};
+
+TEST(RandomPhilox, Random123KnownAnswers) {
+  for (const kat& k : kats) {
+    const cupp_random::u32x4 out =
+        cupp_random::philox4x32_10(k.ctr[0], k.ctr[1], k.ctr[2], k.ctr[3], k.key[0], k.key[1]);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(out.v[i], k.expected[i]) << "word " << i << " of ctr " << k.ctr[0];
+  }
+}
+
+TEST(RandomPhilox, OneRoundChangedFailsTheVectors) {
+  // the test can fail: nine rounds (a wrong round count) give other words
+  u32 c[4] = {0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344};
+  u32 k0 = 0xa4093822, k1 = 0x299f31d0;
+  for (int r = 0; r < 9; ++r) {
+    if (r > 0) {
+      k0 += cupp_random::philox_w0;
+      k1 += cupp_random::philox_w1;
+    }
+    cupp_random::philox_round(c, k0, k1);
+  }
+  EXPECT_NE(c[0], 0xd16cfe09u);
+}
+
+TEST(RandomPhilox, DrawAddsTheGroupWithCarry) {
+  const cupp_random::philox_call call{1, 2, 0xffffffffu, 0xffffffffu, 7};
+  const cupp_random::u32x4 a = cupp_random::draw(call, 1, 3);  // base + 1 wraps the low 64 bits
+  const cupp_random::u32x4 b = cupp_random::philox4x32_10(0, 0, 8, 3, 1, 2);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(a.v[i], b.v[i]);
+}
+
+TEST(RandomPhilox, KeyIsSeedSequenceGenerateState2) {
+  for (std::uint64_t seed : {0ull, 1ull, 12345ull, 0xdeadbeefcafeull}) {
+    const random::Philox bits(seed);
+    const std::vector<std::uint32_t> words = random::SeedSequence(seed).generate_state(2);
+    EXPECT_EQ(bits.key()[0], words[0]);
+    EXPECT_EQ(bits.key()[1], words[1]);
+    EXPECT_EQ(bits.counter(), (std::array<std::uint32_t, 3>{0, 0, 0}));
+  }
+  EXPECT_NE(random::Philox(1).key(), random::Philox(2).key());
+  EXPECT_NE(random::Philox().key(), random::Philox().key());  // OS entropy
+}
+
+TEST(RandomPhilox, ReserveAdvanceJumped) {
+  random::Philox bits({5, 6}, {0xfffffff0u, 0xffffffffu, 0});
+  EXPECT_EQ(bits.reserve(0x10), (std::array<std::uint32_t, 3>{0xfffffff0u, 0xffffffffu, 0}));
+  EXPECT_EQ(bits.counter(), (std::array<std::uint32_t, 3>{0, 0, 1}));  // carried into word 2
+  bits.advance(0x100000005ull);
+  EXPECT_EQ(bits.counter(), (std::array<std::uint32_t, 3>{5, 1, 1}));
+  const random::Philox j = bits.jumped(3);
+  EXPECT_EQ(j.counter(), (std::array<std::uint32_t, 3>{5, 1, 4}));
+  EXPECT_EQ(bits.counter(), (std::array<std::uint32_t, 3>{5, 1, 1}));  // unchanged
+  EXPECT_EQ(j.key(), bits.key());
+  // a copy shares the state (a handle)
+  random::Philox alias = bits;
+  alias.advance(1);
+  EXPECT_EQ(bits.counter()[0], 6u);
+}
+
+TEST(RandomPhilox, ReservationsFromThreadsNeverOverlap) {
+  random::Philox bits(7);
+  std::vector<std::vector<std::uint64_t>> got(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 1000; ++i) {
+        const auto c = bits.reserve(3);
+        got[t].push_back(static_cast<std::uint64_t>(c[1]) << 32 | c[0]);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  std::vector<std::uint64_t> all;
+  for (auto& g : got) all.insert(all.end(), g.begin(), g.end());
+  std::sort(all.begin(), all.end());
+  for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i], 3 * i);
+}
+
+TEST(RandomPhilox, SpawnUsesSeedSequenceChildren) {
+  random::Philox bits(99);
+  std::vector<random::Philox> kids = bits.spawn(2);
+  random::SeedSequence seq(99);
+  std::vector<random::SeedSequence> seq_kids = seq.spawn(2);
+  for (int i = 0; i < 2; ++i) {
+    const std::vector<std::uint32_t> w = seq_kids[i].generate_state(2);
+    EXPECT_EQ(kids[i].key()[0], w[0]);
+    EXPECT_EQ(kids[i].key()[1], w[1]);
+  }
+  std::vector<random::Philox> more = bits.spawn(1);  // the counter of children goes on: (2,)
+  EXPECT_EQ(more[0].key()[0], seq.spawn(1)[0].generate_state(2)[0]);
+  random::Philox keyed({1, 2}, {0, 0, 0});
+  EXPECT_EQ(error_of<ValueError>([&] { keyed.spawn(1); }).substr(0, 44),
+            "The underlying SeedSequence does not implem");
+  auto rng = random::default_rng(99);
+  std::vector<random::Generator> gens = rng.spawn(1);
+  EXPECT_EQ(gens[0].bit_generator().key(), random::Philox(seq_kids[0]).key());
+}
+
+TEST(RandomSize, Forms) {
+  EXPECT_FALSE(random::size_arg().given());
+  EXPECT_FALSE(random::size_arg(std::nullopt).given());
+  EXPECT_EQ(random::size_arg(5).shape(), (shape_t{5}));
+  EXPECT_EQ(random::size_arg({2, 3}).shape(), (shape_t{2, 3}));
+  EXPECT_EQ(random::size_arg(std::optional<shape_t>(shape_t{4})).shape(), (shape_t{4}));
+  EXPECT_FALSE(random::size_arg(std::optional<shape_t>()).given());
+}
+
+// NumPy's messages for scalar parameters, raised before anything touches a device.
+TEST(RandomErrors, ScalarParameters) {
+  auto rng = random::default_rng(0);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(error_of<ValueError>([&] { rng.normal(0.0, -1.0); }), "scale < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.exponential(-2.0); }), "scale < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.lognormal(0.0, -0.5); }), "sigma < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.pareto(0.0); }), "a <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.power(-1.0); }), "a <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.weibull(-1.0); }), "a < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.gamma(-1.0); }), "shape < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.gamma(1.0, -1.0); }), "scale < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.standard_gamma(-1.0); }), "shape < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.beta(0.0, 1.0); }), "a <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.beta(1.0, 0.0); }), "b <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.chisquare(0.0); }), "df <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.f(1.0, -1.0); }), "dfden <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.standard_t(0.0); }), "df <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.wald(0.0, 1.0); }), "mean <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.vonmises(0.0, -1.0); }), "kappa < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.noncentral_chisquare(1.0, -1.0); }), "nonc < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.poisson(-1.0); }), "lam < 0 or lam is NaN");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.poisson(nan); }), "lam < 0 or lam is NaN");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.poisson(1e19); }), "lam value too large");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.binomial(10, 1.5); }), "p < 0, p > 1 or p is NaN");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.binomial(-1, 0.5); }), "n < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.negative_binomial(0.0, 0.5); }), "n <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.negative_binomial(nan, 0.5); }), "n must not be NaN");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.negative_binomial(1.0, 0.0); }), "p <= 0, p > 1 or p contains NaNs");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.negative_binomial(1e18, 1e-5); }),
+            "n too large or p too small, see Generator.negative_binomial Notes");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.geometric(0.0); }), "p <= 0, p > 1 or p contains NaNs");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.logseries(1.0); }), "p < 0, p >= 1 or p is NaN");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.zipf(1.0); }), "a <= 1 or a is NaN");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.triangular(2.0, 1.0, 3.0); }), "left > mode");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.triangular(0.0, 4.0, 3.0); }), "mode > right");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.triangular(1.0, 1.0, 1.0); }), "left == right");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.uniform(1.0, 0.0); }), "high - low < 0");
+  EXPECT_EQ(error_of<OverflowError>([&] { rng.uniform(-1e308, 1e308); }), "high - low range exceeds valid bounds");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.normal(0.0, 1.0, {-1}); }), "negative dimensions are not allowed");
+}
+
+TEST(RandomErrors, Dtypes) {
+  auto rng = random::default_rng(0);
+  EXPECT_EQ(error_of<TypeError>([&] { rng.random({}, int32); }), "Unsupported dtype dtype('int32') for random");
+  EXPECT_EQ(error_of<TypeError>([&] { rng.standard_normal({}, float16); }),
+            "Unsupported dtype dtype('float16') for standard_normal");
+  EXPECT_EQ(error_of<TypeError>([&] { rng.standard_exponential({}, int64); }),
+            "Unsupported dtype dtype('int64') for standard_exponential");
+  EXPECT_EQ(error_of<TypeError>([&] { rng.standard_gamma(1.0, {}, complex64); }),
+            "Unsupported dtype dtype('complex64') for standard_gamma");
+  EXPECT_EQ(error_of<TypeError>([&] { rng.integers(0, 5, {}, float64); }),
+            "Unsupported dtype dtype('float64') for integers");
+}
+
+TEST(RandomErrors, IntegerRanges) {
+  auto rng = random::default_rng(0);
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(0); }), "high <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(-3); }), "high <= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(0, -1, {}, int64, true); }), "high < 0");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(5, 5); }), "low >= high");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(5, 4, {}, int64, true); }), "low > high");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(-129, 0, {}, int8); }), "low is out of bounds for int8");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(0, 129, {}, int8); }), "high is out of bounds for int8");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(-1, 5, {}, uint16); }), "low is out of bounds for uint16");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(0, 3, {}, bool_); }), "high is out of bounds for bool");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(0, 256, {}, uint8, true); }), "high is out of bounds for uint8");
+}
+
+// The module's NVRTC program (every kernel of kernels.cuh) compiles for sm_90 without a GPU.
+TEST(RandomHost, ProgramsCompileWithNvrtc) {
+  for (const cupp::detail::routine_program& p : {random::detail::program(), random::detail::stream_program()}) {
+    ASSERT_FALSE(p.headers.empty());
+    const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
+         .extra_headers = p.headers});
+    EXPECT_EQ(out.lowered_names.size(), p.kernels.size()) << p.name;
+    EXPECT_FALSE(out.binary.empty()) << p.name;
+  }
+}
+
+}  // namespace
+}  // namespace cupp
