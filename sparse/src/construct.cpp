@@ -19,6 +19,9 @@ csr eye(std::int64_t m, std::optional<std::int64_t> n_opt, std::int64_t k, cupp:
   const std::int64_t n = n_opt.value_or(m);
   if (m < 0 || n < 0) throw ValueError("'shape' elements cannot be negative");
   detail::require_value_dtype(type);
+  // SciPy 1.18 builds eye through diags_array, which refuses a diagonal outside the shape
+  if (std::min(m + k, n - k) < 0)
+    throw ValueError("Offset " + std::to_string(k) + " (index 0) out of bounds");
   const std::int64_t length = std::max<std::int64_t>(0, k >= 0 ? std::min(m, n - k) : std::min(m + k, n));
   const std::int64_t row_start = k >= 0 ? 0 : -k, col_start = k >= 0 ? k : 0;
   const cupp::dtype idx = detail::index_dtype_for(std::max({m, n, length}));

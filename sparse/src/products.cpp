@@ -5,6 +5,7 @@
 // matrix's product_cache; buffers come from cupp's pool.
 #include <algorithm>
 #include <complex>
+#include <optional>
 #include <string>
 
 #include "cuda/current_stream.hpp"
@@ -72,6 +73,17 @@ csr with_int32_indices(const csr& a) {
                          a.kind(), std::nullopt, std::nullopt);
 }
 
+// `a` in canonical form and dtype t: itself when it already is (so its cached descriptor and
+// buffers serve), else a converted copy held in `holder`. cuSPARSE assumes sorted indices without
+// duplicates; SciPy's products take any input, so cupp makes it canonical first, as SciPy does
+// where a routine needs it.
+const csr& prepared(const csr& a, const cupp::dtype& t, std::optional<csr>& holder) {
+  if (a.dtype() == t && a.has_canonical_format()) return a;
+  holder = a.dtype() == t ? a : a.astype(t, false);  // sum_duplicates rebinds the holder's arrays only
+  holder->sum_duplicates();
+  return *holder;
+}
+
 }  // namespace
 
 ndarray spmv(const csr& a, const ndarray& x, const product_options& opts) {
@@ -80,7 +92,8 @@ ndarray spmv(const csr& a, const ndarray& x, const product_options& opts) {
   if (x.ndim() != 1 || x.shape(0) != n) throw ValueError("dimension mismatch");
   const cupp::dtype t = product_dtype(a.dtype(), x.dtype(), "spmv");
   if (a.nnz() == 0 || m == 0) return cupp::zeros({m}, t);
-  const csr at = a.dtype() == t ? a : a.astype(t, false);
+  std::optional<csr> holder;
+  const csr& at = prepared(a, t, holder);
   const ndarray xt = cupp::ascontiguousarray(x.dtype() == t ? x : cupp::astype(x, t));
   ndarray y = cupp::empty({m}, t);
   const int device = at.data().device();
@@ -111,7 +124,8 @@ ndarray spmm(const csr& a, const ndarray& b, const product_options& opts) {
   const std::int64_t k = b.shape(1);
   const cupp::dtype t = product_dtype(a.dtype(), b.dtype(), "spmm");
   if (a.nnz() == 0 || m == 0 || k == 0) return cupp::zeros({m, k}, t);
-  const csr at = a.dtype() == t ? a : a.astype(t, false);
+  std::optional<csr> holder;
+  const csr& at = prepared(a, t, holder);
   const ndarray bt = cupp::ascontiguousarray(b.dtype() == t ? b : cupp::astype(b, t));
   ndarray c = cupp::empty({m, k}, t);
   const int device = at.data().device();
@@ -127,7 +141,7 @@ ndarray spmm(const csr& a, const ndarray& b, const product_options& opts) {
   std::size_t bytes = 0;
   cusparseStatus_t status = cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                     s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, &bytes);
-  if (status == CUSPARSE_STATUS_NOT_SUPPORTED && alg == CUSPARSE_SPMM_CSR_ALG2) {
+  if (status != CUSPARSE_STATUS_SUCCESS && alg == CUSPARSE_SPMM_CSR_ALG2) {
     alg = CUSPARSE_SPMM_CSR_ALG1;  // also deterministic
     status = cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, s.one(vt),
                                      mat, mb.get(), s.zero(vt), mc.get(), vt, alg, &bytes);
@@ -150,8 +164,9 @@ csr spgemm(const csr& a_in, const csr& b_in) {
     throw ValueError("spgemm: cuSPARSE's SpGEMM takes int32 indices; the result needs int64");
   if (a_in.nnz() == 0 || b_in.nnz() == 0 || m == 0 || k == 0)
     return csr(shape2{m, k}, options{.dtype = t}).with_kind(kind);
-  const csr a = with_int32_indices(a_in.dtype() == t ? a_in : a_in.astype(t, false));
-  const csr b = with_int32_indices(b_in.dtype() == t ? b_in : b_in.astype(t, false));
+  std::optional<csr> holder_a, holder_b;
+  const csr a = with_int32_indices(prepared(a_in, t, holder_a));
+  const csr b = with_int32_indices(prepared(b_in, t, holder_b));
   const int device = a.data().device();
   cupp::detail::device_scope scope(device);
   cusparseHandle_t h = detail::handle(device);

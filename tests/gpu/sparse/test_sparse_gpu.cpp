@@ -59,8 +59,12 @@ TEST(SparseGpu, ConstructionErrorsAreSciPys) {
   EXPECT_EQ(error_of<ValueError>([&] { sparse::coo(f64({}), {i32({}), i32({})}); }),
             "cannot infer dimensions from zero sized index arrays");
   EXPECT_EQ(error_of<ValueError>([&] { sparse::csr(sparse::shape2{-1, 2}); }), "'shape' elements cannot be negative");
-  EXPECT_EQ(error_of<ValueError>([&] { sparse::csr(zeros({2, 2}, float16)); }).substr(0, 40),
-            "scipy.sparse does not support dtype flo");
+  EXPECT_EQ(error_of<ValueError>([&] { sparse::csr(zeros({2, 2}, float16)); }).substr(0, 43),
+            "scipy.sparse does not support dtype float16");
+  // SciPy 1.18's eye(4, 4, k=7) (its diags_array): "Offset 7 (index 0) out of bounds"
+  EXPECT_EQ(error_of<ValueError>([&] { sparse::eye(4, 4, 7); }), "Offset 7 (index 0) out of bounds");
+  EXPECT_EQ(error_of<ValueError>([&] { sparse::eye(4, 2, -5); }), "Offset -5 (index 0) out of bounds");
+  EXPECT_EQ(sparse::eye(4, 4, 4).nnz(), 0);
   const sparse::csr a(f64({1, 2, 3}), i32({0, 1, 2}), i32({0, 2, 3}), {.shape = sparse::shape2{2, 3}});
   EXPECT_EQ(error_of<ValueError>([&] { a.dot(f64({1, 2})); }), "dimension mismatch");
   EXPECT_EQ(error_of<ValueError>([&] { a.dot(zeros({2, 2})); }), "dimension mismatch");

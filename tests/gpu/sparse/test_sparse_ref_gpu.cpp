@@ -6,6 +6,7 @@
 // diags. The reference set is read from $CUPP_SPARSE_REF, else <conformance>/sparse-ref.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -67,25 +68,35 @@ sparse::csr unsorted_int64(const host_map& c, sparse::shape2 shape) {
                                  shape, sparse::kind::matrix, std::nullopt, std::nullopt);
 }
 
-TEST(SparseRefGpu, FormatsAndConversionsMatchSciPy) {
-  CUPP_SPARSE_REF_OR_SKIP();
-  const auto names = manifest("cases");
-  ASSERT_FALSE(names.empty());
-  for (const std::string& name : names) {
-    SCOPED_TRACE(name);
-    const host_map c = load_case(name);
-    const auto shape_v = c.at("shape").to_vector<std::int64_t>();
-    const sparse::shape2 shape{shape_v[0], shape_v[1]};
-    const host_array& dense = c.at("dense");
-    const sparse::coo a(dev(c, "data"), sparse::coords{dev(c, "row"), dev(c, "col")}, {.shape = shape});
+// Runs one part of a case; an exception there is reported and the next part still runs.
+template <class F>
+void section(const std::string& name, const char* part, F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << name << " (" << part << "): " << e.what();
+  }
+}
+
+// One case of the set: every check, reported by name.
+void check_case(const std::string& name) {
+  const host_map c = load_case(name);
+  const auto shape_v = c.at("shape").to_vector<std::int64_t>();
+  const sparse::shape2 shape{shape_v[0], shape_v[1]};
+  const host_array& dense = c.at("dense");
+  const auto make_a = [&] { return sparse::coo(dev(c, "data"), sparse::coords{dev(c, "row"), dev(c, "col")}, {.shape = shape}); };
+  const auto make_u = [&] { return sparse::csr(dev(c, "u_data"), dev(c, "u_indices"), dev(c, "u_indptr"), {.shape = shape}); };
+  section(name, "coo and its conversions", [&] {
+    const sparse::coo a = make_a();
     EXPECT_EQ(a.dtype(), c.at("data").dtype());
     CUPP_EXPECT_ARRAY_EQUAL(a.toarray(), dense, {.strict = true});
     expect_compressed(a.tocsr(), c, "csr");
     expect_compressed(a.tocsc(), c, "csc");
     expect_compressed(sparse::csr(dev(c, "data"), sparse::coords{dev(c, "row"), dev(c, "col")}, {.shape = shape}), c,
                       "csr");
-
-    const sparse::csr u(dev(c, "u_data"), dev(c, "u_indices"), dev(c, "u_indptr"), {.shape = shape});
+  });
+  section(name, "unsorted csr and its methods", [&] {
+    const sparse::csr u = make_u();
     EXPECT_EQ(u.index_dtype(), int32);
     EXPECT_EQ(u.has_canonical_format(), c.at("u_canonical").item<bool>());
     EXPECT_EQ(u.has_sorted_indices(), c.at("u_sorted").item<bool>());
@@ -109,7 +120,10 @@ TEST(SparseRefGpu, FormatsAndConversionsMatchSciPy) {
     CUPP_EXPECT_ARRAY_EQUAL(u.transpose().toarray(), c.at("transpose"), {.strict = true});
     CUPP_EXPECT_ARRAY_EQUAL(u.conj().toarray(), c.at("conj"), {.strict = true});
     CUPP_EXPECT_ARRAY_EQUAL(u.astype(complex128).toarray(), c.at("astype_c128"), {.strict = true});
-
+  });
+  section(name, "round trips", [&] {
+    const sparse::csr u = make_u();
+    const sparse::coo a = make_a();
     // round trips through every format, from dense included
     CUPP_EXPECT_ARRAY_EQUAL(u.tocsc().toarray(), dense, {.strict = true});
     CUPP_EXPECT_ARRAY_EQUAL(u.tocsc().tocsr().toarray(), dense, {.strict = true});
@@ -124,7 +138,8 @@ TEST(SparseRefGpu, FormatsAndConversionsMatchSciPy) {
     CUPP_EXPECT_ARRAY_EQUAL(sparse::csc(d).toarray(), dense, {.strict = true});
     CUPP_EXPECT_ARRAY_EQUAL(sparse::coo(d).toarray(), dense, {.strict = true});
     CUPP_EXPECT_ARRAY_EQUAL(sparse::csc(d).tocsr().data(), from_dense.data(), {.strict = true});
-
+  });
+  section(name, "int64 indices", [&] {
     // int64 indices: cupp's own expansion, compression and transposition
     const sparse::csr w = unsorted_int64(c, shape);
     EXPECT_EQ(w.index_dtype(), int64);
@@ -139,7 +154,11 @@ TEST(SparseRefGpu, FormatsAndConversionsMatchSciPy) {
     CUPP_EXPECT_ARRAY_EQUAL(ws.data(), c.at("sum_data"), {.strict = true});
     CUPP_EXPECT_ARRAY_EQUAL(astype(ws.indices(), int32), c.at("sum_indices"), {.strict = true});
     CUPP_EXPECT_ARRAY_EQUAL(astype(ws.indptr(), int32), c.at("sum_indptr"), {.strict = true});
-
+  });
+  section(name, "products", [&] {
+    const sparse::csr u = make_u();
+    const sparse::coo a = make_a();
+    const sparse::csr w = unsorted_int64(c, shape);
     if (c.count("x")) {
       const double rtol = rtol_of(c.at("x").dtype());
       CUPP_EXPECT_ALLCLOSE(u.dot(dev(c, "x")), c.at("Ax"), {.rtol = rtol, .strict = true});
@@ -151,6 +170,21 @@ TEST(SparseRefGpu, FormatsAndConversionsMatchSciPy) {
       const sparse::csr at = u.transpose().tocsr();
       CUPP_EXPECT_ALLCLOSE(u.dot(at).toarray(), c.at("AAt"), {.rtol = rtol, .strict = true});
       CUPP_EXPECT_ALLCLOSE(sparse::spgemm(w, at).toarray(), c.at("AAt"), {.rtol = rtol});
+    }
+  });
+}
+
+TEST(SparseRefGpu, FormatsAndConversionsMatchSciPy) {
+  CUPP_SPARSE_REF_OR_SKIP();
+  const auto names = manifest("cases");
+  ASSERT_FALSE(names.empty());
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    std::fprintf(stderr, "[sparse case] %s\n", name.c_str());  // progress, for a run cut short
+    try {
+      check_case(name);
+    } catch (const std::exception& e) {  // one case's error does not hide the others'
+      ADD_FAILURE() << name << ": " << e.what();
     }
   }
 }
