@@ -16,6 +16,7 @@
 #include "cupp/creation.hpp"
 #include "cupp/fft.hpp"
 #include "cupp/indexing.hpp"
+#include "cupp/linalg.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/random.hpp"
 #include "cupp/reductions.hpp"
@@ -256,20 +257,29 @@ timed_call bind_39([[maybe_unused]] const frame& f) {
   return [v0, v1]() -> cupp::ndarray { return cupp::fft::fftfreq(v0, v1); };
 }
 
-// random.random(268435456): random_random_float64
+// matmul(x0, x1): matmul_float32_8192, matmul_float16_8192, matmul_bfloat16_8192, matmul_float64_8192, matmul_complex64_8192, matmul_float32_8192_aT, matmul_float16_4096x64x64, matmul_float16_64x256x256, matmul_bfloat16_4096x64x64, matmul_bfloat16_64x256x256, matmul_float32_4096x64x64, matmul_float32_64x256x256, matmul_int8_4096, matmul_float32_64_host
 timed_call bind_40([[maybe_unused]] const frame& f) {
+  const cupp::ndarray x0 = f.get("x0");
+  const cupp::ndarray x1 = f.get("x1");
+  const cupp::casting v0 = cupp::casting::same_kind;
+  const std::optional<cupp::dtype> v1 = std::nullopt;
+  return [x0, x1, v0, v1]() -> cupp::ndarray { return cupp::matmul(x0, x1, cupp::matmul_options{.casting = v0, .dtype = v1}); };
+}
+
+// random.random(268435456): random_random_float64
+timed_call bind_54([[maybe_unused]] const frame& f) {
   const std::optional<cupp::shape_t> v0 = std::optional<cupp::shape_t>(cupp::shape_t{268435456});
   return [v0]() -> cupp::ndarray { return cupp::random::random(v0); };
 }
 
 // random.standard_normal(268435456): random_standard_normal_float64
-timed_call bind_41([[maybe_unused]] const frame& f) {
+timed_call bind_55([[maybe_unused]] const frame& f) {
   const std::optional<cupp::shape_t> v0 = std::optional<cupp::shape_t>(cupp::shape_t{268435456});
   return [v0]() -> cupp::ndarray { return cupp::random::standard_normal(v0); };
 }
 
 // random.randint(0, 1000000, 134217728): random_randint_int64
-timed_call bind_42([[maybe_unused]] const frame& f) {
+timed_call bind_56([[maybe_unused]] const frame& f) {
   const cupp::operand v0 = cupp::operand(cupp::weak_scalar(std::int64_t{0}));
   const std::optional<cupp::operand> v1 = std::optional<cupp::operand>(cupp::operand(cupp::weak_scalar(std::int64_t{1000000})));
   const std::optional<cupp::shape_t> v2 = std::optional<cupp::shape_t>(cupp::shape_t{134217728});
@@ -278,7 +288,7 @@ timed_call bind_42([[maybe_unused]] const frame& f) {
 }
 
 // random.choice(16777216, 1048576, replace=False): random_choice_noreplace
-timed_call bind_43([[maybe_unused]] const frame& f) {
+timed_call bind_57([[maybe_unused]] const frame& f) {
   const std::int64_t v0 = std::int64_t{16777216};
   const std::optional<cupp::shape_t> v1 = std::optional<cupp::shape_t>(cupp::shape_t{1048576});
   const bool v2 = false;
@@ -330,10 +340,24 @@ std::span<const case_binding> case_bindings() {
       {"concatenate_float32", R"cupp(concatenate((x0, x1, x2, x3, x4, x5, x6, x7)))cupp", R"cupp()cupp", {}, &bind_37},
       {"alloc_float32_1024", R"cupp(empty((1024,), dtype='float32'))cupp", R"cupp()cupp", {}, &bind_38},
       {"fftfreq_float64", R"cupp(fft.fftfreq(67108864, d=0.5))cupp", R"cupp()cupp", {}, &bind_39},
-      {"random_random_float64", R"cupp(random.random(268435456))cupp", R"cupp()cupp", {}, &bind_40},
-      {"random_standard_normal_float64", R"cupp(random.standard_normal(268435456))cupp", R"cupp()cupp", {}, &bind_41},
-      {"random_randint_int64", R"cupp(random.randint(0, 1000000, 134217728))cupp", R"cupp()cupp", {}, &bind_42},
-      {"random_choice_noreplace", R"cupp(random.choice(16777216, 1048576, replace=False))cupp", R"cupp()cupp", {}, &bind_43},
+      {"matmul_float32_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_float16_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_bfloat16_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_float64_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_complex64_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_float32_8192_aT", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_float16_4096x64x64", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_float16_64x256x256", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_bfloat16_4096x64x64", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_bfloat16_64x256x256", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_float32_4096x64x64", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_float32_64x256x256", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_int8_4096", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"matmul_float32_64_host", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_40},
+      {"random_random_float64", R"cupp(random.random(268435456))cupp", R"cupp()cupp", {}, &bind_54},
+      {"random_standard_normal_float64", R"cupp(random.standard_normal(268435456))cupp", R"cupp()cupp", {}, &bind_55},
+      {"random_randint_int64", R"cupp(random.randint(0, 1000000, 134217728))cupp", R"cupp()cupp", {}, &bind_56},
+      {"random_choice_noreplace", R"cupp(random.choice(16777216, 1048576, replace=False))cupp", R"cupp()cupp", {}, &bind_57},
   };
   return table;
 }

@@ -17,6 +17,7 @@
 #include "cupp/indexing.hpp"
 #include "cupp/linalg.hpp"
 #include "cupp/manipulation.hpp"
+#include "cupp/linalg.hpp"
 #include "cupp/random.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/scans.hpp"
@@ -252,6 +253,52 @@ void add_generated_bindings(function_table& t) {
   t.add("linalg.trace", [](span_v args, span_k kw) -> value {
     const arguments a("linalg.trace", {"x", "offset", "dtype"}, 1, 1, args, kw);
     return to_value(cupp::linalg::trace(a.array(0), cupp::linalg::trace_options{.offset = a.integer(1, 0), .dtype = a.dtype(2)}));
+  });
+  // specs/routines/linalg.yaml: matmul(x1: array, x2: array, /)
+  t.add("linalg.matmul", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.matmul", {"x1", "x2"}, 2, 2, args, kw);
+    return to_value(cupp::linalg::matmul(a.array(0), a.array(1)));
+  });
+  // specs/routines/linalg.yaml: multi_dot(arrays: arrays, *, out: out = None)
+  t.add("linalg.multi_dot", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.multi_dot", {"arrays", "out"}, 1, 1, args, kw);
+    if (a.has(1)) throw cupp::TypeError("linalg.multi_dot(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::linalg::multi_dot(a.arrays(0)));
+  });
+  // specs/routines/linalg.yaml: tensordot(x1: array, x2: array, /, *, axes: int = 2)
+  t.add("linalg.tensordot", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.tensordot", {"x1", "x2", "axes"}, 2, 2, args, kw);
+    return to_value(cupp::linalg::tensordot(a.array(0), a.array(1), a.integer(2, 2)));
+  });
+  // specs/routines/linalg.yaml: vecdot(x1: array, x2: array, /, *, axis: int32 = -1)
+  t.add("linalg.vecdot", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.vecdot", {"x1", "x2", "axis"}, 2, 2, args, kw);
+    return to_value(cupp::linalg::vecdot(a.array(0), a.array(1), a.int32(2, -1)));
+  });
+  // specs/routines/linalg.yaml: outer(x1: array, x2: array, /)
+  t.add("linalg.outer", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.outer", {"x1", "x2"}, 2, 2, args, kw);
+    return to_value(cupp::linalg::outer(a.array(0), a.array(1)));
+  });
+  // specs/routines/linalg.yaml: cross(x1: array, x2: array, /, *, axis: int32 = -1)
+  t.add("linalg.cross", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.cross", {"x1", "x2", "axis"}, 2, 2, args, kw);
+    return to_value(cupp::linalg::cross(a.array(0), a.array(1), a.int32(2, -1)));
+  });
+  // specs/routines/linalg.yaml: matrix_power(a: array, n: int)
+  t.add("linalg.matrix_power", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.matrix_power", {"a", "n"}, 2, 2, args, kw);
+    return to_value(cupp::linalg::matrix_power(a.array(0), a.integer(1, 0)));
+  });
+  // specs/routines/linalg.yaml: diagonal(x: array, /, *, offset: int = 0)
+  t.add("linalg.diagonal", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.diagonal", {"x", "offset"}, 1, 1, args, kw);
+    return to_value(cupp::linalg::diagonal(a.array(0), a.integer(1, 0)));
+  });
+  // specs/routines/linalg.yaml: matrix_transpose(x: array, /)
+  t.add("linalg.matrix_transpose", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.matrix_transpose", {"x"}, 1, 1, args, kw);
+    return to_value(cupp::linalg::matrix_transpose(a.array(0)));
   });
   // specs/routines/manipulation.yaml: concatenate(arrays: arrays, axis: axis = 0, out: out = None, dtype: dtype = None, casting: casting = 'same_kind')
   t.add("concatenate", [](span_v args, span_k kw) -> value {
@@ -573,6 +620,67 @@ void add_generated_bindings(function_table& t) {
   t.add("correlate", [](span_v args, span_k kw) -> value {
     const arguments a("correlate", {"a", "v", "mode"}, 2, 3, args, kw);
     return to_value(cupp::correlate(a.array(0), a.array(1), a.string(2, "valid")));
+  });
+  // specs/routines/products.yaml: matmul(x1: array, x2: array, /, out: out = None, *, casting: casting = 'same_kind', dtype: dtype = None)
+  t.add("matmul", [](span_v args, span_k kw) -> value {
+    const arguments a("matmul", {"x1", "x2", "out", "casting", "dtype"}, 2, 3, args, kw);
+    if (a.has(2)) throw cupp::TypeError("matmul(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::matmul(a.array(0), a.array(1), cupp::matmul_options{.casting = a.casting(3), .dtype = a.dtype(4)}));
+  });
+  // specs/routines/products.yaml: matvec(x1: array, x2: array, /, out: out = None, *, casting: casting = 'same_kind', dtype: dtype = None)
+  t.add("matvec", [](span_v args, span_k kw) -> value {
+    const arguments a("matvec", {"x1", "x2", "out", "casting", "dtype"}, 2, 3, args, kw);
+    if (a.has(2)) throw cupp::TypeError("matvec(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::matvec(a.array(0), a.array(1), cupp::matmul_options{.casting = a.casting(3), .dtype = a.dtype(4)}));
+  });
+  // specs/routines/products.yaml: vecmat(x1: array, x2: array, /, out: out = None, *, casting: casting = 'same_kind', dtype: dtype = None)
+  t.add("vecmat", [](span_v args, span_k kw) -> value {
+    const arguments a("vecmat", {"x1", "x2", "out", "casting", "dtype"}, 2, 3, args, kw);
+    if (a.has(2)) throw cupp::TypeError("vecmat(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::vecmat(a.array(0), a.array(1), cupp::matmul_options{.casting = a.casting(3), .dtype = a.dtype(4)}));
+  });
+  // specs/routines/products.yaml: vecdot(x1: array, x2: array, /, out: out = None, *, casting: casting = 'same_kind', dtype: dtype = None, axis: int32 = -1)
+  t.add("vecdot", [](span_v args, span_k kw) -> value {
+    const arguments a("vecdot", {"x1", "x2", "out", "casting", "dtype", "axis"}, 2, 3, args, kw);
+    if (a.has(2)) throw cupp::TypeError("vecdot(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::vecdot(a.array(0), a.array(1), cupp::vecdot_options{.casting = a.casting(3), .dtype = a.dtype(4), .axis = a.int32(5, -1)}));
+  });
+  // specs/routines/products.yaml: dot(a: array, b: array, out: out = None)
+  t.add("dot", [](span_v args, span_k kw) -> value {
+    const arguments a("dot", {"a", "b", "out"}, 2, 3, args, kw);
+    if (a.has(2)) throw cupp::TypeError("dot(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::dot(a.array(0), a.array(1)));
+  });
+  // specs/routines/products.yaml: vdot(a: array, b: array, /)
+  t.add("vdot", [](span_v args, span_k kw) -> value {
+    const arguments a("vdot", {"a", "b"}, 2, 2, args, kw);
+    return to_value(cupp::vdot(a.array(0), a.array(1)));
+  });
+  // specs/routines/products.yaml: inner(a: array, b: array, /)
+  t.add("inner", [](span_v args, span_k kw) -> value {
+    const arguments a("inner", {"a", "b"}, 2, 2, args, kw);
+    return to_value(cupp::inner(a.array(0), a.array(1)));
+  });
+  // specs/routines/products.yaml: outer(a: array, b: array, out: out = None)
+  t.add("outer", [](span_v args, span_k kw) -> value {
+    const arguments a("outer", {"a", "b", "out"}, 2, 3, args, kw);
+    if (a.has(2)) throw cupp::TypeError("outer(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::outer(a.array(0), a.array(1)));
+  });
+  // specs/routines/products.yaml: tensordot(a: array, b: array, axes: int = 2)
+  t.add("tensordot", [](span_v args, span_k kw) -> value {
+    const arguments a("tensordot", {"a", "b", "axes"}, 2, 3, args, kw);
+    return to_value(cupp::tensordot(a.array(0), a.array(1), a.integer(2, 2)));
+  });
+  // specs/routines/products.yaml: kron(a: array, b: array)
+  t.add("kron", [](span_v args, span_k kw) -> value {
+    const arguments a("kron", {"a", "b"}, 2, 2, args, kw);
+    return to_value(cupp::kron(a.array(0), a.array(1)));
+  });
+  // specs/routines/products.yaml: cross(a: array, b: array, axisa: int32 = -1, axisb: int32 = -1, axisc: int32 = -1, axis: axis = None)
+  t.add("cross", [](span_v args, span_k kw) -> value {
+    const arguments a("cross", {"a", "b", "axisa", "axisb", "axisc", "axis"}, 2, 6, args, kw);
+    return to_value(cupp::cross(a.array(0), a.array(1), cupp::cross_options{.axisa = a.int32(2, -1), .axisb = a.int32(3, -1), .axisc = a.int32(4, -1), .axis = a.optional_axis(5)}));
   });
   // specs/routines/random.yaml: random(size: shape = None)
   t.add("random.random", [](span_v args, span_k kw) -> value {

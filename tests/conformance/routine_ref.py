@@ -199,7 +199,9 @@ _AXIS_ERROR = getattr(getattr(np, "exceptions", np), "AxisError")
 def error_class(e):
     """The class of a NumPy exception as cupp names it (AxisError before its bases; NumPy's
     UFuncTypeError and DTypePromotionError are TypeErrors); None for one cupp has no class for."""
-    for cls, name in ((_AXIS_ERROR, "AxisError"), (IndexError, "IndexError"), (OverflowError, "OverflowError"),
+    # (LinAlgError is a ValueError in NumPy; cupp's LinAlgError is a class of its own.)
+    for cls, name in ((np.linalg.LinAlgError, "LinAlgError"), (_AXIS_ERROR, "AxisError"), (IndexError, "IndexError"),
+                      (OverflowError, "OverflowError"),
                       (TypeError, "TypeError"), (ValueError, "ValueError")):
         if isinstance(e, cls):
             return name

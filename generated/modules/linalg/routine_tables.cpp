@@ -8,6 +8,7 @@
 
 #include "cupp/routines.hpp"
 #include "cupp/linalg.hpp"
+#include "cupp/linalg.hpp"
 
 namespace cupp {
 
@@ -15,6 +16,33 @@ namespace cupp {
 std::span<const routine_info> linalg_routines() noexcept {
   static constexpr routine_info table[] = {
       {"linalg.trace", R"cupp(linalg.trace(x, /, *, offset=0, dtype=None))cupp", R"cupp(sums of the offset diagonals of the matrices in the last two axes)cupp"},
+      {"linalg.matmul", R"cupp(linalg.matmul(x1, x2))cupp", R"cupp(the Array API's matmul: cupp::matmul without keywords)cupp"},
+      {"linalg.multi_dot", R"cupp(linalg.multi_dot(arrays, *, out=None))cupp", R"cupp(product of two or more arrays in the cheapest order (NumPy's matrix-chain order))cupp"},
+      {"linalg.tensordot", R"cupp(linalg.tensordot(x1, x2, /, *, axes=2))cupp", R"cupp(tensordot with the Array API's keyword-only axes)cupp"},
+      {"linalg.vecdot", R"cupp(linalg.vecdot(x1, x2, /, *, axis=-1))cupp", R"cupp(vector dot products sum(conj(x1) * x2) along axis)cupp"},
+      {"linalg.outer", R"cupp(linalg.outer(x1, x2))cupp", R"cupp(outer product of two 1-D arrays)cupp"},
+      {"linalg.cross", R"cupp(linalg.cross(x1, x2, /, *, axis=-1))cupp", R"cupp(cross products of 3-vectors along axis)cupp"},
+      {"linalg.matrix_power", R"cupp(linalg.matrix_power(a, n))cupp", R"cupp(integer power of (stacked) square matrices by repeated squaring)cupp"},
+      {"linalg.diagonal", R"cupp(linalg.diagonal(x, /, *, offset=0))cupp", R"cupp(the offset diagonals of the last two axes (a view))cupp"},
+      {"linalg.matrix_transpose", R"cupp(linalg.matrix_transpose(x))cupp", R"cupp(the last two axes swapped (a view))cupp"},
+  };
+  return table;
+}
+
+// ---- products (specs/routines/products.yaml)
+std::span<const routine_info> product_routines() noexcept {
+  static constexpr routine_info table[] = {
+      {"matmul", R"cupp(matmul(x1, x2, /, out=None, *, casting='same_kind', dtype=None))cupp", R"cupp(matrix product as NumPy's gufunc (n?,k),(k,m?)->(n?,m?) (x1 @ x2))cupp"},
+      {"matvec", R"cupp(matvec(x1, x2, /, out=None, *, casting='same_kind', dtype=None))cupp", R"cupp(matrix-vector product as NumPy 2.2's gufunc (m,n),(n)->(m))cupp"},
+      {"vecmat", R"cupp(vecmat(x1, x2, /, out=None, *, casting='same_kind', dtype=None))cupp", R"cupp(vector-matrix product as NumPy 2.2's gufunc (n),(n,m)->(m), x1 conjugated)cupp"},
+      {"vecdot", R"cupp(vecdot(x1, x2, /, out=None, *, casting='same_kind', dtype=None, axis=-1))cupp", R"cupp(vector dot products sum(conj(x1) * x2) along axis, as NumPy's gufunc (n),(n)->())cupp"},
+      {"dot", R"cupp(dot(a, b, out=None))cupp", R"cupp(dot product: matrix product for 2-D, inner product for 1-D, sum over a's last and b's second-to-last axis)cupp"},
+      {"vdot", R"cupp(vdot(a, b))cupp", R"cupp(inner product of the flattened arrays, a conjugated)cupp"},
+      {"inner", R"cupp(inner(a, b))cupp", R"cupp(sums of products over the last axes)cupp"},
+      {"outer", R"cupp(outer(a, b, out=None))cupp", R"cupp(outer product a.ravel()[:, None] * b.ravel()[None, :])cupp"},
+      {"tensordot", R"cupp(tensordot(a, b, axes=2))cupp", R"cupp(sums of products over a's last `axes` axes and b's first)cupp"},
+      {"kron", R"cupp(kron(a, b))cupp", R"cupp(Kronecker product)cupp"},
+      {"cross", R"cupp(cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None))cupp", R"cupp(cross products of 3-vectors)cupp"},
   };
   return table;
 }

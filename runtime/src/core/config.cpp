@@ -191,7 +191,7 @@ const var_def kVariables[] = {
      true, [](settings& s, std::string_view n, std::string_view t) { s.accelerators = parse_accelerators(n, t); },
      [](const settings& s) { return s.accelerators.empty() ? std::string("(none)") : join(s.accelerators); }},
     CUPP_BOOL_VAR("CUPP_TF32", "CUPY_TF32", tf32,
-                  "1: let cuBLAS use TF32 tensor cores for float32 matrix products (pending: linalg)"),
+                  "1: let cuBLAS use TF32 tensor cores for float32 matrix products (cupp::matmul and the linalg products)"),
     {"CUPP_DLPACK_EXPORT_VERSION", "CUPY_DLPACK_EXPORT_VERSION",
      "DLPack version that decides how exported managed memory is reported: as kDLCUDA below 1.0, as "
      "kDLCUDAManaged from 1.0",

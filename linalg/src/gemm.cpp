@@ -1,0 +1,303 @@
+// The batched matrix product under every product routine (gemm.hpp has the contract): operand
+// layouts read as cuBLAS's transpose flags and leading dimensions, batch dimensions collapsed
+// into one strided batch (the rest looped on the host), a stack times one matrix folded into one
+// GEMM, and the dispatch by dtype to cuBLAS (floats, complex, int8 -> int32) or the generic
+// NVRTC kernel (bool and the other integers).
+#include "gemm.hpp"
+
+#include <cuComplex.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/launch.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/ufunc.hpp"
+#include "handles.hpp"
+#include "linalg_device_headers.hpp"
+
+namespace cupp::linalg::detail {
+
+namespace {
+
+using i64 = std::int64_t;
+
+// A matrix as BLAS reads it: row-major (C order) or column-major, with its leading dimension,
+// all in elements.
+struct blas_layout {
+  bool row_major = true;
+  i64 ld = 1;
+};
+
+// How cuBLAS can read a rows x cols matrix with element strides (sr, sc), if it can: unit stride
+// along one axis and a leading dimension at least that axis's length. A length-1 axis takes any
+// stride. Negative or non-unit inner strides cannot be described.
+std::optional<blas_layout> layout_of(i64 rows, i64 cols, i64 sr, i64 sc) {
+  if ((cols <= 1 || sc == 1) && (rows <= 1 || sr >= std::max<i64>(cols, 1)))
+    return blas_layout{true, rows <= 1 ? std::max<i64>(cols, 1) : sr};
+  if ((rows <= 1 || sr == 1) && (cols <= 1 || sc >= std::max<i64>(rows, 1)))
+    return blas_layout{false, cols <= 1 ? std::max<i64>(rows, 1) : sc};
+  return std::nullopt;
+}
+
+// Element strides of x, or nullopt when a byte stride is not a multiple of the itemsize.
+std::optional<std::vector<i64>> element_strides(const ndarray& x) {
+  std::vector<i64> s(x.strides().begin(), x.strides().end());
+  const i64 size = static_cast<i64>(x.itemsize());
+  for (i64& v : s) {
+    if (v % size != 0) return std::nullopt;
+    v /= size;
+  }
+  return s;
+}
+
+std::optional<blas_layout> matrix_layout(const ndarray& x) {
+  const auto s = element_strides(x);
+  if (!s) return std::nullopt;
+  const int nd = x.ndim();
+  return layout_of(x.shape()[nd - 2], x.shape()[nd - 1], (*s)[nd - 2], (*s)[nd - 1]);
+}
+
+// One batch dimension of the product: its length and each operand's element stride (0 where
+// the operand broadcasts).
+struct batch_dim {
+  i64 size;
+  i64 sa, sb, sc;
+};
+
+// The batch dimensions (ndim - 2 leading axes) with the length-1 ones dropped and neighbours
+// merged where all three operands step through them as one: outermost first.
+std::vector<batch_dim> collapse_batch(const ndarray& c, std::span<const i64> a_s, std::span<const i64> b_s,
+                                      std::span<const i64> c_s, const ndarray& a, const ndarray& b) {
+  std::vector<batch_dim> dims;
+  for (int d = 0; d + 2 < c.ndim(); ++d) {
+    const i64 size = c.shape()[d];
+    if (size == 1) continue;
+    batch_dim bd{size, a.shape()[d] == 1 ? 0 : a_s[d], b.shape()[d] == 1 ? 0 : b_s[d], c_s[d]};
+    if (!dims.empty()) {
+      batch_dim& outer = dims.back();
+      if (outer.sa == bd.sa * bd.size && outer.sb == bd.sb * bd.size && outer.sc == bd.sc * bd.size) {
+        outer = {outer.size * bd.size, bd.sa, bd.sb, bd.sc};
+        continue;
+      }
+    }
+    dims.push_back(bd);
+  }
+  return dims;
+}
+
+// Calls f(a_offset, b_offset, c_offset) (elements) for every index of the outer dimensions
+// (all of `dims` but the last, which the callee takes as its strided batch).
+template <class F>
+void for_each_outer(std::span<const batch_dim> outer, F&& f) {
+  std::vector<i64> index(outer.size(), 0);
+  while (true) {
+    i64 oa = 0, ob = 0, oc = 0;
+    for (std::size_t d = 0; d < outer.size(); ++d) {
+      oa += index[d] * outer[d].sa;
+      ob += index[d] * outer[d].sb;
+      oc += index[d] * outer[d].sc;
+    }
+    f(oa, ob, oc);
+    std::size_t d = outer.size();
+    while (d > 0) {
+      --d;
+      if (++index[d] < outer[d].size) break;
+      index[d] = 0;
+      if (d == 0) return;
+    }
+    if (outer.empty()) return;
+  }
+}
+
+struct blas_types {
+  cudaDataType ab, c;
+  cublasComputeType_t compute;
+  const void* one;
+  const void* zero;
+};
+
+blas_types types_for(type_id id) {
+  static const float f_one = 1.0f, f_zero = 0.0f;
+  static const double d_one = 1.0, d_zero = 0.0;
+  static const cuComplex c_one = {1.0f, 0.0f}, c_zero = {0.0f, 0.0f};
+  static const cuDoubleComplex z_one = {1.0, 0.0}, z_zero = {0.0, 0.0};
+  static const std::int32_t i_one = 1, i_zero = 0;
+  const cublasComputeType_t f32 = tf32_enabled() ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+  switch (id) {
+    case type_id::float16: return {CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, &f_one, &f_zero};
+    case type_id::bfloat16: return {CUDA_R_16BF, CUDA_R_16BF, CUBLAS_COMPUTE_32F, &f_one, &f_zero};
+    case type_id::float32: return {CUDA_R_32F, CUDA_R_32F, f32, &f_one, &f_zero};
+    case type_id::float64: return {CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F, &d_one, &d_zero};
+    case type_id::complex64: return {CUDA_C_32F, CUDA_C_32F, CUBLAS_COMPUTE_32F, &c_one, &c_zero};
+    case type_id::complex128: return {CUDA_C_64F, CUDA_C_64F, CUBLAS_COMPUTE_64F, &z_one, &z_zero};
+    case type_id::int8: return {CUDA_R_8I, CUDA_R_32I, CUBLAS_COMPUTE_32I, &i_one, &i_zero};
+    default: break;
+  }
+  throw TypeError("linalg: no cuBLAS path for dtype " + dtype(id).name());
+}
+
+// c = a @ b through cuBLAS; c is row-major in its last two axes (checked by the caller). Returns
+// false (nothing launched) when cuBLAS reports CUBLAS_STATUS_NOT_SUPPORTED for the first call.
+bool blas_gemm(const ndarray& a0, const ndarray& b0, const ndarray& c, const blas_types& t) {
+  // Operands cuBLAS cannot describe are copied (before broadcasting: their own batch only).
+  const ndarray a = matrix_layout(a0) ? a0 : ascontiguousarray(a0);
+  const ndarray b = matrix_layout(b0) ? b0 : ascontiguousarray(b0);
+  const blas_layout la = *matrix_layout(a), lb = *matrix_layout(b);
+  const auto as = *element_strides(a), bs = *element_strides(b), cs = *element_strides(c);
+  const int nd = c.ndim();
+  i64 n = c.shape()[nd - 2];
+  const i64 m = c.shape()[nd - 1], k = a.shape()[nd - 1];
+  const i64 ldc = n <= 1 ? std::max<i64>(m, 1) : cs[nd - 2];
+  std::vector<batch_dim> dims = collapse_batch(c, as, bs, cs, a, b);
+  // A stack of row-major matrices times one matrix: one GEMM over all their rows.
+  if (!dims.empty() && dims.back().sb == 0 && la.row_major && dims.back().sa == n * la.ld &&
+      dims.back().sc == n * ldc) {
+    n *= dims.back().size;
+    dims.pop_back();
+  }
+  const batch_dim inner = dims.empty() ? batch_dim{1, 0, 0, 0} : dims.back();
+  if (!dims.empty()) dims.pop_back();
+  // cuBLAS's integer GEMM wants 4-byte aligned operands and leading dimensions (and batch
+  // strides) that are multiples of 4; elsewhere the generic kernel runs instead.
+  if (t.compute == CUBLAS_COMPUTE_32I) {
+    const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 4 == 0; };
+    if (la.ld % 4 != 0 || lb.ld % 4 != 0 || inner.sa % 4 != 0 || inner.sb % 4 != 0 || !aligned(a.data()) ||
+        !aligned(b.data()) || std::any_of(dims.begin(), dims.end(), [](const batch_dim& d) {
+          return d.sa % 4 != 0 || d.sb % 4 != 0;
+        }))
+      return false;
+  }
+  const blas_binding& blas = blas_on_current_stream(c.device());
+  // Row-major C is column-major C^T = B^T A^T: cuBLAS's A is b, its B is a.
+  const cublasOperation_t op_b = lb.row_major ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const cublasOperation_t op_a = la.row_major ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const i64 isz = static_cast<i64>(a.itemsize()), csz = static_cast<i64>(c.itemsize());
+  const char* pa = static_cast<const char*>(a.data());
+  const char* pb = static_cast<const char*>(b.data());
+  char* pc = static_cast<char*>(c.data());
+  bool first = true, supported = true;
+  for_each_outer(dims, [&](i64 oa, i64 ob, i64 oc) {
+    if (!supported) return;
+    const cublasStatus_t s =
+        inner.size == 1
+            ? cublasGemmEx_64(blas.cublas, op_b, op_a, m, n, k, t.one, pb + ob * isz, t.ab, lb.ld, pa + oa * isz, t.ab,
+                              la.ld, t.zero, pc + oc * csz, t.c, ldc, t.compute, CUBLAS_GEMM_DEFAULT)
+            : cublasGemmStridedBatchedEx_64(blas.cublas, op_b, op_a, m, n, k, t.one, pb + ob * isz, t.ab, lb.ld,
+                                            inner.sb, pa + oa * isz, t.ab, la.ld, inner.sa, t.zero, pc + oc * csz,
+                                            t.c, ldc, inner.sc, inner.size, t.compute, CUBLAS_GEMM_DEFAULT);
+    if (s == CUBLAS_STATUS_NOT_SUPPORTED && first) {
+      supported = false;
+      return;
+    }
+    first = false;
+    check_cublas(s, inner.size == 1 ? "cublasGemmEx_64" : "cublasGemmStridedBatchedEx_64");
+  });
+  return supported;
+}
+
+const char* device_type(type_id id) {
+  switch (id) {
+    case type_id::bool_: return "bool";
+    case type_id::int8: return "signed char";
+    case type_id::uint8: return "unsigned char";
+    case type_id::int16: return "short";
+    case type_id::uint16: return "unsigned short";
+    case type_id::int32: return "int";
+    case type_id::uint32: return "unsigned int";
+    case type_id::int64: return "long long";
+    case type_id::uint64: return "unsigned long long";
+    default: break;
+  }
+  throw TypeError("linalg: no generic matmul kernel for dtype " + dtype(id).name());
+}
+
+// c = a @ b with the generic kernel (any strides; a copy only for a stride that is not a whole
+// number of elements).
+void generic_gemm(const ndarray& a0, const ndarray& b0, const ndarray& c) {
+  const ndarray a = element_strides(a0) ? a0 : ascontiguousarray(a0);
+  const ndarray b = element_strides(b0) ? b0 : ascontiguousarray(b0);
+  const auto as = *element_strides(a), bs = *element_strides(b), cs = *element_strides(c);
+  const int nd = c.ndim();
+  long long n = c.shape()[nd - 2], m = c.shape()[nd - 1], k = a.shape()[nd - 1];
+  long long a_rs = as[nd - 2], a_cs = as[nd - 1], b_rs = bs[nd - 2], b_cs = bs[nd - 1];
+  long long c_rs = cs[nd - 2], c_cs = cs[nd - 1];
+  std::vector<batch_dim> dims = collapse_batch(c, as, bs, cs, a, b);
+  const batch_dim inner = dims.empty() ? batch_dim{1, 0, 0, 0} : dims.back();
+  if (!dims.empty()) dims.pop_back();
+  const int device = c.device();
+  const cupp::detail::kernel_module& module =
+      cupp::detail::routine_module(device, {"linalg:matmul_generic", static_cast<std::uint64_t>(c.dtype().id())},
+                                   [&] { return generic_matmul_program(c.dtype()); });
+  const i64 isz = static_cast<i64>(c.itemsize());
+  const i64 tiles = ((n + 15) / 16) * ((m + 15) / 16) * inner.size;
+  for_each_outer(dims, [&](i64 oa, i64 ob, i64 oc) {
+    const void* pa = static_cast<const char*>(a.data()) + oa * isz;
+    const void* pb = static_cast<const char*>(b.data()) + ob * isz;
+    void* pc = static_cast<char*>(c.data()) + oc * isz;
+    long long batch = inner.size, a_bs = inner.sa, b_bs = inner.sb, c_bs = inner.sc;
+    void* args[] = {&pc, &pa, &pb, &n, &m, &k, &a_rs, &a_cs, &b_rs, &b_cs, &c_rs, &c_cs, &batch, &a_bs, &b_bs, &c_bs};
+    cupp::detail::launch_1d(module.function(0), tiles * 256, args, device, std::min<i64>(tiles, i64{1} << 20), 256);
+  });
+}
+
+bool is_blas_float(type_id id) {
+  return id == type_id::float16 || id == type_id::bfloat16 || id == type_id::float32 || id == type_id::float64 ||
+         id == type_id::complex64 || id == type_id::complex128;
+}
+
+}  // namespace
+
+cupp::detail::routine_program generic_matmul_program(cupp::dtype type) {
+  const type_id id = type.id();
+  std::string source = std::string("#define CUPP_LINALG_T ") + device_type(id) + "\n";
+  if (id == type_id::bool_) source += "#define CUPP_LINALG_BOOL 1\n";
+  else source += std::string("#define CUPP_LINALG_ACC ") + (type.itemsize() == 8 ? "unsigned long long" : "unsigned int") + "\n";
+  source += "#include <cupp/linalg/matmul_generic.cuh>\n";
+  return {.name = "cupp_linalg_matmul_generic",
+          .source = std::move(source),
+          .kernels = {"cupp_linalg_matmul_generic"},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+
+void gemm_into(const ndarray& a, const ndarray& b, const ndarray& c) {
+  const int nd = c.ndim();
+  if (a.ndim() != nd || b.ndim() != nd || nd < 2 || a.dtype() != c.dtype() || b.dtype() != c.dtype())
+    throw ValueError("linalg: gemm_into needs operands of one dtype and ndim");
+  if (c.size() == 0) return;
+  if (a.shape()[nd - 1] == 0) {  // k == 0: every product is an empty sum
+    c.fill(0);
+    return;
+  }
+  cupp::cuda::DeviceGuard guard(c.device());
+  const type_id id = c.dtype().id();
+  const auto cs = element_strides(c);
+  const bool c_row_major = cs && layout_of(c.shape()[nd - 2], c.shape()[nd - 1], (*cs)[nd - 2], (*cs)[nd - 1])
+                                     .value_or(blas_layout{false, 0})
+                                     .row_major;
+  if (is_blas_float(id) || id == type_id::int8) {
+    if (!c_row_major || id == type_id::int8) {
+      // int8: cuBLAS sums into int32, cast down modulo 2^8 (NumPy's wrapping int8 result). Any
+      // other C layout: computed C-ordered, then copied into place.
+      ndarray tmp = empty(c.shape(), id == type_id::int8 ? cupp::dtype(type_id::int32) : c.dtype());
+      if (blas_gemm(a, b, tmp, types_for(id))) {
+        c.assign(id == type_id::int8 ? astype(tmp, c.dtype(), casting::unsafe) : tmp);
+        return;
+      }
+      if (id != type_id::int8) throw CudaError("cublasGemmEx_64 failed: CUBLAS_STATUS_NOT_SUPPORTED", 15);
+    } else if (blas_gemm(a, b, c, types_for(id))) {
+      return;
+    } else {
+      throw CudaError("cublasGemmEx_64 failed: CUBLAS_STATUS_NOT_SUPPORTED", 15);
+    }
+  }
+  generic_gemm(a, b, c);  // bool and integers (int8 where cuBLAS declined the shape)
+}
+
+}  // namespace cupp::linalg::detail

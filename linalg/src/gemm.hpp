@@ -1,0 +1,31 @@
+// Internal to the linalg module: the batched matrix product every product routine ends in.
+// gemm_into(a, b, c) writes c[z] = a[z] @ b[z] for every batch index z:
+//   - a (B..., n, k), b (B..., k, m), c (B..., n, m): the same ndim, each batch dimension of a and b
+//     equal to c's or 1 (broadcast: stride 0, never materialised); one dtype for all three (the
+//     loop's: callers promote and cast first); c writable, not overlapping a or b.
+//   - float16, bfloat16, float32, float64, complex64, complex128: cuBLAS (cublasGemmStridedBatchedEx_64;
+//     half types accumulate in float32, float32 in TF32 only with CUPP_TF32=1); C- and F-ordered
+//     matrices, transposed views and strided batches go with transpose flags, leading dimensions
+//     and batch strides; only an operand cuBLAS cannot describe (negative or non-unit inner
+//     strides) is copied, per matrix layout, before broadcasting. A batch of one matrix times a
+//     stack folds into one GEMM where the layout allows.
+//   - int8: cuBLAS's int8 x int8 -> int32 path (CUBLAS_COMPUTE_32I), then a wrapping cast to
+//     int8, which is NumPy's result bit for bit (its int8 matmul wraps modulo 2^8).
+//   - bool and the other integers: an NVRTC kernel (linalg/device/cupp/linalg/matmul_generic.cuh)
+//     with NumPy's wrapping semantics, on any strides.
+// No device synchronisation; everything runs on the current stream of c's device.
+#pragma once
+
+#include <cstdint>
+
+#include "compiler/launch.hpp"
+#include "cupp/ndarray.hpp"
+
+namespace cupp::linalg::detail {
+
+void gemm_into(const ndarray& a, const ndarray& b, const ndarray& c);
+
+// The generic kernel's program for an integer or bool dtype (for the host compile test).
+cupp::detail::routine_program generic_matmul_program(cupp::dtype type);
+
+}  // namespace cupp::linalg::detail

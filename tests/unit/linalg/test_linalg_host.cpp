@@ -1,0 +1,148 @@
+// The linalg module's products without a GPU (tests/unit/<module>/ is globbed with the unit tests):
+// their errors come before any device work, as NumPy's do, so arrays over a fake device buffer
+// (from_device_pointer makes no CUDA call; nothing reads the memory) reach them; the generic
+// integer/bool matmul kernel (linalg/device/) compiles with NVRTC for every dtype it serves.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "compiler/nvrtc_program.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/linalg.hpp"
+#include "error_of.hpp"
+#include "gemm.hpp"
+#include "linalg_device_headers.hpp"
+
+namespace cupp {
+namespace {
+
+using test::error_of;
+
+struct fake {
+  std::vector<std::byte> bytes = std::vector<std::byte>(1 << 16);
+  ndarray wrap(shape_t shape, dtype type = float64) {
+    return from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
+  }
+};
+
+TEST(LinalgHost, MatmulErrorsAreNumPys) {
+  fake f;
+  const ndarray a = f.wrap({2, 3}), b = f.wrap({4, 5}), s = f.wrap({});
+  EXPECT_EQ(error_of<ValueError>([&] { matmul(a, b); }),
+            "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+            "(n?,k),(k,m?)->(n?,m?) (size 4 is different from 3)");
+  EXPECT_EQ(error_of<ValueError>([&] { matmul(s, b); }),
+            "matmul: Input operand 0 does not have enough dimensions (has 0, gufunc core with signature "
+            "(n?,k),(k,m?)->(n?,m?) requires 1)");
+  EXPECT_EQ(error_of<ValueError>([&] { matmul(a, s); }),
+            "matmul: Input operand 1 does not have enough dimensions (has 0, gufunc core with signature "
+            "(n?,k),(k,m?)->(n?,m?) requires 1)");
+  // 1-D promotion: a vector of the wrong length is operand 1's core dimension 0 too.
+  EXPECT_THROW(matmul(a, f.wrap({4})), ValueError);
+  EXPECT_EQ(error_of<TypeError>([&] { matmul(a, f.wrap({3, 2}), {.dtype = int32}); }),
+            "Cannot cast ufunc 'matmul' input 0 from dtype('float64') to dtype('int32') with casting rule "
+            "'same_kind'");
+  EXPECT_EQ(error_of<TypeError>([&] { matmul(a, f.wrap({3, 2}), {.out = f.wrap({2, 2}, int32)}); }),
+            "Cannot cast ufunc 'matmul' output from dtype('float64') to dtype('int32') with casting rule "
+            "'same_kind'");
+  EXPECT_EQ(error_of<ValueError>([&] { matmul(a, f.wrap({3, 2}), {.out = f.wrap({2, 3})}); }),
+            "matmul: Output operand 0 has a mismatch in its core dimension 1, with gufunc signature "
+            "(n?,k),(k,m?)->(n?,m?) (size 3 is different from 2)");
+  EXPECT_THROW(matmul(f.wrap({2, 2, 3}), f.wrap({3, 3, 2})), ValueError);  // batch 2 vs 3
+  EXPECT_THROW(matmul(f.wrap({2, 2, 3}), f.wrap({3, 2}), {.out = f.wrap({3, 2, 2})}), ValueError);
+}
+
+TEST(LinalgHost, GufuncSiblingsNameTheirSignatures) {
+  fake f;
+  EXPECT_EQ(error_of<ValueError>([&] { matvec(f.wrap({2, 3}), f.wrap({4})); }),
+            "matvec: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+            "(m,n),(n)->(m) (size 4 is different from 3)");
+  EXPECT_EQ(error_of<ValueError>([&] { matvec(f.wrap({3}), f.wrap({3})); }),
+            "matvec: Input operand 0 does not have enough dimensions (has 1, gufunc core with signature "
+            "(m,n),(n)->(m) requires 2)");
+  EXPECT_EQ(error_of<ValueError>([&] { vecmat(f.wrap({4}), f.wrap({3, 2})); }),
+            "vecmat: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+            "(n),(n,m)->(m) (size 3 is different from 4)");
+  EXPECT_EQ(error_of<ValueError>([&] { vecdot(f.wrap({2, 3}), f.wrap({2, 4})); }),
+            "vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+            "(n),(n)->() (size 4 is different from 3)");
+  EXPECT_THROW(vecdot(f.wrap({2, 3}), f.wrap({2, 3}), {.axis = 2}), AxisError);
+}
+
+TEST(LinalgHost, ProductErrorsAreNumPys) {
+  fake f;
+  EXPECT_EQ(error_of<ValueError>([&] { dot(f.wrap({2, 3}), f.wrap({4})); }),
+            "shapes (2,3) and (4,) not aligned: 3 (dim 1) != 4 (dim 0)");
+  EXPECT_EQ(error_of<ValueError>([&] { dot(f.wrap({2, 3}), f.wrap({2, 4, 5})); }),
+            "shapes (2,3) and (2,4,5) not aligned: 3 (dim 1) != 4 (dim 1)");
+  EXPECT_EQ(error_of<ValueError>([&] { dot(f.wrap({2, 3}), f.wrap({3, 2}), f.wrap({2, 2}, float32)); }),
+            "output array is not acceptable (must have the right datatype, number of dimensions, and be a C-Array)");
+  EXPECT_EQ(error_of<ValueError>([&] { inner(f.wrap({2, 3}), f.wrap({2})); }),
+            "shapes (2,3) and (2,) not aligned: 3 (dim 1) != 2 (dim 0)");
+  EXPECT_EQ(error_of<ValueError>([&] { vdot(f.wrap({2, 3}), f.wrap({5})); }), "vectors have different lengths");
+  EXPECT_EQ(error_of<ValueError>([&] { tensordot(f.wrap({2, 3}), f.wrap({2, 3}), 1); }), "shape-mismatch for sum");
+  const int ax[] = {5}, bx[] = {0};
+  EXPECT_EQ(error_of<IndexError>([&] { tensordot(f.wrap({2, 3}), f.wrap({2, 3}), ax, bx); }),
+            "tuple index out of range");
+  EXPECT_EQ(error_of<ValueError>([&] { cross(f.wrap({4}), f.wrap({3})); }),
+            "incompatible dimensions for cross product\n(dimension must be 3)");
+  EXPECT_THROW(cross(f.wrap({2}), f.wrap({3})), ValueError);  // 2-vectors: gone in NumPy 2.5
+  EXPECT_THROW(cross(f.wrap({2, 3}), f.wrap({2, 3}), {.axisc = 2}), AxisError);
+}
+
+TEST(LinalgHost, LinalgNamespaceErrorsAreNumPys) {
+  fake f;
+  EXPECT_EQ(error_of<ValueError>([&] { linalg::outer(f.wrap({2, 3}), f.wrap({3})); }),
+            "Input arrays must be one-dimensional, but they are x1.ndim=2 and x2.ndim=1.");
+  EXPECT_EQ(error_of<ValueError>([&] { linalg::cross(f.wrap({2}), f.wrap({3})); }),
+            "Both input arrays must be (arrays of) 3-dimensional vectors, but they are 2 and 3 dimensional instead.");
+  EXPECT_EQ(error_of<AxisError>([&] { linalg::cross(f.wrap({3}), f.wrap({3}), 1); }),
+            "axis 1 is out of bounds for array of dimension 1");
+  EXPECT_EQ(error_of<LinAlgError>([&] { linalg::matrix_power(f.wrap({3}), 2); }),
+            "1-dimensional array given. Array must be at least two-dimensional");
+  EXPECT_EQ(error_of<LinAlgError>([&] { linalg::matrix_power(f.wrap({2, 3}), 2); }),
+            "Last 2 dimensions of the array must be square");
+  EXPECT_EQ(error_of<ValueError>([&] { linalg::multi_dot({f.wrap({2, 2})}); }), "Expecting at least two arrays.");
+  EXPECT_EQ(error_of<LinAlgError>([&] { linalg::multi_dot({f.wrap({2, 2}), f.wrap({2, 2, 2}), f.wrap({2})}); }),
+            "3-dimensional array given. Array must be two-dimensional");
+  EXPECT_EQ(error_of<ValueError>([&] { linalg::diagonal(f.wrap({3})); }),
+            "diag requires an array of at least two dimensions");
+  // Views need no device: the last two axes.
+  const ndarray d = linalg::diagonal(f.wrap({2, 3, 4}), 1);
+  EXPECT_EQ(shape_t(d.shape().begin(), d.shape().end()), (shape_t{2, 3}));
+  const ndarray t = linalg::matrix_transpose(f.wrap({2, 3, 4}));
+  EXPECT_EQ(shape_t(t.shape().begin(), t.shape().end()), (shape_t{2, 4, 3}));
+}
+
+TEST(LinalgHost, InfoShowsLibrariesAndTf32) {
+  bool tf32 = false, lt = false;
+  for (const module_info_row& r : linalg::info()) {
+    tf32 |= r.key == "float32 products" && r.value.find("CUPP_TF32") != std::string::npos;
+    lt |= r.key == "cuBLASLt";
+  }
+  EXPECT_TRUE(tf32);
+  EXPECT_TRUE(lt);
+}
+
+// The generic kernel (bool and the integers cuBLAS has no exact path for) compiles for each dtype.
+TEST(LinalgHost, GenericMatmulKernelCompilesForEveryIntegerDtype) {
+  bool found = false;
+  for (const cupp::detail::embedded_header& h : linalg::detail::embedded_headers())
+    found |= h.name == "cupp/linalg/matmul_generic.cuh";
+  EXPECT_TRUE(found);
+  for (dtype t : {dtype(bool_), dtype(int8), dtype(uint8), dtype(int16), dtype(uint16), dtype(int32), dtype(uint32),
+                  dtype(int64), dtype(uint64)}) {
+    const cupp::detail::routine_program p = linalg::detail::generic_matmul_program(t);
+    const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
+         .extra_headers = p.headers});
+    EXPECT_EQ(out.lowered_names.size(), 1u) << t.name();
+    EXPECT_FALSE(out.binary.empty()) << t.name();
+  }
+  EXPECT_THROW(linalg::detail::generic_matmul_program(float32), TypeError);
+}
+
+}  // namespace
+}  // namespace cupp
