@@ -20,6 +20,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/testing.hpp"
+#include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
@@ -151,12 +152,10 @@ TEST(CreationGpu, GeomspaceAndLogspaceOfArrays) {
   EXPECT_EQ(g.shape()[0], 2);
   EXPECT_EQ(g.shape()[1], 4);
   const std::vector<double> v = g.to_vector<double>();
-  const double want[] = {1, 10, 100, 1000, -1, -10, -100, -1000};
-  for (int i = 0; i < 8; ++i) EXPECT_NEAR(v[i], want[i], 1e-12 * std::fabs(want[i])) << i;
+  CUPP_EXPECT_ALLCLOSE(v, std::vector<double>{1, 10, 100, 1000, -1, -10, -100, -1000}, {.rtol = 1e-12});
   const ndarray l = logspace(f64({0, 1}), 2, 3, {.base = f64({10, 2})});
   const std::vector<double> lv = l.to_vector<double>();  // shape (3, 2)
-  const double lwant[] = {1, 2, 10, std::pow(2.0, 1.5), 100, 4};
-  for (int i = 0; i < 6; ++i) EXPECT_NEAR(lv[i], lwant[i], 1e-12 * lwant[i]) << i;
+  CUPP_EXPECT_ALLCLOSE(lv, std::vector<double>{1, 2, 10, std::pow(2.0, 1.5), 100, 4}, {.rtol = 1e-12});
 }
 
 }  // namespace

@@ -14,8 +14,10 @@
 #include <vector>
 
 #include "cupp/errors.hpp"
+#include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
+#include "expected.hpp"
 #include "gpu_support.hpp"
 
 namespace cupp {
@@ -52,15 +54,15 @@ TEST(ElementwiseGpu, ContiguousSizesAroundTheVectorWidth) {
       const ndarray c = add(a, b);
       ASSERT_EQ(c.dtype(), t);
       ASSERT_EQ(c.size(), n);
-      const std::vector<double> got = host_values(astype(c, float64));
-      for (std::int64_t i = 0; i < n; ++i) {
-        double want = 2.0 * static_cast<double>(i);
-        if (t == int8) want = static_cast<double>(static_cast<std::int8_t>(static_cast<std::int8_t>(i) * 2));
-        if (t == float16) want = static_cast<double>(float16_t(static_cast<double>(float16_t(static_cast<double>(i)))) * 2.0);
-        if (t == float16 && std::isinf(static_cast<double>(float16_t(want)))) continue;
-        ASSERT_EQ(got[static_cast<std::size_t>(i)], static_cast<double>(t == float16 ? static_cast<double>(float16_t(want)) : want))
-            << t.name() << " n=" << n << " i=" << i;
-      }
+      // NumPy's sums: int8 wraps; float16 rounds i, then the sum (inf past float16's range).
+      const auto want = test::tabulate(n, [t](std::int64_t i) {
+        if (t == int8) return static_cast<double>(static_cast<std::int8_t>(static_cast<std::int8_t>(i) * 2));
+        if (t == float16)
+          return static_cast<double>(float16_t(static_cast<double>(float16_t(static_cast<double>(i))) * 2.0));
+        return 2.0 * static_cast<double>(i);
+      });
+      CUPP_ASSERT_ARRAY_EQUAL(host_values(astype(c, float64)), want,
+                              {.err_msg = std::string(t.name()) + " n=" + std::to_string(n)});
     }
   }
 }
@@ -69,8 +71,7 @@ TEST(ElementwiseGpu, MisalignedViewsFallBackToNarrowerVectors) {
   CUPP_REQUIRE_GPU();
   const ndarray a = iota({1001}, float32);
   const ndarray x = a(slice(1, std::nullopt)), y = a(slice(std::nullopt, -1));  // 4-byte offset
-  const std::vector<double> got = values(add(x, y));
-  for (std::size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], 2.0 * static_cast<double>(i) + 1.0);
+  CUPP_ASSERT_ARRAY_EQUAL(values(add(x, y)), test::tabulate(1000, [](auto i) { return 2.0 * i + 1.0; }));
 }
 
 TEST(ElementwiseGpu, StridedTransposedNegativeAndBroadcast) {
@@ -78,48 +79,36 @@ TEST(ElementwiseGpu, StridedTransposedNegativeAndBroadcast) {
   const ndarray a = iota({6, 8}), b = iota({8, 6});
   const std::vector<double> av = host_values(a), bv = host_values(b);
   // Transposed operand.
-  const std::vector<double> t = values(add(a, b.T()));
-  for (int i = 0; i < 6; ++i)
-    for (int j = 0; j < 8; ++j) ASSERT_EQ(t[i * 8 + j], av[i * 8 + j] + bv[j * 6 + i]);
+  CUPP_ASSERT_ARRAY_EQUAL(values(add(a, b.T())), test::tabulate(6, 8, [&](auto i, auto j) { return av[i * 8 + j] + bv[j * 6 + i]; }));
   // Steps and negative strides.
   const ndarray s = subtract(a(slice(std::nullopt, std::nullopt, 2), slice(std::nullopt, std::nullopt, -3)), 1.0);
   const std::vector<double> sv = values(s);
   ASSERT_EQ(s.shape()[0], 3);
   ASSERT_EQ(s.shape()[1], 3);
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) ASSERT_EQ(sv[i * 3 + j], av[(2 * i) * 8 + (7 - 3 * j)] - 1.0);
+  CUPP_ASSERT_ARRAY_EQUAL(sv, test::tabulate(3, 3, [&](auto i, auto j) { return av[(2 * i) * 8 + (7 - 3 * j)] - 1.0; }));
   // Both reversed: the planner flips the axis.
   const ndarray r = a.reshape({48})(slice(std::nullopt, std::nullopt, -1));
-  const std::vector<double> rv = values(multiply(r, r));
-  for (int i = 0; i < 48; ++i) ASSERT_EQ(rv[i], (47.0 - i) * (47.0 - i));
+  CUPP_ASSERT_ARRAY_EQUAL(values(multiply(r, r)), test::tabulate(48, [](auto i) { return (47.0 - i) * (47.0 - i); }));
   // Broadcast row and column.
   const ndarray row = iota({8}), col = iota({6, 1});
-  const std::vector<double> br = values(add(a, row)), bc = values(add(a, col));
-  for (int i = 0; i < 6; ++i)
-    for (int j = 0; j < 8; ++j) {
-      ASSERT_EQ(br[i * 8 + j], av[i * 8 + j] + j);
-      ASSERT_EQ(bc[i * 8 + j], av[i * 8 + j] + i);
-    }
+  CUPP_ASSERT_ARRAY_EQUAL(values(add(a, row)), test::tabulate(6, 8, [&](auto i, auto j) { return av[i * 8 + j] + j; }));
+  CUPP_ASSERT_ARRAY_EQUAL(values(add(a, col)), test::tabulate(6, 8, [&](auto i, auto j) { return av[i * 8 + j] + i; }));
   // Outer-product broadcast of a row and a column.
   const ndarray o = multiply(col, row);
   ASSERT_EQ(o.shape()[0], 6);
   ASSERT_EQ(o.shape()[1], 8);
-  const std::vector<double> ov = values(o);
-  for (int i = 0; i < 6; ++i)
-    for (int j = 0; j < 8; ++j) ASSERT_EQ(ov[i * 8 + j], double(i * j));
+  CUPP_ASSERT_ARRAY_EQUAL(values(o), test::tabulate(6, 8, [](auto i, auto j) { return double(i * j); }));
   // A 3-D strided view against a 3-D transposed view.
   const ndarray c = iota({4, 5, 6});
   const ndarray v = add(c(slice(), slice(1, 4), slice(std::nullopt, std::nullopt, 2)),
                         c.transpose({2, 1, 0})(slice(0, 3), slice(1, 4), slice(0, 4)).transpose({2, 1, 0}));
   ASSERT_EQ(v.shape()[0], 4);
-  const std::vector<double> cv = host_values(c), vv = values(v);
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 3; ++j)
-      for (int k = 0; k < 3; ++k) {
-        const double x = cv[i * 30 + (j + 1) * 6 + 2 * k];
-        const double y = cv[i * 30 + (j + 1) * 6 + k];
-        ASSERT_EQ(vv[(i * 3 + j) * 3 + k], x + y) << i << j << k;
-      }
+  const std::vector<double> cv = host_values(c);
+  // v[i, j, k] = c[i, j + 1, 2k] + c[i, j + 1, k], as a (4, 9) table of i and (j, k).
+  CUPP_ASSERT_ARRAY_EQUAL(values(v), test::tabulate(4, 9, [&](auto i, auto jk) {
+    const auto j = jk / 3, k = jk % 3;
+    return cv[i * 30 + (j + 1) * 6 + 2 * k] + cv[i * 30 + (j + 1) * 6 + k];
+  }));
 }
 
 TEST(ElementwiseGpu, TiledTransposeAndVectorRows) {
@@ -132,13 +121,10 @@ TEST(ElementwiseGpu, TiledTransposeAndVectorRows) {
     const std::vector<double> av = host_values(astype(a, float64)), bv = host_values(astype(b, float64));
     const ndarray s = add(b.T(), a);
     ASSERT_EQ(s.dtype(), float32);
-    const std::vector<double> sv = values(s);
-    for (std::int64_t i = 0; i < r; ++i)
-      for (std::int64_t j = 0; j < c; ++j)
-        ASSERT_EQ(sv[static_cast<std::size_t>(i * c + j)],
-                  static_cast<double>(static_cast<float>(av[static_cast<std::size_t>(i * c + j)] +
-                                                         bv[static_cast<std::size_t>(j * r + i)])))
-            << r << "x" << c << " at " << i << "," << j;
+    CUPP_ASSERT_ARRAY_EQUAL(values(s), test::tabulate(r, c, [&](auto i, auto j) {
+      return static_cast<double>(static_cast<float>(av[static_cast<std::size_t>(i * c + j)] +
+                                                    bv[static_cast<std::size_t>(j * r + i)]));
+    }), {.err_msg = std::to_string(r) + "x" + std::to_string(c)});
   }
   // Rows with vector steps: a row broadcast over a strided (sliced) matrix, inner extents that
   // the vector width divides and ones it does not.
@@ -146,11 +132,9 @@ TEST(ElementwiseGpu, TiledTransposeAndVectorRows) {
     const ndarray m = iota({10, 2 * cols}, float32)(slice(), slice(0, cols));  // rows 2*cols apart
     const ndarray row = iota({cols}, float32);
     const std::vector<double> mv = host_values(astype(m.copy(), float64));
-    const std::vector<double> got = values(add(m, row));
-    for (std::int64_t i = 0; i < 10; ++i)
-      for (std::int64_t j = 0; j < cols; ++j)
-        ASSERT_EQ(got[static_cast<std::size_t>(i * cols + j)], mv[static_cast<std::size_t>(i * cols + j)] + j)
-            << cols << ": " << i << "," << j;
+    CUPP_ASSERT_ARRAY_EQUAL(values(add(m, row)), test::tabulate(10, cols, [&](auto i, auto j) {
+      return mv[static_cast<std::size_t>(i * cols + j)] + static_cast<double>(j);
+    }), {.err_msg = "cols " + std::to_string(cols)});
   }
 }
 
@@ -258,16 +242,13 @@ TEST(ElementwiseGpu, OverlapGivesNumPysResults) {
   ndarray x = iota({64, 64});
   const std::vector<double> before = host_values(x);
   x += x.T();
-  const std::vector<double> after = host_values(x);
-  for (int i = 0; i < 64; ++i)
-    for (int j = 0; j < 64; ++j) ASSERT_EQ(after[i * 64 + j], before[i * 64 + j] + before[j * 64 + i]);
+  CUPP_ASSERT_ARRAY_EQUAL(host_values(x), test::tabulate(64, 64, [&](auto i, auto j) { return before[i * 64 + j] + before[j * 64 + i]; }));
   // a[1:] += a[:-1]
   ndarray a = iota({1000});
   ndarray tail = a(slice(1, std::nullopt));
   tail += a(slice(std::nullopt, -1));
-  const std::vector<double> av = host_values(a);
-  EXPECT_EQ(av[0], 0.0);
-  for (int i = 1; i < 1000; ++i) ASSERT_EQ(av[i], 2.0 * i - 1) << i;
+  // a[0] keeps 0; a[i] = i + (i - 1), each read before any write (NumPy's result)
+  CUPP_ASSERT_ARRAY_EQUAL(host_values(a), test::tabulate(1000, [](auto i) { return i == 0 ? 0.0 : 2.0 * i - 1; }));
   // In place on the same elements needs no copy and is right.
   ndarray s = iota({100});
   s *= s;

@@ -8,8 +8,10 @@
 
 #include "cupp/elementwise_kernel.hpp"
 #include "cupp/errors.hpp"
+#include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
+#include "expected.hpp"
 #include "gpu_support.hpp"
 
 namespace cupp {
@@ -30,15 +32,11 @@ TEST(ElementwiseKernelGpu, PlaceholdersBroadcastingAndOutputs) {
   const ndarray z = axpy(x, row, 2.0f);  // row broadcast over x's rows; a is a float32 value
   EXPECT_EQ(z.dtype(), float64);
   ASSERT_EQ(z.ndim(), 2);
-  const std::vector<double> zv = values(z);
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 4; ++j) ASSERT_EQ(zv[static_cast<std::size_t>(i * 4 + j)], 2.0 * (i * 4 + j) + j);
+  CUPP_ASSERT_ARRAY_EQUAL(values(z), test::tabulate(3, 4, [](auto i, auto j) { return 2.0 * (i * 4 + j) + j; }));
   // Into a given output, with transposed and strided inputs.
   ndarray out = zeros({4, 3}, float64);
   axpy.call({x.T(), x.T(), 1.0f, out});
-  const std::vector<double> ov = values(out);
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 3; ++j) ASSERT_EQ(ov[static_cast<std::size_t>(i * 3 + j)], 2.0 * (j * 4 + i));
+  CUPP_ASSERT_ARRAY_EQUAL(values(out), test::tabulate(4, 3, [](auto i, auto j) { return 2.0 * (j * 4 + i); }));
   // A float32 combination is its own kernel.
   EXPECT_EQ(axpy(iota(5, float32), iota(5, float32), 0.5f).dtype(), float32);
 }
@@ -88,19 +86,16 @@ TEST(ElementwiseKernelGpu, IndexIsTheOutputsCOrderIndex) {
   // Broadcasting: x (3, 1) and y (4,) give z (3, 4); i runs over z in C order.
   const ElementwiseKernel with_i("T x, T y", "T z", "z = x * 100 + y * 10 + i;", "with_i");
   const std::vector<double> z = values(with_i(iota(3, float64).reshape({3, 1}), iota(4, float64)));
-  ASSERT_EQ(z.size(), 12u);
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 4; ++c) ASSERT_EQ(z[static_cast<std::size_t>(r * 4 + c)], r * 100 + c * 10 + (r * 4 + c));
+  CUPP_ASSERT_ARRAY_EQUAL(z, test::tabulate(3, 4, [](auto r, auto c) { return r * 100.0 + c * 10.0 + (r * 4 + c); }));
   // A transposed output: i is still the C-order index of the (3, 4) view, not the memory order.
   const ElementwiseKernel index("T x", "int64 z", "z = i + 0 * x;", "index_of");
   ndarray base = zeros({4, 3}, int64);
   index.call({zeros({3, 4}, float32), base.T()});
-  const std::vector<double> t = values(base.T());
-  for (std::size_t k = 0; k < t.size(); ++k) ASSERT_EQ(t[k], static_cast<double>(k));
+  CUPP_ASSERT_ARRAY_EQUAL(values(base.T()), test::tabulate(12, [](auto k) { return static_cast<double>(k); }));
   // A transposed input with a C-contiguous output, and _ind.size().
   const ElementwiseKernel count("T x", "int64 z", "z = _ind.size() * 1000 + i;", "count_of");
-  const std::vector<double> c = values(count(iota(12, float32).reshape({3, 4}).T()));
-  for (std::size_t k = 0; k < c.size(); ++k) ASSERT_EQ(c[k], 12000.0 + static_cast<double>(k));
+  CUPP_ASSERT_ARRAY_EQUAL(values(count(iota(12, float32).reshape({3, 4}).T())),
+                          test::tabulate(12, [](auto k) { return 12000.0 + static_cast<double>(k); }));
 }
 
 TEST(ElementwiseKernelGpu, RawParametersAreIndexedByTheBody) {

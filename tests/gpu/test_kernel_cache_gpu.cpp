@@ -14,6 +14,7 @@
 #include "compiler/kernel_cache.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/ops.hpp"
+#include "cupp/testing/gtest.hpp"
 #include "gpu_support.hpp"
 #include "engine/kernel_composer.hpp"
 #include "compiler/nvrtc_program.hpp"
@@ -64,8 +65,9 @@ void run_scale(const kernel_module& m, std::size_t kernel, T factor) {
   unsigned n = static_cast<unsigned>(host.size());
   void* args[] = {&ptr, &factor, &n};
   CUPP_CUDA_CHECK(cudaLaunchKernel(m.function(kernel), dim3(4), dim3(256), args, 0, nullptr));
-  const std::vector<T> out = x.to_host();
-  for (std::size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], static_cast<T>(i) * factor) << i;
+  std::vector<T> want(host.size());
+  for (std::size_t i = 0; i < want.size(); ++i) want[i] = static_cast<T>(i) * factor;
+  CUPP_ASSERT_ARRAY_EQUAL(x.to_host(), want);
 }
 
 TEST(KernelCacheGpu, CompilesLoadsAndRunsThenHitsTheDisk) {

@@ -17,8 +17,10 @@
 
 #include "cupp/errors.hpp"
 #include "cupp/load_ops.hpp"
+#include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
+#include "expected.hpp"
 #include "gpu_support.hpp"
 
 namespace cupp {
@@ -91,6 +93,14 @@ std::vector<double> ramp(std::size_t n, double start, double step) {
   return v;
 }
 
+// The host's (x * x) * x of each value, in the values' own type (what lotgpu_cube computes).
+template <class T>
+std::vector<T> cubes(const std::vector<T>& x) {
+  std::vector<T> c(x.size());
+  for (std::size_t k = 0; k < x.size(); ++k) c[k] = x[k] * x[k] * x[k];
+  return c;
+}
+
 TEST(LoadOpsGpu, UnaryOpMatchesTheHost) {
   CUPP_REQUIRE_GPU();
   const loaded& l = ops();  // loads the specs (this may be the first test to run)
@@ -101,8 +111,7 @@ TEST(LoadOpsGpu, UnaryOpMatchesTheHost) {
   for (int i = -500; i < 503; ++i) xi.push_back(i);
   const ndarray ci = cube(asarray(xi));
   ASSERT_EQ(ci.dtype(), int32);
-  const std::vector<std::int32_t> gi = ci.to_vector<std::int32_t>();
-  for (std::size_t k = 0; k < xi.size(); ++k) ASSERT_EQ(gi[k], xi[k] * xi[k] * xi[k]) << k;
+  CUPP_ASSERT_ARRAY_EQUAL(ci, cubes(xi), {.strict = true});
   // int8 resolves to the int32 loop, uint32 to int64, float16 to float32 (the first safe loop).
   EXPECT_EQ(cube(asarray(std::vector<std::int8_t>{-3, 2})).dtype(), int32);
   EXPECT_EQ(cube(asarray(std::vector<std::uint32_t>{2000000})).to_vector<std::int64_t>(),
@@ -110,19 +119,15 @@ TEST(LoadOpsGpu, UnaryOpMatchesTheHost) {
   EXPECT_EQ(cube(astype(asarray(std::vector<double>{1.5}), float16)).dtype(), float32);
   // float64 and float32, exact against the host's (x*x)*x.
   const std::vector<double> xd = ramp(4097, -3.0, 0.00137);
-  const std::vector<double> gd = cube(asarray(xd)).to_vector<double>();
-  for (std::size_t k = 0; k < xd.size(); ++k) ASSERT_EQ(gd[k], xd[k] * xd[k] * xd[k]) << k;
+  CUPP_ASSERT_ARRAY_EQUAL(cube(asarray(xd)), cubes(xd), {.strict = true});
   std::vector<float> xf(xd.begin(), xd.end());
-  const std::vector<float> gf = cube(asarray(xf)).to_vector<float>();
-  for (std::size_t k = 0; k < xf.size(); ++k) ASSERT_EQ(gf[k], xf[k] * xf[k] * xf[k]) << k;
+  CUPP_ASSERT_ARRAY_EQUAL(cube(asarray(xf)), cubes(xf), {.strict = true});
   // A strided view (every third element, reversed).
   const ndarray all = asarray(xd);
   const ndarray view = all(slice(std::nullopt, std::nullopt, -3));
-  const std::vector<double> gv = cube(view).to_vector<double>();
-  for (std::size_t k = 0; k < gv.size(); ++k) {
-    const double x = xd[xd.size() - 1 - 3 * k];
-    ASSERT_EQ(gv[k], x * x * x) << k;
-  }
+  std::vector<double> every_third_reversed;
+  for (auto k = static_cast<std::int64_t>(xd.size()) - 1; k >= 0; k -= 3) every_third_reversed.push_back(xd[static_cast<std::size_t>(k)]);
+  CUPP_ASSERT_ARRAY_EQUAL(cube(view), cubes(every_third_reversed), {.strict = true});
 }
 
 TEST(LoadOpsGpu, OutWhereAndCastingAsForBuiltInOps) {
@@ -133,8 +138,8 @@ TEST(LoadOpsGpu, OutWhereAndCastingAsForBuiltInOps) {
   ndarray out = poisoned({6}, float64);
   const ndarray r = cube(asarray(xf), {.out = out});
   EXPECT_EQ(r.data(), out.data());
-  const std::vector<double> got = out.to_vector<double>();
-  for (std::size_t k = 0; k < xf.size(); ++k) EXPECT_EQ(got[k], static_cast<double>(xf[k] * xf[k] * xf[k]));
+  const std::vector<float> want = cubes(xf);
+  CUPP_EXPECT_ARRAY_EQUAL(out, std::vector<double>(want.begin(), want.end()), {.strict = true});
   // where=: unselected elements keep the poison.
   ndarray masked = poisoned({6}, float32);
   cube(asarray(xf), {.out = masked, .where = asarray(std::vector<bool>{true, false, false, true, true, false})});
@@ -168,13 +173,11 @@ TEST(LoadOpsGpu, BinaryOpMatchesTheHost) {
   // float32, float32 -> float32 (loop 0).
   ndarray out32 = poisoned({1000}, float32);
   axpb(asarray(xf), asarray(yf), {.out = out32});
-  const std::vector<float> g32 = out32.to_vector<float>();
-  for (std::size_t k = 0; k < xf.size(); ++k) ASSERT_EQ(g32[k], 2.0f * xf[k] + yf[k]) << k;
+  CUPP_ASSERT_ARRAY_EQUAL(out32, test::tabulate(1000, [&](std::size_t k) { return 2.0f * xf[k] + yf[k]; }), {.strict = true});
   // float32 with float64 -> float64 (loop 1), inputs cast in the kernel.
   const ndarray mixed = axpb(asarray(xf), asarray(yd));
   ASSERT_EQ(mixed.dtype(), float64);
-  const std::vector<double> gm = mixed.to_vector<double>();
-  for (std::size_t k = 0; k < xf.size(); ++k) ASSERT_EQ(gm[k], 2.0 * static_cast<double>(xf[k]) + yd[k]) << k;
+  CUPP_ASSERT_ARRAY_EQUAL(mixed, test::tabulate(1000, [&](std::size_t k) { return 2.0 * static_cast<double>(xf[k]) + yd[k]; }));
   // NEP 50: a weak Python float keeps float32; with an int32 array the loop is float64.
   const ndarray weak = axpb(asarray(xf), 0.25);
   ASSERT_EQ(weak.dtype(), float32);

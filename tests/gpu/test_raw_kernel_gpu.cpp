@@ -12,6 +12,8 @@
 #include "cupp/cuda/raw_kernel.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
+#include "cupp/testing/gtest.hpp"
+#include "expected.hpp"
 #include "gpu_support.hpp"
 
 namespace cupp::cuda {
@@ -32,8 +34,7 @@ TEST(RawKernelGpu, LaunchesWithArgumentsAndOptions) {
   RawKernel scale(kScale, "scale", {.options = {"-DFACTOR=3.0f"}});
   scale({(n + 127) / 128}, {128}, x.get(), 2.0f, n);
   CUPP_CUDA_CHECK(cudaDeviceSynchronize());
-  const auto out = x.to_host();
-  for (unsigned i = 0; i < n; ++i) ASSERT_EQ(out[i], host[i] * 6.0f) << i;
+  CUPP_ASSERT_ARRAY_EQUAL(x.to_host(), test::tabulate(n, [&](std::size_t i) { return host[i] * 6.0f; }));
   EXPECT_GE(scale.max_threads_per_block(), 128);
   EXPECT_GT(scale.num_regs(), 0);
 }
@@ -60,8 +61,8 @@ extern "C" __global__ void fill_int(int* p, int v, int n) {
   test::device_vector<int> ints(n);
   module.get_function("fill_int").launch({.grid = {(n + 255) / 256}, .block = {256}, .stream = s}, ints.get(), 7, n);
   s.synchronize();
-  for (double v : dy.to_host()) ASSERT_EQ(v, 8.0);
-  for (int v : ints.to_host()) ASSERT_EQ(v, 7);
+  CUPP_ASSERT_ARRAY_EQUAL(dy.to_host(), 8.0);  // 2 + 4 * 1.5 everywhere
+  CUPP_ASSERT_ARRAY_EQUAL(ints.to_host(), 7);
   EXPECT_THROW(module.get_function("axpy<int>"), ValueError);
   EXPECT_THROW(module.get_function("no_such_kernel").compile(), CudaError);
 }

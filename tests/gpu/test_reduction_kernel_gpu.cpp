@@ -8,8 +8,10 @@
 
 #include "cupp/errors.hpp"
 #include "cupp/reduction_kernel.hpp"
+#include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
+#include "expected.hpp"
 #include "gpu_support.hpp"
 
 namespace cupp {
@@ -48,17 +50,13 @@ TEST(ReductionKernelGpu, SumOfSquaresAndL2Norm) {
   ASSERT_EQ(dims(rows), (shape_t{40, 1}));
   const ndarray cols = l2norm(m, {.axis = 0});
   ASSERT_EQ(dims(cols), (shape_t{25}));
-  const std::vector<double> rv = host(rows), cv = host(cols);
-  for (int r = 0; r < 40; ++r) {
+  auto norm_of = [&](std::int64_t first, std::int64_t step, int count) {  // sqrt(sum of squares) on the host
     double t = 0;
-    for (int c = 0; c < 25; ++c) t += v[static_cast<std::size_t>(r * 25 + c)] * v[static_cast<std::size_t>(r * 25 + c)];
-    ASSERT_NEAR(rv[static_cast<std::size_t>(r)], std::sqrt(t), 1e-12);
-  }
-  for (int c = 0; c < 25; ++c) {
-    double t = 0;
-    for (int r = 0; r < 40; ++r) t += v[static_cast<std::size_t>(r * 25 + c)] * v[static_cast<std::size_t>(r * 25 + c)];
-    ASSERT_NEAR(cv[static_cast<std::size_t>(c)], std::sqrt(t), 1e-12);
-  }
+    for (int k = 0; k < count; ++k) t += v[static_cast<std::size_t>(first + k * step)] * v[static_cast<std::size_t>(first + k * step)];
+    return std::sqrt(t);
+  };
+  CUPP_ASSERT_ALLCLOSE(host(rows), test::tabulate(40, [&](std::int64_t r) { return norm_of(r * 25, 1, 25); }), {.rtol = 0, .atol = 1e-12});
+  CUPP_ASSERT_ALLCLOSE(host(cols), test::tabulate(25, [&](std::int64_t c) { return norm_of(c, 25, 40); }), {.rtol = 0, .atol = 1e-12});
 }
 
 TEST(ReductionKernelGpu, MaxAbsWithIdentityAxisTuplesAndOut) {
@@ -70,12 +68,12 @@ TEST(ReductionKernelGpu, MaxAbsWithIdentityAxisTuplesAndOut) {
   ASSERT_EQ(dims(r), (shape_t{4}));
   EXPECT_EQ(r.dtype(), int32);
   const std::vector<double> rv = host(r);
-  for (int j = 0; j < 4; ++j) {
+  CUPP_ASSERT_ARRAY_EQUAL(rv, test::tabulate(4, [&](std::int64_t j) {
     double m = 0;
     for (int i = 0; i < 3; ++i)
       for (int k = 0; k < 5; ++k) m = std::max(m, std::abs(v[static_cast<std::size_t>(i * 20 + j * 5 + k)]));
-    ASSERT_EQ(rv[static_cast<std::size_t>(j)], m) << j;
-  }
+    return m;
+  }));
   // keepdims with a tuple, negative axes, and out= (its dtype binds T too, as in CuPy: an out of
   // another dtype is a TypeError).
   ndarray out = zeros({1, 4, 1}, int32);
@@ -108,13 +106,12 @@ TEST(ReductionKernelGpu, MixedDtypesLongReductionsAndStridedInputs) {
   const ndarray m = big.reshape({4096, 256});
   const std::vector<double> cols = host(total(m, {.axis = 0}));
   const std::vector<double> rows_t = host(total(m.T(), {.axis = 1}));
-  ASSERT_EQ(cols.size(), 256u);
-  for (int c = 0; c < 256; ++c) {
+  CUPP_ASSERT_ARRAY_EQUAL(cols, test::tabulate(256, [&](std::int64_t c) {
     double s = 0;
     for (int rr = 0; rr < 4096; ++rr) s += v[static_cast<std::size_t>(rr * 256 + c)];
-    ASSERT_EQ(cols[static_cast<std::size_t>(c)], static_cast<float>(s * 0.5)) << c;
-    ASSERT_EQ(rows_t[static_cast<std::size_t>(c)], cols[static_cast<std::size_t>(c)]) << c;
-  }
+    return static_cast<double>(static_cast<float>(s * 0.5));
+  }));
+  CUPP_ASSERT_ARRAY_EQUAL(rows_t, cols);
   // A float16 input read into a float32 parameter (concrete input type).
   const ReductionKernel f32sum("float32 x", "float32 y", "x", "a + b", "", "0", "f32sum");
   double s100 = 0;

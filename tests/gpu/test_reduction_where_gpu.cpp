@@ -18,8 +18,10 @@
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/reductions.hpp"
+#include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
+#include "expected.hpp"
 #include "gpu_support.hpp"
 
 namespace cupp {
@@ -87,10 +89,7 @@ TEST(ReductionWhereGpu, AllTrueMaskAgreesWithThePlainReduction) {
                 max(a, {.axis = ax}).to_vector<std::int64_t>());
       EXPECT_EQ(min(a, {.axis = ax, .initial = 1000}).to_vector<std::int64_t>(), min(a, {.axis = ax}).to_vector<std::int64_t>());
       // initial counts once per result, whatever the chunking.
-      const auto plus = sum(a, {.axis = ax, .initial = 5}).to_vector<std::int64_t>();
-      const auto plain = sum(a, {.axis = ax}).to_vector<std::int64_t>();
-      ASSERT_EQ(plus.size(), plain.size());
-      for (std::size_t i = 0; i < plus.size(); ++i) EXPECT_EQ(plus[i], plain[i] + 5);
+      CUPP_EXPECT_ARRAY_EQUAL(sum(a, {.axis = ax, .initial = 5}), add(sum(a, {.axis = ax}), 5), {.strict = true});
     }
   }
 }
@@ -110,18 +109,20 @@ TEST(ReductionWhereGpu, LargeMaskedSumsAgainstTheHost) {
   const auto got = sum(a, {.axis = 1, .initial = 11, .where = m}).to_vector<std::int64_t>();
   const auto got_all = sum(a, {.where = m}).item<std::int64_t>();
   std::int64_t total = 0;
+  std::vector<std::int64_t> want;
   for (std::int64_t r = 0; r < rows; ++r) {
     std::int64_t s = 11;
     for (std::int64_t c = 0; c < cols; ++c)
       if (mask[static_cast<std::size_t>(c)]) s += values[static_cast<std::size_t>(r * cols + c)];
-    EXPECT_EQ(got[static_cast<std::size_t>(r)], s) << "row " << r;
+    want.push_back(s);
     total += s - 11;
   }
+  CUPP_EXPECT_ARRAY_EQUAL(got, want);
   EXPECT_EQ(got_all, total);
   // Columns: a mask broadcast along the reduced axis.
   const ndarray mt = asarray(mask).reshape({cols, 1});
-  const auto col = sum(a.T(), {.axis = 0, .where = mt}).to_vector<std::int64_t>();
-  for (std::int64_t r = 0; r < rows; ++r) EXPECT_EQ(col[static_cast<std::size_t>(r)], got[static_cast<std::size_t>(r)] - 11);
+  CUPP_EXPECT_ARRAY_EQUAL(sum(a.T(), {.axis = 0, .where = mt}),
+                          test::tabulate(rows, [&](std::int64_t r) { return got[static_cast<std::size_t>(r)] - 11; }), {.strict = true});
   const ndarray f = astype(a, float32);
   const auto first = sum(f, {.axis = 1, .where = m}).to_vector<float>();
   for (int run = 0; run < 3; ++run) EXPECT_EQ(sum(f, {.axis = 1, .where = m}).to_vector<float>(), first);

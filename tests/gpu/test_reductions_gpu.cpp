@@ -27,7 +27,9 @@
 #include "cupp/float16.hpp"
 #include "cupp/io.hpp"
 #include "cupp/reductions.hpp"
+#include "cupp/testing/gtest.hpp"
 #include "error_of.hpp"
+#include "expected.hpp"
 #include "gpu_support.hpp"
 
 namespace cupp {
@@ -291,23 +293,23 @@ TEST(ReductionsGpu, RowsColumnsAndTransposedLayoutsMatchTheHost) {
   for (const ndarray& m : {a, a.T()}) {
     const std::int64_t r = m.shape()[0], c = m.shape()[1];
     const std::vector<double> h = astype(ascontiguousarray(m), float64).to_vector<double>();
-    const std::vector<double> s0 = sum(m, {.axis = 0}).to_vector<double>(), s1 = sum(m, {.axis = -1}).to_vector<double>();
-    ASSERT_EQ(static_cast<std::int64_t>(s0.size()), c);
-    ASSERT_EQ(static_cast<std::int64_t>(s1.size()), r);
-    for (std::int64_t j = 0; j < c; ++j) {
+    auto at = [&](std::int64_t i, std::int64_t j) { return h[static_cast<std::size_t>(i * c + j)]; };
+    // Integers: the sums are exact.
+    CUPP_ASSERT_ARRAY_EQUAL(astype(sum(m, {.axis = 0}), float64), test::tabulate(c, [&](std::int64_t j) {
       double t = 0;
-      for (std::int64_t i = 0; i < r; ++i) t += h[static_cast<std::size_t>(i * c + j)];
-      ASSERT_EQ(s0[static_cast<std::size_t>(j)], t) << "axis 0, column " << j;  // integers: exact
-    }
-    for (std::int64_t i = 0; i < r; ++i) {
-      double t = 0, hi = -1e300;
-      for (std::int64_t j = 0; j < c; ++j) {
-        t += h[static_cast<std::size_t>(i * c + j)];
-        hi = std::max(hi, h[static_cast<std::size_t>(i * c + j)]);
-      }
-      ASSERT_EQ(s1[static_cast<std::size_t>(i)], t) << "axis 1, row " << i;
-      ASSERT_EQ(max(m, {.axis = 1}).to_vector<double>()[static_cast<std::size_t>(i)], hi);
-    }
+      for (std::int64_t i = 0; i < r; ++i) t += at(i, j);
+      return t;
+    }), {.err_msg = "axis 0"});
+    CUPP_ASSERT_ARRAY_EQUAL(astype(sum(m, {.axis = -1}), float64), test::tabulate(r, [&](std::int64_t i) {
+      double t = 0;
+      for (std::int64_t j = 0; j < c; ++j) t += at(i, j);
+      return t;
+    }), {.err_msg = "axis 1"});
+    CUPP_ASSERT_ARRAY_EQUAL(astype(max(m, {.axis = 1}), float64), test::tabulate(r, [&](std::int64_t i) {
+      double hi = -1e300;
+      for (std::int64_t j = 0; j < c; ++j) hi = std::max(hi, at(i, j));
+      return hi;
+    }), {.err_msg = "max along axis 1"});
   }
 }
 

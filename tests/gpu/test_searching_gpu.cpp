@@ -19,6 +19,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/searching.hpp"
+#include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
@@ -108,9 +109,16 @@ bool host_lt(cd a, cd b) {
   return n(b.real());
 }
 bool host_nan(cd a) { return std::isnan(a.real()) || std::isnan(a.imag()); }
-bool same(cd a, cd b) {
-  auto eq = [](double x, double y) { return (std::isnan(x) && std::isnan(y)) || x == y; };
-  return eq(a.real(), b.real()) && eq(a.imag(), b.imag());
+// got == want element for element with NaN equal to NaN, part by part: a complex NaN must sit in
+// the same part as the host's (cupp::testing, as NumPy, counts nan+0j and 0+nanj both as NaN).
+void expect_same(const cv& got, const cv& want, const std::string& what) {
+  auto part = [](const cv& v, bool imag) {
+    std::vector<double> p;
+    for (cd x : v) p.push_back(imag ? x.imag() : x.real());
+    return p;
+  };
+  CUPP_EXPECT_ARRAY_EQUAL(part(got, false), part(want, false), {.err_msg = what + " (real parts)"});
+  CUPP_EXPECT_ARRAY_EQUAL(part(got, true), part(want, true), {.err_msg = what + " (imaginary parts)"});
 }
 
 // Values that survive the cast to `t` exactly: small integers (0/1 for bool, non-negative for
@@ -162,9 +170,9 @@ TEST(SearchingGpu, SearchsortedEveryDtypeAgainstHost) {
     std::stable_sort(order.begin(), order.end(), [&](auto x, auto y) { return host_lt(raw[x], raw[y]); });
     cv sorted_raw;
     for (auto k : order) sorted_raw.push_back(raw[k]);
-    const auto got = searchsorted(device_of(raw, t), dk, {.sorter = asarray(order)}).to_vector<std::int64_t>();
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      ASSERT_EQ(got[i], std::lower_bound(sorted_raw.begin(), sorted_raw.end(), keys[i], host_lt) - sorted_raw.begin());
+    iv want;
+    for (cd k : keys) want.push_back(std::lower_bound(sorted_raw.begin(), sorted_raw.end(), k, host_lt) - sorted_raw.begin());
+    CUPP_ASSERT_ARRAY_EQUAL(searchsorted(device_of(raw, t), dk, {.sorter = asarray(order)}), want, {.strict = true});
   }
 }
 
@@ -209,15 +217,12 @@ TEST(SearchingGpu, UniqueEveryDtypeAgainstHost) {
                                                          .equal_nan = equal_nan});
       ASSERT_EQ(got.values.dtype(), t);
       const cv v = host_of(got.values);
-      ASSERT_EQ(v.size(), want.values.size());
-      for (std::size_t i = 0; i < v.size(); ++i) ASSERT_TRUE(same(v[i], want.values[i])) << i << ": " << v[i];
+      expect_same(v, want.values, "unique values");
       EXPECT_EQ(got.index.to_vector<std::int64_t>(), want.index);
       EXPECT_EQ(got.inverse.to_vector<std::int64_t>(), want.inverse);
       EXPECT_EQ(got.counts.to_vector<std::int64_t>(), want.counts);
       // The plain form agrees with the values.
-      const cv plain = host_of(unique(device_of(x, t), {.equal_nan = equal_nan}).values);
-      ASSERT_EQ(plain.size(), v.size());
-      for (std::size_t i = 0; i < v.size(); ++i) ASSERT_TRUE(same(plain[i], v[i]));
+      expect_same(host_of(unique(device_of(x, t), {.equal_nan = equal_nan}).values), v, "plain unique");
     }
   }
 }
@@ -229,11 +234,9 @@ TEST(SearchingGpu, IsinAndSetsEveryDtypeAgainstHost) {
     const cv x = values_for(t, 200, 21, true), y = values_for(t, 37, 22, true);
     const ndarray dx = device_of(x, t), dy = device_of(y, t);
     for (bool invert : {false, true}) {
-      const auto got = isin(dx, dy, {.invert = invert}).to_vector<bool>();
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        const bool found = std::any_of(y.begin(), y.end(), [&](cd v) { return v == x[i]; });
-        ASSERT_EQ(got[i], found != invert) << x[i];
-      }
+      std::vector<bool> want;
+      for (cd xi : x) want.push_back(std::any_of(y.begin(), y.end(), [&](cd v) { return v == xi; }) != invert);
+      CUPP_EXPECT_ARRAY_EQUAL(isin(dx, dy, {.invert = invert}), want, {.strict = true});
     }
     // intersect1d / setdiff1d / union1d / setxor1d against the host's sorted unique sets.
     const host_unique ux = unique_on_host(x, true), uy = unique_on_host(y, true);
@@ -247,11 +250,7 @@ TEST(SearchingGpu, IsinAndSetsEveryDtypeAgainstHost) {
     for (cd v : uy.values)
       if (!in(ux.values, v)) xo.push_back(v);
     std::stable_sort(xo.begin(), xo.end(), host_lt);
-    auto check = [](const ndarray& got, const cv& want, const char* what) {
-      const cv g = host_of(got);
-      ASSERT_EQ(g.size(), want.size()) << what;
-      for (std::size_t i = 0; i < g.size(); ++i) ASSERT_TRUE(same(g[i], want[i])) << what << " " << i << ": " << g[i];
-    };
+    auto check = [](const ndarray& got, const cv& want, const char* what) { expect_same(host_of(got), want, what); };
     check(intersect1d(dx, dy), inter, "intersect1d");
     check(setdiff1d(dx, dy), diff, "setdiff1d");
     check(setxor1d(dx, dy), xo, "setxor1d");
@@ -340,9 +339,9 @@ TEST(SearchingGpu, LargeRandomAgainstHost) {
     for (auto& x : a) x = std::round(u(rng) * 4) / 4;
     for (auto& x : v) x = std::round(u(rng) * 8) / 8;
     std::sort(a.begin(), a.end());
-    const auto got = searchsorted(F(a), F(v), {.side = search_side::right}).to_vector<std::int64_t>();
-    for (std::size_t i = 0; i < v.size(); ++i)
-      ASSERT_EQ(got[i], std::upper_bound(a.begin(), a.end(), v[i]) - a.begin()) << i;
+    iv want;
+    for (double x : v) want.push_back(std::upper_bound(a.begin(), a.end(), x) - a.begin());
+    CUPP_ASSERT_ARRAY_EQUAL(searchsorted(F(a), F(v), {.side = search_side::right}), want, {.strict = true});
   }
   // bincount: 2^22 int32 values in [0, 4099), with and without weights.
   {
@@ -353,8 +352,8 @@ TEST(SearchingGpu, LargeRandomAgainstHost) {
     for (auto k : x) ++want[k];
     const ndarray dx = I(x, int32);
     EXPECT_EQ(bincount(dx).to_vector<std::int64_t>(), want);
-    const auto ws = bincount(dx, {.weights = ones({static_cast<std::int64_t>(x.size())}, float32)}).to_vector<double>();
-    for (std::size_t k = 0; k < want.size(); ++k) ASSERT_EQ(ws[k], static_cast<double>(want[k]));  // exact: integers
+    const ndarray ws = bincount(dx, {.weights = ones({static_cast<std::int64_t>(x.size())}, float32)});
+    CUPP_EXPECT_ARRAY_EQUAL(ws, std::vector<double>(want.begin(), want.end()), {.strict = true});  // exact: integers
   }
   // histogram: 2^20 float32 normals into 64 bins; the host bins them by the returned edges.
   {
@@ -383,9 +382,9 @@ TEST(SearchingGpu, LargeRandomAgainstHost) {
     iv xi;
     for (cd v : x) xi.push_back(static_cast<std::int64_t>(v.real()));
     const unique_result got = unique(I(xi), {.return_index = true, .return_inverse = true, .return_counts = true});
-    const auto vals = got.values.to_vector<std::int64_t>();
-    ASSERT_EQ(vals.size(), want.values.size());
-    for (std::size_t i = 0; i < vals.size(); ++i) ASSERT_EQ(vals[i], static_cast<std::int64_t>(want.values[i].real()));
+    iv want_values;
+    for (cd v : want.values) want_values.push_back(static_cast<std::int64_t>(v.real()));
+    CUPP_EXPECT_ARRAY_EQUAL(got.values, want_values, {.strict = true});
     EXPECT_EQ(got.index.to_vector<std::int64_t>(), want.index);
     EXPECT_EQ(got.inverse.to_vector<std::int64_t>(), want.inverse);
     EXPECT_EQ(got.counts.to_vector<std::int64_t>(), want.counts);
@@ -398,8 +397,9 @@ TEST(SearchingGpu, LargeRandomAgainstHost) {
     for (auto& k : t) k = u(rng);
     std::vector<std::int64_t> ts = t;
     std::sort(ts.begin(), ts.end());
-    const auto got = isin(I(x), I(t)).to_vector<bool>();
-    for (std::size_t i = 0; i < x.size(); ++i) ASSERT_EQ(got[i], std::binary_search(ts.begin(), ts.end(), x[i])) << i;
+    std::vector<bool> want;
+    for (auto k : x) want.push_back(std::binary_search(ts.begin(), ts.end(), k));
+    CUPP_EXPECT_ARRAY_EQUAL(isin(I(x), I(t)), want, {.strict = true});
   }
 }
 

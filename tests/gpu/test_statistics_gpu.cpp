@@ -17,8 +17,10 @@
 #include "cupp/errors.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/statistics.hpp"
+#include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
+#include "expected.hpp"
 #include "gpu_support.hpp"
 #include "routines/statistics/statistics_internal.hpp"
 
@@ -199,9 +201,7 @@ TEST(StatisticsGpu, NanPlacement) {
   // NaN first, middle or last in a row: median and quantile give NaN, the nan forms skip it.
   const ndarray a = F({nan, 1, 2, 3, 1, nan, 2, 3, 1, 2, 3, nan}).reshape({3, 4});
   for (const ndarray& r : {median(a, {.axis = 1}), quantile(a, 0.5, {.axis = 1}), percentile(a, 10, {.axis = 1})}) {
-    const dv v = r.to_vector<double>();
-    ASSERT_EQ(v.size(), 3u);
-    for (double x : v) EXPECT_TRUE(std::isnan(x));
+    CUPP_EXPECT_ARRAY_EQUAL(r, dv(3, nan), {.strict = true});
   }
   EXPECT_EQ(nanmedian(a, {.axis = 1}).to_vector<double>(), dv({2, 2, 2}));
   EXPECT_EQ(nanquantile(a, 1.0, {.axis = 1}).to_vector<double>(), dv({3, 3, 3}));
@@ -263,19 +263,18 @@ TEST(StatisticsGpu, LargeCov) {
   std::vector<double> host(static_cast<std::size_t>(vars * obs));
   for (double& x : host) x = dist(rng);
   const ndarray c = cov(asarray(host).reshape({vars, obs}));
-  const dv got = c.to_vector<double>();
   std::vector<double> mean(vars, 0.0);
   for (std::int64_t i = 0; i < vars; ++i)
     for (std::int64_t k = 0; k < obs; ++k) mean[i] += host[i * obs + k] / obs;
-  for (std::int64_t i = 0; i < vars; ++i)
-    for (std::int64_t j = 0; j < vars; ++j) {
-      long double s = 0;
-      for (std::int64_t k = 0; k < obs; ++k) s += (host[i * obs + k] - mean[i]) * (host[j * obs + k] - mean[j]);
-      EXPECT_NEAR(got[i * vars + j], static_cast<double>(s / (obs - 1)), 1e-12) << i << "," << j;
-    }
-  // Symmetric, and corrcoef's diagonal is 1.
-  const dv r = corrcoef(asarray(host).reshape({vars, obs})).to_vector<double>();
-  for (std::int64_t i = 0; i < vars; ++i) EXPECT_NEAR(r[i * vars + i], 1.0, 1e-15);
+  const dv want = test::tabulate(vars, vars, [&](std::int64_t i, std::int64_t j) {
+    long double s = 0;
+    for (std::int64_t k = 0; k < obs; ++k) s += (host[i * obs + k] - mean[i]) * (host[j * obs + k] - mean[j]);
+    return static_cast<double>(s / (obs - 1));
+  });
+  CUPP_EXPECT_ALLCLOSE(c.reshape({vars * vars}), want, {.rtol = 0, .atol = 1e-12});
+  // corrcoef's diagonal is 1.
+  const ndarray r = corrcoef(asarray(host).reshape({vars, obs}));
+  CUPP_EXPECT_ALLCLOSE(r.diagonal(), 1.0, {.rtol = 0, .atol = 1e-15});
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "cupp/indexing.hpp"
 #include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
+#include "expected.hpp"
 #include "gpu_support.hpp"
 #include "reference_set.hpp"
 
@@ -183,22 +184,20 @@ TEST(UfuncAtGpu, ContentionOnTheBytesOfOneWord) {
       case type_id::float16: want = 2048; break;
       default: want = 256; break;
     }
-    for (std::int64_t i = 0; i < 8; ++i) EXPECT_EQ(got[static_cast<std::size_t>(i)], i < lanes ? want : 0.0) << i;
+    CUPP_EXPECT_ARRAY_EQUAL(got, test::tabulate(8, [&](std::int64_t i) { return i < lanes ? want : 0.0; }));
     // maximum and bitwise_or on the same word: every lane's own result.
     const ndarray m = zeros({8}, t);
     iv vals(idx.size());
     for (std::size_t j = 0; j < vals.size(); ++j) vals[j] = static_cast<std::int64_t>(j % 97) + (idx[j] ? 0 : 3);
     maximum.at(m, asarray(idx), astype(asarray(vals), t));
-    const dv mg = astype(m, float64).to_vector<double>();
-    EXPECT_EQ(mg[0], 99.0);
-    for (std::int64_t i = 1; i < lanes; ++i) EXPECT_EQ(mg[static_cast<std::size_t>(i)], 96.0) << i;
+    CUPP_EXPECT_ARRAY_EQUAL(astype(m, float64),  // lane 0: 96 + 3; lanes past `lanes` keep 0
+                            test::tabulate(8, [&](std::int64_t i) { return i == 0 ? 99.0 : i < lanes ? 96.0 : 0.0; }));
     if (t.is_integer()) {
       const ndarray r = zeros({8}, t);
       iv bits(idx.size());
       for (std::size_t j = 0; j < bits.size(); ++j) bits[j] = std::int64_t{1} << (j / static_cast<std::size_t>(lanes) % 7);
       bitwise_or.at(r, asarray(idx), astype(asarray(bits), t));
-      const dv rg = astype(r, float64).to_vector<double>();
-      for (std::int64_t i = 0; i < lanes; ++i) EXPECT_EQ(rg[static_cast<std::size_t>(i)], 127.0) << i;
+      CUPP_EXPECT_ARRAY_EQUAL(astype(r, float64), test::tabulate(8, [&](std::int64_t i) { return i < lanes ? 127.0 : 0.0; }));
     }
   }
 }

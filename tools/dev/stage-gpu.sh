@@ -5,6 +5,7 @@
 #   bash .gpu/run.sh                      (everything: more than one 10-minute call; run the phases)
 #   bash .gpu/run.sh tests                (the tool, the GPU tests but the reference suites, the checks)
 #   bash .gpu/run.sh evalref              (the NumPy reference suites: EvalRefGpu, UfuncConformanceGpu)
+#   bash .gpu/run.sh suite [GTEST ARGS]   (every GPU test in 4 gtest shards at once, ~4 min; failures rerun alone)
 #   bash .gpu/run.sh bench-elementwise    (only the benchmark next to CuPy and PyTorch, bench/compare.py;
 #                                          --only NAMES and --reps N pass through)
 #   bash .gpu/run.sh eval-conformance     (only the NumPy reference set through `cupp eval --batch`)
@@ -142,6 +143,24 @@ tests() {  # the tool, the GPU tests but the reference suites, unit tests, .npy 
     echo "dlpack interop exit: ${PIPESTATUS[0]}"
   fi
 }
+suite() {  # the whole GPU suite (reference suites too) in 4 gtest shards at once, about 4 min
+  # Each shard has its own kernel cache; a test that fails is run again alone, so a failure that
+  # only shows in the shard (test order, shared state) is told apart from a broken kernel.
+  local shards=${SUITE_SHARDS:-4} i
+  for ((i = 0; i < shards; ++i)); do
+    (rm -rf /tmp/cupp-cache-$i; CUPP_CACHE_DIR=/tmp/cupp-cache-$i GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
+       timeout 450 ./cupp_gpu_tests --gtest_brief=1 "$@" > "$OUT/suite-$i.log" 2>&1; echo "shard $i exit: $?" >> "$OUT/suite-$i.log") &
+  done
+  wait
+  for ((i = 0; i < shards; ++i)); do grep -E "tests ran|PASSED|FAILED  |SKIPPED|exit:" "$OUT/suite-$i.log" | sed "s/^/[$i] /"; done
+  local failed
+  failed=$(grep -h "^\[  FAILED  \] [A-Za-z0-9_/]*\.[A-Za-z0-9_/]*" "$OUT"/suite-*.log | awk '{sub(/,$/, "", $4); print $4}' | sort -u | paste -sd: -)
+  if [ -n "$failed" ]; then
+    echo "rerunning alone: $failed"
+    CUPP_CACHE_DIR=/tmp/cupp-cache-rerun timeout 300 ./cupp_gpu_tests --gtest_brief=1 --gtest_filter="$failed" 2>&1 |
+      tee "$OUT/suite-rerun.log" | grep -E "tests ran|PASSED|FAILED|Failure" | head -40
+  fi
+}
 memcheck() {  # the GPU tests under compute-sanitizer memcheck; gtest filter as $1 (about 5 min)
   # Left out by default: the NumPy conformance suite and the eval reference sets (thousands of
   # compiles; they run in tests, on kernels the engine tests also run here) and the 6 GiB
@@ -163,12 +182,13 @@ case ${1:-all} in
   all) ;;
   tests) shift; remake_references; tests "$@"; exit ;;
   evalref) remake_references; evalref; exit ;;
+  suite) shift; remake_references; suite "$@"; exit ;;
   memcheck) shift; remake_references; memcheck "$@"; exit ;;
   benches) benches; exit ;;
   bench-elementwise) shift; bench_elementwise "$@"; exit ;;
   bench-reductions) bench_reductions; exit ;;
   eval-conformance) eval_conformance; exit ;;
-  *) echo "usage: run.sh [tests [GTEST ARGS] | evalref | memcheck [FILTER] | benches | bench-elementwise [--only NAMES] [--reps N] | bench-reductions | eval-conformance]" >&2; exit 2 ;;
+  *) echo "usage: run.sh [tests [GTEST ARGS] | evalref | suite [GTEST ARGS] | memcheck [FILTER] | benches | bench-elementwise [--only NAMES] [--reps N] | bench-reductions | eval-conformance]" >&2; exit 2 ;;
 esac
 # all: more than one 10-minute device call; run the phases one per call instead.
 remake_references

@@ -60,6 +60,11 @@ class operand {
   template <class T>
   requires is_host_element_v<T> operand(const std::vector<T>& values)
       : operand(values.begin(), values.end(), values.size()) {}  // NOLINT
+  // std::vector<bool> (packed bits, no bool elements to point at): a 1-d bool array.
+  operand(const std::vector<bool>& values)  // NOLINT
+      : owned_(host_array(dtype_of<bool>(), shape_t{static_cast<std::int64_t>(values.size())})), ref_(&owned_) {
+    for (std::size_t i = 0; i < values.size(); ++i) store(i, static_cast<bool>(values[i]));
+  }
   template <class T, std::size_t N>
   requires is_host_element_v<std::remove_const_t<T>> operand(std::span<T, N> values)
       : operand(values.begin(), values.end(), values.size()) {}  // NOLINT

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cupp/elementwise_kernel.hpp"
 #include "cupp/float16.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/testing.hpp"
@@ -134,4 +135,25 @@ TEST(TestingGpu, WrongResultMessage) {
             "Max relative difference among violations: 0.2\n"
             " ACTUAL: array([1., 2., 3.])\n"
             " DESIRED: array([1. , 2.5, 3. ])");
+  // A kernel with a deliberate bug (element 617 gets one too many) against the host's 2 * x: the
+  // message names the one bad element of 1000, its index and both values.
+  const cupp::ElementwiseKernel doubled_with_a_bug("T x", "T y", "y = i == 617 ? x * 2 + 1 : x * 2;", "doubled_with_a_bug");
+  std::vector<float> x(1000), twice(1000);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] = static_cast<float>(i);
+    twice[i] = 2.0f * static_cast<float>(i);
+  }
+  const std::string message = failure_of([&] { ct::assert_array_equal(doubled_with_a_bug(cupp::asarray(x)), twice); });
+  EXPECT_EQ(message.substr(0, message.find(" ACTUAL: array(")),
+            "Arrays are not equal\n"
+            "\n"
+            "Mismatched elements: 1 / 1000 (0.1%)\n"
+            "Mismatch at index:\n"
+            " [617]: 1235.0 (ACTUAL), 1234.0 (DESIRED)\n"
+            "Max absolute difference among violations: 1.\n"
+            "Max relative difference among violations: 0.00081037\n")
+      << message;
+  // The same kernel without the bug passes.
+  const cupp::ElementwiseKernel doubled("T x", "T y", "y = x * 2;", "doubled");
+  CUPP_EXPECT_ARRAY_EQUAL(doubled(cupp::asarray(x)), twice);
 }

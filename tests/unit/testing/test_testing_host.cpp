@@ -485,6 +485,11 @@ TEST(TestingOperand, EveryKindOfOperand) {
   std::vector<int> mutable_values = values;
   ct::assert_array_equal(std::span<int>(mutable_values), values);
   EXPECT_NE(failure_of([&] { ct::assert_array_equal(h, {1, 2, 4}); }), "<passed>");
+  // std::vector<bool> (packed bits) is a bool array, element for element.
+  const std::vector<bool> bits{true, false, true};
+  ct::assert_array_equal(bits, std::vector<bool>{true, false, true});
+  ct::assert_equal(cupp::testing::operand(bits).array().dtype(), cupp::bool_);
+  EXPECT_NE(failure_of([&] { ct::assert_array_equal(bits, std::vector<bool>{true, true, true}); }), "<passed>");
   // A structured dtype is not a number.
   const host_array rec(cupp::dtype::structured(std::vector<cupp::field>{{"a", cupp::int32, 0}}), {1});
   EXPECT_THROW(ct::assert_array_equal(rec, rec), cupp::TypeError);
