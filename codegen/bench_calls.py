@@ -371,6 +371,9 @@ def literal_cpp(ptype: str, v, optional: bool, tr: Translator) -> tuple[str, str
         if v is None:
             return "cupp::axes", "cupp::axes::none()"
         return "cupp::axes", "cupp::axes(std::vector<std::int64_t>{" + ", ".join(map(str, _ints(v))) + "})"
+    if ptype == "ints":
+        return opt("std::vector<std::int64_t>",
+                   None if v is None else "std::vector<std::int64_t>{" + ", ".join(map(str, _ints(v))) + "}")
     if ptype == "int_list":
         return "std::vector<int>", "std::vector<int>{" + ", ".join(map(str, _ints(v or ()))) + "}"
     if ptype == "where":

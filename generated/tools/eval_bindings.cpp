@@ -186,6 +186,95 @@ void add_generated_bindings(function_table& t) {
     }
     return to_value(cupp::fft::ifftshift(a.array(0)));
   });
+  // specs/routines/fft.yaml: fft(a: array, n: int = None, axis: int32 = -1, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.fft", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.fft", {"a", "n", "axis", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.fft(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::fft(a.array(0), cupp::fft::fft_options{.n = a.optional_integer(1), .axis = a.int32(2, -1), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: ifft(a: array, n: int = None, axis: int32 = -1, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.ifft", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.ifft", {"a", "n", "axis", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.ifft(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::ifft(a.array(0), cupp::fft::fft_options{.n = a.optional_integer(1), .axis = a.int32(2, -1), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: rfft(a: array, n: int = None, axis: int32 = -1, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.rfft", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.rfft", {"a", "n", "axis", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.rfft(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::rfft(a.array(0), cupp::fft::fft_options{.n = a.optional_integer(1), .axis = a.int32(2, -1), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: irfft(a: array, n: int = None, axis: int32 = -1, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.irfft", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.irfft", {"a", "n", "axis", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.irfft(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::irfft(a.array(0), cupp::fft::fft_options{.n = a.optional_integer(1), .axis = a.int32(2, -1), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: hfft(a: array, n: int = None, axis: int32 = -1, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.hfft", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.hfft", {"a", "n", "axis", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.hfft(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::hfft(a.array(0), cupp::fft::fft_options{.n = a.optional_integer(1), .axis = a.int32(2, -1), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: ihfft(a: array, n: int = None, axis: int32 = -1, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.ihfft", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.ihfft", {"a", "n", "axis", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.ihfft(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::ihfft(a.array(0), cupp::fft::fft_options{.n = a.optional_integer(1), .axis = a.int32(2, -1), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: fftn(a: array, s: ints = None, axes: ints = None, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.fftn", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.fftn", {"a", "s", "axes", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.fftn(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::fftn(a.array(0), cupp::fft::fftn_options{.s = a.optional_integers(1), .axes = a.optional_integers(2), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: ifftn(a: array, s: ints = None, axes: ints = None, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.ifftn", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.ifftn", {"a", "s", "axes", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.ifftn(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::ifftn(a.array(0), cupp::fft::fftn_options{.s = a.optional_integers(1), .axes = a.optional_integers(2), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: rfftn(a: array, s: ints = None, axes: ints = None, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.rfftn", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.rfftn", {"a", "s", "axes", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.rfftn(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::rfftn(a.array(0), cupp::fft::fftn_options{.s = a.optional_integers(1), .axes = a.optional_integers(2), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: irfftn(a: array, s: ints = None, axes: ints = None, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.irfftn", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.irfftn", {"a", "s", "axes", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.irfftn(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::irfftn(a.array(0), cupp::fft::fftn_options{.s = a.optional_integers(1), .axes = a.optional_integers(2), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: fft2(a: array, s: ints = None, axes: ints = None, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.fft2", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.fft2", {"a", "s", "axes", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.fft2(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::fft2(a.array(0), cupp::fft::fft2_options{.s = a.optional_integers(1), .axes = a.optional_integers(2), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: ifft2(a: array, s: ints = None, axes: ints = None, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.ifft2", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.ifft2", {"a", "s", "axes", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.ifft2(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::ifft2(a.array(0), cupp::fft::fft2_options{.s = a.optional_integers(1), .axes = a.optional_integers(2), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: rfft2(a: array, s: ints = None, axes: ints = None, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.rfft2", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.rfft2", {"a", "s", "axes", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.rfft2(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::rfft2(a.array(0), cupp::fft::fft2_options{.s = a.optional_integers(1), .axes = a.optional_integers(2), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: irfft2(a: array, s: ints = None, axes: ints = None, norm: 'backward'|'ortho'|'forward' = None, out: out = None)
+  t.add("fft.irfft2", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.irfft2", {"a", "s", "axes", "norm", "out"}, 1, 5, args, kw);
+    if (a.has(4)) throw cupp::TypeError("fft.irfft2(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::fft::irfft2(a.array(0), cupp::fft::fft2_options{.s = a.optional_integers(1), .axes = a.optional_integers(2), .norm = a.optional_string(3)}));
+  });
+  // specs/routines/fft.yaml: next_fast_len(target: int, real: bool = False)
+  t.add("fft.next_fast_len", [](span_v args, span_k kw) -> value {
+    const arguments a("fft.next_fast_len", {"target", "real"}, 1, 2, args, kw);
+    return to_value(cupp::scalar(cupp::weak_scalar(cupp::fft::next_fast_len(a.integer(0, 0), a.boolean(1, false))), cupp::int64));
+  });
   // specs/routines/indexing.yaml: take(a: array, indices: index_array, axis: axis = None, out: out = None, mode: 'raise'|'wrap'|'clip' = 'raise')
   t.add("take", [](span_v args, span_k kw) -> value {
     const arguments a("take", {"a", "indices", "axis", "out", "mode"}, 2, 5, args, kw);

@@ -18,6 +18,21 @@ std::span<const routine_info> fft_routines() noexcept {
       {"fft.rfftfreq", R"cupp(fft.rfftfreq(n, d=1.0, *, device=None))cupp", R"cupp(the sample frequencies of rfft's n//2 + 1 outputs)cupp"},
       {"fft.fftshift", R"cupp(fft.fftshift(x, axes=None))cupp", R"cupp(the zero frequency moved to the centre (a roll by half of each axis))cupp"},
       {"fft.ifftshift", R"cupp(fft.ifftshift(x, axes=None))cupp", R"cupp(the inverse of fftshift)cupp"},
+      {"fft.fft", R"cupp(fft.fft(a, n=None, axis=-1, norm=None, out=None))cupp", R"cupp(the one-dimensional discrete Fourier transform)cupp"},
+      {"fft.ifft", R"cupp(fft.ifft(a, n=None, axis=-1, norm=None, out=None))cupp", R"cupp(the one-dimensional inverse discrete Fourier transform)cupp"},
+      {"fft.rfft", R"cupp(fft.rfft(a, n=None, axis=-1, norm=None, out=None))cupp", R"cupp(the n//2 + 1 non-negative frequencies of a real input's DFT)cupp"},
+      {"fft.irfft", R"cupp(fft.irfft(a, n=None, axis=-1, norm=None, out=None))cupp", R"cupp(the inverse of rfft: n real points (default 2 * (m - 1)))cupp"},
+      {"fft.hfft", R"cupp(fft.hfft(a, n=None, axis=-1, norm=None, out=None))cupp", R"cupp(the real spectrum of a Hermitian-symmetric signal (irfft of conj(a)))cupp"},
+      {"fft.ihfft", R"cupp(fft.ihfft(a, n=None, axis=-1, norm=None, out=None))cupp", R"cupp(the inverse of hfft (conj(rfft(a)) with the norm swapped))cupp"},
+      {"fft.fftn", R"cupp(fft.fftn(a, s=None, axes=None, norm=None, out=None))cupp", R"cupp(the n-dimensional discrete Fourier transform)cupp"},
+      {"fft.ifftn", R"cupp(fft.ifftn(a, s=None, axes=None, norm=None, out=None))cupp", R"cupp(the n-dimensional inverse discrete Fourier transform)cupp"},
+      {"fft.rfftn", R"cupp(fft.rfftn(a, s=None, axes=None, norm=None, out=None))cupp", R"cupp(the n-dimensional DFT of a real input (rfft along the last axis, fft along the others))cupp"},
+      {"fft.irfftn", R"cupp(fft.irfftn(a, s=None, axes=None, norm=None, out=None))cupp", R"cupp(the inverse of rfftn)cupp"},
+      {"fft.fft2", R"cupp(fft.fft2(a, s=None, axes=None, norm=None, out=None))cupp", R"cupp(the two-dimensional discrete Fourier transform)cupp"},
+      {"fft.ifft2", R"cupp(fft.ifft2(a, s=None, axes=None, norm=None, out=None))cupp", R"cupp(the two-dimensional inverse discrete Fourier transform)cupp"},
+      {"fft.rfft2", R"cupp(fft.rfft2(a, s=None, axes=None, norm=None, out=None))cupp", R"cupp(the two-dimensional DFT of a real input)cupp"},
+      {"fft.irfft2", R"cupp(fft.irfft2(a, s=None, axes=None, norm=None, out=None))cupp", R"cupp(the inverse of rfft2)cupp"},
+      {"fft.next_fast_len", R"cupp(fft.next_fast_len(target, real=False))cupp", R"cupp(the smallest length >= target that transforms fast (SciPy's scipy.fft.next_fast_len))cupp"},
   };
   return table;
 }

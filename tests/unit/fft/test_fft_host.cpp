@@ -1,19 +1,25 @@
 // The fft module without a GPU (tests/unit/<module>/ is globbed with the unit tests): fftfreq's and
-// rfftfreq's errors come before any device work, as NumPy's do before any array is made; the
-// module list cupp::cupp carries names the module folders; the module's own device code (embedded
-// from fft/device/) compiles with NVRTC, which needs no GPU.
+// rfftfreq's errors come before any device work, as NumPy's do before any array is made;
+// next_fast_len against SciPy's answers and a brute-force search; the plan cache's settings (host
+// state, no CUDA call for an explicit device); NumPy's norm factors; the module list cupp::cupp
+// carries names the module folders; the module's own device code (embedded from fft/device/)
+// compiles with NVRTC, which needs no GPU.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <string>
 
 #include "compiler/nvrtc_program.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/fft.hpp"
+#include "cupp/float16.hpp"
 #include "cupp/modules.hpp"
 #include "error_of.hpp"
 #include "fft_device_headers.hpp"
 #include "helpers_program.hpp"
+#include "plan_cache.hpp"
+#include "transform.hpp"
 
 namespace cupp {
 namespace {
@@ -27,6 +33,73 @@ TEST(FftHost, SampleFrequencyErrorsAreNumPys) {
   EXPECT_EQ(error_of<ValueError>([] { fft::fftfreq(-3); }), "negative dimensions are not allowed");
   // n * d == 0 is checked first, as NumPy's 1.0 / (n * d) comes before its empty(n).
   EXPECT_EQ(error_of<ValueError>([] { fft::fftfreq(-3, 0.0); }), "float division by zero");
+}
+
+// Whether n's prime factors are all at most `largest`.
+bool smooth(std::int64_t n, std::int64_t largest) {
+  for (std::int64_t p : {2, 3, 5, 7, 11})
+    while (p <= largest && n % p == 0) n /= p;
+  return n == 1;
+}
+
+TEST(FftHost, NextFastLenIsScipys) {
+  // SciPy 1.x: next_fast_len(13) == 14, (13, real=True) == 15, 1021 -> 1024, 97 -> 98 / 100.
+  EXPECT_EQ(fft::next_fast_len(13), 14);
+  EXPECT_EQ(fft::next_fast_len(13, true), 15);
+  EXPECT_EQ(fft::next_fast_len(1021), 1024);
+  EXPECT_EQ(fft::next_fast_len(97), 98);
+  EXPECT_EQ(fft::next_fast_len(97, true), 100);
+  EXPECT_EQ(fft::next_fast_len(0), 0);
+  EXPECT_EQ(fft::next_fast_len(1), 1);
+  EXPECT_EQ(fft::next_fast_len(6, true), 6);
+  EXPECT_EQ(error_of<ValueError>([] { fft::next_fast_len(-1); }), "Target cannot be negative");
+  for (std::int64_t t = 7; t < 5000; t += 7) {
+    std::int64_t c = t, r = t;
+    while (!smooth(c, 11)) ++c;
+    while (!smooth(r, 5)) ++r;
+    ASSERT_EQ(fft::next_fast_len(t), c) << t;
+    ASSERT_EQ(fft::next_fast_len(t, true), r) << t;
+  }
+  const std::int64_t big = (std::int64_t{1} << 40) + 1, fast = fft::next_fast_len(big, true);
+  EXPECT_TRUE(smooth(fast, 5) && fast >= big && fast < (std::int64_t{1} << 41)) << fast;
+}
+
+TEST(FftHost, PlanCacheSettingsArePerDevice) {
+  fft::config::set_plan_cache_size(3, 0);
+  fft::config::set_plan_cache_max_memsize(1 << 20, 0);
+  EXPECT_EQ(fft::config::get_plan_cache_size(0), 3u);
+  EXPECT_EQ(fft::config::get_plan_cache_max_memsize(0), 1 << 20);
+  EXPECT_EQ(fft::config::get_plan_cache_size(1), 16u);  // another device keeps the default
+  const auto info = fft::config::get_plan_cache_info(0);
+  EXPECT_EQ(info.size_limit, 3u);
+  EXPECT_EQ(info.plans, 0u);
+  EXPECT_THROW(fft::config::set_plan_cache_max_memsize(-2, 0), ValueError);
+  fft::config::set_plan_cache_size(16, 0);
+  fft::config::set_plan_cache_max_memsize(-1, 0);
+  EXPECT_TRUE(fft::config::get_enable_nd_planning());
+  fft::detail::plan_key a, b;
+  b.istride = 2;
+  EXPECT_NE(fft::detail::plan_key_hash{}(a), fft::detail::plan_key_hash{}(b));
+  EXPECT_FALSE(a == b);
+}
+
+TEST(FftHost, NormFactorsAreRoundedAsNumPyRoundsThem) {
+  using fft::detail::norm_factor;
+  using fft::detail::norm_kind;
+  EXPECT_EQ(norm_factor(norm_kind::backward, 7, float64), 1.0);
+  EXPECT_EQ(norm_factor(norm_kind::forward, 8, float32), 0.125);
+  EXPECT_EQ(norm_factor(norm_kind::ortho, 7, float64), 1.0 / std::sqrt(7.0));
+  EXPECT_EQ(norm_factor(norm_kind::ortho, 7, float32), static_cast<double>(1.0f / std::sqrt(7.0f)));
+  // float16: NumPy's reciprocal(sqrt(7, dtype=float16)) in float16, 0.378 (not 0.37796...).
+  EXPECT_EQ(norm_factor(norm_kind::ortho, 7, float16), static_cast<double>(float16_t(1.0 / static_cast<double>(float16_t(std::sqrt(7.0))))));
+  // n rounds to float16 first: 2049 -> 2048.
+  EXPECT_EQ(norm_factor(norm_kind::forward, 2049, float16), 1.0 / 2048);
+  EXPECT_EQ(fft::detail::dtypes_of(float16).factor_type, float16);
+  EXPECT_EQ(fft::detail::dtypes_of(float16).complex_type, complex64);
+  EXPECT_EQ(fft::detail::dtypes_of(int8).complex_type, complex128);
+  EXPECT_EQ(fft::detail::dtypes_of(bool_).factor_type, float64);
+  EXPECT_EQ(fft::detail::dtypes_of(bfloat16).complex_type, complex64);
+  EXPECT_EQ(fft::detail::dtypes_of(complex64).factor_type, float32);
 }
 
 TEST(ModulesHost, CuppCarriesEveryModuleWithItsLibraryVersions) {

@@ -1,0 +1,77 @@
+// Internal to the fft module: cuFFT plans and their per-device LRU cache. A plan is made with
+// cufftCreate + cufftSetAutoAllocation(0) + cufftXtMakePlanMany (64-bit sizes, strides and
+// distances) and owns its handle (RAII). Each execution runs under the plan's mutex (cuFFT is
+// thread-safe only across plans): cufftSetStream to the calling stream, a work area from cupp's
+// stream-ordered pool on that stream, cufftSetWorkArea, cufftXtExec; so one cached plan serves
+// every stream and thread. Every cuFFT status is checked (CudaError naming the call).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+
+#include "cupp/cuda/stream.hpp"
+
+namespace cupp::fft::detail {
+
+enum class transform_kind : int { c2c = 0, r2c = 1, c2r = 2 };
+
+// The whole problem a plan solves; two equal keys can share a plan.
+struct plan_key {
+  int rank = 1;                                  // 1 to 3 transformed dimensions
+  std::array<long long, 3> n{};                  // logical sizes (the real side's for r2c/c2r)
+  std::array<long long, 3> inembed{}, onembed{}; // cuFFT's advanced layout (index 0 unused)
+  long long istride = 1, ostride = 1, idist = 1, odist = 1, batch = 1;
+  transform_kind kind = transform_kind::c2c;
+  bool double_precision = false;
+  int direction = -1;                            // CUFFT_FORWARD (-1) or CUFFT_INVERSE (1)
+  std::uintptr_t callback = 0;                   // the callback set's identity; 0: none
+  friend bool operator==(const plan_key&, const plan_key&) = default;
+};
+
+struct plan_key_hash {
+  std::size_t operator()(const plan_key& k) const noexcept;
+};
+
+// One pointer pair of an execution: input and output data.
+struct exec_pointers {
+  void* in;
+  void* out;
+};
+
+class plan {
+ public:
+  // Plans on `device` (made current for the call). Throws CudaError naming the failing call.
+  plan(const plan_key& key, int device);
+  ~plan();
+  plan(const plan&) = delete;
+  plan& operator=(const plan&) = delete;
+
+  const plan_key& key() const noexcept { return key_; }
+  std::size_t work_size() const noexcept { return work_size_; }
+  int device() const noexcept { return device_; }
+
+  // Runs the transform on each pointer pair, in order, on `stream` (one work area for them all).
+  void execute(std::span<const exec_pointers> runs, cuda::stream_handle stream);
+
+ private:
+  plan_key key_;
+  int device_;
+  int handle_ = 0;  // cufftHandle
+  bool made_ = false;
+  std::size_t work_size_ = 0;
+  std::mutex mutex_;
+};
+
+// The cached plan for `key` on `device` (made on a miss; may evict least recently used plans).
+std::shared_ptr<plan> get_plan(const plan_key& key, int device);
+
+// How many plans were made (misses included), and the key of this thread's last transform, for
+// tests (a transform along axis 0 shows its strides there: no copy was planned).
+std::uint64_t plans_made() noexcept;
+plan_key last_plan_key() noexcept;
+
+}  // namespace cupp::fft::detail

@@ -1,0 +1,70 @@
+// Internal to the fft module: the transform engine under the numpy.fft routines. It plans each
+// transform over the arrays' own strides (cuFFT's advanced layout, 64-bit): the transformed axes
+// become the plan's dimensions (up to 3 nested ones per plan), the largest other dimension its
+// batch, and any further dimensions a loop of executions over shifted pointers, so a transform
+// along axis 0 or over a strided view copies nothing. Copies are made only to convert the dtype,
+// to zero-pad, for a layout cuFFT cannot take (non-positive strides, misaligned data), and for a
+// complex-to-real input (cuFFT overwrites it).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cupp/dtype.hpp"
+#include "cupp/ndarray.hpp"
+#include "plan_cache.hpp"
+
+namespace cupp::fft::detail {
+
+// The dtypes of a transform of `input` as NumPy 2 picks them: the complex dtype it computes in
+// (result_type(input, 1j)), its real counterpart, and NumPy's real_dtype
+// (result_type(input.real, 1.0)), in which the norm factor is rounded and irfft's result is given.
+struct transform_dtypes {
+  dtype complex_type;
+  dtype real_type;
+  dtype factor_type;
+};
+transform_dtypes dtypes_of(dtype input);
+
+enum class norm_kind { backward, ortho, forward };
+
+// NumPy's norm factor of an n-point transform as a forward transform sees it (backward: 1,
+// ortho: 1/sqrt(n), forward: 1/n), rounded as NumPy rounds it in `factor_type`.
+double norm_factor(norm_kind kind, std::int64_t n, dtype factor_type);
+
+// Whether cuFFT can read or write `x` in place: positive strides that are whole elements on every
+// axis longer than 1, data aligned to `alignment` bytes.
+bool usable_layout(const ndarray& x, std::size_t alignment);
+
+// The groups (outer to inner, each at most 3 axes) in which a complex transform over `axes` runs
+// for the layouts of `in` and `out` (nd: several axes per plan; false: one axis per group).
+std::vector<std::vector<int>> plan_groups(const ndarray& in, const ndarray& out, std::vector<int> axes, bool nd);
+
+// One cuFFT execution set: `in` to `out` (the same array for in place) over `axes` (one group:
+// outer to inner, nested strides; for r2c/c2r the last axis is the halved one). The plan comes
+// from the cache; it runs on the current stream of out's device. False (nothing run) when a
+// pointer of the real side of r2c/c2r would not be aligned to its complex type, as cuFFT needs.
+bool execute(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes);
+
+// A new array of `type` shaped as `a` but with `sizes` along `axes`: a's leading part copied
+// (cast; conjugated when `conjugate`), zeros beyond it.
+ndarray resized_copy(const ndarray& a, std::span<const int> axes, std::span<const std::int64_t> sizes, dtype type,
+                     bool conjugate = false);
+
+// The complex transform over `axes` (normalized; repeats run again) with `sizes`, `direction`
+// (-1 forward, +1 inverse), scaled by `scale` (1: no pass), into `out` when given. `owned`: `a` is
+// a temporary of the caller's, which may be transformed in place.
+ndarray c2c(const ndarray& a, std::vector<int> axes, std::vector<std::int64_t> sizes, int direction, double scale,
+            const ndarray& out, bool owned);
+// The real-to-complex transform of n points along `axis` (a real input; complex is TypeError).
+ndarray r2c(const ndarray& a, int axis, std::int64_t n, double scale, const ndarray& out);
+// The complex-to-real transform giving n points along `axis` (NumPy's irfft; conjugate: of
+// conj(a), hfft's), in `result_type` (NumPy's real_dtype).
+ndarray c2r(const ndarray& a, int axis, std::int64_t n, double scale, const ndarray& out, bool conjugate, bool owned);
+
+// The output checks of NumPy's _raw_fft: out's shape must be the result's ("output array has
+// wrong shape.").
+void check_out_shape(const ndarray& out, std::span<const std::int64_t> shape);
+
+}  // namespace cupp::fft::detail
