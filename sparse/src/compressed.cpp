@@ -286,12 +286,18 @@ compressed<F> compressed<F>::astype(cupp::dtype type, bool copy) const {
                     copy ? indptr_.copy() : indptr_, shape_, kind_, canonical_, sorted_);
 }
 
+// The entries with duplicates summed (sorted and summed in index order: deterministic), as
+// (data, rows, cols).
+template <format F>
+detail::entries summed_rows_cols(const compressed<F>& a) {
+  detail::entries e{a.data(), detail::expand_ptr(a.indptr(), a.nnz()), a.indices()};
+  if (!a.has_canonical_format()) e = detail::sort_entries(e, /*sum=*/true);
+  return is_csr(F) ? e : detail::entries{e.data, e.minor, e.major};
+}
+
 template <format F>
 ndarray compressed<F>::diagonal(std::int64_t k) const {
-  const ndarray major = detail::expand_ptr(indptr_, nnz());
-  const detail::entries rows_cols = is_csr(F) ? detail::entries{data_, major, indices_}
-                                              : detail::entries{data_, indices_, major};
-  return detail::diagonal_of(rows_cols, shape_[0], shape_[1], k);
+  return detail::diagonal_of(summed_rows_cols(*this), shape_[0], shape_[1], k);
 }
 
 template <format F>
@@ -305,10 +311,7 @@ std::int64_t compressed<F>::count_nonzero() const {
 
 template <format F>
 ndarray compressed<F>::toarray() const {
-  const ndarray major = detail::expand_ptr(indptr_, nnz());
-  const detail::entries rows_cols = is_csr(F) ? detail::entries{data_, major, indices_}
-                                              : detail::entries{data_, indices_, major};
-  return detail::scatter_dense(rows_cols, shape_[0], shape_[1]);
+  return detail::scatter_dense(summed_rows_cols(*this), shape_[0], shape_[1]);
 }
 
 template <format F>

@@ -16,6 +16,7 @@ namespace cupp::sparse {
 
 namespace detail {
 void check_shape(shape2 s);
+entries summed(const coo& a);
 ndarray dense_2d(const ndarray& dense, const std::optional<cupp::dtype>& type);
 }  // namespace detail
 
@@ -131,7 +132,14 @@ coo coo::astype(cupp::dtype type, bool copy) const {
                     shape_, kind_, canonical_);
 }
 
-ndarray coo::diagonal(std::int64_t k) const { return detail::diagonal_of({data_, row_, col_}, shape_[0], shape_[1], k); }
+// The entries with duplicates summed in index order (deterministic; ufunc.at's float atomics
+// are not).
+detail::entries detail::summed(const coo& a) {
+  detail::entries e{a.data(), a.row(), a.col()};
+  return a.has_canonical_format() ? e : detail::sort_entries(e, /*sum=*/true);
+}
+
+ndarray coo::diagonal(std::int64_t k) const { return detail::diagonal_of(detail::summed(*this), shape_[0], shape_[1], k); }
 
 std::int64_t coo::count_nonzero() const {
   if (nnz() == 0) return 0;
@@ -139,7 +147,7 @@ std::int64_t coo::count_nonzero() const {
   return cupp::count_nonzero(values).item<std::int64_t>();
 }
 
-ndarray coo::toarray() const { return detail::scatter_dense({data_, row_, col_}, shape_[0], shape_[1]); }
+ndarray coo::toarray() const { return detail::scatter_dense(detail::summed(*this), shape_[0], shape_[1]); }
 
 csr coo::tocsr(bool copy) const {
   const cupp::dtype idx = detail::index_dtype_for(std::max({shape_[0], shape_[1], nnz()}));
