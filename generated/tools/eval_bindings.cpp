@@ -941,6 +941,21 @@ void add_generated_bindings(function_table& t) {
     const arguments a("random.zipf", {"a", "size"}, 1, 2, args, kw);
     return to_value(cupp::random::zipf(a.operand(0), a.optional_shape(1)));
   });
+  // specs/routines/random.yaml: hypergeometric(ngood: operand, nbad: operand, nsample: operand, size: shape = None)
+  t.add("random.hypergeometric", [](span_v args, span_k kw) -> value {
+    const arguments a("random.hypergeometric", {"ngood", "nbad", "nsample", "size"}, 3, 4, args, kw);
+    return to_value(cupp::random::hypergeometric(a.operand(0), a.operand(1), a.operand(2), a.optional_shape(3)));
+  });
+  // specs/routines/random.yaml: dirichlet(alpha: array, size: shape = None)
+  t.add("random.dirichlet", [](span_v args, span_k kw) -> value {
+    const arguments a("random.dirichlet", {"alpha", "size"}, 1, 2, args, kw);
+    return to_value(cupp::random::dirichlet(a.array(0), a.optional_shape(1)));
+  });
+  // specs/routines/random.yaml: multinomial(n: operand, pvals: array, size: shape = None)
+  t.add("random.multinomial", [](span_v args, span_k kw) -> value {
+    const arguments a("random.multinomial", {"n", "pvals", "size"}, 2, 3, args, kw);
+    return to_value(cupp::random::multinomial(a.operand(0), a.array(1), a.optional_shape(2)));
+  });
   // specs/routines/random.yaml: permutation(x: int)
   t.add("random.permutation", [](span_v args, span_k kw) -> value {
     const arguments a("random.permutation", {"x"}, 1, 1, args, kw);

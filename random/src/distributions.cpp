@@ -101,6 +101,28 @@ ndarray Generator::geometric(const operand& p, size_arg size) {
 ndarray Generator::logseries(const operand& p, size_arg size) {
   return distribution(bits_, family::stream, s_logseries, size, int64, {{&p, "p", cons::bounded_lt_0_1}});
 }
+ndarray Generator::hypergeometric(const operand& ngood, const operand& nbad, const operand& nsample, size_arg size) {
+  // NumPy reads the three as int64
+  auto as_int = [](const operand& v) {
+    return v.is_array() ? operand(astype(astype(v.array(), int64), float64)) : operand(std::trunc(scalar_of(v).value()));
+  };
+  const operand g = as_int(ngood), b = as_int(nbad), s = as_int(nsample);
+  constexpr double hypergeom_max = 1e9;
+  const std::optional<double> gs = scalar_of(g), bs = scalar_of(b), ss = scalar_of(s);
+  if (gs && bs && ss) {
+    if (*gs >= hypergeom_max || *bs >= hypergeom_max)
+      throw ValueError("both ngood and nbad must be less than 1000000000");
+    if (*gs + *bs < *ss) throw ValueError("ngood + nbad < nsample");
+  } else {
+    const ndarray ga = as_float_array(g), ba = as_float_array(b), sa = as_float_array(s);
+    if (any(greater_equal(ga, hypergeom_max)).item<bool>() || any(greater_equal(ba, hypergeom_max)).item<bool>())
+      throw ValueError("both ngood and nbad must be less than 1000000000");
+    if (any(less(ga + ba, sa)).item<bool>()) throw ValueError("ngood + nbad < nsample");
+  }
+  return distribution(bits_, family::stream, s_hypergeometric, size, int64,
+                      {{&g, "ngood", cons::non_negative}, {&b, "nbad", cons::non_negative},
+                       {&s, "nsample", cons::non_negative}});
+}
 ndarray Generator::zipf(const operand& a, size_arg size) {
   return distribution(bits_, family::stream, s_zipf, size, int64, {{&a, "a", cons::gt_1}});
 }

@@ -69,7 +69,8 @@ void launch_integers(const Philox& bits, const ndarray& out, const iparam& low, 
   void* data = out.data();
   iparam l = low, r = range;
   int itemsize = static_cast<int>(out.itemsize()), w = wide ? 1 : 0, b = broken() ? 1 : 0;
-  void* args[] = {&data, &n, &call, &l, &r, &itemsize, &w, &b};
+  int vec = (reinterpret_cast<std::uintptr_t>(data) % 16) == 0 ? 1 : 0;
+  void* args[] = {&data, &n, &call, &l, &r, &itemsize, &w, &b, &vec};
   launch(out.device(), k_integers, groups, args);
 }
 

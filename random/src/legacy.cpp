@@ -115,6 +115,13 @@ ndarray negative_binomial(const operand& n, const operand& p, size_arg size) {
 ndarray geometric(const operand& p, size_arg size) { return global_generator().geometric(p, size); }
 ndarray logseries(const operand& p, size_arg size) { return global_generator().logseries(p, size); }
 ndarray zipf(const operand& a, size_arg size) { return global_generator().zipf(a, size); }
+ndarray hypergeometric(const operand& ngood, const operand& nbad, const operand& nsample, size_arg size) {
+  return global_generator().hypergeometric(ngood, nbad, nsample, size);
+}
+ndarray dirichlet(const ndarray& alpha, size_arg size) { return global_generator().dirichlet(alpha, size); }
+ndarray multinomial(const operand& n, const ndarray& pvals, size_arg size) {
+  return global_generator().multinomial(n, pvals, size);
+}
 ndarray permutation(std::int64_t n) { return global_generator().permutation(n); }
 ndarray permutation(const ndarray& x) { return global_generator().permutation(x); }
 void shuffle(const ndarray& x) { global_generator().shuffle(x); }

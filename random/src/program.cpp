@@ -4,8 +4,10 @@
 // shape (or the test hook's forced one); counter reservation; the test hooks.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <vector>
 
 #include "compiler/launch.hpp"
 #include "cupp/errors.hpp"
@@ -26,6 +28,21 @@ forced_shape& forced() {
   return f;
 }
 std::atomic<bool> broken_flag{false};
+
+// The device's SM count (one wave of fixed-draw kernels: each thread then draws many counters
+// with its round keys computed once).
+int sm_count(int device) {
+  static std::mutex mutex;
+  static std::vector<int> counts;
+  std::lock_guard lock(mutex);
+  if (device >= static_cast<int>(counts.size())) counts.resize(device + 1, 0);
+  if (counts[device] == 0) {
+    int n = 0;
+    if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || n <= 0) n = 132;
+    counts[device] = n;
+  }
+  return counts[device];
+}
 
 }  // namespace
 
@@ -78,8 +95,10 @@ void launch(int device, kernel_index k, std::int64_t groups, void** args) {
       threads = static_cast<unsigned>(attributes.maxThreadsPerBlock) / 32 * 32;
   }
   if (!blocks) {
-    // enough blocks to fill the GPU, grid-stride beyond: 2^20 blocks at most (grid_blocks)
+    // enough blocks to cover the groups, at most one full wave for the fixed-draw kernels (8 blocks
+    // of 256 per SM) and 2^20 for the others (grid_blocks); grid-stride beyond
     blocks = cupp::detail::grid_blocks(groups, threads);
+    if (k != k_stream && k != k_check) *blocks = std::min<std::int64_t>(*blocks, std::int64_t{8} * sm_count(device));
   }
   cupp::detail::launch_1d(fn, groups, args, device, blocks, threads);
 }

@@ -36,7 +36,7 @@ enum transform_dist : int {
 enum stream_dist : int {
   s_standard_gamma = 0, s_gamma, s_beta, s_chisquare, s_f, s_standard_t, s_wald, s_vonmises,
   s_poisson, s_binomial, s_geometric, s_negative_binomial, s_logseries, s_zipf,
-  s_noncentral_chisquare, s_noncentral_f,
+  s_noncentral_chisquare, s_noncentral_f, s_hypergeometric,
 };
 
 // NumPy's constraint types (numpy/random/_common.pxd).

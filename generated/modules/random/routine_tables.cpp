@@ -48,6 +48,9 @@ std::span<const routine_info> random_routines() noexcept {
       {"random.geometric", R"cupp(random.geometric(p, size=None))cupp", R"cupp(geometric int64 on 1, 2, ... (inversion))cupp"},
       {"random.logseries", R"cupp(random.logseries(p, size=None))cupp", R"cupp(logarithmic-series int64)cupp"},
       {"random.zipf", R"cupp(random.zipf(a, size=None))cupp", R"cupp(Zipf int64 (rejection, NumPy's algorithm))cupp"},
+      {"random.hypergeometric", R"cupp(random.hypergeometric(ngood, nbad, nsample, size=None))cupp", R"cupp(hypergeometric int64 (the urn for small samples, Stadlober's HRUA otherwise, as NumPy))cupp"},
+      {"random.dirichlet", R"cupp(random.dirichlet(alpha, size=None))cupp", R"cupp(Dirichlet vectors (normalised gammas; stick-breaking with betas when every alpha < 0.1, as NumPy))cupp"},
+      {"random.multinomial", R"cupp(random.multinomial(n, pvals, size=None))cupp", R"cupp(multinomial counts (conditional binomials), int64, with a last axis of len(pvals))cupp"},
       {"random.permutation", R"cupp(random.permutation(x))cupp", R"cupp(a random permutation of arange(x), int64 (argsort of random 64-bit keys))cupp"},
       {"random.choice", R"cupp(random.choice(a, size=None, replace=True, p=None))cupp", R"cupp(a sample of arange(a), with or without replacement, uniform or with probabilities p)cupp"},
   };

@@ -177,6 +177,10 @@ class Generator {
   ndarray geometric(const operand& p, size_arg size = {});
   ndarray logseries(const operand& p, size_arg size = {});
   ndarray zipf(const operand& a, size_arg size = {});
+  ndarray hypergeometric(const operand& ngood, const operand& nbad, const operand& nsample, size_arg size = {});
+  // Vector-valued: the result has size's shape plus the length of alpha / pvals (1-d).
+  ndarray dirichlet(const ndarray& alpha, size_arg size = {});
+  ndarray multinomial(const operand& n, const ndarray& pvals, size_arg size = {});
 
   // A random permutation of arange(n) (int64), or of x along axis (a shuffled copy).
   ndarray permutation(std::int64_t n);
@@ -247,6 +251,9 @@ ndarray negative_binomial(const operand& n, const operand& p, size_arg size = {}
 ndarray geometric(const operand& p, size_arg size = {});
 ndarray logseries(const operand& p, size_arg size = {});
 ndarray zipf(const operand& a, size_arg size = {});
+ndarray hypergeometric(const operand& ngood, const operand& nbad, const operand& nsample, size_arg size = {});
+ndarray dirichlet(const ndarray& alpha, size_arg size = {});
+ndarray multinomial(const operand& n, const ndarray& pvals, size_arg size = {});
 ndarray permutation(std::int64_t n);
 ndarray permutation(const ndarray& x);
 void shuffle(const ndarray& x);

@@ -264,9 +264,6 @@ TEST(RandomGpu, ShapesDtypesOut) {
     EXPECT_TRUE(std::count(h.begin(), h.end(), 0) > 400 && std::count(h.begin(), h.end(), 1) > 400) << t.name();
   }
   // extremes of each dtype, endpoint included
-  const std::vector<std::int64_t> e = rng.integers(-128, 127, {20000}, int8, true).to_vector<std::int64_t>();
-  EXPECT_EQ(astype(rng.integers(-128, 127, {20000}, int8, true), int64).to_vector<std::int64_t>().size(), 20000u);
-  (void)e;
   const std::vector<std::int64_t> i8 = astype(rng.integers(-128, 127, {20000}, int8, true), int64).to_vector<std::int64_t>();
   EXPECT_EQ(*std::min_element(i8.begin(), i8.end()), -128);
   EXPECT_EQ(*std::max_element(i8.begin(), i8.end()), 127);

@@ -11,8 +11,10 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "cupp/creation.hpp"
 #include "cupp/random.hpp"
 #include "cupp/ufunc.hpp"
 #include "gpu_support.hpp"
@@ -246,6 +248,16 @@ std::vector<discrete_case> discrete_cases() {
                  [=](std::int64_t k) { return k < 1 ? 0.0 : std::pow(double(k), -a) / std::riemann_zeta(a); },
                  std::riemann_zeta(a - 1) / std::riemann_zeta(a), nan_v});
   }
+  for (auto [g, b, n] : {std::tuple{20.0, 30.0, 5.0}, std::tuple{500.0, 400.0, 200.0}, std::tuple{50.0, 5000.0, 300.0}}) {
+    const double N_ = g + b;
+    v.push_back({"hypergeometric(" + std::to_string(g) + ", " + std::to_string(b) + ", " + std::to_string(n) + ")",
+                 [=](auto& r) { return r.hypergeometric(std::int64_t(g), std::int64_t(b), std::int64_t(n), N); },
+                 [=](std::int64_t k) {
+                   if (k > n || k > g || n - k > b) return 0.0;
+                   return std::exp(log_choose(g, k) + log_choose(b, n - k) - log_choose(N_, n));
+                 },
+                 n * g / N_, n * g * b * (N_ - n) / (N_ * N_ * (N_ - 1))});
+  }
   v.push_back({"integers(0, 10)", [](auto& r) { return r.integers(0, 10, N); },
                [](std::int64_t k) { return k < 10 ? 0.1 : 0.0; }, 4.5, 8.25});
   v.push_back({"integers(-3, 3, endpoint)", [](auto& r) { return r.integers(-3, 3, N, int64, true) + 3; },
@@ -257,6 +269,42 @@ TEST(RandomStatsGpu, DiscreteDistributions) {
   CUPP_REQUIRE_GPU();
   std::uint64_t seed = 2000;
   for (const discrete_case& c : discrete_cases()) check_discrete(c, seed++);
+}
+
+// dirichlet: rows on the simplex, the first component Beta(a0, sum - a0); the small-alpha
+// (stick-breaking) path too. multinomial: rows sum to n, a component is binomial.
+TEST(RandomStatsGpu, DirichletAndMultinomial) {
+  CUPP_REQUIRE_GPU();
+  auto rng = random::default_rng(77);
+  const std::int64_t rows = std::int64_t{1} << 18;
+  for (const std::vector<double>& alpha : {std::vector<double>{2, 3, 5}, std::vector<double>{0.05, 0.05, 0.05}}) {
+    const ndarray d = rng.dirichlet(asarray(alpha), {rows});
+    ASSERT_EQ(d.shape()[1], 3);
+    const std::vector<double> x = d.to_vector<double>();
+    double total = 0;
+    for (double a : alpha) total += a;
+    std::vector<double> first(rows);
+    for (std::int64_t i = 0; i < rows; ++i) {
+      ASSERT_NEAR(x[3 * i] + x[3 * i + 1] + x[3 * i + 2], 1.0, 1e-12);
+      first[i] = x[3 * i];
+    }
+    const double a0 = alpha[0], b0 = total - a0;
+    EXPECT_LT(st::ks_statistic(first, [=](double v) { return st::incomplete_beta(a0, b0, v); }, 1 - 1e-9),
+              st::ks_threshold(first.size()))
+        << "dirichlet alpha[0] = " << a0;
+    EXPECT_NEAR(st::sample_moments(first).mean, a0 / total, 6 * st::sample_moments(first).mean_se);
+  }
+  const ndarray m = rng.multinomial(20, asarray(std::vector<double>{0.2, 0.3, 0.5}), {rows});
+  ASSERT_EQ(m.dtype(), int64);
+  const std::vector<std::int64_t> c = m.to_vector<std::int64_t>();
+  std::vector<double> second(rows);
+  for (std::int64_t i = 0; i < rows; ++i) {
+    ASSERT_EQ(c[3 * i] + c[3 * i + 1] + c[3 * i + 2], 20);
+    second[i] = double(c[3 * i + 1]);
+  }
+  const st::moments mm = st::sample_moments(second);
+  EXPECT_NEAR(mm.mean, 6.0, 6 * mm.mean_se);
+  EXPECT_NEAR(mm.var, 20 * 0.3 * 0.7, 6 * mm.var_se);
 }
 
 // integers(0, 3 * 2^30): Lemire rejects a quarter of the words; without the rejection, values

@@ -21,7 +21,7 @@ namespace cupp_random {
 __device__ __forceinline__ double transform(int dist, double u, double uo, double a, double b, double c) {
   switch (dist) {
     case t_random: return u;
-    case t_uniform: return a + (b - a) * u;
+    case t_uniform: return a + b * u;  // b: high - low
     case t_standard_exponential: return -log1p(-u);
     case t_exponential: return a * -log1p(-u);
     case t_laplace: return uo >= 0.5 ? a - b * log(2.0 - 2.0 * uo) : a + b * log(2.0 * uo);
@@ -57,8 +57,9 @@ extern "C" __global__ void cupp_random_transform_f32(float* out, long long n, cu
                                                      int dist, int vec) {
   using namespace cupp_random;
   const long long groups = (n + 3) / 4;
+  const round_keys keys(call.k0, call.k1);
   CUPP_GRID_LOOP(g, groups) {
-    const u32x4 w = draw(call, (u64)g, 0);
+    const u32x4 w = draw(call, keys, (u64)g, 0);
     const long long e = 4 * g;
     float r[4];
 #pragma unroll
@@ -77,8 +78,9 @@ extern "C" __global__ void cupp_random_transform_f64(double* out, long long n, c
                                                      cupp_random::param c, int vec) {
   using namespace cupp_random;
   const long long groups = (n + 1) / 2;
+  const round_keys keys(call.k0, call.k1);
   CUPP_GRID_LOOP(g, groups) {
-    const u32x4 w = draw(call, (u64)g, 0);
+    const u32x4 w = draw(call, keys, (u64)g, 0);
     const long long e = 2 * g;
     double r[2];
 #pragma unroll
@@ -101,15 +103,17 @@ extern "C" __global__ void cupp_random_normal_f32(float* out, long long n, cupp_
                                                   float scale, int vec) {
   using namespace cupp_random;
   const long long groups = (n + 3) / 4;
+  const round_keys keys(call.k0, call.k1);
   CUPP_GRID_LOOP(g, groups) {
-    const u32x4 w = draw(call, (u64)g, 0);
+    const u32x4 w = draw(call, keys, (u64)g, 0);
     const long long e = 4 * g;
     float r[4];
 #pragma unroll
     for (int k = 0; k < 2; ++k) {
+      // the angle uniform on [-pi, pi) (the same law as [0, 2 pi)): __sincosf's range, error < 2^-21
       const float radius = sqrtf(-2.0f * logf(to_float_radius(w.v[2 * k])));
       float s, c;
-      sincospif(2.0f * to_float01(w.v[2 * k + 1]), &s, &c);
+      __sincosf(3.14159265358979f * (2.0f * to_float_open(w.v[2 * k + 1]) - 1.0f), &s, &c);
       r[2 * k] = loc + scale * (radius * c);
       r[2 * k + 1] = loc + scale * (radius * s);
     }
@@ -126,8 +130,9 @@ extern "C" __global__ void cupp_random_normal_f64(double* out, long long n, cupp
                                                   int vec) {
   using namespace cupp_random;
   const long long groups = (n + 1) / 2;
+  const round_keys keys(call.k0, call.k1);
   CUPP_GRID_LOOP(g, groups) {
-    const u32x4 w = draw(call, (u64)g, 0);
+    const u32x4 w = draw(call, keys, (u64)g, 0);
     const long long e = 2 * g;
     const double u1 = (double)(((((u64)w.v[0] << 32) | w.v[1]) >> 11) + 1) * (1.0 / 9007199254740992.0);
     const double radius = sqrt(-2.0 * log(u1));
@@ -152,8 +157,9 @@ extern "C" __global__ void cupp_random_normal_f64(double* out, long long n, cupp
 extern "C" __global__ void cupp_random_raw32(unsigned int* out, long long n, cupp_random::philox_call call) {
   using namespace cupp_random;
   const long long groups = (n + 3) / 4;
+  const round_keys keys(call.k0, call.k1);
   CUPP_GRID_LOOP(g, groups) {
-    const u32x4 w = draw(call, (u64)g, 0);
+    const u32x4 w = draw(call, keys, (u64)g, 0);
     for (int k = 0; k < 4 && 4 * g + k < n; ++k) out[4 * g + k] = w.v[k];
   }
 }
@@ -161,8 +167,9 @@ extern "C" __global__ void cupp_random_raw32(unsigned int* out, long long n, cup
 extern "C" __global__ void cupp_random_raw64(unsigned long long* out, long long n, cupp_random::philox_call call) {
   using namespace cupp_random;
   const long long groups = (n + 1) / 2;
+  const round_keys keys(call.k0, call.k1);
   CUPP_GRID_LOOP(g, groups) {
-    const u32x4 w = draw(call, (u64)g, 0);
+    const u32x4 w = draw(call, keys, (u64)g, 0);
     for (int k = 0; k < 2 && 2 * g + k < n; ++k) out[2 * g + k] = ((u64)w.v[2 * k] << 32) | w.v[2 * k + 1];
   }
 }
@@ -212,21 +219,41 @@ __device__ __forceinline__ u64 bounded(const philox_call& call, u64 g, int lane,
 // truncation gives every signed and unsigned dtype; bool is 0/1 in one byte). wide: 64-bit lanes.
 extern "C" __global__ void cupp_random_integers(void* out, long long n, cupp_random::philox_call call,
                                                 cupp_random::iparam low, cupp_random::iparam range, int itemsize,
-                                                int wide, int broken) {
+                                                int wide, int broken, int vec) {
   using namespace cupp_random;
   const int per = wide ? 2 : 4;
   const long long groups = (n + per - 1) / per;
+  const round_keys keys(call.k0, call.k1);
   CUPP_GRID_LOOP(g, groups) {
-    const u32x4 first = draw(call, (u64)g, 0);
-    for (int k = 0; k < per; ++k) {
-      const long long i = g * per + k;
-      if (i >= n) break;
-      const u64 v = low.at(i) + bounded(call, (u64)g, k, wide, first, range.at(i), broken);
+    const u32x4 first = draw(call, keys, (u64)g, 0);
+    const long long i0 = g * per;
+    u64 v[4] = {0, 0, 0, 0};
+    for (int k = 0; k < per && i0 + k < n; ++k)
+      v[k] = low.at(i0 + k) + bounded(call, (u64)g, k, wide, first, range.at(i0 + k), broken);
+    if (i0 + per <= n && vec) {  // a full group: 16-byte (or 8- / 4-byte) stores
       switch (itemsize) {
-        case 1: static_cast<unsigned char*>(out)[i] = (unsigned char)v; break;
-        case 2: static_cast<unsigned short*>(out)[i] = (unsigned short)v; break;
-        case 4: static_cast<unsigned int*>(out)[i] = (unsigned int)v; break;
-        default: static_cast<unsigned long long*>(out)[i] = v; break;
+        case 1: reinterpret_cast<unsigned int*>(static_cast<unsigned char*>(out) + i0)[0] =
+                    (u32)(v[0] & 0xff) | (u32)(v[1] & 0xff) << 8 | (u32)(v[2] & 0xff) << 16 | (u32)(v[3] & 0xff) << 24;
+                continue;
+        case 2: *reinterpret_cast<uint2*>(static_cast<unsigned short*>(out) + i0) =
+                    make_uint2((u32)(v[0] & 0xffff) | (u32)(v[1] & 0xffff) << 16, (u32)(v[2] & 0xffff) | (u32)(v[3] & 0xffff) << 16);
+                continue;
+        case 4: *reinterpret_cast<uint4*>(static_cast<unsigned int*>(out) + i0) = make_uint4((u32)v[0], (u32)v[1], (u32)v[2], (u32)v[3]);
+                continue;
+        default:
+          reinterpret_cast<ulonglong2*>(static_cast<unsigned long long*>(out) + i0)[0] = make_ulonglong2(v[0], v[1]);
+          if (per == 4)
+            reinterpret_cast<ulonglong2*>(static_cast<unsigned long long*>(out) + i0)[1] = make_ulonglong2(v[2], v[3]);
+          continue;
+      }
+    }
+    for (int k = 0; k < per && i0 + k < n; ++k) {
+      const long long i = i0 + k;
+      switch (itemsize) {
+        case 1: static_cast<unsigned char*>(out)[i] = (unsigned char)v[k]; break;
+        case 2: static_cast<unsigned short*>(out)[i] = (unsigned short)v[k]; break;
+        case 4: static_cast<unsigned int*>(out)[i] = (unsigned int)v[k]; break;
+        default: static_cast<unsigned long long*>(out)[i] = v[k]; break;
       }
     }
   }

@@ -68,6 +68,29 @@ CUPP_RANDOM_HD u32x4 philox4x32_10(u32 c0, u32 c1, u32 c2, u32 c3, u32 k0, u32 k
   return out;
 }
 
+// Philox4x32-10 with the ten round keys computed once (a thread that draws many counters).
+struct round_keys {
+  u32 k0[10], k1[10];
+  CUPP_RANDOM_HD round_keys(u32 a, u32 b) {
+    CUPP_RANDOM_UNROLL
+    for (int r = 0; r < 10; ++r) {
+      k0[r] = a + (u32)r * philox_w0;
+      k1[r] = b + (u32)r * philox_w1;
+    }
+  }
+};
+CUPP_RANDOM_HD u32x4 philox4x32_10(u32 c0, u32 c1, u32 c2, u32 c3, const round_keys& k) {
+  u32 c[4] = {c0, c1, c2, c3};
+  CUPP_RANDOM_UNROLL
+  for (int r = 0; r < 10; ++r) philox_round(c, k.k0[r], k.k1[r]);
+  u32x4 out;
+  out.v[0] = c[0];
+  out.v[1] = c[1];
+  out.v[2] = c[2];
+  out.v[3] = c[3];
+  return out;
+}
+
 // What a launch needs: the key and the call's 96-bit base counter (c0 the low word).
 struct philox_call {
   u32 k0, k1;
@@ -79,6 +102,12 @@ CUPP_RANDOM_HD u32x4 draw(const philox_call& call, u64 g, u32 j) {
   const u64 lo = ((u64)call.c1 << 32 | call.c0) + g;
   const u32 c2 = call.c2 + (lo < g ? 1u : 0u);  // the carry into the high word
   return philox4x32_10((u32)lo, (u32)(lo >> 32), c2, j, call.k0, call.k1);
+}
+
+CUPP_RANDOM_HD u32x4 draw(const philox_call& call, const round_keys& keys, u64 g, u32 j) {
+  const u64 lo = ((u64)call.c1 << 32 | call.c0) + g;
+  const u32 c2 = call.c2 + (lo < g ? 1u : 0u);
+  return philox4x32_10((u32)lo, (u32)(lo >> 32), c2, j, keys);
 }
 
 // Word to [0, 1): NumPy's conversions (24 bits for float32, 53 for float64).

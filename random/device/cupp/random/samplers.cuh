@@ -2,7 +2,7 @@
 // kernels.cuh): each draws from one element's own word stream (philox.cuh's element_stream), so
 // how many words an element takes never shifts another element's numbers. The algorithms are
 // NumPy's (numpy/random/src/distributions/distributions.c: Marsaglia-Tsang gamma, Johnk's beta,
-// PTRS poisson, wald, vonmises, logseries, zipf) except binomial, which is inversion for
+// PTRS poisson, wald, vonmises, logseries, zipf, hypergeometric) except binomial, which is inversion for
 // n*min(p, 1-p) < 10 and Hormann's BTRS above (NumPy uses BTPE there: the same distribution).
 #pragma once
 
@@ -145,6 +145,67 @@ __device__ __noinline__ long long binomial_sample(element_stream& s, double nd, 
   return flip ? n - k : k;
 }
 
+// A uniform integer in [0, max] (NumPy's random_interval: masked rejection).
+__device__ __forceinline__ u64 interval(element_stream& s, u64 max) {
+  if (max == 0) return 0;
+  u64 mask = max;
+  mask |= mask >> 1; mask |= mask >> 2; mask |= mask >> 4; mask |= mask >> 8; mask |= mask >> 16; mask |= mask >> 32;
+  u64 v;
+  if (max <= 0xFFFFFFFFull) {
+    while ((v = (s.next32() & mask)) > max) {}
+  } else {
+    while ((v = (s.next64() & mask)) > max) {}
+  }
+  return v;
+}
+
+__device__ __forceinline__ double logfactorial(long long k) { return lgamma((double)k + 1.0); }
+
+// NumPy's random_hypergeometric: the simple urn for small samples, Stadlober's HRUA otherwise.
+__device__ __noinline__ long long hypergeometric_sample(element_stream& s, long long good, long long bad,
+                                                        long long sample) {
+  const long long total = good + bad;
+  if (!(sample >= 10 && sample <= total - 10)) {
+    const long long computed = sample > total / 2 ? total - sample : sample;
+    long long remaining_total = total, remaining_good = good, left = computed;
+    while (left > 0 && remaining_good > 0 && remaining_total > remaining_good) {
+      --remaining_total;
+      if ((long long)interval(s, (u64)remaining_total) < remaining_good) --remaining_good;
+      --left;
+    }
+    if (remaining_total == remaining_good) remaining_good -= left;
+    return sample > total / 2 ? remaining_good : good - remaining_good;
+  }
+  const double D1 = 1.7155277699214135, D2 = 0.8989161620588988;
+  const long long computed = sample < total - sample ? sample : total - sample;
+  const long long mingb = good < bad ? good : bad, maxgb = good < bad ? bad : good;
+  const double p = (double)mingb / total, q = (double)maxgb / total;
+  const double mu = computed * p, a = mu + 0.5;
+  const double var = (double)(total - computed) * computed * p * q / (total - 1);
+  const double c = sqrt(var + 0.5), h = D1 * c + D2;
+  const long long m = (long long)floor((double)(computed + 1) * (mingb + 1) / (total + 2));
+  const double g = logfactorial(m) + logfactorial(mingb - m) + logfactorial(computed - m) +
+                   logfactorial(maxgb - computed + m);
+  const double bmax = (double)((computed < mingb ? computed : mingb) + 1);
+  const double b = bmax < floor(a + 16 * c) ? bmax : floor(a + 16 * c);
+  long long K;
+  for (;;) {
+    const double U = s.uniform(), V = s.uniform();
+    const double X = a + h * (V - 0.5) / U;
+    if (X < 0.0 || X >= b) continue;
+    K = (long long)floor(X);
+    const double gp = logfactorial(K) + logfactorial(mingb - K) + logfactorial(computed - K) +
+                      logfactorial(maxgb - computed + K);
+    const double T = g - gp;
+    if (U * (4.0 - U) - 3.0 <= T) break;
+    if (U * (U - T) >= 1) continue;
+    if (2.0 * log(U) <= T) break;
+  }
+  if (good > bad) K = computed - K;
+  if (computed < sample) K = good - K;
+  return K;
+}
+
 __device__ __noinline__ double sample_real(element_stream& s, int dist, double a, double b, double c) {
   switch (dist) {
     case s_standard_gamma: return std_gamma(s, a);
@@ -225,7 +286,7 @@ __device__ __noinline__ double sample_real(element_stream& s, int dist, double a
   return 0.0;
 }
 
-__device__ __noinline__ long long sample_int(element_stream& s, int dist, double a, double b, double) {
+__device__ __noinline__ long long sample_int(element_stream& s, int dist, double a, double b, double c) {
   switch (dist) {
     case s_poisson: return poisson_sample(s, a);
     case s_binomial: return binomial_sample(s, a, b);
@@ -251,6 +312,7 @@ __device__ __noinline__ long long sample_int(element_stream& s, int dist, double
         return V >= q ? 1 : 2;
       }
     }
+    case s_hypergeometric: return hypergeometric_sample(s, (long long)a, (long long)b, (long long)c);
     case s_zipf: {
       if (a >= 1025) return 1;
       const double am1 = a - 1.0, bb = pow(2.0, am1);
