@@ -10,7 +10,8 @@
 //     strides) is copied, per matrix layout, before broadcasting. A batch of one matrix times a
 //     stack folds into one GEMM where the layout allows.
 //   - int8: cuBLAS's int8 x int8 -> int32 path (CUBLAS_COMPUTE_32I), then a wrapping cast to
-//     int8, which is NumPy's result bit for bit (its int8 matmul wraps modulo 2^8).
+//     int8, which is NumPy's result bit for bit (its int8 matmul wraps modulo 2^8); operands are
+//     copied into the layout cuBLAS's int8 tensor-core kernels take (k contiguous in both).
 //   - bool and the other integers: an NVRTC kernel (linalg/device/cupp/linalg/matmul_generic.cuh)
 //     with NumPy's wrapping semantics, on any strides.
 // No device synchronisation; everything runs on the current stream of c's device.
