@@ -3,6 +3,8 @@
 // per device and shared by all threads; enable_nd_planning is thread-local.
 #include "plan_cache.hpp"
 
+#include "callbacks.hpp"
+
 #include <cufft.h>
 #include <cufftXt.h>
 
@@ -128,6 +130,8 @@ plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
   made_ = true;
   try {
     check(cufftSetAutoAllocation(h, 0), "cufftSetAutoAllocation");
+    if (key.callback != 0)  // LTO callbacks go on after cufftCreate and before planning
+      attach_callbacks(h, *reinterpret_cast<const callback_set*>(key.callback), key.kind, key.double_precision, device);
     std::array<long long, 3> n = key.n, inembed = key.inembed, onembed = key.onembed;
     const cudaDataType exec = key.double_precision ? CUDA_C_64F : CUDA_C_32F;
     std::size_t work = 0;

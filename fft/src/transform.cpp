@@ -4,6 +4,8 @@
 // zero-padding, cropping (a view), out= and scaling (one pass, only when the factor is not 1).
 #include "transform.hpp"
 
+#include "callbacks.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -36,6 +38,13 @@ double round_to(double v, dtype t) {
 std::vector<index_item> full_slices(int ndim) { return std::vector<index_item>(ndim, slice()); }
 
 bool is_complex(dtype t) { return t == complex64 || t == complex128; }
+
+// With cuFFT callbacks current, a transform must be one cuFFT execution.
+void require_one_execution(bool one, const char* what) {
+  if (!one && current_callbacks() != nullptr)
+    throw ValueError(std::string("cuFFT callbacks need a transform that runs as one cuFFT execution (up to three axes "
+                                 "whose strides nest, the others in one batch dimension); this one ") + what);
+}
 
 // The element strides of x (bytes / itemsize).
 std::vector<std::int64_t> element_strides(const ndarray& x) {
@@ -144,6 +153,7 @@ bool execute(transform_kind kind, int direction, const ndarray& in, const ndarra
   key.kind = kind;
   key.double_precision = out.dtype() == complex128 || out.dtype() == float64;
   key.direction = direction;
+  key.callback = current_callback_identity();
   for (int i = 0; i < key.rank; ++i) {
     key.n[i] = real_side.shape()[axes[i]];
     key.inembed[i] = i == 0 ? in.shape()[axes[0]] : is[axes[i - 1]] / is[axes[i]];
@@ -208,6 +218,7 @@ bool execute(transform_kind kind, int direction, const ndarray& in, const ndarra
       index[k] = 0;
     }
   }
+  require_one_execution(runs.size() == 1, "needs a loop of executions over its other axes");
   if (kind != transform_kind::c2c) {
     const bool real_in = kind == transform_kind::r2c;
     const std::uintptr_t align = 2 * (real_in ? in.itemsize() : out.itemsize());
@@ -252,6 +263,7 @@ ndarray c2c(const ndarray& a, std::vector<int> axes, std::vector<std::int64_t> s
   std::vector<int> sorted = axes;
   std::sort(sorted.begin(), sorted.end());
   if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    require_one_execution(false, "repeats an axis");
     ndarray x = a;
     bool x_owned = owned;
     for (std::size_t i = axes.size(); i-- > 0;) {
@@ -288,10 +300,12 @@ ndarray c2c(const ndarray& a, std::vector<int> axes, std::vector<std::int64_t> s
   std::vector<int> planned;
   for (std::size_t i = 0; i < axes.size(); ++i)
     if (sizes[i] > 1) planned.push_back(axes[i]);
+  require_one_execution(!planned.empty(), "is 1-point along every axis (no cuFFT kernel runs)");
   if (planned.empty()) {
     if (!same_view(dst, src)) dst.assign(src);
   } else {
     const auto groups = plan_groups(src, dst, planned, config::get_enable_nd_planning());
+    require_one_execution(groups.size() == 1, "needs several plans");
     for (std::size_t g = 0; g < groups.size(); ++g)
       execute(transform_kind::c2c, direction, g == 0 ? src : dst, dst, groups[g]);
   }
@@ -321,9 +335,11 @@ ndarray r2c(const ndarray& a, int axis, std::int64_t n, double scale, const ndar
   if (!usable_layout(src, 2 * t.real_type.itemsize())) src = src.copy();  // (a 0-offset C copy is aligned)
   ndarray dst = destination(out, src, false, t.complex_type, shape, false);
   if (dst.size() > 0) {
+    require_one_execution(n > 1, "is 1-point (no cuFFT kernel runs)");
     if (n == 1) {
       dst.assign(src);  // the identity (cuFFT plans no 1-point transform)
     } else if (!execute(transform_kind::r2c, forward_direction, src, dst, axes)) {
+      require_one_execution(false, "reads real rows cuFFT cannot take where they lie");
       // Loops over real rows that are not aligned for cuFFT: transform a copy with the axis last.
       const ndarray moved = ascontiguousarray(src.moveaxis(axis, -1));
       std::vector<std::int64_t> moved_shape = shape_of(moved);
@@ -367,9 +383,11 @@ ndarray c2r(const ndarray& a, int axis, std::int64_t n, double scale, const ndar
   }
   ndarray dst = destination(out, src, false, t.real_type, shape, false);
   if (dst.size() > 0) {
+    require_one_execution(n > 1, "is 1-point (no cuFFT kernel runs)");
     if (n == 1) {
       dst.assign(src.real());  // the identity on the real part
     } else if (!execute(transform_kind::c2r, inverse_direction, src, dst, axes)) {
+      require_one_execution(false, "writes real rows cuFFT cannot take where they lie");
       // Real rows of the result not aligned for cuFFT: into a temporary with the axis last.
       const ndarray moved = ascontiguousarray(src.moveaxis(axis, -1));
       std::vector<std::int64_t> moved_shape = shape_of(moved);

@@ -8,6 +8,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/fft.hpp"
 #include "cupp/ufunc.hpp"
+#include "callbacks.hpp"
 #include "transform.hpp"
 
 namespace cupp::fft {
@@ -163,6 +164,9 @@ ndarray real_nd(const ndarray& a, const std::optional<std::vector<std::int64_t>>
   const double scale = total_factor(k, s, detail::dtypes_of(a.dtype()).factor_type);
   const int last = normalized.back();
   if (axes.size() == 1) return detail::r2c(a, last, s.back(), scale, out);
+  if (detail::current_callbacks())
+    throw ValueError("cuFFT callbacks need a transform that runs as one cuFFT execution; rfftn over several axes runs an "
+                     "rfft and then an fft");
   const ndarray half = detail::r2c(a, last, s.back(), 1.0, ndarray());
   std::vector<int> rest(normalized.begin(), normalized.end() - 1);
   std::vector<std::int64_t> rest_s(s.begin(), s.end() - 1);
@@ -180,6 +184,9 @@ ndarray inverse_real_nd(const ndarray& a, const std::optional<std::vector<std::i
   const double scale = total_factor(k, s, detail::dtypes_of(a.dtype()).factor_type);
   const int last = normalized.back();
   if (axes.size() == 1) return detail::c2r(a, last, s.back(), scale, out, false, false);
+  if (detail::current_callbacks())
+    throw ValueError("cuFFT callbacks need a transform that runs as one cuFFT execution; irfftn over several axes runs an "
+                     "ifft and then an irfft");
   std::vector<int> rest(normalized.begin(), normalized.end() - 1);
   std::vector<std::int64_t> rest_s(s.begin(), s.end() - 1);
   const ndarray mixed = detail::c2c(a, rest, rest_s, 1, 1.0, ndarray(), false);

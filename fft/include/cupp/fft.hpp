@@ -109,6 +109,38 @@ ndarray ifftshift(const ndarray& x);
 ndarray ifftshift(const ndarray& x, std::span<const int> axes);
 ndarray ifftshift(const ndarray& x, std::initializer_list<int> axes);
 
+// cuFFT LTO callbacks (CuPy's set_cufft_callbacks with cb_ver='jit'), as a scoped guard for the
+// calling thread: transforms made while it lives run `load` on every input element cuFFT reads
+// and `store` on every output element it writes. Each is CUDA source defining an extern "C"
+// __device__ function named load_name / store_name with cuFFT's JIT signature, e.g.
+//   extern "C" __device__ cufftComplex cupp_fft_load(void* in, unsigned long long offset, void* info, void* shared);
+//   extern "C" __device__ void cupp_fft_store(void* out, unsigned long long offset, cufftComplex value,
+//                                             void* info, void* shared);
+// (cufftReal / cufftDoubleReal / cufftDoubleComplex for the other transforms; the names are
+// declared for the source). The source is compiled by NVRTC to LTO-IR for the device and attached
+// with cufftXtSetJITCallback before planning; load_data / store_data are the callbacks' caller_info.
+// The plan cache keys on the whole set. A transform that does not run as one cuFFT execution
+// (several plans, a loop of executions, a 1-point transform) is ValueError; the norm scaling pass
+// (and ihfft's conjugate) run after the store callback.
+struct cufft_callbacks {
+  std::string load{};
+  std::string store{};
+  void* load_data = nullptr;
+  void* store_data = nullptr;
+  std::string load_name = "cupp_fft_load";
+  std::string store_name = "cupp_fft_store";
+};
+class set_cufft_callbacks {
+ public:
+  explicit set_cufft_callbacks(const cufft_callbacks& callbacks);
+  ~set_cufft_callbacks();  // the previous set (or none) is current again
+  set_cufft_callbacks(const set_cufft_callbacks&) = delete;
+  set_cufft_callbacks& operator=(const set_cufft_callbacks&) = delete;
+
+ private:
+  const void* previous_;
+};
+
 // The plan cache (CuPy's cupy.fft.config and its PlanCache). One LRU cache per device, keyed by
 // the whole problem (sizes, 64-bit strides and distances, batch, types, direction); a plan is
 // shared by every stream and thread, each execution taking its work area from cupp's pool on

@@ -18,6 +18,7 @@
 #include "error_of.hpp"
 #include "fft_device_headers.hpp"
 #include "helpers_program.hpp"
+#include "callbacks.hpp"
 #include "plan_cache.hpp"
 #include "transform.hpp"
 
@@ -100,6 +101,37 @@ TEST(FftHost, NormFactorsAreRoundedAsNumPyRoundsThem) {
   EXPECT_EQ(fft::detail::dtypes_of(bool_).factor_type, float64);
   EXPECT_EQ(fft::detail::dtypes_of(bfloat16).complex_type, complex64);
   EXPECT_EQ(fft::detail::dtypes_of(complex64).factor_type, float32);
+}
+
+// A callback source compiles to LTO-IR without a GPU (cuFFT's type names come declared); a guard
+// makes its set current for the thread and restores the previous one; equal sets share one
+// identity (the plan cache's key).
+TEST(FftHost, CallbacksCompileToLtoIrAndNest) {
+  const std::string load = R"(extern "C" __device__ cufftComplex cupp_fft_load(void* in, unsigned long long offset,
+                                                                             void* info, void* shared) {
+    return static_cast<cufftComplex*>(in)[offset];
+  })";
+  const std::string& ir = fft::detail::callback_ltoir(load, 90);
+  EXPECT_FALSE(ir.empty());
+  EXPECT_EQ(&fft::detail::callback_ltoir(load, 90), &ir);  // cached
+  EXPECT_THROW(fft::detail::callback_ltoir("this is not CUDA", 90), CompileError);
+  EXPECT_EQ(fft::detail::current_callback_identity(), 0u);
+  std::uintptr_t outer = 0;
+  {
+    fft::set_cufft_callbacks a({.load = load});
+    outer = fft::detail::current_callback_identity();
+    EXPECT_NE(outer, 0u);
+    {
+      fft::set_cufft_callbacks b({.load = load, .load_data = &outer});
+      EXPECT_NE(fft::detail::current_callback_identity(), outer);  // other caller_info: another set
+    }
+    EXPECT_EQ(fft::detail::current_callback_identity(), outer);
+    fft::set_cufft_callbacks same({.load = load});
+    EXPECT_EQ(fft::detail::current_callback_identity(), outer);  // interned
+  }
+  EXPECT_EQ(fft::detail::current_callback_identity(), 0u);
+  EXPECT_THROW(fft::set_cufft_callbacks({}), ValueError);
+  EXPECT_THROW(fft::set_cufft_callbacks({.store = "x", .store_name = ""}), ValueError);
 }
 
 TEST(ModulesHost, CuppCarriesEveryModuleWithItsLibraryVersions) {

@@ -1,0 +1,105 @@
+// cuFFT LTO callbacks (callbacks.hpp): the thread's current callback set, interned sets (their
+// address is the plan cache's callback key), NVRTC LTO-IR for each callback source (cached in
+// memory per source and architecture), and cufftXtSetJITCallback on a plan before it is planned.
+#include "callbacks.hpp"
+
+#include <cufft.h>
+#include <cufftXt.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "compiler/lto_link.hpp"
+#include "compiler/nvrtc_program.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/fft.hpp"
+
+namespace cupp::fft::detail {
+
+namespace {
+
+thread_local const callback_set* current = nullptr;
+
+std::mutex interned_mutex;
+std::vector<std::unique_ptr<callback_set>>& interned() {
+  static std::vector<std::unique_ptr<callback_set>> all;
+  return all;
+}
+
+const callback_set* intern(callback_set s) {
+  std::lock_guard lock(interned_mutex);
+  for (const auto& p : interned())
+    if (p->load == s.load && p->store == s.store && p->load_name == s.load_name && p->store_name == s.store_name &&
+        p->load_data == s.load_data && p->store_data == s.store_data)
+      return p.get();
+  interned().push_back(std::make_unique<callback_set>(std::move(s)));
+  return interned().back().get();
+}
+
+// cuFFT's type names, so that a callback needs no cuFFT header (NVRTC has float2 and double2).
+constexpr const char* prelude =
+    "typedef float2 cufftComplex;\ntypedef double2 cufftDoubleComplex;\n"
+    "typedef float cufftReal;\ntypedef double cufftDoubleReal;\n#line 1\n";
+
+void check(cufftResult r, const char* call) {
+  if (r != CUFFT_SUCCESS)
+    throw CudaError(std::string(call) + " failed: cufftResult " + std::to_string(static_cast<int>(r)), static_cast<int>(r));
+}
+
+}  // namespace
+
+const callback_set* current_callbacks() noexcept { return current; }
+std::uintptr_t current_callback_identity() noexcept { return reinterpret_cast<std::uintptr_t>(current); }
+
+const std::string& callback_ltoir(const std::string& source, int arch) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, int>, std::string> cache;
+  std::lock_guard lock(mutex);
+  auto key = std::make_pair(source, arch);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::string ir = cupp::detail::compile_to_ltoir({.name = "cupp_fft_callback", .source = prelude + source, .options = {}},
+                                                  arch);
+  return cache.emplace(std::move(key), std::move(ir)).first->second;
+}
+
+void attach_callbacks(int handle, const callback_set& set, transform_kind kind, bool dbl, int device) {
+  const int arch = cupp::detail::nvrtc_arch_for(cuda::Device(device).compute_capability());
+  const cufftHandle h = static_cast<cufftHandle>(handle);
+  const bool real_in = kind == transform_kind::r2c, real_out = kind == transform_kind::c2r;
+  if (!set.load.empty()) {
+    const std::string& ir = callback_ltoir(set.load, arch);
+    const cufftXtCallbackType type = real_in ? (dbl ? CUFFT_CB_LD_REAL_DOUBLE : CUFFT_CB_LD_REAL)
+                                             : (dbl ? CUFFT_CB_LD_COMPLEX_DOUBLE : CUFFT_CB_LD_COMPLEX);
+    void* info = set.load_data;
+    check(cufftXtSetJITCallback(h, set.load_name.c_str(), ir.data(), ir.size(), type, &info), "cufftXtSetJITCallback (load)");
+  }
+  if (!set.store.empty()) {
+    const std::string& ir = callback_ltoir(set.store, arch);
+    const cufftXtCallbackType type = real_out ? (dbl ? CUFFT_CB_ST_REAL_DOUBLE : CUFFT_CB_ST_REAL)
+                                              : (dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX);
+    void* info = set.store_data;
+    check(cufftXtSetJITCallback(h, set.store_name.c_str(), ir.data(), ir.size(), type, &info), "cufftXtSetJITCallback (store)");
+  }
+}
+
+}  // namespace cupp::fft::detail
+
+namespace cupp::fft {
+
+set_cufft_callbacks::set_cufft_callbacks(const cufft_callbacks& callbacks) : previous_(detail::current) {
+  if (callbacks.load.empty() && callbacks.store.empty())
+    throw ValueError("set_cufft_callbacks: give a load or a store callback (or both)");
+  if ((!callbacks.load.empty() && callbacks.load_name.empty()) || (!callbacks.store.empty() && callbacks.store_name.empty()))
+    throw ValueError("set_cufft_callbacks: a callback needs the name of its __device__ function");
+  detail::current = detail::intern({.load = callbacks.load, .store = callbacks.store, .load_name = callbacks.load_name,
+                                    .store_name = callbacks.store_name, .load_data = callbacks.load_data,
+                                    .store_data = callbacks.store_data});
+}
+
+set_cufft_callbacks::~set_cufft_callbacks() { detail::current = static_cast<const detail::callback_set*>(previous_); }
+
+}  // namespace cupp::fft

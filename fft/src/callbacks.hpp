@@ -1,0 +1,33 @@
+// Internal to the fft module: cuFFT LTO ("JIT") callbacks. set_cufft_callbacks makes a callback
+// set current for its thread; each distinct set (sources, symbol names, caller_info pointers) is
+// interned once, so its address is the identity the plan cache keys on. A plan made under a set
+// gets each callback's LTO-IR (NVRTC -dlto, relocatable, for the plan's device) attached with
+// cufftXtSetJITCallback after cufftCreate and before planning.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "plan_cache.hpp"
+
+namespace cupp::fft::detail {
+
+struct callback_set {
+  std::string load, store;            // CUDA sources; empty: no such callback
+  std::string load_name, store_name;  // the __device__ functions' names
+  void* load_data = nullptr;
+  void* store_data = nullptr;
+};
+
+// This thread's current set (null: none) and its identity for plan_key::callback (0: none).
+const callback_set* current_callbacks() noexcept;
+std::uintptr_t current_callback_identity() noexcept;
+
+// The LTO-IR of one callback source for `arch`, with cuFFT's type names (cufftComplex, ...)
+// declared first; cached in memory per (source, arch). CompileError from NVRTC.
+const std::string& callback_ltoir(const std::string& source, int arch);
+
+// Attaches the set's callbacks to the plan handle (before planning) for a transform of `kind`.
+void attach_callbacks(int handle, const callback_set& set, transform_kind kind, bool double_precision, int device);
+
+}  // namespace cupp::fft::detail
