@@ -1,0 +1,227 @@
+// The random module's kernels run on the CPU (tests/unit/random/device_shim.hpp), so CI without a
+// GPU checks their logic: the same words for every emulated launch shape, the vectorised stores
+// equal to the element-by-element ones, uniform/normal/exponential moments and KS statistics,
+// the rejection samplers (gamma, beta, poisson, binomial, hypergeometric, ...) against their
+// closed forms, Lemire's rejection (and that the broken hook fails), and the constraint bits.
+// The GPU tests (tests/gpu/random/) check the same on the device.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "../../gpu/random/random_stats.hpp"
+
+namespace emu {
+#include "device_shim.hpp"
+#include <cupp/random/kernels.cuh>
+#include <cupp/random/stream.cuh>
+}  // namespace emu
+
+namespace cupp {
+namespace {
+
+namespace st = test::stats;
+using emu::cupp_random::param;
+using emu::cupp_random::philox_call;
+
+// Runs `launch` as every thread of a blocks x threads grid, one after another.
+void run_grid(unsigned blocks, unsigned threads, const std::function<void()>& launch) {
+  emu::gridDim.x = blocks;
+  emu::blockDim.x = threads;
+  for (unsigned b = 0; b < blocks; ++b) {
+    for (unsigned t = 0; t < threads; ++t) {
+      emu::blockIdx.x = b;
+      emu::threadIdx.x = t;
+      launch();
+    }
+  }
+  emu::gridDim.x = emu::blockDim.x = 1;
+  emu::blockIdx.x = emu::threadIdx.x = 0;
+}
+
+const philox_call call{0x243f6a88u, 0x85a308d3u, 7, 0, 0};
+const param none{nullptr, 0.0};
+
+TEST(RandomKernelsHost, SameWordsForEveryLaunchShape) {
+  const long long n = 10007;
+  std::vector<float> base(n), other(n);
+  std::vector<double> sbase(300), sother(300);
+  run_grid(1, 1, [&] { emu::cupp_random_transform_f32(base.data(), n, call, emu::cupp_random::t_random, 1); });
+  run_grid(1, 1, [&] {
+    emu::cupp_random_stream(sbase.data(), 300, call, emu::cupp_random::s_gamma, param{nullptr, 0.7}, param{nullptr, 2.0},
+                            none, 0);
+  });
+  for (auto [b, t] : {std::pair{3u, 7u}, std::pair{64u, 32u}, std::pair{1u, 1024u}}) {
+    run_grid(b, t, [&] { emu::cupp_random_transform_f32(other.data(), n, call, emu::cupp_random::t_random, 1); });
+    EXPECT_EQ(base, other) << b << " x " << t;
+    run_grid(b, t, [&] {
+      emu::cupp_random_stream(sother.data(), 300, call, emu::cupp_random::s_gamma, param{nullptr, 0.7},
+                              param{nullptr, 2.0}, none, 0);
+    });
+    EXPECT_EQ(sbase, sother) << b << " x " << t;
+  }
+}
+
+TEST(RandomKernelsHost, VectorStoresEqualElementStores) {
+  const long long n = 4099;
+  std::vector<float> a(n), b(n);
+  emu::cupp_random_transform_f32(a.data(), n, call, emu::cupp_random::t_standard_exponential, 1);
+  emu::cupp_random_transform_f32(b.data(), n, call, emu::cupp_random::t_standard_exponential, 0);
+  EXPECT_EQ(a, b);
+  std::vector<double> c(n), d(n);
+  emu::cupp_random_normal_f64(c.data(), n, call, param{nullptr, 1.0}, param{nullptr, 2.0}, 0, 1);
+  emu::cupp_random_normal_f64(d.data(), n, call, param{nullptr, 1.0}, param{nullptr, 2.0}, 0, 0);
+  EXPECT_EQ(c, d);
+  for (int itemsize : {1, 2, 4, 8}) {
+    for (int wide : {0, 1}) {
+      if (wide && itemsize != 8) continue;
+      std::vector<unsigned char> v(n * 8 + 16), w(n * 8 + 16);
+      const emu::cupp_random::iparam low{nullptr, 3}, range{nullptr, wide ? (1ull << 40) : 250ull};
+      emu::cupp_random_integers(v.data(), n, call, low, range, itemsize, wide, 0, 1);
+      emu::cupp_random_integers(w.data(), n, call, low, range, itemsize, wide, 0, 0);
+      EXPECT_EQ(std::memcmp(v.data(), w.data(), n * itemsize), 0) << itemsize << " wide " << wide;
+    }
+  }
+}
+
+std::vector<double> transform64(int dist, double a, double b, double c, long long n) {
+  std::vector<double> x(n);
+  emu::cupp_random_transform_f64(x.data(), n, call, dist, param{nullptr, a}, param{nullptr, b}, param{nullptr, c}, 1);
+  return x;
+}
+
+std::vector<double> stream64(int dist, double a, double b, double c, long long n) {
+  std::vector<double> x(n);
+  emu::cupp_random_stream(x.data(), n, call, dist, param{nullptr, a}, param{nullptr, b}, param{nullptr, c}, 0);
+  return x;
+}
+
+std::vector<std::int64_t> stream_int(int dist, double a, double b, double c, long long n) {
+  std::vector<std::int64_t> x(n);
+  emu::cupp_random_stream(x.data(), n, call, dist, param{nullptr, a}, param{nullptr, b}, param{nullptr, c}, 2);
+  return x;
+}
+
+void expect_law(const std::vector<double>& x, const std::function<double(double)>& cdf, double mean, double var,
+                const char* what) {
+  EXPECT_LT(st::ks_statistic(x, cdf), st::ks_threshold(x.size())) << what;
+  const st::moments m = st::sample_moments(x);
+  EXPECT_NEAR(m.mean, mean, 6 * m.mean_se) << what;
+  EXPECT_NEAR(m.var, var, 6 * m.var_se) << what;
+}
+
+constexpr long long N = 1 << 18;
+
+TEST(RandomKernelsHost, ContinuousLaws) {
+  using namespace emu::cupp_random;
+  expect_law(transform64(t_uniform, -2, 5, 0, N), [](double x) { return (x + 2) / 5; }, 0.5, 25.0 / 12, "uniform");
+  expect_law(transform64(t_exponential, 2.5, 0, 0, N), [](double x) { return -std::expm1(-x / 2.5); }, 2.5, 6.25,
+             "exponential");
+  expect_law(transform64(t_rayleigh, 2, 0, 0, N), [](double x) { return -std::expm1(-x * x / 8); },
+             2 * std::sqrt(M_PI / 2), (4 - M_PI) / 2 * 4, "rayleigh");
+  std::vector<double> z(N);
+  emu::cupp_random_normal_f64(z.data(), N, call, param{nullptr, 3.0}, param{nullptr, 2.0}, 0, 1);
+  expect_law(z, [](double x) { return st::normal_cdf((x - 3) / 2); }, 3, 4, "normal float64");
+  std::vector<float> zf(N);
+  emu::cupp_random_normal_f32(zf.data(), N, call, 0.0f, 1.0f, 1);
+  expect_law(std::vector<double>(zf.begin(), zf.end()), [](double x) { return st::normal_cdf(x); }, 0, 1,
+             "normal float32");
+  expect_law(stream64(s_gamma, 0.6, 2.0, 0, N), [](double x) { return st::lower_gamma_p(0.6, x / 2); }, 1.2, 2.4,
+             "gamma(0.6, 2)");
+  expect_law(stream64(s_standard_gamma, 5.0, 0, 0, N), [](double x) { return st::lower_gamma_p(5.0, x); }, 5, 5,
+             "standard_gamma(5)");
+  expect_law(stream64(s_beta, 2, 5, 0, N), [](double x) { return st::incomplete_beta(2, 5, x); }, 2.0 / 7,
+             10.0 / (49 * 8), "beta(2, 5)");
+  expect_law(stream64(s_beta, 0.4, 0.9, 0, N), [](double x) { return st::incomplete_beta(0.4, 0.9, x); }, 0.4 / 1.3,
+             0.36 / (1.69 * 2.3), "beta(0.4, 0.9)");
+  expect_law(stream64(s_standard_t, 9, 0, 0, N), [](double x) { return st::student_t_cdf(x, 9); }, 0, 9.0 / 7,
+             "standard_t(9)");
+}
+
+void expect_pmf(const std::vector<std::int64_t>& v, const std::function<double(std::int64_t)>& pmf, double mean,
+                double var, const char* what) {
+  std::int64_t lo = -1, hi = -1;
+  for (std::int64_t k = 0; k < 100000; ++k) {
+    if (pmf(k) * double(v.size()) >= 20) {
+      if (lo < 0) lo = k;
+      hi = k;
+    } else if (lo >= 0 && k > hi + 50) {
+      break;
+    }
+  }
+  EXPECT_LT(std::fabs(st::chi2_z(v, pmf, lo, hi)), 5.0) << what;
+  const st::moments m = st::sample_moments(std::vector<double>(v.begin(), v.end()));
+  EXPECT_NEAR(m.mean, mean, 6 * m.mean_se) << what;
+  EXPECT_NEAR(m.var, var, 6 * m.var_se) << what;
+}
+
+double log_choose(double n, double k) { return std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1); }
+
+TEST(RandomKernelsHost, DiscreteLaws) {
+  using namespace emu::cupp_random;
+  for (double lam : {4.0, 30.0}) {
+    expect_pmf(stream_int(s_poisson, lam, 0, 0, N),
+               [=](std::int64_t k) { return std::exp(k * std::log(lam) - lam - std::lgamma(k + 1.0)); }, lam, lam,
+               "poisson");
+  }
+  for (auto [n, p] : {std::pair{30.0, 0.1}, std::pair{400.0, 0.35}, std::pair{200.0, 0.8}}) {
+    expect_pmf(stream_int(s_binomial, n, p, 0, N),
+               [=](std::int64_t k) {
+                 return k > n ? 0.0 : std::exp(log_choose(n, k) + k * std::log(p) + (n - k) * std::log1p(-p));
+               },
+               n * p, n * p * (1 - p), "binomial");
+  }
+  for (auto [g, b, s] : {std::tuple{20.0, 30.0, 5.0}, std::tuple{500.0, 400.0, 200.0}}) {
+    const double tot = g + b;
+    expect_pmf(stream_int(s_hypergeometric, g, b, s, N),
+               [=](std::int64_t k) {
+                 if (k > s || k > g || s - k > b) return 0.0;
+                 return std::exp(log_choose(g, k) + log_choose(b, s - k) - log_choose(tot, s));
+               },
+               s * g / tot, s * g * b * (tot - s) / (tot * tot * (tot - 1)), "hypergeometric");
+  }
+  expect_pmf(stream_int(s_geometric, 0.3, 0, 0, N), [](std::int64_t k) { return k < 1 ? 0.0 : std::pow(0.7, k - 1) * 0.3; },
+             1 / 0.3, 0.7 / 0.09, "geometric");
+}
+
+// Lemire: residues of integers(0, 3 * 2^30) mod 3 are uniform; without the rejection (the broken
+// hook) residue 0 comes twice as often, and the same check fails.
+TEST(RandomKernelsHost, LemireRejectionAndTheBrokenHook) {
+  const emu::cupp_random::iparam low{nullptr, 0}, range{nullptr, (3ull << 30) - 1};
+  for (int broken : {0, 1}) {
+    std::vector<std::int64_t> v(N);
+    emu::cupp_random_integers(v.data(), N, call, low, range, 8, 0, broken, 1);
+    for (auto& x : v) x %= 3;
+    const double z = st::chi2_z(v, [](std::int64_t k) { return k < 3 ? 1.0 / 3 : 0.0; }, 0, 2);
+    if (broken) {
+      EXPECT_GT(z, 100.0);
+    } else {
+      EXPECT_LT(std::fabs(z), 5.0);
+    }
+  }
+}
+
+TEST(RandomKernelsHost, ConstraintBits) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto bits = [](std::vector<double> v) {
+    unsigned flags = 0;
+    emu::cupp_random_check(v.data(), static_cast<long long>(v.size()), &flags);
+    return flags;
+  };
+  EXPECT_EQ(bits({0.5}), 32u | 64u);  // < 1 and <= 1 only
+  EXPECT_EQ(bits({nan}), 1u);
+  EXPECT_EQ(bits({-0.0}) & 2u, 2u);            // the sign bit, as NumPy's signbit
+  EXPECT_EQ(bits({-0.0}) & 256u, 0u);          // but not < 0
+  EXPECT_EQ(bits({2.0}) & (8u | 16u), 24u);
+  EXPECT_EQ(bits({1e19}) & 128u, 128u);        // above POISSON_LAM_MAX
+}
+
+}  // namespace
+}  // namespace cupp
