@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/launch.hpp"
 #include "cuda/device_scope.hpp"
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
@@ -20,6 +21,8 @@
 #include "cupp/sorting.hpp"
 #include "cupp/ufunc.hpp"
 #include "cusparse_wrap.hpp"
+#include "device_program.hpp"
+#include "sparse_device_headers.hpp"
 
 namespace cupp::sparse::detail {
 
@@ -68,8 +71,25 @@ ndarray expand_ptr(const ndarray& indptr, std::int64_t nnz) {
           "cusparseXcsr2coo");
     return out;
   }
-  const ndarray counts = cupp::diff(indptr(cupp::slice(std::nullopt, m + 1)));
-  return cupp::repeat(cupp::arange(m, idx), counts);
+  const ndarray ptr = idx == int64 ? cupp::ascontiguousarray(indptr) : cupp::astype(indptr, int64);
+  ndarray out = cupp::empty({nnz}, int64);
+  const int device = out.device();
+  const cupp::detail::kernel_module& module =
+      cupp::detail::routine_module(device, {"sparse:expand_ptr", 0}, [] { return expand_program(); });
+  const long long* in = static_cast<const long long*>(ptr.data());
+  long long* dst = static_cast<long long*>(out.data());
+  long long n_major = m;
+  void* args[] = {&in, &n_major, &dst};
+  cupp::detail::launch_1d(module.function(0), m, args, device);
+  return idx == int64 ? out : as_index(out, idx);
+}
+
+cupp::detail::routine_program expand_program() {
+  return {.name = "cupp_sparse_expand",
+          .source = "#include <cupp/sparse/expand.cuh>\n",
+          .kernels = {"cupp_sparse_expand_ptr_i64"},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
 }
 
 ndarray compress_ptr(const ndarray& major_sorted, std::int64_t n_major, const cupp::dtype& idx) {

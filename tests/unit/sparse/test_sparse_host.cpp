@@ -2,7 +2,7 @@
 // value dtypes SciPy allows (its error message for the others), cuSPARSE status codes turned into
 // CudaError naming the call, and the `format` member of SciPy's .npz files (numpy.array(b'csr'),
 // |S3) written byte for byte as numpy.save writes it and read back, also in the <U3 form of old
-// SciPy files, with malformed members refused.
+// SciPy files, with malformed members refused; the module's own device code compiles with NVRTC.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,10 +10,13 @@
 #include <vector>
 
 #include "cupp/errors.hpp"
+#include "compiler/nvrtc_program.hpp"
 #include "cusparse_wrap.hpp"
+#include "device_program.hpp"
 #include "error_of.hpp"
 #include "npz_format.hpp"
 #include "primitives.hpp"
+#include "sparse_device_headers.hpp"
 
 namespace cupp {
 namespace {
@@ -81,6 +84,25 @@ TEST(SparseHost, FormatMemberReadsOldUnicodeFormAndRefusesOthers) {
   EXPECT_NE(error_of<ValueError>([&] { sparse::detail::read_format_member(garbage); }), "<no error>");
   bytes.resize(bytes.size() - 8);  // truncated data
   EXPECT_NE(error_of<ValueError>([&] { sparse::detail::read_format_member(bytes); }), "<no error>");
+}
+
+// The module's device code is embedded under its include name and compiles for sm_90 with NVRTC
+// (no GPU needed), and not without the module's headers.
+TEST(SparseHost, ModuleDeviceCodeIsEmbeddedAndCompiles) {
+  bool found = false;
+  for (const cupp::detail::embedded_header& h : sparse::detail::embedded_headers())
+    found |= h.name == "cupp/sparse/expand.cuh" &&
+             h.contents.find("cupp_sparse_expand_ptr_i64") != std::string_view::npos;
+  EXPECT_TRUE(found);
+  const cupp::detail::routine_program p = sparse::detail::expand_program();
+  const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+      {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
+       .extra_headers = p.headers});
+  EXPECT_EQ(out.lowered_names.size(), 1u);
+  EXPECT_FALSE(out.binary.empty());
+  EXPECT_THROW(cupp::detail::nvrtc_compile({.program_name = p.name, .source = p.source,
+                                            .name_expressions = p.kernels, .arch = 90}),
+               std::exception);
 }
 
 }  // namespace
