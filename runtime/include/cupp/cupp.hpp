@@ -34,6 +34,7 @@
 #include "cupp/modules.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/ops.hpp"
+#include "cupp/profiler.hpp"
 #include "cupp/promotion.hpp"
 #include "cupp/reduction_kernel.hpp"
 #include "cupp/reductions.hpp"

@@ -5,6 +5,7 @@
 
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
+#include "cuda/nvtx.hpp"
 
 namespace cupp::detail {
 
@@ -12,6 +13,7 @@ void launch_1d(const void* kernel, std::int64_t n, void** args, int device, std:
                unsigned threads) {
   device_scope scope(device);
   const std::int64_t b = blocks ? *blocks : grid_blocks(n, threads);
+  const cupp::detail::launch_range range([&] { return kernel_label(kernel) + " n=" + std::to_string(n); });
   cuda::detail::check(cudaLaunchKernel(kernel, dim3(static_cast<unsigned>(b)), dim3(threads), args, 0,
                                        cuda::detail::current_stream_handle(device)),
                       "cudaLaunchKernel");

@@ -13,6 +13,7 @@
 #include "compiler/hash.hpp"
 #include "compiler/kernel_cache.hpp"
 #include "cuda/check.hpp"
+#include "cuda/nvtx.hpp"
 #include "cupp/errors.hpp"
 
 namespace cupp::cuda {
@@ -84,6 +85,7 @@ void RawKernel::launch_with(const launch_config& config, void** args) const {
   const Stream stream = config.stream ? *config.stream : current_stream();
   DeviceGuard guard(stream.device());
   const void* f = function();
+  const cupp::detail::launch_range range([&] { return "RawKernel " + name_; });
   cuda::detail::check(
       cudaLaunchKernel(f, ::dim3(config.grid.x, config.grid.y, config.grid.z),
                        ::dim3(config.block.x, config.block.y, config.block.z), args, config.shared_mem, stream.handle()),

@@ -180,6 +180,9 @@ const var_def kVariables[] = {
                   "1: write the CUDA source of a kernel that fails to compile to standard error"),
     CUPP_BOOL_VAR("CUPP_CUDA_COMPILE_WITH_DEBUG", "CUPY_CUDA_COMPILE_WITH_DEBUG", cuda_compile_with_debug,
                   "1: compile kernels with debug information (--device-debug, --generate-line-info)"),
+    CUPP_BOOL_VAR("CUPP_NVTX_OPS", "(none)", nvtx_ops,
+                  "1: an NVTX range around every kernel launch cupp makes, named by its op, loop and layout "
+                  "class (for Nsight Systems)"),
     {"CUPP_SEED", "CUPY_SEED", "seed of the default random generator; unset: seeded from the OS", false,
      [](settings& s, std::string_view n, std::string_view t) {
        s.seed = parse_uint(n, t, "a non-negative integer below 2^64");

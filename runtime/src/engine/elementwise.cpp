@@ -9,12 +9,15 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <utility>
 
 #include "compiler/kernel_cache.hpp"
 #include "compiler/report_word.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cuda/device_scope.hpp"
+#include "cuda/nvtx.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "engine/layout_plan.hpp"
@@ -178,6 +181,19 @@ void check_error_flag(const op_spec& op, const found_kernel& kernel, cudaStream_
 
 bool aligned(const void* p, std::size_t bytes) { return reinterpret_cast<std::uintptr_t>(p) % bytes == 0; }
 
+// CUPP_NVTX_OPS's name of a launch: the op, its operands' dtypes in memory, the layout class and
+// vector width ("add float32,float32->float32 contiguous vec4").
+std::string launch_label(const op_spec& op, const kernel_desc& desc) {
+  std::string label(op.name);
+  const char* sep = " ";
+  for (const kernel_operand& o : desc.inputs) label += std::exchange(sep, ",") + dtype(o.storage).name();
+  sep = "->";
+  for (const kernel_operand& o : desc.outputs) label += std::exchange(sep, ",") + dtype(o.storage).name();
+  label += desc.tiled ? " tiled" : desc.contiguous ? " contiguous" : " strided" + std::to_string(desc.ndim) + "d";
+  if (desc.has_where) label += " where";
+  return label + " vec" + std::to_string(desc.vec);
+}
+
 // Describes, finds and launches the kernel for prepared operands (inputs then outputs).
 void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const std::int64_t> extents,
             std::int64_t max_byte_offset, std::span<launch_operand> ops, launch_operand* where, int device) {
@@ -262,6 +278,7 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
     block = dim3(threads);
   }
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
+  const cupp::detail::launch_range range([&] { return launch_label(op, desc); });
   if (!kernel.error_flag) {
     cuda::detail::check(cudaLaunchKernel(kernel.kernel, grid, block, params.pointers(), 0, stream), "cudaLaunchKernel");
     return;

@@ -22,6 +22,7 @@
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cuda/device_scope.hpp"
+#include "cuda/nvtx.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/promotion.hpp"
 #include "engine/kernel_composer.hpp"
@@ -456,6 +457,7 @@ std::vector<ndarray> ElementwiseKernel::call_indexed(std::span<const operand> ar
   }
   constexpr std::int64_t threads = 256;
   const dim3 grid(static_cast<unsigned>(std::min<std::int64_t>((n + threads - 1) / threads, 0x7fffffff)));
+  const cupp::detail::launch_range range([&] { return "ElementwiseKernel " + name(); });
   cuda::detail::check(cudaLaunchKernel(module.function(0), grid, dim3(threads), pack.pointers(), 0,
                                        cuda::detail::current_stream_handle(device)),
                       "cudaLaunchKernel");

@@ -19,6 +19,7 @@
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cuda/device_scope.hpp"
+#include "cuda/nvtx.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
@@ -92,6 +93,7 @@ ndarray one_pass_variance(const ndarray& a, const std::vector<bool>& reduced_axi
   void* args[] = {&part_arg, &out_arg, &n_out, &n_chunks, &o_step, &c_step, &dd};
   // Many chunks per output: a block merges them (a lone thread would wait on each load in turn).
   const bool block_per_output = splits > 64;
+  const cupp::detail::launch_range range([&] { return std::string("var.reduce ") + a.dtype().name() + " one pass"; });
   const dim3 grid2(static_cast<unsigned>(block_per_output ? std::min<std::int64_t>(out_size, 0x7fffffff)
                                                           : (out_size + block_threads - 1) / block_threads));
   cuda::detail::check(cudaLaunchKernel(module.function(block_per_output ? 2 : 1), grid2, dim3(block_threads), args, 0,

@@ -22,6 +22,7 @@
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cuda/device_scope.hpp"
+#include "cuda/nvtx.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
@@ -121,6 +122,13 @@ kernels find_kernels(const op_spec& op, const reduce_desc& desc, int device) {
           module.function(desc.layout == reduce_class::columns ? 3 : 2)};
 }
 
+// CUPP_NVTX_OPS's name of a reduction's launches: "sum.reduce float32->float32 rows".
+std::string reduce_label(const std::string& name, const reduce_desc& d) {
+  return name + " " + dtype(d.in).name() + "->" + dtype(d.out).name() +
+         (d.layout == reduce_class::columns ? " columns" : " rows") + (d.packed ? " packed" : "") +
+         (d.selective ? " where" : "");
+}
+
 void launch(const void* kernel, dim3 grid, dim3 block, const char* in, void* out, std::int64_t out_size,
             std::int64_t red_size, std::int64_t chunk, const dims& kept, const dims& reduced, cudaStream_t stream,
             const void* aux) {
@@ -183,6 +191,7 @@ class op_reducer final : public reducer {
       throw ValueError("zero-size array to reduction operation " + std::string(op_.name) + " which has no identity");
     out.fill(identity);
   }
+  std::string label() const override { return std::string(op_.name) + ".reduce"; }
 
  private:
   const op_spec& op_;
@@ -230,6 +239,7 @@ ndarray run(const reducer& with, const ndarray& a, const std::vector<bool>& redu
   const std::int64_t threads_x = desc.packed ? out_size / pack : out_size;
   const kernels k = with.find(desc, device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
+  const cupp::detail::launch_range range([&] { return reduce_label(with.label(), desc); });
 
   const std::int64_t blocks_x = columns ? (threads_x + block_threads - 1) / block_threads : out_size;
   const auto [splits, chunk] = plan_splits(columns, blocks_x, red_size, device, k.partial_pass);
@@ -414,6 +424,7 @@ ndarray run_selective(const op_spec& op, std::size_t loop, const ndarray& a, con
   const bool columns = desc.layout == reduce_class::columns;
   const kernels k = find_kernels(op, desc, device);
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
+  const cupp::detail::launch_range range([&] { return reduce_label(std::string(op.name) + ".reduce", desc); });
   const std::int64_t blocks_x = columns ? (out_size + block_threads - 1) / block_threads : out_size;
   // A chunk that selects nothing needs a fill value; without one (an op with neither identity nor
   // idempotence) each result is one chunk, which always holds the start value.

@@ -69,6 +69,8 @@ class reducer {
  public:
   virtual kernels find(const reduce_desc& desc, int device) const = 0;
   virtual void fill_empty(const ndarray& out) const = 0;
+  // What CUPP_NVTX_OPS names its launches: the op or kernel name.
+  virtual std::string label() const = 0;
 
  protected:
   ~reducer() = default;

@@ -19,6 +19,7 @@
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cuda/device_scope.hpp"
+#include "cuda/nvtx.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
@@ -118,6 +119,7 @@ ndarray ufunc::reduceat(const ndarray& a, const ndarray& indices, const reduceat
   long long o = out_size, n = n_idx, len = axis_len, step = a.strides()[axis], inner = inner_size;
   dims_param k(kept);
   void* args[] = {&in_arg, &out_arg, &o, &idx_arg, &n, &len, &step, &inner, k.v.data(), &bad_arg};
+  const cupp::detail::launch_range range([&] { return name + " " + a.dtype().name(); });
   cuda::detail::check(cudaLaunchKernel(module.function(0), grid, dim3(block_threads), args, 0, stream),
                       "cudaLaunchKernel");
   const auto first_bad = bad.item<std::uint64_t>();

@@ -192,6 +192,7 @@ class user_reducer final : public reducer {
                                          cuda::detail::current_stream_handle(device)),
                         "cudaLaunchKernel");
   }
+  std::string label() const override { return "ReductionKernel " + function_; }
 
  private:
   const detail::kernel_module& module(const reduce_desc& desc, int device) const {

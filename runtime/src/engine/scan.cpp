@@ -17,6 +17,7 @@
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cuda/device_scope.hpp"
+#include "cuda/nvtx.hpp"
 #include "cupp/creation.hpp"
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/cuda/stream.hpp"
@@ -149,6 +150,9 @@ void scan_into(const op_spec& op, std::size_t loop, const ndarray& a, std::int64
     return detail::program_source{p.name, p.source, p.kernels, {}};
   });
   const cudaStream_t stream = cuda::detail::current_stream_handle(device);
+  const cupp::detail::launch_range range([&] {
+    return std::string(op.name) + ".accumulate " + a.dtype().name() + "->" + r.dtype().name() + (rows ? " rows" : " lines");
+  });
   const char* in = static_cast<const char*>(a.data());
   char* out = static_cast<char*>(r.data());
   dims_param dims(kept);

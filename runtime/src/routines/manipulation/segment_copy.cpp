@@ -24,6 +24,7 @@
 #include "compiler/launch.hpp"
 #include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
+#include "cuda/nvtx.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "engine/internal.hpp"
 
@@ -132,6 +133,7 @@ void launch(const table& t, int device) {
   const auto grid = static_cast<unsigned>(std::clamp<int64_t>(tiles, 1, int64_t(1) << 30));
   table param = t;
   void* args[] = {&param};
+  const cupp::detail::launch_range range([&] { return "copy segments=" + std::to_string(t.count); });
   cuda::detail::check(cudaLaunchKernel(fn, dim3(grid), dim3(block_threads), args, 0,
                                        cuda::detail::current_stream_handle(device)),
                       "cudaLaunchKernel");
