@@ -127,6 +127,7 @@ tests() {  # the tool, the GPU tests but the reference suites, unit tests, .npy 
   echo "gpu tests exit: ${PIPESTATUS[0]}"
   CUPP_CUDA_PER_THREAD_DEFAULT_STREAM=1 ./cupp_gpu_tests --gtest_filter=StreamGpu.DefaultCurrentStreamFollowsConfiguration 2>&1 | tail -2
   ./cupp_sticky_error_test 2>&1 | tee "$OUT/sticky.log"; echo "sticky exit: ${PIPESTATUS[0]}"
+  nvtx
   timeout 120 ./cupp_unit_tests --gtest_brief=1 2>&1 | tee "$OUT/unit_tests.log" | tail -5
   # .npy both ways with real NumPy: NumPy writes, cupp reads; cupp writes, NumPy reads.
   rm -rf /tmp/npyx && mkdir -p /tmp/npyx/numpy /tmp/npyx/cupp
@@ -142,6 +143,12 @@ tests() {  # the tool, the GPU tests but the reference suites, unit tests, .npy 
     timeout 60 python3 check_interop.py ./libcupp_dlpack_interop.so 2>&1 | tee "$OUT/dlpack.log" | tail -15
     echo "dlpack interop exit: ${PIPESTATUS[0]}"
   fi
+}
+nvtx() {  # cupp::profiler's ranges and CUPP_NVTX_OPS's launch names, recorded by the injection library
+  [ -x ./cupp_nvtx_tests ] || { echo "nvtx: cupp_nvtx_tests was not staged"; return; }
+  NVTX_INJECTION64_PATH=$PWD/libcupp_nvtx_recorder.so CUPP_NVTX_OPS=1 ./cupp_nvtx_tests --gtest_brief=1 2>&1 |
+    tee "$OUT/nvtx.log" | grep -E "tests ran|PASSED|FAILED|Failure|Skipped"
+  [ -x ./cupp_example_profiler ] && ./cupp_example_profiler 2>&1 | tee "$OUT/example_profiler.log"
 }
 suite() {  # the whole GPU suite (reference suites too) in 4 gtest shards at once, about 4 min
   # Each shard has its own kernel cache; a test that fails is run again alone, so a failure that
@@ -182,7 +189,7 @@ case ${1:-all} in
   all) ;;
   tests) shift; remake_references; tests "$@"; exit ;;
   evalref) remake_references; evalref; exit ;;
-  suite) shift; remake_references; suite "$@"; exit ;;
+  suite) shift; remake_references; suite "$@"; nvtx; exit ;;
   memcheck) shift; remake_references; memcheck "$@"; exit ;;
   benches) benches; exit ;;
   bench-elementwise) shift; bench_elementwise "$@"; exit ;;
@@ -199,6 +206,12 @@ memcheck
 benches
 RUN
 chmod +x "$stage/run.sh"
+# The NVTX range test with its recording injection library (tests/nvtx.cmake), and the profiler example.
+if [ -f "$build/tests/cupp_nvtx_tests" ]; then
+  cp "$build/tests/cupp_nvtx_tests" "$build/tests/libcupp_nvtx_recorder.so" "$stage/"
+  strip "$stage/cupp_nvtx_tests"; strip --strip-unneeded "$stage/libcupp_nvtx_recorder.so"
+fi
+[ -f "$build/tests/cupp_example_profiler" ] && cp "$build/tests/cupp_example_profiler" "$stage/" && strip "$stage/cupp_example_profiler"
 # DLPack interop with PyTorch and CuPy (tests/dlpack_interop): the ctypes library and its script.
 if [ -f "$build/tests/libcupp_dlpack_interop.so" ]; then
   cp "$build/tests/libcupp_dlpack_interop.so" "$root/tests/dlpack_interop/check_interop.py" "$stage/"
