@@ -111,11 +111,12 @@ ndarray ifftshift(const ndarray& x, std::initializer_list<int> axes);
 
 // cuFFT LTO callbacks (CuPy's set_cufft_callbacks with cb_ver='jit'), as a scoped guard for the
 // calling thread: transforms made while it lives run `load` on every input element cuFFT reads
-// and `store` on every output element it writes. Each is CUDA source defining an extern "C"
-// __device__ function named load_name / store_name with cuFFT's JIT signature, e.g.
-//   extern "C" __device__ cufftComplex cupp_fft_load(void* in, unsigned long long offset, void* info, void* shared);
-//   extern "C" __device__ void cupp_fft_store(void* out, unsigned long long offset, cufftComplex value,
-//                                             void* info, void* shared);
+// and `store` on every output element it writes. Each is CUDA source defining a __device__
+// function (C++ linkage, as NVIDIA's cuFFT LTO samples write it) named load_name / store_name with
+// cuFFT's JIT signature exactly, e.g.
+//   __device__ cufftComplex cupp_fft_load(void* in, unsigned long long offset, void* info, void* shared);
+//   __device__ void cupp_fft_store(void* out, unsigned long long offset, cufftComplex value, void* info,
+//                                  void* shared);
 // (cufftReal / cufftDoubleReal / cufftDoubleComplex for the other transforms; the names are
 // declared for the source). The source is compiled by NVRTC to LTO-IR for the device and attached
 // with cufftXtSetJITCallback before planning; load_data / store_data are the callbacks' caller_info.

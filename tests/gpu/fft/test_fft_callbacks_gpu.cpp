@@ -20,7 +20,7 @@ namespace cupp {
 namespace {
 
 constexpr const char* scale_by_two = R"(
-extern "C" __device__ cufftComplex cupp_fft_load(void* in, unsigned long long offset, void* info, void* shared) {
+__device__ cufftComplex cupp_fft_load(void* in, unsigned long long offset, void* info, void* shared) {
   cufftComplex v = static_cast<cufftComplex*>(in)[offset];
   v.x *= 2.0f;
   v.y *= 2.0f;
@@ -29,7 +29,7 @@ extern "C" __device__ cufftComplex cupp_fft_load(void* in, unsigned long long of
 )";
 
 constexpr const char* magnitude = R"(
-extern "C" __device__ void cupp_fft_store(void* out, unsigned long long offset, cufftComplex v, void* info,
+__device__ void cupp_fft_store(void* out, unsigned long long offset, cufftComplex v, void* info,
                                           void* shared) {
   cufftComplex r;
   r.x = sqrtf(v.x * v.x + v.y * v.y);

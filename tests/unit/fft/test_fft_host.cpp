@@ -107,7 +107,7 @@ TEST(FftHost, NormFactorsAreRoundedAsNumPyRoundsThem) {
 // makes its set current for the thread and restores the previous one; equal sets share one
 // identity (the plan cache's key).
 TEST(FftHost, CallbacksCompileToLtoIrAndNest) {
-  const std::string load = R"(extern "C" __device__ cufftComplex cupp_fft_load(void* in, unsigned long long offset,
+  const std::string load = R"(__device__ cufftComplex cupp_fft_load(void* in, unsigned long long offset,
                                                                              void* info, void* shared) {
     return static_cast<cufftComplex*>(in)[offset];
   })";
