@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "cupp/sparse.hpp"
 #include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
+#include "cusparse_wrap.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
 
@@ -135,6 +137,40 @@ TEST(SparseGpu, ProductsMatchAHostComputationOnASideStream) {
   CUPP_EXPECT_ARRAY_EQUAL(a.dot(sparse::identity(n)).toarray(), a.toarray());
   CUPP_EXPECT_ARRAY_EQUAL(sparse::identity(m).dot(a).toarray(), a.toarray());
   side.synchronize();
+}
+
+// The SpMV/SpMM descriptor and buffers live in the object: reused by the next product on the same
+// stream, freed with the last handle; a call on another stream gets a buffer for that stream.
+TEST(SparseGpu, ProductCacheIsPerObjectAndStreamBound) {
+  CUPP_REQUIRE_GPU();
+  const ndarray d = array<float>({{1, 0, 2}, {0, 0, 3}, {4, 5, 0}});
+  std::weak_ptr<sparse::detail::product_cache> old;
+  const cuda::Stream side = cuda::Stream::create({.non_blocking = true});  // outlives the buffers made for it
+  {
+    sparse::csr a(d);
+    const ndarray x = ones({3}, float32), b = ones({3, 2}, float32);
+    CUPP_EXPECT_ARRAY_EQUAL(a.dot(x), std::vector<float>{3, 3, 9});
+    const auto cache = a.cache();
+    const void* descr = cache->descr.get();
+    const void* buffer = cache->buffers[0].ptr();
+    ASSERT_NE(descr, nullptr);
+    CUPP_EXPECT_ARRAY_EQUAL(a.dot(x), std::vector<float>{3, 3, 9});
+    CUPP_EXPECT_ARRAY_EQUAL(a.dot(b).reshape({6}), std::vector<float>{3, 3, 3, 3, 9, 9});
+    EXPECT_EQ(cache->descr.get(), descr);
+    EXPECT_EQ(cache->buffers[0].ptr(), buffer);
+    const sparse::csr shared = a;  // a copy of the handle shares the cache
+    EXPECT_EQ(shared.cache(), cache);
+    a.sort_indices();  // already sorted: nothing rebound
+    EXPECT_EQ(a.cache(), cache);
+    old = cache;
+    {
+      const cuda::StreamGuard guard(side);
+      CUPP_EXPECT_ARRAY_EQUAL(a.dot(x), std::vector<float>{3, 3, 9});
+      EXPECT_EQ(cache->buffers[0].stream(), side.handle());  // the work buffer is for the call's stream
+      side.synchronize();
+    }
+  }
+  EXPECT_TRUE(old.expired());  // freed with the object
 }
 
 double time_ms(const std::function<void()>& f, int reps) {
