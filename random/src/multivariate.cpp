@@ -1,8 +1,11 @@
 // Generator's vector-valued distributions: dirichlet (normalised gammas, or NumPy's stick-breaking
-// with betas when every alpha < 0.1) and multinomial (conditional binomials, NumPy's
-// random_multinomial), built from the scalar samplers, with NumPy's checks and messages.
+// with betas when every alpha < 0.1), multinomial (conditional binomials, NumPy's
+// random_multinomial) and multivariate_hypergeometric (conditional hypergeometrics, NumPy's
+// 'marginals'), built from the scalar samplers, with NumPy's checks and messages.
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
@@ -19,6 +22,13 @@ namespace {
 std::vector<double> host_vector_1d(const ndarray& a, const char* what) {
   if (a.ndim() != 1) throw ValueError(std::string(what) + " must be 1-dimensional");
   return ascontiguousarray(astype(a, float64, casting::unsafe, false)).to_vector<double>();
+}
+
+// A float64 array of `shape` holding v (the parameter the stream kernel reads).
+ndarray full_like_count(const shape_t& shape, double v) {
+  ndarray a = empty(shape, float64);
+  a.fill(v);
+  return a;
 }
 
 }  // namespace
@@ -97,6 +107,47 @@ ndarray Generator::multinomial(const operand& n, const ndarray& pvals, size_arg 
     remaining_p -= p[j];
   }
   columns.push_back(astype(remaining, int64));
+  return stack(std::span<const ndarray>(columns), {.axis = -1});
+}
+
+ndarray Generator::multivariate_hypergeometric(const ndarray& colors, std::int64_t nsample, size_arg size,
+                                               const std::string& method) {
+  if (method != "count" && method != "marginals") throw ValueError("method must be \"count\" or \"marginals\".");
+  if (nsample < 0) throw ValueError("nsample must be nonnegative.");
+  const std::string bad_colors =
+      "colors must be a one-dimensional sequence of nonnegative integers not exceeding 9223372036854775807.";
+  if (colors.ndim() != 1 || (colors.size() > 0 && !colors.dtype().is_integer())) throw ValueError(bad_colors);
+  const std::vector<std::int64_t> c = ascontiguousarray(astype(colors, int64)).to_vector<std::int64_t>();
+  std::int64_t total = 0;
+  for (std::int64_t v : c) {
+    if (v < 0) throw ValueError(bad_colors);
+    if (v > std::numeric_limits<std::int64_t>::max() - total)
+      throw ValueError("sum(colors) must not exceed the maximum value of a 64 bit signed integer (9223372036854775807)");
+    total += v;
+  }
+  if (method == "marginals" && total >= 1000000000)
+    throw ValueError("When method is \"marginals\", sum(colors) must be less than 1000000000.");
+  if (nsample > total) throw ValueError("nsample > sum(colors)");
+  shape_t shape = size.given() ? size.shape() : shape_t{};
+  for (std::int64_t d : shape)
+    if (d < 0) throw ValueError("negative dimensions are not allowed");
+  shape_t full = shape;
+  full.push_back(static_cast<std::int64_t>(c.size()));
+  if (c.empty() || count(full) == 0) return zeros(full, int64);
+  // marginals: color j's count is hypergeometric(colors[j], the colors after j, what is left to
+  // draw); 'count' (NumPy: an urn of every ball) has the same distribution
+  std::vector<ndarray> columns;
+  ndarray left = full_like_count(shape, static_cast<double>(nsample));
+  std::int64_t rest = total;
+  for (std::size_t j = 0; j + 1 < c.size(); ++j) {
+    rest -= c[j];
+    const operand good = static_cast<double>(c[j]), bad = static_cast<double>(rest), want = left;
+    const ndarray x = distribution(bits_, family::stream, s_hypergeometric, size_arg(shape), int64,
+                                   {{&good, "ngood", cons::none}, {&bad, "nbad", cons::none}, {&want, "nsample", cons::none}});
+    columns.push_back(x);
+    left = left - astype(x, float64);
+  }
+  columns.push_back(astype(left, int64));
   return stack(std::span<const ndarray>(columns), {.axis = -1});
 }
 

@@ -181,6 +181,9 @@ class Generator {
   // Vector-valued: the result has size's shape plus the length of alpha / pvals (1-d).
   ndarray dirichlet(const ndarray& alpha, size_arg size = {});
   ndarray multinomial(const operand& n, const ndarray& pvals, size_arg size = {});
+  // method "marginals" or "count" (the same distribution; cupp draws both by marginals).
+  ndarray multivariate_hypergeometric(const ndarray& colors, std::int64_t nsample, size_arg size = {},
+                                      const std::string& method = "marginals");
 
   // A random permutation of arange(n) (int64), or of x along axis (a shuffled copy).
   ndarray permutation(std::int64_t n);

@@ -15,8 +15,10 @@
 #include <vector>
 
 #include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
 #include "cupp/random.hpp"
 #include "cupp/ufunc.hpp"
+#include "error_of.hpp"
 #include "gpu_support.hpp"
 #include "random_stats.hpp"
 #include "sampling.hpp"
@@ -25,6 +27,7 @@ namespace cupp {
 namespace {
 
 namespace st = test::stats;
+using test::error_of;
 constexpr std::int64_t N = std::int64_t{1} << 21;
 const double nan_v = std::numeric_limits<double>::quiet_NaN();
 const double pi = 3.141592653589793;
@@ -305,6 +308,20 @@ TEST(RandomStatsGpu, DirichletAndMultinomial) {
   const st::moments mm = st::sample_moments(second);
   EXPECT_NEAR(mm.mean, 6.0, 6 * mm.mean_se);
   EXPECT_NEAR(mm.var, 20 * 0.3 * 0.7, 6 * mm.var_se);
+
+  // multivariate_hypergeometric: rows sum to nsample, a color is hypergeometric
+  const ndarray h = rng.multivariate_hypergeometric(asarray(std::vector<std::int64_t>{10, 20, 30}), 15, {rows});
+  const std::vector<std::int64_t> hv = h.to_vector<std::int64_t>();
+  std::vector<double> col0(rows);
+  for (std::int64_t i = 0; i < rows; ++i) {
+    ASSERT_EQ(hv[3 * i] + hv[3 * i + 1] + hv[3 * i + 2], 15);
+    col0[i] = double(hv[3 * i]);
+  }
+  const st::moments hm = st::sample_moments(col0);
+  EXPECT_NEAR(hm.mean, 15.0 * 10 / 60, 6 * hm.mean_se);
+  EXPECT_NEAR(hm.var, 15.0 * 10 * 50 * 45 / (60.0 * 60 * 59), 6 * hm.var_se);
+  EXPECT_EQ(error_of<ValueError>([&] { rng.multivariate_hypergeometric(asarray(std::vector<std::int64_t>{1, 2}), 4); }),
+            "nsample > sum(colors)");
 }
 
 // integers(0, 3 * 2^30): Lemire rejects a quarter of the words; without the rejection, values

@@ -187,6 +187,10 @@ TEST(RandomKernelsHost, DiscreteLaws) {
                },
                s * g / tot, s * g * b * (tot - s) / (tot * tot * (tot - 1)), "hypergeometric");
   }
+  // the edges multivariate_hypergeometric reaches: no bad balls, no good balls, nothing to draw
+  EXPECT_EQ(stream_int(s_hypergeometric, 7, 0, 5, 16), std::vector<std::int64_t>(16, 5));
+  EXPECT_EQ(stream_int(s_hypergeometric, 0, 9, 5, 16), std::vector<std::int64_t>(16, 0));
+  EXPECT_EQ(stream_int(s_hypergeometric, 40, 60, 0, 16), std::vector<std::int64_t>(16, 0));
   expect_pmf(stream_int(s_geometric, 0.3, 0, 0, N), [](std::int64_t k) { return k < 1 ? 0.0 : std::pow(0.7, k - 1) * 0.3; },
              1 / 0.3, 0.7 / 0.09, "geometric");
 }

@@ -208,6 +208,16 @@ TEST(RandomErrors, ScalarParameters) {
             "both ngood and nbad must be less than 1000000000");
 }
 
+TEST(RandomErrors, MultivariateHypergeometric) {
+  auto rng = random::default_rng(0);
+  // the checks that come before colors is read (a device array)
+  EXPECT_EQ(error_of<ValueError>([&] { rng.multivariate_hypergeometric(ndarray(), 2, {}, "urn"); }),
+            "method must be \"count\" or \"marginals\".");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.multivariate_hypergeometric(ndarray(), -1); }), "nsample must be nonnegative.");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.multivariate_hypergeometric(ndarray(), 1); }),
+            "colors must be a one-dimensional sequence of nonnegative integers not exceeding 9223372036854775807.");
+}
+
 TEST(RandomErrors, Dtypes) {
   auto rng = random::default_rng(0);
   EXPECT_EQ(error_of<TypeError>([&] { rng.random({}, int32); }), "Unsupported dtype dtype('int32') for random");

@@ -165,6 +165,8 @@ __device__ __forceinline__ double logfactorial(long long k) { return lgamma((dou
 __device__ __noinline__ long long hypergeometric_sample(element_stream& s, long long good, long long bad,
                                                         long long sample) {
   const long long total = good + bad;
+  if (bad <= 0) return sample;  // every ball good (multivariate_hypergeometric's last colors)
+  if (good <= 0 || sample <= 0) return 0;
   if (!(sample >= 10 && sample <= total - 10)) {
     const long long computed = sample > total / 2 ? total - sample : sample;
     long long remaining_total = total, remaining_good = good, left = computed;
