@@ -118,6 +118,30 @@ def constructor_cases():
     return cases
 
 
+def stack_cases(rng):
+    """vstack, hstack, block_diag, kron, tril and triu of CSR operands (with duplicates summed)."""
+    def csr(shape, dtype, prefix, out):
+        data, row, col = triplets(rng, shape, dtype)
+        m = sp.csr_array(sp.coo_array((data, (row, col)), shape=shape))
+        out[prefix + "data"], out[prefix + "indices"], out[prefix + "indptr"] = m.data, m.indices, m.indptr
+        out[prefix + "shape"] = np.array(shape, np.int64)
+        return m
+    out = {}
+    a = csr((4, 3), "float64", "a_", out)
+    b = csr((2, 3), "float32", "b_", out)
+    c = csr((4, 2), "complex64", "c_", out)
+    z = csr((0, 3), "float64", "z_", out)
+    out["vstack"] = sp.vstack([a, z, b]).toarray()
+    out["hstack"] = sp.hstack([a, c]).toarray()
+    out["block_diag"] = sp.block_diag([a, b, c]).toarray()
+    out["kron"] = sp.kron(a, c).toarray()
+    for k in (-1, 0, 1):
+        name = f"{'m' if k < 0 else ''}{abs(k)}"
+        out["tril_" + name] = sp.tril(a, k).toarray()
+        out["triu_" + name] = sp.triu(a, k).toarray()
+    return {"stack_1": out}
+
+
 def write(out_dir):
     rng = np.random.default_rng(20261203)
     os.makedirs(os.path.join(out_dir, "cases"), exist_ok=True)
@@ -129,7 +153,7 @@ def write(out_dir):
             np.savez(os.path.join(out_dir, "cases", name + ".npz"), **case_arrays(rng, shape, dtype))
             names.append(name)
     ctor = []
-    for name, arrays in constructor_cases().items():
+    for name, arrays in list(constructor_cases().items()) + list(stack_cases(rng).items()):
         np.savez(os.path.join(out_dir, "cases", name + ".npz"), **arrays)
         ctor.append(name)
     written = []

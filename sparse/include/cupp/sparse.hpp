@@ -243,6 +243,19 @@ csr diags(const std::vector<ndarray>& diagonals, const std::vector<std::int64_t>
 csr diags_array(const std::vector<ndarray>& diagonals, const std::vector<std::int64_t>& offsets = {0},
                 std::optional<shape2> shape = std::nullopt, std::optional<cupp::dtype> type = std::nullopt);
 
+// ---- block constructors and triangles (CSR operands and results; SciPy returns coo or bsr by
+// default; an *_array result when any operand is one; duplicates summed)
+// scipy.sparse.vstack / hstack: ValueError "incompatible dimensions for axis 1" (vstack's column
+// counts) or "... axis 0" (hstack's row counts); dtype default: the blocks' promoted dtype.
+csr vstack(const std::vector<csr>& blocks, std::optional<cupp::dtype> type = std::nullopt);
+csr hstack(const std::vector<csr>& blocks, std::optional<cupp::dtype> type = std::nullopt);
+csr block_diag(const std::vector<csr>& blocks, std::optional<cupp::dtype> type = std::nullopt);
+// scipy.sparse.kron(A, B): every product of an entry of A and one of B.
+csr kron(const csr& a, const csr& b);
+// scipy.sparse.tril / triu: the entries on and below (above) the k-th diagonal.
+csr tril(const csr& a, std::int64_t k = 0);
+csr triu(const csr& a, std::int64_t k = 0);
+
 // ---- .npz files in SciPy's layout (scipy.sparse.save_npz / load_npz read and write the same)
 // Members: indices, indptr (csr/csc) or row, col (coo), then format (b'csr', |S3), shape (int64),
 // data, and _is_array=True for an *_array. compressed = true deflates, as SciPy's default.

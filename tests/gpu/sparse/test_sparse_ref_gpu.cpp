@@ -2,8 +2,9 @@
 // machine; each test skips, saying so, without a device or without the set): for every value
 // dtype and shape (duplicates, explicit zeros, unsorted indices, empty rows and columns, 0xN),
 // construction, tocsr/tocsc/tocoo, the canonical-form methods, diagonal, transpose, conj, astype,
-// the products (SpMV, SpMM, SpGEMM), the same steps on int64 indices (cupp's own paths), eye and
-// diags. The reference set is read from $CUPP_SPARSE_REF, else <conformance>/sparse-ref.
+// the products (SpMV, SpMM, SpGEMM), the same steps on int64 indices (cupp's own paths), eye,
+// diags, vstack, hstack, block_diag, kron, tril and triu. The reference set is read from
+// $CUPP_SPARSE_REF, else <conformance>/sparse-ref.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -11,10 +12,12 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "conformance.hpp"
 #include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
 #include "cupp/io.hpp"
 #include "cupp/sparse.hpp"
 #include "cupp/testing/gtest.hpp"
@@ -50,6 +53,16 @@ host_map load_case(const std::string& name) {
 }
 
 ndarray dev(const host_map& c, const std::string& key) { return asarray(c.at(key)); }
+
+template <class F>
+std::string error_of_value(F&& f) {
+  try {
+    f();
+  } catch (const ValueError& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
 
 double rtol_of(const dtype& t) { return t == float32 || t == complex64 ? 1e-5 : 1e-12; }
 
@@ -211,6 +224,23 @@ TEST(SparseRefGpu, ConstructorsMatchSciPy) {
                                         c.at("k").item<std::int64_t>());
       EXPECT_TRUE(e.has_canonical_format());
       CUPP_EXPECT_ARRAY_EQUAL(e.toarray(), c.at("dense"), {.strict = true});
+    } else if (name.rfind("stack_", 0) == 0) {
+      const auto operand = [&](const std::string& p) {
+        const auto shape = c.at(p + "shape").to_vector<std::int64_t>();
+        return sparse::csr(dev(c, p + "data"), dev(c, p + "indices"), dev(c, p + "indptr"),
+                           {.shape = sparse::shape2{shape[0], shape[1]}});
+      };
+      const sparse::csr a = operand("a_"), b = operand("b_"), cc = operand("c_"), z = operand("z_");
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::vstack({a, z, b}).toarray(), c.at("vstack"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::hstack({a, cc}).toarray(), c.at("hstack"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::block_diag({a, b, cc}).toarray(), c.at("block_diag"), {.strict = true});
+      CUPP_EXPECT_ALLCLOSE(sparse::kron(a, cc).toarray(), c.at("kron"), {.rtol = 1e-12, .strict = true});
+      for (const auto& [k, key] : std::vector<std::pair<int, std::string>>{{-1, "m1"}, {0, "0"}, {1, "1"}}) {
+        CUPP_EXPECT_ARRAY_EQUAL(sparse::tril(a, k).toarray(), c.at("tril_" + key), {.strict = true});
+        CUPP_EXPECT_ARRAY_EQUAL(sparse::triu(a, k).toarray(), c.at("triu_" + key), {.strict = true});
+      }
+      EXPECT_EQ(error_of_value([&] { sparse::vstack({a, cc}); }), "incompatible dimensions for axis 1");
+      EXPECT_EQ(error_of_value([&] { sparse::hstack({a, b}); }), "incompatible dimensions for axis 0");
     } else {
       const sparse::csr d = sparse::diags({dev(c, "d0"), dev(c, "d1"), dev(c, "dm")}, {0, 1, -1});
       EXPECT_EQ(d.nnz(), c.at("nnz").item<std::int64_t>());
