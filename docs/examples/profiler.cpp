@@ -17,6 +17,7 @@ int main() {
   }
   const cupp::ndarray x = cupp::arange(0.0, 1 << 24, 1.0, cupp::float32).reshape({4096, 4096});
 
+  // [snippet ranges]
   // A range per step: Nsight Systems shows "standardise" with the kernels launched inside it.
   cupp::ndarray z;
   {
@@ -30,11 +31,15 @@ int main() {
   auto row_max = prof::with_range("row_max", [](const cupp::ndarray& a) { return cupp::max(a, {.axis = 1}); },
                                   {.argb_color = 0xFF8000FFu, .payload = std::int64_t{4096}});
   const cupp::ndarray m = row_max(z);
+  prof::mark("checkpoint");  // an instant marker
+  // [end snippet]
 
+  // [snippet benchmark]
   // CPU and GPU time of one op, printed as cupyx.profiler.benchmark prints.
   const prof::benchmark_result r = prof::benchmark([&] { cupp::sin(x); }, {.name = "sin 4096x4096", .n_repeat = 50});
   std::cout << r << "\n";
-  const double gpu_us = prof::statistics_of(r.gpu_times()[0]).mean * 1e6;
+  const double gpu_us = prof::statistics_of(r.gpu_times()[0]).mean * 1e6;  // statistics_of: mean, std, min, max
+  // [end snippet]
   if (m.size() != 4096 || r.n_repeat() != 50 || !(gpu_us > 0)) {
     std::puts("FAILED: unexpected result");
     return 1;

@@ -30,6 +30,7 @@ PACKAGE_OF = {
     "jinja2": "python3-jinja2",
     "yaml": "python3-yaml",
     "numpy": "python3-numpy",
+    "markdown": "python3-markdown",
 }
 
 # Scripts that run only on the GPU machine (paths relative to the root, fnmatch patterns), with why.
@@ -41,6 +42,9 @@ GPU_MACHINE_ONLY = {
     "tests/conformance/npy_exchange.py": ".npy exchange with NumPy 2 and ml_dtypes",
     "tests/conformance/make_array_cases.py": "makes reference data with NumPy 2",
     "tests/dlpack_interop/check_interop.py": "DLPack exchange with CuPy and PyTorch",
+    "tests/conformance/make_sparse_ref.py": "makes the SciPy reference set (elsewhere it says SciPy is absent and exits 0)",
+    "random/bench/peers.py": "the random bench's CuPy and PyTorch side",
+    "sparse/bench/peers.py": "the sparse bench's SciPy, CuPy and PyTorch side",
 }
 
 SKIP_DIRS = {".git", "__pycache__", "node_modules"}
