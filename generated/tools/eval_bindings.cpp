@@ -956,6 +956,11 @@ void add_generated_bindings(function_table& t) {
     const arguments a("random.multinomial", {"n", "pvals", "size"}, 2, 3, args, kw);
     return to_value(cupp::random::multinomial(a.operand(0), a.array(1), a.optional_shape(2)));
   });
+  // specs/routines/random.yaml: multivariate_normal(mean: array, cov: array, size: shape = None, check_valid: 'warn'|'raise'|'ignore' = 'warn', tol: float = 1e-8)
+  t.add("random.multivariate_normal", [](span_v args, span_k kw) -> value {
+    const arguments a("random.multivariate_normal", {"mean", "cov", "size", "check_valid", "tol"}, 2, 5, args, kw);
+    return to_value(cupp::random::multivariate_normal(a.array(0), a.array(1), a.optional_shape(2), a.string(3, "warn"), a.real_or(4, 1e-8)));
+  });
   // specs/routines/random.yaml: permutation(x: int)
   t.add("random.permutation", [](span_v args, span_k kw) -> value {
     const arguments a("random.permutation", {"x"}, 1, 1, args, kw);

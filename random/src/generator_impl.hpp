@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "sampling.hpp"
 
@@ -29,5 +30,9 @@ struct checked {
 // `type` and the result shape. family::normal: dist 1 is lognormal.
 ndarray distribution(const Philox& bits, family fam, int dist, const size_arg& size, cupp::dtype type,
                      std::initializer_list<checked> params);
+
+// multivariate_normal's factor A (row-major d x d, A A^T = cov): NumPy's methods and checks.
+std::vector<double> normal_factor(const std::vector<double>& cov, std::size_t d, const std::string& method,
+                                  const std::string& check_valid, double tol);
 
 }  // namespace cupp::random::detail

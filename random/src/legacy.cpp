@@ -122,6 +122,10 @@ ndarray dirichlet(const ndarray& alpha, size_arg size) { return global_generator
 ndarray multinomial(const operand& n, const ndarray& pvals, size_arg size) {
   return global_generator().multinomial(n, pvals, size);
 }
+ndarray multivariate_normal(const ndarray& mean, const ndarray& cov, size_arg size, const std::string& check_valid,
+                            double tol) {
+  return global_generator().multivariate_normal(mean, cov, size, check_valid, tol);
+}
 ndarray permutation(std::int64_t n) { return global_generator().permutation(n); }
 ndarray permutation(const ndarray& x) { return global_generator().permutation(x); }
 void shuffle(const ndarray& x) { global_generator().shuffle(x); }

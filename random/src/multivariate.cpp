@@ -31,7 +31,115 @@ ndarray full_like_count(const shape_t& shape, double v) {
   return a;
 }
 
+// Symmetric eigendecomposition by cyclic Jacobi rotations (cov is small: d x d on the host):
+// eigenvalues in w, eigenvectors in the columns of v (row-major d x d).
+void jacobi_eigh(std::vector<double> a, std::size_t d, std::vector<double>& w, std::vector<double>& v) {
+  v.assign(d * d, 0.0);
+  for (std::size_t i = 0; i < d; ++i) v[i * d + i] = 1.0;
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    double off = 0.0;
+    for (std::size_t p = 0; p < d; ++p)
+      for (std::size_t q = p + 1; q < d; ++q) off += a[p * d + q] * a[p * d + q];
+    if (off < 1e-300) break;
+    for (std::size_t p = 0; p < d; ++p) {
+      for (std::size_t q = p + 1; q < d; ++q) {
+        const double apq = a[p * d + q];
+        if (apq == 0.0) continue;
+        const double theta = (a[q * d + q] - a[p * d + p]) / (2.0 * apq);
+        const double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1.0));
+        const double c = 1.0 / std::sqrt(t * t + 1.0), sn = t * c;
+        for (std::size_t k = 0; k < d; ++k) {  // a = J^T a J
+          const double akp = a[k * d + p], akq = a[k * d + q];
+          a[k * d + p] = c * akp - sn * akq;
+          a[k * d + q] = sn * akp + c * akq;
+        }
+        for (std::size_t k = 0; k < d; ++k) {
+          const double apk = a[p * d + k], aqk = a[q * d + k];
+          a[p * d + k] = c * apk - sn * aqk;
+          a[q * d + k] = sn * apk + c * aqk;
+        }
+        for (std::size_t k = 0; k < d; ++k) {
+          const double vkp = v[k * d + p], vkq = v[k * d + q];
+          v[k * d + p] = c * vkp - sn * vkq;
+          v[k * d + q] = sn * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  w.resize(d);
+  for (std::size_t i = 0; i < d; ++i) w[i] = a[i * d + i];
+}
+
 }  // namespace
+
+namespace detail {
+
+// multivariate_normal's factor A (x = mean + z A^T, A A^T = cov) on the host, with NumPy's checks.
+std::vector<double> normal_factor(const std::vector<double>& cov, std::size_t d, const std::string& method,
+                                  const std::string& check_valid, double tol) {
+  std::vector<double> factor(d * d, 0.0);
+  if (method == "cholesky") {
+    for (std::size_t j = 0; j < d; ++j) {
+      double diag = cov[j * d + j];
+      for (std::size_t k = 0; k < j; ++k) diag -= factor[j * d + k] * factor[j * d + k];
+      if (!(diag > 0)) throw LinAlgError("Matrix is not positive definite");
+      factor[j * d + j] = std::sqrt(diag);
+      for (std::size_t i = j + 1; i < d; ++i) {
+        double x = cov[i * d + j];  // the lower triangle, as LAPACK's potrf reads
+        for (std::size_t k = 0; k < j; ++k) x -= factor[i * d + k] * factor[j * d + k];
+        factor[i * d + j] = x / factor[j * d + j];
+      }
+    }
+    return factor;
+  }
+  std::vector<double> w, v;
+  jacobi_eigh(cov, d, w, v);
+  if (check_valid != "ignore") {
+    if (check_valid != "warn" && check_valid != "raise")
+      throw ValueError("check_valid must equal 'warn', 'raise', or 'ignore'");
+    bool psd = true;
+    for (double x : w) psd &= !(x < -tol);
+    for (std::size_t i = 0; i < d && psd; ++i)  // svd reconstructs cov only when it is symmetric
+      for (std::size_t j = 0; j < d; ++j)
+        if (std::fabs(cov[i * d + j] - cov[j * d + i]) > tol + tol * std::fabs(cov[j * d + i])) psd = false;
+    // check_valid='warn' (NumPy: a RuntimeWarning) goes on with the factor, as NumPy does
+    if (!psd && check_valid == "raise") throw ValueError("covariance is not symmetric positive-semidefinite.");
+  }
+  for (std::size_t i = 0; i < d; ++i)
+    for (std::size_t j = 0; j < d; ++j) factor[i * d + j] = v[i * d + j] * std::sqrt(std::fabs(w[j]));
+  return factor;
+}
+
+}  // namespace detail
+
+ndarray Generator::multivariate_normal(const ndarray& mean, const ndarray& cov, size_arg size,
+                                       const std::string& check_valid, double tol, const std::string& method) {
+  if (method != "eigh" && method != "svd" && method != "cholesky")
+    throw ValueError("method must be one of {'eigh', 'svd', 'cholesky'}");
+  if (mean.dtype().is_complex() || cov.dtype().is_complex()) throw TypeError("mean and cov must not be complex");
+  if (mean.ndim() != 1) throw ValueError("mean must be 1 dimensional");
+  if (cov.ndim() != 2 || cov.shape()[0] != cov.shape()[1]) throw ValueError("cov must be 2 dimensional and square");
+  if (mean.shape()[0] != cov.shape()[0]) throw ValueError("mean and cov must have same length");
+  const std::size_t d = static_cast<std::size_t>(mean.shape()[0]);
+  const std::vector<double> c = ascontiguousarray(astype(cov, float64, casting::unsafe, false)).to_vector<double>();
+  const std::vector<double> factor = normal_factor(c, d, method, check_valid, tol);
+  shape_t full = size.given() ? size.shape() : shape_t{};
+  full.push_back(static_cast<std::int64_t>(d));
+  const ndarray z = standard_normal(size_arg(full)).reshape({-1, static_cast<std::int64_t>(d)});
+  // x = mean + z A^T, one pass per column of z (d is small; no cuBLAS)
+  std::vector<double> at(d * d);
+  for (std::size_t i = 0; i < d; ++i)
+    for (std::size_t j = 0; j < d; ++j) at[i * d + j] = factor[j * d + i];
+  const ndarray a_t = asarray(at).reshape({static_cast<std::int64_t>(d), static_cast<std::int64_t>(d)});
+  ndarray x = astype(broadcast_to(astype(mean, float64, casting::unsafe, false).reshape({1, static_cast<std::int64_t>(d)}),
+                                  std::vector<std::int64_t>{z.shape()[0], static_cast<std::int64_t>(d)}),
+                     float64);
+  for (std::size_t k = 0; k < d; ++k) {
+    const std::int64_t kk = static_cast<std::int64_t>(k);
+    x = x + z(slice(), slice(kk, kk + 1)) * a_t(slice(kk, kk + 1), slice());
+  }
+  return x.reshape(std::span<const std::int64_t>(full));
+}
 
 ndarray Generator::dirichlet(const ndarray& alpha, size_arg size) {
   if (alpha.ndim() != 1) throw ValueError("object of too small depth for desired array");

@@ -51,6 +51,7 @@ std::span<const routine_info> random_routines() noexcept {
       {"random.hypergeometric", R"cupp(random.hypergeometric(ngood, nbad, nsample, size=None))cupp", R"cupp(hypergeometric int64 (the urn for small samples, Stadlober's HRUA otherwise, as NumPy))cupp"},
       {"random.dirichlet", R"cupp(random.dirichlet(alpha, size=None))cupp", R"cupp(Dirichlet vectors (normalised gammas; stick-breaking with betas when every alpha < 0.1, as NumPy))cupp"},
       {"random.multinomial", R"cupp(random.multinomial(n, pvals, size=None))cupp", R"cupp(multinomial counts (conditional binomials), int64, with a last axis of len(pvals))cupp"},
+      {"random.multivariate_normal", R"cupp(random.multivariate_normal(mean, cov, size=None, check_valid='warn', tol=1e-8))cupp", R"cupp(multivariate normal vectors mean + z A^T, A A^T = cov (cov's eigendecomposition, on the host))cupp"},
       {"random.permutation", R"cupp(random.permutation(x))cupp", R"cupp(a random permutation of arange(x), int64 (argsort of random 64-bit keys))cupp"},
       {"random.choice", R"cupp(random.choice(a, size=None, replace=True, p=None))cupp", R"cupp(a sample of arange(a), with or without replacement, uniform or with probabilities p)cupp"},
   };

@@ -181,6 +181,11 @@ class Generator {
   // Vector-valued: the result has size's shape plus the length of alpha / pvals (1-d).
   ndarray dirichlet(const ndarray& alpha, size_arg size = {});
   ndarray multinomial(const operand& n, const ndarray& pvals, size_arg size = {});
+  // mean + z A^T with A A^T = cov (method "svd" and "eigh": cov's eigendecomposition, computed on
+  // the host; "cholesky"); check_valid "warn" (goes on, as NumPy after its warning), "raise", "ignore".
+  ndarray multivariate_normal(const ndarray& mean, const ndarray& cov, size_arg size = {},
+                              const std::string& check_valid = "warn", double tol = 1e-8,
+                              const std::string& method = "svd");
   // method "marginals" or "count" (the same distribution; cupp draws both by marginals).
   ndarray multivariate_hypergeometric(const ndarray& colors, std::int64_t nsample, size_arg size = {},
                                       const std::string& method = "marginals");
@@ -257,6 +262,8 @@ ndarray zipf(const operand& a, size_arg size = {});
 ndarray hypergeometric(const operand& ngood, const operand& nbad, const operand& nsample, size_arg size = {});
 ndarray dirichlet(const ndarray& alpha, size_arg size = {});
 ndarray multinomial(const operand& n, const ndarray& pvals, size_arg size = {});
+ndarray multivariate_normal(const ndarray& mean, const ndarray& cov, size_arg size = {},
+                            const std::string& check_valid = "warn", double tol = 1e-8);
 ndarray permutation(std::int64_t n);
 ndarray permutation(const ndarray& x);
 void shuffle(const ndarray& x);

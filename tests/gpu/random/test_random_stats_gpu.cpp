@@ -324,6 +324,29 @@ TEST(RandomStatsGpu, DirichletAndMultinomial) {
             "nsample > sum(colors)");
 }
 
+// multivariate_normal: the sample mean and covariance against mean and cov, each method.
+TEST(RandomStatsGpu, MultivariateNormal) {
+  CUPP_REQUIRE_GPU();
+  auto rng = random::default_rng(91);
+  const std::vector<double> mean = {1.0, -2.0, 0.5}, cov = {4.0, 1.2, -0.6, 1.2, 2.0, 0.3, -0.6, 0.3, 1.5};
+  const std::int64_t rows = std::int64_t{1} << 20;
+  for (const char* method : {"svd", "eigh", "cholesky"}) {
+    const ndarray x = rng.multivariate_normal(asarray(mean), asarray(cov).reshape({3, 3}), {rows}, "raise", 1e-8, method);
+    ASSERT_EQ(x.shape()[0], rows);
+    ASSERT_EQ(x.shape()[1], 3);
+    const std::vector<double> v = x.to_vector<double>();
+    double m[3] = {0, 0, 0}, c[9] = {};
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (int j = 0; j < 3; ++j) m[j] += v[3 * i + j] / rows;
+    for (std::int64_t i = 0; i < rows; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) c[3 * j + k] += (v[3 * i + j] - m[j]) * (v[3 * i + k] - m[k]) / rows;
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(m[j], mean[j], 6 * std::sqrt(cov[4 * j] / rows)) << method;
+    for (int j = 0; j < 9; ++j)  // se of a covariance: sqrt((c_ii c_kk + c_ik^2) / n)
+      EXPECT_NEAR(c[j], cov[j], 6 * std::sqrt((cov[4 * (j / 3)] * cov[4 * (j % 3)] + cov[j] * cov[j]) / rows)) << method;
+  }
+}
+
 // integers(0, 3 * 2^30): Lemire rejects a quarter of the words; without the rejection, values
 // = 2 mod 3 come twice as often. The residues mod 3 must be uniform.
 double residue_z(random::Generator& rng) {

@@ -17,6 +17,7 @@
 #include "cupp/random.hpp"
 #include "error_of.hpp"
 #include "philox_host.hpp"
+#include "generator_impl.hpp"
 #include "sampling.hpp"
 
 namespace cupp {
@@ -216,6 +217,35 @@ TEST(RandomErrors, MultivariateHypergeometric) {
   EXPECT_EQ(error_of<ValueError>([&] { rng.multivariate_hypergeometric(ndarray(), -1); }), "nsample must be nonnegative.");
   EXPECT_EQ(error_of<ValueError>([&] { rng.multivariate_hypergeometric(ndarray(), 1); }),
             "colors must be a one-dimensional sequence of nonnegative integers not exceeding 9223372036854775807.");
+}
+
+// multivariate_normal's factor on the host: A A^T = cov for each method, NumPy's PSD check.
+TEST(RandomHost, MultivariateNormalFactor) {
+  const std::vector<double> cov = {4.0, 1.2, -0.6, 1.2, 2.0, 0.3, -0.6, 0.3, 1.5};
+  for (const char* method : {"svd", "eigh", "cholesky"}) {
+    const std::vector<double> a = random::detail::normal_factor(cov, 3, method, "raise", 1e-8);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        double s = 0;
+        for (int k = 0; k < 3; ++k) s += a[i * 3 + k] * a[j * 3 + k];
+        EXPECT_NEAR(s, cov[i * 3 + j], 1e-12) << method << " " << i << j;
+      }
+  }
+  const std::vector<double> indefinite = {1.0, 2.0, 2.0, 1.0};  // eigenvalues 3 and -1
+  EXPECT_EQ(error_of<ValueError>([&] { random::detail::normal_factor(indefinite, 2, "svd", "raise", 1e-8); }),
+            "covariance is not symmetric positive-semidefinite.");
+  EXPECT_EQ(error_of<ValueError>([&] { random::detail::normal_factor(indefinite, 2, "eigh", "warn", 1e-8); }),
+            "<no error>");
+  EXPECT_EQ(error_of<ValueError>([&] { random::detail::normal_factor({1, 0.5, 0, 1}, 2, "svd", "raise", 1e-8); }),
+            "covariance is not symmetric positive-semidefinite.");  // not symmetric
+  EXPECT_EQ(error_of<LinAlgError>([&] { random::detail::normal_factor(indefinite, 2, "cholesky", "raise", 1e-8); }),
+            "Matrix is not positive definite");
+  EXPECT_EQ(error_of<ValueError>([&] { random::detail::normal_factor(cov, 3, "svd", "loud", 1e-8); }),
+            "check_valid must equal 'warn', 'raise', or 'ignore'");
+  auto rng = random::default_rng(0);
+  EXPECT_EQ(error_of<ValueError>([&] { rng.multivariate_normal(ndarray(), ndarray(), {}, "warn", 1e-8, "qr"); }),
+            "method must be one of {'eigh', 'svd', 'cholesky'}");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.multivariate_normal(ndarray(), ndarray()); }), "mean must be 1 dimensional");
 }
 
 TEST(RandomErrors, Dtypes) {
