@@ -144,7 +144,7 @@ std::vector<std::vector<int>> plan_groups(const ndarray& in, const ndarray& out,
   return groups;
 }
 
-bool execute(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes) {
+execution describe(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes) {
   const int ndim = out.ndim();
   const auto is = element_strides(in), os = element_strides(out);
   const ndarray& real_side = kind == transform_kind::c2r ? out : in;
@@ -218,17 +218,24 @@ bool execute(transform_kind kind, int direction, const ndarray& in, const ndarra
       index[k] = 0;
     }
   }
-  require_one_execution(runs.size() == 1, "needs a loop of executions over its other axes");
+  execution e{key, std::move(runs), true};
   if (kind != transform_kind::c2c) {
     const bool real_in = kind == transform_kind::r2c;
     const std::uintptr_t align = 2 * (real_in ? in.itemsize() : out.itemsize());
-    for (const exec_pointers& r : runs)
-      if (reinterpret_cast<std::uintptr_t>(real_in ? r.in : r.out) % align != 0) return false;
+    for (const exec_pointers& r : e.runs)
+      if (reinterpret_cast<std::uintptr_t>(real_in ? r.in : r.out) % align != 0) e.aligned = false;
   }
+  return e;
+}
+
+bool execute(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes) {
+  const execution e = describe(kind, direction, in, out, axes);
+  require_one_execution(e.runs.size() == 1, "needs a loop of executions over its other axes");
+  if (!e.aligned) return false;
   const int device = out.device();
   cupp::detail::device_scope scope(device);
-  const std::shared_ptr<plan> p = get_plan(key, device);
-  p->execute(runs, cuda::detail::current_stream_handle(device));
+  const std::shared_ptr<plan> p = get_plan(e.key, device);
+  p->execute(e.runs, cuda::detail::current_stream_handle(device));
   return true;
 }
 

@@ -41,6 +41,16 @@ bool usable_layout(const ndarray& x, std::size_t alignment);
 // for the layouts of `in` and `out` (nd: several axes per plan; false: one axis per group).
 std::vector<std::vector<int>> plan_groups(const ndarray& in, const ndarray& out, std::vector<int> axes, bool nd);
 
+// How a transform maps onto cuFFT (no device work, so host tests can check it): the plan's key and
+// every execution's pointers (one per index of the loop dimensions), and whether the real side of
+// an r2c/c2r has each pointer aligned to its complex type.
+struct execution {
+  plan_key key;
+  std::vector<exec_pointers> runs;
+  bool aligned = true;
+};
+execution describe(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes);
+
 // One cuFFT execution set: `in` to `out` (the same array for in place) over `axes` (one group:
 // outer to inner, nested strides; for r2c/c2r the last axis is the halved one). The plan comes
 // from the cache; it runs on the current stream of out's device. False (nothing run) when a

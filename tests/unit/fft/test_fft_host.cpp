@@ -16,6 +16,7 @@
 #include "cupp/float16.hpp"
 #include "cupp/modules.hpp"
 #include "error_of.hpp"
+#include "fake_array.hpp"
 #include "fft_device_headers.hpp"
 #include "helpers_program.hpp"
 #include "callbacks.hpp"
@@ -132,6 +133,105 @@ TEST(FftHost, CallbacksCompileToLtoIrAndNest) {
   EXPECT_EQ(fft::detail::current_callback_identity(), 0u);
   EXPECT_THROW(fft::set_cufft_callbacks({}), ValueError);
   EXPECT_THROW(fft::set_cufft_callbacks({.store = "x", .store_name = ""}), ValueError);
+}
+
+// The layout analysis on host arrays (nothing reads their memory): which plan a transform gets
+// and which pointers it runs on.
+using fft::detail::describe;
+using fft::detail::transform_kind;
+
+TEST(FftHost, AxisZeroIsPlannedWithStridesAndOneExecution) {
+  test::fake_array a({4096, 4096}, complex64), out({4096, 4096}, complex64);
+  const int axis0[] = {0};
+  const auto e = describe(transform_kind::c2c, -1, a.a, out.a, axis0);
+  EXPECT_EQ(e.key.rank, 1);
+  EXPECT_EQ(e.key.n[0], 4096);
+  EXPECT_EQ(e.key.istride, 4096);
+  EXPECT_EQ(e.key.idist, 1);
+  EXPECT_EQ(e.key.batch, 4096);
+  EXPECT_EQ(e.runs.size(), 1u);
+  EXPECT_EQ(e.runs[0].in, a.a.data());
+}
+
+TEST(FftHost, MiddleAxisLoopsOverTheOuterAxis) {
+  test::fake_array a({3, 8, 5}, complex64), out({3, 8, 5}, complex64);
+  const int axis1[] = {1};
+  const auto e = describe(transform_kind::c2c, -1, a.a, out.a, axis1);
+  EXPECT_EQ(e.key.istride, 5);
+  EXPECT_EQ(e.key.batch, 5);
+  EXPECT_EQ(e.key.idist, 1);
+  ASSERT_EQ(e.runs.size(), 3u);
+  EXPECT_EQ(static_cast<char*>(e.runs[2].in) - static_cast<char*>(a.a.data()), 2 * 40 * 8);
+}
+
+TEST(FftHost, StridedViewsAndNestedAxesShareOnePlan) {
+  test::fake_array a({64, 32}, complex64), out({32, 11}, complex64);
+  const ndarray v = a.a(slice(0, std::nullopt, 2), slice(1, std::nullopt, 3));  // strides (64, 3) elements
+  const int last[] = {1};
+  const auto e = describe(transform_kind::c2c, -1, v, out.a, last);
+  EXPECT_EQ(e.key.istride, 3);
+  EXPECT_EQ(e.key.idist, 64);
+  EXPECT_EQ(e.key.ostride, 1);
+  EXPECT_EQ(e.key.odist, 11);
+  EXPECT_EQ(e.key.batch, 32);
+  // Axes 0 and 2 of a C array nest (stride 40 over 8): one rank-2 plan, axis 1 its batch.
+  test::fake_array b({6, 5, 8}, complex128), bo({6, 5, 8}, complex128);
+  const auto groups = fft::detail::plan_groups(b.a, bo.a, {2, 0}, true);
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0], (std::vector<int>{0, 2}));
+  const auto e2 = describe(transform_kind::c2c, 1, b.a, bo.a, groups[0]);
+  EXPECT_EQ(e2.key.rank, 2);
+  EXPECT_EQ(e2.key.inembed[1], 40);
+  EXPECT_EQ(e2.key.batch, 5);
+  EXPECT_EQ(e2.key.idist, 8);
+  EXPECT_TRUE(e2.key.double_precision);
+  // One axis per plan when n-D planning is off; a transposed input whose strides do not nest.
+  EXPECT_EQ(fft::detail::plan_groups(b.a, bo.a, {0, 2}, false).size(), 2u);
+  const ndarray t = b.a.transpose({2, 1, 0});  // strides (1, 8, 40): axis 0 inner in memory
+  test::fake_array to({8, 5, 6}, complex128);
+  EXPECT_EQ(fft::detail::plan_groups(t, to.a, {0, 2}, true).size(), 2u);
+}
+
+TEST(FftHost, RealRowsAtOddOffsetsAreNotAlignedForCufft) {
+  // rfft along axis 1 of (3, 7, 5) float64: two batch dimensions with odd strides (35 and 1).
+  test::fake_array x({3, 7, 5}, float64), y({3, 4, 5}, complex128);
+  const int axis1[] = {1};
+  EXPECT_FALSE(describe(transform_kind::r2c, -1, x.a, y.a, axis1).aligned);
+  // (3, 7, 6): the odd stride (1) becomes the batch, the loop steps 42 elements: aligned.
+  test::fake_array x6({3, 7, 6}, float64), y6({3, 4, 6}, complex128);
+  const auto e = describe(transform_kind::r2c, -1, x6.a, y6.a, axis1);
+  EXPECT_TRUE(e.aligned);
+  EXPECT_EQ(e.key.idist, 1);
+  EXPECT_EQ(e.key.n[0], 7);
+  // The GPU run's CUFFT_INVALID_VALUE cases: rfft along axis 0 of transpose(a, (1, 0, 2)), a of
+  // (9, 7, 4) float64 (strides (4, 28, 1) elements). The longest other axis (9, stride 28) used to
+  // be the batch, so the loop stepped the real rows by 1 element (8 bytes); now the odd-stride
+  // axis is the batch (cuFFT offsets batches itself) and the loop steps 28 elements.
+  test::fake_array base({9, 7, 4}, float64), tout({4, 9, 4}, complex128);
+  const int axis0[] = {0};
+  const auto et = describe(transform_kind::r2c, -1, base.a.transpose({1, 0, 2}), tout.a, axis0);
+  EXPECT_TRUE(et.aligned);
+  EXPECT_EQ(et.key.idist, 1);
+  EXPECT_EQ(et.key.batch, 4);
+  ASSERT_EQ(et.runs.size(), 9u);
+  EXPECT_EQ(static_cast<char*>(et.runs[1].in) - static_cast<char*>(base.a.data()), 28 * 8);
+  // rfftn's: transpose(a, (2, 0, 1)) of (7, 6, 5) float32, rfft along axis 1: both other axes
+  // have odd strides (1 and 5), so no batch choice helps and r2c takes the axis-last copy.
+  test::fake_array b3({7, 6, 5}, float32), o3({5, 4, 6}, complex64);
+  const int mid[] = {1};
+  EXPECT_FALSE(describe(transform_kind::r2c, -1, b3.a.transpose({2, 0, 1}), o3.a, mid).aligned);
+  // irfft writing (3, 7, 5) real rows: the same for the output side.
+  test::fake_array c({3, 4, 5}, complex128), r({3, 7, 5}, float64);
+  EXPECT_FALSE(describe(transform_kind::c2r, 1, c.a, r.a, axis1).aligned);
+  EXPECT_EQ(describe(transform_kind::c2r, 1, c.a, r.a, axis1).key.n[0], 7);  // the real side's length
+}
+
+TEST(FftHost, CallbacksRefuseALoopOfExecutions) {
+  test::fake_array a({3, 8, 5}, complex64), out({3, 8, 5}, complex64);
+  const int axis1[] = {1};
+  fft::set_cufft_callbacks guard({.load = "__device__ int unused;"});
+  EXPECT_NE(describe(transform_kind::c2c, -1, a.a, out.a, axis1).key.callback, 0u);
+  EXPECT_THROW(fft::detail::execute(transform_kind::c2c, -1, a.a, out.a, axis1), ValueError);
 }
 
 TEST(ModulesHost, CuppCarriesEveryModuleWithItsLibraryVersions) {
