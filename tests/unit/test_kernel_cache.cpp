@@ -147,6 +147,30 @@ TEST(KernelCache, HitAfterMissDoesNotRunNvrtc) {
   EXPECT_EQ(disk_cache({dir.path()}).scan().entries, 1u);
 }
 
+TEST(KernelCache, LogCompilesNamesEachCompileAndDiskRead) {
+  TempDir dir;
+  kernel_cache::settings s;
+  s.log_compiles = true;
+  {
+    stub_cache a(dir.path(), s);
+    a.get(7);
+    a.get(7);  // a memory hit: no line
+    ASSERT_EQ(a.warnings.size(), 1u);
+    const std::string& line = a.warnings[0];
+    EXPECT_EQ(line.rfind("cupp: compile cupp_test_tiny_7: ", 0), 0u) << line;
+    EXPECT_NE(line.find(" ms (nvrtc), " + std::to_string(tiny_program(7).source.size()) + " B source, 1 kernel, sm_90"),
+              std::string::npos)
+        << line;
+  }
+  stub_cache b(dir.path(), s);  // a new process: the disk cache serves it
+  b.get(7);
+  ASSERT_EQ(b.warnings.size(), 1u);
+  EXPECT_NE(b.warnings[0].find(" ms (disk cache), "), std::string::npos) << b.warnings[0];
+  stub_cache quiet(dir.path());  // off by default
+  quiet.get(8);
+  EXPECT_TRUE(quiet.warnings.empty());
+}
+
 TEST(KernelCache, ThreadsMissingTogetherCompileOnce) {
   TempDir dir;
   stub_cache c(dir.path());

@@ -44,6 +44,7 @@ struct settings {
   bool dump_cuda_source_on_error = false; // CUPP_DUMP_CUDA_SOURCE_ON_ERROR
   bool cuda_compile_with_debug = false;   // CUPP_CUDA_COMPILE_WITH_DEBUG
   bool nvtx_ops = false;                  // CUPP_NVTX_OPS (no CuPy twin)
+  bool log_compiles = false;              // CUPP_LOG_COMPILES (no CuPy twin)
   std::optional<std::uint64_t> seed;      // CUPP_SEED; unset: seeded from the OS
   std::vector<std::string> accelerators{"cub"};  // CUPP_ACCELERATORS; empty value: none
   bool tf32 = false;                      // CUPP_TF32

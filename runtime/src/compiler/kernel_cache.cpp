@@ -3,6 +3,7 @@
 // cache cannot be written.
 #include "compiler/kernel_cache.hpp"
 
+#include <chrono>
 #include <cstdio>
 
 #include "cupp/config.hpp"
@@ -27,6 +28,7 @@ kernel_cache::settings kernel_cache::settings::from_config(const config::setting
   s.ptx = c.compile_with_ptx;
   s.debug = c.cuda_compile_with_debug;
   s.dump_source_on_error = c.dump_cuda_source_on_error;
+  s.log_compiles = c.log_compiles;
   return s;
 }
 
@@ -98,7 +100,18 @@ compile_result kernel_cache::compile(const program_source& program, int arch) {
 }
 
 compile_result kernel_cache::compile_with_flags(const program_source& program, const compile_flags& flags) {
+  const auto start = std::chrono::steady_clock::now();
   compile_result result = compile_program(program, flags, settings_.use_disk ? &disk_ : nullptr, disk_writable());
+  if (settings_.log_compiles) {
+    // "cupp: compile cupp_add: 182.4 ms (nvrtc), 5321 B source, 3 kernels, sm_90"
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    char line[512];
+    std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (%s), %zu B source, %zu kernel%s, sm_%d%s",
+                  program.name.c_str(), ms, result.from_disk ? "disk cache" : program.use_nvcc ? "nvcc" : "nvrtc",
+                  program.source.size(), program.name_expressions.size(),
+                  program.name_expressions.size() == 1 ? "" : "s", flags.arch, flags.ptx ? " (PTX)" : "");
+    settings_.warn(line);
+  }
   (result.from_disk ? disk_hits_ : compiles_).fetch_add(1, std::memory_order_relaxed);
   if (result.store_error) {
     write_failures_.fetch_add(1, std::memory_order_relaxed);

@@ -52,6 +52,7 @@ class kernel_cache {
     bool ptx = false;              // CUPP_COMPILE_WITH_PTX
     bool debug = false;            // CUPP_CUDA_COMPILE_WITH_DEBUG
     bool dump_source_on_error = false;  // CUPP_DUMP_CUDA_SOURCE_ON_ERROR
+    bool log_compiles = false;     // CUPP_LOG_COMPILES: a line through `warn` per compile or disk read
     arch_fn arch_of;               // default: nvrtc_arch_for(the device's compute capability)
     loader_fn load;                // default: load_module
     warn_fn warn;                  // default: one line on stderr

@@ -183,6 +183,9 @@ const var_def kVariables[] = {
     CUPP_BOOL_VAR("CUPP_NVTX_OPS", "(none)", nvtx_ops,
                   "1: an NVTX range around every kernel launch cupp makes, named by its op, loop and layout "
                   "class (for Nsight Systems)"),
+    CUPP_BOOL_VAR("CUPP_LOG_COMPILES", "(none)", log_compiles,
+                  "1: one line on standard error per kernel program compiled or read from the disk cache "
+                  "(name, milliseconds, source size, kernels, architecture)"),
     {"CUPP_SEED", "CUPY_SEED", "seed of the default random generator; unset: seeded from the OS", false,
      [](settings& s, std::string_view n, std::string_view t) {
        s.seed = parse_uint(n, t, "a non-negative integer below 2^64");
