@@ -1,6 +1,7 @@
 // numpy.random's module-level functions (random, rand, randn, randint, normal, ..., shuffle,
-// choice): one global Generator per device, seeded from CUPP_SEED when it is set (device d's
+// choice) and the RandomState class: one global Generator per device, seeded from CUPP_SEED when it is set (device d's
 // generator is Philox(CUPP_SEED).jumped(d)), else from OS entropy; seed() reseeds them all.
+#include <limits>
 #include <map>
 #include <mutex>
 
@@ -30,7 +31,7 @@ Generator make(const std::optional<std::uint64_t>& seed, int device) {
 
 }  // namespace
 
-Generator& global_generator() {
+Generator global_generator() {
   globals& g = state();
   const int device = cuda::current_device();
   std::lock_guard lock(g.mutex);
@@ -41,6 +42,14 @@ Generator& global_generator() {
   auto it = g.by_device.find(device);
   if (it == g.by_device.end()) it = g.by_device.emplace(device, make(g.seed, device)).first;
   return it->second;
+}
+
+void RandomState::seed(std::optional<std::uint64_t> value) {
+  static_cast<Generator&>(*this) = value ? Generator(Philox(*value)) : Generator(Philox());
+}
+
+ndarray RandomState::tomaxint(size_arg size) {
+  return integers(0, std::numeric_limits<std::int64_t>::max(), std::move(size), int64, true);
 }
 
 void seed(std::optional<std::uint64_t> value) {

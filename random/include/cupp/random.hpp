@@ -211,6 +211,25 @@ class Generator {
   Philox bits_;
 };
 
+// numpy.random.RandomState's names over the same bit generator (NumPy's is MT19937 with its legacy
+// algorithms: cupp's values are not NumPy's): rand/randn take the shape, randint excludes high,
+// random_sample is random; seed() reseeds this state; every Generator method is there too.
+class RandomState : public Generator {
+ public:
+  RandomState() : Generator(Philox()) {}
+  explicit RandomState(std::uint64_t seed) : Generator(Philox(seed)) {}
+  void seed(std::optional<std::uint64_t> seed = std::nullopt);
+  ndarray rand(size_arg shape = {}) { return random(std::move(shape)); }
+  ndarray randn(size_arg shape = {}) { return standard_normal(std::move(shape)); }
+  ndarray random_sample(size_arg size = {}) { return random(std::move(size)); }
+  ndarray randint(const operand& low, const std::optional<operand>& high = std::nullopt, size_arg size = {},
+                  cupp::dtype dtype = int64) {
+    return integers(low, high, std::move(size), dtype, false);
+  }
+  // numpy's tomaxint: integers in [0, int64 max].
+  ndarray tomaxint(size_arg size = {});
+};
+
 // numpy.random.default_rng: a Generator over Philox (NumPy's default is PCG64; cupp's is Philox).
 Generator default_rng();
 Generator default_rng(std::uint64_t seed);
@@ -220,7 +239,8 @@ Generator default_rng(const Generator& generator);  // itself, as NumPy's
 
 // The module-level functions (numpy.random.random, .normal, ...) draw from a per-device global
 // Generator, seeded from CUPP_SEED when it is set, else from OS entropy; seed() reseeds it.
-Generator& global_generator();
+// global_generator() returns a handle to it (it shares the state; safe across threads and seed()).
+Generator global_generator();
 void seed(std::optional<std::uint64_t> seed = std::nullopt);
 ndarray random(size_arg size = {});
 ndarray random_sample(size_arg size = {});

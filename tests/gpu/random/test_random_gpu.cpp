@@ -332,6 +332,10 @@ TEST(RandomGpu, GlobalGeneratorFollowsSeed) {
   EXPECT_EQ(a, random::default_rng(123).random({16}).to_vector<double>());
   random::seed();
   EXPECT_NE(random::random({16}).to_vector<double>(), a);
+  random::RandomState rs(123);
+  EXPECT_EQ(rs.rand({16}).to_vector<double>(), a);
+  const std::vector<std::int64_t> r = rs.randint(0, 3, {1000}).to_vector<std::int64_t>();
+  EXPECT_TRUE(std::all_of(r.begin(), r.end(), [](std::int64_t v) { return v >= 0 && v < 3; }));
 }
 
 }  // namespace

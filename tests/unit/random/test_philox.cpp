@@ -248,6 +248,15 @@ TEST(RandomHost, MultivariateNormalFactor) {
   EXPECT_EQ(error_of<ValueError>([&] { rng.multivariate_normal(ndarray(), ndarray()); }), "mean must be 1 dimensional");
 }
 
+TEST(RandomHost, RandomStateIsAGeneratorOverPhilox) {
+  random::RandomState rs(5);
+  EXPECT_EQ(rs.bit_generator().key(), random::Philox(5).key());
+  rs.seed(6);
+  EXPECT_EQ(rs.bit_generator().key(), random::Philox(6).key());
+  EXPECT_EQ(error_of<ValueError>([&] { rs.randint(3, 3); }), "low >= high");
+  EXPECT_EQ(error_of<ValueError>([&] { rs.normal(0.0, -1.0); }), "scale < 0");
+}
+
 TEST(RandomErrors, Dtypes) {
   auto rng = random::default_rng(0);
   EXPECT_EQ(error_of<TypeError>([&] { rng.random({}, int32); }), "Unsupported dtype dtype('int32') for random");
