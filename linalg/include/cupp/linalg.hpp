@@ -22,6 +22,7 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "cupp/dtype.hpp"
@@ -84,6 +85,41 @@ struct cross_options {
 };
 // numpy.cross: cross products of 3-vectors (NumPy 2.5: other lengths are a ValueError).
 ndarray cross(const ndarray& a, const ndarray& b, const cross_options& options = {});
+
+// numpy.einsum's optimize=: False (none: left to right), True or 'greedy' (the pair with the
+// smallest result first), 'optimal' (the order of fewest flops), each within memory_limit elements
+// per intermediate (default: the largest operand or result), or a path as einsum_path gives it
+// ({{0, 1}, {0, 1}}: NumPy's list without its leading 'einsum_path').
+struct einsum_optimize {
+  enum class strategy { none, greedy, optimal, path };
+  strategy kind = strategy::none;
+  std::optional<std::int64_t> memory_limit{};
+  std::vector<std::vector<int>> path{};
+
+  einsum_optimize() = default;
+  einsum_optimize(bool on) : kind(on ? strategy::greedy : strategy::none) {}  // NOLINT: {.optimize = true}
+  static einsum_optimize greedy(std::optional<std::int64_t> memory_limit = {});
+  static einsum_optimize optimal(std::optional<std::int64_t> memory_limit = {});
+  static einsum_optimize given(std::vector<std::vector<int>> path);
+  static einsum_optimize parse(std::string_view name);  // "greedy" or "optimal"
+};
+
+struct einsum_options {
+  ndarray out{};                          // write here (the result's shape); cast with `casting`
+  std::optional<cupp::dtype> dtype{};     // the computation's dtype (default: NEP 50's promotion)
+  cupp::casting casting = casting::safe;  // NumPy's einsum default
+  einsum_optimize optimize{};
+};
+
+// numpy.einsum(subscripts, *operands): any subscripts ("ij,jk->ik", implicit "ij,jk", repeated
+// labels "ii->i", ellipsis "...ij,...jk", labels summed away "ij->"), NumPy's error messages; each
+// pairwise contraction one batched matmul (docs/linalg.md).
+ndarray einsum(std::string_view subscripts, std::span<const ndarray> operands, const einsum_options& options = {});
+ndarray einsum(std::string_view subscripts, std::initializer_list<ndarray> operands,
+               const einsum_options& options = {});
+// numpy.einsum_path's path: the pairs einsum contracts, in order (the report string is not made).
+std::vector<std::vector<int>> einsum_path(std::string_view subscripts, std::span<const ndarray> operands,
+                                          const einsum_optimize& optimize = einsum_optimize(true));
 
 // For tools: the product routines in namespace cupp (specs/routines/products.yaml; cupp ops).
 std::span<const routine_info> product_routines() noexcept;

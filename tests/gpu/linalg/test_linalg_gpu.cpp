@@ -18,6 +18,7 @@
 #include "cupp/cuda/stream.hpp"
 #include "cupp/linalg.hpp"
 #include "cupp/manipulation.hpp"
+#include "cupp/reductions.hpp"
 #include "cupp/ufunc.hpp"
 #include "gpu_support.hpp"
 
@@ -267,6 +268,51 @@ TEST(LinalgGpu, ProductsAgreeWithMatmul) {
   EXPECT_EQ(cross(x, y).to_vector<double>(), (std::vector<double>{-3, 6, -3}));
   EXPECT_EQ(kron(x, y).to_vector<double>(), (std::vector<double>{4, 5, 6, 8, 10, 12, 12, 15, 18}));
   EXPECT_EQ(vdot(x, y).item<double>(), 32.0);
+}
+
+}  // namespace
+}  // namespace cupp
+
+namespace cupp {
+namespace {
+
+// einsum against the products it stands for (values exact in float64 and in int32 with wrapping
+// alike): a matrix product, a batched one, a diagonal, sums, an outer product, ellipsis broadcast,
+// a three-operand chain in every optimize mode, and a 4-D contraction against tensordot.
+TEST(LinalgGpu, EinsumMatchesTheProductsItStandsFor) {
+  CUPP_REQUIRE_GPU();
+  auto eq = [](const ndarray& got, const ndarray& want, const std::string& what) {
+    ASSERT_EQ(got.dtype(), want.dtype()) << what;
+    ASSERT_EQ(std::vector<i64>(got.shape().begin(), got.shape().end()),
+              std::vector<i64>(want.shape().begin(), want.shape().end())) << what;
+    EXPECT_EQ(astype(got, float64).ravel().to_vector<double>(), astype(want, float64).ravel().to_vector<double>())
+        << what;
+  };
+  const ndarray a = asarray(values(12, 1)).reshape({3, 4}), b = asarray(values(20, 2)).reshape({4, 5});
+  eq(einsum("ij,jk->ik", {a, b}), matmul(a, b), "ij,jk->ik");
+  eq(einsum("ij,jk", {a, b}), matmul(a, b), "implicit");
+  eq(einsum("ij->ji", {a}), a.T(), "transpose");
+  eq(einsum("ij->", {a}), sum(a), "sum all");
+  eq(einsum("ij->j", {a}), sum(a, {.axis = 0}), "sum axis 0");
+  const ndarray s = asarray(values(16, 3)).reshape({4, 4});
+  eq(einsum("ii->i", {s}), s.diagonal().copy(), "diagonal");
+  eq(einsum("ii", {s}), sum(s.diagonal()), "trace");
+  const ndarray x = asarray(values(3, 4)), y = asarray(values(5, 5));
+  eq(einsum("i,j->ij", {x, y}), outer(x, y), "outer");
+  const ndarray p = asarray(values(2 * 3 * 4, 6)).reshape({2, 3, 4}), q = asarray(values(2 * 4 * 5, 7)).reshape({2, 4, 5});
+  eq(einsum("bij,bjk->bik", {p, q}), matmul(p, q), "batched");
+  eq(einsum("...ij,...jk->...ik", {p, b}), matmul(p, b), "ellipsis broadcast");
+  const ndarray c = asarray(values(10, 8)).reshape({5, 2});
+  const ndarray chain = matmul(matmul(a, b), c);
+  for (const einsum_optimize& o : {einsum_optimize(false), einsum_optimize(true), einsum_optimize::optimal(),
+                                   einsum_optimize::given({{1, 2}, {0, 1}})})
+    eq(einsum("ij,jk,kl->il", {a, b, c}, {.optimize = o}), chain, "chain");
+  const ndarray t = asarray(values(2 * 3 * 4 * 5, 9)).reshape({2, 3, 4, 5}), u = asarray(values(3 * 5 * 6, 10)).reshape({3, 5, 6});
+  const int ta[] = {1, 3}, tb[] = {0, 1};
+  eq(einsum("ijkl,jlm->ikm", {t, u}), tensordot(t, u, ta, tb), "ijkl,jlm->ikm");
+  const ndarray ai = astype(asarray(values(12, 11)).reshape({3, 4}), int8), bi = astype(b, int8);
+  eq(einsum("ij,jk->ik", {ai, bi}), matmul(ai, bi), "int8");
+  eq(einsum("ij,jk->ik", {ai, bi}, {.dtype = int32}), matmul(astype(ai, int32), astype(bi, int32)), "dtype=int32");
 }
 
 }  // namespace

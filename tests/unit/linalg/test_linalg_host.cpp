@@ -146,3 +146,60 @@ TEST(LinalgHost, GenericMatmulKernelCompilesForEveryIntegerDtype) {
 
 }  // namespace
 }  // namespace cupp
+
+namespace cupp {
+namespace {
+
+// einsum parses its subscripts and orders its contractions before any device work.
+TEST(LinalgHost, EinsumErrorsAreNumPys) {
+  fake f;
+  const ndarray a = f.wrap({2, 3}), b = f.wrap({3, 4});
+  EXPECT_EQ(test::error_of<ValueError>([&] { einsum("ij,jk", {a}); }),
+            "fewer operands provided to einstein sum function than specified in the subscripts string");
+  EXPECT_EQ(test::error_of<ValueError>([&] { einsum("ij", {a, b}); }),
+            "more operands provided to einstein sum function than specified in the subscripts string");
+  EXPECT_EQ(test::error_of<ValueError>([&] { einsum("i$j", {a}); }),
+            "invalid subscript '$' in einstein sum subscripts string, subscripts must be letters");
+  EXPECT_EQ(test::error_of<ValueError>([&] { einsum("ijk", {a}); }),
+            "einstein sum subscripts string contains too many subscripts for operand 0");
+  EXPECT_EQ(test::error_of<ValueError>([&] { einsum("i", {a}); }),
+            "operand has more dimensions than subscripts given in einstein sum, but no '...' ellipsis provided to "
+            "broadcast the extra dimensions.");
+  EXPECT_EQ(test::error_of<ValueError>([&] { einsum("i.j", {a}); }),
+            "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in operand 0");
+  EXPECT_EQ(test::error_of<ValueError>([&] { einsum("ij->k", {a}); }),
+            "einstein sum subscripts string included output subscript 'k' which never appeared in an input");
+  EXPECT_EQ(test::error_of<ValueError>([&] { einsum("ij->ii", {a}); }),
+            "einstein sum subscripts string includes output subscript 'i' multiple times");
+  EXPECT_EQ(test::error_of<ValueError>([&] { einsum("ij...->ij", {f.wrap({2, 3, 4})}); }),
+            "output has more dimensions than subscripts given in einstein sum, but no '...' ellipsis provided to "
+            "broadcast the extra dimensions.");
+  EXPECT_EQ(test::error_of<ValueError>([&] { einsum("ii->i", {a}); }),
+            "dimensions in single operand for collapsing index 'i' don't match (2 != 3)");
+  EXPECT_THROW(einsum("ij,jk", {a, f.wrap({4, 5})}), ValueError);  // j: 3 against 4
+  EXPECT_EQ(test::error_of<TypeError>([&] { einsum("ij,jk", {a, b}, {.dtype = float32}); }),
+            "Cannot cast array data from dtype('float64') to dtype('float32') according to the rule 'safe'");
+  EXPECT_THROW(einsum_optimize::parse("fastest"), TypeError);
+  const ndarray ops[] = {a, b};
+  EXPECT_THROW(einsum_path("ij,jk", ops, einsum_optimize::given({{0, 3}})), ValueError);
+  EXPECT_THROW(einsum_path("ij,jk", ops, einsum_optimize::given({{0}})), ValueError);  // two operands left
+}
+
+TEST(LinalgHost, EinsumPathOrdersTheContractions) {
+  fake f;
+  const ndarray chain[] = {f.wrap({10, 100}), f.wrap({100, 5}), f.wrap({5, 50})};
+  using path = std::vector<std::vector<int>>;
+  EXPECT_EQ(einsum_path("ij,jk,kl->il", chain), (path{{0, 1}, {0, 1}}));
+  EXPECT_EQ(einsum_path("ij,jk,kl->il", chain, einsum_optimize::optimal()), (path{{0, 1}, {0, 1}}));
+  // The small pair is b and c here: (jk, kl) first, then a with the result.
+  const ndarray other[] = {f.wrap({10, 100}), f.wrap({100, 100}), f.wrap({100, 1})};
+  EXPECT_EQ(einsum_path("ij,jk,kl->il", other, einsum_optimize::optimal()), (path{{1, 2}, {0, 1}}));
+  EXPECT_EQ(einsum_path("ij,jk,kl->il", other), (path{{1, 2}, {0, 1}}));
+  // No intermediate fits a memory limit of 1 element: everything in one step, as NumPy's.
+  EXPECT_EQ(einsum_path("ij,jk,kl->il", chain, einsum_optimize::greedy(1)), (path{{0, 1, 2}}));
+  // optimize=False: left to right.
+  EXPECT_EQ(einsum_path("ij,jk,kl->il", chain, false), (path{{0, 1}, {0, 1}}));
+}
+
+}  // namespace
+}  // namespace cupp
