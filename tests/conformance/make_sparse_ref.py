@@ -94,6 +94,29 @@ def case_arrays(rng, shape, dtype):
     out["conj"] = U.conj().toarray()
     out["astype_c128"] = U.astype(np.complex128).toarray()
     out["dense_csr_nnz"] = np.array(sp.csr_array(out["dense"]).nnz, np.int64)
+    # arithmetic: a second matrix V of the shape and dtype (canonical CSR arrays), sums and means
+    vd, vr, vc = triplets(rng, shape, dtype)
+    V = sp.csr_array(sp.coo_array((vd, (vr, vc)), shape=shape))
+    out["v_data"], out["v_indices"], out["v_indptr"] = V.data, V.indices, V.indptr
+    out["sum_all"] = np.asarray(U.sum())
+    for axis in (0, 1):
+        out[f"sum_{axis}"] = np.asarray(U.sum(axis=axis))
+        if m > 0 and n > 0:
+            out[f"mean_{axis}"] = np.asarray(U.mean(axis=axis))
+    if m > 0 and n > 0:
+        out["mean_all"] = np.asarray(U.mean())
+    P = U + V
+    out["plus"], out["plus_nnz"] = P.toarray(), np.array(P.nnz, np.int64)
+    E = U.multiply(V)
+    out["emul"], out["emul_nnz"] = E.toarray(), np.array(E.nnz, np.int64)
+    if dtype != "bool":
+        out["minus"] = (U - V).toarray()
+        out["neg"] = (-U).toarray()
+        out["scaled"] = (U * 3).toarray()
+        out["abs"] = abs(U).toarray()
+        out["power2"] = U.power(2).toarray()
+    if dtype.startswith("float") or dtype.startswith("complex"):
+        out["sin"] = U.sin().toarray()
     if dtype in PRODUCT_DTYPES:
         x = values(rng, dtype, n)
         B = values(rng, dtype, n * 3).reshape(n, 3)

@@ -23,6 +23,7 @@
 
 #include "cupp/modules.hpp"
 #include "cupp/ndarray.hpp"
+#include "cupp/promotion.hpp"
 
 namespace cupp::sparse {
 
@@ -255,6 +256,43 @@ csr kron(const csr& a, const csr& b);
 // scipy.sparse.tril / triu: the entries on and below (above) the k-th diagonal.
 csr tril(const csr& a, std::int64_t k = 0);
 csr triu(const csr& a, std::int64_t k = 0);
+
+// ---- arithmetic (CSR operands; part 1 of the item 2)
+// Element-wise functions SciPy keeps sparse: applied to the stored values after summing duplicates
+// (a canonical result; the dtype is NumPy's for the values: sqrt of int32 is float64). SciPy's
+// list: sin, tan, arcsin, arctan, sinh, tanh, arcsinh, arctanh, rint, sign, expm1, log1p,
+// deg2rad, rad2deg, floor, ceil, trunc, sqrt, and abs, negative.
+#define CUPP_SPARSE_UNARY_(name) csr name(const csr& a);
+CUPP_SPARSE_UNARY_(sin) CUPP_SPARSE_UNARY_(tan) CUPP_SPARSE_UNARY_(arcsin) CUPP_SPARSE_UNARY_(arctan)
+CUPP_SPARSE_UNARY_(sinh) CUPP_SPARSE_UNARY_(tanh) CUPP_SPARSE_UNARY_(arcsinh) CUPP_SPARSE_UNARY_(arctanh)
+CUPP_SPARSE_UNARY_(rint) CUPP_SPARSE_UNARY_(sign) CUPP_SPARSE_UNARY_(expm1) CUPP_SPARSE_UNARY_(log1p)
+CUPP_SPARSE_UNARY_(deg2rad) CUPP_SPARSE_UNARY_(rad2deg) CUPP_SPARSE_UNARY_(floor) CUPP_SPARSE_UNARY_(ceil)
+CUPP_SPARSE_UNARY_(trunc) CUPP_SPARSE_UNARY_(sqrt) CUPP_SPARSE_UNARY_(abs) CUPP_SPARSE_UNARY_(negative)
+#undef CUPP_SPARSE_UNARY_
+// A.power(n): element-wise power of the stored values (duplicates summed first).
+csr power(const csr& a, const weak_scalar& n);
+// A * s for a scalar (both kinds): the values times s, NumPy's dtype for a Python scalar (NEP 50);
+// the structure is kept (s == 0 keeps explicit zeros, as SciPy).
+csr multiply(const csr& a, const weak_scalar& s);
+// A + B, A - B of one shape (ValueError "inconsistent shapes"): the result dtype is the operands'
+// promoted one; zeros of the result are not stored (as SciPy's csr_binop_csr).
+csr add(const csr& a, const csr& b);
+csr subtract(const csr& a, const csr& b);
+// A.multiply(B): the element-wise product (zeros not stored).
+csr multiply(const csr& a, const csr& b);
+// `*` as SciPy: matrix semantics (A @ B) when A is a *_matrix, element-wise for an *_array.
+csr operator*(const csr& a, const csr& b);
+inline csr operator*(const csr& a, const weak_scalar& s) { return multiply(a, s); }
+inline csr operator*(const weak_scalar& s, const csr& a) { return multiply(a, s); }
+inline csr operator+(const csr& a, const csr& b) { return add(a, b); }
+inline csr operator-(const csr& a, const csr& b) { return subtract(a, b); }
+inline csr operator-(const csr& a) { return negative(a); }
+// A.sum(axis) / A.mean(axis): no axis gives a 0-d array, axis 0 or 1 a 1-D array for an
+// *_array and SciPy's np.matrix shape, (1, N) or (M, 1), for a *_matrix (AxisError otherwise).
+// sum's dtype is NumPy's sum's for the values (int8 -> int64, bool -> int64); mean's is float64
+// for integers and bool, else the values'. Deterministic (segment sums in index order).
+ndarray sum(const csr& a, std::optional<int> axis = std::nullopt);
+ndarray mean(const csr& a, std::optional<int> axis = std::nullopt);
 
 // ---- .npz files in SciPy's layout (scipy.sparse.save_npz / load_npz read and write the same)
 // Members: indices, indptr (csr/csc) or row, col (coo), then format (b'csr', |S3), shape (int64),

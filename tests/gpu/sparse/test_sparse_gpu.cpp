@@ -173,6 +173,24 @@ TEST(SparseGpu, ProductCacheIsPerObjectAndStreamBound) {
   EXPECT_TRUE(old.expired());  // freed with the object
 }
 
+// `*` is A @ B for *_matrix objects and element-wise for *_array ones, as in SciPy; sums follow the
+// kind's shapes (np.matrix (M, 1) / (1, N) against 1-D).
+TEST(SparseGpu, StarAndSumFollowTheKind) {
+  CUPP_REQUIRE_GPU();
+  const ndarray d = array<double>({{1, 2}, {0, 3}});
+  const sparse::csr m = sparse::csr_matrix(d), a = sparse::csr_array(d);
+  CUPP_EXPECT_ARRAY_EQUAL((m * m).toarray(), array<double>({{1, 8}, {0, 9}}));
+  CUPP_EXPECT_ARRAY_EQUAL((a * a).toarray(), array<double>({{1, 4}, {0, 9}}));
+  CUPP_EXPECT_ARRAY_EQUAL((2.0 * a - a).toarray(), d);
+  EXPECT_EQ((a - a).nnz(), 0);  // zeros of a result are not stored
+  CUPP_EXPECT_ARRAY_EQUAL(sparse::sum(a, 1), std::vector<double>{3, 3});
+  CUPP_EXPECT_ARRAY_EQUAL(sparse::sum(m, 1), array<double>({{3}, {3}}));
+  CUPP_EXPECT_ARRAY_EQUAL(sparse::sum(m, 0), array<double>({{1, 5}}));
+  CUPP_EXPECT_ARRAY_EQUAL(sparse::sum(m), std::vector<double>{6}.front());
+  EXPECT_EQ(error_of<AxisError>([&] { sparse::sum(m, 2); }), "axis 2 is out of bounds for array of dimension 2");
+  EXPECT_EQ(error_of<ValueError>([&] { (void)(a + sparse::csr_array(zeros({3, 2}))); }), "inconsistent shapes");
+}
+
 double time_ms(const std::function<void()>& f, int reps) {
   f();
   cuda::Event start, stop;

@@ -3,7 +3,8 @@
 // dtype and shape (duplicates, explicit zeros, unsorted indices, empty rows and columns, 0xN),
 // construction, tocsr/tocsc/tocoo, the canonical-form methods, diagonal, transpose, conj, astype,
 // the products (SpMV, SpMM, SpGEMM), the same steps on int64 indices (cupp's own paths), eye,
-// diags, vstack, hstack, block_diag, kron, tril and triu. The reference set is read from
+// diags, vstack, hstack, block_diag, kron, tril and triu, and the arithmetic (sum, mean, +, -, *,
+// the element-wise functions). The reference set is read from
 // $CUPP_SPARSE_REF, else <conformance>/sparse-ref.
 #include <gtest/gtest.h>
 
@@ -167,6 +168,34 @@ void check_case(const std::string& name) {
     CUPP_EXPECT_ARRAY_EQUAL(ws.data(), c.at("sum_data"), {.strict = true});
     CUPP_EXPECT_ARRAY_EQUAL(astype(ws.indices(), int32), c.at("sum_indices"), {.strict = true});
     CUPP_EXPECT_ARRAY_EQUAL(astype(ws.indptr(), int32), c.at("sum_indptr"), {.strict = true});
+  });
+  section(name, "arithmetic", [&] {
+    const sparse::csr u = make_u().with_kind(sparse::kind::array);  // SciPy's case is a csr_array
+    const sparse::csr v =
+        sparse::csr_array(dev(c, "v_data"), dev(c, "v_indices"), dev(c, "v_indptr"), sparse::options{.shape = shape});
+    const double rtol = rtol_of(c.at("data").dtype());
+    CUPP_EXPECT_ALLCLOSE(sparse::sum(u), c.at("sum_all"), {.rtol = rtol, .strict = true});
+    CUPP_EXPECT_ALLCLOSE(sparse::sum(u, 0), c.at("sum_0"), {.rtol = rtol, .strict = true});
+    CUPP_EXPECT_ALLCLOSE(sparse::sum(u, 1), c.at("sum_1"), {.rtol = rtol, .strict = true});
+    if (c.count("mean_all")) {
+      CUPP_EXPECT_ALLCLOSE(sparse::mean(u), c.at("mean_all"), {.rtol = rtol, .strict = true});
+      CUPP_EXPECT_ALLCLOSE(sparse::mean(u, 0), c.at("mean_0"), {.rtol = rtol, .strict = true});
+      CUPP_EXPECT_ALLCLOSE(sparse::mean(u, 1), c.at("mean_1"), {.rtol = rtol, .strict = true});
+    }
+    const sparse::csr plus = u + v;
+    EXPECT_EQ(plus.nnz(), c.at("plus_nnz").item<std::int64_t>());
+    CUPP_EXPECT_ARRAY_EQUAL(plus.toarray(), c.at("plus"), {.strict = true});
+    const sparse::csr emul = u * v;  // element-wise: an *_array
+    EXPECT_EQ(emul.nnz(), c.at("emul_nnz").item<std::int64_t>());
+    CUPP_EXPECT_ARRAY_EQUAL(emul.toarray(), c.at("emul"), {.strict = true});
+    if (c.count("minus")) {
+      CUPP_EXPECT_ARRAY_EQUAL((u - v).toarray(), c.at("minus"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL((-u).toarray(), c.at("neg"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL((u * 3).toarray(), c.at("scaled"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::abs(u).toarray(), c.at("abs"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::power(u, 2).toarray(), c.at("power2"), {.strict = true});
+    }
+    if (c.count("sin")) CUPP_EXPECT_ALLCLOSE(sparse::sin(u).toarray(), c.at("sin"), {.rtol = rtol, .strict = true});
   });
   section(name, "products", [&] {
     const sparse::csr u = make_u();
