@@ -178,7 +178,17 @@ std::shared_ptr<plan> get_plan(const plan_key& key, int device) {
     }
     ++c.misses;
   }
-  auto made = std::make_shared<plan>(key, device);  // outside the lock: planning takes a while
+  // Outside the lock: planning takes a while. cuFFT allocates a plan's own memory with cudaMalloc:
+  // when the device is full (of cupp's cached blocks, say), the pool's free blocks are released and
+  // planning is tried once more, as the pool itself does before OutOfMemoryError.
+  std::shared_ptr<plan> made;
+  try {
+    made = std::make_shared<plan>(key, device);
+  } catch (const CudaError& e) {
+    if (e.code() != CUFFT_ALLOC_FAILED) throw;
+    cuda::get_default_memory_pool().free_all_blocks();
+    made = std::make_shared<plan>(key, device);
+  }
   std::lock_guard lock(c.mutex);
   if (auto it = c.index.find(key); it != c.index.end()) return *it->second;  // another thread's
   if (c.size_limit == 0 || (c.memsize_limit >= 0 && made->work_size() > static_cast<std::size_t>(c.memsize_limit)))
