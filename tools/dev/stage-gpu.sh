@@ -5,6 +5,7 @@
 #   bash .gpu/run.sh                      (everything: more than one 10-minute call; run the phases)
 #   bash .gpu/run.sh tests                (the tool, the GPU tests but the reference suites, the checks)
 #   bash .gpu/run.sh evalref              (the NumPy reference suites: EvalRefGpu, UfuncConformanceGpu)
+#   bash .gpu/run.sh cold-start           (the cold-start script, cupp and CuPy, cold and warm; ~1 min)
 #   bash .gpu/run.sh suite [GTEST ARGS]   (every GPU test in 4 gtest shards at once, ~4 min; failures rerun alone)
 #   bash .gpu/run.sh bench-elementwise    (only the benchmark next to CuPy and PyTorch, bench/compare.py;
 #                                          --only NAMES and --reps N pass through)
@@ -192,6 +193,7 @@ case ${1:-all} in
   suite) shift; remake_references; suite "$@"; nvtx; exit ;;
   memcheck) shift; remake_references; memcheck "$@"; exit ;;
   benches) benches; exit ;;
+  cold-start) bash ./cold_start.sh ./cupp_bench_cold_start ./cold_start_cupy.py 2>&1 | tee "$OUT/cold_start.log"; exit ;;
   bench-elementwise) shift; bench_elementwise "$@"; exit ;;
   bench-reductions) bench_reductions; exit ;;
   eval-conformance) eval_conformance; exit ;;
@@ -206,6 +208,12 @@ memcheck
 benches
 RUN
 chmod +x "$stage/run.sh"
+# The cold-start comparison (bench/cold_start: cupp's script and CuPy's, cold and warm).
+if [ -f "$build/bench/cupp_bench_cold_start" ]; then
+  cp "$build/bench/cupp_bench_cold_start" "$root/bench/cold_start/cold_start_cupy.py" "$stage/"
+  cp "$root/bench/cold_start/run.sh" "$stage/cold_start.sh"
+  strip "$stage/cupp_bench_cold_start"
+fi
 # The NVTX range test with its recording injection library (tests/nvtx.cmake), and the profiler example.
 if [ -f "$build/tests/cupp_nvtx_tests" ]; then
   cp "$build/tests/cupp_nvtx_tests" "$build/tests/libcupp_nvtx_recorder.so" "$stage/"
