@@ -35,6 +35,6 @@ grep -c '^\[sparse case\]' "$OUT/formats.log"; grep '^\[sparse case\]' "$OUT/for
 grep -v '^\[sparse case\]' "$OUT/formats.log" | head -c 4500
 step memcheck
 timeout "$(cap 60)" compute-sanitizer --tool memcheck --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 \
-  --gtest_filter='SparseGpu.ProductsMatch*:SparseGpu.ShapeInference*:SparseRefGpu.ConstructorsMatchSciPy:SparseRefGpu.LoadsSciPysNpzFiles' \
+  --gtest_filter='SparseGpu.ProductsMatch*:SparseGpu.ShapeInference*:SparseGpu.ProductCache*:SparseGpu.StarAndSum*:SparseRefGpu.ConstructorsMatchSciPy:SparseRefGpu.LoadsSciPysNpzFiles' \
   > "$OUT/memcheck.log" 2>&1; echo "rc=$?"; tail -6 "$OUT/memcheck.log"
 step done
