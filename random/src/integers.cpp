@@ -220,6 +220,18 @@ ndarray Generator::choice(std::int64_t a, size_arg size, bool replace, const nda
   }
   if (replace) return integers(0, a, shape, int64);
   if (k > a) throw ValueError("Cannot take a larger sample than population when replace is False");
+  if (k > 0 && k <= a / 16) {
+    // k << a: the distinct values of about 1.5 k uniform draws are a uniform random subset of
+    // their size (by symmetry), so k of them in a random order are a uniform ordered sample;
+    // redraw in the rare case of fewer than k distinct values. Sorts ~1.5 k keys, not a.
+    const std::int64_t m = k + k / 2 + 64;
+    for (;;) {
+      const ndarray distinct = unique(integers(0, a, {m}, int64));
+      if (distinct.size() < k) continue;
+      const ndarray order = argsort(raw_keys(bits_, {distinct.size()}));
+      return take(distinct, take(order, arange(k))).reshape(shape);
+    }
+  }
   return take(permutation(a), arange(k)).reshape(shape);
 }
 

@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -344,6 +345,35 @@ TEST(RandomStatsGpu, MultivariateNormal) {
     for (int j = 0; j < 3; ++j) EXPECT_NEAR(m[j], mean[j], 6 * std::sqrt(cov[4 * j] / rows)) << method;
     for (int j = 0; j < 9; ++j)  // se of a covariance: sqrt((c_ii c_kk + c_ik^2) / n)
       EXPECT_NEAR(c[j], cov[j], 6 * std::sqrt((cov[4 * (j / 3)] * cov[4 * (j % 3)] + cov[j] * cov[j]) / rows)) << method;
+  }
+}
+
+// choice without replacement, both algorithms (k <= a/16: distinct values of ~1.5 k draws; else
+// the first k of a permutation): every value is included with probability k/a, and the first
+// position is uniform.
+TEST(RandomStatsGpu, ChoiceWithoutReplacementIsUniform) {
+  CUPP_REQUIRE_GPU();
+  auto rng = random::default_rng(123);
+  for (std::int64_t k : {50, 400}) {
+    const std::int64_t a = 1000, draws = 4000;
+    std::vector<std::int64_t> included, first;
+    for (std::int64_t d = 0; d < draws; ++d) {
+      const std::vector<std::int64_t> v = rng.choice(a, {k}, false).to_vector<std::int64_t>();
+      ASSERT_EQ(std::set<std::int64_t>(v.begin(), v.end()).size(), std::size_t(k));
+      included.insert(included.end(), v.begin(), v.end());
+      first.push_back(v[0]);
+    }
+    // inclusion counts: binomial(draws, k/a) each, so the chi-square is scaled by 1 - k/a
+    std::vector<double> counts(a, 0.0);
+    for (std::int64_t v : included) counts[v] += 1;
+    const double e = double(draws) * k / a;
+    double stat = 0;
+    for (double c : counts) stat += (c - e) * (c - e) / (e * (1.0 - double(k) / a));
+    EXPECT_LT(std::fabs((stat - (a - 1)) / std::sqrt(2.0 * (a - 1))), 5.0) << "k = " << k;
+    std::vector<std::int64_t> first10(first.size());
+    for (std::size_t i = 0; i < first.size(); ++i) first10[i] = first[i] / 100;  // ten bins
+    EXPECT_LT(std::fabs(st::chi2_z(first10, [](std::int64_t x) { return x < 10 ? 0.1 : 0.0; }, 0, 9)), 5.0)
+        << "k = " << k;
   }
 }
 
