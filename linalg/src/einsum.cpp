@@ -5,15 +5,16 @@
 // operands contracted pairwise in the path's order: a pair sharing summed labels is one batched
 // matmul (batch labels stay separate dimensions, so they broadcast without copies; free and summed
 // labels are reshaped, which copies only when the layout needs it), a pair sharing none is one
-// broadcast multiply. optimize=False contracts left to right; True / greedy take the pair whose
-// result is smallest, optimal the order of fewest flops (exhaustive up to 7 operands), both
-// within memory_limit (elements of an intermediate; default the largest operand or result, as
-// NumPy's); a path (NumPy's einsum_path list) is followed as given. The algorithm was checked
+// broadcast multiply. The order is NumPy's einsum_path's, ported step for step (greedy: its
+// (-removed size, flops) rule and tie order; optimal: every pairwise order), within memory_limit
+// (elements of an intermediate; default the largest operand or result); optimize=False, two
+// operands, or nothing to sum is one step, contracted left to right. The algorithm was checked
 // against NumPy's einsum on 165 cases (every kind of subscript, five dtypes) before this port.
 #include <algorithm>
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -260,116 +261,204 @@ term contract(term x, term y, const std::set<int>& keep, const parsed& p, const 
   return {z.reshape(shape), result};
 }
 
-// ---- the contraction order
+// ---- the contraction order: NumPy's einsum_path (numpy/_core/einsumfunc.py) step for step, so
+// the same pairs are chosen, ties included.
 
-i64 size_of(const std::set<int>& l, const parsed& p) {
+using label_set = std::set<int>;
+
+i64 size_of(const label_set& l, const parsed& p) {
   i64 n = 1;
   for (int v : l) n *= p.sizes.at(v);
   return n;
 }
 
-// The labels the contraction of `picked` keeps: those in the output or in an operand not picked.
-std::set<int> kept_labels(const std::vector<std::set<int>>& sets, const std::vector<int>& picked, const parsed& p) {
-  std::set<int> keep(p.output.begin(), p.output.end()), result;
-  for (int i = 0; i < static_cast<int>(sets.size()); ++i)
-    if (std::find(picked.begin(), picked.end(), i) == picked.end()) keep.insert(sets[i].begin(), sets[i].end());
-  for (int i : picked)
-    for (int v : sets[i])
-      if (keep.count(v)) result.insert(v);
-  return result;
+// _flop_count: the size of every label involved, times the terms' operations.
+double flop_count(const label_set& contract, bool inner, std::size_t terms, const parsed& p) {
+  const double factor = static_cast<double>(std::max<std::size_t>(1, terms - 1) + (inner ? 1 : 0));
+  return static_cast<double>(size_of(contract, p)) * factor;
 }
 
-std::vector<std::set<int>> after(std::vector<std::set<int>> sets, const std::vector<int>& pair, std::set<int> result) {
-  std::vector<int> desc(pair);
-  std::sort(desc.rbegin(), desc.rend());
-  for (int i : desc) sets.erase(sets.begin() + i);
-  sets.push_back(std::move(result));  // NumPy's convention: the result goes last
-  return sets;
-}
+struct contraction {
+  label_set result, removed, involved;
+  std::vector<label_set> remaining;  // the sets not contracted, then the result
+};
 
-std::vector<std::vector<int>> greedy_path(std::vector<std::set<int>> sets, const parsed& p, i64 limit) {
-  std::vector<std::vector<int>> path;
-  while (sets.size() > 1) {
-    std::vector<int> best;
-    i64 best_size = std::numeric_limits<i64>::max();
-    for (int i = 0; i < static_cast<int>(sets.size()); ++i)
-      for (int j = i + 1; j < static_cast<int>(sets.size()); ++j) {
-        const i64 n = size_of(kept_labels(sets, {i, j}, p), p);
-        if (n <= limit && n < best_size) {
-          best_size = n;
-          best = {i, j};
-        }
-      }
-    if (best.empty()) {  // nothing fits the limit: the rest in one step
-      std::vector<int> all(sets.size());
-      for (int i = 0; i < static_cast<int>(all.size()); ++i) all[i] = i;
-      path.push_back(all);
-      break;
+// _find_contraction.
+contraction find_contraction(const std::vector<int>& positions, const std::vector<label_set>& sets,
+                             const label_set& output) {
+  contraction c;
+  label_set keep = output;
+  for (int i = 0; i < static_cast<int>(sets.size()); ++i) {
+    if (std::find(positions.begin(), positions.end(), i) != positions.end()) {
+      c.involved.insert(sets[i].begin(), sets[i].end());
+    } else {
+      c.remaining.push_back(sets[i]);
+      keep.insert(sets[i].begin(), sets[i].end());
     }
-    std::set<int> result = kept_labels(sets, best, p);
-    sets = after(std::move(sets), best, std::move(result));
-    path.push_back(best);
+  }
+  for (int v : c.involved) (keep.count(v) ? c.result : c.removed).insert(v);
+  c.remaining.push_back(c.result);
+  return c;
+}
+
+struct candidate {
+  std::pair<double, double> key;  // (-removed size, flops), compared as NumPy's tuples
+  std::pair<int, int> pos;
+  std::vector<label_set> sets;
+};
+
+// _parse_possible_contraction.
+std::optional<candidate> possible(std::pair<int, int> pos, const std::vector<label_set>& sets,
+                                  const label_set& output, const parsed& p, i64 limit, double path_cost,
+                                  double naive_cost) {
+  contraction c = find_contraction({pos.first, pos.second}, sets, output);
+  const i64 new_size = size_of(c.result, p);
+  if (new_size > limit) return std::nullopt;
+  const double removed =
+      static_cast<double>(size_of(sets[pos.first], p) + size_of(sets[pos.second], p) - new_size);
+  const double cost = flop_count(c.involved, !c.removed.empty(), 2, p);
+  if (path_cost + cost > naive_cost) return std::nullopt;
+  return candidate{{-removed, cost}, pos, std::move(c.remaining)};
+}
+
+std::vector<std::vector<int>> greedy_path(std::vector<label_set> sets, const label_set& output, const parsed& p,
+                                          i64 limit) {
+  if (sets.size() == 1) return {{0}};
+  if (sets.size() == 2) return {{0, 1}};
+  std::vector<int> all(sets.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  const contraction naive = find_contraction(all, sets, output);
+  const double naive_cost = flop_count(naive.involved, !naive.removed.empty(), sets.size(), p);
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i < static_cast<int>(sets.size()); ++i)
+    for (int j = i + 1; j < static_cast<int>(sets.size()); ++j) pairs.emplace_back(i, j);
+  std::vector<candidate> known;
+  std::vector<std::vector<int>> path;
+  double path_cost = 0;
+  const std::size_t steps = sets.size() - 1;
+  for (std::size_t iteration = 0; iteration < steps; ++iteration) {
+    for (const auto& pos : pairs) {
+      bool disjoint = true;  // outer products are left for later
+      for (int v : sets[pos.first]) disjoint = disjoint && !sets[pos.second].count(v);
+      if (disjoint) continue;
+      if (auto c = possible(pos, sets, output, p, limit, path_cost, naive_cost)) known.push_back(std::move(*c));
+    }
+    if (known.empty()) {
+      for (int i = 0; i < static_cast<int>(sets.size()); ++i)
+        for (int j = i + 1; j < static_cast<int>(sets.size()); ++j)
+          if (auto c = possible({i, j}, sets, output, p, limit, path_cost, naive_cost)) known.push_back(std::move(*c));
+      if (known.empty()) {
+        std::vector<int> rest(sets.size());
+        for (std::size_t i = 0; i < rest.size(); ++i) rest[i] = static_cast<int>(i);
+        path.push_back(rest);
+        break;
+      }
+    }
+    std::size_t b = 0;  // min(): the first of the smallest keys
+    for (std::size_t i = 1; i < known.size(); ++i)
+      if (known[i].key < known[b].key) b = i;
+    const candidate best = known[b];
+    // _update_other_results: the candidates not touching the pair, renumbered, with its result.
+    const int bx = best.pos.first, by = best.pos.second;
+    std::vector<candidate> kept;
+    for (candidate& c : known) {
+      const int x = c.pos.first, y = c.pos.second;
+      if (x == bx || x == by || y == bx || y == by) continue;
+      c.sets.erase(c.sets.begin() + (by - (by > x) - (by > y)));
+      c.sets.erase(c.sets.begin() + (bx - (bx > x) - (bx > y)));
+      c.sets.insert(c.sets.end() - 1, best.sets.back());
+      c.pos = {x - (x > bx) - (x > by), y - (y > bx) - (y > by)};
+      kept.push_back(std::move(c));
+    }
+    known = std::move(kept);
+    sets = best.sets;
+    const int fresh = static_cast<int>(sets.size()) - 1;
+    pairs.clear();
+    for (int i = 0; i < fresh; ++i) pairs.emplace_back(i, fresh);
+    path.push_back({bx, by});
+    path_cost += best.key.second;
   }
   return path;
 }
 
-// The pairwise order of fewest flops (each step: the product of the lengths of every label the
-// pair holds), every intermediate within the limit.
-void optimal_search(const std::vector<std::set<int>>& sets, const parsed& p, i64 limit, double cost,
-                    std::vector<std::vector<int>>& path, double& best, std::vector<std::vector<int>>& best_path) {
-  if (sets.size() <= 1) {
-    if (cost < best) {
-      best = cost;
-      best_path = path;
+// _optimal_path: every order of pairwise contractions within the limit, the cheapest kept.
+std::vector<std::vector<int>> optimal_path(const std::vector<label_set>& sets, const label_set& output,
+                                           const parsed& p, i64 limit) {
+  struct partial {
+    double cost;
+    std::vector<std::vector<int>> path;
+    std::vector<label_set> remaining;
+  };
+  const std::size_t n = sets.size();
+  std::vector<partial> full{{0.0, {}, sets}};
+  auto cheapest = [](const std::vector<partial>& v) {
+    std::size_t b = 0;
+    for (std::size_t i = 1; i < v.size(); ++i)
+      if (v[i].cost < v[b].cost) b = i;
+    return v[b].path;
+  };
+  for (std::size_t iteration = 0; iteration + 1 < n; ++iteration) {
+    std::vector<partial> next;
+    const int count = static_cast<int>(n - iteration);
+    for (const partial& cur : full)
+      for (int i = 0; i < count; ++i)
+        for (int j = i + 1; j < count; ++j) {
+          contraction c = find_contraction({i, j}, cur.remaining, output);
+          if (size_of(c.result, p) > limit) continue;
+          partial q{cur.cost + flop_count(c.involved, !c.removed.empty(), 2, p), cur.path, std::move(c.remaining)};
+          q.path.push_back({i, j});
+          next.push_back(std::move(q));
+        }
+    if (next.empty()) {
+      std::vector<std::vector<int>> path = cheapest(full);
+      std::vector<int> rest(static_cast<std::size_t>(count));
+      for (int i = 0; i < count; ++i) rest[static_cast<std::size_t>(i)] = i;
+      path.push_back(rest);
+      return path;
     }
-    return;
+    full = std::move(next);
   }
-  for (int i = 0; i < static_cast<int>(sets.size()); ++i)
-    for (int j = i + 1; j < static_cast<int>(sets.size()); ++j) {
-      std::set<int> all(sets[i]);
-      all.insert(sets[j].begin(), sets[j].end());
-      const double c = cost + static_cast<double>(size_of(all, p));
-      std::set<int> result = kept_labels(sets, {i, j}, p);
-      if (c >= best || size_of(result, p) > limit) continue;
-      path.push_back({i, j});
-      optimal_search(after(sets, {i, j}, std::move(result)), p, limit, c, path, best, best_path);
-      path.pop_back();
-    }
+  return cheapest(full);
 }
 
 std::vector<std::vector<int>> order_of(const parsed& p, std::span<const ndarray> operands, const einsum_optimize& o) {
   const int n = static_cast<int>(p.inputs.size());
   using strategy = einsum_optimize::strategy;
   if (o.kind == strategy::path) {
-    std::vector<std::vector<int>> path = o.path;
     int count = n;
-    for (const std::vector<int>& step : path) {
+    for (const std::vector<int>& step : o.path) {
       for (int i : step)
         if (i < 0 || i >= count) throw ValueError("einsum: the path's contraction " + std::to_string(i) + " is out of range");
       count -= static_cast<int>(step.size()) - 1;
     }
-    if (count != 1 && n > 0) throw ValueError("einsum: the path does not contract every operand into one");
-    return path;
+    if (count != 1)
+      throw ValueError("Invalid einsum_path is specified: " + std::to_string(count - 1) +
+                       " more operands has to be contracted.");
+    return o.path;
   }
-  std::vector<std::vector<int>> path;
-  if (n <= 2 || o.kind == strategy::none) {  // left to right (NumPy's single loop gives the same sums)
-    for (int i = 1; i < n; ++i) path.push_back({0, 1});
-    return path;
+  std::vector<label_set> sets;
+  label_set indices;
+  for (const labels& l : p.inputs) {
+    sets.emplace_back(l.begin(), l.end());
+    indices.insert(l.begin(), l.end());
   }
-  std::vector<std::set<int>> sets;
-  i64 limit = size_of(std::set<int>(p.output.begin(), p.output.end()), p);
-  for (int t = 0; t < n; ++t) {
-    sets.emplace_back(p.inputs[t].begin(), p.inputs[t].end());
-    limit = std::max(limit, operands[t].size());
-  }
+  const label_set output(p.output.begin(), p.output.end());
+  std::vector<int> all(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) all[static_cast<std::size_t>(i)] = i;
+  // Nothing to order (NumPy leaves it to one einsum call): one step of every operand, which
+  // einsum contracts left to right.
+  if (o.kind == strategy::none || n <= 2 || indices == output) return {all};
+  // NumPy's default limit: the largest operand or result, a repeated label counted twice.
+  auto term_size = [&p](const labels& l) {
+    i64 size = 1;
+    for (int v : l) size *= p.sizes.at(v);
+    return size;
+  };
+  i64 limit = term_size(p.output);
+  for (const labels& l : p.inputs) limit = std::max(limit, term_size(l));
   if (o.memory_limit) limit = *o.memory_limit;
-  if (o.kind == strategy::optimal && n <= 7) {
-    std::vector<std::vector<int>> current, best_path;
-    double best = std::numeric_limits<double>::infinity();
-    optimal_search(sets, p, limit, 0.0, current, best, best_path);
-    if (!best_path.empty()) return best_path;
-  }
-  return greedy_path(std::move(sets), p, limit);
+  if (o.kind == strategy::optimal) return optimal_path(sets, output, p, limit);
+  return greedy_path(std::move(sets), output, p, limit);
 }
 
 }  // namespace

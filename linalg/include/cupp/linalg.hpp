@@ -86,9 +86,9 @@ struct cross_options {
 // numpy.cross: cross products of 3-vectors (NumPy 2.5: other lengths are a ValueError).
 ndarray cross(const ndarray& a, const ndarray& b, const cross_options& options = {});
 
-// numpy.einsum's optimize=: False (none: left to right), True or 'greedy' (the pair with the
-// smallest result first), 'optimal' (the order of fewest flops), each within memory_limit elements
-// per intermediate (default: the largest operand or result), or a path as einsum_path gives it
+// numpy.einsum's optimize=: False (none: one step, left to right), True or 'greedy', 'optimal'
+// (NumPy's einsum_path algorithms, the same pairs), each within memory_limit elements per
+// intermediate (default: the largest operand or result), or a path as einsum_path gives it
 // ({{0, 1}, {0, 1}}: NumPy's list without its leading 'einsum_path').
 struct einsum_optimize {
   enum class strategy { none, greedy, optimal, path };

@@ -197,8 +197,51 @@ TEST(LinalgHost, EinsumPathOrdersTheContractions) {
   EXPECT_EQ(einsum_path("ij,jk,kl->il", other), (path{{1, 2}, {0, 1}}));
   // No intermediate fits a memory limit of 1 element: everything in one step, as NumPy's.
   EXPECT_EQ(einsum_path("ij,jk,kl->il", chain, einsum_optimize::greedy(1)), (path{{0, 1, 2}}));
-  // optimize=False: left to right.
-  EXPECT_EQ(einsum_path("ij,jk,kl->il", chain, false), (path{{0, 1}, {0, 1}}));
+  // optimize=False (and two operands): one step of every operand, as NumPy's einsum_path says.
+  EXPECT_EQ(einsum_path("ij,jk,kl->il", chain, false), (path{{0, 1, 2}}));
+}
+
+// NumPy's own einsum_path on random 3- to 5-operand contractions (made with NumPy 1.24's
+// numpy/core/einsumfunc.py, whose _greedy_path and _optimal_path NumPy 2.5 keeps): the same pairs.
+TEST(LinalgHost, EinsumPathIsNumPysPath) {
+  fake f;
+  using path = std::vector<std::vector<int>>;
+  struct row {
+    const char* subscripts;
+    std::vector<ndarray> operands;
+    bool optimal;
+    path want;
+  };
+  const row rows[] = {
+      {"h,ge,fga,gea,e->", {f.wrap({40}), f.wrap({3, 2}), f.wrap({8, 3, 3}), f.wrap({3, 2, 3}), f.wrap({2})}, false, path{{2, 3}, {1, 3}, {1, 2}, {0, 1}}},
+      {"h,ge,fga,gea,e->", {f.wrap({40}), f.wrap({3, 2}), f.wrap({8, 3, 3}), f.wrap({3, 2, 3}), f.wrap({2})}, true, path{{1, 4}, {2, 3}, {1, 2}, {0, 1}}},
+      {"g,bg,bhg->g", {f.wrap({3}), f.wrap({3, 3}), f.wrap({3, 2, 3})}, false, path{{1, 2}, {0, 1}}},
+      {"g,bg,bhg->g", {f.wrap({3}), f.wrap({3, 3}), f.wrap({3, 2, 3})}, true, path{{1, 2}, {0, 1}}},
+      {"hgb,hc,hbc->c", {f.wrap({13, 5, 5}), f.wrap({13, 13}), f.wrap({13, 5, 13})}, false, path{{0, 2}, {0, 1}}},
+      {"hgb,hc,hbc->c", {f.wrap({13, 5, 5}), f.wrap({13, 13}), f.wrap({13, 5, 13})}, true, path{{0, 2}, {0, 1}}},
+      {"d,f,fad->d", {f.wrap({8}), f.wrap({8}), f.wrap({8, 13, 8})}, false, path{{1, 2}, {0, 1}}},
+      {"d,f,fad->d", {f.wrap({8}), f.wrap({8}), f.wrap({8, 13, 8})}, true, path{{1, 2}, {0, 1}}},
+      {"cd,d,ce,dc,e->cd", {f.wrap({3, 8}), f.wrap({8}), f.wrap({3, 5}), f.wrap({8, 3}), f.wrap({5})}, false, path{{0, 3}, {1, 2}, {0, 1}, {0, 1}}},
+      {"cd,d,ce,dc,e->cd", {f.wrap({3, 8}), f.wrap({8}), f.wrap({3, 5}), f.wrap({8, 3}), f.wrap({5})}, true, path{{0, 1}, {0, 2}, {0, 1}, {0, 1}}},
+      {"ehf,fae,ahe,h->ef", {f.wrap({3, 2, 40}), f.wrap({40, 8, 3}), f.wrap({8, 2, 3}), f.wrap({2})}, false, path{{1, 2}, {0, 2}, {0, 1}}},
+      {"ehf,fae,ahe,h->ef", {f.wrap({3, 2, 40}), f.wrap({40, 8, 3}), f.wrap({8, 2, 3}), f.wrap({2})}, true, path{{2, 3}, {1, 2}, {0, 1}}},
+      {"cd,cdh,hdc,dh->c", {f.wrap({3, 2}), f.wrap({3, 2, 8}), f.wrap({8, 2, 3}), f.wrap({2, 8})}, false, path{{1, 2}, {1, 2}, {0, 1}}},
+      {"cd,cdh,hdc,dh->c", {f.wrap({3, 2}), f.wrap({3, 2, 8}), f.wrap({8, 2, 3}), f.wrap({2, 8})}, true, path{{1, 2}, {1, 2}, {0, 1}}},
+      {"d,bcd,bd->c", {f.wrap({13}), f.wrap({13, 8, 13}), f.wrap({13, 13})}, false, path{{1, 2}, {0, 1}}},
+      {"d,bcd,bd->c", {f.wrap({13}), f.wrap({13, 8, 13}), f.wrap({13, 13})}, true, path{{0, 2}, {0, 1}}},
+      {"ahe,ade,d,ae->ad", {f.wrap({5, 5, 40}), f.wrap({5, 8, 40}), f.wrap({8}), f.wrap({5, 40})}, false, path{{0, 3}, {0, 2}, {0, 1}}},
+      {"ahe,ade,d,ae->ad", {f.wrap({5, 5, 40}), f.wrap({5, 8, 40}), f.wrap({8}), f.wrap({5, 40})}, true, path{{0, 3}, {0, 2}, {0, 1}}},
+      {"cae,f,dbf,c->", {f.wrap({13, 40, 13}), f.wrap({13}), f.wrap({8, 5, 13}), f.wrap({13})}, false, path{{0, 3}, {0, 1}, {0, 1}}},
+      {"cae,f,dbf,c->", {f.wrap({13, 40, 13}), f.wrap({13}), f.wrap({8, 5, 13}), f.wrap({13})}, true, path{{0, 3}, {0, 1}, {0, 1}}},
+      {"ag,fdb,e->a", {f.wrap({3, 13}), f.wrap({2, 3, 8}), f.wrap({8})}, false, path{{0, 1}, {0, 1}}},
+      {"ag,fdb,e->a", {f.wrap({3, 13}), f.wrap({2, 3, 8}), f.wrap({8})}, true, path{{1, 2}, {0, 1}}},
+      {"dch,ga,ch,ag->", {f.wrap({5, 5, 13}), f.wrap({13, 2}), f.wrap({5, 13}), f.wrap({2, 13})}, false, path{{0, 2}, {0, 1}, {0, 1}}},
+      {"dch,ga,ch,ag->", {f.wrap({5, 5, 13}), f.wrap({13, 2}), f.wrap({5, 13}), f.wrap({2, 13})}, true, path{{0, 2}, {0, 1}, {0, 1}}},
+  };
+  for (const row& r : rows)
+    EXPECT_EQ(einsum_path(r.subscripts, r.operands, r.optimal ? einsum_optimize::optimal() : einsum_optimize::greedy()),
+              r.want)
+        << r.subscripts << (r.optimal ? " optimal" : " greedy");
 }
 
 }  // namespace
