@@ -145,6 +145,64 @@ TEST(RandomKernelsHost, ContinuousLaws) {
              "standard_t(9)");
 }
 
+// The rest of the transforms and samplers, KS only (their moments are checked on the GPU).
+TEST(RandomKernelsHost, MoreContinuousLaws) {
+  using namespace emu::cupp_random;
+  struct law {
+    const char* name;
+    std::vector<double> x;
+    std::function<double(double)> cdf;
+  };
+  const double pi = M_PI;
+  const law laws[] = {
+      {"laplace", transform64(t_laplace, 1, 2, 0, N),
+       [](double x) { return x < 1 ? 0.5 * std::exp((x - 1) / 2) : 1 - 0.5 * std::exp(-(x - 1) / 2); }},
+      {"logistic", transform64(t_logistic, 1, 2, 0, N), [](double x) { return 1 / (1 + std::exp(-(x - 1) / 2)); }},
+      {"gumbel", transform64(t_gumbel, 1, 2, 0, N), [](double x) { return std::exp(-std::exp(-(x - 1) / 2)); }},
+      {"pareto", transform64(t_pareto, 3, 0, 0, N), [](double x) { return x <= 0 ? 0.0 : 1 - std::pow(1 + x, -3.0); }},
+      {"power", transform64(t_power, 2.5, 0, 0, N), [](double x) { return x <= 0 ? 0.0 : std::pow(x, 2.5); }},
+      {"weibull", transform64(t_weibull, 1.5, 0, 0, N),
+       [](double x) { return x <= 0 ? 0.0 : -std::expm1(-std::pow(x, 1.5)); }},
+      {"standard_cauchy", transform64(t_standard_cauchy, 0, 0, 0, N), [=](double x) { return 0.5 + std::atan(x) / pi; }},
+      {"triangular", transform64(t_triangular, -1, 0.5, 2, N),
+       [](double x) {
+         if (x <= -1) return 0.0;
+         if (x >= 2) return 1.0;
+         return x <= 0.5 ? (x + 1) * (x + 1) / 4.5 : 1 - (2 - x) * (2 - x) / 4.5;
+       }},
+      {"chisquare", stream64(s_chisquare, 3, 0, 0, N), [](double x) { return st::lower_gamma_p(1.5, x / 2); }},
+      {"f", stream64(s_f, 5, 12, 0, N), [](double x) { return st::f_cdf(x, 5, 12); }},
+      {"standard_gamma(0.3)", stream64(s_standard_gamma, 0.3, 0, 0, N), [](double x) { return st::lower_gamma_p(0.3, x); }},
+      {"wald", stream64(s_wald, 1.5, 2, 0, N),
+       [](double x) {
+         if (x <= 0) return 0.0;
+         const double r = std::sqrt(2 / x);
+         return st::normal_cdf(r * (x / 1.5 - 1)) + std::exp(2 * 2 / 1.5) * st::normal_cdf(-r * (x / 1.5 + 1));
+       }},
+  };
+  for (const law& l : laws) EXPECT_LT(st::ks_statistic(l.x, l.cdf), st::ks_threshold(l.x.size())) << l.name;
+}
+
+TEST(RandomKernelsHost, MoreDiscreteLaws) {
+  using namespace emu::cupp_random;
+  const std::vector<std::int64_t> nb = stream_int(s_negative_binomial, 3.5, 0.4, 0, N);
+  EXPECT_LT(std::fabs(st::chi2_z(nb,
+                                 [](std::int64_t k) {
+                                   return std::exp(std::lgamma(k + 3.5) - std::lgamma(3.5) - std::lgamma(k + 1.0) +
+                                                   3.5 * std::log(0.4) + k * std::log(0.6));
+                                 },
+                                 0, 25)),
+            5.0);
+  const double l = std::log1p(-0.6);
+  const std::vector<std::int64_t> ls = stream_int(s_logseries, 0.6, 0, 0, N);
+  EXPECT_LT(std::fabs(st::chi2_z(ls, [=](std::int64_t k) { return k < 1 ? 0.0 : -std::pow(0.6, k) / (k * l); }, 1, 12)),
+            5.0);
+  const std::vector<std::int64_t> zp = stream_int(s_zipf, 3.0, 0, 0, N);
+  EXPECT_LT(std::fabs(st::chi2_z(zp, [](std::int64_t k) { return k < 1 ? 0.0 : std::pow(double(k), -3.0) / std::riemann_zeta(3.0); },
+                                 1, 30)),
+            5.0);
+}
+
 void expect_pmf(const std::vector<std::int64_t>& v, const std::function<double(std::int64_t)>& pmf, double mean,
                 double var, const char* what) {
   std::int64_t lo = -1, hi = -1;
