@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <set>
@@ -155,6 +156,44 @@ TEST(RandomGpu, SameBitsForEveryLaunchShape) {
           << "output " << k << " differs with " << blocks << " blocks of " << threads;
     }
   }
+}
+
+// A digest (FNV-1a) of outputs of every kernel family for one seed.
+std::uint64_t digest_of_seed(std::uint64_t seed) {
+  auto rng = random::default_rng(seed);
+  std::vector<host_array> out;
+  out.push_back(rng.random({1001}, float32).get());
+  out.push_back(rng.standard_normal({1001}).get());
+  out.push_back(rng.integers(0, 1000, {1001}).get());
+  out.push_back(rng.gamma(0.5, 1.0, {1001}).get());
+  out.push_back(rng.binomial(50, 0.3, {1001}).get());
+  out.push_back(rng.permutation(1001).get());
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const host_array& a : out) {
+    const unsigned char* p = reinterpret_cast<const unsigned char*>(a.data());
+    for (std::size_t i = 0; i < a.nbytes(); ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  }
+  return h;
+}
+
+TEST(RandomGpu, DISABLED_PrintDigest) {  // run by SameBitsInAnotherProcess in a child process
+  CUPP_REQUIRE_GPU();
+  std::printf("RANDOM_DIGEST %llx\n", static_cast<unsigned long long>(digest_of_seed(2718)));
+}
+
+// The same seed gives the same bits in another process (a fresh context, another cache state).
+TEST(RandomGpu, SameBitsInAnotherProcess) {
+  CUPP_REQUIRE_GPU();
+  const std::uint64_t mine = digest_of_seed(2718);
+  FILE* child = popen("/proc/self/exe --gtest_also_run_disabled_tests --gtest_filter=RandomGpu.DISABLED_PrintDigest 2>&1", "r");
+  ASSERT_NE(child, nullptr);
+  char line[512];
+  unsigned long long theirs = 0;
+  bool found = false;
+  while (std::fgets(line, sizeof line, child)) found |= std::sscanf(line, "RANDOM_DIGEST %llx", &theirs) == 1;
+  pclose(child);
+  ASSERT_TRUE(found) << "the child process printed no digest";
+  EXPECT_EQ(static_cast<unsigned long long>(mine), theirs);
 }
 
 TEST(RandomGpu, ThreadsSharingAGeneratorGetDisjointRanges) {
