@@ -19,10 +19,17 @@
 namespace cupp {
 namespace {
 
+struct event {  // a CUDA event, destroyed with its scope
+  cudaEvent_t e = nullptr;
+  event() { CUPP_CUDA_CHECK(cudaEventCreate(&e)); }
+  ~event() { (void)cudaEventDestroy(e); }  // no throwing destructor; the event is ours alone
+  event(const event&) = delete;
+  event& operator=(const event&) = delete;
+};
+
 double median_ms(const std::function<void()>& f, int reps = 20) {
-  cudaEvent_t a, b;
-  CUPP_CUDA_CHECK(cudaEventCreate(&a));
-  CUPP_CUDA_CHECK(cudaEventCreate(&b));
+  event ea, eb;
+  cudaEvent_t a = ea.e, b = eb.e;
   cudaStream_t s = reinterpret_cast<cudaStream_t>(cuda::current_stream().handle());
   for (int i = 0; i < 3; ++i) f();  // warm-up (compiles, pools)
   std::vector<float> t;
@@ -35,8 +42,6 @@ double median_ms(const std::function<void()>& f, int reps = 20) {
     CUPP_CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
     t.push_back(ms);
   }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
 }
