@@ -282,6 +282,11 @@ TEST(RandomErrors, IntegerRanges) {
   EXPECT_EQ(error_of<ValueError>([&] { rng.integers(-1, 5, {}, uint16); }), "low is out of bounds for uint16");
   EXPECT_EQ(error_of<ValueError>([&] { rng.integers(0, 3, {}, bool_); }), "high is out of bounds for bool");
   EXPECT_EQ(error_of<ValueError>([&] { rng.integers(0, 256, {}, uint8, true); }), "high is out of bounds for uint8");
+  // C++ scalars carry the whole uint64 range (a weak scalar's sign and magnitude)
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(0, 18446744073709551615ull, {}, int64, true); }),
+            "high is out of bounds for int64");
+  EXPECT_EQ(error_of<ValueError>([&] { rng.integers(-1, 18446744073709551615ull, {}, uint64, true); }),
+            "low is out of bounds for uint64");
 }
 
 // The module's NVRTC program (every kernel of kernels.cuh) compiles for sm_90 without a GPU.
