@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cupp/creation.hpp"
+#include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/random.hpp"
 #include "error_of.hpp"
@@ -194,6 +195,28 @@ TEST(RandomGpu, SameBitsInAnotherProcess) {
   pclose(child);
   ASSERT_TRUE(found) << "the child process printed no digest";
   EXPECT_EQ(static_cast<unsigned long long>(mine), theirs);
+}
+
+// Generation runs on the current stream: two streams sharing one generator get the two calls'
+// numbers (no device state to race on), and a stream's result is ready after its synchronize.
+TEST(RandomGpu, StreamsSharingAGenerator) {
+  CUPP_REQUIRE_GPU();
+  auto shared = random::default_rng(44);
+  cuda::Stream s1 = cuda::Stream::create(), s2 = cuda::Stream::create();
+  ndarray a, b;
+  {
+    cuda::StreamGuard g(s1);
+    a = shared.random({1 << 20}, float32);
+  }
+  {
+    cuda::StreamGuard g(s2);
+    b = shared.standard_normal({1 << 20}, float32);
+  }
+  s1.synchronize();
+  s2.synchronize();
+  auto fresh = random::default_rng(44);
+  EXPECT_EQ(a.to_vector<float>(), fresh.random({1 << 20}, float32).to_vector<float>());
+  EXPECT_EQ(b.to_vector<float>(), fresh.standard_normal({1 << 20}, float32).to_vector<float>());
 }
 
 TEST(RandomGpu, ThreadsSharingAGeneratorGetDisjointRanges) {
