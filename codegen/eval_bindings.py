@@ -88,11 +88,15 @@ def binding_body(r: Routine) -> str:
     names = ", ".join(_cpp_text(p.name) for p in bound)
     required = sum(1 for p in bound if p.default is None)
     positional = sum(1 for p in bound if not p.keyword_only)
-    given = "{}" if varargs else "args"
+    # The positional parameters before *name (einsum's subscripts) take the first arguments.
+    lead = r.params.index(varargs[0]) if varargs else 0
+    split = f"args.size() < {lead} ? args.size() : std::size_t{{{lead}}}"
+    given = ("{}" if not lead else f"args.first({split})") if varargs else "args"
     lines = [f"  const arguments a({_cpp_text(r.name)}, {{{names}}}, {required}, {positional}, {given}, kw);"]
     readers: dict[str, str] = {}
     for p in varargs:
-        readers[p.name] = f"positional_arrays({_cpp_text(r.name)}, args)"
+        rest = f"args.subspan({split})" if lead else "args"
+        readers[p.name] = f"positional_arrays({_cpp_text(r.name)}, {rest})"
     for p in bound:
         i = pos[p.name]
         kind = TYPES[p.types[0]].kind

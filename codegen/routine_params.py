@@ -230,9 +230,11 @@ def parse_signature(text: str, name: str, path: str, line: int) -> list[Param]:
         if any(p.name == pname for p in params):
             raise SpecError(path, line, f"{what}: parameter '{pname}' is given twice")
         if varargs:
-            if types != ["arrays"] or eq or keyword_only or params:
-                raise SpecError(path, line, f"{what}: '*{pname}' must come first, be of type arrays and have no "
-                                            f"default")
+            # Only required positional parameters may come before it (einsum's subscripts).
+            if types != ["arrays"] or eq or keyword_only or any(q.default is not None or q.kind != "value"
+                                                                 for q in params):
+                raise SpecError(path, line, f"{what}: '*{pname}' must come first or after required positional "
+                                            f"parameters, be of type arrays and have no default")
             keyword_only = True
         p = Param(pname, types, default if eq else None, keyword_only and not varargs, varargs, choices)
         if p.default is None and not varargs:

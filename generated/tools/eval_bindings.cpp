@@ -771,6 +771,12 @@ void add_generated_bindings(function_table& t) {
     const arguments a("cross", {"a", "b", "axisa", "axisb", "axisc", "axis"}, 2, 6, args, kw);
     return to_value(cupp::cross(a.array(0), a.array(1), cupp::cross_options{.axisa = a.int32(2, -1), .axisb = a.int32(3, -1), .axisc = a.int32(4, -1), .axis = a.optional_axis(5)}));
   });
+  // specs/routines/products.yaml: einsum(subscripts: str, *operands: arrays, out: out = None, dtype: dtype = None, order: ignored = 'K', casting: 'no'|'equiv'|'safe'|'same_kind'|'unsafe' = 'safe', optimize: bool = False)
+  t.add("einsum", [](span_v args, span_k kw) -> value {
+    const arguments a("einsum", {"subscripts", "out", "dtype", "order", "casting", "optimize"}, 1, 1, args.first(args.size() < 1 ? args.size() : std::size_t{1}), kw);
+    if (a.has(1)) throw cupp::TypeError("einsum(): out= is not supported by cupp eval (outputs go to the -o files)");
+    return to_value(cupp::einsum(a.string(0, {{}}), positional_arrays("einsum", args.subspan(args.size() < 1 ? args.size() : std::size_t{1})), cupp::einsum_options{.dtype = a.dtype(2), .casting = cupp::einsum_options::casting_named(a.string(4, "safe")), .optimize = a.boolean(5, false)}));
+  });
   // specs/routines/random.yaml: random(size: shape = None)
   t.add("random.random", [](span_v args, span_k kw) -> value {
     const arguments a("random.random", {"size"}, 0, 1, args, kw);

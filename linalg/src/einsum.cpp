@@ -463,6 +463,12 @@ std::vector<std::vector<int>> order_of(const parsed& p, std::span<const ndarray>
 
 }  // namespace
 
+cupp::casting einsum_options::casting_named(std::string_view name) {
+  for (cupp::casting c : {casting::no, casting::equiv, casting::safe, casting::same_kind, casting::unsafe})
+    if (to_string(c) == name) return c;
+  throw ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'");
+}
+
 einsum_optimize einsum_optimize::greedy(std::optional<std::int64_t> memory_limit) {
   einsum_optimize o(true);
   o.memory_limit = memory_limit;

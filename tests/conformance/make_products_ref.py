@@ -145,6 +145,45 @@ EVAL_CASES.update({
     "cross_bool": Eval("cross(a, b)", a=V((3,), "bool"), b=V((3,), "bool")),  # TypeError (boolean subtract)
     "cross_bad_axisc": Eval("cross(a, b, axisc=2)", a=V((2, 3), "float64"), b=V((2, 3), "float64")),  # AxisError
 })
+# einsum: every kind of subscript in every dtype, the optimize= orders, dtype=/casting=, errors.
+EINSUM = [("ij,jk->ik", [(3, 4), (4, 5)]), ("ij,jk", [(3, 4), (4, 5)]), ("ii->i", [(4, 4)]), ("ii", [(4, 4)]),
+          ("ij->ji", [(3, 4)]), ("ij->", [(3, 4)]), ("ij->j", [(3, 4)]), ("i,j->ij", [(3,), (4,)]),
+          ("i,i->", [(5,), (5,)]), ("i,i->i", [(5,), (5,)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+          ("...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]), ("...ii->...i", [(2, 3, 3)]),
+          ("ijkl,jlm->ikm", [(2, 3, 4, 5), (3, 5, 6)]), ("iij->j", [(3, 3, 4)]), ("ij,kj->ik", [(3, 4), (5, 4)]),
+          ("ii,i->i", [(3, 3), (3,)]), ("Ab,bC->AC", [(2, 3), (3, 4)]), ("ij,j->i", [(3, 1), (4,)]),
+          ("ijj,jk->ik", [(2, 3, 3), (3, 4)]), ("i...->...", [(3, 2, 2)]), ("ij,jk->ik", [(2, 0), (0, 3)])]
+for _dt in DTYPES:
+    _s = SHORT[_dt]
+    for _k, (_sub, _shapes) in enumerate(EINSUM):
+        _names = "abcd"[:len(_shapes)]
+        EVAL_CASES[f"einsum_{_s}_{_k}"] = Eval(f"einsum('{_sub}', {', '.join(_names)})",
+                                               **{n: V(sh, _dt) for n, sh in zip(_names, _shapes)})
+    EVAL_CASES[f"einsum_{_s}_wraps"] = (Eval("einsum('ij,jk->ik', a, b)", a=W((4, 64), _dt), b=W((64, 3), _dt))
+                                        if _dt[0] in "iu" else Eval("einsum('ij,jk->ik', a, b)", a=V((4, 6), _dt),
+                                                                    b=V((6, 3), _dt)))
+EVAL_CASES.update({
+    "einsum_chain_greedy": Eval("einsum('ij,jk,kl->il', a, b, c, optimize=True)", a=V((10, 30)), b=V((30, 5)),
+                                c=V((5, 20))),
+    "einsum_chain_left": Eval("einsum('ij,jk,kl->il', a, b, c)", a=V((10, 30), "int16"), b=V((30, 5), "int16"),
+                              c=V((5, 20), "int16")),
+    "einsum_five_greedy": Eval("einsum('ea,fb,abcd,gc,hd->efgh', a, b, c, d, e, optimize=True)", a=V((2, 3)),
+                               b=V((2, 4)), c=V((3, 4, 2, 3)), d=V((2, 2)), e=V((2, 3))),
+    "einsum_dtype_f8": Eval("einsum('ij,jk', a, b, dtype='float64')", a=V((3, 4), "int8"), b=V((4, 2), "int8")),
+    "einsum_mixed": Eval("einsum('ij,jk', a, b)", a=V((3, 4), "int8"), b=V((4, 2), "float32")),
+    "einsum_casting_safe": Eval("einsum('ij,jk', a, b, dtype='float32')", a=V((3, 4)), b=V((4, 2))),  # TypeError
+    "einsum_casting_unsafe": Eval("einsum('ij,jk', a, b, dtype='float32', casting='unsafe')", a=V((3, 4)),
+                                  b=V((4, 2))),
+    "einsum_bad_char": Eval("einsum('i$j', a)", a=V((2, 3))),  # ValueError
+    "einsum_too_many": Eval("einsum('ijk', a)", a=V((2, 3))),  # ValueError
+    "einsum_no_ellipsis": Eval("einsum('i', a)", a=V((2, 3))),  # ValueError
+    "einsum_output_unknown": Eval("einsum('ij->k', a)", a=V((2, 3))),  # ValueError
+    "einsum_output_twice": Eval("einsum('ij->ii', a)", a=V((2, 3))),  # ValueError
+    "einsum_collapse_mismatch": Eval("einsum('ii->i', a)", a=V((2, 3))),  # ValueError
+    "einsum_size_mismatch": Eval("einsum('ij,jk', a, b)", a=V((2, 3)), b=V((4, 5))),  # ValueError
+    "einsum_operand_count": Eval("einsum('ij,jk', a)", a=V((2, 3))),  # ValueError
+})
+
 # NumPy 2's names (matrix_transpose 2.0, vecdot 2.0, matvec and vecmat 2.2): without a result under NumPy 1.
 NUMPY2_ONLY = {c for c, e in EVAL_CASES.items() if any(f in e.expr for f in ("matrix_transpose", "vecdot", "matvec",
                                                                           "vecmat"))}

@@ -43,6 +43,7 @@ std::span<const routine_info> product_routines() noexcept {
       {"tensordot", R"cupp(tensordot(a, b, axes=2))cupp", R"cupp(sums of products over a's last `axes` axes and b's first)cupp"},
       {"kron", R"cupp(kron(a, b))cupp", R"cupp(Kronecker product)cupp"},
       {"cross", R"cupp(cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None))cupp", R"cupp(cross products of 3-vectors)cupp"},
+      {"einsum", R"cupp(einsum(subscripts, *operands, out=None, dtype=None, order='K', casting='safe', optimize=False))cupp", R"cupp(Einstein summation: any subscripts ('ij,jk->ik', implicit output, 'ii->i', '...'), pairwise batched matmuls)cupp"},
   };
   return table;
 }

@@ -109,6 +109,8 @@ struct einsum_options {
   std::optional<cupp::dtype> dtype{};     // the computation's dtype (default: NEP 50's promotion)
   cupp::casting casting = casting::safe;  // NumPy's einsum default
   einsum_optimize optimize{};
+  // NumPy's casting names ('no', 'equiv', 'safe', 'same_kind', 'unsafe'); ValueError otherwise.
+  static cupp::casting casting_named(std::string_view name);
 };
 
 // numpy.einsum(subscripts, *operands): any subscripts ("ij,jk->ik", implicit "ij,jk", repeated
