@@ -224,11 +224,16 @@ class Translator:
             raise self._fail(f"{name} has no generated call in its spec (binding: {r.binding})")
         self._headers.add(header)
         bound = [p for p in r.params if not p.varargs]
-        if any(p.varargs for p in r.params):
-            raise self._fail(f"{name}: a routine with *args does not translate")
+        star = next((p for p in r.params if p.varargs), None)  # *operands: the positionals after the lead ones
         given: dict[str, ast.expr] = {}
         positional = [p for p in bound if not p.keyword_only]
-        if len(node.args) > len(positional):
+        if star is not None:
+            lead = r.params.index(star)
+            if len(node.args) < lead:
+                raise self._fail(f"{name} needs {lead} positional arguments before *{star.name}")
+            positional = positional[:lead]
+            given[star.name] = ast.Tuple(elts=list(node.args[lead:]), ctx=ast.Load())
+        elif len(node.args) > len(positional):
             raise self._fail(f"{name} takes at most {len(positional)} positional arguments")
         for p, a in zip(positional, node.args):
             given[p.name] = a
@@ -244,7 +249,7 @@ class Translator:
                 raise self._fail(f"{name}: {p.name}= does not translate (the binder refuses or ignores it)")
         call = self._pick_call(r, given, by_name)
         text = call.call
-        for p in bound:  # only the parameters this call names: nothing unused is made
+        for p in bound + ([star] if star is not None else []):  # only the parameters this call names
             if "{" + p.name + "}" in text:
                 cpp = self._argument(name, p, given.get(p.name, ABSENT))
                 text = text.replace("{" + p.name + "}", cpp if cpp is not None else "")

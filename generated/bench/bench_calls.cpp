@@ -311,20 +311,44 @@ timed_call bind_47([[maybe_unused]] const frame& f) {
   return [x0, x1, v0, v1]() -> cupp::ndarray { return cupp::matmul(x0, x1, cupp::matmul_options{.casting = v0, .dtype = v1}); };
 }
 
-// random.random(268435456): random_random_float64
+// einsum('bij,bjk->bik', x0, x1): einsum_bij_bjk_float32
 timed_call bind_61([[maybe_unused]] const frame& f) {
+  const cupp::ndarray x0 = f.get("x0");
+  const cupp::ndarray x1 = f.get("x1");
+  const std::string v0 = std::string("bij,bjk->bik");
+  const std::optional<cupp::dtype> v1 = std::nullopt;
+  const std::string v2 = std::string("safe");
+  const bool v3 = false;
+  const std::vector<cupp::ndarray> v4 = {x0, x1};
+  return [v0, v1, v2, v3, v4]() -> cupp::ndarray { return cupp::einsum(v0, v4, cupp::einsum_options{.dtype = v1, .casting = cupp::einsum_options::casting_named(v2), .optimize = v3}); };
+}
+
+// einsum('ijkl,jlm->ikm', x0, x1): einsum_ijkl_jlm_float32
+timed_call bind_62([[maybe_unused]] const frame& f) {
+  const cupp::ndarray x0 = f.get("x0");
+  const cupp::ndarray x1 = f.get("x1");
+  const std::string v0 = std::string("ijkl,jlm->ikm");
+  const std::optional<cupp::dtype> v1 = std::nullopt;
+  const std::string v2 = std::string("safe");
+  const bool v3 = false;
+  const std::vector<cupp::ndarray> v4 = {x0, x1};
+  return [v0, v1, v2, v3, v4]() -> cupp::ndarray { return cupp::einsum(v0, v4, cupp::einsum_options{.dtype = v1, .casting = cupp::einsum_options::casting_named(v2), .optimize = v3}); };
+}
+
+// random.random(268435456): random_random_float64
+timed_call bind_63([[maybe_unused]] const frame& f) {
   const std::optional<cupp::shape_t> v0 = std::optional<cupp::shape_t>(cupp::shape_t{268435456});
   return [v0]() -> cupp::ndarray { return cupp::random::random(v0); };
 }
 
 // random.standard_normal(268435456): random_standard_normal_float64
-timed_call bind_62([[maybe_unused]] const frame& f) {
+timed_call bind_64([[maybe_unused]] const frame& f) {
   const std::optional<cupp::shape_t> v0 = std::optional<cupp::shape_t>(cupp::shape_t{268435456});
   return [v0]() -> cupp::ndarray { return cupp::random::standard_normal(v0); };
 }
 
 // random.randint(0, 1000000, 134217728): random_randint_int64
-timed_call bind_63([[maybe_unused]] const frame& f) {
+timed_call bind_65([[maybe_unused]] const frame& f) {
   const cupp::operand v0 = cupp::operand(cupp::weak_scalar(std::int64_t{0}));
   const std::optional<cupp::operand> v1 = std::optional<cupp::operand>(cupp::operand(cupp::weak_scalar(std::int64_t{1000000})));
   const std::optional<cupp::shape_t> v2 = std::optional<cupp::shape_t>(cupp::shape_t{134217728});
@@ -333,7 +357,7 @@ timed_call bind_63([[maybe_unused]] const frame& f) {
 }
 
 // random.choice(16777216, 1048576, replace=False): random_choice_noreplace
-timed_call bind_64([[maybe_unused]] const frame& f) {
+timed_call bind_66([[maybe_unused]] const frame& f) {
   const std::int64_t v0 = std::int64_t{16777216};
   const std::optional<cupp::shape_t> v1 = std::optional<cupp::shape_t>(cupp::shape_t{1048576});
   const bool v2 = false;
@@ -406,10 +430,12 @@ std::span<const case_binding> case_bindings() {
       {"matmul_float32_64x256x256", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
       {"matmul_int8_4096", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
       {"matmul_float32_64_host", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"random_random_float64", R"cupp(random.random(268435456))cupp", R"cupp()cupp", {}, &bind_61},
-      {"random_standard_normal_float64", R"cupp(random.standard_normal(268435456))cupp", R"cupp()cupp", {}, &bind_62},
-      {"random_randint_int64", R"cupp(random.randint(0, 1000000, 134217728))cupp", R"cupp()cupp", {}, &bind_63},
-      {"random_choice_noreplace", R"cupp(random.choice(16777216, 1048576, replace=False))cupp", R"cupp()cupp", {}, &bind_64},
+      {"einsum_bij_bjk_float32", R"cupp(einsum('bij,bjk->bik', x0, x1))cupp", R"cupp()cupp", {}, &bind_61},
+      {"einsum_ijkl_jlm_float32", R"cupp(einsum('ijkl,jlm->ikm', x0, x1))cupp", R"cupp()cupp", {}, &bind_62},
+      {"random_random_float64", R"cupp(random.random(268435456))cupp", R"cupp()cupp", {}, &bind_63},
+      {"random_standard_normal_float64", R"cupp(random.standard_normal(268435456))cupp", R"cupp()cupp", {}, &bind_64},
+      {"random_randint_int64", R"cupp(random.randint(0, 1000000, 134217728))cupp", R"cupp()cupp", {}, &bind_65},
+      {"random_choice_noreplace", R"cupp(random.choice(16777216, 1048576, replace=False))cupp", R"cupp()cupp", {}, &bind_66},
   };
   return table;
 }
