@@ -1,6 +1,6 @@
 // Example for docs/linalg.md, built and run by the tests (CTest `example_linalg`, label gpu): matmul
 // with batches, 1-D promotion, a transposed view, out= and dtype=, int8 wrapping, and the other
-// products (dot, vecdot, tensordot, kron, cross, multi_dot, matrix_power). Exits 1 on a wrong value.
+// products (dot, vecdot, tensordot, kron, cross, multi_dot, matrix_power, einsum). Exits 1 on a wrong value.
 #include <cupp/creation.hpp>
 #include <cupp/cuda/runtime_info.hpp>
 #include <cupp/linalg.hpp>
@@ -33,6 +33,8 @@ int main() {
   const cupp::ndarray p = cupp::linalg::multi_dot({x, cupp::outer(x, y), y});  // x @ (x y^T) @ y = 14 * 77
   const cupp::ndarray m2 = cupp::asarray(std::vector<double>{1, 1, 0, 1}).reshape({2, 2});
   const cupp::ndarray m5 = cupp::linalg::matrix_power(m2, 5);         // [[1, 5], [0, 1]]
+  const cupp::ndarray e = cupp::einsum("ij,jk->ik", {a, b});         // c again
+  const cupp::ndarray tr = cupp::einsum("ii", {m2});                 // the trace: 2
   std::printf("c = %s\na.T @ a = %s\nint8 = %s\nm^5 = %s\n", c.repr().c_str(), ct.repr().c_str(), w.repr().c_str(),
               m5.repr().c_str());
   const bool ok = c.dtype() == cupp::float32 && c.ravel().to_vector<float>() == std::vector<float>{4, 5, 10, 11} &&
@@ -42,7 +44,8 @@ int main() {
                   d == 32.0 && cr.to_vector<double>() == std::vector<double>{-3, 6, -3} && k.size() == 9 &&
                   p.item<double>() == 14.0 * 77.0 &&
                   m5.ravel().to_vector<double>() == std::vector<double>{1, 5, 0, 1} &&
-                  cupp::vecdot(x, y).item<double>() == 32.0 && cupp::tensordot(x, y, 0).shape()[1] == 3;
+                  cupp::vecdot(x, y).item<double>() == 32.0 && cupp::tensordot(x, y, 0).shape()[1] == 3 &&
+                  e.ravel().to_vector<float>() == c.ravel().to_vector<float>() && tr.item<double>() == 2.0;
   std::puts(ok ? "ok" : "WRONG");
   return ok ? 0 : 1;
 }
