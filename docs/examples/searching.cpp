@@ -69,7 +69,8 @@ int main() {
             same("unique(m, axis=0).counts", rows.counts, i64{2, 1}) &&
             same("isin(a, [1, 5, 7], invert=True)", outside,
                  std::vector<bool>{true, true, true, false, true, true, false, true}) &&
-            same("intersect1d(a, b)", both, f64{0.125, 1.0}) && same("intersect1d(...).values", common, f64{0.125, 1.0}) &&
+            same("intersect1d(a, b)", both, f64{0.125, 1.0}) &&
+            same("intersect1d(...).values", common, f64{0.125, 1.0}) &&
             same("intersect1d(...).indices1", ia, i64{0, 3}) && same("intersect1d(...).indices2", ib, i64{2, 0});
   if (ok && (rows.values.ndim() != 2 || rows.values.shape()[0] != 2 || rows.values.shape()[1] != 2))
     ok = same("unique(m, axis=0).values (shape (2, 2))", rows.values, i64{});

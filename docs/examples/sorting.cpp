@@ -23,7 +23,8 @@ bool before(float x, float y) { return !std::isnan(x) && (std::isnan(y) || x < y
 bool same_value(float x, float y) { return (std::isnan(x) && std::isnan(y)) || x == y; }
 
 // The positions of a line (the elements first, first + step, ...) in a stable sort.
-std::vector<std::int64_t> stable_order(const std::vector<float>& v, std::size_t first, std::size_t step, std::size_t n) {
+std::vector<std::int64_t> stable_order(const std::vector<float>& v, std::size_t first, std::size_t step,
+                                       std::size_t n) {
   std::vector<std::int64_t> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) {
@@ -59,7 +60,7 @@ int main() {
   auto f = cupp::sort(a, std::nullopt);                 // axis=None: the flattened array
   auto t = cupp::sort(a, {.axis = 0, .stable = true});  // kind= / stable= as NumPy 2
   auto i = cupp::argsort(a, 1);                         // int64, always stable
-  auto l = cupp::lexsort({first_name, last_name});      // by last_name, then first_name: the last key is the primary one
+  auto l = cupp::lexsort({first_name, last_name});      // by last_name, then first_name (the last key leads)
   auto p = cupp::partition(a, 3);                       // kth: an integer or {k1, k2, ...}
   auto q = cupp::argpartition(a, {1, -1}, 0);
   // [end snippet]
@@ -93,7 +94,8 @@ int main() {
   for (std::size_t c = 0; c < 5; ++c) {
     const std::vector<std::int64_t> order = stable_order(host, c, 5, 4);
     for (std::size_t r = 0; r < 4; ++r) {
-      if (!same_value(tv[5 * r + c], host[5 * static_cast<std::size_t>(order[r]) + c])) ok = ok && fail("sort(a, axis=0)", t);
+      if (!same_value(tv[5 * r + c], host[5 * static_cast<std::size_t>(order[r]) + c]))
+        ok = ok && fail("sort(a, axis=0)", t);
       const float got = host[5 * static_cast<std::size_t>(qv[5 * r + c]) + c];
       for (std::size_t k : {std::size_t{1}, std::size_t{3}}) {
         const float kth = host[5 * static_cast<std::size_t>(order[k]) + c];
