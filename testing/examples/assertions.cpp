@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+// [snippet comparisons]
 #include "cupp/testing.hpp"
 #include "cupp/testing/gtest.hpp"
 
@@ -25,7 +26,9 @@ TEST(TestingExample, Comparisons) {
   const cupp::dtype t = cupp::float32;
   CUPP_EXPECT_ALLCLOSE(std::vector<float>{1.0f}, 1.000001, {.rtol = ct::tolerance_for(t)});
 }
+// [end snippet]
 
+// [snippet without_gtest]
 TEST(TestingExample, WithoutGoogleTest) {
   // The functions throw cupp::testing::AssertionError, with NumPy's message.
   try {
@@ -44,3 +47,4 @@ TEST(TestingExample, WithoutGoogleTest) {
               " DESIRED: array([1. , 2.5, 3. ])");
   }
 }
+// [end snippet]
