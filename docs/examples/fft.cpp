@@ -15,6 +15,7 @@
 #include <complex>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <numbers>
 #include <vector>
 
@@ -172,22 +173,26 @@ int main() {
     const cupp::ndarray rows = cupp::asarray(hrows).reshape({4, 16});
     const cupp::ndarray plain = cupp::fft::fft(rows);
     cupp::ndarray result;
-
-    // [snippet callbacks]
-    const char* magnitude = R"(
-    __device__ void cupp_fft_store(void* out, unsigned long long offset, cufftComplex v,
-                                   void* info, void* shared) {
-      cufftComplex r;
-      r.x = sqrtf(v.x * v.x + v.y * v.y);
-      r.y = 0.0f;
-      static_cast<cufftComplex*>(out)[offset] = r;
-    })";
-    {
-      cupp::fft::set_cufft_callbacks guard({.store = magnitude});   // also .load, .load_data, .store_data
-      auto m = cupp::fft::fft(rows);                                  // |fft(rows)| in the real parts
-      result = m;                                                     // kept for the check below
+    try {  // the callback path has its own failure modes (NVRTC's LTO-IR, cuFFT's JIT): report them
+      // [snippet callbacks]
+      const char* magnitude = R"(
+      __device__ void cupp_fft_store(void* out, unsigned long long offset, cufftComplex v,
+                                     void* info, void* shared) {
+        cufftComplex r;
+        r.x = sqrtf(v.x * v.x + v.y * v.y);
+        r.y = 0.0f;
+        static_cast<cufftComplex*>(out)[offset] = r;
+      })";
+      {
+        cupp::fft::set_cufft_callbacks guard({.store = magnitude});   // also .load, .load_data, .store_data
+        auto m = cupp::fft::fft(rows);                                  // |fft(rows)| in the real parts
+        result = m;                                                     // kept for the check below
+      }
+      // [end snippet]
+    } catch (const std::exception& e) {
+      std::printf("FAILED: fft with a store callback threw: %s\n", e.what());
+      return 1;
     }
-    // [end snippet]
 
     const cupp::ndarray magnitudes = cupp::astype(cupp::absolute(plain), cupp::float64);
     const std::vector<cplx> want = as_complex(magnitudes.to_vector<double>());
