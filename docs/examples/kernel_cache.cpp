@@ -54,6 +54,7 @@ int main() {
   ::setenv("CUPP_CACHE_DIR", dir.c_str(), 1);
   ::setenv("CUPP_CACHE_SAVE_CUDA_SOURCE", "1", 1);
   ::unsetenv("CUPP_CACHE_IN_MEMORY");
+  ::unsetenv("CUPP_CACHE_MAX_BYTES");  // no eviction during the checks
   if (!cupp::cuda::is_available()) {
     std::puts("SKIPPED: no CUDA device");
     return 0;
