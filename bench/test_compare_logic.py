@@ -197,7 +197,7 @@ class CompareLogic(unittest.TestCase):
             if c["metric"] == "bandwidth":
                 self.assertGreater(compare.bytes_moved(c), 0, c["name"])
             self.assertIn(compare.kind(c), ("elementwise", "reduction", "scan", "sort", "indexing", "concat",
-                                            "alloc", "jit", "fft"), c["name"])
+                                            "alloc", "jit", "fft", "linalg", "random"), c["name"])
 
 
 class Expressions(unittest.TestCase):
@@ -226,6 +226,8 @@ class Expressions(unittest.TestCase):
                                                                        for s in c.get("setup", [])}))
                     continue
                 result = side_common.bind(c["expr"], names, arrays)()
+                if compare.kind(c) == "fft" and int(np.__version__.split(".")[0]) < 2:
+                    continue  # NumPy 1's pocketfft computes in double (complex64 -> complex128); NumPy 2 keeps it
                 self.assertEqual(str(result.dtype), c["out"]["dtype"])
                 if "out" in arrays:
                     self.assertIs(result, arrays["out"])

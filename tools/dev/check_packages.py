@@ -44,6 +44,7 @@ GPU_MACHINE_ONLY = {
     "tests/dlpack_interop/check_interop.py": "DLPack exchange with CuPy and PyTorch",
     "tests/conformance/make_sparse_ref.py": "makes the SciPy reference set (elsewhere it says SciPy is absent and exits 0)",
     "random/bench/peers.py": "the random bench's CuPy and PyTorch side",
+    "bench/cold_start/cold_start_cupy.py": "CuPy's side of the cold-start script",
     "sparse/bench/peers.py": "the sparse bench's SciPy, CuPy and PyTorch side",
 }
 
