@@ -87,5 +87,5 @@ if(TARGET cupp_tool)
   add_test(NAME eval_bindings_cover
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/check_eval_bindings.py
                    $<TARGET_FILE:cupp_tool>)
-  set_tests_properties(eval_bindings_cover PROPERTIES TIMEOUT 120)
+  set_tests_properties(eval_bindings_cover PROPERTIES TIMEOUT 300)
 endif()

@@ -6,6 +6,8 @@ none ("cupp eval has no function 'NAME'"; "cupp has no ufunc" before cupp eval s
 GPU: binding errors come before any array is made.
 
 usage: check_eval_bindings.py CUPP"""
+import concurrent.futures
+import os
 import re
 import subprocess
 import sys
@@ -30,17 +32,22 @@ def main(argv):
     if len(names) < 100:
         print(f"check_eval_bindings: only {len(names)} routines listed by `cupp ops`", file=sys.stderr)
         return 1
-    unbound = []
-    for name in names:
+
+    def check(name):
+        """What is wrong with `name`'s binding, or None (two processes: independent of the others)."""
         p = subprocess.run([cupp, "eval", f"{name}()", "-o", "/dev/null"], capture_output=True, text=True)
         falls_through = "cupp eval has no function" in p.stderr or "has no ufunc" in p.stderr
         entry = subprocess.run([cupp, "ops", name], capture_output=True, text=True, check=True).stdout
         said = re.search(r"^  cupp eval: (\w+)", entry, re.M)
         if said is None:
-            unbound.append(f"{name}: `cupp ops {name}` has no 'cupp eval:' line")
-            continue
+            return f"{name}: `cupp ops {name}` has no 'cupp eval:' line"
         if falls_through != (said.group(1) == "none"):
-            unbound.append(f"{name}: {p.stderr.strip()[:160]}")
+            return f"{name}: {p.stderr.strip()[:160]}"
+        return None
+
+    # Hundreds of short processes: run a few at once (their start-up is most of the time).
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, min(8, os.cpu_count() or 2))) as pool:
+        unbound = [u for u in pool.map(check, names) if u]
     for u in unbound:
         print("check_eval_bindings:", u, file=sys.stderr)
     print(f"check_eval_bindings: {len(names) - len(unbound)} of {len(names)} routines bound as expected")
