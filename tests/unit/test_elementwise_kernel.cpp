@@ -96,6 +96,23 @@ TEST(ElementwiseKernelOp, BodyNamesParametersAndCompilesInEveryLayoutClass) {
   EXPECT_EQ(out.lowered_names.size(), descs.size());
 }
 
+TEST(ElementwiseKernelOp, AnOperationWithoutItsLastSemicolonCompiles) {
+  // CuPy's ElementwiseKernel('T x', 'T z', 'z = 2 * x') works: the ';' is the library's (both paths).
+  for (const char* operation : {"z = 2 * x + 1", "z = 2 * x + 1;", "if (x > 0) { z = x; } else { z = -x; }"}) {
+    SCOPED_TRACE(operation);
+    const ElementwiseKernel k("T x", "T z", operation, "no_semicolon");
+    const std::vector<dtype> types = {float32, float32};
+    const op_spec& op = detail::elementwise_kernel_op(k, types);
+    detail::kernel_desc contiguous;
+    contiguous.inputs = {{detail::operand_access::dense, type_id::float32}};
+    contiguous.outputs = {{detail::operand_access::dense, type_id::float32}};
+    const detail::composed_program program = detail::compose_elementwise(op, {contiguous});
+    const detail::nvrtc_output out = detail::nvrtc_compile(
+        {.program_name = program.name, .source = program.source, .name_expressions = program.kernels, .arch = 90});
+    EXPECT_EQ(out.lowered_names.size(), 1u);
+  }
+}
+
 TEST(ElementwiseKernelIndexed, TheIndexRawParametersAndManyOperandsTakeTheGeneralPath) {
   EXPECT_FALSE(ElementwiseKernel("T x", "T z", "z = x + xi;").indexed());
   EXPECT_FALSE(ElementwiseKernel("T x", "T z", "z = x.i + p->i;").indexed());

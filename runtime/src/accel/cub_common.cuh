@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <string>
 
 #include "accel/accelerators.hpp"
 #include "accel/cub_sort.hpp"
 #include "cuda/check.hpp"
+#include "cuda/nvtx.hpp"
 
 namespace cupp::detail::accel {
 
@@ -27,6 +29,7 @@ char* run_cub(cub_family family, const char* what, std::size_t scratch, const te
   cuda::detail::check(call(nullptr, bytes, nullptr), what);
   const std::size_t head = (scratch + 255) / 256 * 256;
   char* base = static_cast<char*>(alloc(head + std::max<std::size_t>(bytes, 1)));
+  const launch_range range([&] { return std::string(what); });  // CUPP_NVTX_OPS: "cupp.cub::DeviceScan::..."
   cuda::detail::check(call(static_cast<void*>(base + head), bytes, base), what);
   note_cub_launch(family);
   return base;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "cuda/check.hpp"
+#include "cuda/nvtx.hpp"
 #include "cupp/errors.hpp"
 
 namespace cupp::detail::accel {
@@ -31,6 +32,7 @@ int sort_keys(void* const keys[2], N n, int begin_bit, int end_bit, cudaStream_t
   cuda::detail::check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, k, n, begin_bit, end_bit, stream),
                       "cub::DeviceRadixSort::SortKeys");
   void* temp = alloc(bytes > 0 ? bytes : 1);
+  const launch_range range([] { return std::string("cub::DeviceRadixSort::SortKeys"); });
   cuda::detail::check(cub::DeviceRadixSort::SortKeys(temp, bytes, k, n, begin_bit, end_bit, stream),
                       "cub::DeviceRadixSort::SortKeys");
   launches.fetch_add(1, std::memory_order_relaxed);
@@ -49,6 +51,7 @@ int sort_pairs(void* const keys[2], V* const vals[2], N n, int begin_bit, int en
   cuda::detail::check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, begin_bit, end_bit, stream),
                       "cub::DeviceRadixSort::SortPairs");
   void* temp = alloc(bytes > 0 ? bytes : 1);
+  const launch_range range([] { return std::string("cub::DeviceRadixSort::SortPairs"); });
   cuda::detail::check(cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, n, begin_bit, end_bit, stream),
                       "cub::DeviceRadixSort::SortPairs");
   launches.fetch_add(1, std::memory_order_relaxed);

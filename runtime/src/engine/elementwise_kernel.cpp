@@ -185,7 +185,7 @@ const op_spec& detail::elementwise_kernel_op(const ElementwiseKernel& kernel, st
   for (std::size_t k = 0; k < nin; ++k) op->body += "const auto " + d.in[k].name + " = in" + std::to_string(k) + ";\n    ";
   for (std::size_t k = 0; k < d.out.size(); ++k)
     op->body += "auto& " + d.out[k].name + " = out" + std::to_string(k) + ";\n    ";
-  op->body += d.operation;
+  op->body += d.operation + "\n    ;";  // as CuPy: the operation's last statement needs no ';' (the indexed path too)
   for (const dtype& t : types) op->types.push_back(t.id());
   const std::span<const type_id> all(op->types);
   op->loops[0] = loop_spec{all.first(nin), all.subspan(nin), op->body};
