@@ -44,6 +44,25 @@ int sm_count(int device) {
   return counts[device];
 }
 
+// How many blocks of `threads` of kernel `fn` an SM holds at once (the occupancy calculator, asked
+// once per kernel and block size): a fixed-draw launch is exactly one full wave of them, so no SM
+// runs a second, partial wave of grid-stride blocks (a kernel of 48 registers fits 5 blocks of 256
+// per SM: 8 per SM took two waves, the second 60 % full). 8 when the calculator does not answer.
+int resident_blocks(const void* fn, unsigned threads) {
+  static std::mutex mutex;
+  static std::vector<std::pair<std::pair<const void*, unsigned>, int>> known;
+  std::lock_guard lock(mutex);
+  for (const auto& [key, blocks] : known)
+    if (key.first == fn && key.second == threads) return blocks;
+  int n = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, fn, static_cast<int>(threads), 0) != cudaSuccess || n <= 0) {
+    (void)cudaGetLastError();  // the calculator's error is not the caller's: clear it
+    n = 8;
+  }
+  known.push_back({{fn, threads}, n});
+  return n;
+}
+
 }  // namespace
 
 cupp::detail::routine_program program() {
@@ -95,10 +114,11 @@ void launch(int device, kernel_index k, std::int64_t groups, void** args) {
       threads = static_cast<unsigned>(attributes.maxThreadsPerBlock) / 32 * 32;
   }
   if (!blocks) {
-    // enough blocks to cover the groups, at most one full wave for the fixed-draw kernels (8 blocks
-    // of 256 per SM) and 2^20 for the others (grid_blocks); grid-stride beyond
+    // enough blocks to cover the groups, at most one full wave for the fixed-draw kernels (the
+    // blocks every SM holds at once) and 2^20 for the others (grid_blocks); grid-stride beyond
     blocks = cupp::detail::grid_blocks(groups, threads);
-    if (k != k_stream && k != k_check) *blocks = std::min<std::int64_t>(*blocks, std::int64_t{8} * sm_count(device));
+    if (k != k_stream && k != k_check)
+      *blocks = std::min<std::int64_t>(*blocks, std::int64_t{resident_blocks(fn, threads)} * sm_count(device));
   }
   cupp::detail::launch_1d(fn, groups, args, device, blocks, threads);
 }

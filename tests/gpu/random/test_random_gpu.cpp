@@ -5,14 +5,20 @@
 // the choice / permutation / shuffle / permuted invariants, size/dtype/out rules, broadcasting of
 // array parameters, and NumPy's errors for array parameters (one flag read).
 #include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -177,24 +183,103 @@ std::uint64_t digest_of_seed(std::uint64_t seed) {
   return h;
 }
 
-TEST(RandomGpu, DISABLED_PrintDigest) {  // run by SameBitsInAnotherProcess in a child process
+// Run by SameBitsInAnotherProcess in a child process (CUPP_RANDOM_DIGEST_CHILD=1), which it starts
+// as /proc/self/exe resolved in the parent, so it works in the build tree and in a staged copy.
+TEST(RandomGpu, DISABLED_PrintDigest) {
   CUPP_REQUIRE_GPU();
+  if (std::getenv("CUPP_RANDOM_DIGEST_CHILD") == nullptr) GTEST_SKIP() << "the child of SameBitsInAnotherProcess";
   std::printf("RANDOM_DIGEST %llx\n", static_cast<unsigned long long>(digest_of_seed(2718)));
+  std::fflush(stdout);
+}
+
+// Runs this test binary again (the path /proc/self/exe names in this process: popen's shell would
+// resolve /proc/self/exe to itself) with `filter`, and returns its exit status and output.
+struct child_result {
+  std::string exe;
+  int status = -1;  // waitpid's status; -1: it was never started
+  std::string output;
+  std::string error;  // why it could not be started
+};
+child_result run_self(const std::string& filter) {
+  child_result r;
+  char path[4096];
+  const ssize_t len = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (len <= 0) {
+    r.error = std::string("readlink(/proc/self/exe): ") + std::strerror(errno);
+    return r;
+  }
+  path[len] = '\0';
+  r.exe = path;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    r.error = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
+  std::string arg_filter = "--gtest_filter=" + filter;
+  std::string arg_disabled = "--gtest_also_run_disabled_tests";
+  char* argv[] = {path, arg_disabled.data(), arg_filter.data(), nullptr};
+  std::vector<std::string> env_store;
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::strncmp(*e, "CUPP_RANDOM_DIGEST_CHILD=", 25) != 0 && std::strncmp(*e, "GTEST_", 6) != 0)
+      env_store.emplace_back(*e);
+  env_store.emplace_back("CUPP_RANDOM_DIGEST_CHILD=1");
+  std::vector<char*> envp;
+  for (std::string& e : env_store) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, path, &actions, nullptr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    r.error = "posix_spawn(" + r.exe + "): " + std::strerror(rc);
+    return r;
+  }
+  char buf[4096];
+  for (ssize_t got; (got = read(fds[0], buf, sizeof buf)) != 0;) {
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    r.output.append(buf, static_cast<std::size_t>(got));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  r.status = status;
+  return r;
 }
 
 // The same seed gives the same bits in another process (a fresh context, another cache state).
 TEST(RandomGpu, SameBitsInAnotherProcess) {
   CUPP_REQUIRE_GPU();
   const std::uint64_t mine = digest_of_seed(2718);
-  FILE* child = popen("/proc/self/exe --gtest_also_run_disabled_tests --gtest_filter=RandomGpu.DISABLED_PrintDigest 2>&1", "r");
-  ASSERT_NE(child, nullptr);
-  char line[512];
+  const child_result child = run_self("RandomGpu.DISABLED_PrintDigest");
+  ASSERT_TRUE(child.error.empty()) << "could not start the child process: " << child.error;
   unsigned long long theirs = 0;
   bool found = false;
-  while (std::fgets(line, sizeof line, child)) found |= std::sscanf(line, "RANDOM_DIGEST %llx", &theirs) == 1;
-  pclose(child);
-  ASSERT_TRUE(found) << "the child process printed no digest";
-  EXPECT_EQ(static_cast<unsigned long long>(mine), theirs);
+  std::size_t at = 0;
+  while ((at = child.output.find("RANDOM_DIGEST ", at)) != std::string::npos) {
+    found |= std::sscanf(child.output.c_str() + at, "RANDOM_DIGEST %llx", &theirs) == 1;
+    ++at;
+  }
+  const std::string tail = child.output.size() > 3000 ? child.output.substr(child.output.size() - 3000) : child.output;
+  const std::string how = WIFEXITED(child.status)     ? "exited with " + std::to_string(WEXITSTATUS(child.status))
+                          : WIFSIGNALED(child.status) ? "was killed by signal " + std::to_string(WTERMSIG(child.status))
+                                                      : "ended with status " + std::to_string(child.status);
+  ASSERT_TRUE(found) << "the child process (" << child.exe << " --gtest_filter=RandomGpu.DISABLED_PrintDigest) "
+                     << how << " and printed no RANDOM_DIGEST line; its output:\n"
+                     << tail;
+  EXPECT_EQ(static_cast<unsigned long long>(mine), theirs)
+      << "the child process (" << child.exe << ") computed another digest for seed 2718";
+  EXPECT_TRUE(WIFEXITED(child.status) && WEXITSTATUS(child.status) == 0) << "the child process " << how << ":\n" << tail;
 }
 
 // Generation runs on the current stream: two streams sharing one generator get the two calls'

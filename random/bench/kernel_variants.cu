@@ -1,0 +1,287 @@
+// A microbenchmark of the random module's generation kernels and candidate variants of them (not
+// part of the build: random/bench/build-variants.sh compiles it with nvcc for the GPU run). It
+// includes the production kernels (kernels.cuh) and times them, with CUDA-event medians, under the
+// launch shapes a host can choose (one wave of 8 blocks of 256 per SM, the occupancy calculator's
+// resident blocks, more), next to variants: two counter groups per thread and iteration (more
+// independent work per thread), round keys computed on the fly instead of held, and Box-Muller with
+// the SFU's log2 and rsqrt. Each variant's output is compared with the production kernel's (bit for
+// bit where the arithmetic is the same; the fast-math normals by their largest difference), and the
+// write floor of the same bytes is measured in the same run (cudaMemsetAsync and a float4 store).
+// Prints "VARIANT name ms floor_fraction regs blocks_per_sm" lines.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+#include <cupp/random/kernels.cuh>
+
+#define CHECK(x)                                                                          \
+  do {                                                                                    \
+    cudaError_t e_ = (x);                                                                 \
+    if (e_ != cudaSuccess) {                                                              \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+using namespace cupp_random;
+
+// Keys on the fly: the same words as round_keys (a register-light alternative).
+__device__ __forceinline__ u32x4 draw_fly(const philox_call& call, u64 g) {
+  const u64 lo = ((u64)call.c1 << 32 | call.c0) + g;
+  const u32 c2 = call.c2 + (lo < g ? 1u : 0u);
+  return philox4x32_10((u32)lo, (u32)(lo >> 32), c2, 0u, call.k0, call.k1);
+}
+
+template <int ILP, bool HELD>
+__global__ void uniform_f32(float* out, long long n, philox_call call) {
+  const long long groups = (n + 3) / 4;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  const round_keys keys(call.k0, call.k1);
+  for (long long g0 = blockIdx.x * (long long)blockDim.x + threadIdx.x; g0 < groups; g0 += ILP * stride) {
+    u32x4 w[ILP];
+#pragma unroll
+    for (int u = 0; u < ILP; ++u) {
+      const long long g = g0 + u * stride;
+      if (g < groups) w[u] = HELD ? draw(call, keys, (u64)g, 0) : draw_fly(call, (u64)g);
+    }
+#pragma unroll
+    for (int u = 0; u < ILP; ++u) {
+      const long long g = g0 + u * stride;
+      if (g >= groups) break;
+      const long long e = 4 * g;
+      const float4 r = make_float4(to_float01(w[u].v[0]), to_float01(w[u].v[1]), to_float01(w[u].v[2]),
+                                   to_float01(w[u].v[3]));
+      if (e + 3 < n) {
+        *reinterpret_cast<float4*>(out + e) = r;
+      } else {
+        const float rr[4] = {r.x, r.y, r.z, r.w};
+        for (int k = 0; k < 4 && e + k < n; ++k) out[e + k] = rr[k];
+      }
+    }
+  }
+}
+
+// MATH 0: logf and sqrtf (production); 1: __log2f and x * rsqrtf(x); 2: logf and rsqrtf.
+template <int MATH>
+__device__ __forceinline__ void box_muller(u32 a, u32 b, float& z0, float& z1) {
+  const float u = to_float_radius(a);
+  float t;
+  if (MATH == 1) t = -1.3862943611198906f * __log2f(u);  // -2 ln u
+  else t = -2.0f * logf(u);
+  float radius;
+  if (MATH == 0) radius = sqrtf(t);
+  else radius = t > 0.0f ? t * rsqrtf(t) : 0.0f;
+  float s, c;
+  __sincosf(3.14159265358979f * (2.0f * to_float_open(b) - 1.0f), &s, &c);
+  z0 = radius * c;
+  z1 = radius * s;
+}
+
+template <int ILP, int MATH>
+__global__ void normal_f32(float* out, long long n, philox_call call, float loc, float scale) {
+  const long long groups = (n + 3) / 4;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  const round_keys keys(call.k0, call.k1);
+  for (long long g0 = blockIdx.x * (long long)blockDim.x + threadIdx.x; g0 < groups; g0 += ILP * stride) {
+    u32x4 w[ILP];
+#pragma unroll
+    for (int u = 0; u < ILP; ++u) {
+      const long long g = g0 + u * stride;
+      if (g < groups) w[u] = draw(call, keys, (u64)g, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < ILP; ++u) {
+      const long long g = g0 + u * stride;
+      if (g >= groups) break;
+      const long long e = 4 * g;
+      float r[4];
+      box_muller<MATH>(w[u].v[0], w[u].v[1], r[0], r[1]);
+      box_muller<MATH>(w[u].v[2], w[u].v[3], r[2], r[3]);
+#pragma unroll
+      for (int k = 0; k < 4; ++k) r[k] = loc + scale * r[k];
+      if (e + 3 < n) {
+        *reinterpret_cast<float4*>(out + e) = make_float4(r[0], r[1], r[2], r[3]);
+      } else {
+        for (int k = 0; k < 4 && e + k < n; ++k) out[e + k] = r[k];
+      }
+    }
+  }
+}
+
+// Philox alone (the words XORed, one store per thread): the integer pipes' bound on the kernels.
+__global__ void philox_only(unsigned* out, long long groups, philox_call call) {
+  const round_keys keys(call.k0, call.k1);
+  u32 acc = 0;
+  CUPP_GRID_LOOP(g, groups) {
+    const u32x4 w = draw(call, keys, (u64)g, 0);
+    acc ^= w.v[0] ^ w.v[1] ^ w.v[2] ^ w.v[3];
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
+__global__ void store_floor(float4* out, long long n4) {
+  CUPP_GRID_LOOP(i, n4) out[i] = make_float4(1.f, 1.f, 1.f, 1.f);
+}
+
+namespace {
+
+int sms = 0;
+
+double median_ms(const std::function<void()>& f, int reps = 20) {
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) f();
+  CHECK(cudaGetLastError());
+  std::vector<float> t;
+  for (int i = 0; i < reps; ++i) {
+    CHECK(cudaEventRecord(a));
+    f();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  CHECK(cudaGetLastError());
+  CHECK(cudaEventDestroy(a));
+  CHECK(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+struct shape {
+  int blocks, regs, per_sm;
+};
+template <class K>
+shape shape_of(K kernel, int threads, int grid_mode) {
+  cudaFuncAttributes attr{};
+  CHECK(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(kernel)));
+  int per_sm = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(kernel), threads, 0));
+  // grid_mode 0: 8 blocks per SM (the module's launch before); 1: resident blocks; 2: 4x resident
+  const int blocks = grid_mode == 0 ? 8 * sms : grid_mode == 1 ? per_sm * sms : 4 * per_sm * sms;
+  return {blocks, attr.numRegs, per_sm};
+}
+
+void report(const char* name, double ms, double floor_ms, const shape& s) {
+  std::printf("VARIANT %-40s %8.4f ms  %.3f of floor  regs %d  resident %d/SM  grid %d\n", name, ms, floor_ms / ms,
+              s.regs, s.per_sm, s.blocks);
+  std::fflush(stdout);
+}
+
+std::vector<float> host(const float* d, long long n) {
+  std::vector<float> h(n);
+  CHECK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+}  // namespace
+
+int main() {
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const long long n = 1ll << 28;
+  float *out = nullptr, *ref = nullptr;
+  CHECK(cudaMalloc(&out, n * sizeof(float)));
+  CHECK(cudaMalloc(&ref, n * sizeof(float)));
+  const philox_call call{0x12345678u, 0x9abcdef0u, 77u, 0u, 0u};
+  const double memset_ms = median_ms([&] { CHECK(cudaMemsetAsync(out, 0, n * 4)); });
+  const double store_ms = median_ms([&] { store_floor<<<4 * sms * 8, 256>>>(reinterpret_cast<float4*>(out), n / 4); });
+  const double floor_ms = std::min(memset_ms, store_ms);
+  std::printf("VARIANT floor memset %.4f ms, float4 store %.4f ms, SMs %d\n", memset_ms, store_ms, sms);
+
+  {
+    const shape s = shape_of(philox_only, 256, 1);
+    report("philox only (2^26 counters, no stores)",
+           median_ms([&] { philox_only<<<s.blocks, 256>>>(reinterpret_cast<unsigned*>(ref), n / 4, call); }), floor_ms, s);
+  }
+  const long long check_n = 1ll << 28;
+  // the production kernel's output, the reference for every uniform variant
+  cupp_random_transform_f32<<<8 * sms, 256>>>(ref, n, call, 0, 1);
+  CHECK(cudaDeviceSynchronize());
+  const std::vector<float> uref = host(ref, 1 << 20);
+  auto same_u = [&](const char* name) {
+    const std::vector<float> got = host(out, 1 << 20);
+    if (got != uref) std::printf("VARIANT %s: OUTPUT DIFFERS from the production kernel\n", name);
+  };
+  (void)check_n;
+
+  for (int mode : {0, 1, 2}) {
+    for (int threads : {256, 512}) {
+      const shape s = shape_of(cupp_random_transform_f32, threads, mode);
+      char name[96];
+      std::snprintf(name, sizeof name, "prod.random_f32 grid%d t%d", mode, threads);
+      report(name, median_ms([&] { cupp_random_transform_f32<<<s.blocks, threads>>>(out, n, call, 0, 1); }), floor_ms, s);
+      same_u(name);
+    }
+  }
+#define UVAR(ILP, HELD)                                                                              \
+  for (int mode : {1, 2}) {                                                                          \
+    const shape s = shape_of(uniform_f32<ILP, HELD>, 256, mode);                                     \
+    char name[96];                                                                                   \
+    std::snprintf(name, sizeof name, "uniform ilp%d %s grid%d", ILP, HELD ? "held" : "fly", mode);    \
+    report(name, median_ms([&] { uniform_f32<ILP, HELD><<<s.blocks, 256>>>(out, n, call); }), floor_ms, s); \
+    same_u(name);                                                                                    \
+  }
+  UVAR(1, true) UVAR(2, true) UVAR(4, true) UVAR(1, false) UVAR(2, false)
+
+  // normals
+  cupp_random_normal_f32<<<8 * sms, 256>>>(ref, n, call, 0.0f, 1.0f, 1);
+  CHECK(cudaDeviceSynchronize());
+  const std::vector<float> nref = host(ref, 1 << 20);
+  auto diff_n = [&](const char* name) {
+    const std::vector<float> got = host(out, 1 << 20);
+    double worst = 0;
+    long long bad = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      const double d = std::fabs((double)got[i] - nref[i]);
+      if (!(d <= 1e-3)) ++bad;
+      worst = std::max(worst, d);
+    }
+    std::printf("VARIANT %s: largest |difference| from production %.3g, %lld over 1e-3 (or NaN)\n", name, worst, bad);
+  };
+  for (int mode : {0, 1, 2}) {
+    const shape s = shape_of(cupp_random_normal_f32, 256, mode);
+    char name[96];
+    std::snprintf(name, sizeof name, "prod.standard_normal_f32 grid%d", mode);
+    report(name, median_ms([&] { cupp_random_normal_f32<<<s.blocks, 256>>>(out, n, call, 0.0f, 1.0f, 1); }), floor_ms,
+           s);
+    diff_n(name);
+  }
+#define NVAR(ILP, MATH)                                                                                        \
+  for (int mode : {1, 2}) {                                                                                    \
+    const shape s = shape_of(normal_f32<ILP, MATH>, 256, mode);                                                \
+    char name[96];                                                                                             \
+    std::snprintf(name, sizeof name, "normal ilp%d math%d grid%d", ILP, MATH, mode);                           \
+    report(name, median_ms([&] { normal_f32<ILP, MATH><<<s.blocks, 256>>>(out, n, call, 0.0f, 1.0f); }), floor_ms, s); \
+    diff_n(name);                                                                                              \
+  }
+  NVAR(1, 0) NVAR(2, 0) NVAR(1, 1) NVAR(2, 1) NVAR(1, 2) NVAR(2, 2)
+
+  // float64 uniforms and int64 integers (the production kernels under each grid)
+  double* out64 = reinterpret_cast<double*>(out);  // 2^27 doubles fit; time 2^27 (half the bytes of 2^28)
+  for (int mode : {0, 1, 2}) {
+    const shape s = shape_of(cupp_random_transform_f64, 256, mode);
+    char name[96];
+    std::snprintf(name, sizeof name, "prod.random_f64_2^27 grid%d", mode);
+    const param z{nullptr, 0.0};
+    report(name, median_ms([&] { cupp_random_transform_f64<<<s.blocks, 256>>>(out64, n / 2, call, 0, z, z, z, 1); }),
+           floor_ms, s);
+  }
+  for (int mode : {0, 1, 2}) {
+    const shape s = shape_of(cupp_random_integers, 256, mode);
+    char name[96];
+    std::snprintf(name, sizeof name, "prod.integers_i64_2^27 grid%d", mode);
+    const iparam low{nullptr, 0}, range{nullptr, 999999};
+    report(name, median_ms([&] { cupp_random_integers<<<s.blocks, 256>>>(out, n / 2, call, low, range, 8, 0, 0, 1); }),
+           floor_ms, s);
+  }
+  CHECK(cudaFree(out));
+  CHECK(cudaFree(ref));
+  return 0;
+}
