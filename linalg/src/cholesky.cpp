@@ -1,0 +1,208 @@
+// numpy.linalg.cholesky and scipy.linalg's cho_factor, cho_solve and solve_triangular. The factor
+// always runs in cuSOLVER's lower mode: a column-major copy of a for the lower factor, a row-major
+// copy (column-major a^T) for upper=True, so each reads exactly the triangle NumPy reads. Stacks of
+// small matrices go to potrfBatched (one launch), others to the 64-bit Xpotrf per matrix; cholesky
+// reads info once ("Matrix is not positive definite", NaN included as LAPACK's potrf). Triangular
+// solves are cuBLAS trsm (trsmBatched for stacks).
+#include <algorithm>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "batched_api.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/linalg_solvers.hpp"
+#include "cupp/reductions.hpp"
+#include "cupp/ufunc.hpp"
+#include "handles.hpp"
+#include "lu_core.hpp"
+#include "solver_common.hpp"
+
+namespace cupp::linalg::detail {
+namespace {
+
+inline constexpr i64 batched_potrf_max_n = 128;
+
+// Factors each (n, n) matrix of w (column-major) in place, lower; returns the info array (batch,).
+ndarray potrf_lower(const ndarray& w, i64 n) {
+  const i64 batch = batch_count(w);
+  ndarray info = cupp::zeros({std::max<i64>(batch, 1)}, cupp::int32);
+  if (batch == 0 || n == 0) return info;
+  const int device = w.device();
+  const cupp::dtype t = w.dtype();
+  const i64 isz = static_cast<i64>(t.itemsize());
+  const solver_binding& s = solver_on_current_stream(device);
+  if (batch >= 2 && n <= batched_potrf_max_n) {
+    const ndarray p = pointer_array(w.data(), n * n * isz, batch);
+    with_type(t, [&](auto z) {
+      check_cusolver(potrf_batched<decltype(z)>(s.handle, CUBLAS_FILL_MODE_LOWER, as_int(n, "n"), p.data(),
+                                                as_int(n, "n"), static_cast<int*>(info.data()), as_int(batch, "the batch")),
+                     "cusolverDn<t>potrfBatched");
+      return 0;
+    });
+    return info;
+  }
+  const cudaDataType ct = cuda_type(t);
+  std::size_t dbytes = 0, hbytes = 0;
+  check_cusolver(cusolverDnXpotrf_bufferSize(s.handle, s.params, CUBLAS_FILL_MODE_LOWER, n, ct, w.data(), n, ct, &dbytes,
+                                             &hbytes),
+                 "cusolverDnXpotrf_bufferSize");
+  cupp::cuda::Memory dwork = workspace(dbytes, device);
+  std::vector<char> hwork(hbytes);
+  char* a = static_cast<char*>(w.data());
+  for (i64 i = 0; i < batch; ++i)
+    check_cusolver(cusolverDnXpotrf(s.handle, s.params, CUBLAS_FILL_MODE_LOWER, n, ct, a + i * n * n * isz, n, ct,
+                                    dwork.ptr(), dbytes, hwork.data(), hbytes, static_cast<int*>(info.data()) + i),
+                   "cusolverDnXpotrf");
+  return info;
+}
+
+// The work copy whose column-major lower triangle is what NumPy reads: a itself (lower) or a^T
+// (upper; a row-major copy), and the logical view of the factor in it.
+ndarray factor_copy(const ndarray& a, cupp::dtype t, bool upper) {
+  if (!upper) return colmajor_copy(a, t);
+  ndarray w = cupp::empty(a.shape(), t);
+  if (w.size() > 0) w.assign(a);
+  return w;
+}
+
+// b as column-major right-hand sides (..., k, n) for a batch, and the result's logical view.
+struct rhs {
+  ndarray bw, x;
+  i64 k;
+};
+rhs make_rhs(const std::vector<i64>& batch, const ndarray& b, i64 n, cupp::dtype t) {
+  const bool vector = b.ndim() == 1;
+  const i64 k = vector ? 1 : b.shape(-1);
+  std::vector<i64> bshape = batch;
+  bshape.insert(bshape.end(), {n, k});
+  ndarray bw = colmajor_empty(batch, n, k, t);
+  if (bw.size() > 0) colmajor_view(bw).assign(cupp::broadcast_to(vector ? b.reshape({n, 1}) : b, bshape));
+  if (vector) {
+    std::vector<i64> xs = batch;
+    xs.push_back(n);
+    return {bw, bw.reshape(xs), k};
+  }
+  return {bw, colmajor_view(bw), k};
+}
+
+void check_rhs(const ndarray& a, const ndarray& b, const char* routine) {
+  if (b.is_null()) throw ValueError(std::string(routine) + ": a null array");
+  const i64 n = a.shape(-1);
+  if (b.ndim() < 1 || b.shape(b.ndim() == 1 ? -1 : -2) != n)
+    throw ValueError(std::string(routine) + ": incompatible dimensions (" + std::to_string(n) + " rows in a, " +
+                     std::to_string(b.ndim() < 1 ? 0 : b.shape(b.ndim() == 1 ? -1 : -2)) + " in b)");
+}
+
+}  // namespace
+}  // namespace cupp::linalg::detail
+
+namespace cupp::linalg {
+
+using detail::i64;
+
+ndarray cholesky(const ndarray& a, const cholesky_options& options) {
+  detail::require_square(a, "cholesky");
+  const cupp::dtype t = detail::linalg_type({&a});
+  const i64 n = a.shape(-1);
+  ndarray w = detail::factor_copy(a, t, options.upper);
+  if (w.size() == 0) return w;
+  const ndarray nan = cupp::any(cupp::isnan(w));
+  const ndarray info = detail::potrf_lower(w, n);
+  const ndarray failed = detail::info_failed(info) | nan;
+  ndarray r = options.upper ? cupp::triu(w) : cupp::tril(detail::colmajor_view(w));
+  detail::raise_if(failed, "Matrix is not positive definite");
+  return r;
+}
+
+cho_factor_result cho_factor(const ndarray& a, const cho_factor_options& options) {
+  detail::require_square(a, "cho_factor");
+  const cupp::dtype t = detail::linalg_type({&a});
+  const i64 n = a.shape(-1);
+  ndarray w = detail::factor_copy(a, t, !options.lower);
+  if (w.size() == 0) return {options.lower ? detail::colmajor_view(w) : w, options.lower};
+  const ndarray info = detail::potrf_lower(w, n);
+  const std::vector<int> codes = info.to_vector<int>();
+  for (int c : codes)
+    if (c > 0) throw LinAlgError(std::to_string(c) + "-th leading minor of the array is not positive definite");
+  return {options.lower ? detail::colmajor_view(w) : w, options.lower};
+}
+
+ndarray cho_solve(const cho_factor_result& c_and_lower, const ndarray& b) {
+  const ndarray& c = c_and_lower.c;
+  detail::require_square(c, "cho_solve");
+  detail::check_rhs(c, b, "cho_solve");
+  const cupp::dtype t = detail::linalg_type({&c, &b});
+  const i64 n = c.shape(-1);
+  const std::vector<i64> batch = b.ndim() == 1 ? detail::batch_shape(c) : detail::broadcast_batch(c, b, 2);
+  std::vector<i64> cshape = batch;
+  cshape.insert(cshape.end(), {n, n});
+  // Column-major c, with cuSOLVER told which triangle holds the factor.
+  const ndarray cw = detail::colmajor_copy(cupp::broadcast_to(c, cshape), t);
+  detail::rhs r = detail::make_rhs(batch, b, n, t);
+  const i64 count = detail::batch_count(cw);
+  if (r.bw.size() == 0 || n == 0) return r.x;
+  const int device = cw.device();
+  const detail::solver_binding& s = detail::solver_on_current_stream(device);
+  const cudaDataType ct = detail::cuda_type(t);
+  const ndarray info = cupp::empty({1}, cupp::int32);
+  const i64 isz = static_cast<i64>(t.itemsize());
+  const cublasFillMode_t uplo = c_and_lower.lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  for (i64 i = 0; i < count; ++i)
+    detail::check_cusolver(cusolverDnXpotrs(s.handle, s.params, uplo, n, r.k, ct,
+                                            static_cast<const char*>(cw.data()) + i * n * n * isz, n, ct,
+                                            static_cast<char*>(r.bw.data()) + i * n * r.k * isz, n,
+                                            static_cast<int*>(info.data())),
+                           "cusolverDnXpotrs");
+  return r.x;
+}
+
+ndarray solve_triangular(const ndarray& a, const ndarray& b, const solve_triangular_options& options) {
+  detail::require_square(a, "solve_triangular");
+  detail::check_rhs(a, b, "solve_triangular");
+  if (options.trans < 0 || options.trans > 2) throw ValueError("solve_triangular: trans must be 0, 1 or 2 (N, T, C)");
+  const cupp::dtype t = detail::linalg_type({&a, &b});
+  const i64 n = a.shape(-1);
+  const std::vector<i64> batch = b.ndim() == 1 ? detail::batch_shape(a) : detail::broadcast_batch(a, b, 2);
+  std::vector<i64> ashape = batch;
+  ashape.insert(ashape.end(), {n, n});
+  const ndarray aw = detail::colmajor_copy(cupp::broadcast_to(a, ashape), t);
+  detail::rhs r = detail::make_rhs(batch, b, n, t);
+  if (r.bw.size() == 0 || n == 0) return r.x;
+  ndarray zero_diag;
+  if (!options.unit_diagonal) zero_diag = cupp::any(detail::colmajor_view(aw).diagonal(0, -2, -1) == 0);
+  const int device = aw.device();
+  const detail::blas_binding& blas = detail::blas_on_current_stream(device);
+  const cublasFillMode_t uplo = options.lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  const cublasOperation_t op = options.trans == 0 ? CUBLAS_OP_N : options.trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C;
+  const cublasDiagType_t diag = options.unit_diagonal ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+  const i64 count = detail::batch_count(aw), isz = static_cast<i64>(t.itemsize());
+  detail::with_type(t, [&](auto z) {
+    using T = decltype(z);
+    T one{};
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) one = 1;
+    else one.x = 1;
+    if (count >= 2) {
+      const ndarray pa = detail::pointer_array(aw.data(), n * n * isz, count);
+      const ndarray pb = detail::pointer_array(r.bw.data(), n * r.k * isz, count);
+      detail::check_cublas(detail::trsm_batched<T>(blas.cublas, uplo, op, diag, detail::as_int(n, "n"),
+                                                   detail::as_int(r.k, "nrhs"), &one, pa.data(), detail::as_int(n, "n"),
+                                                   pb.data(), detail::as_int(n, "n"), detail::as_int(count, "the batch")),
+                           "cublas<t>trsmBatched");
+    } else {
+      detail::check_cublas(detail::trsm<T>(blas.cublas, uplo, op, diag, n, r.k, &one, aw.data(), n, r.bw.data(), n),
+                           "cublas<t>trsm");
+    }
+    return 0;
+  });
+  if (!zero_diag.is_null() && zero_diag.item<bool>()) {
+    // SciPy's trtrs message names the first zero on the diagonal (of the first such matrix).
+    const ndarray first = cupp::argmax((detail::colmajor_view(aw).diagonal(0, -2, -1) == 0).ravel());
+    const i64 at = first.item<std::int64_t>() % n;
+    throw LinAlgError("singular matrix: resolution failed at diagonal " + std::to_string(at));
+  }
+  return r.x;
+}
+
+}  // namespace cupp::linalg

@@ -1,0 +1,328 @@
+// numpy.linalg's LU-based routines (solve, inv, det, slogdet, tensorsolve, tensorinv) and
+// scipy.linalg's lu, lu_factor, lu_solve. One LU core: a stack of small square matrices goes to
+// cuBLAS's getrfBatched / getrsBatched (one launch for the batch); a single matrix, a large one or a
+// rectangular one to cuSOLVER's 64-bit Xgetrf / Xgetrs, one call per matrix. Work copies are
+// column-major (solver_common.hpp), so no transpose flag is needed. solve and inv read the info
+// array once (LinAlgError "Singular matrix"); det and slogdet read nothing.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "batched_api.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/indexing.hpp"
+#include "cupp/linalg.hpp"
+#include "cupp/linalg_solvers.hpp"
+#include "cupp/manipulation.hpp"
+#include "cupp/reductions.hpp"
+#include "cupp/ufunc.hpp"
+#include "handles.hpp"
+#include "lu_core.hpp"
+#include "solver_common.hpp"
+
+namespace cupp::linalg::detail {
+
+bool lu_uses_batched(i64 batch, i64 m, i64 n) { return batch >= 2 && m == n && n <= batched_lu_max_n; }
+
+lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
+  lu_factors f;
+  f.w = w;
+  f.m = m;
+  f.n = n;
+  const i64 batch = batch_count(w), k = std::min(m, n);
+  std::vector<i64> pshape = batch_shape(w);
+  pshape.push_back(k);
+  f.blas = !force_solver && lu_uses_batched(batch, m, n);
+  f.piv = cupp::empty(pshape, f.blas ? cupp::int32 : cupp::int64);
+  f.info = cupp::zeros({std::max<i64>(batch, 1)}, cupp::int32);
+  if (batch == 0 || k == 0) return f;
+  const int device = w.device();
+  const cupp::dtype t = w.dtype();
+  const i64 isz = static_cast<i64>(t.itemsize());
+  if (f.blas) {
+    const blas_binding& blas = blas_on_current_stream(device);
+    solver_on_current_stream(device);
+    const ndarray p = pointer_array(w.data(), m * n * isz, batch);
+    with_type(t, [&](auto z) {
+      check_cublas(getrf_batched<decltype(z)>(blas.cublas, as_int(n, "n"), p.data(), as_int(n, "n"),
+                                              static_cast<int*>(f.piv.data()), static_cast<int*>(f.info.data()),
+                                              as_int(batch, "the batch")),
+                   "cublas<t>getrfBatched");
+      return 0;
+    });
+    return f;
+  }
+  const solver_binding& s = solver_on_current_stream(device);
+  const cudaDataType ct = cuda_type(t);
+  std::size_t dbytes = 0, hbytes = 0;
+  check_cusolver(cusolverDnXgetrf_bufferSize(s.handle, s.params, m, n, ct, w.data(), std::max<i64>(m, 1), ct, &dbytes,
+                                             &hbytes),
+                 "cusolverDnXgetrf_bufferSize");
+  cupp::cuda::Memory dwork = workspace(dbytes, device);
+  std::vector<char> hwork(hbytes);
+  char* a = static_cast<char*>(w.data());
+  auto* piv = static_cast<std::int64_t*>(f.piv.data());
+  int* info = static_cast<int*>(f.info.data());
+  for (i64 i = 0; i < batch; ++i)
+    check_cusolver(cusolverDnXgetrf(s.handle, s.params, m, n, ct, a + i * m * n * isz, std::max<i64>(m, 1), piv + i * k,
+                                    ct, dwork.ptr(), dbytes, hwork.data(), hbytes, info + i),
+                   "cusolverDnXgetrf");
+  return f;
+}
+
+void getrs(const lu_factors& f, const ndarray& bw, i64 nrhs, cublasOperation_t op) {
+  const i64 n = f.n, batch = batch_count(f.w);
+  if (batch == 0 || n == 0 || nrhs == 0) return;
+  const int device = f.w.device();
+  const cupp::dtype t = f.w.dtype();
+  const i64 isz = static_cast<i64>(t.itemsize());
+  if (f.blas) {
+    const blas_binding& blas = blas_on_current_stream(device);
+    const ndarray pa = pointer_array(f.w.data(), n * n * isz, batch);
+    const ndarray pb = pointer_array(bw.data(), n * nrhs * isz, batch);
+    int host_info = 0;
+    with_type(t, [&](auto z) {
+      check_cublas(getrs_batched<decltype(z)>(blas.cublas, op, as_int(n, "n"), as_int(nrhs, "nrhs"), pa.data(),
+                                              as_int(n, "n"), static_cast<const int*>(f.piv.data()), pb.data(),
+                                              as_int(n, "n"), &host_info, as_int(batch, "the batch")),
+                   "cublas<t>getrsBatched");
+      return 0;
+    });
+    if (host_info != 0)
+      throw CudaError("cublas<t>getrsBatched: invalid parameter " + std::to_string(-host_info), host_info);
+    return;
+  }
+  const solver_binding& s = solver_on_current_stream(device);
+  const cudaDataType ct = cuda_type(t);
+  const ndarray info = cupp::empty({1}, cupp::int32);
+  const char* a = static_cast<const char*>(f.w.data());
+  char* b = static_cast<char*>(bw.data());
+  const auto* piv = static_cast<const std::int64_t*>(f.piv.data());
+  for (i64 i = 0; i < batch; ++i)
+    check_cusolver(cusolverDnXgetrs(s.handle, s.params, op, n, nrhs, ct, a + i * n * n * isz, n, piv + i * n, ct,
+                                    b + i * n * nrhs * isz, n, static_cast<int*>(info.data())),
+                   "cusolverDnXgetrs");
+}
+
+std::vector<i64> broadcast_batch(const ndarray& a, const ndarray& b, int b_core) {
+  const shape_t sa(a.shape().begin(), a.shape().end() - 2);
+  const shape_t sb(b.shape().begin(), b.shape().end() - b_core);
+  return cupp::broadcast_shapes({sa, sb});
+}
+
+ndarray solve_impl(const ndarray& a, const ndarray& b, bool raise_singular, const char* routine) {
+  require_square(a, routine);
+  if (b.is_null()) throw ValueError(std::string(routine) + ": a null array");
+  const cupp::dtype t = linalg_type({&a, &b});
+  const i64 n = a.shape(-1);
+  const bool vector = b.ndim() == 1;
+  if (!vector && b.ndim() < 2)
+    throw ValueError(std::string(routine) + ": Input operand 1 does not have enough dimensions (has 0, gufunc core "
+                     "with signature (m,m),(m,n)->(m,n) requires 2)");
+  const i64 bn = b.shape(vector ? -1 : -2);
+  if (bn != n)
+    throw ValueError(std::string(vector ? "solve1" : "solve") + ": Input operand 1 has a mismatch in its core dimension 0, with gufunc signature " +
+                     (vector ? "(m,m),(m)->(m)" : "(m,m),(m,n)->(m,n)") + " (size " + std::to_string(bn) +
+                     " is different from " + std::to_string(n) + ")");
+  const std::vector<i64> batch = vector ? batch_shape(a) : broadcast_batch(a, b, 2);
+  const i64 k = vector ? 1 : b.shape(-1);
+  std::vector<i64> ashape = batch, bshape = batch;
+  ashape.insert(ashape.end(), {n, n});
+  bshape.insert(bshape.end(), {n, k});
+  ndarray bw = colmajor_empty(batch, n, k, t);
+  if (bw.size() > 0) colmajor_view(bw).assign(cupp::broadcast_to(vector ? b.reshape({n, 1}) : b, bshape));
+  ndarray x = colmajor_view(bw);
+  if (vector) {
+    std::vector<i64> xs = batch;
+    xs.push_back(n);
+    x = bw.reshape(xs);
+  }
+  if (bw.size() == 0) return x;
+  const lu_factors f = getrf(colmajor_copy(cupp::broadcast_to(a, ashape), t), n, n);
+  const ndarray failed = raise_singular ? info_failed(f.info) : ndarray{};
+  getrs(f, bw, k, CUBLAS_OP_N);
+  if (raise_singular) raise_if(failed, "Singular matrix");
+  return x;
+}
+
+ndarray inv_impl(const ndarray& a, bool raise_singular) {
+  require_square(a, "inv");
+  const cupp::dtype t = linalg_type({&a});
+  const i64 n = a.shape(-1);
+  std::vector<i64> batch = batch_shape(a), shape = batch_shape(a);
+  shape.insert(shape.end(), {n, n});
+  ndarray bw = colmajor_empty(batch, n, n, t);
+  if (bw.size() == 0) return colmajor_view(bw);
+  bw.assign(cupp::broadcast_to(cupp::eye(n, std::nullopt, 0, t), shape));  // the identity is its own transpose
+  const lu_factors f = getrf(colmajor_copy(a, t), n, n);
+  const ndarray failed = raise_singular ? info_failed(f.info) : ndarray{};
+  getrs(f, bw, n, CUBLAS_OP_N);
+  if (raise_singular) raise_if(failed, "Singular matrix");
+  return colmajor_view(bw);
+}
+
+// The diagonal of the packed LU (..., k) and the permutation's sign (..., ) as dtype t.
+std::pair<ndarray, ndarray> lu_diagonal_and_parity(const lu_factors& f, cupp::dtype t) {
+  const ndarray d = colmajor_view(f.w).diagonal(0, -2, -1);
+  const i64 k = std::min(f.m, f.n);
+  const ndarray swaps = cupp::count_nonzero(f.piv != cupp::arange(1, k + 1, 1, f.piv.dtype()), {.axis = {-1}});
+  const ndarray parity = cupp::astype(1 - 2 * (swaps % 2), t);
+  return {d, parity};
+}
+
+}  // namespace cupp::linalg::detail
+
+namespace cupp::linalg {
+
+using detail::i64;
+
+ndarray solve(const ndarray& a, const ndarray& b) { return detail::solve_impl(a, b, true, "solve"); }
+
+ndarray inv(const ndarray& a) { return detail::inv_impl(a, true); }
+
+ndarray det(const ndarray& a) {
+  detail::require_square(a, "det");
+  const cupp::dtype t = detail::linalg_type({&a});
+  const i64 n = a.shape(-1);
+  const detail::lu_factors f = detail::getrf(detail::colmajor_copy(a, t), n, n);
+  auto [d, parity] = detail::lu_diagonal_and_parity(f, t);
+  return cupp::multiply(cupp::prod(d, {.axis = {-1}}), parity);
+}
+
+SlogdetResult slogdet(const ndarray& a) {
+  detail::require_square(a, "slogdet");
+  const cupp::dtype t = detail::linalg_type({&a});
+  const i64 n = a.shape(-1);
+  const detail::lu_factors f = detail::getrf(detail::colmajor_copy(a, t), n, n);
+  auto [d, parity] = detail::lu_diagonal_and_parity(f, t);
+  const ndarray absd = cupp::absolute(d);
+  ndarray unit;
+  if (t.is_complex())
+    unit = cupp::where(absd == 0, cupp::zeros({1}, t), cupp::divide(d, absd));
+  else
+    unit = cupp::sign(d);
+  ndarray sign = cupp::multiply(cupp::prod(unit, {.axis = {-1}}), parity);
+  ndarray logabsdet = cupp::sum(cupp::log(absd), {.axis = {-1}});
+  return {sign, logabsdet};
+}
+
+ndarray tensorsolve(const ndarray& a0, const ndarray& b, std::optional<std::span<const int>> axes) {
+  if (a0.is_null() || b.is_null()) throw ValueError("tensorsolve: a null array");
+  ndarray a = a0;
+  const int an = a.ndim();
+  if (axes) {
+    std::vector<int> all;
+    for (int i = 0; i < an; ++i) all.push_back(i);
+    for (int k0 : *axes) {
+      const int k = k0 < 0 ? k0 + an : k0;
+      auto it = std::find(all.begin(), all.end(), k);
+      if (it == all.end()) throw ValueError("list.remove(x): x not in list");
+      all.erase(it);
+      all.push_back(k);
+    }
+    a = a.transpose(all);
+  }
+  const int keep = an - b.ndim();
+  std::vector<i64> oldshape(a.shape().begin() + (keep > 0 ? an - keep : 0), a.shape().end());
+  i64 prod = 1;
+  for (i64 v : oldshape) prod *= v;
+  if (a.size() != prod * prod)
+    throw LinAlgError("Input arrays must satisfy the requirement prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])");
+  const ndarray x = solve(cupp::ascontiguousarray(a).reshape({prod, prod}), b.ravel());
+  return cupp::ascontiguousarray(x).reshape(oldshape);
+}
+
+ndarray tensorinv(const ndarray& a, std::int64_t ind) {
+  if (a.is_null()) throw ValueError("tensorinv: a null array");
+  if (ind <= 0) throw ValueError("Invalid ind argument.");
+  const auto shape = a.shape();
+  if (ind > static_cast<i64>(shape.size())) ind = static_cast<i64>(shape.size());
+  std::vector<i64> invshape(shape.begin() + ind, shape.end());
+  invshape.insert(invshape.end(), shape.begin(), shape.begin() + ind);
+  i64 prod = 1;
+  for (auto it = shape.begin() + ind; it != shape.end(); ++it) prod *= *it;
+  const i64 rest = prod == 0 ? 0 : a.size() / prod;
+  const ndarray ia = inv(cupp::ascontiguousarray(a).reshape({prod, rest}));
+  return cupp::ascontiguousarray(ia).reshape(invshape);
+}
+
+lu_factor_result lu_factor(const ndarray& a) {
+  detail::require_ndim(a, 2, "lu_factor");
+  const cupp::dtype t = detail::linalg_type({&a});
+  const i64 m = a.shape(-2), n = a.shape(-1);
+  const detail::lu_factors f = detail::getrf(detail::colmajor_copy(a, t), m, n);
+  return {detail::colmajor_view(f.w), cupp::astype(f.piv - 1, cupp::int32)};
+}
+
+ndarray lu_solve(const lu_factor_result& lu_and_piv, const ndarray& b, const lu_solve_options& options) {
+  const ndarray& lu = lu_and_piv.lu;
+  detail::require_square(lu, "lu_solve");
+  if (options.trans < 0 || options.trans > 2) throw ValueError("lu_solve: trans must be 0, 1 or 2");
+  const cupp::dtype t = detail::linalg_type({&lu, &b});
+  const i64 n = lu.shape(-1);
+  const bool vector = b.ndim() == 1;
+  if (b.ndim() < 1 || b.shape(vector ? -1 : -2) != n)
+    throw ValueError("lu_solve: shapes of lu " + std::to_string(n) + "x" + std::to_string(n) + " and b are incompatible");
+  const std::vector<i64> batch = vector ? detail::batch_shape(lu) : detail::broadcast_batch(lu, b, 2);
+  const i64 k = vector ? 1 : b.shape(-1);
+  std::vector<i64> ashape = batch, bshape = batch, pshape = batch;
+  ashape.insert(ashape.end(), {n, n});
+  bshape.insert(bshape.end(), {n, k});
+  pshape.push_back(n);
+  detail::lu_factors f;
+  f.w = detail::colmajor_copy(cupp::broadcast_to(lu, ashape), t);
+  f.m = f.n = n;
+  f.blas = false;
+  f.piv = cupp::ascontiguousarray(cupp::broadcast_to(cupp::astype(lu_and_piv.piv, cupp::int64) + 1, pshape));
+  ndarray bw = detail::colmajor_empty(batch, n, k, t);
+  if (bw.size() > 0) detail::colmajor_view(bw).assign(cupp::broadcast_to(vector ? b.reshape({n, 1}) : b, bshape));
+  const cublasOperation_t op = options.trans == 0 ? CUBLAS_OP_N : options.trans == 1 ? CUBLAS_OP_T : CUBLAS_OP_C;
+  detail::getrs(f, bw, k, op);
+  if (vector) {
+    std::vector<i64> xs = batch;
+    xs.push_back(n);
+    return bw.reshape(xs);
+  }
+  return detail::colmajor_view(bw);
+}
+
+lu_result lu(const ndarray& a, const lu_options& options) {
+  detail::require_ndim(a, 2, "lu");
+  const cupp::dtype t = detail::linalg_type({&a});
+  const i64 m = a.shape(-2), n = a.shape(-1), k = std::min(m, n);
+  const detail::lu_factors f = detail::getrf(detail::colmajor_copy(a, t), m, n);
+  const ndarray packed = detail::colmajor_view(f.w);
+  const ndarray L = cupp::tril(packed(cupp::ellipsis, cupp::slice(), cupp::slice(0, k)), -1) +
+                    cupp::eye(m, k, 0, t);
+  const ndarray U = cupp::triu(packed(cupp::ellipsis, cupp::slice(0, k), cupp::slice()));
+  // The row interchanges as a permutation (on the host: a sequential walk of the pivots).
+  const i64 batch = detail::batch_count(a);
+  const std::vector<std::int64_t> piv = cupp::astype(f.piv, cupp::int64).to_vector<std::int64_t>();
+  std::vector<std::int32_t> p(static_cast<std::size_t>(batch * m));
+  std::vector<double> P(static_cast<std::size_t>(options.p_indices ? 0 : batch * m * m), 0.0);
+  for (i64 b = 0; b < batch; ++b) {
+    std::vector<i64> perm(static_cast<std::size_t>(m));
+    for (i64 i = 0; i < m; ++i) perm[i] = i;
+    for (i64 i = 0; i < k; ++i) std::swap(perm[i], perm[piv[b * k + i] - 1]);
+    // a[perm[i]] = (L U)[i]: p is perm's inverse, P[perm[i], i] = 1
+    for (i64 i = 0; i < m; ++i) {
+      p[b * m + perm[i]] = static_cast<std::int32_t>(i);
+      if (!options.p_indices) P[b * m * m + perm[i] * m + i] = 1.0;
+    }
+  }
+  std::vector<i64> pshape = detail::batch_shape(a);
+  pshape.push_back(m);
+  if (options.p_indices) {
+    const ndarray pi = cupp::asarray(p.data(), cupp::int32, pshape);
+    if (options.permute_l) return {{}, cupp::take_along_axis(L, pi.expand_dims(-1), -2), U};
+    return {pi, L, U};
+  }
+  pshape.push_back(m);
+  const ndarray Pm = cupp::astype(cupp::asarray(P.data(), cupp::float64, pshape), detail::real_of(t));
+  if (options.permute_l) return {{}, cupp::matmul(Pm, L), U};
+  return {Pm, L, U};
+}
+
+}  // namespace cupp::linalg

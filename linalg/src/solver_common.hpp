@@ -1,0 +1,73 @@
+// Internal to the linalg module's solvers (linalg part 2): the cuSOLVER handle and params of the
+// calling thread on a device (created on first use, bound to the device's current stream on every
+// call), NumPy's linalg dtype rules, column-major work copies of stacked matrices, workspaces
+// from cupp's pool, batch pointer arrays, and the one info read a routine makes.
+//
+//   const auto& s = solver_on_current_stream(device);              // s.handle, s.params, s.stream
+//   ndarray w = colmajor_copy(a, t);   // (..., n, m) C-contiguous = each a[i] column-major
+//   check_cusolver(cusolverDnXgetrf(s.handle, s.params, ...), "cusolverDnXgetrf");
+#pragma once
+
+#include <cublas_v2.h>
+#include <cusolverDn.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "cupp/cuda/memory.hpp"
+#include "cupp/dtype.hpp"
+#include "cupp/ndarray.hpp"
+
+namespace cupp::linalg::detail {
+
+using i64 = std::int64_t;
+
+struct solver_binding {
+  cusolverDnHandle_t handle = nullptr;
+  cusolverDnParams_t params = nullptr;
+  cudaStream_t stream = nullptr;
+};
+// The calling thread's cuSOLVER handle on `device` (which must be current), on its current stream.
+const solver_binding& solver_on_current_stream(int device);
+
+// Throws cupp::CudaError "<call> failed: CUSOLVER_STATUS_..." unless success (ALLOC_FAILED: OutOfMemoryError).
+void check_cusolver(cusolverStatus_t status, const char* call);
+
+// NumPy's _commonType: the computation dtype of a linalg routine's inputs (float32/complex64 stay
+// single, float64/complex128 double, bool/integers/bfloat16 float64; float16 TypeError).
+cupp::dtype linalg_type(std::initializer_list<const ndarray*> inputs);
+cupp::dtype real_of(cupp::dtype t);
+cupp::dtype complex_of(cupp::dtype t);
+cudaDataType cuda_type(cupp::dtype t);
+
+// Shape checks with NumPy's messages.
+void require_ndim(const ndarray& a, int at_least, const char* routine);   // "%d-dimensional array given..."
+void require_square(const ndarray& a, const char* routine);              // also ndim >= 2
+
+// A C-contiguous (..., cols, rows) array of dtype t whose memory holds each matrix of a (..., rows,
+// cols) in column-major order (ld = rows); its logical view is colmajor_view(w).
+ndarray colmajor_copy(const ndarray& a, cupp::dtype t);
+ndarray colmajor_empty(std::span<const i64> batch, i64 rows, i64 cols, cupp::dtype t);
+inline ndarray colmajor_view(const ndarray& w) { return w.swapaxes(-1, -2); }
+
+// The number of matrices of a (..., r, c): the product of the leading dimensions.
+i64 batch_count(const ndarray& a);
+std::vector<i64> batch_shape(const ndarray& a);
+
+// A device array of `count` pointers base + i * stride_bytes (int64), made by a ufunc kernel.
+ndarray pointer_array(const void* base, i64 stride_bytes, i64 count);
+
+// A workspace from cupp's pool on the current stream of `device` (zero bytes: a null block).
+cupp::cuda::Memory workspace(std::size_t bytes, int device);
+
+// Reads `flag` (a 0-d bool array) once; throws LinAlgError(message) when true.
+void raise_if(const ndarray& flag, const std::string& message);
+// flag = any(info != 0) as a 0-d bool device array (no read).
+ndarray info_failed(const ndarray& info);
+
+// The elements of x's last two axes as one number each for BLAS (i64 fits int for batched APIs?).
+int as_int(i64 v, const char* what);
+
+}  // namespace cupp::linalg::detail

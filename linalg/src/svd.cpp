@@ -1,0 +1,260 @@
+// numpy.linalg.svd / svdvals and what is built on them (pinv, lstsq, matrix_rank). Stacks of
+// matrices up to 32x32 go to cuSOLVER's gesvdjBatched (one launch for the batch); others to the
+// 64-bit Xgesvd per matrix, on a column-major copy of a when M >= N and of a^T otherwise (Xgesvd
+// needs M >= N; the factors of a^T are read back transposed). hermitian=True goes through eigh as
+// NumPy's does. NaN input and non-convergence raise "SVD did not converge" (one read per call).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "batched_api.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/indexing.hpp"
+#include "cupp/linalg.hpp"
+#include "cupp/linalg_solvers.hpp"
+#include "cupp/manipulation.hpp"
+#include "cupp/reductions.hpp"
+#include "cupp/sorting.hpp"
+#include "cupp/ufunc.hpp"
+#include "solver_common.hpp"
+
+namespace cupp::linalg::detail {
+namespace {
+
+inline constexpr i64 gesvdj_batched_max = 32;
+
+struct gesvdj_deleter {
+  void operator()(gesvdjInfo* p) const noexcept { static_cast<void>(cusolverDnDestroyGesvdjInfo(p)); }
+};
+
+std::vector<i64> with_tail(std::vector<i64> s, std::initializer_list<i64> tail) {
+  s.insert(s.end(), tail);
+  return s;
+}
+
+// The identity-filled factors NumPy gives for an empty matrix.
+SVDResult empty_svd(const ndarray& a, cupp::dtype t, bool full, bool uv) {
+  const std::vector<i64> batch = batch_shape(a);
+  const i64 m = a.shape(-2), n = a.shape(-1), k = std::min(m, n);
+  ndarray S = cupp::empty(with_tail(batch, {k}), real_of(t));
+  if (!uv) return {{}, S, {}};
+  const i64 uc = full ? m : k, vr = full ? n : k;
+  ndarray U = cupp::empty(with_tail(batch, {m, uc}), t), Vh = cupp::empty(with_tail(batch, {vr, n}), t);
+  if (U.size() > 0) U.assign(cupp::eye(m, uc, 0, t));
+  if (Vh.size() > 0) Vh.assign(cupp::eye(vr, n, 0, t));
+  return {U, S, Vh};
+}
+
+SVDResult svd_batched_small(const ndarray& a, cupp::dtype t, bool full, bool uv) {
+  const std::vector<i64> batch = batch_shape(a);
+  const i64 m = a.shape(-2), n = a.shape(-1), k = std::min(m, n), count = batch_count(a);
+  ndarray w = colmajor_copy(a, t);
+  const ndarray nan = cupp::any(cupp::isnan(w));
+  ndarray S = cupp::empty(with_tail(batch, {k}), real_of(t));
+  ndarray Uw = colmajor_empty(batch, m, m, t), Vw = colmajor_empty(batch, n, n, t);
+  ndarray info = cupp::zeros({count}, cupp::int32);
+  const int device = w.device();
+  const solver_binding& s = solver_on_current_stream(device);
+  gesvdjInfo_t raw = nullptr;
+  check_cusolver(cusolverDnCreateGesvdjInfo(&raw), "cusolverDnCreateGesvdjInfo");
+  std::unique_ptr<gesvdjInfo, gesvdj_deleter> params(raw);
+  const cusolverEigMode_t jobz = uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  with_type(t, [&](auto z) {
+    using T = decltype(z);
+    int lwork = 0;
+    check_cusolver(gesvdj_batched_buffer<T>(s.handle, jobz, int(m), int(n), w.data(), int(m), S.data(), Uw.data(), int(m),
+                                            Vw.data(), int(n), &lwork, params.get(), int(count)),
+                   "cusolverDn<t>gesvdjBatched_bufferSize");
+    cupp::cuda::Memory work = workspace(static_cast<std::size_t>(lwork) * sizeof(T), device);
+    check_cusolver(gesvdj_batched<T>(s.handle, jobz, int(m), int(n), w.data(), int(m), S.data(), Uw.data(), int(m),
+                                     Vw.data(), int(n), work.ptr(), lwork, static_cast<int*>(info.data()), params.get(),
+                                     int(count)),
+                   "cusolverDn<t>gesvdjBatched");
+    return 0;
+  });
+  raise_if(info_failed(info) | nan, "SVD did not converge");
+  if (!uv) return {{}, S, {}};
+  // Uw's logical view is U (m, m); Vw's memory read row-major is V^T, so Vh = conj(Vw).
+  ndarray U = colmajor_view(Uw), Vh = t.is_complex() ? cupp::conjugate(Vw) : Vw;
+  if (!full) {
+    U = U(cupp::ellipsis, cupp::slice(), cupp::slice(0, k));
+    Vh = Vh(cupp::ellipsis, cupp::slice(0, k), cupp::slice());
+  }
+  return {U, S, Vh};
+}
+
+SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv) {
+  const std::vector<i64> batch = batch_shape(a);
+  const i64 m0 = a.shape(-2), n0 = a.shape(-1), count = batch_count(a);
+  const bool tall = m0 >= n0;  // Xgesvd factors M >= N: a itself, else a^T
+  const i64 m = tall ? m0 : n0, n = tall ? n0 : m0, k = n;
+  ndarray w;
+  if (tall) {
+    w = colmajor_copy(a, t);
+  } else {
+    w = cupp::empty(a.shape(), t);
+    w.assign(a);  // row-major a = column-major a^T (m x n, m > n)
+  }
+  const ndarray nan = cupp::any(cupp::isnan(w));
+  ndarray S = cupp::empty(with_tail(batch, {k}), real_of(t));
+  const i64 ucols = full ? m : k;
+  ndarray Uw = colmajor_empty(batch, m, uv ? ucols : 0, t), VTw = colmajor_empty(batch, n, uv ? n : 0, t);
+  ndarray info = cupp::zeros({count}, cupp::int32);
+  const int device = w.device();
+  const solver_binding& s = solver_on_current_stream(device);
+  const cudaDataType ct = cuda_type(t), crt = cuda_type(real_of(t));
+  const signed char jobu = uv ? (full ? 'A' : 'S') : 'N', jobvt = uv ? 'A' : 'N';
+  std::size_t dbytes = 0, hbytes = 0;
+  check_cusolver(cusolverDnXgesvd_bufferSize(s.handle, s.params, jobu, jobvt, m, n, ct, w.data(), m, crt, S.data(), ct,
+                                             uv ? Uw.data() : nullptr, m, ct, uv ? VTw.data() : nullptr, n, ct, &dbytes,
+                                             &hbytes),
+                 "cusolverDnXgesvd_bufferSize");
+  cupp::cuda::Memory dwork = workspace(dbytes, device);
+  std::vector<char> hwork(hbytes);
+  const i64 isz = static_cast<i64>(t.itemsize()), rsz = static_cast<i64>(real_of(t).itemsize());
+  for (i64 i = 0; i < count; ++i)
+    check_cusolver(cusolverDnXgesvd(s.handle, s.params, jobu, jobvt, m, n, ct, static_cast<char*>(w.data()) + i * m * n * isz,
+                                    m, crt, static_cast<char*>(S.data()) + i * k * rsz, ct,
+                                    uv ? static_cast<char*>(Uw.data()) + i * m * ucols * isz : nullptr, m, ct,
+                                    uv ? static_cast<char*>(VTw.data()) + i * n * n * isz : nullptr, n, ct, dwork.ptr(),
+                                    dbytes, hwork.data(), hbytes, static_cast<int*>(info.data()) + i),
+                   "cusolverDnXgesvd");
+  raise_if(info_failed(info) | nan, "SVD did not converge");
+  if (!uv) return {{}, S, {}};
+  if (tall) return {colmajor_view(Uw), S, colmajor_view(VTw)};
+  // a^T = U' S V'^H: a = conj(V') S U'^T; VTw read row-major is conj(V'), Uw read row-major is U'^T.
+  return {VTw, S, Uw};
+}
+
+}  // namespace
+
+SVDResult svd_impl(const ndarray& a, const svd_options& o) {
+  require_ndim(a, 2, "svd");
+  const cupp::dtype t = linalg_type({&a});
+  if (o.hermitian) {
+    require_square(a, "svd");
+    if (!o.compute_uv) {
+      const ndarray s = cupp::absolute(eigvalsh(a));
+      return {{}, cupp::flip(cupp::sort(s, -1), -1), {}};
+    }
+    auto [s0, u0] = eigh(a);
+    const ndarray sgn = cupp::sign(s0);
+    const ndarray s1 = cupp::absolute(s0);
+    const ndarray sidx = cupp::flip(cupp::argsort(s1, -1), -1);
+    const ndarray sg = cupp::take_along_axis(sgn, sidx, -1);
+    const ndarray s = cupp::take_along_axis(s1, sidx, -1);
+    const ndarray u = cupp::take_along_axis(u0, sidx.expand_dims(-2), -1);
+    ndarray vt = (u * cupp::astype(sg, t).expand_dims(-2)).swapaxes(-1, -2);
+    if (t.is_complex()) vt = cupp::conjugate(vt);
+    return {u, s, vt};
+  }
+  if (a.size() == 0) return empty_svd(a, t, o.full_matrices, o.compute_uv);
+  const i64 m = a.shape(-2), n = a.shape(-1);
+  if (batch_count(a) >= 2 && m <= gesvdj_batched_max && n <= gesvdj_batched_max)
+    return svd_batched_small(a, t, o.full_matrices, o.compute_uv);
+  return svd_loop(a, t, o.full_matrices, o.compute_uv);
+}
+
+double eps_of(cupp::dtype t) {
+  return real_of(t).id() == type_id::float32 ? static_cast<double>(std::numeric_limits<float>::epsilon())
+                                             : std::numeric_limits<double>::epsilon();
+}
+
+}  // namespace cupp::linalg::detail
+
+namespace cupp::linalg {
+
+using detail::i64;
+
+SVDResult svd(const ndarray& a, const svd_options& options) { return detail::svd_impl(a, options); }
+
+ndarray svdvals(const ndarray& x) { return detail::svd_impl(x, {.compute_uv = false}).S; }
+
+ndarray pinv(const ndarray& a, const pinv_options& options) {
+  detail::require_ndim(a, 2, "pinv");
+  const cupp::dtype t = detail::linalg_type({&a});
+  double rcond;
+  if (options.rcond) {
+    if (options.rtol) throw ValueError("`rtol` and `rcond` can't be both set.");
+    rcond = *options.rcond;
+  } else {
+    rcond = options.rtol ? *options.rtol : 1e-15;
+  }
+  const i64 m = a.shape(-2), n = a.shape(-1);
+  if (a.size() == 0) {
+    std::vector<i64> shape = detail::batch_shape(a);
+    shape.insert(shape.end(), {n, m});
+    return cupp::empty(shape, t);
+  }
+  const ndarray ac = t.is_complex() ? cupp::conjugate(cupp::astype(a, t)) : a;
+  auto [u, s, vt] = detail::svd_impl(ac, {.full_matrices = false, .hermitian = options.hermitian});
+  const ndarray cutoff = cupp::max(s, {.axis = {-1}, .keepdims = true}) * rcond;
+  const ndarray large = s > cutoff;
+  const ndarray sinv = cupp::where(large, cupp::reciprocal(s), cupp::zeros({1}, s.dtype()));
+  return cupp::matmul(vt.swapaxes(-1, -2), cupp::astype(sinv, t).expand_dims(-1) * u.swapaxes(-1, -2));
+}
+
+ndarray matrix_rank(const ndarray& A, const matrix_rank_options& options) {
+  if (A.is_null()) throw ValueError("matrix_rank: a null array");
+  if (A.ndim() < 2) return cupp::astype(cupp::any(A != 0), cupp::int64);
+  const ndarray S = detail::svd_impl(A, {.compute_uv = false, .hermitian = options.hermitian}).S;
+  ndarray tol;
+  if (options.tol) {
+    tol = cupp::full({1}, *options.tol, S.dtype());
+  } else {
+    const double rtol = options.rtol ? *options.rtol
+                                     : static_cast<double>(std::max(A.shape(-2), A.shape(-1))) * detail::eps_of(S.dtype());
+    tol = cupp::max(S, {.axis = {-1}, .keepdims = true}) * rtol;
+  }
+  return cupp::astype(cupp::count_nonzero(S > tol, {.axis = {-1}}), cupp::int64);
+}
+
+lstsq_result lstsq(const ndarray& a, const ndarray& b, const lstsq_options& options) {
+  if (a.is_null() || b.is_null()) throw ValueError("lstsq: a null array");
+  if (a.ndim() != 2)
+    throw LinAlgError(std::to_string(a.ndim()) + "-dimensional array given. Array must be two-dimensional");
+  if (b.ndim() != 1 && b.ndim() != 2)
+    throw LinAlgError(std::to_string(b.ndim()) + "-dimensional array given. Array must be one or two-dimensional");
+  const cupp::dtype t = detail::linalg_type({&a, &b});
+  const cupp::dtype rt = detail::real_of(t);
+  const i64 m = a.shape(0), n = a.shape(1);
+  const bool vector = b.ndim() == 1;
+  if (b.shape(0) != m)
+    throw LinAlgError("Incompatible dimensions");
+  const ndarray b2 = cupp::astype(vector ? b.reshape({m, 1}) : b, t);
+  const i64 k = b2.shape(1);
+  const double rcond = options.rcond ? *options.rcond : detail::eps_of(t) * static_cast<double>(std::max(m, n));
+  if (m == 0 || n == 0) {
+    ndarray x = cupp::zeros({n, k}, t);
+    ndarray s = cupp::empty({0}, rt);
+    ndarray res = m == 0 && n > 0 ? ndarray(cupp::empty({0}, rt)) : cupp::empty({0}, rt);
+    return {vector ? x.reshape({n}) : x, res, cupp::zeros({}, cupp::int64), s};
+  }
+  auto [u, s, vh] = detail::svd_impl(cupp::astype(a, t), {.full_matrices = false});
+  const ndarray cutoff = cupp::max(s, {.axis = {-1}, .keepdims = true}) * rcond;
+  const ndarray large = s > cutoff;
+  const ndarray sinv = cupp::astype(cupp::where(large, cupp::reciprocal(s), cupp::zeros({1}, rt)), t);
+  ndarray uh = u.swapaxes(-1, -2), v = vh.swapaxes(-1, -2);
+  if (t.is_complex()) {
+    uh = cupp::conjugate(uh);
+    v = cupp::conjugate(v);
+  }
+  const ndarray x = cupp::matmul(v, sinv.expand_dims(-1) * cupp::matmul(uh, b2));
+  const ndarray rank = cupp::astype(cupp::count_nonzero(large), cupp::int64);
+  const std::int64_t r = rank.item<std::int64_t>();
+  ndarray residuals;
+  if (r == n && m > n) {
+    const ndarray d = b2 - cupp::matmul(cupp::astype(a, t), x);
+    const ndarray sq = t.is_complex() ? cupp::square(d.real()) + cupp::square(d.imag()) : cupp::square(d);
+    residuals = cupp::sum(sq, {.axis = {0}});
+  } else {
+    residuals = cupp::empty({0}, rt);
+  }
+  return {vector ? cupp::ascontiguousarray(x).reshape({n}) : x, residuals, rank, s};
+}
+
+}  // namespace cupp::linalg
