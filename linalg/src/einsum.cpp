@@ -23,23 +23,17 @@
 #include "cupp/linalg.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/ufunc.hpp"
+#include "einsum_plan.hpp"
 
-namespace cupp {
+namespace cupp::linalg::detail {
 
 namespace {
 
 using i64 = std::int64_t;
-using labels = std::vector<int>;  // a letter's code, or -k for the k-th broadcast dimension from the right
-
-std::string dtype_repr(const dtype& t) { return "dtype('" + t.name() + "')"; }
+using labels = einsum_labels;
+using parsed = einsum_parsed;
 
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-struct parsed {
-  std::vector<labels> inputs;
-  labels output;
-  std::map<int, i64> sizes;  // each label's broadcast length
-};
 
 // One side of '->' split at its '...' (NumPy: at most one, and no other '.').
 void split_ellipsis(std::string_view term, std::string& pre, std::string& post, bool& has, const std::string& where) {
@@ -52,7 +46,9 @@ void split_ellipsis(std::string_view term, std::string& pre, std::string& post, 
                      where);
 }
 
-parsed parse(std::string_view subscripts0, std::span<const ndarray> operands) {
+}  // namespace
+
+einsum_parsed einsum_parse(std::string_view subscripts0, std::span<const ndarray> operands) {
   std::string s;
   for (char c : subscripts0)
     if (c != ' ') s += c;
@@ -152,6 +148,8 @@ parsed parse(std::string_view subscripts0, std::span<const ndarray> operands) {
   return p;
 }
 
+namespace {
+
 struct term {
   ndarray x;
   labels l;
@@ -208,20 +206,13 @@ i64 product(const std::vector<i64>& v, std::size_t from, std::size_t to) {
 
 // x and y contracted over their shared labels not in `keep` (labels needed later or in the output).
 term contract(term x, term y, const std::set<int>& keep, const parsed& p, const dtype& type) {
+  const einsum_pair plan = einsum_pair_plan(x.l, y.l, keep);
   std::set<int> kx(keep), ky(keep);
   kx.insert(y.l.begin(), y.l.end());
   ky.insert(x.l.begin(), x.l.end());
   x = prepare(std::move(x), kx, type);
   y = prepare(std::move(y), ky, type);
-  labels batch, con, fx, fy;
-  for (int v : x.l) {
-    const bool in_y = std::find(y.l.begin(), y.l.end(), v) != y.l.end();
-    if (in_y && keep.count(v)) batch.push_back(v);
-    else if (in_y) con.push_back(v);
-    else fx.push_back(v);
-  }
-  for (int v : y.l)
-    if (std::find(x.l.begin(), x.l.end(), v) == x.l.end()) fy.push_back(v);
+  const labels &batch = plan.batch, &con = plan.con, &fx = plan.fx, &fy = plan.fy, &result = plan.result;
   labels ox = batch, oy = batch;
   ox.insert(ox.end(), fx.begin(), fx.end());
   ox.insert(ox.end(), con.begin(), con.end());
@@ -229,9 +220,6 @@ term contract(term x, term y, const std::set<int>& keep, const parsed& p, const 
   oy.insert(oy.end(), fy.begin(), fy.end());
   const ndarray xt = x.x.transpose(positions(x.l, ox)), yt = y.x.transpose(positions(y.l, oy));
   const std::size_t nb = batch.size(), nfx = fx.size(), nfy = fy.size(), nc = con.size();
-  labels result = batch;
-  result.insert(result.end(), fx.begin(), fx.end());
-  result.insert(result.end(), fy.begin(), fy.end());
   std::vector<i64> sx(xt.shape().begin(), xt.shape().end()), sy(yt.shape().begin(), yt.shape().end());
   if (nc == 0) {  // no summed label: one broadcast multiply
     std::vector<i64> rx = sx, ry(sy.begin(), sy.begin() + static_cast<std::ptrdiff_t>(nb));
@@ -253,7 +241,7 @@ term contract(term x, term y, const std::set<int>& keep, const parsed& p, const 
   mx.push_back(k);
   my.push_back(k);
   my.push_back(product(sy, nb + nc, sy.size()));
-  const ndarray z = matmul(xb.reshape(mx), yb.reshape(my));
+  const ndarray z = cupp::matmul(xb.reshape(mx), yb.reshape(my));
   std::vector<i64> shape(z.shape().begin(), z.shape().begin() + static_cast<std::ptrdiff_t>(nb));
   shape.insert(shape.end(), sx.begin() + static_cast<std::ptrdiff_t>(nb),
                sx.begin() + static_cast<std::ptrdiff_t>(nb + nfx));
@@ -421,7 +409,9 @@ std::vector<std::vector<int>> optimal_path(const std::vector<label_set>& sets, c
   return cheapest(full);
 }
 
-std::vector<std::vector<int>> order_of(const parsed& p, std::span<const ndarray> operands, const einsum_optimize& o) {
+}  // namespace
+
+std::vector<std::vector<int>> einsum_order(const einsum_parsed& p, const einsum_optimize& o) {
   const int n = static_cast<int>(p.inputs.size());
   using strategy = einsum_optimize::strategy;
   if (o.kind == strategy::path) {
@@ -461,7 +451,68 @@ std::vector<std::vector<int>> order_of(const parsed& p, std::span<const ndarray>
   return greedy_path(std::move(sets), output, p, limit);
 }
 
+einsum_labels einsum_reduce_labels(const einsum_labels& l, const std::set<int>& keep) {
+  einsum_labels r;
+  for (int v : l)
+    if (keep.count(v) && std::find(r.begin(), r.end(), v) == r.end()) r.push_back(v);
+  return r;
+}
+
+einsum_pair einsum_pair_plan(const einsum_labels& x, const einsum_labels& y, const std::set<int>& keep) {
+  einsum_pair e;
+  std::set<int> kx(keep), ky(keep);
+  kx.insert(y.begin(), y.end());
+  ky.insert(x.begin(), x.end());
+  e.x_kept = einsum_reduce_labels(x, kx);
+  e.y_kept = einsum_reduce_labels(y, ky);
+  auto has = [](const einsum_labels& l, int v) { return std::find(l.begin(), l.end(), v) != l.end(); };
+  for (int v : e.x_kept) {
+    if (has(e.y_kept, v)) (keep.count(v) ? e.batch : e.con).push_back(v);
+    else e.fx.push_back(v);
+  }
+  for (int v : e.y_kept)
+    if (!has(e.x_kept, v)) e.fy.push_back(v);
+  e.result = e.batch;
+  e.result.insert(e.result.end(), e.fx.begin(), e.fx.end());
+  e.result.insert(e.result.end(), e.fy.begin(), e.fy.end());
+  return e;
+}
+
+std::string einsum_label_string(const einsum_labels& l) {
+  std::string s;
+  for (int v : l) s += v > 0 ? static_cast<char>(v) : static_cast<char>('0' - v);
+  return s;
+}
+
+std::vector<std::string> einsum_contractions(std::string_view subscripts, std::span<const ndarray> operands,
+                                             const einsum_optimize& optimize) {
+  const einsum_parsed p = einsum_parse(subscripts, operands);
+  struct symbol {
+    einsum_labels l;
+  };
+  std::vector<symbol> terms;
+  for (const einsum_labels& l : p.inputs) terms.push_back({l});
+  std::vector<std::string> steps;
+  einsum_run(std::move(terms), einsum_order(p, optimize), p.output,
+             [&](symbol x, symbol y, const std::set<int>& keep) {
+               const einsum_pair e = einsum_pair_plan(x.l, y.l, keep);
+               steps.push_back(einsum_label_string(e.x_kept) + "," + einsum_label_string(e.y_kept) + "->" +
+                               einsum_label_string(e.result));
+               return symbol{e.result};
+             });
+  return steps;
+}
+
+}  // namespace cupp::linalg::detail
+
+namespace cupp {
+
+namespace {
+std::string dtype_repr(const dtype& t) { return "dtype('" + t.name() + "')"; }
 }  // namespace
+
+using linalg::detail::einsum_order;
+using linalg::detail::einsum_parse;
 
 cupp::casting einsum_options::casting_named(std::string_view name) {
   for (cupp::casting c : {casting::no, casting::equiv, casting::safe, casting::same_kind, casting::unsafe})
@@ -499,7 +550,7 @@ std::vector<std::vector<int>> einsum_path(std::string_view subscripts, std::span
                                           const einsum_optimize& optimize) {
   for (const ndarray& x : operands)
     if (x.is_null()) throw ValueError("einsum_path: a null array");
-  return order_of(parse(subscripts, operands), operands, optimize);
+  return einsum_order(einsum_parse(subscripts, operands), optimize);
 }
 
 ndarray einsum(std::string_view subscripts, std::initializer_list<ndarray> operands, const einsum_options& options) {
@@ -512,7 +563,7 @@ ndarray einsum(std::string_view subscripts, std::span<const ndarray> operands, c
     if (x.is_null()) throw ValueError("einsum: a null array");
     detail::require_not_structured(x.dtype(), "einsum");
   }
-  const parsed p = parse(subscripts, operands);
+  const linalg::detail::einsum_parsed p = einsum_parse(subscripts, operands);
   std::vector<dtype> types;
   for (const ndarray& x : operands) types.push_back(x.dtype());
   const dtype type = options.dtype ? *options.dtype : result_type(types);
@@ -520,25 +571,16 @@ ndarray einsum(std::string_view subscripts, std::span<const ndarray> operands, c
     if (!can_cast(x.dtype(), type, options.casting))
       throw TypeError("Cannot cast array data from " + dtype_repr(x.dtype()) + " to " + dtype_repr(type) +
                       " according to the rule '" + std::string(to_string(options.casting)) + "'");
+  using linalg::detail::term;
   std::vector<term> terms;
   for (std::size_t t = 0; t < operands.size(); ++t)
     terms.push_back({astype(operands[t], type, casting::unsafe, false), p.inputs[t]});
-  for (const std::vector<int>& step : order_of(p, operands, options.optimize)) {
-    std::vector<int> desc(step);
-    std::sort(desc.rbegin(), desc.rend());
-    std::vector<term> picked;
-    for (int i : desc) {
-      picked.insert(picked.begin(), std::move(terms[static_cast<std::size_t>(i)]));
-      terms.erase(terms.begin() + i);
-    }
-    std::set<int> keep(p.output.begin(), p.output.end());
-    for (const term& t : terms) keep.insert(t.l.begin(), t.l.end());
-    term acc = std::move(picked.front());
-    for (std::size_t i = 1; i < picked.size(); ++i) acc = contract(std::move(acc), std::move(picked[i]), keep, p, type);
-    terms.push_back(std::move(acc));
-  }
-  term last = prepare(std::move(terms.front()), std::set<int>(p.output.begin(), p.output.end()), type);
-  ndarray r = last.x.transpose(positions(last.l, p.output));
+  term acc = linalg::detail::einsum_run(std::move(terms), einsum_order(p, options.optimize), p.output,
+                                        [&](term x, term y, const std::set<int>& keep) {
+                                          return linalg::detail::contract(std::move(x), std::move(y), keep, p, type);
+                                        });
+  const term last = linalg::detail::prepare(std::move(acc), std::set<int>(p.output.begin(), p.output.end()), type);
+  ndarray r = last.x.transpose(linalg::detail::positions(last.l, p.output));
   if (options.out.is_null()) return r;
   const ndarray& out = options.out;
   if (!std::equal(out.shape().begin(), out.shape().end(), r.shape().begin(), r.shape().end()))

@@ -12,6 +12,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/linalg.hpp"
 #include "error_of.hpp"
+#include "einsum_plan.hpp"
 #include "gemm.hpp"
 #include "linalg_device_headers.hpp"
 
@@ -243,6 +244,91 @@ TEST(LinalgHost, EinsumPathIsNumPysPath) {
     EXPECT_EQ(einsum_path(r.subscripts, r.operands, r.optimal ? einsum_optimize::optimal() : einsum_optimize::greedy()),
               r.want)
         << r.subscripts << (r.optimal ? " optimal" : " greedy");
+}
+
+}  // namespace
+}  // namespace cupp
+
+namespace cupp {
+namespace {
+
+using linalg::detail::einsum_contractions;
+using linalg::detail::einsum_label_string;
+using linalg::detail::einsum_pair_plan;
+using linalg::detail::einsum_parse;
+
+// The labels einsum_parse gives: letters, '...' as the digits 1.. from the right, NumPy's implicit
+// output (the broadcast dimensions, then the letters that appear once, in ASCII order).
+TEST(LinalgHost, EinsumParsesAsNumPy) {
+  fake f;
+  const ndarray m[] = {f.wrap({3, 4}), f.wrap({4, 5})};
+  auto out = [](std::string_view s, std::span<const ndarray> ops) {
+    return einsum_label_string(einsum_parse(s, ops).output);
+  };
+  EXPECT_EQ(out("ij,jk", m), "ik");
+  const ndarray mt[] = {f.wrap({4, 3}), f.wrap({5, 4})};
+  EXPECT_EQ(out("ji,kj", mt), "ik");  // ASCII order, not the order of appearance
+  EXPECT_EQ(out("ij,jk->ki", m), "ki");
+  const ndarray upper[] = {f.wrap({2, 3}), f.wrap({3, 4})};
+  EXPECT_EQ(out("bA,Ac", upper), "bc");
+  EXPECT_EQ(out("Ab,bC", upper), "AC");  // upper case sorts first
+  const ndarray sq[] = {f.wrap({4, 4})};
+  EXPECT_EQ(out("ii", sq), "");
+  EXPECT_EQ(out("ii->i", sq), "i");
+  const ndarray e[] = {f.wrap({2, 7, 3, 4}), f.wrap({4, 5})};
+  const auto p = einsum_parse("...ij,jk", e);
+  EXPECT_EQ(einsum_label_string(p.inputs[0]), "21ij");
+  EXPECT_EQ(einsum_label_string(p.inputs[1]), "jk");
+  EXPECT_EQ(einsum_label_string(p.output), "21ik");
+  EXPECT_EQ(p.sizes.at(-2), 2);
+  EXPECT_EQ(p.sizes.at('k'), 5);
+  EXPECT_EQ(einsum_label_string(einsum_parse("...ij,...jk->k...i", e).output), "k21i");
+  // ' ' is ignored; a length-1 label broadcasts against the other operands' length.
+  const ndarray b[] = {f.wrap({3, 1}), f.wrap({4})};
+  const auto q = einsum_parse("i j , j -> i", b);
+  EXPECT_EQ(q.sizes.at('j'), 4);
+  EXPECT_EQ(einsum_label_string(q.output), "i");
+}
+
+// Each pairwise contraction keeps what the output or any later term needs.
+TEST(LinalgHost, EinsumPairPlanKeepsWhatLaterTermsNeed) {
+  const auto plan = einsum_pair_plan({'b', 'i', 'j'}, {'b', 'j', 'k'}, {'b', 'i', 'k'});
+  EXPECT_EQ(einsum_label_string(plan.batch), "b");
+  EXPECT_EQ(einsum_label_string(plan.con), "j");
+  EXPECT_EQ(einsum_label_string(plan.fx), "i");
+  EXPECT_EQ(einsum_label_string(plan.fy), "k");
+  EXPECT_EQ(einsum_label_string(plan.result), "bik");
+  // A repeated label is one diagonal; a label no one else needs is summed before the product.
+  const auto d = einsum_pair_plan({'i', 'i', 'j', 'q'}, {'j', 'k'}, {'i', 'k'});
+  EXPECT_EQ(einsum_label_string(d.x_kept), "ij");
+  EXPECT_EQ(einsum_label_string(d.result), "ik");
+  // A label shared by both and kept is a batch label, not summed: 'i,i->i'.
+  EXPECT_EQ(einsum_label_string(einsum_pair_plan({'i'}, {'i'}, {'i'}).batch), "i");
+  EXPECT_EQ(einsum_label_string(einsum_pair_plan({'i'}, {'i'}, {}).con), "i");
+}
+
+// The contractions einsum runs: with optimize=False a three-operand step goes left to right and
+// its first contraction must keep the labels of the third operand (it summed k away before).
+TEST(LinalgHost, EinsumContractionsFollowThePath) {
+  fake f;
+  const ndarray chain[] = {f.wrap({3, 4}), f.wrap({4, 5}), f.wrap({5, 2})};
+  using steps = std::vector<std::string>;
+  EXPECT_EQ(einsum_contractions("ij,jk,kl->il", chain, false), (steps{"ij,jk->ik", "ik,kl->il"}));
+  EXPECT_EQ(einsum_contractions("ij,jk,kl->il", chain, true), (steps{"jk,kl->jl", "ij,jl->il"}));
+  EXPECT_EQ(einsum_contractions("ij,jk,kl->il", chain, einsum_optimize::optimal()), (steps{"jk,kl->jl", "ij,jl->il"}));
+  EXPECT_EQ(einsum_contractions("ij,jk,kl->il", chain, einsum_optimize::given({{0, 2}, {0, 1}})),
+            (steps{"ij,kl->ijkl", "jk,ijkl->il"}));
+  // One label in all three operands: not summed until the last contraction.
+  const ndarray vec[] = {f.wrap({5}), f.wrap({5}), f.wrap({5})};
+  EXPECT_EQ(einsum_contractions("i,i,i->", vec, false), (steps{"i,i->i", "i,i->"}));
+  EXPECT_EQ(einsum_contractions("i,i,i->i", vec, false), (steps{"i,i->i", "i,i->i"}));
+  // Labels of the output and of the operands not in the step survive a step.
+  const ndarray four[] = {f.wrap({2, 3}), f.wrap({3, 4}), f.wrap({4, 2}), f.wrap({2, 6})};
+  EXPECT_EQ(einsum_contractions("ij,jk,kl,lm->im", four, einsum_optimize::given({{1, 2}, {0, 1, 2}})),
+            (steps{"jk,kl->jl", "ij,lm->ijlm", "ijlm,jl->im"}));
+  // One operand: nothing to contract (its diagonal and sums come last).
+  const ndarray one[] = {f.wrap({4, 4})};
+  EXPECT_EQ(einsum_contractions("ii->", one), steps{});
 }
 
 }  // namespace
