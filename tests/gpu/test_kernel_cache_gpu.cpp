@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "compiler/builtin_kernels.hpp"
 #include "compiler/kernel_cache.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/ops.hpp"
@@ -147,6 +150,18 @@ TEST(KernelCacheGpu, EveryLoopOfEveryOpLoads) {
     EXPECT_EQ(e.module->size(), e.op->loops.size()) << e.op->name;
     for (std::size_t i = 0; i < e.module->size(); ++i) EXPECT_NE(e.module->kernel(i), nullptr) << e.op->name << " loop " << i;
   }
+#if CUPP_TEST_AOT_KERNELS
+  // The 32-bit-index programs are built into the library (runtime/aot): loaded on this GPU
+  // without NVRTC; the 64-bit ones compiled.
+  const std::vector<int> built = builtin_kernels().architectures();
+  const int arch = cache.config().arch_of(device);
+  if (std::find(built.begin(), built.end(), arch) == built.end()) {
+    std::printf("[ note ] sm_%d has no built-in kernels (built for another architecture)\n", arch);
+  } else {
+    EXPECT_EQ(cache.stats().builtin_hits, builtin_ops().size());
+    EXPECT_EQ(cache.stats().compiles + cache.stats().disk_hits, builtin_ops().size());
+  }
+#endif
 }
 
 TEST(KernelCacheGpu, EachDeviceHasItsOwnEntry) {

@@ -26,7 +26,7 @@ endif()
 
 if(MODE STREQUAL "subdirectory")
   # Without the nvcc-compiled CUB object: the main build compiles it; this checks the CMake wiring.
-  run(${CMAKE_COMMAND} ${configure_args} -DCUPP_SOURCE_DIR=${SOURCE_DIR} -DCUPP_AOT_ACCELERATORS=OFF)
+  run(${CMAKE_COMMAND} ${configure_args} -DCUPP_SOURCE_DIR=${SOURCE_DIR} -DCUPP_AOT_ACCELERATORS=OFF -DCUPP_AOT_KERNELS=OFF)
 else()
   run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix)
   foreach(f lib/libcupp_core.a include/cupp/promotion.hpp include/cupp/generated/type_id.hpp

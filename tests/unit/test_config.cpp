@@ -47,6 +47,7 @@ TEST(Config, Defaults) {
   EXPECT_FALSE(s.cuda_compile_with_debug);
   EXPECT_FALSE(s.nvtx_ops);
   EXPECT_FALSE(s.log_compiles);
+  EXPECT_TRUE(s.builtin_kernels);
   EXPECT_FALSE(s.seed.has_value());
   EXPECT_EQ(s.accelerators, std::vector<std::string>{"cub"});
   EXPECT_TRUE(s.accelerator_enabled("cub"));
@@ -74,7 +75,7 @@ TEST(Config, ListsEveryVariableOnce) {
   const auto s = parse({});
   const std::vector<std::string_view> expected = {
       "CUDA_PATH", "CUPP_CACHE_DIR", "CUPP_CACHE_SAVE_CUDA_SOURCE", "CUPP_CACHE_IN_MEMORY",
-      "CUPP_CACHE_MAX_BYTES", "CUPP_DUMP_CUDA_SOURCE_ON_ERROR", "CUPP_CUDA_COMPILE_WITH_DEBUG", "CUPP_NVTX_OPS", "CUPP_LOG_COMPILES", "CUPP_SEED", "CUPP_ACCELERATORS",
+      "CUPP_CACHE_MAX_BYTES", "CUPP_DUMP_CUDA_SOURCE_ON_ERROR", "CUPP_CUDA_COMPILE_WITH_DEBUG", "CUPP_NVTX_OPS", "CUPP_LOG_COMPILES", "CUPP_BUILTIN_KERNELS", "CUPP_SEED", "CUPP_ACCELERATORS",
       "CUPP_TF32", "CUPP_DLPACK_EXPORT_VERSION", "NVCC", "CUPP_CUDA_PER_THREAD_DEFAULT_STREAM",
       "CUPP_COMPILE_WITH_PTX", "CUPP_GPU_MEMORY_LIMIT", "CUPP_CUDA_ARRAY_INTERFACE_SYNC",
       "CUPP_CUDA_ARRAY_INTERFACE_EXPORT_VERSION", "CUPP_EXPERIMENTAL_SLICE_COPY", "CUPP_DISABLE_JITIFY_CACHE",
@@ -103,6 +104,7 @@ TEST(Config, SetValues) {
                         {"CUPP_CUDA_COMPILE_WITH_DEBUG", " 1 "},
                         {"CUPP_NVTX_OPS", "on"},
                         {"CUPP_LOG_COMPILES", "1"},
+                        {"CUPP_BUILTIN_KERNELS", "0"},
                         {"CUPP_SEED", "18446744073709551615"},
                         {"CUPP_ACCELERATORS", "cutensor, CUB"},
                         {"CUPP_TF32", "1"},
@@ -125,6 +127,7 @@ TEST(Config, SetValues) {
   EXPECT_TRUE(s.cuda_compile_with_debug);
   EXPECT_TRUE(s.nvtx_ops);
   EXPECT_TRUE(s.log_compiles);
+  EXPECT_FALSE(s.builtin_kernels);
   EXPECT_EQ(s.seed, std::uint64_t(18446744073709551615ull));
   EXPECT_EQ(s.accelerators, (std::vector<std::string>{"cutensor", "cub"}));
   EXPECT_TRUE(s.tf32);

@@ -108,7 +108,7 @@ int warm(detail::kernel_cache& cache, std::span<const std::string_view> names) {
   std::cout << "warming " << jobs.size() << " programs (" << ops.size() << " ops x 2 index widths) in " << threads
             << " thread" << (threads == 1 ? "" : "s") << " into " << cache.disk().dir().string() << '\n'
             << std::flush;
-  std::atomic<std::size_t> next{0}, compiled{0}, cached{0}, failed{0};
+  std::atomic<std::size_t> next{0}, compiled{0}, cached{0}, built_in{0}, failed{0};
   std::mutex print;
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
@@ -119,7 +119,12 @@ int warm(detail::kernel_cache& cache, std::span<const std::string_view> names) {
         const char* width = j.width == detail::index_width::i32 ? "32-bit" : "64-bit";
         try {
           const detail::composed_program p = detail::compose_elementwise(*j.op, j.width);
-          const detail::compile_result r = cache.compile({p.name, p.source, p.kernels, {}}, arch);
+          const detail::program_source program{p.name, p.source, p.kernels, {}};
+          if (cache.builtin(program, arch)) {  // in the library: nothing to compile or store
+            ++built_in;
+            continue;
+          }
+          const detail::compile_result r = cache.compile(program, arch);
           ++(r.from_disk ? cached : compiled);
         } catch (const std::exception& e) {
           ++failed;
@@ -131,8 +136,8 @@ int warm(detail::kernel_cache& cache, std::span<const std::string_view> names) {
   }
   for (auto& t : pool) t.join();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("done in %.1f s: %zu compiled, %zu already cached, %zu failed\n", seconds, compiled.load(),
-              cached.load(), failed.load());
+  std::printf("done in %.1f s: %zu compiled, %zu already cached, %zu built into the library, %zu failed\n", seconds,
+              compiled.load(), cached.load(), built_in.load(), failed.load());
   if (!cache.disk_writable()) {
     std::cerr << "cupp cache warm: the cache directory could not be written\n";
     return 1;

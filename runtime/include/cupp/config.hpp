@@ -45,6 +45,7 @@ struct settings {
   bool cuda_compile_with_debug = false;   // CUPP_CUDA_COMPILE_WITH_DEBUG
   bool nvtx_ops = false;                  // CUPP_NVTX_OPS (no CuPy twin)
   bool log_compiles = false;              // CUPP_LOG_COMPILES (no CuPy twin)
+  bool builtin_kernels = true;            // CUPP_BUILTIN_KERNELS (no CuPy twin)
   std::optional<std::uint64_t> seed;      // CUPP_SEED; unset: seeded from the OS
   std::vector<std::string> accelerators{"cub"};  // CUPP_ACCELERATORS; empty value: none
   bool tf32 = false;                      // CUPP_TF32

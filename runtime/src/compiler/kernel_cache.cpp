@@ -8,6 +8,7 @@
 
 #include "cupp/config.hpp"
 #include "cupp/cuda/stream.hpp"
+#include "compiler/builtin_kernels.hpp"
 #include "compiler/nvrtc_program.hpp"
 
 namespace cupp::detail {
@@ -29,6 +30,7 @@ kernel_cache::settings kernel_cache::settings::from_config(const config::setting
   s.debug = c.cuda_compile_with_debug;
   s.dump_source_on_error = c.dump_cuda_source_on_error;
   s.log_compiles = c.log_compiles;
+  s.use_builtin = c.builtin_kernels;
   return s;
 }
 
@@ -38,6 +40,11 @@ kernel_cache::kernel_cache(settings s)
       disk_writable_(settings_.use_disk) {
   if (!settings_.arch_of) settings_.arch_of = [](int device) { return nvrtc_arch_for(cuda::Device(device).compute_capability()); };
   if (!settings_.load) settings_.load = load_module;
+  if (!settings_.find_builtin) {
+    settings_.find_builtin = [](const program_source& program, int arch) {
+      return builtin_kernels().find(builtin_key(program, arch));
+    };
+  }
   if (!settings_.warn) {
     settings_.warn = [](std::string_view message) {
       std::fprintf(stderr, "%.*s\n", static_cast<int>(message.size()), message.data());
@@ -84,6 +91,23 @@ const kernel_module& kernel_cache::build(slot& s, int device, const source_fn& m
   flags.ptx = settings_.ptx;
   flags.debug = settings_.debug;
   flags.dump_source_on_error = settings_.dump_source_on_error;
+  if (settings_.use_builtin && builtin_eligible(program, flags)) {
+    const auto start = std::chrono::steady_clock::now();
+    if (std::optional<compiled_program> built = settings_.find_builtin(program, flags.arch)) {
+      s.module = settings_.load(*built, device);
+      builtin_hits_.fetch_add(1, std::memory_order_relaxed);
+      if (settings_.log_compiles) {
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        char line[512];
+        std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (built in), %zu B source, %zu kernel%s, sm_%d",
+                      program.name.c_str(), ms, program.source.size(), program.name_expressions.size(),
+                      program.name_expressions.size() == 1 ? "" : "s", flags.arch);
+        settings_.warn(line);
+      }
+      s.ready.store(s.module.get(), std::memory_order_release);
+      return *s.module;
+    }
+  }
   const compile_result compiled = compile_with_flags(program, flags);
   s.module = settings_.load(compiled.program, device);
   s.ready.store(s.module.get(), std::memory_order_release);
@@ -97,6 +121,15 @@ compile_result kernel_cache::compile(const program_source& program, int arch) {
   flags.debug = settings_.debug;
   flags.dump_source_on_error = settings_.dump_source_on_error;
   return compile_with_flags(program, flags);
+}
+
+std::optional<compiled_program> kernel_cache::builtin(const program_source& program, int arch) const {
+  compile_flags flags;
+  flags.arch = arch;
+  flags.ptx = settings_.ptx;
+  flags.debug = settings_.debug;
+  if (!settings_.use_builtin || !builtin_eligible(program, flags)) return std::nullopt;
+  return settings_.find_builtin(program, arch);
 }
 
 compile_result kernel_cache::compile_with_flags(const program_source& program, const compile_flags& flags) {
@@ -129,6 +162,7 @@ kernel_cache::counters kernel_cache::stats() const noexcept {
   counters c;
   c.disk_hits = disk_hits_.load(std::memory_order_relaxed);
   c.compiles = compiles_.load(std::memory_order_relaxed);
+  c.builtin_hits = builtin_hits_.load(std::memory_order_relaxed);
   c.disk_write_failures = write_failures_.load(std::memory_order_relaxed);
   return c;
 }

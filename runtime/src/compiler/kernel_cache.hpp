@@ -3,7 +3,9 @@
 // identity), never by hashing source: a hit takes a shared lock on one of 16 shards and a hash
 // of the key (well under 1 µs). On a miss the source is built, compiled through the disk cache
 // (compiler.hpp) and loaded; threads missing on the same key wait for one compile. A disk cache
-// that cannot be written is dropped with one warning, and the cache goes on in memory.
+// that cannot be written is dropped with one warning, and the cache goes on in memory. Before a
+// compile, a miss looks in the table of kernels built into the library ahead of time
+// (compiler/builtin_kernels.hpp), which needs neither NVRTC nor the disk.
 // Loading and the architecture lookup are injectable, so tests run everything but loading
 // without a GPU.
 #pragma once
@@ -43,6 +45,7 @@ class kernel_cache {
   using loader_fn = std::function<std::unique_ptr<kernel_module>(const compiled_program&, int device)>;
   using arch_fn = std::function<int(int device)>;
   using warn_fn = std::function<void(std::string_view message)>;
+  using builtin_fn = std::function<std::optional<compiled_program>(const program_source&, int arch)>;
 
   struct settings {
     std::filesystem::path dir;     // CUPP_CACHE_DIR
@@ -53,6 +56,8 @@ class kernel_cache {
     bool debug = false;            // CUPP_CUDA_COMPILE_WITH_DEBUG
     bool dump_source_on_error = false;  // CUPP_DUMP_CUDA_SOURCE_ON_ERROR
     bool log_compiles = false;     // CUPP_LOG_COMPILES: a line through `warn` per compile or disk read
+    bool use_builtin = true;       // CUPP_BUILTIN_KERNELS
+    builtin_fn find_builtin;       // default: the library's built-in table (builtin_kernels())
     arch_fn arch_of;               // default: nvrtc_arch_for(the device's compute capability)
     loader_fn load;                // default: load_module
     warn_fn warn;                  // default: one line on stderr
@@ -74,10 +79,13 @@ class kernel_cache {
   // The compiled binary a miss of `program` on a device of architecture `arch` would load
   // (through the disk cache when it is on). For `cupp cache warm` and tests.
   compile_result compile(const program_source& program, int arch);
+  // The built-in binary of `program` for `arch`, when the library has one (and use_builtin).
+  std::optional<compiled_program> builtin(const program_source& program, int arch) const;
 
   struct counters {
     std::uint64_t disk_hits = 0;
     std::uint64_t compiles = 0;
+    std::uint64_t builtin_hits = 0;  // misses served by the built-in table
     std::uint64_t disk_write_failures = 0;
   };
   counters stats() const noexcept;
@@ -132,7 +140,7 @@ class kernel_cache {
   std::atomic<bool> disk_writable_;
   std::once_flag warned_;
   std::array<shard, shard_count> shards_;
-  std::atomic<std::uint64_t> disk_hits_{0}, compiles_{0}, write_failures_{0};
+  std::atomic<std::uint64_t> disk_hits_{0}, compiles_{0}, write_failures_{0}, builtin_hits_{0};
 };
 
 }  // namespace cupp::detail

@@ -186,6 +186,9 @@ const var_def kVariables[] = {
     CUPP_BOOL_VAR("CUPP_LOG_COMPILES", "(none)", log_compiles,
                   "1: one line on standard error per kernel program compiled or read from the disk cache "
                   "(name, milliseconds, source size, kernels, architecture)"),
+    CUPP_BOOL_VAR("CUPP_BUILTIN_KERNELS", "(none)", builtin_kernels,
+                  "0: compile every kernel at run time, passing over the kernels built into the library "
+                  "ahead of time"),
     {"CUPP_SEED", "CUPY_SEED", "seed of the default random generator; unset: seeded from the OS", false,
      [](settings& s, std::string_view n, std::string_view t) {
        s.seed = parse_uint(n, t, "a non-negative integer below 2^64");

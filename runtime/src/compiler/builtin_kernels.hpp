@@ -1,0 +1,67 @@
+// Internal: the built-in kernels, compiled ahead of time for the architectures the library is
+// built for (CUPP_NVCC_GENERATE_CODE) by runtime/aot/build_builtin_kernels.cpp and embedded in
+// libcupp_core.a as one blob. A kernel cache miss looks its program up here before it reaches
+// NVRTC. The lookup key covers what the binary is made from (program name, source, name
+// expressions, architecture, the embedded device headers) but not the NVRTC version, so that a
+// user's newer libnvrtc still finds every built-in kernel. The blob (little-endian):
+//   "CUPPAOT1", u32 entry count, then per entry: 32-byte key, u32 architecture, u32 kernel
+//   count, each lowered name as (u32 length, bytes), u32 raw size, u32 zlib size, zlib bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compiler/compiler.hpp"
+#include "compiler/hash.hpp"
+
+namespace cupp::detail {
+
+// The embedded blob: defined by the generated builtin_kernels_blob.cpp, or empty (built with
+// -DCUPP_AOT_KERNELS=OFF, and in the bootstrap library the builder itself links).
+std::span<const std::byte> builtin_kernel_blob() noexcept;
+
+// The lookup key of `program` compiled for sm_`arch` (a CUBIN without debug information).
+digest256 builtin_key(const program_source& program, int arch);
+
+// Whether a program may come from the table: no PTX, no debug, cupp's own headers and options.
+bool builtin_eligible(const program_source& program, const compile_flags& flags) noexcept;
+
+struct builtin_entry {
+  digest256 key{};
+  int arch = 0;
+  compiled_program program;  // CUBIN and lowered names
+};
+
+// A blob holding `entries` (the builder writes it; tests read it back).
+std::string write_builtin_blob(std::span<const builtin_entry> entries);
+
+// A parsed blob: an index from key to entry, filled once. A malformed blob reads as empty.
+class builtin_table {
+ public:
+  explicit builtin_table(std::span<const std::byte> blob);
+  // The program for `key`, inflated; nullopt when it is not built in.
+  std::optional<compiled_program> find(const digest256& key) const;
+  std::size_t size() const noexcept { return entries_.size(); }
+  bool malformed() const noexcept { return malformed_; }
+  std::vector<int> architectures() const;
+
+ private:
+  struct entry {
+    digest256 key{};
+    int arch = 0;
+    std::vector<std::string> lowered_names;
+    std::uint32_t raw_size = 0;
+    std::span<const std::byte> deflated;
+  };
+  std::vector<entry> entries_;  // sorted by key
+  bool malformed_ = false;
+};
+
+// The table of the embedded blob (parsed on first use).
+const builtin_table& builtin_kernels();
+
+}  // namespace cupp::detail

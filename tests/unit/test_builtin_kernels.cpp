@@ -1,0 +1,193 @@
+// The built-in kernel table (compiler/builtin_kernels.hpp): the blob's round trip and its
+// defences against damage, what the key covers, that the library's table holds every built-in
+// op's 32-bit-index program, and that a kernel cache miss on such a program loads it without
+// NVRTC while any other program still compiles. No GPU needed: loading is injected.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "compiler/builtin_kernels.hpp"
+#include "compiler/kernel_cache.hpp"
+#include "compiler/nvrtc_program.hpp"
+#include "cupp/ops.hpp"
+#include "engine/builtin_programs.hpp"
+#include "engine/kernel_composer.hpp"
+
+namespace cupp::detail {
+namespace {
+
+std::span<const std::byte> bytes_of(const std::string& s) {
+  return {reinterpret_cast<const std::byte*>(s.data()), s.size()};
+}
+
+builtin_entry entry(std::uint8_t tag, std::string binary, std::vector<std::string> names) {
+  builtin_entry e;
+  e.key.fill(tag);
+  e.arch = 90;
+  e.program.binary = std::move(binary);
+  e.program.lowered_names = std::move(names);
+  return e;
+}
+
+TEST(BuiltinKernels, BlobRoundTrip) {
+  std::string big(100000, '\0');
+  for (std::size_t i = 0; i < big.size(); i += 7) big[i] = static_cast<char>(i % 251);
+  const std::vector<builtin_entry> entries = {entry(3, big, {"_Z1kIfEvPT_", "_Z1kIdEvPT_"}), entry(1, "x", {"k"})};
+  const std::string blob = write_builtin_blob(entries);
+  EXPECT_LT(blob.size(), big.size() / 2) << "the binaries are stored compressed";
+  const builtin_table table(bytes_of(blob));
+  ASSERT_FALSE(table.malformed());
+  ASSERT_EQ(table.size(), 2u);
+  EXPECT_EQ(table.architectures(), std::vector<int>{90});
+  for (const builtin_entry& e : entries) {
+    const std::optional<compiled_program> found = table.find(e.key);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->binary, e.program.binary);
+    EXPECT_EQ(found->lowered_names, e.program.lowered_names);
+    EXPECT_FALSE(found->ptx);
+  }
+  digest256 other{};
+  other.fill(2);
+  EXPECT_FALSE(table.find(other).has_value());
+}
+
+TEST(BuiltinKernels, DamagedBlobsReadAsEmpty) {
+  const std::string blob = write_builtin_blob(std::vector<builtin_entry>{entry(1, std::string(5000, 'a'), {"k"})});
+  for (const std::size_t cut : {std::size_t{3}, std::size_t{12}, blob.size() / 2, blob.size() - 1}) {
+    const builtin_table table(bytes_of(blob.substr(0, cut)));
+    EXPECT_TRUE(table.malformed()) << "cut at " << cut;
+    EXPECT_EQ(table.size(), 0u);
+  }
+  std::string wrong_magic = blob;
+  wrong_magic[0] = 'X';
+  EXPECT_TRUE(builtin_table(bytes_of(wrong_magic)).malformed());
+  const builtin_table trailing(bytes_of(blob + "junk"));
+  EXPECT_TRUE(trailing.malformed());
+  const builtin_table empty(std::span<const std::byte>{});
+  EXPECT_FALSE(empty.malformed());
+  EXPECT_EQ(empty.size(), 0u);
+  // A damaged deflate stream is not a binary: the entry is passed over (the caller compiles).
+  std::string corrupt = blob;
+  corrupt[corrupt.size() - 20] ^= 0x55;
+  const builtin_table flipped(bytes_of(corrupt));
+  ASSERT_EQ(flipped.size(), 1u);
+  digest256 key{};
+  key.fill(1);
+  EXPECT_FALSE(flipped.find(key).has_value());
+}
+
+TEST(BuiltinKernels, KeyCoversSourceNamesNameAndArchitecture) {
+  const program_source p{"cupp_k", "__global__ void k() {}", {"k"}, {}};
+  const digest256 base = builtin_key(p, 90);
+  EXPECT_EQ(builtin_key(p, 90), base);
+  EXPECT_NE(builtin_key(p, 100), base);
+  program_source q = p;
+  q.source += " ";
+  EXPECT_NE(builtin_key(q, 90), base);
+  q = p;
+  q.name = "cupp_j";
+  EXPECT_NE(builtin_key(q, 90), base);
+  q = p;
+  q.name_expressions = {"j"};
+  EXPECT_NE(builtin_key(q, 90), base);
+  // Only cupp's own programs qualify: user options, module headers, PTX and debug do not.
+  compile_flags flags;
+  EXPECT_TRUE(builtin_eligible(p, flags));
+  q = p;
+  q.options = {"-DX=1"};
+  EXPECT_FALSE(builtin_eligible(q, flags));
+  flags.ptx = true;
+  EXPECT_FALSE(builtin_eligible(p, flags));
+  flags = {};
+  flags.debug = true;
+  EXPECT_FALSE(builtin_eligible(p, flags));
+}
+
+#if CUPP_TEST_AOT_KERNELS
+TEST(BuiltinKernels, LibraryHoldsEveryBuiltinOpsProgram) {
+  const builtin_table& table = builtin_kernels();
+  ASSERT_FALSE(table.malformed());
+  const std::vector<int> archs = table.architectures();
+  ASSERT_FALSE(archs.empty()) << "built with CUPP_AOT_KERNELS=ON but the table is empty";
+  const std::vector<program_source> programs = builtin_programs();
+  EXPECT_EQ(programs.size(), builtin_ops().size());
+  EXPECT_EQ(table.size(), programs.size() * archs.size());
+  for (const program_source& p : programs) {
+    const std::optional<compiled_program> found = table.find(builtin_key(p, archs.front()));
+    ASSERT_TRUE(found.has_value()) << p.name;
+    EXPECT_EQ(found->lowered_names.size(), p.name_expressions.size()) << p.name;
+    EXPECT_GT(found->binary.size(), 1000u) << p.name;
+    EXPECT_EQ(found->binary.substr(0, 4), "\x7f" "ELF") << p.name << " is not a CUBIN";
+  }
+}
+
+TEST(BuiltinKernels, CacheMissLoadsABuiltinProgramWithoutNvrtc) {
+  const int arch = builtin_kernels().architectures().front();
+  kernel_cache::settings s;
+  s.use_disk = false;
+  s.arch_of = [arch](int) { return arch; };
+  std::atomic<int> loads{0};
+  s.load = [&](const compiled_program& p, int) {
+    ++loads;
+    return std::make_unique<kernel_module>(library{}, std::vector<cudaKernel_t>(p.lowered_names.size()));
+  };
+  std::vector<std::string> lines;
+  s.log_compiles = true;
+  s.warn = [&](std::string_view m) { lines.emplace_back(m); };
+  kernel_cache cache(s);
+  const op_spec& add = *find_op("add");
+  const auto before = nvrtc_compile_count();
+  const kernel_module& m = cache.get(0, {"add", 1}, [&] {
+    const composed_program p = compose_elementwise(add, index_width::i32);
+    return program_source{p.name, p.source, p.kernels, {}};
+  });
+  EXPECT_EQ(nvrtc_compile_count(), before) << "a built-in program went to NVRTC";
+  EXPECT_EQ(m.size(), add.loops.size());
+  EXPECT_EQ(cache.stats().builtin_hits, 1u);
+  EXPECT_EQ(cache.stats().compiles, 0u);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("cupp_add"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("(built in)"), std::string::npos) << lines[0];
+
+  // 64-bit indices are not built in: that program compiles, as does one of a user's.
+  const program_source tiny{"cupp_test_not_builtin", "extern \"C\" __global__ void t(int* p) { *p = 7; }", {"t"}, {}};
+  EXPECT_FALSE(cache.builtin(tiny, arch).has_value());
+  cache.get(0, {"tiny_user_program"}, [&] { return tiny; });
+  EXPECT_EQ(nvrtc_compile_count(), before + 1);
+  EXPECT_EQ(cache.stats().compiles, 1u);
+  EXPECT_EQ(loads, 2);
+}
+
+TEST(BuiltinKernels, TurnedOffEveryProgramCompiles) {
+  const int arch = builtin_kernels().architectures().front();
+  kernel_cache::settings s;
+  s.use_disk = false;
+  s.use_builtin = false;  // CUPP_BUILTIN_KERNELS=0
+  s.arch_of = [arch](int) { return arch; };
+  int lookups = 0;
+  s.find_builtin = [&](const program_source&, int) -> std::optional<compiled_program> {
+    ++lookups;
+    return std::nullopt;
+  };
+  s.load = [](const compiled_program& p, int) {
+    return std::make_unique<kernel_module>(library{}, std::vector<cudaKernel_t>(p.lowered_names.size()));
+  };
+  kernel_cache cache(s);
+  const op_spec& add = *find_op("add");
+  const program_source p = [&] {
+    const composed_program c = compose_elementwise(add, index_width::i32);
+    return program_source{c.name, c.source, c.kernels, {}};
+  }();
+  EXPECT_FALSE(cache.builtin(p, arch).has_value());
+  const auto before = nvrtc_compile_count();
+  cache.get(0, {"add", 1}, [&] { return p; });
+  EXPECT_EQ(nvrtc_compile_count(), before + 1);
+  EXPECT_EQ(lookups, 0);
+  EXPECT_EQ(cache.stats().builtin_hits, 0u);
+}
+#endif
+
+}  // namespace
+}  // namespace cupp::detail
