@@ -103,6 +103,7 @@ cusparseSpMatDescr_t product_cache::csr(std::int64_t rows, std::int64_t cols, co
                                         const ndarray& indices_a, const ndarray& data_a) {
   if (!descr || data != data_a.data() || indices != indices_a.data() || indptr != indptr_a.data() ||
       device != data_a.device() || type != data_a.dtype()) {
+    plans.clear();  // their preprocessing was for the old descriptor
     descr = make_csr(rows, cols, indptr_a, indices_a, data_a);
     data = data_a.data(), indices = indices_a.data(), indptr = indptr_a.data();
     device = data_a.device(), type = data_a.dtype();
@@ -110,14 +111,22 @@ cusparseSpMatDescr_t product_cache::csr(std::int64_t rows, std::int64_t cols, co
   return descr.get();
 }
 
-void* product_cache::buffer(operation op, std::size_t bytes, int dev, cuda::stream_handle stream) {
-  if (bytes == 0) return nullptr;
-  cuda::Memory& b = buffers[static_cast<int>(op)];
-  if (!b || b.size() < bytes || b.device() != dev || b.stream() != stream) {
-    b.reset();
-    b = cuda::alloc(bytes, dev, stream);
+product_plan& product_cache::plan(operation op, int alg, cudaDataType t, std::int64_t cols, int dev,
+                                  cuda::stream_handle stream) {
+  for (product_plan& p : plans) {
+    if (p.op != op || p.alg != alg || p.type != t || p.cols != cols) continue;
+    if (p.stream != stream || p.device != dev) {  // a buffer is for one stream: start again on this one
+      p.buffer.reset();
+      p.sized = false;
+      p.bytes = 0;
+      p.preprocessed = false;
+      p.stream = stream, p.device = dev;
+    }
+    return p;
   }
-  return b.ptr();
+  product_plan& p = plans.emplace_back();
+  p.op = op, p.alg = alg, p.type = t, p.cols = cols, p.stream = stream, p.device = dev;
+  return p;
 }
 
 }  // namespace cupp::sparse::detail

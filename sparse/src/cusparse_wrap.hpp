@@ -2,8 +2,8 @@
 // CudaError naming the call; handle() is this thread's handle on a device (one per (thread,
 // device), made on first use, destroyed at thread exit) bound to the device's current cupp stream
 // on every call; sp_mat / dn_mat / dn_vec own generic-API descriptors; product_cache is what an
-// object keeps between products (its CSR descriptor and a work buffer per operation, each for one
-// stream), freed with the object.
+// object keeps between products (its CSR descriptor and, per operation, algorithm and stream, the
+// work buffer and its _preprocess state), freed with the object.
 #pragma once
 
 #include <cusparse.h>
@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <mutex>
 #include <utility>
+#include <vector>
 
 #include "cupp/cuda/memory.hpp"
 #include "cupp/dtype.hpp"
@@ -85,7 +86,22 @@ class dn_vec {
 sp_mat make_csr(std::int64_t rows, std::int64_t cols, const ndarray& indptr, const ndarray& indices,
                 const ndarray& data);
 
-enum class operation : int { spmv = 0, spmm = 1, count = 2 };
+enum class operation : int { spmv = 0, spmm = 1 };
+
+// What one (operation, algorithm, compute type, dense columns) keeps between products on one
+// stream: its work buffer (bufferSize asked once) and whether _preprocess has run into it.
+struct product_plan {
+  operation op = operation::spmv;
+  int alg = 0;
+  cudaDataType type = CUDA_R_32F;
+  std::int64_t cols = 0;  // SpMM's dense columns (0 for SpMV)
+  cuda::stream_handle stream{};
+  int device = -1;
+  bool sized = false;  // bufferSize asked
+  std::size_t bytes = 0;
+  cuda::Memory buffer;
+  bool preprocessed = false;
+};
 
 struct product_cache {
   std::mutex mutex;
@@ -94,14 +110,15 @@ struct product_cache {
   const void *data = nullptr, *indices = nullptr, *indptr = nullptr;
   int device = -1;
   cupp::dtype type = float64;
-  // One work buffer per operation, for the stream it was allocated on (grown on demand).
-  cuda::Memory buffers[static_cast<int>(operation::count)];
+  // The plans made for this descriptor (cleared when it is rebuilt).
+  std::vector<product_plan> plans;
 
   // The cached descriptor for these arrays (made on a miss).
   cusparseSpMatDescr_t csr(std::int64_t rows, std::int64_t cols, const ndarray& indptr_a, const ndarray& indices_a,
                            const ndarray& data_a);
-  // At least `bytes` of work memory for `op` on `stream` of `dev` (null for 0 bytes).
-  void* buffer(operation op, std::size_t bytes, int dev, cuda::stream_handle stream);
+  // The plan of (op, alg, type, cols) for `stream` of `dev`: found, or new (bytes 0, no buffer,
+  // not preprocessed) in place of one made for another stream.
+  product_plan& plan(operation op, int alg, cudaDataType type, std::int64_t cols, int dev, cuda::stream_handle stream);
 };
 
 }  // namespace cupp::sparse::detail

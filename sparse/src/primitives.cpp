@@ -1,6 +1,6 @@
 // The sparse module's array steps (primitives.hpp): index dtypes as SciPy picks them, indptr
-// expansion and compression (cuSPARSE's csr2coo / coo2csr for int32, cupp's repeat and
-// searchsorted otherwise), sorting and summing entries (lexsort, add.reduceat: deterministic, any
+// expansion (the module's own kernel, device/cupp/sparse/expand.cuh) and compression (cuSPARSE's
+// coo2csr for int32, cupp's searchsorted otherwise), sorting and summing entries (lexsort, add.reduceat: deterministic, any
 // dtype), and the dense conversions (flatnonzero, add.at).
 #include "primitives.hpp"
 
@@ -63,31 +63,28 @@ ndarray expand_ptr(const ndarray& indptr, std::int64_t nnz) {
   const std::int64_t m = indptr.size() - 1;
   const cupp::dtype idx = indptr.dtype();
   if (nnz == 0 || m <= 0) return cupp::empty({nnz}, idx);
-  if (idx == int32) {
-    ndarray out = cupp::empty({nnz}, int32);
-    cupp::detail::device_scope scope(out.device());
-    check(cusparseXcsr2coo(handle(out.device()), static_cast<const int*>(indptr.data()), static_cast<int>(nnz),
-                           static_cast<int>(m), static_cast<int*>(out.data()), CUSPARSE_INDEX_BASE_ZERO),
-          "cusparseXcsr2coo");
-    return out;
-  }
-  const ndarray ptr = idx == int64 ? cupp::ascontiguousarray(indptr) : cupp::astype(indptr, int64);
-  ndarray out = cupp::empty({nnz}, int64);
+  // the module's kernel (expand.cuh) for both widths: entry-parallel, coalesced stores (cuSPARSE's
+  // csr2coo takes int32 only and ran at a tenth of the write floor on the H200)
+  const bool narrow = idx == int32;
+  const ndarray ptr = cupp::ascontiguousarray(narrow || idx == int64 ? indptr : cupp::astype(indptr, int64));
+  ndarray out = cupp::empty({nnz}, narrow ? int32 : int64);
   const int device = out.device();
   const cupp::detail::kernel_module& module =
-      cupp::detail::routine_module(device, {"sparse:expand_ptr", 0}, [] { return expand_program(); });
-  const long long* in = static_cast<const long long*>(ptr.data());
-  long long* dst = static_cast<long long*>(out.data());
-  long long n_major = m;
-  void* args[] = {&in, &n_major, &dst};
-  cupp::detail::launch_1d(module.function(0), m, args, device);
-  return idx == int64 ? out : as_index(out, idx);
+      cupp::detail::routine_module(device, {"sparse:expand_ptr", 1}, [] { return expand_program(); });
+  const void* in = ptr.data();
+  void* dst = out.data();
+  long long n_major = m, count = nnz;
+  void* args[] = {&in, &n_major, &count, &dst};
+  const std::int64_t chunks = (nnz + expand_chunk - 1) / expand_chunk;
+  cupp::detail::launch_1d(module.function(narrow ? 0 : 1), nnz, args, device,
+                          std::min<std::int64_t>(chunks, std::int64_t{1} << 20), expand_threads);
+  return narrow || idx == int64 ? out : as_index(out, idx);
 }
 
 cupp::detail::routine_program expand_program() {
   return {.name = "cupp_sparse_expand",
           .source = "#include <cupp/sparse/expand.cuh>\n",
-          .kernels = {"cupp_sparse_expand_ptr_i64"},
+          .kernels = {"cupp_sparse_expand_ptr_i32", "cupp_sparse_expand_ptr_i64"},
           .headers = embedded_headers(),
           .headers_digest = embedded_headers_digest()};
 }

@@ -1,7 +1,7 @@
 // Internal to the sparse module: the array steps every format is built from, on cupp's own
 // routines (sort, scan, searchsorted, reduceat, ufunc.at: any dtype, any index width) with
-// cuSPARSE's faster kernels where they apply (int32 indices): csr2coo / coo2csr; the int64 indptr
-// expansion is the module's own kernel (device/cupp/sparse/expand.cuh). "major" is the
+// cuSPARSE's coo2csr where it applies (int32 indices); the indptr expansion is the module's own
+// kernel for both index widths (device/cupp/sparse/expand.cuh). "major" is the
 // compressed axis (rows of CSR, columns of CSC), "minor" the other.
 #pragma once
 

@@ -1,8 +1,10 @@
 // Sparse products over cuSPARSE's generic API, on the current stream of the matrix's device:
 // SpMV (CSR_ALG2, deterministic, by default), SpMM with row-major dense operands as given (no
 // column-major copy; CSR_ALG2, falling back to CSR_ALG1 where ALG2 refuses), and SpGEMM
-// (workEstimation -> compute -> copy). SpMV/SpMM descriptors and work buffers are cached in the
-// matrix's product_cache; buffers come from cupp's pool.
+// (workEstimation -> compute -> copy). SpMV/SpMM descriptors, work buffers and _preprocess state
+// are cached in the matrix's product_cache per (operation, algorithm, dtype, columns, stream), so a
+// repeated product asks no buffer size and allocates nothing but its result; buffers come from
+// cupp's pool.
 #include <algorithm>
 #include <complex>
 #include <optional>
@@ -17,10 +19,21 @@
 #include "cupp/ufunc.hpp"
 #include "cusparse_wrap.hpp"
 #include "primitives.hpp"
+#include "products_internal.hpp"
 
 namespace cupp::sparse {
 
 namespace {
+
+// The algorithms of spmv/spmm, chosen by SparseGpu.BenchFigures' measurement on the H200 (10^6 x
+// 10^6, 10^7 nonzeros; sparse/bench/README.md). CSR_ALG2 of SpMV is documented bitwise
+// deterministic; cuSPARSE documents run-to-run differences of SpMM only for a transposed A.
+constexpr cusparseSpMVAlg_t spmv_deterministic_alg = CUSPARSE_SPMV_CSR_ALG2;
+constexpr cusparseSpMVAlg_t spmv_fast_alg = CUSPARSE_SPMV_CSR_ALG1;
+constexpr bool spmv_preprocess = true;
+constexpr cusparseSpMMAlg_t spmm_deterministic_alg = CUSPARSE_SPMM_CSR_ALG2;
+constexpr cusparseSpMMAlg_t spmm_fast_alg = CUSPARSE_SPMM_CSR_ALG3;
+constexpr bool spmm_preprocess = true;
 
 // alpha = 1 and beta = 0 in the compute type, as host scalars.
 struct scalars {
@@ -86,7 +99,9 @@ const csr& prepared(const csr& a, const cupp::dtype& t, std::optional<csr>& hold
 
 }  // namespace
 
-ndarray spmv(const csr& a, const ndarray& x, const product_options& opts) {
+namespace detail {
+
+ndarray spmv_with(const csr& a, const ndarray& x, cusparseSpMVAlg_t alg, bool preprocess) {
   if (x.is_null()) throw ValueError("spmv: a null array");
   const auto [m, n] = a.shape();
   if (x.ndim() != 1 || x.shape(0) != n) throw ValueError("dimension mismatch");
@@ -98,26 +113,32 @@ ndarray spmv(const csr& a, const ndarray& x, const product_options& opts) {
   ndarray y = cupp::empty({m}, t);
   const int device = at.data().device();
   cupp::detail::device_scope scope(device);
-  cusparseHandle_t h = detail::handle(device);
-  const cudaDataType vt = detail::value_type(t, "spmv");
+  cusparseHandle_t h = handle(device);
+  const cudaDataType vt = value_type(t, "spmv");
   const auto cache = at.cache();
   std::lock_guard lock(cache->mutex);
   cusparseSpMatDescr_t mat = cache->csr(m, n, at.indptr(), at.indices(), at.data());
-  detail::dn_vec vx(n, xt.data(), vt), vy(m, y.data(), vt);
-  const cusparseSpMVAlg_t alg = opts.deterministic ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_ALG_DEFAULT;
+  dn_vec vx(n, const_cast<void*>(xt.data()), vt), vy(m, y.data(), vt);
   const scalars s;
-  std::size_t bytes = 0;
-  detail::check(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, s.one(vt), mat, vx.get(), s.zero(vt),
-                                        vy.get(), vt, alg, &bytes),
-                "cusparseSpMV_bufferSize");
-  void* work = cache->buffer(detail::operation::spmv, bytes, device, cuda::detail::current_stream_handle(device));
-  detail::check(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, s.one(vt), mat, vx.get(), s.zero(vt), vy.get(), vt,
-                             alg, work),
-                "cusparseSpMV");
+  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  product_plan& p =
+      cache->plan(operation::spmv, alg, vt, 0, device, cuda::detail::current_stream_handle(device));
+  if (!p.sized) {  // a new plan: its buffer (kept) and, once, the preprocessing
+    check(cusparseSpMV_bufferSize(h, op, s.one(vt), mat, vx.get(), s.zero(vt), vy.get(), vt, alg, &p.bytes),
+          "cusparseSpMV_bufferSize");
+    if (p.bytes > 0) p.buffer = cuda::alloc(p.bytes, device, p.stream);
+    p.sized = true;
+  }
+  if (preprocess && !p.preprocessed) {
+    check(cusparseSpMV_preprocess(h, op, s.one(vt), mat, vx.get(), s.zero(vt), vy.get(), vt, alg, p.buffer.ptr()),
+          "cusparseSpMV_preprocess");
+    p.preprocessed = true;
+  }
+  check(cusparseSpMV(h, op, s.one(vt), mat, vx.get(), s.zero(vt), vy.get(), vt, alg, p.buffer.ptr()), "cusparseSpMV");
   return y;
 }
 
-ndarray spmm(const csr& a, const ndarray& b, const product_options& opts) {
+ndarray spmm_with(const csr& a, const ndarray& b, cusparseSpMMAlg_t alg, bool preprocess) {
   if (b.is_null()) throw ValueError("spmm: a null array");
   const auto [m, n] = a.shape();
   if (b.ndim() != 2 || b.shape(0) != n) throw ValueError("dimension mismatch");
@@ -130,28 +151,48 @@ ndarray spmm(const csr& a, const ndarray& b, const product_options& opts) {
   ndarray c = cupp::empty({m, k}, t);
   const int device = at.data().device();
   cupp::detail::device_scope scope(device);
-  cusparseHandle_t h = detail::handle(device);
-  const cudaDataType vt = detail::value_type(t, "spmm");
+  cusparseHandle_t h = handle(device);
+  const cudaDataType vt = value_type(t, "spmm");
   const auto cache = at.cache();
   std::lock_guard lock(cache->mutex);
   cusparseSpMatDescr_t mat = cache->csr(m, n, at.indptr(), at.indices(), at.data());
-  detail::dn_mat mb(n, k, k, bt.data(), vt, CUSPARSE_ORDER_ROW), mc(m, k, k, c.data(), vt, CUSPARSE_ORDER_ROW);
+  dn_mat mb(n, k, k, const_cast<void*>(bt.data()), vt, CUSPARSE_ORDER_ROW), mc(m, k, k, c.data(), vt, CUSPARSE_ORDER_ROW);
   const scalars s;
-  cusparseSpMMAlg_t alg = opts.deterministic ? CUSPARSE_SPMM_CSR_ALG2 : CUSPARSE_SPMM_ALG_DEFAULT;
-  std::size_t bytes = 0;
-  cusparseStatus_t status = cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                    s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, &bytes);
-  if (status != CUSPARSE_STATUS_SUCCESS && alg == CUSPARSE_SPMM_CSR_ALG2) {
-    alg = CUSPARSE_SPMM_CSR_ALG1;  // also deterministic
-    status = cusparseSpMM_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, s.one(vt),
-                                     mat, mb.get(), s.zero(vt), mc.get(), vt, alg, &bytes);
+  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const cuda::stream_handle stream = cuda::detail::current_stream_handle(device);
+  product_plan* p = &cache->plan(operation::spmm, alg, vt, k, device, stream);
+  if (!p->sized) {
+    cusparseStatus_t status =
+        cusparseSpMM_bufferSize(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, &p->bytes);
+    if (status != CUSPARSE_STATUS_SUCCESS && alg != CUSPARSE_SPMM_CSR_ALG1) {
+      // an algorithm that refuses this operand (dtype, index type): CSR_ALG1, which takes all
+      alg = CUSPARSE_SPMM_CSR_ALG1;
+      p = &cache->plan(operation::spmm, alg, vt, k, device, stream);
+      status = cusparseSpMM_bufferSize(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, &p->bytes);
+    }
+    check(status, "cusparseSpMM_bufferSize");
+    if (p->bytes > 0) p->buffer = cuda::alloc(p->bytes, device, stream);
+    p->sized = true;
   }
-  detail::check(status, "cusparseSpMM_bufferSize");
-  void* work = cache->buffer(detail::operation::spmm, bytes, device, cuda::detail::current_stream_handle(device));
-  detail::check(cusparseSpMM(h, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, s.one(vt), mat,
-                             mb.get(), s.zero(vt), mc.get(), vt, alg, work),
-                "cusparseSpMM");
+  const bool can_preprocess = alg == CUSPARSE_SPMM_CSR_ALG1 || alg == CUSPARSE_SPMM_CSR_ALG3;
+  if (preprocess && can_preprocess && !p->preprocessed) {
+    check(cusparseSpMM_preprocess(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, p->buffer.ptr()),
+          "cusparseSpMM_preprocess");
+    p->preprocessed = true;
+  }
+  check(cusparseSpMM(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, p->buffer.ptr()),
+        "cusparseSpMM");
   return c;
+}
+
+}  // namespace detail
+
+ndarray spmv(const csr& a, const ndarray& x, const product_options& opts) {
+  return detail::spmv_with(a, x, opts.deterministic ? spmv_deterministic_alg : spmv_fast_alg, spmv_preprocess);
+}
+
+ndarray spmm(const csr& a, const ndarray& b, const product_options& opts) {
+  return detail::spmm_with(a, b, opts.deterministic ? spmm_deterministic_alg : spmm_fast_alg, spmm_preprocess);
 }
 
 csr spgemm(const csr& a_in, const csr& b_in) {

@@ -10,15 +10,19 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cupp/creation.hpp"
+#include "cupp/manipulation.hpp"
+#include "cupp/statistics.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/sparse.hpp"
 #include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "cusparse_wrap.hpp"
+#include "products_internal.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
 
@@ -139,8 +143,9 @@ TEST(SparseGpu, ProductsMatchAHostComputationOnASideStream) {
   side.synchronize();
 }
 
-// The SpMV/SpMM descriptor and buffers live in the object: reused by the next product on the same
-// stream, freed with the last handle; a call on another stream gets a buffer for that stream.
+// The SpMV/SpMM descriptor and plans (work buffer, preprocessing) live in the object: reused by the
+// next product on the same stream, freed with the last handle; a call on another stream gets a
+// plan (buffer) for that stream.
 TEST(SparseGpu, ProductCacheIsPerObjectAndStreamBound) {
   CUPP_REQUIRE_GPU();
   const ndarray d = array<float>({{1, 0, 2}, {0, 0, 3}, {4, 5, 0}});
@@ -152,12 +157,19 @@ TEST(SparseGpu, ProductCacheIsPerObjectAndStreamBound) {
     CUPP_EXPECT_ARRAY_EQUAL(a.dot(x), std::vector<float>{3, 3, 9});
     const auto cache = a.cache();
     const void* descr = cache->descr.get();
-    const void* buffer = cache->buffers[0].ptr();
     ASSERT_NE(descr, nullptr);
+    ASSERT_EQ(cache->plans.size(), 1u);
+    EXPECT_EQ(cache->plans[0].op, sparse::detail::operation::spmv);
+    EXPECT_TRUE(cache->plans[0].sized);
+    const void* buffer = cache->plans[0].buffer.ptr();
     CUPP_EXPECT_ARRAY_EQUAL(a.dot(x), std::vector<float>{3, 3, 9});
     CUPP_EXPECT_ARRAY_EQUAL(a.dot(b).reshape({6}), std::vector<float>{3, 3, 3, 3, 9, 9});
+    CUPP_EXPECT_ARRAY_EQUAL(a.dot(b).reshape({6}), std::vector<float>{3, 3, 3, 3, 9, 9});
     EXPECT_EQ(cache->descr.get(), descr);
-    EXPECT_EQ(cache->buffers[0].ptr(), buffer);
+    ASSERT_EQ(cache->plans.size(), 2u);  // one SpMV plan, one SpMM plan (2 columns), each made once
+    EXPECT_EQ(cache->plans[0].buffer.ptr(), buffer);
+    EXPECT_EQ(cache->plans[1].op, sparse::detail::operation::spmm);
+    EXPECT_EQ(cache->plans[1].cols, 2);
     const sparse::csr shared = a;  // a copy of the handle shares the cache
     EXPECT_EQ(shared.cache(), cache);
     a.sort_indices();  // already sorted: nothing rebound
@@ -166,9 +178,11 @@ TEST(SparseGpu, ProductCacheIsPerObjectAndStreamBound) {
     {
       const cuda::StreamGuard guard(side);
       CUPP_EXPECT_ARRAY_EQUAL(a.dot(x), std::vector<float>{3, 3, 9});
-      EXPECT_EQ(cache->buffers[0].stream(), side.handle());  // the work buffer is for the call's stream
+      EXPECT_EQ(cache->plans[0].stream, side.handle());  // the plan (and its buffer) is for the call's stream
+      if (cache->plans[0].buffer) EXPECT_EQ(cache->plans[0].buffer.stream(), side.handle());
       side.synchronize();
     }
+    CUPP_EXPECT_ARRAY_EQUAL(a.dot(x), std::vector<float>{3, 3, 9});  // back on the default stream
   }
   EXPECT_TRUE(old.expired());  // freed with the object
 }
@@ -221,6 +235,33 @@ TEST(SparseGpu, BenchFigures) {
   const double tocoo = time_ms([&] { (void)a.tocoo(); }, 20);
   std::printf("SPARSE_BENCH nnz=%lld spmv_ms=%.4f spmm64_ms=%.4f (x%.1f) spgemm_ms=%.3f tocsc_ms=%.4f tocoo_ms=%.4f\n",
               static_cast<long long>(a.nnz()), spmv, spmm, spmm / spmv, spgemm, tocsc, tocoo);
+  // The algorithm choices behind spmv/spmm (products.cpp's defaults come from these lines): each on a
+  // fresh copy (its own plans), checked against the default's result and for bitwise repeatability.
+  const ndarray y0 = a.dot(x), c0 = a.dot(b);
+  const auto same_bits = [](const ndarray& u, const ndarray& v) { return cupp::array_equal(u, v).item<bool>(); };
+  for (const auto& [name, alg] : {std::pair{"csr_alg1", CUSPARSE_SPMV_CSR_ALG1}, std::pair{"csr_alg2", CUSPARSE_SPMV_CSR_ALG2}}) {
+    for (const bool pre : {false, true}) {
+      const sparse::csr v = a.copy();
+      const double ms = time_ms([&] { (void)sparse::detail::spmv_with(v, x, alg, pre); }, 50);
+      const ndarray y1 = sparse::detail::spmv_with(v, x, alg, pre), y2 = sparse::detail::spmv_with(v, x, alg, pre);
+      std::printf("SPARSE_BENCH_SPMV %s preprocess=%d ms=%.4f close=%d repeatable=%d\n", name, pre ? 1 : 0, ms,
+                  cupp::allclose(y1, y0, {.rtol = 1e-5}).item<bool>() ? 1 : 0, same_bits(y1, y2) ? 1 : 0);
+    }
+  }
+  for (const auto& [name, alg] : {std::pair{"csr_alg1", CUSPARSE_SPMM_CSR_ALG1}, std::pair{"csr_alg2", CUSPARSE_SPMM_CSR_ALG2},
+                                  std::pair{"csr_alg3", CUSPARSE_SPMM_CSR_ALG3}}) {
+    for (const bool pre : {false, true}) {
+      const sparse::csr v = a.copy();
+      const double ms = time_ms([&] { (void)sparse::detail::spmm_with(v, b, alg, pre); }, 10);
+      const ndarray c1 = sparse::detail::spmm_with(v, b, alg, pre), c2 = sparse::detail::spmm_with(v, b, alg, pre);
+      std::printf("SPARSE_BENCH_SPMM64 %s preprocess=%d ms=%.4f (x%.1f of spmv) close=%d repeatable=%d\n", name,
+                  pre ? 1 : 0, ms, ms / spmv, cupp::allclose(c1, c0, {.rtol = 1e-5}).item<bool>() ? 1 : 0, same_bits(c1, c2) ? 1 : 0);
+    }
+  }
+  // tocoo's row expansion against the write floor: a device-to-device copy of the same bytes
+  const ndarray rows_like = empty({nnz}, int32);
+  const double copy_ms = time_ms([&] { cupp::copyto(rows_like, a.indices()); }, 20);
+  std::printf("SPARSE_BENCH_TOCOO tocoo_ms=%.4f copy_of_indices_ms=%.4f\n", tocoo, copy_ms);
   save_npz("/tmp/cupp-sparse-bench.npz", a, false);
 }
 

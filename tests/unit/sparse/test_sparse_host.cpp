@@ -98,7 +98,7 @@ TEST(SparseHost, ModuleDeviceCodeIsEmbeddedAndCompiles) {
   const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
       {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
        .extra_headers = p.headers});
-  EXPECT_EQ(out.lowered_names.size(), 1u);
+  EXPECT_EQ(out.lowered_names.size(), 2u);
   EXPECT_FALSE(out.binary.empty());
   EXPECT_THROW(cupp::detail::nvrtc_compile({.program_name = p.name, .source = p.source,
                                             .name_expressions = p.kernels, .arch = 90}),

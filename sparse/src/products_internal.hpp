@@ -1,0 +1,17 @@
+// Internal to the sparse module: SpMV and SpMM with a named cuSPARSE algorithm, with or without
+// its _preprocess step (run once per cached plan), behind spmv/spmm; SparseGpu.BenchFigures times
+// each choice to pick the defaults in products.cpp.
+#pragma once
+
+#include <cusparse.h>
+
+#include "cupp/ndarray.hpp"
+#include "cupp/sparse.hpp"
+
+namespace cupp::sparse::detail {
+
+ndarray spmv_with(const csr& a, const ndarray& x, cusparseSpMVAlg_t alg, bool preprocess);
+// An algorithm that refuses the operands (bufferSize fails) falls back to CSR_ALG1.
+ndarray spmm_with(const csr& a, const ndarray& b, cusparseSpMMAlg_t alg, bool preprocess);
+
+}  // namespace cupp::sparse::detail
