@@ -105,6 +105,39 @@ TEST(BuiltinKernels, KeyCoversSourceNamesNameAndArchitecture) {
   EXPECT_FALSE(builtin_eligible(p, flags));
 }
 
+// Every kernel of an op's scalar program is found at its own index from its description, and
+// descriptions the program does not hold are not.
+TEST(BuiltinKernels, ScalarProgramIndexMatchesItsDescriptions) {
+  std::size_t ops = 0;
+  for (const op_spec& op : builtin_ops()) {
+    const std::vector<kernel_desc> descs = scalar_descs(op, index_width::i32);
+    if (op.nin < 2) {
+      EXPECT_TRUE(descs.empty()) << op.name;
+      continue;
+    }
+    ++ops;
+    EXPECT_EQ(descs.size(), op.loops.size() * ((1u << op.nin) - 2)) << op.name;
+    for (std::size_t i = 0; i < descs.size(); ++i) {
+      const std::optional<std::size_t> at = scalar_program_index(op, descs[i]);
+      ASSERT_TRUE(at.has_value()) << op.name << " kernel " << i;
+      EXPECT_EQ(*at, i) << op.name;
+    }
+    for (std::size_t loop = 0; loop < op.loops.size(); ++loop)
+      EXPECT_FALSE(scalar_program_index(op, all_loops_desc(op, loop, index_width::i32)).has_value()) << op.name;
+    kernel_desc cast = descs.front();
+    cast.inputs[1].storage = cast.inputs[1].storage == type_id::float64 ? type_id::float32 : type_id::float64;
+    EXPECT_FALSE(scalar_program_index(op, cast).has_value()) << op.name << ": a cast in registers";
+    kernel_desc strided = descs.front();
+    strided.contiguous = false;
+    strided.inputs[1].access = operand_access::strided;
+    EXPECT_FALSE(scalar_program_index(op, strided).has_value()) << op.name;
+  }
+  EXPECT_GE(ops, 30u);  // add, subtract, ..., where, clip: 38 today
+  const composed_program p = compose_scalar_program(*find_op("add"), index_width::i32);
+  EXPECT_EQ(p.name, "cupp_add_scalars");
+  EXPECT_EQ(p.kernels.size(), find_op("add")->loops.size() * 2);
+}
+
 #if CUPP_TEST_AOT_KERNELS
 TEST(BuiltinKernels, LibraryHoldsEveryBuiltinOpsProgram) {
   const builtin_table& table = builtin_kernels();
@@ -112,7 +145,9 @@ TEST(BuiltinKernels, LibraryHoldsEveryBuiltinOpsProgram) {
   const std::vector<int> archs = table.architectures();
   ASSERT_FALSE(archs.empty()) << "built with CUPP_AOT_KERNELS=ON but the table is empty";
   const std::vector<program_source> programs = builtin_programs();
-  EXPECT_EQ(programs.size(), builtin_ops().size());
+  std::size_t expected = 0;
+  for (const op_spec& op : builtin_ops()) expected += op.nin >= 2 ? 2 : 1;  // all-loops (+ scalar) program
+  EXPECT_EQ(programs.size(), expected);
   EXPECT_EQ(table.size(), programs.size() * archs.size());
   for (const program_source& p : programs) {
     const std::optional<compiled_program> found = table.find(builtin_key(p, archs.front()));
@@ -158,6 +193,24 @@ TEST(BuiltinKernels, CacheMissLoadsABuiltinProgramWithoutNvrtc) {
   EXPECT_EQ(nvrtc_compile_count(), before + 1);
   EXPECT_EQ(cache.stats().compiles, 1u);
   EXPECT_EQ(loads, 2);
+
+  // get_if_builtin: add's scalar program loads without NVRTC; a program that is not built in
+  // gives null, compiles nothing, and is not composed again.
+  const kernel_module* scalars = cache.get_if_builtin(0, {"add", scalar_variant(index_width::i32)}, [&] {
+    const composed_program p = compose_scalar_program(add, index_width::i32);
+    return program_source{p.name, p.source, p.kernels, {}};
+  });
+  ASSERT_NE(scalars, nullptr);
+  EXPECT_EQ(scalars->size(), add.loops.size() * 2);
+  int composed = 0;
+  for (int i = 0; i < 2; ++i)
+    EXPECT_EQ(cache.get_if_builtin(0, {"not_builtin"}, [&] {
+      ++composed;
+      return tiny;
+    }), nullptr);
+  EXPECT_EQ(composed, 1);
+  EXPECT_EQ(nvrtc_compile_count(), before + 1);
+  EXPECT_EQ(cache.stats().builtin_hits, 2u);
 }
 
 TEST(BuiltinKernels, TurnedOffEveryProgramCompiles) {

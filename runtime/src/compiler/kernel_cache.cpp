@@ -18,6 +18,7 @@ struct kernel_cache::slot {
   std::mutex mutex;
   std::unique_ptr<kernel_module> module;
   std::atomic<const kernel_module*> ready{nullptr};
+  std::atomic<bool> absent{false};  // get_if_builtin found it not built in
 };
 
 kernel_cache::settings kernel_cache::settings::from_config(const config::settings& c) {
@@ -63,51 +64,76 @@ std::size_t kernel_cache::key_hash::operator()(const lookup_key& k) const noexce
 }
 
 const kernel_module& kernel_cache::get(int device, kernel_key key, const source_fn& make_source) {
+  slot& s = slot_for(device, key);
+  if (const kernel_module* m = s.ready.load(std::memory_order_acquire)) return *m;
+  return build(s, device, make_source);
+}
+
+const kernel_module* kernel_cache::get_if_builtin(int device, kernel_key key, const source_fn& make_source) {
+  if (!settings_.use_builtin) return nullptr;
+  slot& s = slot_for(device, key);
+  if (const kernel_module* m = s.ready.load(std::memory_order_acquire)) return m;
+  if (s.absent.load(std::memory_order_acquire)) return nullptr;
+  const std::lock_guard lock(s.mutex);
+  if (const kernel_module* m = s.ready.load(std::memory_order_acquire)) return m;
+  if (s.absent.load(std::memory_order_relaxed)) return nullptr;
+  const compile_flags flags = flags_for(device);
+  if (!load_builtin(s, make_source(), flags, device)) {
+    s.absent.store(true, std::memory_order_release);
+    return nullptr;
+  }
+  return s.module.get();
+}
+
+kernel_cache::slot& kernel_cache::slot_for(int device, kernel_key key) {
   const lookup_key lookup{device, key.name, key.variant};
   const std::size_t h = key_hash{}(lookup);
   shard& sh = shards_[(h >> 32 ^ h) % shard_count];
   {
     std::shared_lock lock(sh.mutex);
-    if (auto it = sh.map.find(lookup); it != sh.map.end())
-      if (const kernel_module* m = it->second->ready.load(std::memory_order_acquire)) return *m;
+    if (auto it = sh.map.find(lookup); it != sh.map.end()) return *it->second;
   }
-  slot* s = nullptr;
-  {
-    std::unique_lock lock(sh.mutex);
-    auto it = sh.map.find(lookup);
-    if (it == sh.map.end())
-      it = sh.map.emplace(stored_key{device, std::string(key.name), key.variant}, std::make_unique<slot>()).first;
-    s = it->second.get();
+  std::unique_lock lock(sh.mutex);
+  auto it = sh.map.find(lookup);
+  if (it == sh.map.end())
+    it = sh.map.emplace(stored_key{device, std::string(key.name), key.variant}, std::make_unique<slot>()).first;
+  return *it->second;
+}
+
+compile_flags kernel_cache::flags_for(int device) const {
+  compile_flags flags;
+  flags.arch = settings_.arch_of(device);
+  flags.ptx = settings_.ptx;
+  flags.debug = settings_.debug;
+  flags.dump_source_on_error = settings_.dump_source_on_error;
+  return flags;
+}
+
+bool kernel_cache::load_builtin(slot& s, const program_source& program, const compile_flags& flags, int device) {
+  if (!settings_.use_builtin || !builtin_eligible(program, flags)) return false;
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<compiled_program> built = settings_.find_builtin(program, flags.arch);
+  if (!built) return false;
+  s.module = settings_.load(*built, device);
+  builtin_hits_.fetch_add(1, std::memory_order_relaxed);
+  if (settings_.log_compiles) {
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    char line[512];
+    std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (built in), %zu B source, %zu kernel%s, sm_%d",
+                  program.name.c_str(), ms, program.source.size(), program.name_expressions.size(),
+                  program.name_expressions.size() == 1 ? "" : "s", flags.arch);
+    settings_.warn(line);
   }
-  return build(*s, device, make_source);
+  s.ready.store(s.module.get(), std::memory_order_release);
+  return true;
 }
 
 const kernel_module& kernel_cache::build(slot& s, int device, const source_fn& make_source) {
   const std::lock_guard lock(s.mutex);
   if (const kernel_module* m = s.ready.load(std::memory_order_acquire)) return *m;  // another thread built it
   const program_source program = make_source();
-  compile_flags flags;
-  flags.arch = settings_.arch_of(device);
-  flags.ptx = settings_.ptx;
-  flags.debug = settings_.debug;
-  flags.dump_source_on_error = settings_.dump_source_on_error;
-  if (settings_.use_builtin && builtin_eligible(program, flags)) {
-    const auto start = std::chrono::steady_clock::now();
-    if (std::optional<compiled_program> built = settings_.find_builtin(program, flags.arch)) {
-      s.module = settings_.load(*built, device);
-      builtin_hits_.fetch_add(1, std::memory_order_relaxed);
-      if (settings_.log_compiles) {
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        char line[512];
-        std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (built in), %zu B source, %zu kernel%s, sm_%d",
-                      program.name.c_str(), ms, program.source.size(), program.name_expressions.size(),
-                      program.name_expressions.size() == 1 ? "" : "s", flags.arch);
-        settings_.warn(line);
-      }
-      s.ready.store(s.module.get(), std::memory_order_release);
-      return *s.module;
-    }
-  }
+  const compile_flags flags = flags_for(device);
+  if (load_builtin(s, program, flags, device)) return *s.module;
   const compile_result compiled = compile_with_flags(program, flags);
   s.module = settings_.load(compiled.program, device);
   s.ready.store(s.module.get(), std::memory_order_release);

@@ -75,6 +75,10 @@ class kernel_cache {
   // program compiled or read from disk. Throws CompileError or CudaError; a failure is not
   // cached (the next call tries again).
   const kernel_module& get(int device, kernel_key key, const source_fn& make_source);
+  // The program `key` on `device` when it is built into the library (or already loaded), else
+  // null without compiling; a key found absent stays absent. For programs that are worth loading
+  // only when built in (the scalar programs: engine/kernel_composer.hpp).
+  const kernel_module* get_if_builtin(int device, kernel_key key, const source_fn& make_source);
 
   // The compiled binary a miss of `program` on a device of architecture `arch` would load
   // (through the disk cache when it is on). For `cupp cache warm` and tests.
@@ -132,7 +136,11 @@ class kernel_cache {
   };
   static constexpr std::size_t shard_count = 16;
 
+  slot& slot_for(int device, kernel_key key);
   const kernel_module& build(slot& s, int device, const source_fn& make_source);
+  compile_flags flags_for(int device) const;
+  // Loads `program` from the built-in table into `s` (s.mutex held); false when it is not there.
+  bool load_builtin(slot& s, const program_source& program, const compile_flags& flags, int device);
   compile_result compile_with_flags(const program_source& program, const compile_flags& flags);
 
   settings settings_;

@@ -1,8 +1,10 @@
 // Internal: which programs are built into the library ahead of time. runtime/aot's builder
 // compiles this list for the architectures of CUPP_NVCC_GENERATE_CODE into the table of
 // compiler/builtin_kernels.hpp: every built-in op's all-loops program with 32-bit indices (the
-// program the first call of an op on contiguous operands in its loop's dtypes loads). Other
-// layout classes, 64-bit indices, ops loaded at run time and user kernels compile at run time.
+// program the first call of an op on contiguous operands in its loop's dtypes loads) and, for ops
+// of two or more inputs, its scalar program (engine/kernel_composer.hpp: the same with some
+// inputs passed as values). Other layout classes, 64-bit indices, ops loaded at run time and
+// user kernels compile at run time.
 #pragma once
 
 #include <vector>

@@ -139,17 +139,31 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
   entry& e = recent[slot];
   if (e.op == &op && e.device == device && e.variant == variant && e.index == index) return e.found;
   auto& cache = detail::kernel_cache::global();
+  // A description with scalar operands takes its kernel from the op's scalar program where that
+  // is built into the library; otherwise (and for every other layout) a one-kernel program.
+  const detail::kernel_module* scalars = nullptr;
+  std::size_t kernel_index = index;
+  if (!common) {
+    if (const std::optional<std::size_t> at = detail::scalar_program_index(op, desc)) {
+      scalars = cache.get_if_builtin(device, {detail::cache_name(op), detail::scalar_variant(desc.width)}, [&] {
+        const auto p = detail::compose_scalar_program(op, desc.width);
+        return detail::program_source{p.name, p.source, p.kernels, {}};
+      });
+      if (scalars) kernel_index = *at;
+    }
+  }
   const detail::kernel_module& module =
-      common ? cache.get(device, {detail::cache_name(op), variant},
-                         [&] {
-                           const auto p = detail::compose_elementwise(op, desc.width);
-                           return detail::program_source{p.name, p.source, p.kernels, {}};
-                         })
-             : cache.get(device, {detail::cache_name(op), variant}, [&] {
-                 const auto p = detail::compose_elementwise(op, desc);
-                 return detail::program_source{p.name, p.source, p.kernels, {}};
-               });
-  found_kernel found{module.function(index), nullptr};
+      scalars ? *scalars
+      : common ? cache.get(device, {detail::cache_name(op), variant},
+                           [&] {
+                             const auto p = detail::compose_elementwise(op, desc.width);
+                             return detail::program_source{p.name, p.source, p.kernels, {}};
+                           })
+               : cache.get(device, {detail::cache_name(op), variant}, [&] {
+                   const auto p = detail::compose_elementwise(op, desc);
+                   return detail::program_source{p.name, p.source, p.kernels, {}};
+                 });
+  found_kernel found{module.function(kernel_index), nullptr};
   // Only a loop whose body names raise_error can set the flag (loop_spec::raises); the others
   // (power's float and complex loops) never pay the round trip.
   if (op.loops[desc.loop].raises) {

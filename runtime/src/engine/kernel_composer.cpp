@@ -121,6 +121,67 @@ bool in_all_loops_program(const op_spec& op, const kernel_desc& d) {
 
 std::uint64_t all_loops_variant(index_width width) { return width == index_width::i64 ? 3 : 1; }
 
+namespace {
+
+// The vector width the launcher picks for aligned operands: 16 bytes of the widest array operand.
+int array_vec(const loop_spec& loop, unsigned value_mask) {
+  std::size_t widest = 1;
+  for (std::size_t k = 0; k < loop.in.size(); ++k)
+    if (!(value_mask >> k & 1u)) widest = std::max<std::size_t>(widest, info(loop.in[k]).itemsize);
+  for (type_id t : loop.out) widest = std::max<std::size_t>(widest, info(t).itemsize);
+  return static_cast<int>(std::max<std::size_t>(1, 16 / widest));
+}
+
+unsigned value_masks(const op_spec& op) { return op.nin >= 2 ? (1u << op.nin) - 2 : 0; }
+
+}  // namespace
+
+std::vector<kernel_desc> scalar_descs(const op_spec& op, index_width width) {
+  std::vector<kernel_desc> descs;
+  const unsigned masks = value_masks(op);
+  for (std::size_t loop = 0; loop < op.loops.size(); ++loop) {
+    const loop_spec& l = op.loops[loop];
+    for (unsigned mask = 1; mask <= masks; ++mask) {
+      kernel_desc d;
+      d.loop = loop;
+      d.contiguous = true;
+      d.vec = array_vec(l, mask);
+      d.width = width;
+      for (std::size_t k = 0; k < l.in.size(); ++k)
+        d.inputs.push_back({mask >> k & 1u ? operand_access::value : operand_access::dense, l.in[k]});
+      for (type_id t : l.out) d.outputs.push_back({operand_access::dense, t});
+      descs.push_back(d);
+    }
+  }
+  return descs;
+}
+
+std::optional<std::size_t> scalar_program_index(const op_spec& op, const kernel_desc& d) {
+  const unsigned masks = value_masks(op);
+  if (masks == 0 || !d.contiguous || d.tiled || d.has_where || d.loop >= op.loops.size()) return std::nullopt;
+  const loop_spec& loop = op.loops[d.loop];
+  unsigned mask = 0;
+  for (std::size_t k = 0; k < d.inputs.size(); ++k) {
+    if (d.inputs[k].storage != loop.in[k]) return std::nullopt;
+    if (d.inputs[k].access == operand_access::value) mask |= 1u << k;
+    else if (d.inputs[k].access != operand_access::dense) return std::nullopt;
+  }
+  if (mask == 0 || mask > masks) return std::nullopt;
+  for (std::size_t k = 0; k < d.outputs.size(); ++k)
+    if (d.outputs[k].access != operand_access::dense || d.outputs[k].storage != loop.out[k]) return std::nullopt;
+  if (d.vec != array_vec(loop, mask)) return std::nullopt;
+  return d.loop * masks + (mask - 1);
+}
+
+std::uint64_t scalar_variant(index_width width) { return width == index_width::i64 ? 7 : 5; }
+
+composed_program compose_scalar_program(const op_spec& op, index_width width) {
+  const std::vector<kernel_desc> descs = scalar_descs(op, width);
+  composed_program out = compose_elementwise(op, descs);
+  out.name = "cupp_" + std::string(op.name) + "_scalars";
+  return out;
+}
+
 std::uint64_t variant_code(const kernel_desc& d) {
   std::uint64_t code = 0;  // bit 0 stays 0: not the all-loops program
   code |= std::uint64_t(d.width == index_width::i64) << 1;

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -96,6 +97,19 @@ std::uint64_t variant_code(const kernel_desc& desc);
 // holds it); compares without building that description.
 bool in_all_loops_program(const op_spec& op, const kernel_desc& desc);
 std::uint64_t all_loops_variant(index_width width);
+
+// The scalar program of an op with two or more inputs: every loop, once for each way of passing
+// some (not all) of its inputs as values (kernel parameters), the other inputs and the outputs
+// contiguous in the loop's dtypes: what `a * 2.0`, `where(m, a, 0.0)` and `clip(a, lo, hi)`
+// launch. It is built into the library ahead of time (engine/builtin_programs.hpp), and the
+// launcher takes a kernel from it only where it is built in: a run-time compile keeps one
+// kernel per description. Kernel `loop * (2^nin - 2) + (mask - 1)` passes the inputs of `mask`'s
+// set bits as values.
+std::vector<kernel_desc> scalar_descs(const op_spec& op, index_width width);
+// The index of `desc`'s kernel in the scalar program, or nullopt when it holds none like it.
+std::optional<std::size_t> scalar_program_index(const op_spec& op, const kernel_desc& desc);
+std::uint64_t scalar_variant(index_width width);
+composed_program compose_scalar_program(const op_spec& op, index_width width);
 
 // The device functor of loop `i` of `op`: struct loop_<i> { using in0_t = ...; __device__ static
 // void apply(in0_t in0, ..., out0_t& out0) { body } } (every composed program wraps loops so).
