@@ -10,8 +10,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/launch.hpp"
@@ -142,21 +145,164 @@ blas_types types_for(type_id id) {
   throw TypeError("linalg: no cuBLAS path for dtype " + dtype(id).name());
 }
 
+// ---- cuBLASLt with cached plans: a matmul descriptor, the three matrix layouts and the algorithm
+// Lt's heuristic chose, made once per problem (dtype, compute type, transposes, sizes, leading
+// dimensions, batch and its strides, operand alignments, device) and kept per thread, so a warm
+// call is a hash lookup and one cublasLtMatmul (no descriptor creation, no heuristic query).
+
+struct lt_key {
+  int device;
+  type_id id;
+  cublasComputeType_t compute;
+  cublasOperation_t op_a, op_b;  // cuBLAS's A and B (our b and a)
+  i64 m, n, k, lda, ldb, ldc, batch, sa, sb, sc;
+  std::uint32_t align_a, align_b, align_c;
+  bool operator==(const lt_key&) const = default;
+};
+
+struct lt_key_hash {
+  std::size_t operator()(const lt_key& key) const noexcept {
+    std::size_t h = 1469598103934665603ull;
+    auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull + (h >> 29); };
+    mix(static_cast<std::uint64_t>(key.device));
+    mix(static_cast<std::uint64_t>(key.id));
+    mix(static_cast<std::uint64_t>(key.compute));
+    mix(static_cast<std::uint64_t>(key.op_a) * 4 + static_cast<std::uint64_t>(key.op_b));
+    for (i64 v : {key.m, key.n, key.k, key.lda, key.ldb, key.ldc, key.batch, key.sa, key.sb, key.sc})
+      mix(static_cast<std::uint64_t>(v));
+    mix((std::uint64_t{key.align_a} << 42) ^ (std::uint64_t{key.align_b} << 21) ^ key.align_c);
+    return h;
+  }
+};
+
+struct lt_desc_deleter {
+  void operator()(cublasLtMatmulDescOpaque_t* d) const noexcept { static_cast<void>(cublasLtMatmulDescDestroy(d)); }
+};
+struct lt_layout_deleter {
+  void operator()(cublasLtMatrixLayoutOpaque_t* l) const noexcept { static_cast<void>(cublasLtMatrixLayoutDestroy(l)); }
+};
+struct lt_pref_deleter {
+  void operator()(cublasLtMatmulPreferenceOpaque_t* p) const noexcept {
+    static_cast<void>(cublasLtMatmulPreferenceDestroy(p));
+  }
+};
+using lt_layout_ptr = std::unique_ptr<cublasLtMatrixLayoutOpaque_t, lt_layout_deleter>;
+
+// One problem's plan; `usable` is false when Lt has no algorithm for it (cublasGemmEx then runs).
+struct lt_plan {
+  std::unique_ptr<cublasLtMatmulDescOpaque_t, lt_desc_deleter> desc;
+  lt_layout_ptr a, b, c;
+  cublasLtMatmulAlgo_t algo{};
+  bool usable = false;
+};
+
+bool lt_enabled = true;
+
+// The largest power of two (at most 256) dividing every value: the alignment Lt may assume.
+std::uint32_t alignment_of(std::initializer_list<std::uint64_t> values) {
+  std::uint64_t bits = 256;
+  for (std::uint64_t v : values)
+    if (v != 0) bits = std::min<std::uint64_t>(bits, v & (~v + 1));
+  return static_cast<std::uint32_t>(bits);
+}
+
+cudaDataType scale_type_of(cublasComputeType_t compute, type_id id) {
+  const bool complex = id == type_id::complex64 || id == type_id::complex128;
+  if (compute == CUBLAS_COMPUTE_64F) return complex ? CUDA_C_64F : CUDA_R_64F;
+  return complex ? CUDA_C_32F : CUDA_R_32F;
+}
+
+lt_layout_ptr make_layout(cudaDataType type, i64 rows, i64 cols, i64 ld, i64 batch, i64 stride) {
+  cublasLtMatrixLayout_t l = nullptr;
+  check_cublas(cublasLtMatrixLayoutCreate(&l, type, static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols), ld),
+               "cublasLtMatrixLayoutCreate");
+  lt_layout_ptr owned(l);
+  if (batch > 1) {
+    const auto count = static_cast<std::int32_t>(batch);
+    check_cublas(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)),
+                 "cublasLtMatrixLayoutSetAttribute");
+    const std::int64_t offset = stride;
+    check_cublas(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &offset, sizeof(offset)),
+                 "cublasLtMatrixLayoutSetAttribute");
+  }
+  return owned;
+}
+
+std::unique_ptr<lt_plan> make_plan(const lt_key& key, const blas_types& t, cublasLtHandle_t lt) {
+  auto plan = std::make_unique<lt_plan>();
+  cublasLtMatmulDesc_t desc = nullptr;
+  check_cublas(cublasLtMatmulDescCreate(&desc, key.compute, scale_type_of(key.compute, key.id)),
+               "cublasLtMatmulDescCreate");
+  plan->desc.reset(desc);
+  check_cublas(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &key.op_a, sizeof(key.op_a)),
+               "cublasLtMatmulDescSetAttribute");
+  check_cublas(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &key.op_b, sizeof(key.op_b)),
+               "cublasLtMatmulDescSetAttribute");
+  // Column-major: A is m x k (k x m stored when transposed), B k x n (n x k), C m x n.
+  plan->a = key.op_a == CUBLAS_OP_N ? make_layout(t.ab, key.m, key.k, key.lda, key.batch, key.sa)
+                                    : make_layout(t.ab, key.k, key.m, key.lda, key.batch, key.sa);
+  plan->b = key.op_b == CUBLAS_OP_N ? make_layout(t.ab, key.k, key.n, key.ldb, key.batch, key.sb)
+                                    : make_layout(t.ab, key.n, key.k, key.ldb, key.batch, key.sb);
+  plan->c = make_layout(t.c, key.m, key.n, key.ldc, key.batch, key.sc);
+  cublasLtMatmulPreference_t pref = nullptr;
+  check_cublas(cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate");
+  const std::unique_ptr<cublasLtMatmulPreferenceOpaque_t, lt_pref_deleter> owned_pref(pref);
+  const std::uint64_t bytes = workspace_bytes;
+  check_cublas(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes, sizeof(bytes)),
+               "cublasLtMatmulPreferenceSetAttribute");
+  for (auto [attr, value] : {std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, key.align_a},
+                             std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, key.align_b},
+                             std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, key.align_c},
+                             std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, key.align_c}})
+    check_cublas(cublasLtMatmulPreferenceSetAttribute(pref, attr, &value, sizeof(value)),
+                 "cublasLtMatmulPreferenceSetAttribute");
+  cublasLtMatmulHeuristicResult_t result{};
+  int found = 0;
+  const cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(lt, desc, plan->a.get(), plan->b.get(), plan->c.get(),
+                                                          plan->c.get(), pref, 1, &result, &found);
+  if (s == CUBLAS_STATUS_SUCCESS && found > 0 && result.state == CUBLAS_STATUS_SUCCESS) {
+    plan->algo = result.algo;
+    plan->usable = result.workspaceSize <= workspace_bytes;
+  } else if (s != CUBLAS_STATUS_NOT_SUPPORTED && s != CUBLAS_STATUS_SUCCESS) {
+    check_cublas(s, "cublasLtMatmulAlgoGetHeuristic");
+  }
+  return plan;
+}
+
+// The calling thread's plan for `key` (made on first use; the table is cleared when it grows past
+// a few thousand problems, so a program sweeping shapes cannot grow it without bound).
+const lt_plan& plan_for(const lt_key& key, const blas_types& t, cublasLtHandle_t lt) {
+  thread_local std::unordered_map<lt_key, std::unique_ptr<lt_plan>, lt_key_hash> plans;
+  auto it = plans.find(key);
+  if (it != plans.end()) [[likely]]
+    return *it->second;
+  if (plans.size() >= 4096) plans.clear();
+  return *plans.emplace(key, make_plan(key, t, lt)).first->second;
+}
+
 // c = a @ b through cuBLAS; c is row-major in its last two axes (checked by the caller). Returns
 // false (nothing launched) when cuBLAS reports CUBLAS_STATUS_NOT_SUPPORTED for the first call.
 bool blas_gemm(const ndarray& a0, const ndarray& b0, const ndarray& c, const blas_types& t) {
   // Operands cuBLAS cannot describe are copied (before broadcasting: their own batch only).
-  ndarray a = matrix_layout(a0) ? a0 : ascontiguousarray(a0);
-  ndarray b = matrix_layout(b0) ? b0 : ascontiguousarray(b0);
+  std::optional<blas_layout> la0 = matrix_layout(a0), lb0 = matrix_layout(b0);
+  ndarray a = la0 ? a0 : ascontiguousarray(a0);
+  ndarray b = lb0 ? b0 : ascontiguousarray(b0);
+  if (!la0) la0 = matrix_layout(a);
+  if (!lb0) lb0 = matrix_layout(b);
   if (t.compute == CUBLAS_COMPUTE_32I) {
     // cuBLAS's int8 tensor-core (IMMA) kernels take k contiguous in both operands (its "TN"
     // form): a C-ordered, b F-ordered. Another layout runs a far slower kernel (measured: 4096^3
     // with both C-ordered 1.12 ms), so one of these O(n^2) copies pays for itself.
-    if (!matrix_layout(a)->row_major) a = ascontiguousarray(a);
-    if (matrix_layout(b)->row_major && b.shape()[b.ndim() - 1] > 1)
+    if (!la0->row_major) {
+      a = ascontiguousarray(a);
+      la0 = matrix_layout(a);
+    }
+    if (lb0->row_major && b.shape()[b.ndim() - 1] > 1) {
       b = ascontiguousarray(b.swapaxes(-1, -2)).swapaxes(-1, -2);
+      lb0 = matrix_layout(b);
+    }
   }
-  const blas_layout la = *matrix_layout(a), lb = *matrix_layout(b);
+  const blas_layout la = *la0, lb = *lb0;
   const auto as = *element_strides(a), bs = *element_strides(b), cs = *element_strides(c);
   const int nd = c.ndim();
   i64 n = c.shape()[nd - 2];
@@ -189,6 +335,33 @@ bool blas_gemm(const ndarray& a0, const ndarray& b0, const ndarray& c, const bla
   const char* pa = static_cast<const char*>(a.data());
   const char* pb = static_cast<const char*>(b.data());
   char* pc = static_cast<char*>(c.data());
+  // Float types: cuBLASLt with the cached plan (one lookup per call); int8, a batch beyond
+  // int32, a broadcast (stride 0) or reversed batch, or a problem Lt has no algorithm for:
+  // cublasGemmEx / cublasGemmStridedBatchedEx.
+  if (lt_enabled && t.compute != CUBLAS_COMPUTE_32I && inner.size <= INT32_MAX &&
+      (inner.size == 1 || (inner.sa > 0 && inner.sb > 0 && inner.sc > 0))) {
+    std::uint64_t outer_a = 0, outer_b = 0, outer_c = 0;
+    for (const batch_dim& d : dims) {
+      outer_a |= static_cast<std::uint64_t>(d.sa * isz);
+      outer_b |= static_cast<std::uint64_t>(d.sb * isz);
+      outer_c |= static_cast<std::uint64_t>(d.sc * csz);
+    }
+    const lt_key key{c.device(), c.dtype().id(), t.compute, op_b, op_a, m, n, k, lb.ld, la.ld, ldc, inner.size,
+                     inner.size > 1 ? inner.sb : 0, inner.size > 1 ? inner.sa : 0, inner.size > 1 ? inner.sc : 0,
+                     alignment_of({reinterpret_cast<std::uintptr_t>(pb), outer_b}),
+                     alignment_of({reinterpret_cast<std::uintptr_t>(pa), outer_a}),
+                     alignment_of({reinterpret_cast<std::uintptr_t>(pc), outer_c})};
+    const lt_plan& plan = plan_for(key, t, blas.lt);
+    if (plan.usable) {
+      for_each_outer(dims, [&](i64 oa, i64 ob, i64 oc) {
+        check_cublas(cublasLtMatmul(blas.lt, plan.desc.get(), t.one, pb + ob * isz, plan.a.get(), pa + oa * isz,
+                                    plan.b.get(), t.zero, pc + oc * csz, plan.c.get(), pc + oc * csz, plan.c.get(),
+                                    &plan.algo, blas.workspace, blas.workspace_bytes, blas.stream),
+                     "cublasLtMatmul");
+      });
+      return true;
+    }
+  }
   bool first = true, supported = true;
   for_each_outer(dims, [&](i64 oa, i64 ob, i64 oc) {
     if (!supported) return;
@@ -260,6 +433,8 @@ bool is_blas_float(type_id id) {
 }
 
 }  // namespace
+
+void set_lt_enabled(bool enabled) noexcept { lt_enabled = enabled; }
 
 cupp::detail::routine_program generic_matmul_program(cupp::dtype type) {
   const type_id id = type.id();

@@ -3,8 +3,10 @@
 //   - a (B..., n, k), b (B..., k, m), c (B..., n, m): the same ndim, each batch dimension of a and b
 //     equal to c's or 1 (broadcast: stride 0, never materialised); one dtype for all three (the
 //     loop's: callers promote and cast first); c writable, not overlapping a or b.
-//   - float16, bfloat16, float32, float64, complex64, complex128: cuBLAS (cublasGemmStridedBatchedEx_64;
-//     half types accumulate in float32, float32 in TF32 only with CUPP_TF32=1); C- and F-ordered
+//   - float16, bfloat16, float32, float64, complex64, complex128: cuBLASLt (cublasLtMatmul with a
+//     plan cached per problem and thread: descriptors, layouts and the heuristic's algorithm made
+//     once), cublasGemmEx / cublasGemmStridedBatchedEx_64 where Lt has no algorithm or the batch
+//     broadcasts (half types accumulate in float32, float32 in TF32 only with CUPP_TF32=1); C- and F-ordered
 //     matrices, transposed views and strided batches go with transpose flags, leading dimensions
 //     and batch strides; only an operand cuBLAS cannot describe (negative or non-unit inner
 //     strides) is copied, per matrix layout, before broadcasting. A batch of one matrix times a
@@ -25,6 +27,10 @@
 namespace cupp::linalg::detail {
 
 void gemm_into(const ndarray& a, const ndarray& b, const ndarray& c);
+
+// For benchmarks (linalg/bench/): false makes the float types take cublasGemmEx instead of the
+// cached cuBLASLt plans, so both can be timed in one process. True by default; not thread-safe.
+void set_lt_enabled(bool enabled) noexcept;
 
 // The generic kernel's program for an integer or bool dtype (for the host compile test).
 cupp::detail::routine_program generic_matmul_program(cupp::dtype type);

@@ -87,7 +87,7 @@ ndarray product(const ndarray& a0, const ndarray& b0, bool drop_n, bool drop_m, 
   const std::vector<i64> b_batch(b0.shape().begin(), b0.shape().end() - 2);
   shape_t batch;
   try {
-    batch = broadcast_shapes({a_batch, b_batch});
+    if (!a_batch.empty() || !b_batch.empty()) batch = broadcast_shapes({a_batch, b_batch});  // (2-D: none)
   } catch (const ValueError&) {
     throw ValueError("operands could not be broadcast together with remapped shapes [original->remapped]: " +
                      shape_text(a0.shape()) + "->" + shape_text(a_batch) + " " + shape_text(b0.shape()) + "->" +
