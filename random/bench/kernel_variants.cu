@@ -113,6 +113,30 @@ __global__ void normal_f32(float* out, long long n, philox_call call, float loc,
   }
 }
 
+// int64 integers on [low, low + range] for a scalar 32-bit range: Lemire on each word, the rare
+// retry on the lane's counter (group, j) as the production kernel (the same outputs), no
+// per-element parameter reads.
+__global__ void integers_i64(long long* out, long long n, philox_call call, long long low, u32 range) {
+  const long long groups = n / 4;  // n a multiple of 4 here
+  const round_keys keys(call.k0, call.k1);
+  const u32 s = range + 1u;
+  CUPP_GRID_LOOP(g, groups) {
+    const u32x4 w = draw(call, keys, (u64)g, 0);
+    long long v[4];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      u64 m = (u64)w.v[k] * s;
+      if ((u32)m < s) {
+        const u32 t = (0u - s) % s;
+        for (u32 j = 1; (u32)m < t; ++j) m = (u64)draw(call, (u64)g, j).v[k] * s;
+      }
+      v[k] = low + (long long)(m >> 32);
+    }
+    reinterpret_cast<longlong2*>(out + 4 * g)[0] = make_longlong2(v[0], v[1]);
+    reinterpret_cast<longlong2*>(out + 4 * g)[1] = make_longlong2(v[2], v[3]);
+  }
+}
+
 // Philox alone (the words XORed, one store per thread): the integer pipes' bound on the kernels.
 __global__ void philox_only(unsigned* out, long long groups, philox_call call) {
   const round_keys keys(call.k0, call.k1);
@@ -279,6 +303,27 @@ int main() {
     std::snprintf(name, sizeof name, "prod.integers_i64_2^27 grid%d", mode);
     const iparam low{nullptr, 0}, range{nullptr, 999999};
     report(name, median_ms([&] { cupp_random_integers<<<s.blocks, 256>>>(out, n / 2, call, low, range, 8, 0, 0, 1); }),
+           floor_ms, s);
+  }
+  {
+    const iparam low{nullptr, 0}, range{nullptr, 999999};
+    cupp_random_integers<<<8 * sms, 256>>>(ref, n / 2, call, low, range, 8, 0, 0, 1);
+    for (int mode : {1, 2}) {
+      const shape s = shape_of(integers_i64, 256, mode);
+      char name[96];
+      std::snprintf(name, sizeof name, "integers_i64_2^27 scalar grid%d", mode);
+      report(name, median_ms([&] { integers_i64<<<s.blocks, 256>>>(reinterpret_cast<long long*>(out), n / 2, call, 0, 999999u); }),
+             floor_ms, s);
+      std::vector<float> a = host(ref, 1 << 20), b = host(out, 1 << 20);
+      if (a != b) std::printf("VARIANT %s: OUTPUT DIFFERS from the production kernel\n", name);
+    }
+  }
+  for (int mode : {0, 1}) {
+    const shape s = shape_of(cupp_random_normal_f64, 256, mode);
+    char name[96];
+    std::snprintf(name, sizeof name, "prod.standard_normal_f64_2^27 grid%d", mode);
+    const param loc{nullptr, 0.0}, scale{nullptr, 1.0};
+    report(name, median_ms([&] { cupp_random_normal_f64<<<s.blocks, 256>>>(out64, n / 2, call, loc, scale, 0, 1); }),
            floor_ms, s);
   }
   CHECK(cudaFree(out));

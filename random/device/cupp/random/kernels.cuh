@@ -97,8 +97,28 @@ extern "C" __global__ void cupp_random_transform_f64(double* out, long long n, c
   }
 }
 
-// Normals by Box-Muller: float32 four per counter (two pairs of words), float64 two per counter
-// (a 53-bit radius and a 53-bit angle). loc + scale * z, exp of it for lognormal.
+namespace cupp_random {
+
+// A float32 Box-Muller pair from two words: the radius sqrt(-2 ln u), u = to_float_radius(a) in
+// (0, 1], by the SFU's log2 and reciprocal square root (one instruction each: the accurate logf and
+// sqrtf cost about 30 FP32 instructions a pair, more than Philox's share). -2 ln u is then within
+// 2.2e-7 absolute (log2's 2^-22.6 on [0.5, 2], CUDA's table) and 2 ulp relative, so the radius r is
+// within max(2^-21 r, 1.1e-7 / r) and never off by more than 5e-4 (near r = 0, where float32's own
+// grid of u near 1, steps of 2^-24, already spaces the radii 3.5e-4 apart). The angle is uniform on
+// [-pi, pi) (the same law as [0, 2 pi)), __sincosf's range, error < 2^-21.
+__device__ __forceinline__ void box_muller_f32(u32 a, u32 b, float& z0, float& z1) {
+  const float t = -1.3862943611198906f * __log2f(to_float_radius(a));  // -2 ln u
+  const float radius = t > 0.0f ? t * rsqrtf(t) : 0.0f;
+  float s, c;
+  __sincosf(3.14159265358979f * (2.0f * to_float_open(b) - 1.0f), &s, &c);
+  z0 = radius * c;
+  z1 = radius * s;
+}
+
+}  // namespace cupp_random
+
+// Normals by Box-Muller: float32 four per counter (two pairs of words, box_muller_f32), float64 two
+// per counter (a 53-bit radius and a 53-bit angle). loc + scale * z, exp of it for lognormal.
 extern "C" __global__ void cupp_random_normal_f32(float* out, long long n, cupp_random::philox_call call, float loc,
                                                   float scale, int vec) {
   using namespace cupp_random;
@@ -108,15 +128,10 @@ extern "C" __global__ void cupp_random_normal_f32(float* out, long long n, cupp_
     const u32x4 w = draw(call, keys, (u64)g, 0);
     const long long e = 4 * g;
     float r[4];
+    box_muller_f32(w.v[0], w.v[1], r[0], r[1]);
+    box_muller_f32(w.v[2], w.v[3], r[2], r[3]);
 #pragma unroll
-    for (int k = 0; k < 2; ++k) {
-      // the angle uniform on [-pi, pi) (the same law as [0, 2 pi)): __sincosf's range, error < 2^-21
-      const float radius = sqrtf(-2.0f * logf(to_float_radius(w.v[2 * k])));
-      float s, c;
-      __sincosf(3.14159265358979f * (2.0f * to_float_open(w.v[2 * k + 1]) - 1.0f), &s, &c);
-      r[2 * k] = loc + scale * (radius * c);
-      r[2 * k + 1] = loc + scale * (radius * s);
-    }
+    for (int k = 0; k < 4; ++k) r[k] = loc + scale * r[k];
     if (vec && e + 3 < n) {
       *reinterpret_cast<float4*>(out + e) = make_float4(r[0], r[1], r[2], r[3]);
     } else {
