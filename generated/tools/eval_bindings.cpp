@@ -16,6 +16,7 @@
 #include "cupp/fft.hpp"
 #include "cupp/indexing.hpp"
 #include "cupp/linalg.hpp"
+#include "cupp/linalg_solvers.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/linalg.hpp"
 #include "cupp/random.hpp"
@@ -388,6 +389,139 @@ void add_generated_bindings(function_table& t) {
   t.add("linalg.matrix_transpose", [](span_v args, span_k kw) -> value {
     const arguments a("linalg.matrix_transpose", {"x"}, 1, 1, args, kw);
     return to_value(cupp::linalg::matrix_transpose(a.array(0)));
+  });
+  // specs/routines/linalg_solvers.yaml: solve(a: array, b: array)
+  t.add("linalg.solve", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.solve", {"a", "b"}, 2, 2, args, kw);
+    return to_value(cupp::linalg::solve(a.array(0), a.array(1)));
+  });
+  // specs/routines/linalg_solvers.yaml: inv(a: array)
+  t.add("linalg.inv", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.inv", {"a"}, 1, 1, args, kw);
+    return to_value(cupp::linalg::inv(a.array(0)));
+  });
+  // specs/routines/linalg_solvers.yaml: det(a: array)
+  t.add("linalg.det", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.det", {"a"}, 1, 1, args, kw);
+    return to_value(cupp::linalg::det(a.array(0)));
+  });
+  // specs/routines/linalg_solvers.yaml: slogdet(a: array)
+  t.add("linalg.slogdet", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.slogdet", {"a"}, 1, 1, args, kw);
+    {
+      const auto r = cupp::linalg::slogdet(a.array(0));
+      return tuple_of({r.sign, r.logabsdet});
+    }
+  });
+  // specs/routines/linalg_solvers.yaml: tensorsolve(a: array, b: array, axes: int_list = None)
+  t.add("linalg.tensorsolve", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.tensorsolve", {"a", "b", "axes"}, 2, 3, args, kw);
+    return to_value(cupp::linalg::tensorsolve(a.array(0), a.array(1), a.int_list(2, true)));
+  });
+  // specs/routines/linalg_solvers.yaml: tensorinv(a: array, ind: int = 2)
+  t.add("linalg.tensorinv", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.tensorinv", {"a", "ind"}, 1, 2, args, kw);
+    return to_value(cupp::linalg::tensorinv(a.array(0), a.integer(1, 2)));
+  });
+  // specs/routines/linalg_solvers.yaml: cholesky(a: array, /, *, upper: bool = False)
+  t.add("linalg.cholesky", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.cholesky", {"a", "upper"}, 1, 1, args, kw);
+    return to_value(cupp::linalg::cholesky(a.array(0), cupp::linalg::cholesky_options{.upper = a.boolean(1, false)}));
+  });
+  // specs/routines/linalg_solvers.yaml: svd(a: array, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False)
+  t.add("linalg.svd", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.svd", {"a", "full_matrices", "compute_uv", "hermitian"}, 1, 4, args, kw);
+    if (a.boolean(2, true)) {
+      {
+        const auto r = cupp::linalg::svd(a.array(0), cupp::linalg::svd_options{.full_matrices = a.boolean(1, true), .compute_uv = true, .hermitian = a.boolean(3, false)});
+        return tuple_of({r.U, r.S, r.Vh});
+      }
+    }
+    return to_value(cupp::linalg::svd(a.array(0), cupp::linalg::svd_options{.full_matrices = a.boolean(1, true), .compute_uv = false, .hermitian = a.boolean(3, false)}).S);
+  });
+  // specs/routines/linalg_solvers.yaml: svdvals(x: array, /)
+  t.add("linalg.svdvals", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.svdvals", {"x"}, 1, 1, args, kw);
+    return to_value(cupp::linalg::svdvals(a.array(0)));
+  });
+  // specs/routines/linalg_solvers.yaml: eig(a: array)
+  t.add("linalg.eig", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.eig", {"a"}, 1, 1, args, kw);
+    {
+      const auto r = cupp::linalg::eig(a.array(0));
+      return tuple_of({r.eigenvalues, r.eigenvectors});
+    }
+  });
+  // specs/routines/linalg_solvers.yaml: eigvals(a: array)
+  t.add("linalg.eigvals", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.eigvals", {"a"}, 1, 1, args, kw);
+    return to_value(cupp::linalg::eigvals(a.array(0)));
+  });
+  // specs/routines/linalg_solvers.yaml: eigh(a: array, UPLO: 'L'|'U' = 'L')
+  t.add("linalg.eigh", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.eigh", {"a", "UPLO"}, 1, 2, args, kw);
+    {
+      const auto r = cupp::linalg::eigh(a.array(0), cupp::linalg::eigh_options{.UPLO = a.string(1, "L")});
+      return tuple_of({r.eigenvalues, r.eigenvectors});
+    }
+  });
+  // specs/routines/linalg_solvers.yaml: eigvalsh(a: array, UPLO: 'L'|'U' = 'L')
+  t.add("linalg.eigvalsh", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.eigvalsh", {"a", "UPLO"}, 1, 2, args, kw);
+    return to_value(cupp::linalg::eigvalsh(a.array(0), cupp::linalg::eigh_options{.UPLO = a.string(1, "L")}));
+  });
+  // specs/routines/linalg_solvers.yaml: lstsq(a: array, b: array, rcond: float = None)
+  t.add("linalg.lstsq", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.lstsq", {"a", "b", "rcond"}, 2, 3, args, kw);
+    {
+      const auto r = cupp::linalg::lstsq(a.array(0), a.array(1), cupp::linalg::lstsq_options{.rcond = a.optional_real(2)});
+      return tuple_of({r.x, r.residuals, r.rank, r.s});
+    }
+  });
+  // specs/routines/linalg_solvers.yaml: pinv(a: array, rcond: float = None, hermitian: bool = False, *, rtol: float = <no value>)
+  t.add("linalg.pinv", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.pinv", {"a", "rcond", "hermitian", "rtol"}, 1, 3, args, kw);
+    return to_value(cupp::linalg::pinv(a.array(0), cupp::linalg::pinv_options{.rcond = a.optional_real(1), .hermitian = a.boolean(2, false), .rtol = a.optional_real(3)}));
+  });
+  // specs/routines/linalg_solvers.yaml: matrix_rank(A: array, tol: float = None, hermitian: bool = False, *, rtol: float = None)
+  t.add("linalg.matrix_rank", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.matrix_rank", {"A", "tol", "hermitian", "rtol"}, 1, 3, args, kw);
+    return to_value(cupp::linalg::matrix_rank(a.array(0), cupp::linalg::matrix_rank_options{.tol = a.optional_real(1), .hermitian = a.boolean(2, false), .rtol = a.optional_real(3)}));
+  });
+  // specs/routines/linalg_solvers.yaml: cond(x: array, p: float|str = None)
+  t.add("linalg.cond", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.cond", {"x", "p"}, 1, 2, args, kw);
+    if (a.has(1) && a.get(1).is_scalar()) {
+      return to_value(cupp::linalg::cond(a.array(0), a.optional_real(1)));
+    }
+    return to_value(cupp::linalg::cond(a.array(0), a.optional_string(1)));
+  });
+  // specs/routines/linalg_solvers.yaml: lu(a: array, permute_l: bool = False, overwrite_a: ignored = False, check_finite: ignored = True, p_indices: bool = False)
+  t.add("linalg.lu", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.lu", {"a", "permute_l", "overwrite_a", "check_finite", "p_indices"}, 1, 5, args, kw);
+    if (a.boolean(1, false)) {
+      {
+        const auto r = cupp::linalg::lu(a.array(0), cupp::linalg::lu_options{.permute_l = true, .p_indices = a.boolean(4, false)});
+        return tuple_of({r.L, r.U});
+      }
+    }
+    {
+      const auto r = cupp::linalg::lu(a.array(0), cupp::linalg::lu_options{.permute_l = false, .p_indices = a.boolean(4, false)});
+      return tuple_of({r.P, r.L, r.U});
+    }
+  });
+  // specs/routines/linalg_solvers.yaml: lu_factor(a: array, overwrite_a: ignored = False, check_finite: ignored = True)
+  t.add("linalg.lu_factor", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.lu_factor", {"a", "overwrite_a", "check_finite"}, 1, 3, args, kw);
+    {
+      const auto r = cupp::linalg::lu_factor(a.array(0));
+      return tuple_of({r.lu, r.piv});
+    }
+  });
+  // specs/routines/linalg_solvers.yaml: solve_triangular(a: array, b: array, trans: int32 = 0, lower: bool = False, unit_diagonal: bool = False, overwrite_b: ignored = False, check_finite: ignored = True)
+  t.add("linalg.solve_triangular", [](span_v args, span_k kw) -> value {
+    const arguments a("linalg.solve_triangular", {"a", "b", "trans", "lower", "unit_diagonal", "overwrite_b", "check_finite"}, 2, 7, args, kw);
+    return to_value(cupp::linalg::solve_triangular(a.array(0), a.array(1), cupp::linalg::solve_triangular_options{.trans = a.int32(2, 0), .lower = a.boolean(3, false), .unit_diagonal = a.boolean(4, false)}));
   });
   // specs/routines/manipulation.yaml: concatenate(arrays: arrays, axis: axis = 0, out: out = None, dtype: dtype = None, casting: casting = 'same_kind')
   t.add("concatenate", [](span_v args, span_k kw) -> value {

@@ -208,7 +208,7 @@ SlogdetResult slogdet(const ndarray& a) {
   return {sign, logabsdet};
 }
 
-ndarray tensorsolve(const ndarray& a0, const ndarray& b, std::optional<std::span<const int>> axes) {
+ndarray tensorsolve(const ndarray& a0, const ndarray& b, std::optional<std::vector<int>> axes) {
   if (a0.is_null() || b.is_null()) throw ValueError("tensorsolve: a null array");
   ndarray a = a0;
   const int an = a.ndim();

@@ -8,6 +8,7 @@
 
 #include "cupp/routines.hpp"
 #include "cupp/linalg.hpp"
+#include "cupp/linalg_solvers.hpp"
 #include "cupp/linalg.hpp"
 
 namespace cupp {
@@ -25,6 +26,40 @@ std::span<const routine_info> linalg_routines() noexcept {
       {"linalg.matrix_power", R"cupp(linalg.matrix_power(a, n))cupp", R"cupp(integer power of (stacked) square matrices by repeated squaring)cupp"},
       {"linalg.diagonal", R"cupp(linalg.diagonal(x, /, *, offset=0))cupp", R"cupp(the offset diagonals of the last two axes (a view))cupp"},
       {"linalg.matrix_transpose", R"cupp(linalg.matrix_transpose(x))cupp", R"cupp(the last two axes swapped (a view))cupp"},
+  };
+  return table;
+}
+
+// ---- linalg_solvers (specs/routines/linalg_solvers.yaml)
+std::span<const routine_info> linalg_solver_routines() noexcept {
+  static constexpr routine_info table[] = {
+      {"linalg.solve", R"cupp(linalg.solve(a, b))cupp", R"cupp(the solution x of a @ x = b for square a (..., M, M); b (M,) or (..., M, K), batches broadcast)cupp"},
+      {"linalg.inv", R"cupp(linalg.inv(a))cupp", R"cupp(the inverses of the (stacked) square matrices)cupp"},
+      {"linalg.det", R"cupp(linalg.det(a))cupp", R"cupp(the determinants of the (stacked) square matrices, from their LU factorisation)cupp"},
+      {"linalg.slogdet", R"cupp(linalg.slogdet(a))cupp", R"cupp(sign and natural log of |det| of the (stacked) square matrices)cupp"},
+      {"linalg.tensorsolve", R"cupp(linalg.tensorsolve(a, b, axes=None))cupp", R"cupp(x of tensordot(a, x, axes=x.ndim) == b, a reshaped to a square matrix)cupp"},
+      {"linalg.tensorinv", R"cupp(linalg.tensorinv(a, ind=2))cupp", R"cupp(the inverse of a with respect to tensordot(., ., ind), shape a.shape[ind:] + a.shape[:ind])cupp"},
+      {"linalg.cholesky", R"cupp(linalg.cholesky(a, /, *, upper=False))cupp", R"cupp(the Cholesky factor L (a = L L^H), or U (a = U^H U) with upper=True)cupp"},
+      {"linalg.qr", R"cupp(linalg.qr(a, mode='reduced'))cupp", R"cupp(the QR factorisation: (Q, R), R alone (mode 'r') or LAPACK's (h, tau) (mode 'raw'))cupp"},
+      {"linalg.svd", R"cupp(linalg.svd(a, full_matrices=True, compute_uv=True, hermitian=False))cupp", R"cupp(the singular value decomposition (U, S, Vh) with a = U @ diag(S) @ Vh, S descending)cupp"},
+      {"linalg.svdvals", R"cupp(linalg.svdvals(x))cupp", R"cupp(the singular values (descending) of the (stacked) matrices)cupp"},
+      {"linalg.eig", R"cupp(linalg.eig(a))cupp", R"cupp(eigenvalues and right eigenvectors of general square matrices (complex, as NumPy 2.5), cuSOLVER's Xgeev)cupp"},
+      {"linalg.eigvals", R"cupp(linalg.eigvals(a))cupp", R"cupp(eigenvalues of general square matrices (complex))cupp"},
+      {"linalg.eigh", R"cupp(linalg.eigh(a, UPLO='L'))cupp", R"cupp(eigenvalues (ascending, real) and eigenvectors of Hermitian / real symmetric matrices)cupp"},
+      {"linalg.eigvalsh", R"cupp(linalg.eigvalsh(a, UPLO='L'))cupp", R"cupp(eigenvalues (ascending, real) of Hermitian / real symmetric matrices)cupp"},
+      {"linalg.lstsq", R"cupp(linalg.lstsq(a, b, rcond=None))cupp", R"cupp(the least-squares solution of a @ x = b (a 2-D), with residuals, rank and singular values)cupp"},
+      {"linalg.pinv", R"cupp(linalg.pinv(a, rcond=None, hermitian=False, *, rtol=<no value>))cupp", R"cupp(the Moore-Penrose pseudo-inverses of the (stacked) matrices, from their SVD)cupp"},
+      {"linalg.matrix_rank", R"cupp(linalg.matrix_rank(A, tol=None, hermitian=False, *, rtol=None))cupp", R"cupp(the number of singular values above the tolerance, per matrix (int64))cupp"},
+      {"linalg.norm", R"cupp(linalg.norm(x, ord=None, axis=None, keepdims=False))cupp", R"cupp(vector or matrix norm: ord a number (inf as 1e999), 'fro' or 'nuc'; axis None, one axis or two)cupp"},
+      {"linalg.matrix_norm", R"cupp(linalg.matrix_norm(x, /, *, keepdims=False, ord='fro'))cupp", R"cupp(the matrix norm over the last two axes (the Array API's))cupp"},
+      {"linalg.vector_norm", R"cupp(linalg.vector_norm(x, /, *, axis=None, keepdims=False, ord=2))cupp", R"cupp(the vector norm over the given axes (None - every axis, flattened; the Array API's))cupp"},
+      {"linalg.cond", R"cupp(linalg.cond(x, p=None))cupp", R"cupp(the condition number in the p-norm (None, 2, -2: ratio of singular values; others norm(x) * norm(inv(x))))cupp"},
+      {"linalg.lu", R"cupp(linalg.lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False))cupp", R"cupp(scipy.linalg.lu: a = P @ L @ U for any (..., M, N), L unit lower (M, K), U upper (K, N))cupp"},
+      {"linalg.lu_factor", R"cupp(linalg.lu_factor(a, overwrite_a=False, check_finite=True))cupp", R"cupp(scipy.linalg.lu_factor: the packed LU of square matrices and the 0-based pivots (int32))cupp"},
+      {"linalg.lu_solve", R"cupp(linalg.lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True))cupp", R"cupp(scipy.linalg.lu_solve: x of a @ x = b (trans 1: a^T, 2: a^H) from lu_factor's (lu, piv))cupp"},
+      {"linalg.cho_factor", R"cupp(linalg.cho_factor(a, lower=False, overwrite_a=False, check_finite=True))cupp", R"cupp(scipy.linalg.cho_factor: the Cholesky factor in the chosen triangle and lower)cupp"},
+      {"linalg.cho_solve", R"cupp(linalg.cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True))cupp", R"cupp(scipy.linalg.cho_solve: x of a @ x = b from cho_factor's (c, lower))cupp"},
+      {"linalg.solve_triangular", R"cupp(linalg.solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, check_finite=True))cupp", R"cupp(scipy.linalg.solve_triangular: x of a @ x = b for triangular a (trans 1: a^T, 2: a^H))cupp"},
   };
   return table;
 }

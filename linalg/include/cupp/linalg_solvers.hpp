@@ -75,7 +75,8 @@ ndarray inv(const ndarray& a);
 ndarray det(const ndarray& a);
 SlogdetResult slogdet(const ndarray& a);
 // numpy.linalg.tensorsolve / tensorinv.
-ndarray tensorsolve(const ndarray& a, const ndarray& b, std::optional<std::span<const int>> axes = std::nullopt);
+// axes: a's axes moved to the end before the solve (None or empty: none moved).
+ndarray tensorsolve(const ndarray& a, const ndarray& b, std::optional<std::vector<int>> axes = std::nullopt);
 ndarray tensorinv(const ndarray& a, std::int64_t ind = 2);
 
 // ---- Cholesky
@@ -135,6 +136,7 @@ struct norm_ord {
   norm_ord(int v) : value(static_cast<double>(v)) {}             // NOLINT
   norm_ord(const char* name) : value(std::string(name)) {}      // NOLINT: {.ord = "fro"}
   norm_ord(std::string_view name) : value(std::string(name)) {}  // NOLINT
+  norm_ord(const std::string& name) : value(name) {}             // NOLINT
   bool is_name() const noexcept { return value.index() == 1; }
 };
 struct norm_options {
@@ -157,6 +159,11 @@ ndarray vector_norm(const ndarray& x, const vector_norm_options& options = {});
 ndarray cond(const ndarray& x, std::optional<norm_ord> p = std::nullopt);
 
 }  // namespace cupp::linalg
+
+namespace cupp {
+// `cupp ops`'s table of these routines (specs/routines/linalg_solvers.yaml; generated).
+std::span<const routine_info> linalg_solver_routines() noexcept;
+}  // namespace cupp
 
 // scipy.linalg's LU and Cholesky factorisations and triangular solves, in cupp::linalg.
 namespace cupp::linalg {

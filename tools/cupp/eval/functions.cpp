@@ -163,6 +163,7 @@ function_table function_table::builtins() {
   t.add("slice", slice_function);
   add_manipulation(t);
   add_searching(t);
+  add_linalg_solvers(t);
   add_generated_bindings(t);
   return t;
 }

@@ -59,6 +59,9 @@ void add_manipulation(function_table& t);
 void add_generated_bindings(function_table& t);
 // Registers unique, whose tuple follows its flags (searching.cpp; the rest of the family is generated).
 void add_searching(function_table& t);
+// Registers linalg.qr, the norms, cho_factor, lu_solve and cho_solve (linalg_solvers.cpp; the rest
+// of the family is generated).
+void add_linalg_solvers(function_table& t);
 
 // Held around a call of `f` when f raises from the data (its spec's `raises`, e.g. power): such
 // an op's kernels share one device error flag per compiled program, which the engine reads and
