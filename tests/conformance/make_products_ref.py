@@ -101,6 +101,11 @@ for _dt, _eps in _EPS.items():
         EVAL_CASES[f"matmul_{_s}_k{_k}_T"] = Eval(f"matrix_transpose({_x}) @ {_y}", rtol=_rtol, a=V((_k, 9), _dt),
                                                   b=V((_k, 5), _dt))
 
+# Every pair of distinct dtypes through matmul (NEP 50's result_type, then one product).
+for _i, _x in enumerate(DTYPES):
+    for _y in DTYPES[_i + 1:]:
+        EVAL_CASES[f"matmul_pair_{SHORT[_x]}_{SHORT[_y]}"] = Eval("matmul(a, b)", a=V((2, 3), _x), b=V((3, 2), _y))
+
 # Mixed dtypes: NEP 50 promotion first.
 for _x, _y in [("int8", "uint8"), ("int32", "float32"), ("float16", "float32"), ("int64", "uint64"),
                ("bool", "int8"), ("float32", "complex64"), ("float64", "complex64"), ("uint8", "float16"),
