@@ -103,8 +103,9 @@ namespace cupp_random {
 // (0, 1], by the SFU's log2 and reciprocal square root (one instruction each: the accurate logf and
 // sqrtf cost about 30 FP32 instructions a pair, more than Philox's share). -2 ln u is then within
 // 2.2e-7 absolute (log2's 2^-22.6 on [0.5, 2], CUDA's table) and 2 ulp relative, so the radius r is
-// within max(2^-21 r, 1.1e-7 / r) and never off by more than 5e-4 (near r = 0, where float32's own
-// grid of u near 1, steps of 2^-24, already spaces the radii 3.5e-4 apart). The angle is uniform on
+// within min(4.7e-4, 2.2e-7 / r) + 2^-21 r of sqrt(-2 ln u): off by more than 2^-20 r only where r
+// is below 0.5, and by at most 4.7e-4 near r = 0 (where float32's own grid of u near 1, steps of
+// 2^-24, already spaces the radii 3.5e-4 apart). The angle is uniform on
 // [-pi, pi) (the same law as [0, 2 pi)), __sincosf's range, error < 2^-21.
 __device__ __forceinline__ void box_muller_f32(u32 a, u32 b, float& z0, float& z1) {
   const float t = -1.3862943611198906f * __log2f(to_float_radius(a));  // -2 ln u
