@@ -91,6 +91,7 @@ def names(device):
         fftfreq=lambda n, d=1.0: torch.fft.fftfreq(n, d, dtype=torch.float64, device=device),
         rfftfreq=lambda n, d=1.0: torch.fft.rfftfreq(n, d, dtype=torch.float64, device=device),
         fft=lambda a, n=None, axis=-1, norm=None: torch.fft.fft(a, n, axis, norm),
+        ifft=lambda a, n=None, axis=-1, norm=None: torch.fft.ifft(a, n, axis, norm),
         fft2=lambda a, s=None, axes=(-2, -1), norm=None: torch.fft.fft2(a, s, axes, norm),
         rfft=lambda a, n=None, axis=-1, norm=None: torch.fft.rfft(a, n, axis, norm))
     ns.update(

@@ -86,6 +86,50 @@ void attach_callbacks(int handle, const callback_set& set, transform_kind kind, 
   }
 }
 
+namespace {
+
+// cupp's scaling store callbacks: complex and real results, single and double precision.
+struct scale_callback {
+  const char* name;
+  const char* source;
+  cufftXtCallbackType type;
+};
+
+scale_callback scale_callback_for(bool real_out, bool dbl) {
+  if (real_out && dbl)
+    return {"cupp_fft_scale_d",
+            "__device__ void cupp_fft_scale_d(void* out, unsigned long long i, cufftDoubleReal v, void* info, void*) {\n"
+            "  static_cast<cufftDoubleReal*>(out)[i] = v * __ldg(static_cast<const double*>(info));\n}\n",
+            CUFFT_CB_ST_REAL_DOUBLE};
+  if (real_out)
+    return {"cupp_fft_scale_r",
+            "__device__ void cupp_fft_scale_r(void* out, unsigned long long i, cufftReal v, void* info, void*) {\n"
+            "  static_cast<cufftReal*>(out)[i] = v * __ldg(static_cast<const float*>(info));\n}\n",
+            CUFFT_CB_ST_REAL};
+  if (dbl)
+    return {"cupp_fft_scale_z",
+            "__device__ void cupp_fft_scale_z(void* out, unsigned long long i, cufftDoubleComplex v, void* info, void*) {\n"
+            "  const double s = __ldg(static_cast<const double*>(info));\n"
+            "  v.x *= s;\n  v.y *= s;\n  static_cast<cufftDoubleComplex*>(out)[i] = v;\n}\n",
+            CUFFT_CB_ST_COMPLEX_DOUBLE};
+  return {"cupp_fft_scale_c",
+          "__device__ void cupp_fft_scale_c(void* out, unsigned long long i, cufftComplex v, void* info, void*) {\n"
+          "  const float s = __ldg(static_cast<const float*>(info));\n"
+          "  v.x *= s;\n  v.y *= s;\n  static_cast<cufftComplex*>(out)[i] = v;\n}\n",
+          CUFFT_CB_ST_COMPLEX};
+}
+
+}  // namespace
+
+void attach_scale_callback(int handle, transform_kind kind, bool dbl, void* factor, int device) {
+  const int arch = cupp::detail::nvrtc_arch_for(cuda::Device(device).compute_capability());
+  const scale_callback cb = scale_callback_for(kind == transform_kind::c2r, dbl);
+  const std::string& ir = callback_ltoir(cb.source, arch);
+  void* info = factor;
+  check(cufftXtSetJITCallback(static_cast<cufftHandle>(handle), cb.name, ir.data(), ir.size(), cb.type, &info),
+        "cufftXtSetJITCallback (the norm's store callback)");
+}
+
 }  // namespace cupp::fft::detail
 
 namespace cupp::fft {

@@ -30,4 +30,9 @@ const std::string& callback_ltoir(const std::string& source, int arch);
 // Attaches the set's callbacks to the plan handle (before planning) for a transform of `kind`.
 void attach_callbacks(int handle, const callback_set& set, transform_kind kind, bool double_precision, int device);
 
+// Attaches cupp's own store callback, which multiplies every result by the float (single
+// precision) or double at `factor` (device memory, its caller_info), to the plan handle before
+// planning: the norm factor without a second pass.
+void attach_scale_callback(int handle, transform_kind kind, bool double_precision, void* factor, int device);
+
 }  // namespace cupp::fft::detail

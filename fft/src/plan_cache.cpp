@@ -5,10 +5,12 @@
 
 #include "callbacks.hpp"
 
+#include <cuda_runtime_api.h>
 #include <cufft.h>
 #include <cufftXt.h>
 
 #include <atomic>
+#include <cstring>
 #include <cstdio>
 #include <iostream>
 #include <list>
@@ -18,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuda/check.hpp"
 #include "cuda/device_scope.hpp"
 #include "cupp/cuda/memory.hpp"
 #include "cupp/errors.hpp"
@@ -62,6 +65,7 @@ cudaDataType data_type(transform_kind kind, bool dbl, bool input) {
 }
 
 std::atomic<std::uint64_t> made_count{0};
+std::atomic<std::uint64_t> scaled_count{0};
 
 // One device's cache: most recently used plans at the front.
 struct device_cache {
@@ -119,6 +123,10 @@ std::size_t plan_key_hash::operator()(const plan_key& k) const noexcept {
   mix(k.istride), mix(k.ostride), mix(k.idist), mix(k.odist), mix(k.batch);
   mix(static_cast<long long>(k.kind)), mix(k.double_precision), mix(k.direction);
   mix(static_cast<long long>(k.callback));
+  long long scale_bits = 0;
+  static_assert(sizeof scale_bits == sizeof k.scale);
+  std::memcpy(&scale_bits, &k.scale, sizeof scale_bits);
+  mix(scale_bits);
   return h;
 }
 
@@ -132,6 +140,15 @@ plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
     check(cufftSetAutoAllocation(h, 0), "cufftSetAutoAllocation");
     if (key.callback != 0)  // LTO callbacks go on after cufftCreate and before planning
       attach_callbacks(h, *reinterpret_cast<const callback_set*>(key.callback), key.kind, key.double_precision, device);
+    if (key.scale != 1.0) {  // cupp's store callback: the factor in device memory as its caller_info
+      const float single = static_cast<float>(key.scale);
+      const std::size_t bytes = key.double_precision ? sizeof(double) : sizeof(float);
+      cuda::detail::check(cudaMalloc(&factor_, bytes), "cudaMalloc");
+      cuda::detail::check(cudaMemcpy(factor_, key.double_precision ? static_cast<const void*>(&key.scale) : &single, bytes,
+                                     cudaMemcpyHostToDevice),
+                          "cudaMemcpy");
+      attach_scale_callback(h, key.kind, key.double_precision, factor_, device);
+    }
     std::array<long long, 3> n = key.n, inembed = key.inembed, onembed = key.onembed;
     const cudaDataType exec = key.double_precision ? CUDA_C_64F : CUDA_C_32F;
     std::size_t work = 0;
@@ -142,6 +159,8 @@ plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
     work_size_ = work;
   } catch (...) {
     cufftDestroy(h);
+    if (factor_) cudaFree(factor_);
+    factor_ = nullptr;
     made_ = false;
     throw;
   }
@@ -151,6 +170,14 @@ plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
 plan::~plan() {
   // No throwing destructor: cufftDestroy's status is dropped.
   if (made_) cufftDestroy(static_cast<cufftHandle>(handle_));
+  if (factor_) {  // cudaFree synchronises: no queued execution still reads the factor
+    try {
+      cupp::detail::device_scope scope(device_);
+      cudaFree(factor_);
+    } catch (...) {
+      cudaFree(factor_);  // (UVA: any current device frees it)
+    }
+  }
 }
 
 void plan::execute(std::span<const exec_pointers> runs, cuda::stream_handle stream) {
@@ -163,6 +190,7 @@ void plan::execute(std::span<const exec_pointers> runs, cuda::stream_handle stre
   cuda::Memory work = cuda::alloc(work_size_, device_, stream);
   if (work_size_ > 0) check(cufftSetWorkArea(h, work.ptr()), "cufftSetWorkArea");
   for (const exec_pointers& r : runs) check(cufftXtExec(h, r.in, r.out, key_.direction), "cufftXtExec");
+  if (factor_) scaled_count.fetch_add(runs.size(), std::memory_order_relaxed);
 }
 
 std::shared_ptr<plan> get_plan(const plan_key& key, int device) {
@@ -200,6 +228,7 @@ std::shared_ptr<plan> get_plan(const plan_key& key, int device) {
   return made;
 }
 
+std::uint64_t scaled_executions() noexcept { return scaled_count.load(std::memory_order_relaxed); }
 std::uint64_t plans_made() noexcept { return made_count.load(std::memory_order_relaxed); }
 plan_key last_plan_key() noexcept { return last_key; }
 

@@ -1,6 +1,8 @@
 // Internal to the fft module: cuFFT plans and their per-device LRU cache. A plan is made with
 // cufftCreate + cufftSetAutoAllocation(0) + cufftXtMakePlanMany (64-bit sizes, strides and
-// distances) and owns its handle (RAII). Each execution runs under the plan's mutex (cuFFT is
+// distances) and owns its handle (RAII). A key with a scale other than 1 gets cupp's own LTO store
+// callback, which multiplies each result by the factor as cuFFT stores it (the norm without a
+// second pass over memory; the factor lives in device memory the plan owns, its caller_info). Each execution runs under the plan's mutex (cuFFT is
 // thread-safe only across plans): cufftSetStream to the calling stream, a work area from cupp's
 // stream-ordered pool on that stream, cufftSetWorkArea, cufftXtExec; so one cached plan serves
 // every stream and thread. Every cuFFT status is checked (CudaError naming the call).
@@ -29,6 +31,7 @@ struct plan_key {
   bool double_precision = false;
   int direction = -1;                            // CUFFT_FORWARD (-1) or CUFFT_INVERSE (1)
   std::uintptr_t callback = 0;                   // the callback set's identity; 0: none
+  double scale = 1.0;                            // a factor cupp's own store callback applies (1: none)
   friend bool operator==(const plan_key&, const plan_key&) = default;
 };
 
@@ -63,11 +66,15 @@ class plan {
   int handle_ = 0;  // cufftHandle
   bool made_ = false;
   std::size_t work_size_ = 0;
+  void* factor_ = nullptr;  // device memory with key.scale in the plan's precision (cudaMalloc)
   std::mutex mutex_;
 };
 
 // The cached plan for `key` on `device` (made on a miss; may evict least recently used plans).
 std::shared_ptr<plan> get_plan(const plan_key& key, int device);
+
+// How many executions ran with the norm factor in cupp's store callback (for tests).
+std::uint64_t scaled_executions() noexcept;
 
 // How many plans were made (misses included), and the key of this thread's last transform, for
 // tests (a transform along axis 0 shows its strides there: no copy was planned).

@@ -1,12 +1,14 @@
 // The fft module's transform engine (transform.hpp): NumPy 2's dtypes and norm factors, the
 // layout analysis that maps an array's strides onto cuFFT's advanced layout (plan dimensions,
 // one batch dimension, a loop over the rest), and the c2c / r2c / c2r transforms with their
-// zero-padding, cropping (a view), out= and scaling (one pass, only when the factor is not 1).
+// zero-padding, cropping (a view), out= and scaling (the norm factor in cupp's store callback where
+// the layout pays for it, else one pass; nothing when the factor is 1).
 #include "transform.hpp"
 
 #include "callbacks.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <complex>
 #include <numeric>
@@ -95,7 +97,36 @@ ndarray finish(const ndarray& result, const ndarray& out) {
   return out;
 }
 
+std::atomic<int> norm_callback_mode{-1};
+std::atomic<std::int64_t> norm_min_option{engine_options{}.norm_callback_min_elements};
+std::atomic<std::int64_t> tile_bytes_option{engine_options{}.column_tile_bytes};
+std::atomic<std::int64_t> tile_min_option{engine_options{}.column_tile_min};
+
 }  // namespace
+
+engine_options get_engine_options() noexcept {
+  return {.norm_callback = norm_callback_mode.load(std::memory_order_relaxed),
+          .norm_callback_min_elements = norm_min_option.load(std::memory_order_relaxed),
+          .column_tile_bytes = tile_bytes_option.load(std::memory_order_relaxed),
+          .column_tile_min = tile_min_option.load(std::memory_order_relaxed)};
+}
+
+void set_engine_options(const engine_options& options) noexcept {
+  norm_callback_mode.store(options.norm_callback, std::memory_order_relaxed);
+  norm_min_option.store(options.norm_callback_min_elements, std::memory_order_relaxed);
+  tile_bytes_option.store(options.column_tile_bytes, std::memory_order_relaxed);
+  tile_min_option.store(std::max<std::int64_t>(1, options.column_tile_min), std::memory_order_relaxed);
+}
+
+std::int64_t column_tile(std::int64_t n, std::int64_t batch, std::int64_t itemsize, std::int64_t tile_bytes,
+                         std::int64_t min_columns) noexcept {
+  if (tile_bytes <= 0 || n < 2 || min_columns < 1) return 0;
+  std::int64_t t = min_columns;
+  if (t * n * itemsize > tile_bytes || batch * n * itemsize <= tile_bytes) return 0;  // too big / one tile
+  while (2 * t * n * itemsize <= tile_bytes && 2 * t <= batch / 2) t *= 2;
+  while (t >= min_columns && batch % t != 0) t /= 2;
+  return t >= min_columns && batch / t >= 2 ? t : 0;
+}
 
 transform_dtypes dtypes_of(dtype input) {
   if (!input.is_builtin() || input.kind() == 'V')
@@ -196,6 +227,19 @@ execution describe(transform_kind kind, int direction, const ndarray& in, const 
     key.odist = longest->out_stride;
     merged.erase(longest);
     loops = std::move(merged);
+    // Strided columns (cuFFT reads them in two passes over memory for long axes): tiles of
+    // adjacent columns, each transformed by one execution of a plan of the tile's batch, so the
+    // second pass finds the tile in L2. Not with user callbacks (their offsets would be a tile's).
+    if (key.rank == 1 && key.idist == 1 && key.odist == 1 && key.istride > 1 && key.ostride > 1 &&
+        current_callbacks() == nullptr) {
+      const std::int64_t item = static_cast<std::int64_t>(std::max(in.itemsize(), out.itemsize()));
+      const engine_options opt = get_engine_options();
+      if (const std::int64_t t = column_tile(key.n[0], key.batch, item, opt.column_tile_bytes, opt.column_tile_min);
+          t > 0 && (kind == transform_kind::c2c || t % 2 == 0)) {  // (real rows stay complex-aligned)
+        loops.push_back({key.batch / t, t, t});  // innermost: the tiles of one loop index run together
+        key.batch = t;
+      }
+    }
   }
   // Every pointer pair of the loop dimensions.
   std::vector<exec_pointers> runs;
@@ -228,14 +272,26 @@ execution describe(transform_kind kind, int direction, const ndarray& in, const 
   return e;
 }
 
-bool execute(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes) {
-  const execution e = describe(kind, direction, in, out, axes);
+bool execute(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes,
+             double scale, bool* scaled) {
+  execution e = describe(kind, direction, in, out, axes);
   require_one_execution(e.runs.size() == 1, "needs a loop of executions over its other axes");
   if (!e.aligned) return false;
+  // The norm factor in cupp's store callback (engine_options says when): measured on the H200
+  // (docs/fft.md), it costs a few percent on large batched transforms where a scaling pass costs
+  // about a second transform, but makes one long transform (batch 1) several times slower.
+  const engine_options opt = get_engine_options();
+  std::int64_t points = e.key.batch * static_cast<std::int64_t>(e.runs.size());
+  for (int i = 0; i < e.key.rank; ++i) points *= e.key.n[i];
+  const bool fuse = scale != 1.0 && current_callbacks() == nullptr &&
+                    (opt.norm_callback == 1 ||
+                     (opt.norm_callback == -1 && e.key.batch >= 2 && points >= opt.norm_callback_min_elements));
+  if (fuse) e.key.scale = scale;
   const int device = out.device();
   cupp::detail::device_scope scope(device);
   const std::shared_ptr<plan> p = get_plan(e.key, device);
   p->execute(e.runs, cuda::detail::current_stream_handle(device));
+  if (scaled) *scaled = fuse;
   return true;
 }
 
@@ -313,8 +369,12 @@ ndarray c2c(const ndarray& a, std::vector<int> axes, std::vector<std::int64_t> s
   } else {
     const auto groups = plan_groups(src, dst, planned, config::get_enable_nd_planning());
     require_one_execution(groups.size() == 1, "needs several plans");
-    for (std::size_t g = 0; g < groups.size(); ++g)
-      execute(transform_kind::c2c, direction, g == 0 ? src : dst, dst, groups[g]);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      bool scaled = false;  // the factor goes into the last plan's store callback where it pays
+      execute(transform_kind::c2c, direction, g == 0 ? src : dst, dst, groups[g], g + 1 == groups.size() ? scale : 1.0,
+              &scaled);
+      if (scaled) scale = 1.0;
+    }
   }
   scale_in_place(dst, scale);
   return finish(dst, out);
@@ -345,7 +405,9 @@ ndarray r2c(const ndarray& a, int axis, std::int64_t n, double scale, const ndar
     require_one_execution(n > 1, "is 1-point (no cuFFT kernel runs)");
     if (n == 1) {
       dst.assign(src);  // the identity (cuFFT plans no 1-point transform)
-    } else if (!execute(transform_kind::r2c, forward_direction, src, dst, axes)) {
+    } else if (bool scaled = false; execute(transform_kind::r2c, forward_direction, src, dst, axes, scale, &scaled)) {
+      if (scaled) scale = 1.0;
+    } else {
       require_one_execution(false, "reads real rows cuFFT cannot take where they lie");
       // Loops over real rows that are not aligned for cuFFT: transform a copy with the axis last.
       const ndarray moved = ascontiguousarray(src.moveaxis(axis, -1));
@@ -353,7 +415,9 @@ ndarray r2c(const ndarray& a, int axis, std::int64_t n, double scale, const ndar
       moved_shape.back() = n / 2 + 1;
       const ndarray result = empty(moved_shape, t.complex_type);
       const int last[] = {moved.ndim() - 1};
-      execute(transform_kind::r2c, forward_direction, moved, result, last);
+      bool moved_scaled = false;
+      execute(transform_kind::r2c, forward_direction, moved, result, last, scale, &moved_scaled);
+      if (moved_scaled) scale = 1.0;
       dst.assign(result.moveaxis(-1, axis));
     }
     scale_in_place(dst, scale);
@@ -393,7 +457,9 @@ ndarray c2r(const ndarray& a, int axis, std::int64_t n, double scale, const ndar
     require_one_execution(n > 1, "is 1-point (no cuFFT kernel runs)");
     if (n == 1) {
       dst.assign(src.real());  // the identity on the real part
-    } else if (!execute(transform_kind::c2r, inverse_direction, src, dst, axes)) {
+    } else if (bool scaled = false; execute(transform_kind::c2r, inverse_direction, src, dst, axes, scale, &scaled)) {
+      if (scaled) scale = 1.0;
+    } else {
       require_one_execution(false, "writes real rows cuFFT cannot take where they lie");
       // Real rows of the result not aligned for cuFFT: into a temporary with the axis last.
       const ndarray moved = ascontiguousarray(src.moveaxis(axis, -1));
@@ -401,7 +467,9 @@ ndarray c2r(const ndarray& a, int axis, std::int64_t n, double scale, const ndar
       moved_shape.back() = n;
       const ndarray result = empty(moved_shape, t.real_type);
       const int last[] = {moved.ndim() - 1};
-      execute(transform_kind::c2r, inverse_direction, moved, result, last);
+      bool moved_scaled = false;
+      execute(transform_kind::c2r, inverse_direction, moved, result, last, scale, &moved_scaled);
+      if (moved_scaled) scale = 1.0;
       dst.assign(result.moveaxis(-1, axis));
     }
     scale_in_place(dst, scale);

@@ -41,6 +41,31 @@ bool usable_layout(const ndarray& x, std::size_t alignment);
 // for the layouts of `in` and `out` (nd: several axes per plan; false: one axis per group).
 std::vector<std::vector<int>> plan_groups(const ndarray& in, const ndarray& out, std::vector<int> axes, bool nd);
 
+// How the engine folds the norm factor and tiles strided columns (process-wide; for tests and the
+// layout study): norm_callback -1 decides by the layout (cupp's store callback for batched plans of
+// at least norm_callback_min_elements points, where a scaling pass costs about a second transform;
+// the pass for one long transform, which cuFFT's callback kernels make several times slower, and
+// for small ones, whose pass is a launch and whose callback plan would cost an nvJitLink link),
+// 1 always uses the callback where it can (no user callbacks), 0 never; column_tile_bytes: a transform along a strided axis whose
+// batch is adjacent columns (idist 1) runs as executions over tiles of about this many bytes (0:
+// one execution), so cuFFT's passes over a tile stay in L2; column_tile_min: the fewest columns a
+// tile has (32: 256-byte row segments in complex64; tests set 1 to tile small arrays).
+struct engine_options {
+  int norm_callback = -1;
+  std::int64_t norm_callback_min_elements = 1 << 20;
+  std::int64_t column_tile_bytes = 8 << 20;
+  std::int64_t column_tile_min = 32;
+};
+engine_options get_engine_options() noexcept;
+void set_engine_options(const engine_options& options) noexcept;
+
+// The columns per tile describe() takes for a strided transform of n points whose batch is
+// `batch` adjacent columns of `itemsize` bytes (0: no tiling): the largest power of two times
+// `min_columns` whose tile fits in `tile_bytes` and divides the batch into at least two tiles
+// (0 also when the whole batch fits in one tile).
+std::int64_t column_tile(std::int64_t n, std::int64_t batch, std::int64_t itemsize, std::int64_t tile_bytes,
+                         std::int64_t min_columns) noexcept;
+
 // How a transform maps onto cuFFT (no device work, so host tests can check it): the plan's key and
 // every execution's pointers (one per index of the loop dimensions), and whether the real side of
 // an r2c/c2r has each pointer aligned to its complex type.
@@ -55,7 +80,10 @@ execution describe(transform_kind kind, int direction, const ndarray& in, const 
 // outer to inner, nested strides; for r2c/c2r the last axis is the halved one). The plan comes
 // from the cache; it runs on the current stream of out's device. False (nothing run) when a
 // pointer of the real side of r2c/c2r would not be aligned to its complex type, as cuFFT needs.
-bool execute(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes);
+// `scale` (not 1): the factor the caller applies to the result; when the layout takes it into
+// cupp's store callback (engine_options), the transform applies it and *scaled is set true.
+bool execute(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes,
+             double scale = 1.0, bool* scaled = nullptr);
 
 // A new array of `type` shaped as `a` but with `sizes` along `axes`: a's leading part copied
 // (cast; conjugated when `conjugate`), zeros beyond it.

@@ -293,8 +293,17 @@ timed_call bind_44([[maybe_unused]] const frame& f) {
   return [x0, v0, v1, v2]() -> cupp::ndarray { return cupp::fft::fft(x0, cupp::fft::fft_options{.n = v0, .axis = v1, .norm = v2}); };
 }
 
-// fft.fft(x0, norm='ortho'): fft_complex64_4096sq_rows_ortho, fft_complex64_2p24_ortho
+// fft.fft(x0, axis=0, norm='ortho'): fft_complex64_4096sq_axis0_ortho
 timed_call bind_45([[maybe_unused]] const frame& f) {
+  const cupp::ndarray x0 = f.get("x0");
+  const std::optional<std::int64_t> v0 = std::nullopt;
+  const int v1 = int{0};
+  const std::optional<std::string> v2 = std::optional<std::string>(std::string("ortho"));
+  return [x0, v0, v1, v2]() -> cupp::ndarray { return cupp::fft::fft(x0, cupp::fft::fft_options{.n = v0, .axis = v1, .norm = v2}); };
+}
+
+// fft.fft(x0, norm='ortho'): fft_complex64_4096sq_rows_ortho, fft_complex64_2p24_ortho
+timed_call bind_46([[maybe_unused]] const frame& f) {
   const cupp::ndarray x0 = f.get("x0");
   const std::optional<std::int64_t> v0 = std::nullopt;
   const int v1 = int{-1};
@@ -302,8 +311,17 @@ timed_call bind_45([[maybe_unused]] const frame& f) {
   return [x0, v0, v1, v2]() -> cupp::ndarray { return cupp::fft::fft(x0, cupp::fft::fft_options{.n = v0, .axis = v1, .norm = v2}); };
 }
 
-// matmul(x0, x1): matmul_float32_8192, matmul_float16_8192, matmul_bfloat16_8192, matmul_float64_8192, matmul_complex64_8192, matmul_float32_8192_aT, matmul_float16_4096x64x64, matmul_float16_64x256x256, matmul_bfloat16_4096x64x64, matmul_bfloat16_64x256x256, matmul_float32_4096x64x64, matmul_float32_64x256x256, matmul_int8_4096, matmul_float32_64_host
+// fft.ifft(x0): ifft_complex64_4096sq_rows
 timed_call bind_47([[maybe_unused]] const frame& f) {
+  const cupp::ndarray x0 = f.get("x0");
+  const std::optional<std::int64_t> v0 = std::nullopt;
+  const int v1 = int{-1};
+  const std::optional<std::string> v2 = std::nullopt;
+  return [x0, v0, v1, v2]() -> cupp::ndarray { return cupp::fft::ifft(x0, cupp::fft::fft_options{.n = v0, .axis = v1, .norm = v2}); };
+}
+
+// matmul(x0, x1): matmul_float32_8192, matmul_float16_8192, matmul_bfloat16_8192, matmul_float64_8192, matmul_complex64_8192, matmul_float32_8192_aT, matmul_float16_4096x64x64, matmul_float16_64x256x256, matmul_bfloat16_4096x64x64, matmul_bfloat16_64x256x256, matmul_float32_4096x64x64, matmul_float32_64x256x256, matmul_int8_4096, matmul_float32_64_host
+timed_call bind_49([[maybe_unused]] const frame& f) {
   const cupp::ndarray x0 = f.get("x0");
   const cupp::ndarray x1 = f.get("x1");
   const cupp::casting v0 = cupp::casting::same_kind;
@@ -312,7 +330,7 @@ timed_call bind_47([[maybe_unused]] const frame& f) {
 }
 
 // einsum('bij,bjk->bik', x0, x1): einsum_bij_bjk_float32
-timed_call bind_61([[maybe_unused]] const frame& f) {
+timed_call bind_63([[maybe_unused]] const frame& f) {
   const cupp::ndarray x0 = f.get("x0");
   const cupp::ndarray x1 = f.get("x1");
   const std::string v0 = std::string("bij,bjk->bik");
@@ -324,7 +342,7 @@ timed_call bind_61([[maybe_unused]] const frame& f) {
 }
 
 // einsum('ijkl,jlm->ikm', x0, x1): einsum_ijkl_jlm_float32
-timed_call bind_62([[maybe_unused]] const frame& f) {
+timed_call bind_64([[maybe_unused]] const frame& f) {
   const cupp::ndarray x0 = f.get("x0");
   const cupp::ndarray x1 = f.get("x1");
   const std::string v0 = std::string("ijkl,jlm->ikm");
@@ -336,19 +354,19 @@ timed_call bind_62([[maybe_unused]] const frame& f) {
 }
 
 // random.random(268435456): random_random_float64
-timed_call bind_63([[maybe_unused]] const frame& f) {
+timed_call bind_65([[maybe_unused]] const frame& f) {
   const std::optional<cupp::shape_t> v0 = std::optional<cupp::shape_t>(cupp::shape_t{268435456});
   return [v0]() -> cupp::ndarray { return cupp::random::random(v0); };
 }
 
 // random.standard_normal(268435456): random_standard_normal_float64
-timed_call bind_64([[maybe_unused]] const frame& f) {
+timed_call bind_66([[maybe_unused]] const frame& f) {
   const std::optional<cupp::shape_t> v0 = std::optional<cupp::shape_t>(cupp::shape_t{268435456});
   return [v0]() -> cupp::ndarray { return cupp::random::standard_normal(v0); };
 }
 
 // random.randint(0, 1000000, 134217728): random_randint_int64
-timed_call bind_65([[maybe_unused]] const frame& f) {
+timed_call bind_67([[maybe_unused]] const frame& f) {
   const cupp::operand v0 = cupp::operand(cupp::weak_scalar(std::int64_t{0}));
   const std::optional<cupp::operand> v1 = std::optional<cupp::operand>(cupp::operand(cupp::weak_scalar(std::int64_t{1000000})));
   const std::optional<cupp::shape_t> v2 = std::optional<cupp::shape_t>(cupp::shape_t{134217728});
@@ -357,7 +375,7 @@ timed_call bind_65([[maybe_unused]] const frame& f) {
 }
 
 // random.choice(16777216, 1048576, replace=False): random_choice_noreplace
-timed_call bind_66([[maybe_unused]] const frame& f) {
+timed_call bind_68([[maybe_unused]] const frame& f) {
   const std::int64_t v0 = std::int64_t{16777216};
   const std::optional<cupp::shape_t> v1 = std::optional<cupp::shape_t>(cupp::shape_t{1048576});
   const bool v2 = false;
@@ -414,28 +432,30 @@ std::span<const case_binding> case_bindings() {
       {"rfft_float32_2p24", R"cupp(fft.rfft(x0))cupp", R"cupp()cupp", {}, &bind_42},
       {"fft_complex64_4096sq_rows", R"cupp(fft.fft(x0))cupp", R"cupp()cupp", {}, &bind_40},
       {"fft_complex64_4096sq_axis0", R"cupp(fft.fft(x0, axis=0))cupp", R"cupp()cupp", {}, &bind_44},
-      {"fft_complex64_4096sq_rows_ortho", R"cupp(fft.fft(x0, norm='ortho'))cupp", R"cupp()cupp", {}, &bind_45},
-      {"fft_complex64_2p24_ortho", R"cupp(fft.fft(x0, norm='ortho'))cupp", R"cupp()cupp", {}, &bind_45},
-      {"matmul_float32_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_float16_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_bfloat16_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_float64_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_complex64_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_float32_8192_aT", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_float16_4096x64x64", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_float16_64x256x256", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_bfloat16_4096x64x64", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_bfloat16_64x256x256", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_float32_4096x64x64", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_float32_64x256x256", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_int8_4096", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"matmul_float32_64_host", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_47},
-      {"einsum_bij_bjk_float32", R"cupp(einsum('bij,bjk->bik', x0, x1))cupp", R"cupp()cupp", {}, &bind_61},
-      {"einsum_ijkl_jlm_float32", R"cupp(einsum('ijkl,jlm->ikm', x0, x1))cupp", R"cupp()cupp", {}, &bind_62},
-      {"random_random_float64", R"cupp(random.random(268435456))cupp", R"cupp()cupp", {}, &bind_63},
-      {"random_standard_normal_float64", R"cupp(random.standard_normal(268435456))cupp", R"cupp()cupp", {}, &bind_64},
-      {"random_randint_int64", R"cupp(random.randint(0, 1000000, 134217728))cupp", R"cupp()cupp", {}, &bind_65},
-      {"random_choice_noreplace", R"cupp(random.choice(16777216, 1048576, replace=False))cupp", R"cupp()cupp", {}, &bind_66},
+      {"fft_complex64_4096sq_axis0_ortho", R"cupp(fft.fft(x0, axis=0, norm='ortho'))cupp", R"cupp()cupp", {}, &bind_45},
+      {"fft_complex64_4096sq_rows_ortho", R"cupp(fft.fft(x0, norm='ortho'))cupp", R"cupp()cupp", {}, &bind_46},
+      {"ifft_complex64_4096sq_rows", R"cupp(fft.ifft(x0))cupp", R"cupp()cupp", {}, &bind_47},
+      {"fft_complex64_2p24_ortho", R"cupp(fft.fft(x0, norm='ortho'))cupp", R"cupp()cupp", {}, &bind_46},
+      {"matmul_float32_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_float16_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_bfloat16_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_float64_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_complex64_8192", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_float32_8192_aT", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_float16_4096x64x64", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_float16_64x256x256", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_bfloat16_4096x64x64", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_bfloat16_64x256x256", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_float32_4096x64x64", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_float32_64x256x256", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_int8_4096", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"matmul_float32_64_host", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
+      {"einsum_bij_bjk_float32", R"cupp(einsum('bij,bjk->bik', x0, x1))cupp", R"cupp()cupp", {}, &bind_63},
+      {"einsum_ijkl_jlm_float32", R"cupp(einsum('ijkl,jlm->ikm', x0, x1))cupp", R"cupp()cupp", {}, &bind_64},
+      {"random_random_float64", R"cupp(random.random(268435456))cupp", R"cupp()cupp", {}, &bind_65},
+      {"random_standard_normal_float64", R"cupp(random.standard_normal(268435456))cupp", R"cupp()cupp", {}, &bind_66},
+      {"random_randint_int64", R"cupp(random.randint(0, 1000000, 134217728))cupp", R"cupp()cupp", {}, &bind_67},
+      {"random_choice_noreplace", R"cupp(random.choice(16777216, 1048576, replace=False))cupp", R"cupp()cupp", {}, &bind_68},
   };
   return table;
 }

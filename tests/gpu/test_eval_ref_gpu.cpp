@@ -50,6 +50,8 @@
 #include "functions.hpp"
 #include "gpu_support.hpp"
 #include "parser.hpp"
+#include "plan_cache.hpp"  // (the fft module's engine options)
+#include "transform.hpp"
 #include "reference_set.hpp"
 
 namespace cupp {
@@ -362,6 +364,20 @@ TEST(EvalRefGpu, SortingWithoutCub) {
   const std::uint64_t before = detail::cub_sort_launches();
   check_eval_reference_set("sorting");
   EXPECT_EQ(detail::cub_sort_launches(), before) << "a CUB kernel ran with the accelerator off";
+}
+
+// The fft family once more with the norm factor in cupp's store callback wherever it can go and
+// strided columns tiled wherever they can be (tiles of 2 columns up), for the process while it
+// runs: both engine paths must agree with NumPy, and the callback must have scaled.
+TEST(EvalRefGpu, FftNormInStoreCallbackAndColumnTiles) {
+  struct restore {
+    fft::detail::engine_options saved = fft::detail::get_engine_options();
+    restore() { fft::detail::set_engine_options({.norm_callback = 1, .column_tile_bytes = 2048, .column_tile_min = 2}); }
+    ~restore() { fft::detail::set_engine_options(saved); }
+  } forced;
+  const std::uint64_t before = fft::detail::scaled_executions();
+  check_eval_reference_set("fft");
+  EXPECT_GT(fft::detail::scaled_executions(), before) << "no transform scaled in the store callback";
 }
 
 class Families : public ::testing::TestWithParam<std::string> {};

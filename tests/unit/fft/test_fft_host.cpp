@@ -140,7 +140,15 @@ TEST(FftHost, CallbacksCompileToLtoIrAndNest) {
 using fft::detail::describe;
 using fft::detail::transform_kind;
 
+// The engine's process-wide options, set for one test and restored after it.
+struct engine_options_scope {
+  fft::detail::engine_options saved = fft::detail::get_engine_options();
+  explicit engine_options_scope(fft::detail::engine_options o) { fft::detail::set_engine_options(o); }
+  ~engine_options_scope() { fft::detail::set_engine_options(saved); }
+};
+
 TEST(FftHost, AxisZeroIsPlannedWithStridesAndOneExecution) {
+  engine_options_scope no_tiles({.column_tile_bytes = 0});
   test::fake_array a({4096, 4096}, complex64), out({4096, 4096}, complex64);
   const int axis0[] = {0};
   const auto e = describe(transform_kind::c2c, -1, a.a, out.a, axis0);
@@ -151,6 +159,49 @@ TEST(FftHost, AxisZeroIsPlannedWithStridesAndOneExecution) {
   EXPECT_EQ(e.key.batch, 4096);
   EXPECT_EQ(e.runs.size(), 1u);
   EXPECT_EQ(e.runs[0].in, a.a.data());
+}
+
+TEST(FftHost, AxisZeroRunsOverColumnTilesOfOnePlan) {
+  // Default options: 8 MiB tiles, so 256 columns of 4096 complex64 points, 16 executions of one
+  // plan (batch 256) over pointers 256 columns apart, the same strides.
+  ASSERT_EQ(fft::detail::get_engine_options().column_tile_bytes, 8 << 20);
+  test::fake_array a({4096, 4096}, complex64), out({4096, 4096}, complex64);
+  const int axis0[] = {0};
+  const auto e = describe(transform_kind::c2c, -1, a.a, out.a, axis0);
+  EXPECT_EQ(e.key.istride, 4096);
+  EXPECT_EQ(e.key.idist, 1);
+  EXPECT_EQ(e.key.batch, 256);
+  ASSERT_EQ(e.runs.size(), 16u);
+  for (std::size_t i = 0; i < e.runs.size(); ++i) {
+    EXPECT_EQ(static_cast<char*>(e.runs[i].in) - static_cast<char*>(a.a.data()), static_cast<std::ptrdiff_t>(i * 256 * 8));
+    EXPECT_EQ(static_cast<char*>(e.runs[i].out) - static_cast<char*>(out.a.data()), static_cast<std::ptrdiff_t>(i * 256 * 8));
+  }
+  // A 3-d array: the outer axis loops, the tiles of each outer index run together (innermost).
+  test::fake_array b({2, 1024, 1024}, complex128), bout({2, 1024, 1024}, complex128);
+  const int axis1[] = {1};
+  const auto e3 = describe(transform_kind::c2c, -1, b.a, bout.a, axis1);
+  EXPECT_EQ(e3.key.batch, 512);  // 1024 points x 16 bytes x 512 columns = 8 MiB
+  ASSERT_EQ(e3.runs.size(), 4u);
+  EXPECT_EQ(static_cast<char*>(e3.runs[1].in) - static_cast<char*>(b.a.data()), 512 * 16);
+  EXPECT_EQ(static_cast<char*>(e3.runs[2].in) - static_cast<char*>(b.a.data()), 1024 * 1024 * 16);
+  // Last-axis transforms and small arrays are not tiled.
+  const int last[] = {1};
+  EXPECT_EQ(describe(transform_kind::c2c, -1, a.a, out.a, last).runs.size(), 1u);
+  test::fake_array s({64, 32}, complex64), sout({64, 32}, complex64);
+  EXPECT_EQ(describe(transform_kind::c2c, -1, s.a, sout.a, axis0).runs.size(), 1u);
+}
+
+TEST(FftHost, ColumnTileSizes) {
+  using fft::detail::column_tile;
+  EXPECT_EQ(column_tile(4096, 4096, 8, 8 << 20, 32), 256);
+  EXPECT_EQ(column_tile(4096, 256, 8, 8 << 20, 32), 0);   // 8 MiB: one tile, nothing to split
+  EXPECT_EQ(column_tile(4096, 512, 8, 8 << 20, 32), 256);
+  EXPECT_EQ(column_tile(1 << 20, 64, 8, 8 << 20, 32), 0); // 32 columns are already too big
+  EXPECT_EQ(column_tile(4096, 3072, 8, 8 << 20, 32), 256);  // 3072 = 12 x 256
+  EXPECT_EQ(column_tile(4096, 33 * 32, 8, 8 << 20, 32), 32);  // 1056 = 33 x 32: only 32 divides
+  EXPECT_EQ(column_tile(4096, 1000, 8, 8 << 20, 32), 0);    // no power-of-two multiple of 32 divides 1000
+  EXPECT_EQ(column_tile(16, 6, 8, 512, 1), 2);              // small tiles (the tests' setting)
+  EXPECT_EQ(column_tile(4096, 4096, 8, 0, 32), 0);          // off
 }
 
 TEST(FftHost, MiddleAxisLoopsOverTheOuterAxis) {

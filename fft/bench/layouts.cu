@@ -1,0 +1,292 @@
+// The fft module's layout study (issue 26): raw cuFFT timings, without cupp, of the choices the
+// engine makes for a transform along a non-last axis and for the norm factor. It prints one line
+// per variant ("name shape ms ratio-to-reference"), CUDA-event medians after warm-up:
+//   axis0: along axis 0 of a C-ordered rows x cols complex array, against the last-axis plan of
+//     the same array: the strided plan (istride cols, idist 1, batch cols) out of place and in
+//     place, the same plan run over column tiles of T columns (one plan of batch T, executions
+//     over shifted pointers, so cuFFT's passes over one tile stay in L2), and a copy to the
+//     transposed layout + a last-axis plan + a copy back.
+//   scale: a transform and its norm factor, against the unnormalised transform: a separate scaling
+//     kernel after it, and an LTO store callback (NVRTC -dlto, cufftXtSetJITCallback) that
+//     multiplies as it stores; with the planning time of the first and later callback plans.
+// Build (no CMake target: a study, not a test):
+//   nvcc -O2 -std=c++17 -arch=sm_90 fft/bench/layouts.cu -o layouts -lcufft -lnvrtc
+#include <cuda_runtime.h>
+#include <cufft.h>
+#include <cufftXt.h>
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <tuple>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                                                  \
+  do {                                                                                         \
+    auto r_ = (x);                                                                             \
+    if (r_ != 0) {                                                                             \
+      std::fprintf(stderr, "%s failed (%d) at line %d\n", #x, static_cast<int>(r_), __LINE__); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
+  } while (0)
+
+static double median_ms(const std::function<void()>& f, int reps = 25) {
+  for (int i = 0; i < 3; ++i) f();
+  CK(cudaDeviceSynchronize());
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  std::vector<float> t;
+  for (int i = 0; i < reps; ++i) {
+    CK(cudaEventRecord(a));
+    f();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  CK(cudaGetLastError());
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class T>
+__global__ void scale_kernel(T* x, long long n, double s) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    x[i].x = x[i].x * s;
+    x[i].y = x[i].y * s;
+  }
+}
+
+__global__ void fill_kernel(float2* x, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    x[i] = make_float2(float((i * 2654435761ull) % 1000) * 1e-3f - 0.5f, float((i * 40503ull) % 997) * 1e-3f - 0.5f);
+}
+
+template <class T>
+__global__ void transpose_kernel(const T* in, T* out, long long rows, long long cols) {
+  __shared__ T tile[32][33];
+  const long long c = blockIdx.x * 32 + threadIdx.x;
+  for (int j = threadIdx.y; j < 32; j += blockDim.y) {
+    const long long r = blockIdx.y * 32 + j;
+    if (r < rows && c < cols) tile[j][threadIdx.x] = in[r * cols + c];
+  }
+  __syncthreads();
+  const long long r2 = blockIdx.y * 32 + threadIdx.x;
+  for (int j = threadIdx.y; j < 32; j += blockDim.y) {
+    const long long c2 = blockIdx.x * 32 + j;
+    if (r2 < rows && c2 < cols) out[c2 * rows + r2] = tile[threadIdx.x][j];
+  }
+}
+
+static const char* scale_source =
+    "__device__ void cupp_scale_c(void* out, unsigned long long i, float2 v, void* info, void*) {\n"
+    "  const float s = *static_cast<const float*>(info);\n"
+    "  static_cast<float2*>(out)[i] = make_float2(v.x * s, v.y * s);\n}\n"
+    "__device__ void cupp_scale_z(void* out, unsigned long long i, double2 v, void* info, void*) {\n"
+    "  const double s = *static_cast<const double*>(info);\n"
+    "  static_cast<double2*>(out)[i] = make_double2(v.x * s, v.y * s);\n}\n";
+
+static std::string ltoir() {
+  nvrtcProgram p;
+  CK(nvrtcCreateProgram(&p, scale_source, "scale.cu", 0, nullptr, nullptr));
+  const char* opts[] = {"-dlto", "-rdc=true", "-arch=compute_90"};
+  if (nvrtcCompileProgram(p, 3, opts) != NVRTC_SUCCESS) {
+    size_t n;
+    nvrtcGetProgramLogSize(p, &n);
+    std::string log(n, '\0');
+    nvrtcGetProgramLog(p, log.data());
+    std::fprintf(stderr, "%s\n", log.c_str());
+    std::exit(1);
+  }
+  size_t n;
+  CK(nvrtcGetLTOIRSize(p, &n));
+  std::string ir(n, '\0');
+  CK(nvrtcGetLTOIR(p, ir.data()));
+  nvrtcDestroyProgram(&p);
+  return ir;
+}
+
+struct plan_t {
+  cufftHandle h = 0;
+  void* work = nullptr;
+  double plan_ms = 0;
+  ~plan_t() {
+    if (h) cufftDestroy(h);
+    if (work) cudaFree(work);
+  }
+};
+
+// A rank-1 plan: n points at stride `stride`, `batch` transforms `dist` apart (same layout in and
+// out); with the scale store callback when `cb_info` is given.
+static plan_t* make_plan(long long n, long long stride, long long dist, long long batch, bool dbl, void* cb_info,
+                         const std::string* ir) {
+  auto* p = new plan_t;
+  auto t0 = std::chrono::steady_clock::now();
+  CK(cufftCreate(&p->h));
+  CK(cufftSetAutoAllocation(p->h, 0));
+  if (cb_info) {
+    void* info = cb_info;
+    CK(cufftXtSetJITCallback(p->h, dbl ? "cupp_scale_z" : "cupp_scale_c", ir->data(), ir->size(),
+                             dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX, &info));
+  }
+  long long nn[1] = {n}, emb[1] = {n};
+  size_t ws = 0;
+  const cudaDataType t = dbl ? CUDA_C_64F : CUDA_C_32F;
+  if (const cufftResult r = cufftXtMakePlanMany(p->h, 1, nn, emb, stride, dist, t, emb, stride, dist, t, batch, &ws, t)) {
+    std::printf("cufftXtMakePlanMany failed (%d): n %lld stride %lld dist %lld batch %lld%s\n", static_cast<int>(r), n,
+                stride, dist, batch, cb_info ? " with the callback" : "");
+    delete p;
+    return nullptr;
+  }
+  p->plan_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (ws) CK(cudaMalloc(&p->work, ws));
+  if (ws) CK(cufftSetWorkArea(p->h, p->work));
+  return p;
+}
+
+static void line(const char* what, const char* shape, double ms, double ref) {
+  std::printf("%-34s %-14s %8.4f ms  %5.2fx\n", what, shape, ms, ms / ref);
+  std::fflush(stdout);
+}
+
+static void axis0(long long rows, long long cols) {
+  const long long total = rows * cols;
+  float2 *x, *y, *t;
+  CK(cudaMalloc(&x, total * 8));
+  CK(cudaMalloc(&y, total * 8));
+  CK(cudaMalloc(&t, total * 8));
+  fill_kernel<<<1024, 256>>>(x, total);
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "%lldx%lld", rows, cols);
+  const double copy = median_ms([&] { CK(cudaMemcpyAsync(y, x, total * 8, cudaMemcpyDeviceToDevice)); });
+  std::unique_ptr<plan_t> last(make_plan(cols, 1, cols, rows, false, nullptr, nullptr));
+  const double ref = median_ms([&] { CK(cufftXtExec(last->h, x, y, CUFFT_FORWARD)); });
+  line("copy floor (memcpy d2d)", shape, copy, ref);
+  line("last axis (reference)", shape, ref, ref);
+  {
+    std::unique_ptr<plan_t> p(make_plan(rows, cols, 1, cols, false, nullptr, nullptr));
+    line("axis0 strided out of place", shape, median_ms([&] { CK(cufftXtExec(p->h, x, y, CUFFT_FORWARD)); }), ref);
+    line("axis0 strided in place", shape, median_ms([&] { CK(cufftXtExec(p->h, y, y, CUFFT_FORWARD)); }), ref);
+  }
+  for (long long tile : {64LL, 128LL, 256LL, 512LL, 1024LL, 2048LL}) {
+    if (tile >= cols || cols % tile) continue;
+    std::unique_ptr<plan_t> p(make_plan(rows, cols, 1, tile, false, nullptr, nullptr));
+    char what[64];
+    std::snprintf(what, sizeof what, "axis0 tiles of %lld columns", tile);
+    line(what, shape, median_ms([&] {
+           for (long long c = 0; c < cols; c += tile) CK(cufftXtExec(p->h, x + c, y + c, CUFFT_FORWARD));
+         }),
+         ref);
+  }
+  {
+    std::unique_ptr<plan_t> p(make_plan(rows, 1, rows, cols, false, nullptr, nullptr));
+    const dim3 block(32, 8);
+    line("axis0 transpose+last+transpose", shape, median_ms([&] {
+           transpose_kernel<<<dim3((cols + 31) / 32, (rows + 31) / 32), block>>>(x, t, rows, cols);
+           CK(cufftXtExec(p->h, t, t, CUFFT_FORWARD));
+           transpose_kernel<<<dim3((rows + 31) / 32, (cols + 31) / 32), block>>>(t, y, cols, rows);
+         }),
+         ref);
+    line("  (the transposed plan alone)", shape, median_ms([&] { CK(cufftXtExec(p->h, t, y, CUFFT_FORWARD)); }), ref);
+  }
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(t);
+}
+
+// A batch of `batch` n-point transforms (contiguous), double precision when dbl.
+static void scale(long long n, long long batch, bool dbl, const std::string& ir, void* info) {
+  const long long total = n * batch, item = dbl ? 16 : 8;
+  void *x, *y;
+  CK(cudaMalloc(&x, total * item));
+  CK(cudaMalloc(&y, total * item));
+  CK(cudaMemset(x, 0, total * item));
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "%lldx%lld%s", batch, n, dbl ? " c128" : "");
+  std::unique_ptr<plan_t> plain(make_plan(n, 1, n, batch, dbl, nullptr, nullptr));
+  const double ref = median_ms([&] { CK(cufftXtExec(plain->h, x, y, CUFFT_FORWARD)); });
+  line("scale: plain transform", shape, ref, ref);
+  line("scale: transform + scaling kernel", shape, median_ms([&] {
+         CK(cufftXtExec(plain->h, x, y, CUFFT_FORWARD));
+         if (dbl) scale_kernel<<<1024, 256>>>(static_cast<double2*>(y), total, 0.5);
+         else scale_kernel<<<1024, 256>>>(static_cast<float2*>(y), total, 0.5);
+       }),
+       ref);
+  std::unique_ptr<plan_t> cb(make_plan(n, 1, n, batch, dbl, info, &ir));
+  if (!cb) return;
+  line("scale: store callback", shape, median_ms([&] { CK(cufftXtExec(cb->h, x, y, CUFFT_FORWARD)); }), ref);
+  std::printf("%-34s %-14s plan %.1f ms (plain %.1f ms)\n", "scale: callback planning", shape, cb->plan_ms, plain->plan_ms);
+  cudaFree(x);
+  cudaFree(y);
+}
+
+int main() {
+  int dev = 0;
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, dev));
+  std::printf("%s, L2 %d MiB, cuFFT ", prop.name, prop.l2CacheSize >> 20);
+  int v = 0;
+  cufftGetVersion(&v);
+  std::printf("%d\n", v);
+  for (auto [r, c] : std::vector<std::pair<long long, long long>>{
+           {4096, 4096}, {2048, 2048}, {8192, 8192}, {1024, 16384}, {16384, 1024}, {1024, 1024}, {4096, 256}})
+    axis0(r, c);
+  // axis 0 with the scale callback, strided and tiled (4096^2)
+  const std::string ir = ltoir();
+  float* sf;
+  double* sd;
+  CK(cudaMalloc(&sf, 4));
+  CK(cudaMalloc(&sd, 8));
+  const float hf = 0.5f;
+  const double hd = 0.5;
+  CK(cudaMemcpy(sf, &hf, 4, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(sd, &hd, 8, cudaMemcpyHostToDevice));
+  for (auto [n, b, d] : std::vector<std::tuple<long long, long long, bool>>{{4096, 4096, false},
+                                                                            {1LL << 24, 1, false},
+                                                                            {1LL << 20, 1, false},
+                                                                            {1LL << 22, 1, false},
+                                                                            {256, 65536, false},
+                                                                            {1LL << 20, 16, false},
+                                                                            {1024, 1024, false},
+                                                                            {64, 64, false},
+                                                                            {4096, 4096, true},
+                                                                            {1LL << 23, 1, true},
+                                                                            {4096, 1, false},
+                                                                            {4096, 2, false}})
+    scale(n, b, d, ir, d ? static_cast<void*>(sd) : static_cast<void*>(sf));
+  {
+    // axis 0 of 4096^2 with the callback: strided, and in tiles of 512 / 1024
+    const long long rows = 4096, cols = 4096, total = rows * cols;
+    float2 *x, *y;
+    CK(cudaMalloc(&x, total * 8));
+    CK(cudaMalloc(&y, total * 8));
+    fill_kernel<<<1024, 256>>>(x, total);
+    std::unique_ptr<plan_t> last(make_plan(cols, 1, cols, rows, false, nullptr, nullptr));
+    const double ref = median_ms([&] { CK(cufftXtExec(last->h, x, y, CUFFT_FORWARD)); });
+    std::unique_ptr<plan_t> s(make_plan(rows, cols, 1, cols, false, sf, &ir));
+    if (s) line("axis0 strided + store callback", "4096x4096", median_ms([&] { CK(cufftXtExec(s->h, x, y, CUFFT_FORWARD)); }), ref);
+    for (long long tile : {256LL, 512LL, 1024LL}) {
+      std::unique_ptr<plan_t> p(make_plan(rows, cols, 1, tile, false, sf, &ir));
+      if (!p) continue;
+      char what[64];
+      std::snprintf(what, sizeof what, "axis0 tiles %lld + store callback", tile);
+      line(what, "4096x4096", median_ms([&] {
+             for (long long c = 0; c < cols; c += tile) CK(cufftXtExec(p->h, x + c, y + c, CUFFT_FORWARD));
+           }),
+           ref);
+    }
+    cudaFree(x);
+    cudaFree(y);
+  }
+  std::printf("layouts: done\n");
+  return 0;
+}

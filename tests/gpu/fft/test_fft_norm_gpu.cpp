@@ -1,0 +1,183 @@
+// The fft engine's two layout choices on the GPU: the norm factor folded into cupp's LTO store
+// callback (no second pass) and transforms along a strided axis run over tiles of adjacent columns.
+// Each is compared with the other way of computing the same thing (the scaling pass; one
+// execution over all columns; the last-axis transform of the transposed array), over complex64,
+// complex128, r2c and c2r, every norm, and checked to have taken the path it claims (the count of
+// executions that scaled in the callback, the plan key). The NumPy reference cases run through
+// both paths too (tests/gpu/test_eval_ref_gpu.cpp, EvalRefGpu.FftNormInStoreCallbackAndColumnTiles).
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cupp/creation.hpp"
+#include "cupp/fft.hpp"
+#include "cupp/testing/gtest.hpp"
+#include "cupp/ufunc.hpp"
+#include "gpu_support.hpp"
+#include "plan_cache.hpp"
+#include "transform.hpp"
+
+namespace cupp {
+namespace {
+
+using fft::detail::engine_options;
+
+struct options_scope {
+  engine_options saved = fft::detail::get_engine_options();
+  explicit options_scope(engine_options o) { fft::detail::set_engine_options(o); }
+  ~options_scope() { fft::detail::set_engine_options(saved); }
+};
+
+ndarray random_complex(std::vector<std::int64_t> shape, dtype type, unsigned seed) {
+  std::int64_t n = 1;
+  for (auto s : shape) n *= s;
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> d;
+  std::vector<std::complex<double>> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = {d(gen), d(gen)};
+  return astype(asarray(std::span<const std::complex<double>>(v)).reshape(shape), type);
+}
+
+ndarray random_real(std::vector<std::int64_t> shape, dtype type, unsigned seed) {
+  std::int64_t n = 1;
+  for (auto s : shape) n *= s;
+  std::mt19937 gen(seed);
+  std::normal_distribution<double> d;
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = d(gen);
+  return astype(asarray(std::span<const double>(v)).reshape(shape), type);
+}
+
+testing::allclose_options tol(dtype t) {
+  return t == complex128 || t == float64 ? testing::allclose_options{.rtol = 1e-12, .atol = 1e-12}
+                                         : testing::allclose_options{.rtol = 2e-5, .atol = 2e-5};
+}
+
+TEST(FftNormGpu, StoreCallbackScalesAsTheScalingPass) {
+  CUPP_REQUIRE_GPU();
+  for (dtype t : {complex64, complex128}) {
+    const ndarray a = random_complex({96, 160}, t, 1);  // 160 = 2^5 * 5, batched rows
+    for (const char* norm : {"ortho", "forward"}) {
+      for (int axis : {1, 0}) {
+        SCOPED_TRACE(t.name() + " norm " + norm + " axis " + std::to_string(axis));
+        ndarray by_pass, by_callback, inverse_pass, inverse_callback;
+        {
+          options_scope pass({.norm_callback = 0});
+          const std::uint64_t before = fft::detail::scaled_executions();
+          by_pass = fft::fft(a, {.axis = axis, .norm = norm});
+          inverse_pass = fft::ifft(a, {.axis = axis});  // backward: 1/n on the inverse
+          EXPECT_EQ(fft::detail::scaled_executions(), before);
+          EXPECT_EQ(fft::detail::last_plan_key().scale, 1.0);
+        }
+        {
+          options_scope callback({.norm_callback = 1});
+          const std::uint64_t before = fft::detail::scaled_executions();
+          by_callback = fft::fft(a, {.axis = axis, .norm = norm});
+          EXPECT_GT(fft::detail::scaled_executions(), before) << "the store callback did not scale";
+          EXPECT_NE(fft::detail::last_plan_key().scale, 1.0);
+          inverse_callback = fft::ifft(a, {.axis = axis});
+          EXPECT_NE(fft::detail::last_plan_key().scale, 1.0);
+        }
+        CUPP_ASSERT_ALLCLOSE(by_callback, by_pass, tol(t));
+        CUPP_ASSERT_ALLCLOSE(inverse_callback, inverse_pass, tol(t));
+        // And the factor is the norm's: ortho is the unnormalised transform over sqrt(n).
+        const double n = static_cast<double>(a.shape()[axis]);
+        const ndarray plain = fft::fft(a, {.axis = axis});
+        CUPP_ASSERT_ALLCLOSE(by_callback, plain * (std::string(norm) == "ortho" ? 1.0 / std::sqrt(n) : 1.0 / n), tol(t));
+      }
+    }
+  }
+}
+
+TEST(FftNormGpu, RealTransformsScaleInTheStoreCallback) {
+  CUPP_REQUIRE_GPU();
+  for (dtype t : {float32, float64}) {
+    SCOPED_TRACE(t.name());
+    const ndarray x = random_real({64, 250}, t, 2);
+    ndarray r_pass, r_cb, i_pass, i_cb;
+    {
+      options_scope pass({.norm_callback = 0});
+      r_pass = fft::rfft(x, {.norm = "ortho"});
+      i_pass = fft::irfft(r_pass, {.n = 250, .norm = "ortho"});
+    }
+    {
+      options_scope callback({.norm_callback = 1});
+      const std::uint64_t before = fft::detail::scaled_executions();
+      r_cb = fft::rfft(x, {.norm = "ortho"});
+      const std::uint64_t after_r2c = fft::detail::scaled_executions();
+      EXPECT_GT(after_r2c, before);
+      i_cb = fft::irfft(r_pass, {.n = 250, .norm = "ortho"});  // c2r: the real store callback
+      EXPECT_GT(fft::detail::scaled_executions(), after_r2c);
+    }
+    CUPP_ASSERT_ALLCLOSE(r_cb, r_pass, tol(t));
+    CUPP_ASSERT_ALLCLOSE(i_cb, i_pass, tol(t));
+    CUPP_ASSERT_ALLCLOSE(i_cb, x, tol(t));  // ortho round trip
+  }
+}
+
+TEST(FftNormGpu, DefaultChoiceUsesTheCallbackOnBatchesAndThePassOnOneTransform) {
+  CUPP_REQUIRE_GPU();
+  options_scope automatic({.norm_callback = -1});
+  ASSERT_EQ(fft::detail::get_engine_options().norm_callback_min_elements, 1 << 20);
+  const ndarray rows = random_complex({1024, 1024}, complex64, 3);  // 2^20 points in batched rows
+  std::uint64_t before = fft::detail::scaled_executions();
+  const ndarray r = fft::fft(rows, {.norm = "ortho"});
+  EXPECT_GT(fft::detail::scaled_executions(), before);
+  CUPP_ASSERT_ALLCLOSE(r, fft::fft(rows) / 32.0, tol(complex64));
+  const ndarray small = random_complex({64, 1024}, complex64, 7);  // a small batch: the pass
+  before = fft::detail::scaled_executions();
+  CUPP_ASSERT_ALLCLOSE(fft::fft(small, {.norm = "ortho"}), fft::fft(small) / 32.0, tol(complex64));
+  EXPECT_EQ(fft::detail::scaled_executions(), before);
+  const ndarray one = random_complex({1 << 16}, complex64, 4);
+  before = fft::detail::scaled_executions();
+  const ndarray o = fft::fft(one, {.norm = "forward"});
+  EXPECT_EQ(fft::detail::scaled_executions(), before) << "one long transform keeps the scaling pass";
+  CUPP_ASSERT_ALLCLOSE(o, fft::fft(one) / 65536.0, tol(complex64));
+  // A user's callback set: the norm is the pass after it, cupp's callback is not attached.
+  before = fft::detail::scaled_executions();
+  {
+    fft::set_cufft_callbacks guard({.store = R"(
+__device__ void keep(void* out, unsigned long long i, cufftComplex v, void*, void*) {
+  static_cast<cufftComplex*>(out)[i] = v;
+})", .store_name = "keep"});
+    const ndarray u = fft::fft(rows, {.norm = "ortho"});
+    CUPP_ASSERT_ALLCLOSE(u, r, tol(complex64));
+  }
+  EXPECT_EQ(fft::detail::scaled_executions(), before);
+}
+
+TEST(FftNormGpu, ColumnTilesGiveTheOneExecutionResult) {
+  CUPP_REQUIRE_GPU();
+  for (dtype t : {complex64, complex128}) {
+    SCOPED_TRACE(t.name());
+    const ndarray a = random_complex({2048, 512}, t, 5);
+    ndarray whole, tiled;
+    {
+      options_scope one({.column_tile_bytes = 0});
+      whole = fft::fft(a, {.axis = 0});
+      EXPECT_EQ(fft::detail::last_plan_key().batch, 512);
+    }
+    {
+      options_scope tiles({.column_tile_bytes = 2 << 20});  // 2048 points: 64 (c128) or 128 columns a tile
+      tiled = fft::fft(a, {.axis = 0, .norm = "ortho"});
+      EXPECT_EQ(fft::detail::last_plan_key().batch, t == complex64 ? 128 : 64);
+      EXPECT_EQ(fft::detail::last_plan_key().istride, 512);
+    }
+    CUPP_ASSERT_ALLCLOSE(tiled, whole / std::sqrt(2048.0), tol(t));
+    // Independent of both: the last-axis transform of the transposed copy, transposed back.
+    CUPP_ASSERT_ALLCLOSE(whole, fft::fft(ascontiguousarray(a.T())).T(), tol(t));
+  }
+  // r2c and c2r along axis 0 in tiles: the real rows stay aligned.
+  const ndarray x = random_real({1024, 256}, float32, 6);
+  options_scope tiles({.column_tile_bytes = 256 << 10});
+  const ndarray spectrum = fft::rfft(x, {.axis = 0});
+  EXPECT_EQ(fft::detail::last_plan_key().batch, 32);  // 1024 points, 8-byte complex side: 32 columns a tile
+  CUPP_ASSERT_ALLCLOSE(spectrum, fft::rfft(ascontiguousarray(x.T())).T(), tol(complex64));
+  CUPP_ASSERT_ALLCLOSE(fft::irfft(spectrum, {.n = 1024, .axis = 0}), x, tol(float32));
+}
+
+}  // namespace
+}  // namespace cupp
