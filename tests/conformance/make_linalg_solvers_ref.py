@@ -657,5 +657,18 @@ add("solve_triangular_singular", Eval("linalg.solve_triangular(a, b)", a=np.triu
 add("lu_factor_rect", Eval("linalg.lu_factor(a)", a=np.ones((3, 4))), numpy2=True)
 add("lu_i4", Eval("linalg.lu(a)", rtol=1e-9, a=np.array([[1, 2], [3, 4]], "int32")), numpy2=True)
 
+# Without SciPy (a NumPy 2 machine that lacks it) the SciPy cases are left out, and said so.
+SCIPY_ROUTINES = ("lu", "lu_factor", "lu_solve", "cho_factor", "cho_solve", "solve_triangular")
+if routine_ref.NUMPY2:
+    try:
+        _scipy()
+    except ImportError as _e:
+        _gone = [k for k, v in EVAL_CASES.items() if any(f"linalg.{r}(" in v.expr for r in SCIPY_ROUTINES)]
+        for _k in _gone:
+            del EVAL_CASES[_k]
+            NUMPY2_ONLY.discard(_k)
+        print(f"make_linalg_solvers_ref.py: SciPy is not available ({_e}); {len(_gone)} scipy.linalg cases left out",
+              file=sys.stderr)
+
 if __name__ == "__main__":
     sys.exit(routine_ref.main({}, set(), __doc__, EVAL_CASES, NUMPY2_ONLY))

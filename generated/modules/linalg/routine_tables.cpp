@@ -55,7 +55,7 @@ std::span<const routine_info> linalg_solver_routines() noexcept {
       {"linalg.vector_norm", R"cupp(linalg.vector_norm(x, /, *, axis=None, keepdims=False, ord=2))cupp", R"cupp(the vector norm over the given axes (None - every axis, flattened; the Array API's))cupp"},
       {"linalg.cond", R"cupp(linalg.cond(x, p=None))cupp", R"cupp(the condition number in the p-norm (None, 2, -2: ratio of singular values; others norm(x) * norm(inv(x))))cupp"},
       {"linalg.lu", R"cupp(linalg.lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False))cupp", R"cupp(scipy.linalg.lu: a = P @ L @ U for any (..., M, N), L unit lower (M, K), U upper (K, N))cupp"},
-      {"linalg.lu_factor", R"cupp(linalg.lu_factor(a, overwrite_a=False, check_finite=True))cupp", R"cupp(scipy.linalg.lu_factor: the packed LU of square matrices and the 0-based pivots (int32))cupp"},
+      {"linalg.lu_factor", R"cupp(linalg.lu_factor(a, overwrite_a=False, check_finite=True))cupp", R"cupp(scipy.linalg.lu_factor: the packed LU of (..., M, N) matrices and the 0-based pivots (int32))cupp"},
       {"linalg.lu_solve", R"cupp(linalg.lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True))cupp", R"cupp(scipy.linalg.lu_solve: x of a @ x = b (trans 1: a^T, 2: a^H) from lu_factor's (lu, piv))cupp"},
       {"linalg.cho_factor", R"cupp(linalg.cho_factor(a, lower=False, overwrite_a=False, check_finite=True))cupp", R"cupp(scipy.linalg.cho_factor: the Cholesky factor in the chosen triangle and lower)cupp"},
       {"linalg.cho_solve", R"cupp(linalg.cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True))cupp", R"cupp(scipy.linalg.cho_solve: x of a @ x = b from cho_factor's (c, lower))cupp"},
