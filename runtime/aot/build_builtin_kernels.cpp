@@ -1,4 +1,4 @@
-// Build-time tool: compiles the programs built into cupp ahead of time (engine/builtin_programs.hpp)
+// Build-time tool: compiles the programs built into cupp ahead of time (routines/builtin_programs.hpp)
 // for the given architectures with NVRTC, and writes the blob that libcupp_core.a embeds
 // (compiler/builtin_kernels.hpp) plus the C++ file that embeds it. Compiles go through a disk
 // cache in the build tree, so a rebuild after a runtime change recompiles only the programs whose
@@ -20,7 +20,7 @@
 #include "compiler/builtin_kernels.hpp"
 #include "compiler/hash.hpp"
 #include "compiler/kernel_cache.hpp"
-#include "engine/builtin_programs.hpp"
+#include "routines/builtin_programs.hpp"
 
 namespace {
 

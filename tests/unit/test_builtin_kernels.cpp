@@ -12,7 +12,9 @@
 #include "compiler/kernel_cache.hpp"
 #include "compiler/nvrtc_program.hpp"
 #include "cupp/ops.hpp"
-#include "engine/builtin_programs.hpp"
+#include "routines/builtin_programs.hpp"
+#include "routines/routine_programs.hpp"
+#include "engine/internal.hpp"
 #include "engine/kernel_composer.hpp"
 
 namespace cupp::detail {
@@ -138,6 +140,26 @@ TEST(BuiltinKernels, ScalarProgramIndexMatchesItsDescriptions) {
   EXPECT_EQ(p.kernels.size(), find_op("add")->loops.size() * 2);
 }
 
+// The copy op's cast program: every (from, to) pair and the fills, each at its own index.
+TEST(BuiltinKernels, CastProgramIndexMatchesItsDescriptions) {
+  const op_spec& copy = engine::copy_op_spec();
+  const std::vector<kernel_desc> descs = cast_descs(copy, index_width::i32);
+  ASSERT_EQ(descs.size(), copy.loops.size() * copy.loops.size());
+  for (std::size_t i = 0; i < descs.size(); ++i) {
+    const std::optional<std::size_t> at = cast_program_index(copy, descs[i]);
+    ASSERT_TRUE(at.has_value()) << i;
+    EXPECT_EQ(*at, i);
+    EXPECT_EQ(descs[i].inputs[0].access == operand_access::value, i / copy.loops.size() == i % copy.loops.size()) << i;
+  }
+  kernel_desc same = descs[1];  // loop 0 into dtype 1 as a dense copy of dtype 0 into dtype 0: not a cast
+  same.outputs[0].storage = copy.loops[0].out[0];
+  EXPECT_FALSE(cast_program_index(copy, same).has_value());
+  kernel_desc broadcast = descs[1];
+  broadcast.inputs[0].access = operand_access::broadcast;
+  EXPECT_FALSE(cast_program_index(copy, broadcast).has_value());
+  EXPECT_EQ(compose_cast_program(copy, index_width::i32).name, "cupp__copy_casts");
+}
+
 #if CUPP_TEST_AOT_KERNELS
 TEST(BuiltinKernels, LibraryHoldsEveryBuiltinOpsProgram) {
   const builtin_table& table = builtin_kernels();
@@ -148,7 +170,10 @@ TEST(BuiltinKernels, LibraryHoldsEveryBuiltinOpsProgram) {
   std::size_t elementwise = 0, reductions = 0;
   for (const op_spec& op : builtin_ops()) elementwise += op.nin >= 2 ? 2 : 1;  // all-loops (+ scalar) program
   for (const program_source& p : programs) reductions += p.name.starts_with("cupp_reduce_");
-  EXPECT_EQ(programs.size(), elementwise + reductions);
+  std::size_t routines = 0;
+  for (const routine_program_instance& r : every_routine_program()) routines += r.program.headers.empty();
+  EXPECT_EQ(programs.size(), elementwise + reductions + routines + 1);  // + the copy op's cast program
+  EXPECT_GT(routines, 50u) << "every routine program instantiation";
   EXPECT_GT(reductions, 100u) << "sum, prod, max, min, any, all of every dtype in three layouts";
   EXPECT_EQ(table.size(), programs.size() * archs.size());
   for (const program_source& p : programs) {

@@ -20,6 +20,7 @@
 #include "cuda/nvtx.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/errors.hpp"
+#include "engine/internal.hpp"
 #include "engine/layout_plan.hpp"
 #include "loader/loaded_ops.hpp"
 #include "engine/kernel_composer.hpp"
@@ -150,6 +151,14 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
         return detail::program_source{p.name, p.source, p.kernels, {}};
       });
       if (scalars) kernel_index = *at;
+    } else if (&op == &copy_op_spec()) {  // casts and fills: the copy op's cast program
+      if (const std::optional<std::size_t> cast = detail::cast_program_index(op, desc)) {
+        scalars = cache.get_if_builtin(device, {detail::cache_name(op), detail::cast_variant(desc.width)}, [&] {
+          const auto p = detail::compose_cast_program(op, desc.width);
+          return detail::program_source{p.name, p.source, p.kernels, {}};
+        });
+        if (scalars) kernel_index = *cast;
+      }
     }
   }
   const detail::kernel_module& module =

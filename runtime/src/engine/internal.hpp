@@ -26,6 +26,9 @@ bool same_elements(const ndarray& input, const ndarray& output);
 // where `where` (a bool array broadcast to dst's shape, or null) is true. Crosses devices
 // through a peer copy; copies the source first when it overlaps dst. No casting check here.
 void copy_into(const ndarray& dst, const ndarray& source, const ndarray& where = {});
+// The internal copy op behind copy_into and fill_with ("_copy": loop i copies dtype i; the output's
+// storage dtype makes it a cast).
+const op_spec& copy_op_spec() noexcept;
 // Runs loop `loop` of `op` on `inputs` with NumPy's call semantics (broadcasting, out=, where=,
 // casting of out=, order K, overlap copies). The loop is resolved and the inputs' casting checked
 // by the caller. Built-in ufuncs and ElementwiseKernel share it.

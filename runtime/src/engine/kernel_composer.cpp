@@ -175,6 +175,50 @@ std::optional<std::size_t> scalar_program_index(const op_spec& op, const kernel_
 
 std::uint64_t scalar_variant(index_width width) { return width == index_width::i64 ? 7 : 5; }
 
+std::vector<kernel_desc> cast_descs(const op_spec& op, index_width width) {
+  std::vector<kernel_desc> descs;
+  for (std::size_t loop = 0; loop < op.loops.size(); ++loop) {
+    const type_id from = op.loops[loop].in[0];
+    for (std::size_t t = 0; t < op.loops.size(); ++t) {
+      const type_id to = op.loops[t].out[0];
+      kernel_desc d;
+      d.loop = loop;
+      d.contiguous = true;
+      d.width = width;
+      const std::size_t widest = t == loop ? info(from).itemsize : std::max(info(from).itemsize, info(to).itemsize);
+      d.vec = static_cast<int>(std::max<std::size_t>(1, 16 / widest));
+      d.inputs.push_back({t == loop ? operand_access::value : operand_access::dense, from});
+      d.outputs.push_back({operand_access::dense, to});
+      descs.push_back(d);
+    }
+  }
+  return descs;
+}
+
+std::optional<std::size_t> cast_program_index(const op_spec& op, const kernel_desc& d) {
+  if (op.nin != 1 || op.nout != 1 || !d.contiguous || d.tiled || d.has_where || d.loop >= op.loops.size())
+    return std::nullopt;
+  const type_id from = op.loops[d.loop].in[0];
+  if (d.inputs[0].storage != from || d.outputs[0].access != operand_access::dense) return std::nullopt;
+  std::size_t t = 0;
+  while (t < op.loops.size() && op.loops[t].out[0] != d.outputs[0].storage) ++t;
+  if (t == op.loops.size()) return std::nullopt;
+  const bool fill = d.inputs[0].access == operand_access::value;
+  if (fill != (t == d.loop) || (!fill && d.inputs[0].access != operand_access::dense)) return std::nullopt;
+  const std::size_t widest = fill ? info(from).itemsize : std::max(info(from).itemsize, info(d.outputs[0].storage).itemsize);
+  if (d.vec != static_cast<int>(std::max<std::size_t>(1, 16 / widest))) return std::nullopt;
+  return d.loop * op.loops.size() + t;
+}
+
+std::uint64_t cast_variant(index_width width) { return width == index_width::i64 ? 11 : 9; }
+
+composed_program compose_cast_program(const op_spec& op, index_width width) {
+  const std::vector<kernel_desc> descs = cast_descs(op, width);
+  composed_program out = compose_elementwise(op, descs);
+  out.name = "cupp_" + std::string(op.name) + "_casts";
+  return out;
+}
+
 composed_program compose_scalar_program(const op_spec& op, index_width width) {
   const std::vector<kernel_desc> descs = scalar_descs(op, width);
   composed_program out = compose_elementwise(op, descs);

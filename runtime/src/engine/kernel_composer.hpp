@@ -101,7 +101,7 @@ std::uint64_t all_loops_variant(index_width width);
 // The scalar program of an op with two or more inputs: every loop, once for each way of passing
 // some (not all) of its inputs as values (kernel parameters), the other inputs and the outputs
 // contiguous in the loop's dtypes: what `a * 2.0`, `where(m, a, 0.0)` and `clip(a, lo, hi)`
-// launch. It is built into the library ahead of time (engine/builtin_programs.hpp), and the
+// launch. It is built into the library ahead of time (routines/builtin_programs.hpp), and the
 // launcher takes a kernel from it only where it is built in: a run-time compile keeps one
 // kernel per description. Kernel `loop * (2^nin - 2) + (mask - 1)` passes the inputs of `mask`'s
 // set bits as values.
@@ -110,6 +110,15 @@ std::vector<kernel_desc> scalar_descs(const op_spec& op, index_width width);
 std::optional<std::size_t> scalar_program_index(const op_spec& op, const kernel_desc& desc);
 std::uint64_t scalar_variant(index_width width);
 composed_program compose_scalar_program(const op_spec& op, index_width width);
+
+// The cast program of the copy op (one input, one output, loop i copies dtype i): for each loop
+// S and each builtin dtype T, kernel S * n + T copies contiguous S elements into contiguous T
+// elements (astype, copyto between dtypes) and, where T is S, fills with a value (full, zeros,
+// fill). Built in and used only where built in, as the scalar program is.
+std::vector<kernel_desc> cast_descs(const op_spec& copy_op, index_width width);
+std::optional<std::size_t> cast_program_index(const op_spec& copy_op, const kernel_desc& desc);
+std::uint64_t cast_variant(index_width width);
+composed_program compose_cast_program(const op_spec& copy_op, index_width width);
 
 // The device functor of loop `i` of `op`: struct loop_<i> { using in0_t = ...; __device__ static
 // void apply(in0_t in0, ..., out0_t& out0) { body } } (every composed program wraps loops so).

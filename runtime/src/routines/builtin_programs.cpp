@@ -1,10 +1,13 @@
 // The list of programs built in ahead of time (see builtin_programs.hpp).
-#include "engine/builtin_programs.hpp"
+#include "routines/builtin_programs.hpp"
+
+#include "routines/routine_programs.hpp"
 
 #include <string_view>
 
 #include "core/tables.hpp"
 #include "cupp/ops.hpp"
+#include "engine/internal.hpp"
 #include "engine/kernel_composer.hpp"
 
 namespace cupp::detail {
@@ -71,7 +74,12 @@ std::vector<program_source> builtin_programs() {
     programs.push_back(source_of(compose_elementwise(op, index_width::i32)));
     if (op.nin >= 2) programs.push_back(source_of(compose_scalar_program(op, index_width::i32)));
   }
+  programs.push_back(source_of(compose_cast_program(engine::copy_op_spec(), index_width::i32)));
   add_reductions(programs);
+  for (const routine_program_instance& r : every_routine_program()) {
+    program_source p = r.program.to_source();
+    if (p.headers.empty()) programs.push_back(std::move(p));  // modules' programs are not built in
+  }
   return programs;
 }
 
