@@ -3,6 +3,7 @@
 
 #include "routines/routine_programs.hpp"
 
+#include <exception>
 #include <string_view>
 
 #include "core/tables.hpp"
@@ -66,6 +67,48 @@ void add_reductions(std::vector<program_source>& programs) {
   }
 }
 
+bool is_inexact(type_id t) {
+  const char kind = info(t).kind;
+  return kind == 'f' || kind == 'c';
+}
+
+// argmax/argmin (with and without NaN skipping) and var/std (nanvar/nanstd) of every dtype
+// along one axis or over a contiguous array, as the reductions' planners describe them.
+void add_arg_and_moment_reductions(std::vector<program_source>& programs) {
+  for (int t = 0; t < static_cast<int>(n_builtin_types); ++t) {
+    const type_id in = static_cast<type_id>(t);
+    for (const reduce_class layout : {reduce_class::rows, reduce_class::columns}) {
+      for (const bool skip_nan : {false, true}) {
+        if (skip_nan && !is_inexact(in)) continue;
+        for (const bool max : {true, false}) {
+          arg_reduce_desc d;
+          d.in = in;
+          d.max = max;
+          d.skip_nan = skip_nan;
+          d.layout = layout;
+          try {
+            programs.push_back(source_of(compose_arg_reduction(d)));
+          } catch (const std::exception&) {  // a dtype the kernels do not take
+          }
+        }
+        if (info(in).kind == 'c') continue;  // moments of real dtypes only
+        for (const bool root : {false, true}) {
+          moments_desc d;
+          d.in = in;
+          d.out = is_inexact(in) ? in : type_id::float64;
+          d.skip_nan = skip_nan;
+          d.root = root;
+          d.layout = layout;
+          try {
+            programs.push_back(source_of(compose_moments(d)));
+          } catch (const std::exception&) {
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<program_source> builtin_programs() {
@@ -76,6 +119,7 @@ std::vector<program_source> builtin_programs() {
   }
   programs.push_back(source_of(compose_cast_program(engine::copy_op_spec(), index_width::i32)));
   add_reductions(programs);
+  add_arg_and_moment_reductions(programs);
   for (const routine_program_instance& r : every_routine_program()) {
     program_source p = r.program.to_source();
     if (p.headers.empty()) programs.push_back(std::move(p));  // modules' programs are not built in

@@ -4,7 +4,7 @@
 // program the first call of an op on contiguous operands in its loop's dtypes loads) and, for ops
 // of two or more inputs, its scalar program (engine/kernel_composer.hpp: the same with some
 // inputs passed as values); the copy op's cast program (every dtype into every dtype, and fills);
-// the reduction programs of sum, prod, max, min, any and all with
+// argmax/argmin and var/std of every dtype along one axis; the reduction programs of sum, prod, max, min, any and all with
 // their default dtypes along one axis of a matrix or over a contiguous array (rows, columns,
 // packed columns); and every instantiation of the routines' programs (routines/routine_programs.hpp:
 // creation, sorting, searching, statistics, indexing moves, ufunc.at). Other layout classes,
