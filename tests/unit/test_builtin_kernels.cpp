@@ -4,7 +4,10 @@
 // NVRTC while any other program still compiles. No GPU needed: loading is injected.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -240,6 +243,50 @@ TEST(BuiltinKernels, CacheMissLoadsABuiltinProgramWithoutNvrtc) {
   EXPECT_EQ(composed, 1);
   EXPECT_EQ(nvrtc_compile_count(), before + 1);
   EXPECT_EQ(cache.stats().builtin_hits, 2u);
+}
+
+// A built-in program a process used goes to the disk cache as it is loaded, so the next process
+// reads it uninflated from there (a warm start costs what it did before the table).
+TEST(BuiltinKernels, UsedBuiltinProgramsAreKeptOnDisk) {
+  const int arch = builtin_kernels().architectures().front();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("cupp-builtin-disk-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  auto make = [&] {
+    kernel_cache::settings s;
+    s.dir = dir;
+    s.arch_of = [arch](int) { return arch; };
+    s.load = [](const compiled_program& p, int) {
+      return std::make_unique<kernel_module>(library{}, std::vector<cudaKernel_t>(p.lowered_names.size()));
+    };
+    return std::make_unique<kernel_cache>(s);
+  };
+  const op_spec& add = *find_op("add");
+  auto all_loops = [&] {
+    const composed_program p = compose_elementwise(add, index_width::i32);
+    return program_source{p.name, p.source, p.kernels, {}};
+  };
+  auto scalars = [&] {
+    const composed_program p = compose_scalar_program(add, index_width::i32);
+    return program_source{p.name, p.source, p.kernels, {}};
+  };
+  const auto before = nvrtc_compile_count();
+  {
+    auto first = make();
+    first->get(0, {"add", 1}, all_loops);
+    ASSERT_NE(first->get_if_builtin(0, {"add", scalar_variant(index_width::i32)}, scalars), nullptr);
+    EXPECT_EQ(first->stats().builtin_hits, 2u);
+    EXPECT_EQ(first->stats().disk_hits, 0u);
+  }
+  auto second = make();
+  second->get(0, {"add", 1}, all_loops);
+  const kernel_module* m = second->get_if_builtin(0, {"add", scalar_variant(index_width::i32)}, scalars);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->size(), add.loops.size() * 2);
+  EXPECT_EQ(second->stats().builtin_hits, 0u);
+  EXPECT_EQ(second->stats().disk_hits, 2u);
+  EXPECT_EQ(nvrtc_compile_count(), before) << "nothing compiles either way";
+  std::filesystem::remove_all(dir);
 }
 
 TEST(BuiltinKernels, TurnedOffEveryProgramCompiles) {

@@ -78,11 +78,19 @@ const kernel_module* kernel_cache::get_if_builtin(int device, kernel_key key, co
   if (const kernel_module* m = s.ready.load(std::memory_order_acquire)) return m;
   if (s.absent.load(std::memory_order_relaxed)) return nullptr;
   const compile_flags flags = flags_for(device);
-  if (!load_builtin(s, make_source(), flags, device)) {
-    s.absent.store(true, std::memory_order_release);
-    return nullptr;
+  const program_source program = make_source();
+  switch (load_builtin(s, program, flags, device)) {
+    case builtin_state::loaded: return s.module.get();
+    case builtin_state::on_disk: {  // built in, and an earlier process left it on disk
+      const compile_result read = compile_with_flags(program, flags);
+      s.module = settings_.load(read.program, device);
+      s.ready.store(s.module.get(), std::memory_order_release);
+      return s.module.get();
+    }
+    case builtin_state::absent: break;
   }
-  return s.module.get();
+  s.absent.store(true, std::memory_order_release);
+  return nullptr;
 }
 
 kernel_cache::slot& kernel_cache::slot_for(int device, kernel_key key) {
@@ -109,11 +117,23 @@ compile_flags kernel_cache::flags_for(int device) const {
   return flags;
 }
 
-bool kernel_cache::load_builtin(slot& s, const program_source& program, const compile_flags& flags, int device) {
-  if (!settings_.use_builtin || !builtin_eligible(program, flags)) return false;
+kernel_cache::builtin_state kernel_cache::load_builtin(slot& s, const program_source& program, const compile_flags& flags,
+                                                       int device) {
+  if (!settings_.use_builtin || !builtin_eligible(program, flags)) return builtin_state::absent;
   const auto start = std::chrono::steady_clock::now();
+  // The disk first: a built-in program that an earlier process used is there uninflated (a warm
+  // start then reads it as it reads any other program).
+  std::optional<digest256> disk_key;
+  if (settings_.use_disk) {
+    disk_key = program_key(program, flags);
+    if (std::optional<std::string> payload = disk_.load(*disk_key))
+      if (std::optional<compiled_program> cached = deserialize(*payload, program.name_expressions.size());
+          cached && !cached->ptx)
+        return builtin_state::on_disk;  // read through compile_program like any disk entry
+  }
   std::optional<compiled_program> built = settings_.find_builtin(program, flags.arch);
-  if (!built) return false;
+  if (!built) return builtin_state::absent;
+  if (disk_key && disk_writable()) disk_.store(*disk_key, serialize(*built), program.source);  // a failed write is harmless here
   s.module = settings_.load(*built, device);
   builtin_hits_.fetch_add(1, std::memory_order_relaxed);
   if (settings_.log_compiles) {
@@ -125,7 +145,7 @@ bool kernel_cache::load_builtin(slot& s, const program_source& program, const co
     settings_.warn(line);
   }
   s.ready.store(s.module.get(), std::memory_order_release);
-  return true;
+  return builtin_state::loaded;
 }
 
 const kernel_module& kernel_cache::build(slot& s, int device, const source_fn& make_source) {
@@ -133,7 +153,7 @@ const kernel_module& kernel_cache::build(slot& s, int device, const source_fn& m
   if (const kernel_module* m = s.ready.load(std::memory_order_acquire)) return *m;  // another thread built it
   const program_source program = make_source();
   const compile_flags flags = flags_for(device);
-  if (load_builtin(s, program, flags, device)) return *s.module;
+  if (load_builtin(s, program, flags, device) == builtin_state::loaded) return *s.module;
   const compile_result compiled = compile_with_flags(program, flags);
   s.module = settings_.load(compiled.program, device);
   s.ready.store(s.module.get(), std::memory_order_release);

@@ -139,8 +139,11 @@ class kernel_cache {
   slot& slot_for(int device, kernel_key key);
   const kernel_module& build(slot& s, int device, const source_fn& make_source);
   compile_flags flags_for(int device) const;
-  // Loads `program` from the built-in table into `s` (s.mutex held); false when it is not there.
-  bool load_builtin(slot& s, const program_source& program, const compile_flags& flags, int device);
+  // Loads `program` from the built-in table into `s` (s.mutex held), and stores it in the disk
+  // cache for the next process; `on_disk` when the disk cache holds it already (read that: no
+  // inflate), `absent` when it is not built in.
+  enum class builtin_state { loaded, on_disk, absent };
+  builtin_state load_builtin(slot& s, const program_source& program, const compile_flags& flags, int device);
   compile_result compile_with_flags(const program_source& program, const compile_flags& flags);
 
   settings settings_;
