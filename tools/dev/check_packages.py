@@ -46,6 +46,7 @@ GPU_MACHINE_ONLY = {
     "random/bench/peers.py": "the random bench's CuPy and PyTorch side",
     "bench/cold_start/cold_start_cupy.py": "CuPy's side of the cold-start script",
     "sparse/bench/peers.py": "the sparse bench's SciPy, CuPy and PyTorch side",
+    "tests/conformance/make_linalg_solvers_ref.py": "imports SciPy only for its NumPy-2-only cases (the GPU machine's SciPy); elsewhere it uses NumPy alone",
 }
 
 SKIP_DIRS = {".git", "__pycache__", "node_modules"}
