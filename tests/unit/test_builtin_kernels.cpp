@@ -219,9 +219,13 @@ TEST(BuiltinKernels, CacheMissLoadsABuiltinProgramWithoutNvrtc) {
   EXPECT_NE(lines[0].find("(built in)"), std::string::npos) << lines[0];
 
   // 64-bit indices are not built in: that program compiles, as does one of a user's.
-  const program_source tiny{"cupp_test_not_builtin", "extern \"C\" __global__ void t(int* p) { *p = 7; }", {"t"}, {}};
+  program_source tiny{"cupp_test_not_builtin", "extern \"C\" __global__ void t(int* p) { *p = 7; }", {"t"}, {}};
+  tiny.label = "t int32 strided2d";  // what the log names (not part of any key)
   EXPECT_FALSE(cache.builtin(tiny, arch).has_value());
   cache.get(0, {"tiny_user_program"}, [&] { return tiny; });
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_NE(lines[1].find("(nvrtc)"), std::string::npos) << lines[1];
+  EXPECT_TRUE(lines[1].ends_with(": t int32 strided2d")) << lines[1];
   EXPECT_EQ(nvrtc_compile_count(), before + 1);
   EXPECT_EQ(cache.stats().compiles, 1u);
   EXPECT_EQ(loads, 2);

@@ -28,6 +28,9 @@ struct program_source {
   // their build-time digest, which joins the cache key; cupp's headers are always there.
   std::span<const embedded_header> headers{};
   std::string_view headers_digest{};
+  // What CUPP_LOG_COMPILES says the program is for ("subtract float32,float32->float32 strided2d
+  // vec4"); not part of any key.
+  std::string label{};
 };
 
 struct compile_flags {

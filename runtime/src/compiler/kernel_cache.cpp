@@ -139,9 +139,10 @@ kernel_cache::builtin_state kernel_cache::load_builtin(slot& s, const program_so
   if (settings_.log_compiles) {
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     char line[512];
-    std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (built in), %zu B source, %zu kernel%s, sm_%d",
+    std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (built in), %zu B source, %zu kernel%s, sm_%d%s%s",
                   program.name.c_str(), ms, program.source.size(), program.name_expressions.size(),
-                  program.name_expressions.size() == 1 ? "" : "s", flags.arch);
+                  program.name_expressions.size() == 1 ? "" : "s", flags.arch, program.label.empty() ? "" : ": ",
+                  program.label.c_str());
     settings_.warn(line);
   }
   s.ready.store(s.module.get(), std::memory_order_release);
@@ -185,10 +186,11 @@ compile_result kernel_cache::compile_with_flags(const program_source& program, c
     // "cupp: compile cupp_add: 182.4 ms (nvrtc), 5321 B source, 3 kernels, sm_90"
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     char line[512];
-    std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (%s), %zu B source, %zu kernel%s, sm_%d%s",
+    std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (%s), %zu B source, %zu kernel%s, sm_%d%s%s%s",
                   program.name.c_str(), ms, result.from_disk ? "disk cache" : program.use_nvcc ? "nvcc" : "nvrtc",
                   program.source.size(), program.name_expressions.size(),
-                  program.name_expressions.size() == 1 ? "" : "s", flags.arch, flags.ptx ? " (PTX)" : "");
+                  program.name_expressions.size() == 1 ? "" : "s", flags.arch, flags.ptx ? " (PTX)" : "",
+                  program.label.empty() ? "" : ": ", program.label.c_str());
     settings_.warn(line);
   }
   (result.from_disk ? disk_hits_ : compiles_).fetch_add(1, std::memory_order_relaxed);

@@ -122,6 +122,8 @@ struct found_kernel {
   detail::report_channel* error_word = nullptr;  // and its report word (compiler/report_word.hpp)
 };
 
+std::string launch_label(const op_spec& op, const kernel_desc& desc);
+
 found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device) {
   const bool common = detail::in_all_loops_program(op, desc);
   const std::uint64_t variant = common ? detail::all_loops_variant(desc.width) : detail::variant_code(desc);
@@ -170,7 +172,9 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
                            })
                : cache.get(device, {detail::cache_name(op), variant}, [&] {
                    const auto p = detail::compose_elementwise(op, desc);
-                   return detail::program_source{p.name, p.source, p.kernels, {}};
+                   detail::program_source source{p.name, p.source, p.kernels, {}};
+                   source.label = launch_label(op, desc);  // the layout class CUPP_LOG_COMPILES names
+                   return source;
                  });
   found_kernel found{module.function(kernel_index), nullptr};
   // Only a loop whose body names raise_error can set the flag (loop_spec::raises); the others
