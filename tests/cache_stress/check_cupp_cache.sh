@@ -21,6 +21,7 @@ expect '(4 compiled, 0 already cached, 0|2 compiled, 0 already cached, 2) built 
   "$cupp" cache warm add multiply
 expect '0 compiled, (4 already cached, 0|2 already cached, 2) built into the library, 0 failed' "$cupp" cache warm multiply add
 expect 'entries: +(4|2) ' "$cupp" cache info
+expect 'built-in kernels +([0-9]+ programs for sm_[0-9]+|none \(built with -DCUPP_AOT_KERNELS=OFF\))' "$cupp" info
 expect '(0 compiled, 2|1 compiled, 1) already cached, 0 built into the library, 0 failed' \
   env CUPP_BUILTIN_KERNELS=0 "$cupp" cache warm add
 expect ' (4|2) already cached, (0|[0-9]+) built into the library, 0 failed' "$cupp" cache warm

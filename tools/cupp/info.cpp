@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "compiler/builtin_kernels.hpp"
 #include "compiler/lto_link.hpp"
 #include "compiler/nvcc_backend.hpp"
 #include "cupp/config.hpp"
@@ -139,6 +140,16 @@ int info(std::span<const std::string_view> args) {
 
   std::cout << "\nKernel cache\n";
   row("NVRTC headers from", config::cuda_include_dir());
+  {  // the table compiled into the library (runtime/aot; docs/kernel-cache.md#built-in-kernels)
+    const detail::builtin_table& table = detail::builtin_kernels();
+    std::string archs;
+    for (const int a : table.architectures()) archs += (archs.empty() ? "sm_" : ", sm_") + std::to_string(a);
+    std::ostringstream text;
+    if (table.size() == 0) text << "none (built with -DCUPP_AOT_KERNELS=OFF)";
+    else text << table.size() << " programs for " << archs << ", " << detail::builtin_kernel_blob().size() / 1024 << " KiB";
+    if (!settings->builtin_kernels) text << "  (passed over: CUPP_BUILTIN_KERNELS=0)";
+    row("built-in kernels", text.str());
+  }
   if (settings->cache_in_memory) {
     row("directory", "(in memory only: CUPP_CACHE_IN_MEMORY=1)");
   } else {
