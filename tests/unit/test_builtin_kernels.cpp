@@ -293,32 +293,51 @@ TEST(BuiltinKernels, UsedBuiltinProgramsAreKeptOnDisk) {
   std::filesystem::remove_all(dir);
 }
 
+// A table injected in the cache's settings serves a miss (a stand-in binary: loading is
+// injected too); with CUPP_BUILTIN_KERNELS=0 the same table is passed over and NVRTC compiles.
 TEST(BuiltinKernels, TurnedOffEveryProgramCompiles) {
   const int arch = builtin_kernels().architectures().front();
-  kernel_cache::settings s;
-  s.use_disk = false;
-  s.use_builtin = false;  // CUPP_BUILTIN_KERNELS=0
-  s.arch_of = [arch](int) { return arch; };
-  int lookups = 0;
-  s.find_builtin = [&](const program_source&, int) -> std::optional<compiled_program> {
-    ++lookups;
-    return std::nullopt;
-  };
-  s.load = [](const compiled_program& p, int) {
-    return std::make_unique<kernel_module>(library{}, std::vector<cudaKernel_t>(p.lowered_names.size()));
-  };
-  kernel_cache cache(s);
   const op_spec& add = *find_op("add");
   const program_source p = [&] {
     const composed_program c = compose_elementwise(add, index_width::i32);
     return program_source{c.name, c.source, c.kernels, {}};
   }();
-  EXPECT_FALSE(cache.builtin(p, arch).has_value());
+  builtin_entry stand_in;
+  stand_in.key = builtin_key(p, arch);
+  stand_in.arch = arch;
+  stand_in.program.binary = "stand-in binary";
+  stand_in.program.lowered_names.assign(p.name_expressions.size(), "k");
+  const std::string blob = write_builtin_blob(std::vector<builtin_entry>{stand_in});
+  const builtin_table table(bytes_of(blob));
+  ASSERT_EQ(table.size(), 1u);
+  std::vector<std::string> loaded;
+  auto cache_with = [&](bool use_builtin) {
+    kernel_cache::settings s;
+    s.use_disk = false;
+    s.use_builtin = use_builtin;
+    s.table = &table;
+    s.arch_of = [arch](int) { return arch; };
+    s.load = [&](const compiled_program& c, int) {
+      loaded.push_back(c.binary);
+      return std::make_unique<kernel_module>(library{}, std::vector<cudaKernel_t>(c.lowered_names.size()));
+    };
+    return std::make_unique<kernel_cache>(s);
+  };
   const auto before = nvrtc_compile_count();
-  cache.get(0, {"add", 1}, [&] { return p; });
+  auto on = cache_with(true);
+  on->get(0, {"add", 1}, [&] { return p; });
+  EXPECT_EQ(nvrtc_compile_count(), before);
+  EXPECT_EQ(on->stats().builtin_hits, 1u);
+  ASSERT_EQ(loaded.size(), 1u);
+  EXPECT_EQ(loaded[0], "stand-in binary");
+
+  auto off = cache_with(false);  // CUPP_BUILTIN_KERNELS=0
+  EXPECT_FALSE(off->builtin(p, arch).has_value());
+  off->get(0, {"add", 1}, [&] { return p; });
   EXPECT_EQ(nvrtc_compile_count(), before + 1);
-  EXPECT_EQ(lookups, 0);
-  EXPECT_EQ(cache.stats().builtin_hits, 0u);
+  EXPECT_EQ(off->stats().builtin_hits, 0u);
+  ASSERT_EQ(loaded.size(), 2u);
+  EXPECT_NE(loaded[1], "stand-in binary");
 }
 #endif
 

@@ -116,10 +116,17 @@ builtin_table::builtin_table(std::span<const std::byte> blob) {
   std::sort(entries_.begin(), entries_.end(), [](const entry& a, const entry& b) { return a.key < b.key; });
 }
 
-std::optional<compiled_program> builtin_table::find(const digest256& key) const {
+const builtin_table::entry* builtin_table::lookup(const digest256& key) const noexcept {
   const auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
                                    [](const entry& e, const digest256& k) { return e.key < k; });
-  if (it == entries_.end() || it->key != key) return std::nullopt;
+  return it == entries_.end() || it->key != key ? nullptr : &*it;
+}
+
+bool builtin_table::contains(const digest256& key) const noexcept { return lookup(key) != nullptr; }
+
+std::optional<compiled_program> builtin_table::find(const digest256& key) const {
+  const entry* it = lookup(key);
+  if (it == nullptr) return std::nullopt;
   compiled_program out;
   out.binary.resize(it->raw_size);
   uLongf size = it->raw_size;

@@ -45,6 +45,8 @@ class builtin_table {
   explicit builtin_table(std::span<const std::byte> blob);
   // The program for `key`, inflated; nullopt when it is not built in.
   std::optional<compiled_program> find(const digest256& key) const;
+  // Whether `key` is built in (no inflate).
+  bool contains(const digest256& key) const noexcept;
   std::size_t size() const noexcept { return entries_.size(); }
   bool malformed() const noexcept { return malformed_; }
   std::vector<int> architectures() const;
@@ -57,6 +59,8 @@ class builtin_table {
     std::uint32_t raw_size = 0;
     std::span<const std::byte> deflated;
   };
+  const entry* lookup(const digest256& key) const noexcept;
+
   std::vector<entry> entries_;  // sorted by key
   bool malformed_ = false;
 };

@@ -41,11 +41,7 @@ kernel_cache::kernel_cache(settings s)
       disk_writable_(settings_.use_disk) {
   if (!settings_.arch_of) settings_.arch_of = [](int device) { return nvrtc_arch_for(cuda::Device(device).compute_capability()); };
   if (!settings_.load) settings_.load = load_module;
-  if (!settings_.find_builtin) {
-    settings_.find_builtin = [](const program_source& program, int arch) {
-      return builtin_kernels().find(builtin_key(program, arch));
-    };
-  }
+  if (!settings_.table) settings_.table = &builtin_kernels();
   if (!settings_.warn) {
     settings_.warn = [](std::string_view message) {
       std::fprintf(stderr, "%.*s\n", static_cast<int>(message.size()), message.data());
@@ -77,18 +73,7 @@ const kernel_module* kernel_cache::get_if_builtin(int device, kernel_key key, co
   const std::lock_guard lock(s.mutex);
   if (const kernel_module* m = s.ready.load(std::memory_order_acquire)) return m;
   if (s.absent.load(std::memory_order_relaxed)) return nullptr;
-  const compile_flags flags = flags_for(device);
-  const program_source program = make_source();
-  switch (load_builtin(s, program, flags, device)) {
-    case builtin_state::loaded: return s.module.get();
-    case builtin_state::on_disk: {  // built in, and an earlier process left it on disk
-      const compile_result read = compile_with_flags(program, flags);
-      s.module = settings_.load(read.program, device);
-      s.ready.store(s.module.get(), std::memory_order_release);
-      return s.module.get();
-    }
-    case builtin_state::absent: break;
-  }
+  if (load_builtin(s, make_source(), flags_for(device), device)) return s.module.get();
   s.absent.store(true, std::memory_order_release);
   return nullptr;
 }
@@ -117,36 +102,41 @@ compile_flags kernel_cache::flags_for(int device) const {
   return flags;
 }
 
-kernel_cache::builtin_state kernel_cache::load_builtin(slot& s, const program_source& program, const compile_flags& flags,
-                                                       int device) {
-  if (!settings_.use_builtin || !builtin_eligible(program, flags)) return builtin_state::absent;
+bool kernel_cache::load_builtin(slot& s, const program_source& program, const compile_flags& flags, int device) {
+  if (!settings_.use_builtin || !builtin_eligible(program, flags)) return false;
   const auto start = std::chrono::steady_clock::now();
-  // The disk first: a built-in program that an earlier process used is there uninflated (a warm
-  // start then reads it as it reads any other program).
+  const digest256 key = builtin_key(program, flags.arch);
+  if (!settings_.table->contains(key)) return false;
+  // The disk first: a built-in program that an earlier process used is there uninflated.
   std::optional<digest256> disk_key;
+  std::optional<compiled_program> found;
+  bool from_disk = false;
   if (settings_.use_disk) {
     disk_key = program_key(program, flags);
-    if (std::optional<std::string> payload = disk_.load(*disk_key))
-      if (std::optional<compiled_program> cached = deserialize(*payload, program.name_expressions.size());
-          cached && !cached->ptx)
-        return builtin_state::on_disk;  // read through compile_program like any disk entry
+    if (std::optional<std::string> payload = disk_.load(*disk_key)) {
+      found = deserialize(*payload, program.name_expressions.size());
+      if (found && found->ptx) found.reset();
+      from_disk = found.has_value();
+    }
   }
-  std::optional<compiled_program> built = settings_.find_builtin(program, flags.arch);
-  if (!built) return builtin_state::absent;
-  if (disk_key && disk_writable()) disk_.store(*disk_key, serialize(*built), program.source);  // a failed write is harmless here
-  s.module = settings_.load(*built, device);
-  builtin_hits_.fetch_add(1, std::memory_order_relaxed);
+  if (!found) {
+    found = settings_.table->find(key);
+    if (!found) return false;  // a damaged entry: compile instead
+    if (disk_key && disk_writable()) disk_.store(*disk_key, serialize(*found), program.source);  // a failed write is harmless here
+  }
+  s.module = settings_.load(*found, device);
+  (from_disk ? disk_hits_ : builtin_hits_).fetch_add(1, std::memory_order_relaxed);
   if (settings_.log_compiles) {
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     char line[512];
-    std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (built in), %zu B source, %zu kernel%s, sm_%d%s%s",
-                  program.name.c_str(), ms, program.source.size(), program.name_expressions.size(),
+    std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (%s), %zu B source, %zu kernel%s, sm_%d%s%s",
+                  program.name.c_str(), ms, from_disk ? "disk cache" : "built in", program.source.size(), program.name_expressions.size(),
                   program.name_expressions.size() == 1 ? "" : "s", flags.arch, program.label.empty() ? "" : ": ",
                   program.label.c_str());
     settings_.warn(line);
   }
   s.ready.store(s.module.get(), std::memory_order_release);
-  return builtin_state::loaded;
+  return true;
 }
 
 const kernel_module& kernel_cache::build(slot& s, int device, const source_fn& make_source) {
@@ -154,7 +144,7 @@ const kernel_module& kernel_cache::build(slot& s, int device, const source_fn& m
   if (const kernel_module* m = s.ready.load(std::memory_order_acquire)) return *m;  // another thread built it
   const program_source program = make_source();
   const compile_flags flags = flags_for(device);
-  if (load_builtin(s, program, flags, device) == builtin_state::loaded) return *s.module;
+  if (load_builtin(s, program, flags, device)) return *s.module;
   const compile_result compiled = compile_with_flags(program, flags);
   s.module = settings_.load(compiled.program, device);
   s.ready.store(s.module.get(), std::memory_order_release);
@@ -176,7 +166,7 @@ std::optional<compiled_program> kernel_cache::builtin(const program_source& prog
   flags.ptx = settings_.ptx;
   flags.debug = settings_.debug;
   if (!settings_.use_builtin || !builtin_eligible(program, flags)) return std::nullopt;
-  return settings_.find_builtin(program, arch);
+  return settings_.table->find(builtin_key(program, arch));
 }
 
 compile_result kernel_cache::compile_with_flags(const program_source& program, const compile_flags& flags) {

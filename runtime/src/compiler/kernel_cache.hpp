@@ -23,6 +23,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "compiler/builtin_kernels.hpp"
 #include "compiler/compiler.hpp"
 #include "cupp/config.hpp"
 #include "compiler/disk_cache.hpp"
@@ -45,7 +46,6 @@ class kernel_cache {
   using loader_fn = std::function<std::unique_ptr<kernel_module>(const compiled_program&, int device)>;
   using arch_fn = std::function<int(int device)>;
   using warn_fn = std::function<void(std::string_view message)>;
-  using builtin_fn = std::function<std::optional<compiled_program>(const program_source&, int arch)>;
 
   struct settings {
     std::filesystem::path dir;     // CUPP_CACHE_DIR
@@ -57,7 +57,7 @@ class kernel_cache {
     bool dump_source_on_error = false;  // CUPP_DUMP_CUDA_SOURCE_ON_ERROR
     bool log_compiles = false;     // CUPP_LOG_COMPILES: a line through `warn` per compile or disk read
     bool use_builtin = true;       // CUPP_BUILTIN_KERNELS
-    builtin_fn find_builtin;       // default: the library's built-in table (builtin_kernels())
+    const builtin_table* table = nullptr;  // default: the library's built-in table (builtin_kernels())
     arch_fn arch_of;               // default: nvrtc_arch_for(the device's compute capability)
     loader_fn load;                // default: load_module
     warn_fn warn;                  // default: one line on stderr
@@ -139,11 +139,10 @@ class kernel_cache {
   slot& slot_for(int device, kernel_key key);
   const kernel_module& build(slot& s, int device, const source_fn& make_source);
   compile_flags flags_for(int device) const;
-  // Loads `program` from the built-in table into `s` (s.mutex held), and stores it in the disk
-  // cache for the next process; `on_disk` when the disk cache holds it already (read that: no
-  // inflate), `absent` when it is not built in.
-  enum class builtin_state { loaded, on_disk, absent };
-  builtin_state load_builtin(slot& s, const program_source& program, const compile_flags& flags, int device);
+  // Loads a built-in `program` into `s` (s.mutex held): from the disk cache when an earlier
+  // process left it there (no inflate), else from the table, storing it on disk for the next
+  // process. False, having done no disk work, when it is not built in.
+  bool load_builtin(slot& s, const program_source& program, const compile_flags& flags, int device);
   compile_result compile_with_flags(const program_source& program, const compile_flags& flags);
 
   settings settings_;

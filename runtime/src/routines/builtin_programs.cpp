@@ -10,6 +10,7 @@
 #include "cupp/ops.hpp"
 #include "engine/internal.hpp"
 #include "engine/kernel_composer.hpp"
+#include "engine/reduce_common.hpp"
 
 namespace cupp::detail {
 
@@ -19,49 +20,38 @@ program_source source_of(composed_program p) {
   return program_source{std::move(p.name), std::move(p.source), std::move(p.kernels), {}};
 }
 
-// The (element, accumulator = combining loop, result) dtypes of op.reduce as cupp's reductions
-// choose them by default: the loop's own dtype; for add and multiply also the narrow integers
-// and bool into 64 bits, and float16/bfloat16 accumulated in float32.
-struct reduce_types {
-  type_id in, acc, out;
-};
-std::vector<reduce_types> default_reduce_types(const op_spec& op, type_id acc) {
-  std::vector<reduce_types> out{{acc, acc, acc}};
-  if (op.name != "add" && op.name != "multiply") return out;
-  if (acc == type_id::int64)
-    for (type_id in : {type_id::bool_, type_id::int8, type_id::int16, type_id::int32}) out.push_back({in, acc, acc});
-  if (acc == type_id::uint64)
-    for (type_id in : {type_id::uint8, type_id::uint16, type_id::uint32}) out.push_back({in, acc, acc});
-  if (acc == type_id::float32)
-    for (type_id half : {type_id::float16, type_id::bfloat16}) out.push_back({half, acc, half});
-  return out;
-}
-
 // sum, prod, max, min, any, all along one axis of a matrix or over a contiguous array (one kept
-// and one reduced dimension after collapsing): rows, columns and packed columns.
+// and one reduced dimension after collapsing): rows, columns and packed columns, in the dtypes the
+// reduction itself picks (reduce_common.hpp: NumPy's default result, accumulated in float32 for
+// float16/bfloat16 sums and products, combined by the op's combining loop). The logical ops are
+// built for bool elements only.
 void add_reductions(std::vector<program_source>& programs) {
   for (const std::string_view name : {"add", "multiply", "maximum", "minimum", "logical_or", "logical_and"}) {
     const op_spec* op = find_op(name);
     if (op == nullptr || op->nin != 2 || op->nout != 1) continue;
-    for (std::size_t loop = 0; loop < op->loops.size(); ++loop) {
-      const loop_spec& l = op->loops[loop];
-      if (l.in[0] != l.in[1] || l.in[0] != l.out[0]) continue;
-      bool first = true;  // the combining loop of a dtype is its first such loop
-      for (std::size_t k = 0; k < loop; ++k)
-        if (op->loops[k].in[0] == l.in[0] && op->loops[k].in[1] == l.in[0] && op->loops[k].out[0] == l.in[0]) first = false;
-      if (!first) continue;
-      for (const reduce_types& t : default_reduce_types(*op, l.in[0])) {
-        for (const int layout : {0, 1, 2}) {
-          reduce_desc d;
-          d.loop = loop;
-          d.acc = t.acc;
-          d.in = t.in;
-          d.out = t.out;
-          d.layout = layout == 0 ? reduce_class::rows : reduce_class::columns;
-          d.packed = layout == 2;
-          if (d.packed && info(t.in).itemsize >= 16) continue;
-          programs.push_back(source_of(compose_reduction(*op, d)));
-        }
+    const bool sums = name == "add" || name == "multiply";
+    for (int t = 0; t < static_cast<int>(n_builtin_types); ++t) {
+      const type_id in = static_cast<type_id>(t);
+      const type_id out = engine::default_result(*op, dtype(in)).id();
+      if (out == type_id::bool_ && in != type_id::bool_) continue;
+      const bool half = out == type_id::float16 || out == type_id::bfloat16;
+      const type_id acc = sums && half ? type_id::float32 : out;
+      std::size_t loop = 0;
+      try {
+        loop = engine::combining_loop(*op, acc, "reduce");
+      } catch (const std::exception&) {  // no loop combines this dtype
+        continue;
+      }
+      for (const int layout : {0, 1, 2}) {
+        reduce_desc d;
+        d.loop = loop;
+        d.acc = acc;
+        d.in = in;
+        d.out = out;
+        d.layout = layout == 0 ? reduce_class::rows : reduce_class::columns;
+        d.packed = layout == 2;
+        if (d.packed && info(in).itemsize >= 16) continue;
+        programs.push_back(source_of(compose_reduction(*op, d)));
       }
     }
   }
