@@ -157,11 +157,13 @@ ndarray sum(const csr& a, std::optional<int> axis) {
 
 ndarray mean(const csr& a, std::optional<int> axis) {
   const cupp::dtype t = a.dtype().is_integer() || a.dtype() == bool_ ? float64 : a.dtype();
-  // SciPy's mean: the values divided by the count first, then summed
+  // SciPy's mean: the values times the Python float 1.0 / count first (NEP 50: float32 stays
+  // float32), then summed
   const auto [m, n] = a.shape();
   const std::int64_t count = !axis ? m * n : check_axis(axis) == 0 ? m : n;
-  const csr scaled = csr::from_parts(cupp::true_divide(cupp::astype(a.data(), t), count), a.indices(), a.indptr(),
-                                     a.shape(), a.kind(), std::nullopt, std::nullopt);
+  const double scale = 1.0 / static_cast<double>(count);
+  const csr scaled = csr::from_parts(cupp::multiply(cupp::astype(a.data(), t), weak_scalar(scale)), a.indices(),
+                                     a.indptr(), a.shape(), a.kind(), std::nullopt, std::nullopt);
   if (!axis) return cupp::sum(scaled.data());
   return axis_sums(scaled, check_axis(axis), t);
 }

@@ -86,13 +86,16 @@ def case_arrays(rng, shape, dtype):
     order = np.argsort(row, kind="stable")
     out["u_data"], out["u_indices"] = data[order], col[order]
     out["u_indptr"] = np.concatenate([[0], np.cumsum(np.bincount(row, minlength=m))]).astype(np.int32)
-    U = sp.csr_array((out["u_data"], out["u_indices"], out["u_indptr"]), shape=shape)
+    # SciPy's constructor keeps the arrays it is given (copy=False) and several of its methods
+    # rewrite them in place (count_nonzero sums duplicates since 1.18): U gets copies, so the arrays
+    # written to the case stay the unsorted ones its flags describe
+    U = sp.csr_array((out["u_data"].copy(), out["u_indices"].copy(), out["u_indptr"].copy()), shape=shape)
     out["u_canonical"] = np.array(U.has_canonical_format)
     out["u_sorted"] = np.array(U.has_sorted_indices)
     C = A.tocsr()
-    out["csr_data"], out["csr_indices"], out["csr_indptr"] = C.data, C.indices, C.indptr
+    out["csr_data"], out["csr_indices"], out["csr_indptr"] = C.data.copy(), C.indices.copy(), C.indptr.copy()
     K = A.tocsc()
-    out["csc_data"], out["csc_indices"], out["csc_indptr"] = K.data, K.indices, K.indptr
+    out["csc_data"], out["csc_indices"], out["csc_indptr"] = K.data.copy(), K.indices.copy(), K.indptr.copy()
     S = U.copy()
     S.sum_duplicates()
     out["sum_data"], out["sum_indices"], out["sum_indptr"] = S.data, S.indices, S.indptr
@@ -111,7 +114,7 @@ def case_arrays(rng, shape, dtype):
     def arithmetic():
         vd, vr, vc = triplets(rng, shape, dtype)
         V = sp.csr_array(sp.coo_array((vd, (vr, vc)), shape=shape))
-        out["v_data"], out["v_indices"], out["v_indptr"] = V.data, V.indices, V.indptr
+        out["v_data"], out["v_indices"], out["v_indptr"] = V.data.copy(), V.indices.copy(), V.indptr.copy()
         out["sum_all"] = np.asarray(U.sum())
         for axis in (0, 1):
             out[f"sum_{axis}"] = np.asarray(U.sum(axis=axis))
@@ -166,7 +169,7 @@ def stack_cases(rng):
     def csr(shape, dtype, prefix, out):
         data, row, col = triplets(rng, shape, dtype)
         m = sp.csr_array(sp.coo_array((data, (row, col)), shape=shape))
-        out[prefix + "data"], out[prefix + "indices"], out[prefix + "indptr"] = m.data, m.indices, m.indptr
+        out[prefix + "data"], out[prefix + "indices"], out[prefix + "indptr"] = m.data.copy(), m.indices.copy(), m.indptr.copy()
         out[prefix + "shape"] = np.array(shape, np.int64)
         return m
     out = {}
