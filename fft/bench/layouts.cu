@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -95,9 +96,9 @@ static const char* scale_source =
     "  const double s = *static_cast<const double*>(info);\n"
     "  static_cast<double2*>(out)[i] = make_double2(v.x * s, v.y * s);\n}\n";
 
-static std::string ltoir() {
+static std::string ltoir(const char* source = scale_source) {
   nvrtcProgram p;
-  CK(nvrtcCreateProgram(&p, scale_source, "scale.cu", 0, nullptr, nullptr));
+  CK(nvrtcCreateProgram(&p, source, "scale.cu", 0, nullptr, nullptr));
   const char* opts[] = {"-dlto", "-rdc=true", "-arch=compute_90"};
   if (nvrtcCompileProgram(p, 3, opts) != NVRTC_SUCCESS) {
     size_t n;
@@ -125,10 +126,18 @@ struct plan_t {
   }
 };
 
+// One LTO callback to attach to a plan: its symbol, LTO-IR, type and caller_info.
+struct callback_t {
+  const char* name;
+  const std::string* ir;
+  cufftXtCallbackType type;
+  void* info;
+};
+
 // A rank-1 plan: n points at stride `stride`, `batch` transforms `dist` apart (same layout in and
-// out); with the scale store callback when `cb_info` is given.
+// out); with the scale store callback when `cb_info` is given, and with `extra` callbacks.
 static plan_t* make_plan(long long n, long long stride, long long dist, long long batch, bool dbl, void* cb_info,
-                         const std::string* ir) {
+                         const std::string* ir, std::vector<callback_t> extra = {}) {
   auto* p = new plan_t;
   auto t0 = std::chrono::steady_clock::now();
   CK(cufftCreate(&p->h));
@@ -138,12 +147,13 @@ static plan_t* make_plan(long long n, long long stride, long long dist, long lon
     CK(cufftXtSetJITCallback(p->h, dbl ? "cupp_scale_z" : "cupp_scale_c", ir->data(), ir->size(),
                              dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX, &info));
   }
+  for (callback_t& c : extra) CK(cufftXtSetJITCallback(p->h, c.name, c.ir->data(), c.ir->size(), c.type, &c.info));
   long long nn[1] = {n}, emb[1] = {n};
   size_t ws = 0;
   const cudaDataType t = dbl ? CUDA_C_64F : CUDA_C_32F;
   if (const cufftResult r = cufftXtMakePlanMany(p->h, 1, nn, emb, stride, dist, t, emb, stride, dist, t, batch, &ws, t)) {
     std::printf("cufftXtMakePlanMany failed (%d): n %lld stride %lld dist %lld batch %lld%s\n", static_cast<int>(r), n,
-                stride, dist, batch, cb_info ? " with the callback" : "");
+                stride, dist, batch, cb_info || !extra.empty() ? " with callbacks" : "");
     delete p;
     return nullptr;
   }
@@ -229,6 +239,116 @@ static void scale(long long n, long long batch, bool dbl, const std::string& ir,
   cudaFree(y);
 }
 
+// Callback variants of the norm on contiguous rows (batch x n complex64), against the plain
+// transform: the store callback reading the factor from memory (the engine's), a store callback
+// with the factor as a literal in its source, and a load callback scaling each input instead.
+static void scale_variants(long long n, long long batch, void* info) {
+  const long long total = n * batch;
+  float2 *x, *y;
+  CK(cudaMalloc(&x, total * 8));
+  CK(cudaMalloc(&y, total * 8));
+  fill_kernel<<<1024, 256>>>(x, total);
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "%lldx%lld", batch, n);
+  static const std::string loaded = ltoir(), literal = ltoir(
+      "__device__ void cupp_store_lit(void* out, unsigned long long i, float2 v, void*, void*) {\n"
+      "  static_cast<float2*>(out)[i] = make_float2(v.x * 0.015625f, v.y * 0.015625f);\n}\n"
+      "__device__ float2 cupp_load_lit(void* in, unsigned long long i, void*, void*) {\n"
+      "  const float2 v = static_cast<const float2*>(in)[i];\n  return make_float2(v.x * 0.015625f, v.y * 0.015625f);\n}\n"
+      "__device__ void cupp_store_plain(void* out, unsigned long long i, float2 v, void*, void*) {\n"
+      "  static_cast<float2*>(out)[i] = v;\n}\n");
+  std::unique_ptr<plan_t> plain(make_plan(n, 1, n, batch, false, nullptr, nullptr));
+  const double ref = median_ms([&] { CK(cufftXtExec(plain->h, x, y, CUFFT_FORWARD)); });
+  line("norm: plain transform", shape, ref, ref);
+  struct variant {
+    const char* what;
+    const char* name;
+    const std::string* ir;
+    cufftXtCallbackType type;
+    void* info;
+  };
+  for (const variant& v : {variant{"norm: store cb, factor in memory", "cupp_scale_c", &loaded, CUFFT_CB_ST_COMPLEX, info},
+                           variant{"norm: store cb, literal factor", "cupp_store_lit", &literal, CUFFT_CB_ST_COMPLEX, nullptr},
+                           variant{"norm: load cb, literal factor", "cupp_load_lit", &literal, CUFFT_CB_LD_COMPLEX, nullptr},
+                           variant{"norm: store cb that only stores", "cupp_store_plain", &literal, CUFFT_CB_ST_COMPLEX, nullptr}}) {
+    std::unique_ptr<plan_t> p(make_plan(n, 1, n, batch, false, nullptr, nullptr, {{v.name, v.ir, v.type, v.info}}));
+    if (p) line(v.what, shape, median_ms([&] { CK(cufftXtExec(p->h, x, y, CUFFT_FORWARD)); }), ref);
+  }
+  // the same on the inverse (ifft rows: the backward norm 1/n)
+  const double iref = median_ms([&] { CK(cufftXtExec(plain->h, x, y, CUFFT_INVERSE)); });
+  std::unique_ptr<plan_t> p(make_plan(n, 1, n, batch, false, info, &loaded));
+  if (p) line("norm: inverse, store cb", shape, median_ms([&] { CK(cufftXtExec(p->h, x, y, CUFFT_INVERSE)); }), iref);
+  cudaFree(x);
+  cudaFree(y);
+}
+
+// Which problems cuFFT plans a store callback for (CUFFT_NOT_SUPPORTED shows as a failed plan).
+static void callback_support(void* info) {
+  static const std::string ir = ltoir();
+  for (auto [n, b] : std::vector<std::pair<long long, long long>>{
+           {4099, 256}, {4099, 1}, {4099, 2}, {4097, 256}, {1021, 1024}, {127, 8192}, {131, 8192}, {3 * 5 * 7 * 11 * 13, 64}}) {
+    std::unique_ptr<plan_t> p(make_plan(n, 1, n, b, false, info, &ir));
+    std::printf("%-34s n %lld batch %lld: %s\n", "callback support", n, b, p ? "planned" : "refused");
+  }
+}
+
+// Axis 0 of a C-ordered rows x cols complex64 array as a contiguous-layout plan (n = rows, idist
+// rows, batch cols) whose load callback reads element i of transform b from in[i * cols + b] and
+// whose store callback writes it to out[i * cols + b] (the real output in caller_info; the
+// plan's own output is a scratch array for whatever cuFFT keeps between its kernels): the
+// single-pass row kernels over strided columns, the L2 absorbing the strided reads.
+static void axis0_callbacks(long long rows, long long cols) {
+  const long long total = rows * cols;
+  float2 *x, *y, *scratch;
+  CK(cudaMalloc(&x, total * 8));
+  CK(cudaMalloc(&y, total * 8));
+  CK(cudaMalloc(&scratch, total * 8));
+  fill_kernel<<<1024, 256>>>(x, total);
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "%lldx%lld", rows, cols);
+  char src[2048];
+  std::snprintf(src, sizeof src,
+                "__device__ float2 cupp_tload(void* in, unsigned long long o, void*, void*) {\n"
+                "  const unsigned long long b = o / %lldull, i = o - b * %lldull;\n"
+                "  return static_cast<const float2*>(in)[i * %lldull + b];\n}\n"
+                "__device__ void cupp_tstore(void*, unsigned long long o, float2 v, void* info, void*) {\n"
+                "  const unsigned long long b = o / %lldull, i = o - b * %lldull;\n"
+                "  static_cast<float2*>(info)[i * %lldull + b] = v;\n}\n"
+                "__device__ void cupp_tstore_s(void*, unsigned long long o, float2 v, void* info, void*) {\n"
+                "  const unsigned long long b = o / %lldull, i = o - b * %lldull;\n"
+                "  static_cast<float2*>(info)[i * %lldull + b] = make_float2(v.x * 0.015625f, v.y * 0.015625f);\n}\n",
+                rows, rows, cols, rows, rows, cols, rows, rows, cols);
+  const std::string ir = ltoir(src);
+  std::unique_ptr<plan_t> last(make_plan(cols, 1, cols, rows, false, nullptr, nullptr));
+  const double ref = median_ms([&] { CK(cufftXtExec(last->h, x, y, CUFFT_FORWARD)); });
+  std::unique_ptr<plan_t> strided(make_plan(rows, cols, 1, cols, false, nullptr, nullptr));
+  line("axis0 strided (again)", shape, median_ms([&] { CK(cufftXtExec(strided->h, x, y, CUFFT_FORWARD)); }), ref);
+  for (bool scaled : {false, true}) {
+    std::unique_ptr<plan_t> p(make_plan(rows, 1, rows, cols, false, nullptr, nullptr,
+                                        {{"cupp_tload", &ir, CUFFT_CB_LD_COMPLEX, nullptr},
+                                         {scaled ? "cupp_tstore_s" : "cupp_tstore", &ir, CUFFT_CB_ST_COMPLEX, y}}));
+    if (!p) continue;
+    const double ms = median_ms([&] { CK(cufftXtExec(p->h, x, scratch, CUFFT_FORWARD)); });
+    line(scaled ? "axis0 transposing callbacks + norm" : "axis0 transposing callbacks", shape, ms, ref);
+    if (!scaled) {  // check it against the strided plan
+      CK(cufftXtExec(strided->h, x, scratch, CUFFT_FORWARD));
+      std::vector<float2> a(total), b(total);
+      CK(cudaMemcpy(a.data(), scratch, total * 8, cudaMemcpyDeviceToHost));
+      CK(cufftXtExec(p->h, x, scratch, CUFFT_FORWARD));
+      CK(cudaMemcpy(b.data(), y, total * 8, cudaMemcpyDeviceToHost));
+      double err = 0, mag = 0;
+      for (long long k = 0; k < total; k += 97) {
+        err = std::max(err, (double)std::abs(a[k].x - b[k].x) + std::abs(a[k].y - b[k].y));
+        mag = std::max(mag, (double)std::abs(a[k].x) + std::abs(a[k].y));
+      }
+      std::printf("%-34s %-14s max |diff| %.3g of max %.3g\n", "  (against the strided plan)", shape, err, mag);
+    }
+  }
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(scratch);
+}
+
 int main() {
   int dev = 0;
   cudaDeviceProp prop;
@@ -238,7 +358,7 @@ int main() {
   cufftGetVersion(&v);
   std::printf("%d\n", v);
   for (auto [r, c] : std::vector<std::pair<long long, long long>>{
-           {4096, 4096}, {2048, 2048}, {8192, 8192}, {1024, 16384}, {16384, 1024}, {1024, 1024}, {4096, 256}})
+           {4096, 4096}, {8192, 8192}, {1024, 16384}, {4096, 256}})
     axis0(r, c);
   // axis 0 with the scale callback, strided and tiled (4096^2)
   const std::string ir = ltoir();
@@ -252,16 +372,9 @@ int main() {
   CK(cudaMemcpy(sd, &hd, 8, cudaMemcpyHostToDevice));
   for (auto [n, b, d] : std::vector<std::tuple<long long, long long, bool>>{{4096, 4096, false},
                                                                             {1LL << 24, 1, false},
-                                                                            {1LL << 20, 1, false},
-                                                                            {1LL << 22, 1, false},
                                                                             {256, 65536, false},
                                                                             {1LL << 20, 16, false},
-                                                                            {1024, 1024, false},
-                                                                            {64, 64, false},
-                                                                            {4096, 4096, true},
-                                                                            {1LL << 23, 1, true},
-                                                                            {4096, 1, false},
-                                                                            {4096, 2, false}})
+                                                                            {4096, 4096, true}})
     scale(n, b, d, ir, d ? static_cast<void*>(sd) : static_cast<void*>(sf));
   {
     // axis 0 of 4096^2 with the callback: strided, and in tiles of 512 / 1024
@@ -287,6 +400,11 @@ int main() {
     cudaFree(x);
     cudaFree(y);
   }
+  callback_support(sf);
+  for (auto [b, n] : std::vector<std::pair<long long, long long>>{{4096, 4096}, {65536, 256}})
+    scale_variants(n, b, sf);
+  for (auto [r, c] : std::vector<std::pair<long long, long long>>{{4096, 4096}, {2048, 2048}, {8192, 8192}, {1024, 16384}})
+    axis0_callbacks(r, c);
   std::printf("layouts: done\n");
   return 0;
 }

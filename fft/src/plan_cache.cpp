@@ -16,6 +16,7 @@
 #include <list>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -66,6 +67,7 @@ cudaDataType data_type(transform_kind kind, bool dbl, bool input) {
 
 std::atomic<std::uint64_t> made_count{0};
 std::atomic<std::uint64_t> scaled_count{0};
+std::atomic<std::uint64_t> unsupported_count{0};
 
 // One device's cache: most recently used plans at the front.
 struct device_cache {
@@ -130,38 +132,86 @@ std::size_t plan_key_hash::operator()(const plan_key& k) const noexcept {
   return h;
 }
 
-plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
-  cupp::detail::device_scope scope(device);
+namespace {
+
+// A key's problem in words, for errors.
+std::string describe_key(const plan_key& k) {
+  static const char* kinds[] = {"c2c", "r2c", "c2r"};
+  std::string s = std::string(kinds[static_cast<int>(k.kind)]) + (k.double_precision ? " double" : " single") + " n=(";
+  for (int i = 0; i < k.rank; ++i) s += (i ? "," : "") + std::to_string(k.n[i]);
+  return s + ") istride " + std::to_string(k.istride) + " idist " + std::to_string(k.idist) + " batch " +
+         std::to_string(k.batch);
+}
+
+}  // namespace
+
+// Makes the cuFFT plan on handle `h` (callbacks attached first when asked); throws CudaError.
+std::size_t plan::make(bool user_callbacks, bool scale_callback) {
+  const cufftHandle h = static_cast<cufftHandle>(handle_);
+  const plan_key& key = key_;
+  check(cufftSetAutoAllocation(h, 0), "cufftSetAutoAllocation");
+  if (user_callbacks)  // LTO callbacks go on after cufftCreate and before planning
+    attach_callbacks(h, *reinterpret_cast<const callback_set*>(key.callback), key.kind, key.double_precision, device_);
+  if (scale_callback) {  // cupp's store callback: the factor in device memory as its caller_info
+    const float single = static_cast<float>(key.scale);
+    const std::size_t bytes = key.double_precision ? sizeof(double) : sizeof(float);
+    cuda::detail::check(cudaMalloc(&factor_, bytes), "cudaMalloc");
+    cuda::detail::check(cudaMemcpy(factor_, key.double_precision ? static_cast<const void*>(&key.scale) : &single, bytes,
+                                   cudaMemcpyHostToDevice),
+                        "cudaMemcpy");
+    attach_scale_callback(h, key.kind, key.double_precision, factor_, device_);
+  }
+  std::array<long long, 3> n = key.n, inembed = key.inembed, onembed = key.onembed;
+  const cudaDataType exec = key.double_precision ? CUDA_C_64F : CUDA_C_32F;
+  std::size_t work = 0;
+  check(cufftXtMakePlanMany(h, key.rank, n.data(), inembed.data(), key.istride, key.idist,
+                            data_type(key.kind, key.double_precision, true), onembed.data(), key.ostride, key.odist,
+                            data_type(key.kind, key.double_precision, false), key.batch, &work, exec),
+        "cufftXtMakePlanMany");
+  return work;
+}
+
+void plan::release() noexcept {
+  if (made_) cufftDestroy(static_cast<cufftHandle>(handle_));
+  made_ = false;
+  if (factor_) cudaFree(factor_);
+  factor_ = nullptr;
+}
+
+void plan::create() {
   cufftHandle h = 0;
   check(cufftCreate(&h), "cufftCreate");
   handle_ = h;
   made_ = true;
+}
+
+plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
+  cupp::detail::device_scope scope(device);
+  create();
   try {
-    check(cufftSetAutoAllocation(h, 0), "cufftSetAutoAllocation");
-    if (key.callback != 0)  // LTO callbacks go on after cufftCreate and before planning
-      attach_callbacks(h, *reinterpret_cast<const callback_set*>(key.callback), key.kind, key.double_precision, device);
-    if (key.scale != 1.0) {  // cupp's store callback: the factor in device memory as its caller_info
-      const float single = static_cast<float>(key.scale);
-      const std::size_t bytes = key.double_precision ? sizeof(double) : sizeof(float);
-      cuda::detail::check(cudaMalloc(&factor_, bytes), "cudaMalloc");
-      cuda::detail::check(cudaMemcpy(factor_, key.double_precision ? static_cast<const void*>(&key.scale) : &single, bytes,
-                                     cudaMemcpyHostToDevice),
-                          "cudaMemcpy");
-      attach_scale_callback(h, key.kind, key.double_precision, factor_, device);
+    work_size_ = make(key.callback != 0, key.scale != 1.0);
+  } catch (const CudaError& e) {
+    release();
+    // cuFFT plans no callback kernels for some problems (CUFFT_NOT_SUPPORTED at planning; sizes
+    // with large prime factors, which it computes by Bluestein's algorithm, among them). The
+    // norm's callback is then left out (execute() scales by a pass: scales() is false); a user's
+    // callbacks are a ValueError naming the problem.
+    const bool planning = std::string_view(e.what()).starts_with("cufftXtMakePlanMany");
+    if (key.callback != 0 && planning && e.code() == CUFFT_NOT_SUPPORTED)
+      throw ValueError("cuFFT does not support callbacks on this transform (" + describe_key(key) + "): " + e.what());
+    if (!planning || e.code() == CUFFT_ALLOC_FAILED || key.callback != 0 || key.scale == 1.0) throw;
+    create();
+    try {
+      work_size_ = make(false, false);
+    } catch (...) {
+      release();
+      throw;
     }
-    std::array<long long, 3> n = key.n, inembed = key.inembed, onembed = key.onembed;
-    const cudaDataType exec = key.double_precision ? CUDA_C_64F : CUDA_C_32F;
-    std::size_t work = 0;
-    check(cufftXtMakePlanMany(h, key.rank, n.data(), inembed.data(), key.istride, key.idist,
-                              data_type(key.kind, key.double_precision, true), onembed.data(), key.ostride, key.odist,
-                              data_type(key.kind, key.double_precision, false), key.batch, &work, exec),
-          "cufftXtMakePlanMany");
-    work_size_ = work;
+    made_count.fetch_add(1, std::memory_order_relaxed);
+    unsupported_count.fetch_add(1, std::memory_order_relaxed);
+    return;
   } catch (...) {
-    cufftDestroy(h);
-    if (factor_) cudaFree(factor_);
-    factor_ = nullptr;
-    made_ = false;
+    release();
     throw;
   }
   made_count.fetch_add(1, std::memory_order_relaxed);
@@ -230,6 +280,7 @@ std::shared_ptr<plan> get_plan(const plan_key& key, int device) {
 
 std::uint64_t scaled_executions() noexcept { return scaled_count.load(std::memory_order_relaxed); }
 std::uint64_t plans_made() noexcept { return made_count.load(std::memory_order_relaxed); }
+std::uint64_t scale_callbacks_refused() noexcept { return unsupported_count.load(std::memory_order_relaxed); }
 plan_key last_plan_key() noexcept { return last_key; }
 
 }  // namespace cupp::fft::detail

@@ -56,6 +56,9 @@ class plan {
   const plan_key& key() const noexcept { return key_; }
   std::size_t work_size() const noexcept { return work_size_; }
   int device() const noexcept { return device_; }
+  // Whether executions apply key().scale (cupp's store callback is attached); false for a key
+  // with a scale whose callback plan cuFFT refused (the caller scales by a pass).
+  bool scales() const noexcept { return factor_ != nullptr; }
 
   // Runs the transform on each pointer pair, in order, on `stream` (one work area for them all).
   void execute(std::span<const exec_pointers> runs, cuda::stream_handle stream);
@@ -68,6 +71,10 @@ class plan {
   std::size_t work_size_ = 0;
   void* factor_ = nullptr;  // device memory with key.scale in the plan's precision (cudaMalloc)
   std::mutex mutex_;
+
+  void create();                                                 // cufftCreate into handle_
+  std::size_t make(bool user_callbacks, bool scale_callback);    // attach + plan; the work size
+  void release() noexcept;                                       // destroy handle_ and factor_
 };
 
 // The cached plan for `key` on `device` (made on a miss; may evict least recently used plans).
@@ -79,6 +86,8 @@ std::uint64_t scaled_executions() noexcept;
 // How many plans were made (misses included), and the key of this thread's last transform, for
 // tests (a transform along axis 0 shows its strides there: no copy was planned).
 std::uint64_t plans_made() noexcept;
+// How many plans with a norm factor cuFFT refused the store callback for (planned without it).
+std::uint64_t scale_callbacks_refused() noexcept;
 plan_key last_plan_key() noexcept;
 
 }  // namespace cupp::fft::detail

@@ -291,7 +291,7 @@ bool execute(transform_kind kind, int direction, const ndarray& in, const ndarra
   cupp::detail::device_scope scope(device);
   const std::shared_ptr<plan> p = get_plan(e.key, device);
   p->execute(e.runs, cuda::detail::current_stream_handle(device));
-  if (scaled) *scaled = fuse;
+  if (scaled) *scaled = fuse && p->scales();  // (false where cuFFT refused the callback plan)
   return true;
 }
 

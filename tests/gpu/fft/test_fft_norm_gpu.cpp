@@ -179,5 +179,51 @@ TEST(FftNormGpu, ColumnTilesGiveTheOneExecutionResult) {
   CUPP_ASSERT_ALLCLOSE(fft::irfft(spectrum, {.n = 1024, .axis = 0}), x, tol(float32));
 }
 
+// cuFFT plans no callback kernels for some problems (CUFFT_NOT_SUPPORTED when planning; a batch
+// of prime-length transforms, which it computes by Bluestein's algorithm, was one on the H200):
+// the norm's callback plan is then made without it and the factor is the pass, so the result is
+// the same; a user's callbacks on such a transform are a ValueError, or, where cuFFT takes them,
+// give the computation without callbacks.
+TEST(FftNormGpu, TransformsCuFftRefusesTheCallbackOnStillScale) {
+  CUPP_REQUIRE_GPU();
+  const ndarray a = random_complex({256, 4099}, complex64, 8);  // 4099 is prime; 2^20 points
+  ndarray by_pass, by_callback;
+  {
+    options_scope pass({.norm_callback = 0});
+    by_pass = fft::fft(a, {.norm = "ortho"});
+  }
+  fft::config::clear_plan_cache();  // the callback plan is made here, not found in the cache
+  for (int mode : {1, -1}) {
+    SCOPED_TRACE("norm_callback " + std::to_string(mode));
+    options_scope callback({.norm_callback = mode});
+    const std::uint64_t scaled = fft::detail::scaled_executions(), refused = fft::detail::scale_callbacks_refused();
+    by_callback = fft::fft(a, {.norm = "ortho"});
+    EXPECT_NE(fft::detail::last_plan_key().scale, 1.0);
+    CUPP_ASSERT_ALLCLOSE(by_callback, by_pass, tol(complex64));
+    // The first mode made the plan: cuFFT either took the callback (it scaled) or refused it.
+    if (mode == 1)
+      EXPECT_NE(fft::detail::scaled_executions() > scaled, fft::detail::scale_callbacks_refused() > refused);
+  }
+  const ndarray plain = fft::fft(a);
+  CUPP_ASSERT_ALLCLOSE(by_callback, plain * (1.0 / std::sqrt(4099.0)), tol(complex64));
+  // A user's load callback that doubles each input on the same prime-length batch.
+  const char* twice = R"(
+__device__ cufftComplex twice(void* in, unsigned long long i, void*, void*) {
+  cufftComplex v = static_cast<const cufftComplex*>(in)[i];
+  v.x *= 2.0f;
+  v.y *= 2.0f;
+  return v;
+})";
+  try {
+    fft::set_cufft_callbacks guard({.load = twice, .load_name = "twice"});
+    const ndarray r = fft::fft(a);
+    CUPP_ASSERT_ALLCLOSE(r, plain * 2.0, tol(complex64));
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("cuFFT does not support callbacks on this transform (c2c single n=(4099)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace cupp
