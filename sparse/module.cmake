@@ -1,3 +1,5 @@
 # The sparse module (cupp::sparse, namespace cupp::sparse, include <cupp/sparse.hpp>): SciPy's
 # scipy.sparse over cuSPARSE. Built by cmake/CuppModule.cmake's template.
-cupp_add_module(sparse LIBRARIES CUDA::cusparse)
+cupp_add_module(sparse LIBRARIES CUDA::cusparse CUDA::cusolver cupp::linalg)  # cusolver, linalg: sparse.linalg (src/linalg/)
+# sparse.random / random_array draw through cupp::random's generator.
+target_link_libraries(cupp_sparse PRIVATE cupp_random)

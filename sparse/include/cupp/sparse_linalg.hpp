@@ -1,0 +1,201 @@
+// cupp::sparse::linalg, SciPy's scipy.sparse.linalg (1.18) on the GPU (part 2 of the sparse module,
+// target cupp::sparse; docs/sparse-linalg.md is the guide): LinearOperator and aslinearoperator,
+// the Krylov solvers (cg, cgs, bicg, bicgstab, gmres, minres) returning SciPy's (x, info), the
+// eigensolvers eigsh and svds (thick-restart Lanczos), norm and onenormest, and the direct solve
+// spsolve (cuSOLVER's sparse QR).
+//
+// Solvers run on the current stream: the vectors, the scalars of the recurrences (rho, alpha,
+// beta, ...) and the convergence test stay on the device, and the host reads one small state
+// record per check interval (cg, cgs, bicg, bicgstab), not per iteration. An operand can be a
+// sparse matrix (csr, csc, coo), a dense 2-D ndarray or a LinearOperator: all convert implicitly.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "cupp/ndarray.hpp"
+#include "cupp/sparse.hpp"
+
+namespace cupp::sparse::linalg {
+
+// SciPy's LinearOperator: a (M, N) shape, a dtype and the products it can compute. From callables
+// (matvec is required; matmat defaults to one matvec per column, rmatmat to rmatvec per column;
+// a missing rmatvec raises NotImplementedError-as-TypeError "rmatvec is not defined" when asked),
+// or, implicitly (aslinearoperator), from a sparse matrix or a dense 2-D array. Copies share
+// the operator. Without a dtype, the dtype is that of matvec(zeros(N)) (as SciPy).
+class LinearOperator {
+ public:
+  using function = std::function<ndarray(const ndarray&)>;
+
+  LinearOperator(shape2 shape, function matvec, function rmatvec = {}, function matmat = {},
+                 std::optional<cupp::dtype> dtype = std::nullopt, function rmatmat = {});
+  LinearOperator(const csr& a);  // NOLINT: aslinearoperator
+  LinearOperator(const csc& a);  // NOLINT
+  LinearOperator(const coo& a);  // NOLINT
+  LinearOperator(const ndarray& dense);  // NOLINT: a dense 2-D array (ValueError otherwise)
+
+  shape2 shape() const noexcept;
+  int ndim() const noexcept { return 2; }
+  cupp::dtype dtype() const noexcept;
+  bool has_rmatvec() const noexcept;
+
+  // x of shape (N,) or (N, 1) gives (M,) or (M, 1) (SciPy's "dimension mismatch" ValueError
+  // otherwise); matmat takes (N, K) and gives (M, K).
+  ndarray matvec(const ndarray& x) const;
+  ndarray rmatvec(const ndarray& x) const;
+  ndarray matmat(const ndarray& x) const;
+  ndarray rmatmat(const ndarray& x) const;
+  // A @ x: matvec for 1-D or (N, 1) x, matmat for other 2-D x.
+  ndarray dot(const ndarray& x) const;
+  // The operators A @ B, A + B, alpha * A, -A, the adjoint A^H and the transpose A^T.
+  LinearOperator dot(const LinearOperator& b) const;
+  LinearOperator adjoint() const;
+  LinearOperator H() const { return adjoint(); }
+  LinearOperator transpose() const;
+  LinearOperator T() const { return transpose(); }
+
+  struct impl;
+  explicit LinearOperator(std::shared_ptr<const impl> p) noexcept : p_(std::move(p)) {}
+
+ private:
+  std::shared_ptr<const impl> p_;
+};
+
+// scipy.sparse.linalg.aslinearoperator.
+inline LinearOperator aslinearoperator(const LinearOperator& a) { return a; }
+inline LinearOperator aslinearoperator(const csr& a) { return LinearOperator(a); }
+inline LinearOperator aslinearoperator(const csc& a) { return LinearOperator(a); }
+inline LinearOperator aslinearoperator(const coo& a) { return LinearOperator(a); }
+inline LinearOperator aslinearoperator(const ndarray& a) { return LinearOperator(a); }
+
+ndarray operator*(const LinearOperator& a, const ndarray& x);  // A @ x (SciPy's A * x)
+LinearOperator operator*(const LinearOperator& a, const LinearOperator& b);
+LinearOperator operator*(double alpha, const LinearOperator& a);
+LinearOperator operator+(const LinearOperator& a, const LinearOperator& b);
+LinearOperator operator-(const LinearOperator& a, const LinearOperator& b);
+LinearOperator operator-(const LinearOperator& a);
+
+// ---- iterative solvers: SciPy 1.18's signatures; x0 and keywords in options.
+// The returned pair is SciPy's (x, info): info 0 converged, > 0 the iteration limit (maxiter) was
+// reached without convergence, < 0 breakdown (-10: rho, -11: a dot product, SciPy's codes).
+struct solve_result {
+  ndarray x;
+  int info = 0;
+};
+
+// cg, cgs, bicg, bicgstab: convergence when norm(b - A x) <= max(rtol * norm(b), atol) (SciPy's
+// `< atol` test); maxiter defaults to 10 * N; M is the preconditioner (an approximate inverse of A);
+// callback(xk) is called after every iteration (with a callback the state is read every iteration).
+// check_every: iterations between host reads of the device state (0: cupp's default, 8; more
+// iterations than needed run as no-ops on the device, so x is the iterate SciPy returns).
+struct iterative_options {
+  ndarray x0{};
+  double rtol = 1e-5;
+  double atol = 0.0;
+  std::optional<std::int64_t> maxiter{};
+  std::optional<LinearOperator> M{};
+  std::function<void(const ndarray&)> callback{};
+  int check_every = 0;
+};
+solve_result cg(const LinearOperator& A, const ndarray& b, const iterative_options& options = {});
+solve_result cgs(const LinearOperator& A, const ndarray& b, const iterative_options& options = {});
+solve_result bicg(const LinearOperator& A, const ndarray& b, const iterative_options& options = {});
+solve_result bicgstab(const LinearOperator& A, const ndarray& b, const iterative_options& options = {});
+
+// gmres: restarted GMRES with left preconditioning (restart default min(20, N); maxiter counts
+// restart cycles, as SciPy's callback_type 'x'/'pr_norm'; 'legacy', SciPy's default, counts inner
+// iterations). callback_x(xk) after each restart cycle; callback_pr(presid / norm(b)) after each
+// inner iteration. Orthogonalisation: classical Gram-Schmidt applied twice (one gemv pair per pass;
+// SciPy uses modified Gram-Schmidt: the same basis in exact arithmetic). One host read per inner
+// iteration (the new Hessenberg column).
+struct gmres_options {
+  ndarray x0{};
+  double rtol = 1e-5;
+  double atol = 0.0;
+  std::optional<std::int64_t> restart{};
+  std::optional<std::int64_t> maxiter{};
+  std::optional<LinearOperator> M{};
+  std::string callback_type = "legacy";  // 'x', 'pr_norm' or 'legacy' (ValueError otherwise)
+  std::function<void(const ndarray&)> callback_x{};
+  std::function<void(double)> callback_pr{};
+};
+solve_result gmres(const LinearOperator& A, const ndarray& b, const gmres_options& options = {});
+
+// minres (Paige and Saunders, SciPy's port): A symmetric (Hermitian), possibly indefinite; solves
+// (A - shift I) x = b. info: 0 converged (SciPy's istop 1-5 success cases), maxiter when the limit
+// is reached. One host read of two scalars per iteration (the recurrences' stopping tests).
+struct minres_options {
+  ndarray x0{};
+  double rtol = 1e-5;
+  double shift = 0.0;
+  std::optional<std::int64_t> maxiter{};
+  std::optional<LinearOperator> M{};
+  std::function<void(const ndarray&)> callback{};
+};
+solve_result minres(const LinearOperator& A, const ndarray& b, const minres_options& options = {});
+
+// ---- eigenvalues and singular values
+// eigsh(A, k=6, which='LM', v0, ncv, maxiter, tol, return_eigenvectors) for a real symmetric or
+// complex Hermitian A: thick-restart Lanczos (the symmetric Krylov-Schur method ARPACK's implicit
+// restarts are equivalent to) with full reorthogonalisation on the device; the small projected
+// problem is solved on the host (Jacobi). which: 'LM', 'SM', 'LA', 'SA', 'BE'. Eigenvalues come
+// in ascending order, as SciPy's. sigma (shift-invert) is not offered yet (docs/sparse-linalg.md).
+// ArpackNoConvergence is a LinAlgError naming the converged count.
+struct eigsh_options {
+  std::int64_t k = 6;
+  std::string which = "LM";
+  ndarray v0{};
+  std::optional<std::int64_t> ncv{};
+  std::optional<std::int64_t> maxiter{};
+  double tol = 0.0;  // 0: machine precision
+  bool return_eigenvectors = true;
+};
+struct eigsh_result {
+  ndarray w;  // (k,) real
+  ndarray v;  // (N, k), null without return_eigenvectors
+};
+eigsh_result eigsh(const LinearOperator& A, const eigsh_options& options = {});
+
+// svds(A, k=6, ncv, tol, which='LM'|'SM', v0, maxiter, return_singular_vectors): eigsh of A^H A
+// (or A A^H for a wide A); singular values in ascending order, as SciPy's.
+struct svds_options {
+  std::int64_t k = 6;
+  std::optional<std::int64_t> ncv{};
+  double tol = 0.0;
+  std::string which = "LM";
+  ndarray v0{};
+  std::optional<std::int64_t> maxiter{};
+  bool return_singular_vectors = true;
+};
+struct svds_result {
+  ndarray u;   // (M, k)
+  ndarray s;   // (k,)
+  ndarray vh;  // (k, N)
+};
+svds_result svds(const LinearOperator& A, const svds_options& options = {});
+
+// ---- norms
+// scipy.sparse.linalg.norm(x, ord=None, axis=None): ord "fro" (default), 1, -1, inf, -inf for the
+// matrix norm (2 and -2: NotImplementedError as SciPy, here a ValueError); with axis (0 or 1) the
+// vector norms along it (ord any real or +-inf; default 2). Returns a 0-d array (float64 for
+// integer data) or a 1-D one.
+using norm_ord = std::variant<std::monostate, double, std::string>;
+ndarray norm(const csr& x, const norm_ord& ord = {}, std::optional<int> axis = std::nullopt);
+// onenormest(A, t=2, itmax=5): Higham and Tisseur's block 1-norm estimator (exact when t >= N),
+// with deterministic starting columns (SciPy draws random signs).
+double onenormest(const LinearOperator& A, int t = 2, int itmax = 5);
+
+// ---- direct solves
+// spsolve(A, b): A square (CSR/CSC/COO), b 1-D (N,) or 2-D (N, K) dense; cuSOLVER's sparse QR
+// (cusolverSpXcsrlsvqr, symrcm reordering) per column. A singular matrix gives NaNs with no
+// exception (SciPy warns MatrixRankWarning and returns NaNs). float32/64, complex64/128 (integer
+// data: float64).
+ndarray spsolve(const csr& A, const ndarray& b);
+inline ndarray spsolve(const csc& A, const ndarray& b) { return spsolve(A.tocsr(), b); }
+inline ndarray spsolve(const coo& A, const ndarray& b) { return spsolve(A.tocsr(), b); }
+
+}  // namespace cupp::sparse::linalg

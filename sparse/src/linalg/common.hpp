@@ -1,0 +1,50 @@
+// Internal to cupp::sparse::linalg (sparse/src/linalg/): the dtype and shape helpers the solvers
+// share, the device-scalar kernels of the Krylov recurrences, and SciPy's make_system checks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cupp/dtype.hpp"
+#include "cupp/ndarray.hpp"
+#include "cupp/sparse.hpp"
+
+namespace cupp::sparse::linalg {
+class LinearOperator;
+}
+
+namespace cupp::sparse::linalg::detail {
+
+inline bool is_inexact(const cupp::dtype& t) { return t.kind() == 'f' || t.kind() == 'c'; }
+inline bool is_complex(const cupp::dtype& t) { return t.kind() == 'c'; }
+// "(3, 4)", "(3,)" as Python prints a shape.
+std::string shape_text(const ndarray& a);
+// Python's repr of a float ("1e-05", "-1.0", "inf").
+std::string py_float(double v);
+// float32 <- complex64, float64 <- complex128, else itself.
+cupp::dtype real_of(const cupp::dtype& t);
+// The machine epsilon of a float32/64 or complex64/128 dtype.
+double eps_of(const cupp::dtype& t);
+// SciPy's solver dtype: coerce over 'fdFD' (integers and bool: float64; float16: float32).
+cupp::dtype solver_type(const cupp::dtype& a, const cupp::dtype& b);
+
+// The squared 2-norm of x (a 0-d array of x's real dtype), deterministic, on the device.
+ndarray nrm2sq(const ndarray& x);
+// vdot(a, b) = sum conj(a) b, a 0-d array of their dtype, on the device.
+ndarray dotc(const ndarray& a, const ndarray& b);
+
+// SciPy's make_system for a square solve: A (N, N), b (N,) or (N, 1), x0 of the same; the
+// routine's name goes into the messages. x is a fresh (N,) array of the solver dtype (x0's
+// values, or zeros); b is (N,) in that dtype.
+struct system {
+  std::int64_t n = 0;
+  cupp::dtype type = float64;
+  ndarray b, x;
+  bool x0_given = false;
+};
+system make_system(const char* name, const LinearOperator& A, const ndarray& b, const ndarray& x0);
+// SciPy's _get_atol_rtol: ValueError for a negative or NaN atol; max(atol, rtol * bnrm2).
+double get_atol(const char* name, double bnrm2, double atol, double rtol);
+
+}  // namespace cupp::sparse::linalg::detail

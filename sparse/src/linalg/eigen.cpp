@@ -1,0 +1,292 @@
+// eigsh and svds of cupp::sparse::linalg: thick-restart Lanczos (the symmetric Krylov-Schur
+// method, equivalent to ARPACK's implicitly restarted Lanczos) with full reorthogonalisation
+// (classical Gram-Schmidt twice, two gemv per pass) on the device; the projected matrix is at
+// most ncv x ncv and is diagonalised on the host by cyclic Jacobi, which is exact to rounding and
+// cheaper than a device call at that size. One host read per Lanczos step (the new column).
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/linalg.hpp"
+#include "cupp/manipulation.hpp"
+#include "cupp/sparse_linalg.hpp"
+#include "cupp/ufunc.hpp"
+#include "linalg/common.hpp"
+
+namespace cupp::sparse::linalg {
+namespace {
+
+using i64 = std::int64_t;
+using cd = std::complex<double>;
+using matrix = std::vector<std::vector<double>>;
+
+// Cyclic Jacobi for a symmetric matrix: a becomes diagonal; vectors' columns are the eigenvectors.
+void jacobi(matrix& a, matrix& vectors) {
+  const std::size_t n = a.size();
+  vectors.assign(n, std::vector<double>(n, 0.0));
+  for (std::size_t i = 0; i < n; ++i) vectors[i][i] = 1;
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    double off = 0, total = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) (i == j ? total : off) += a[i][j] * a[i][j];
+    if (off <= 1e-32 * (total + off) || off == 0) break;
+    for (std::size_t p = 0; p + 1 < n; ++p)
+      for (std::size_t q = p + 1; q < n; ++q) {
+        if (a[p][q] == 0) continue;
+        const double theta = (a[q][q] - a[p][p]) / (2 * a[p][q]);
+        const double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
+        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
+        for (std::size_t k = 0; k < n; ++k) {
+          const double akp = a[k][p], akq = a[k][q];
+          a[k][p] = c * akp - s * akq;
+          a[k][q] = s * akp + c * akq;
+        }
+        for (std::size_t k = 0; k < n; ++k) {
+          const double apk = a[p][k], aqk = a[q][k];
+          a[p][k] = c * apk - s * aqk;
+          a[q][k] = s * apk + c * aqk;
+        }
+        for (std::size_t k = 0; k < n; ++k) {
+          const double vkp = vectors[k][p], vkq = vectors[k][q];
+          vectors[k][p] = c * vkp - s * vkq;
+          vectors[k][q] = s * vkp + c * vkq;
+        }
+      }
+  }
+}
+
+// Indices of theta ordered from the most to the least wanted.
+std::vector<std::size_t> by_preference(const std::vector<double>& theta, const std::string& which, i64 k) {
+  std::vector<std::size_t> idx(theta.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  auto key = [&](std::size_t i) {
+    if (which == "LM") return -std::fabs(theta[i]);
+    if (which == "SM") return std::fabs(theta[i]);
+    if (which == "LA") return -theta[i];
+    return theta[i];  // SA
+  };
+  if (which == "BE") {
+    // alternate from the top and the bottom of the spectrum, one more from the top for odd k
+    std::vector<std::size_t> asc = idx;
+    std::sort(asc.begin(), asc.end(), [&](std::size_t a, std::size_t b) { return theta[a] < theta[b]; });
+    std::vector<std::size_t> out;
+    std::size_t lo = 0, hi = asc.size();
+    bool top = (k % 2) == 1;
+    while (lo < hi) {
+      if (top) out.push_back(asc[--hi]);
+      else out.push_back(asc[lo++]);
+      top = !top;
+    }
+    return out;
+  }
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+  return idx;
+}
+
+ndarray to_type(const std::vector<double>& v, std::vector<i64> shape, cupp::dtype type) {
+  return cupp::astype(cupp::asarray(v).reshape(shape), type);
+}
+
+// A deterministic start vector (SciPy's ARPACK draws a random one): uniform in [-1, 1).
+ndarray start_vector(i64 n, cupp::dtype type, std::uint64_t seed) {
+  std::vector<double> v(n);
+  std::uint64_t s = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  for (auto& e : v) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    e = static_cast<double>(s >> 11) / 9007199254740992.0 * 2 - 1;
+  }
+  return to_type(v, {n}, type);
+}
+
+struct lanczos_result {
+  std::vector<double> w;  // ascending
+  ndarray v;              // (n, k) or null
+};
+
+lanczos_result lanczos(const LinearOperator& A, const eigsh_options& o, const char* name) {
+  const shape2 s = A.shape();
+  if (s[0] != s[1])
+    throw ValueError("expected square matrix (shape=(" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + "))");
+  const i64 n = s[0], k = o.k;
+  if (k <= 0) throw ValueError("k must be greater than 0.");
+  const std::string& which = o.which;
+  if (which != "LM" && which != "SM" && which != "LA" && which != "SA" && which != "BE")
+    throw ValueError("which must be one of LM SM LA SA BE");
+  const cupp::dtype type = detail::solver_type(A.dtype(), float32);
+  const bool cplx = detail::is_complex(type);
+  const double eps = detail::eps_of(type);
+  const double tol = o.tol > 0 ? o.tol : eps;
+  if (k >= n) {
+    // SciPy falls back to a dense eigh: so does cupp, on the host (small n)
+    if (n > 4096) throw ValueError(std::string(name) + ": k >= N needs a dense solve; N is too large");
+    const ndarray dense = A.matmat(cupp::eye(n, std::nullopt, 0, type));
+    std::vector<cd> vals = cupp::astype(dense, complex128).to_vector<cd>();
+    matrix a(n, std::vector<double>(n)), vec;
+    for (i64 i = 0; i < n; ++i)
+      for (i64 j = 0; j < n; ++j) a[i][j] = vals[i * n + j].real();
+    jacobi(a, vec);
+    std::vector<std::size_t> idx(n);
+    std::iota(idx.begin(), idx.end(), 0);
+    std::sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) { return a[x][x] < a[y][y]; });
+    lanczos_result r;
+    std::vector<double> flat;
+    for (i64 i = 0; i < n; ++i)
+      for (std::size_t j : idx) flat.push_back(vec[i][j]);
+    for (std::size_t j : idx) r.w.push_back(a[j][j]);
+    if (o.return_eigenvectors) r.v = to_type(flat, {n, n}, type);
+    return r;
+  }
+  const i64 ncv = o.ncv.value_or(std::min(n, std::max<i64>(2 * k + 1, 20)));
+  if (ncv > n || ncv <= k) throw ValueError("ncv must be k<ncv<=n, ncv=" + std::to_string(ncv));
+  const i64 maxiter = o.maxiter.value_or(n * 10);
+  if (maxiter <= 0) throw ValueError("maxiter must be positive, maxiter=" + std::to_string(maxiter));
+
+  ndarray V = cupp::zeros({ncv + 1, n}, type);
+  ndarray v0 = o.v0.is_null() ? start_vector(n, type, 1) : cupp::astype(o.v0.reshape({n}), type);
+  if (!o.v0.is_null() && o.v0.size() != n) throw ValueError("v0 must have length N");
+  V(0).assign(v0 * (1.0 / std::sqrt(detail::nrm2sq(v0).item<double>())));
+  matrix T(ncv, std::vector<double>(ncv, 0.0));
+  double beta_last = 0;
+  i64 j0 = 0;
+  std::vector<double> theta;
+  matrix S;
+  std::vector<std::size_t> order;
+  std::uint64_t reseed = 2;
+  bool done = false;
+  for (i64 cycle = 0; cycle < maxiter && !done; ++cycle) {
+    for (i64 j = j0; j < ncv; ++j) {
+      ndarray w = A.matvec(V(j));
+      const ndarray Vj = V(cupp::slice(0, j + 1));
+      auto project = [&](const ndarray& x) {
+        return cplx ? cupp::conjugate(cupp::matmul(Vj, cupp::conjugate(x))) : cupp::matmul(Vj, x);
+      };
+      ndarray h = project(w);
+      w = w - cupp::matmul(h, Vj);
+      const ndarray h2 = project(w);
+      w = w - cupp::matmul(h2, Vj);
+      h = h + h2;
+      const ndarray rec = cupp::concatenate({cupp::astype(h, complex128),
+                                             cupp::astype(detail::nrm2sq(w).reshape({1}), complex128)});
+      const std::vector<cd> vals = rec.to_vector<cd>();
+      for (i64 i = 0; i <= j; ++i) T[i][j] = T[j][i] = vals[i].real();
+      double beta = std::sqrt(vals[j + 1].real());
+      double anorm = 0;
+      for (i64 i = 0; i <= j; ++i) anorm = std::max(anorm, std::fabs(T[i][i]));
+      if (beta <= eps * std::max(anorm, 1.0) * 10) {
+        // an invariant subspace: continue from a fresh vector orthogonal to the basis
+        beta = 0;
+        if (j + 1 < n) {
+          ndarray r = start_vector(n, type, reseed++);
+          for (int pass = 0; pass < 2; ++pass) r = r - cupp::matmul(project(r), Vj);
+          V(j + 1).assign(r * (1.0 / std::sqrt(detail::nrm2sq(r).item<double>())));
+        } else {
+          V(j + 1).fill(0);
+        }
+      } else {
+        V(j + 1).assign(w * (1.0 / beta));
+      }
+      if (j + 1 < ncv) {
+        // the coupling to the next vector is found again by that step's projection
+        T[j][j + 1] = T[j + 1][j] = beta;
+      }
+      beta_last = beta;
+    }
+    matrix a = T;
+    jacobi(a, S);
+    theta.assign(ncv, 0);
+    for (i64 i = 0; i < ncv; ++i) theta[i] = a[i][i];
+    order = by_preference(theta, which, k);
+    i64 nconv = 0;
+    for (i64 i = 0; i < k; ++i) {
+      const std::size_t c = order[i];
+      const double res = std::fabs(beta_last * S[ncv - 1][c]);
+      if (res <= tol * std::max(std::pow(eps, 2.0 / 3.0), std::fabs(theta[c]))) ++nconv;
+    }
+    if (nconv >= k) {
+      done = true;
+      break;
+    }
+    if (cycle + 1 == maxiter) break;
+    // thick restart: keep the p most wanted Ritz vectors and the residual direction
+    const i64 p = std::min(ncv - 1, k + std::max<i64>((ncv - k) / 2, nconv));
+    std::vector<double> Y(p * ncv);
+    for (i64 i = 0; i < p; ++i)
+      for (i64 r = 0; r < ncv; ++r) Y[i * ncv + r] = S[r][order[i]];
+    const ndarray kept = cupp::matmul(to_type(Y, {p, ncv}, type), V(cupp::slice(0, ncv)));
+    const ndarray resid = V(ncv).copy();
+    V(cupp::slice(0, p)).assign(kept);
+    V(p).assign(resid);
+    for (auto& row : T) std::fill(row.begin(), row.end(), 0.0);
+    for (i64 i = 0; i < p; ++i) {
+      T[i][i] = theta[order[i]];
+      T[i][p] = T[p][i] = beta_last * S[ncv - 1][order[i]];
+    }
+    j0 = p;
+  }
+  if (!done) {
+    throw LinAlgError("ARPACK error -1: No convergence (" + std::to_string(maxiter) +
+                      " iterations, fewer than " + std::to_string(k) + "/" + std::to_string(k) +
+                      " eigenvectors converged)");
+  }
+  std::vector<std::size_t> chosen(order.begin(), order.begin() + k);
+  std::sort(chosen.begin(), chosen.end(), [&](std::size_t a, std::size_t b) { return theta[a] < theta[b]; });
+  lanczos_result r;
+  for (std::size_t c : chosen) r.w.push_back(theta[c]);
+  if (o.return_eigenvectors) {
+    std::vector<double> Y(k * ncv);
+    for (i64 i = 0; i < k; ++i)
+      for (i64 row = 0; row < ncv; ++row) Y[i * ncv + row] = S[row][chosen[i]];
+    r.v = cupp::ascontiguousarray(cupp::matmul(to_type(Y, {k, ncv}, type), V(cupp::slice(0, ncv))).T());
+  }
+  return r;
+}
+
+}  // namespace
+
+eigsh_result eigsh(const LinearOperator& A, const eigsh_options& o) {
+  lanczos_result r = lanczos(A, o, "eigsh");
+  const cupp::dtype rt = detail::real_of(detail::solver_type(A.dtype(), float32));
+  return {to_type(r.w, {static_cast<i64>(r.w.size())}, rt), r.v};
+}
+
+svds_result svds(const LinearOperator& A, const svds_options& o) {
+  const shape2 s = A.shape();
+  const i64 m = s[0], n = s[1];
+  if (o.k <= 0 || o.k >= std::min(m, n))
+    throw ValueError("`k` must be an integer satisfying `0 < k < min(A.shape)`.");
+  if (o.which != "LM" && o.which != "SM") throw ValueError("`which` must be either 'LM' or 'SM'.");
+  if (!A.has_rmatvec()) throw TypeError("svds: A must provide rmatvec");
+  const bool tall = m >= n;
+  const LinearOperator G = tall ? A.adjoint().dot(A) : A.dot(A.adjoint());
+  eigsh_options eo{.k = o.k, .which = o.which == "LM" ? "LA" : "SA", .v0 = o.v0, .ncv = o.ncv,
+                   .maxiter = o.maxiter, .tol = o.tol > 0 ? o.tol * o.tol : 0.0,
+                   .return_eigenvectors = true};
+  if (o.which == "LM") eo.which = "LM";
+  else eo.which = "SM";
+  lanczos_result r = lanczos(G, eo, "svds");
+  const cupp::dtype type = detail::solver_type(A.dtype(), float32), rt = detail::real_of(type);
+  std::vector<double> sv;
+  for (double w : r.w) sv.push_back(std::sqrt(std::max(w, 0.0)));
+  // ascending singular values: eigenvalues of the Gram matrix are already ascending
+  svds_result out;
+  out.s = to_type(sv, {static_cast<i64>(sv.size())}, rt);
+  if (o.return_singular_vectors) {
+    const ndarray vecs = r.v;  // (small side, k)
+    const ndarray other = tall ? A.matmat(vecs) : A.adjoint().matmat(vecs);
+    const ndarray scaled = other / out.s;  // columns scaled by 1 / s
+    const ndarray u = tall ? scaled : vecs;
+    const ndarray v = tall ? vecs : scaled;
+    out.u = cupp::ascontiguousarray(u);
+    out.vh = cupp::ascontiguousarray(detail::is_complex(type) ? cupp::conjugate(v.T()) : v.T());
+  }
+  return out;
+}
+
+}  // namespace cupp::sparse::linalg
