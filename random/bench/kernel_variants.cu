@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include <cupp/random/kernels.cuh>
@@ -37,7 +38,14 @@ __device__ __forceinline__ u32x4 draw_fly(const philox_call& call, u64 g) {
   return philox4x32_10((u32)lo, (u32)(lo >> 32), c2, 0u, call.k0, call.k1);
 }
 
-template <int ILP, bool HELD>
+// NumPy's (x >> 8) * 2^-24 without the int-to-float conversion (16 a clock per SM): 1 + (x >> 9) 2^-23
+// from the bits, minus 1, plus bit 8's 2^-24 by an FMA of 2^-63 (bits 0x20000000) and 2^39: exact.
+__device__ __forceinline__ float to_float01_bits(u32 x) {
+  const float hi = __uint_as_float(0x3F800000u + (x >> 9)) - 1.0f;
+  return fmaf(__uint_as_float((x << 21) & 0x20000000u), 549755813888.0f, hi);
+}
+
+template <int ILP, bool HELD, bool STREAM = false, bool CONV = false>
 __global__ void uniform_f32(float* out, long long n, philox_call call) {
   const long long groups = (n + 3) / 4;
   const long long stride = (long long)gridDim.x * blockDim.x;
@@ -54,10 +62,13 @@ __global__ void uniform_f32(float* out, long long n, philox_call call) {
       const long long g = g0 + u * stride;
       if (g >= groups) break;
       const long long e = 4 * g;
-      const float4 r = make_float4(to_float01(w[u].v[0]), to_float01(w[u].v[1]), to_float01(w[u].v[2]),
-                                   to_float01(w[u].v[3]));
+      const float4 r = CONV ? make_float4(to_float01_bits(w[u].v[0]), to_float01_bits(w[u].v[1]),
+                                          to_float01_bits(w[u].v[2]), to_float01_bits(w[u].v[3]))
+                            : make_float4(to_float01(w[u].v[0]), to_float01(w[u].v[1]), to_float01(w[u].v[2]),
+                                          to_float01(w[u].v[3]));
       if (e + 3 < n) {
-        *reinterpret_cast<float4*>(out + e) = r;
+        if (STREAM) __stcs(reinterpret_cast<float4*>(out + e), r);
+        else *reinterpret_cast<float4*>(out + e) = r;
       } else {
         const float rr[4] = {r.x, r.y, r.z, r.w};
         for (int k = 0; k < 4 && e + k < n; ++k) out[e + k] = rr[k];
@@ -152,6 +163,19 @@ __global__ void store_floor(float4* out, long long n4) {
   CUPP_GRID_LOOP(i, n4) out[i] = make_float4(1.f, 1.f, 1.f, 1.f);
 }
 
+// The int64 integers' store pattern alone: each thread two 16-byte stores of its own 32 bytes (a
+// warp's store instruction half-fills 32 sectors), the same bytes as store_floor.
+__global__ void store_floor_strided32(float4* out, long long n4) {
+  CUPP_GRID_LOOP(i, n4 / 2) {
+    out[2 * i] = make_float4(1.f, 1.f, 1.f, 1.f);
+    out[2 * i + 1] = make_float4(1.f, 1.f, 1.f, 1.f);
+  }
+}
+
+__global__ void store_floor_stream(float4* out, long long n4) {
+  CUPP_GRID_LOOP(i, n4) __stcs(out + i, make_float4(1.f, 1.f, 1.f, 1.f));
+}
+
 namespace {
 
 int sms = 0;
@@ -207,17 +231,35 @@ std::vector<float> host(const float* d, long long n) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   const long long n = 1ll << 28;
   float *out = nullptr, *ref = nullptr;
   CHECK(cudaMalloc(&out, n * sizeof(float)));
   CHECK(cudaMalloc(&ref, n * sizeof(float)));
   const philox_call call{0x12345678u, 0x9abcdef0u, 77u, 0u, 0u};
+  if (argc > 1 && std::string(argv[1]) == "once") {  // each key kernel once, for ncu
+    const shape su = shape_of(cupp_random_transform_f32, 256, 1);
+    cupp_random_transform_f32<<<su.blocks, 256>>>(out, n, call, 0, 1);
+    const shape s1 = shape_of(uniform_f32<1, true, true, true>, 256, 1);
+    uniform_f32<1, true, true, true><<<s1.blocks, 256>>>(out, n, call);
+    const shape si = shape_of(cupp_random_integers32, 256, 1);
+    for (int shuffled : {0, 1})
+      cupp_random_integers32<<<si.blocks, 256>>>(out, n / 2, call, 0ull, 999999ull, 8, 0, 1, shuffled);
+    store_floor<<<4 * sms * 8, 256>>>(reinterpret_cast<float4*>(out), n / 4);
+    store_floor_strided32<<<4 * sms * 8, 256>>>(reinterpret_cast<float4*>(out), n / 4);
+    const shape sp = shape_of(philox_only, 256, 1);
+    philox_only<<<sp.blocks, 256>>>(reinterpret_cast<unsigned*>(ref), n / 4, call);
+    CHECK(cudaDeviceSynchronize());
+    return 0;
+  }
   const double memset_ms = median_ms([&] { CHECK(cudaMemsetAsync(out, 0, n * 4)); });
   const double store_ms = median_ms([&] { store_floor<<<4 * sms * 8, 256>>>(reinterpret_cast<float4*>(out), n / 4); });
   const double floor_ms = std::min(memset_ms, store_ms);
   std::printf("VARIANT floor memset %.4f ms, float4 store %.4f ms, SMs %d\n", memset_ms, store_ms, sms);
+  std::printf("VARIANT floor float4 streaming store %.4f ms, two float4 a thread (32-byte stride) %.4f ms\n",
+              median_ms([&] { store_floor_stream<<<4 * sms * 8, 256>>>(reinterpret_cast<float4*>(out), n / 4); }),
+              median_ms([&] { store_floor_strided32<<<4 * sms * 8, 256>>>(reinterpret_cast<float4*>(out), n / 4); }));
 
   {
     const shape s = shape_of(philox_only, 256, 1);
@@ -253,6 +295,17 @@ int main() {
     same_u(name);                                                                                    \
   }
   UVAR(1, true) UVAR(2, true) UVAR(4, true) UVAR(1, false) UVAR(2, false)
+#define UVAR2(ILP, STREAM, CONV)                                                                                   \
+  for (int mode : {1}) {                                                                                           \
+    const shape s = shape_of(uniform_f32<ILP, true, STREAM, CONV>, 256, mode);                                    \
+    char name[96];                                                                                                 \
+    std::snprintf(name, sizeof name, "uniform ilp%d held%s%s grid%d", ILP, STREAM ? " stcs" : "",                 \
+                  CONV ? " bitconv" : "", mode);                                                                   \
+    report(name, median_ms([&] { uniform_f32<ILP, true, STREAM, CONV><<<s.blocks, 256>>>(out, n, call); }), floor_ms, \
+           s);                                                                                                     \
+    same_u(name);                                                                                                  \
+  }
+  UVAR2(1, true, false) UVAR2(1, false, true) UVAR2(1, true, true) UVAR2(2, true, true)
 
   // normals
   cupp_random_normal_f32<<<8 * sms, 256>>>(ref, n, call, 0.0f, 1.0f, 1);
@@ -317,6 +370,50 @@ int main() {
       std::vector<float> a = host(ref, 1 << 20), b = host(out, 1 << 20);
       if (a != b) std::printf("VARIANT %s: OUTPUT DIFFERS from the production kernel\n", name);
     }
+  }
+  {
+    const iparam low{nullptr, 0}, range{nullptr, 999999};
+    cupp_random_integers<<<8 * sms, 256>>>(ref, n / 2, call, low, range, 8, 0, 0, 1);
+    CHECK(cudaDeviceSynchronize());
+    const std::vector<float> iref = host(ref, 1 << 20);
+    for (int shuffled : {0, 1})
+      for (int mode : {1, 2}) {
+        const shape s = shape_of(cupp_random_integers32, 256, mode);
+        char name[96];
+        std::snprintf(name, sizeof name, "prod.integers32_i64_2^27 %s grid%d", shuffled ? "shuffled" : "own32B", mode);
+        report(name, median_ms([&] {
+                 cupp_random_integers32<<<s.blocks, 256>>>(out, n / 2, call, 0ull, 999999ull, 8, 0, 1, shuffled);
+               }),
+               floor_ms, s);
+        if (host(out, 1 << 20) != iref) std::printf("VARIANT %s: OUTPUT DIFFERS from the general kernel\n", name);
+      }
+    const shape s = shape_of(cupp_random_integers32, 256, 1);
+    report("prod.integers32_i32_2^27 (half the bytes)", median_ms([&] {
+             cupp_random_integers32<<<s.blocks, 256>>>(out, n / 2, call, 0ull, 999999ull, 4, 0, 1, 1);
+           }),
+           floor_ms / 2, s);
+  }
+  {  // choice(2^24, 2^20, replace=False): the Feistel permutation's first 2^20 images
+    feistel f{};
+    f.a = 1ull << 24;
+    f.lbits = 12;
+    f.rbits = 12;
+    for (int k = 0; k < 2 * feistel_rounds; ++k) f.keys[k] = 0x9E3779B9u * (k + 1);
+    const shape s = shape_of(cupp_random_choice_feistel, 256, 1);
+    const long long k = 1ll << 20;
+    report("prod.choice_feistel 2^20 of 2^24",
+           median_ms([&] { cupp_random_choice_feistel<<<s.blocks, 256>>>(reinterpret_cast<long long*>(out), k, f); }),
+           0.0, s);
+    std::vector<long long> got(k);
+    CHECK(cudaMemcpy(got.data(), out, k * 8, cudaMemcpyDeviceToHost));
+    std::vector<char> seen(1 << 24, 0);
+    long long bad = 0;
+    for (long long i = 0; i < k; ++i) {
+      if (got[i] < 0 || got[i] >= (1 << 24) || seen[got[i]]) ++bad;
+      else seen[got[i]] = 1;
+      if (i < 4096 && got[i] != (long long)feistel_permute(f, (u64)i)) ++bad;
+    }
+    std::printf("VARIANT choice_feistel: %lld repeated, out of range or unlike the host\n", bad);
   }
   for (int mode : {0, 1}) {
     const shape s = shape_of(cupp_random_normal_f64, 256, mode);

@@ -12,6 +12,7 @@
 #include "cupp/searching.hpp"
 #include "cupp/sorting.hpp"
 #include "generator_impl.hpp"
+#include "philox_host.hpp"
 
 namespace cupp::random {
 
@@ -74,6 +75,21 @@ void launch_integers(const Philox& bits, const ndarray& out, const iparam& low, 
   launch(out.device(), k_integers, groups, args);
 }
 
+// integers with a scalar low and a scalar range below 2^32 (cupp_random_integers32: the same values
+// as the general kernel's narrow lanes).
+void launch_integers32(const Philox& bits, const ndarray& out, std::uint64_t low, std::uint64_t range) {
+  long long n = out.size();
+  if (n == 0) return;
+  const std::int64_t groups = (n + 3) / 4;
+  philox_call call = reserve(bits, static_cast<std::uint64_t>(groups));
+  void* data = out.data();
+  unsigned long long l = low, r = range;
+  int itemsize = static_cast<int>(out.itemsize()), b = broken() ? 1 : 0, shuffled = shuffled_stores() ? 1 : 0;
+  int vec = (reinterpret_cast<std::uintptr_t>(data) % 16) == 0 ? 1 : 0;
+  void* args[] = {&data, &n, &call, &l, &r, &itemsize, &b, &vec, &shuffled};
+  launch(out.device(), k_integers32, groups, args);
+}
+
 std::vector<std::int64_t> host_int64(const operand& v, const shape_t& shape) {
   ndarray a = v.is_array() ? astype(v.array(), int64) : scalar(v.scalar(), int64);
   return ascontiguousarray(broadcast_to(a, shape)).to_vector<std::int64_t>();
@@ -101,8 +117,10 @@ ndarray Generator::integers(const operand& low_in, const std::optional<operand>&
     if (lo > hi) throw ValueError(bounds_error(endpoint, lo == 0));
     ndarray out = output_for(size, dtype, {});
     const std::uint64_t rng = static_cast<std::uint64_t>(hi - lo);
-    launch_integers(bits_, out, iparam{nullptr, static_cast<std::uint64_t>(lo)}, iparam{nullptr, rng},
-                    rng > 0xFFFFFFFFull);
+    if (rng <= 0xFFFFFFFFull)
+      launch_integers32(bits_, out, static_cast<std::uint64_t>(lo), rng);
+    else
+      launch_integers(bits_, out, iparam{nullptr, static_cast<std::uint64_t>(lo)}, iparam{nullptr, rng}, true);
     return out;
   }
   // arrays: NumPy's checks element by element (read on the host), then one launch
@@ -170,11 +188,31 @@ ndarray Generator::permuted(const ndarray& x, std::optional<int> axis, const nda
 
 namespace {
 
-struct choice_plan {
-  std::int64_t pop_size;
-  shape_t shape;
-  bool scalar;
-};
+// choice(a, k, replace=False) without p: the images of 0, ..., k - 1 under a pseudo-random
+// permutation of [0, a) (philox.cuh's feistel: a keyed Feistel network with cycle walking), its 16
+// round keys the words of 4 reserved counters, computed here. O(k) work, no sort.
+ndarray choice_feistel(const Philox& bits, std::int64_t a, std::int64_t k) {
+  ndarray out = empty({k}, int64);
+  if (k == 0) return out;
+  const philox_call c = reserve(bits, 4);
+  const cupp_random::philox_call call{c.k0, c.k1, c.c0, c.c1, c.c2};
+  cupp_random::feistel f{};
+  f.a = static_cast<std::uint64_t>(a);
+  std::uint32_t b = 2;
+  while (b < 63 && (std::uint64_t{1} << b) < f.a) ++b;
+  f.lbits = b / 2;
+  f.rbits = b - f.lbits;
+  for (int g = 0; g < 4; ++g) {
+    const cupp_random::u32x4 w = cupp_random::draw(call, static_cast<std::uint64_t>(g), 0);
+    for (int j = 0; j < 4; ++j) f.keys[4 * g + j] = w.v[j];
+  }
+  static_assert(sizeof(f.keys) / sizeof(f.keys[0]) == 2 * cupp_random::feistel_rounds);
+  long long n = k;
+  void* data = out.data();
+  void* args[] = {&data, &n, &f};
+  launch(out.device(), k_choice_feistel, k, args);
+  return out;
+}
 
 }  // namespace
 
@@ -220,19 +258,7 @@ ndarray Generator::choice(std::int64_t a, size_arg size, bool replace, const nda
   }
   if (replace) return integers(0, a, shape, int64);
   if (k > a) throw ValueError("Cannot take a larger sample than population when replace is False");
-  if (k > 0 && k <= a / 16) {
-    // k << a: the distinct values of about 1.5 k uniform draws are a uniform random subset of
-    // their size (by symmetry), so k of them in a random order are a uniform ordered sample;
-    // redraw in the rare case of fewer than k distinct values. Sorts ~1.5 k keys, not a.
-    const std::int64_t m = k + k / 2 + 64;
-    for (;;) {
-      const ndarray distinct = unique(integers(0, a, {m}, int64));
-      if (distinct.size() < k) continue;
-      const ndarray order = argsort(raw_keys(bits_, {distinct.size()}));
-      return take(distinct, take(order, arange(k))).reshape(shape);
-    }
-  }
-  return take(permutation(a), arange(k)).reshape(shape);
+  return choice_feistel(bits_, a, k).reshape(shape);
 }
 
 ndarray Generator::choice(const ndarray& a, size_arg size, bool replace, const ndarray& p, int axis, bool shuffle) {

@@ -28,6 +28,7 @@ forced_shape& forced() {
   return f;
 }
 std::atomic<bool> broken_flag{false};
+std::atomic<bool> shuffled_flag{true};
 
 // The device's SM count (one wave of fixed-draw kernels: each thread then draws many counters
 // with its round keys computed once).
@@ -70,7 +71,7 @@ cupp::detail::routine_program program() {
           .source = "#include <cupp/random/kernels.cuh>\n",
           .kernels = {"cupp_random_transform_f32", "cupp_random_transform_f64", "cupp_random_normal_f32",
                       "cupp_random_normal_f64", "cupp_random_raw32", "cupp_random_raw64", "cupp_random_integers",
-                      "cupp_random_check"},
+                      "cupp_random_check", "cupp_random_integers32", "cupp_random_choice_feistel"},
           .headers = embedded_headers(),
           .headers_digest = embedded_headers_digest()};
 }
@@ -137,6 +138,8 @@ void force_launch_shape(std::optional<std::int64_t> blocks, std::optional<unsign
 }
 
 void set_broken(bool broken) { broken_flag.store(broken); }
+void set_shuffled_stores(bool on) { shuffled_flag.store(on); }
+bool shuffled_stores() { return shuffled_flag.load(); }
 bool broken() { return broken_flag.load(); }
 
 }  // namespace cupp::random::detail

@@ -49,7 +49,7 @@ cupp::detail::routine_program program();
 cupp::detail::routine_program stream_program();
 enum kernel_index : unsigned {
   k_transform_f32 = 0, k_transform_f64, k_normal_f32, k_normal_f64, k_raw32, k_raw64, k_integers, k_check,
-  k_stream,
+  k_integers32, k_choice_feistel, k_stream,
 };
 const void* kernel(int device, kernel_index k);
 
@@ -66,6 +66,10 @@ philox_call reserve(const Philox& bits, std::uint64_t n_counters);
 void force_launch_shape(std::optional<std::int64_t> blocks, std::optional<unsigned> threads);
 void set_broken(bool broken);
 bool broken();
+// Whether integers32's int64 tiles are stored through warp shuffles (the default) or each group's
+// 32 bytes by its own thread (RandomBench times both).
+void set_shuffled_stores(bool on);
+bool shuffled_stores();
 
 // A parameter prepared for a kernel: its scalar value, or its broadcast float64 copy (held).
 struct prepared {

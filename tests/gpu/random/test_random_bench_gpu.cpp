@@ -1,7 +1,8 @@
 // cupp::random's benchmark of the issue's cases (disabled by default; run with
 // --gtest_also_run_disabled_tests --gtest_filter='*RandomBench*'): CUDA-event medians of
 // Generator.random float32 2^28, standard_normal float32 2^28, integers int64 2^27 and
-// choice(2^24, 2^20, replace=False), next to the write-only floor of the same bytes measured in
+// choice(2^24, 2^20, replace=False) (and integers with the int64 tiles' shuffled stores off, int32
+// integers), next to the write-only floor of the same bytes measured in
 // the same run (cudaMemsetAsync, and cupp's fill kernel: the faster is the floor). Prints one line
 // per case: "RANDOM_BENCH name ms floor_ms fraction". random/bench/peers.py times CuPy and PyTorch.
 #include <cuda_runtime.h>
@@ -15,6 +16,7 @@
 #include "cupp/cuda/stream.hpp"
 #include "cupp/random.hpp"
 #include "gpu_support.hpp"
+#include "sampling.hpp"
 
 namespace cupp {
 namespace {
@@ -71,6 +73,11 @@ TEST(RandomBench, DISABLED_IssueCases) {
          write_floor_ms(static_cast<std::size_t>(n28) * 8));
   const double floor_i = write_floor_ms(static_cast<std::size_t>(n27) * 8);
   report("Generator.integers_int64_2^27", median_ms([&] { (void)rng.integers(0, 1000000, {n27}); }), floor_i);
+  random::detail::set_shuffled_stores(false);  // each group's 32 bytes stored by its own thread
+  report("Generator.integers_int64_2^27_own32B", median_ms([&] { (void)rng.integers(0, 1000000, {n27}); }), floor_i);
+  random::detail::set_shuffled_stores(true);
+  report("Generator.integers_int32_2^27", median_ms([&] { (void)rng.integers(0, 1000000, {n27}, int32); }),
+         floor_i / 2);
   report("Generator.integers_int64_2^27_wide", median_ms([&] { (void)rng.integers(0, std::int64_t{1} << 40, {n27}); }),
          floor_i);
   report("Generator.choice_2^24_2^20_noreplace",

@@ -137,23 +137,64 @@ TEST(RandomGpu, StandardNormalFloat32MatchesTheHostModel) {
   std::printf("float32 normals: largest error %.3g of the bound\n", worst);
 }
 
+struct shuffled_guard {  // restores integers32's shuffled int64 stores
+  explicit shuffled_guard(bool on) { random::detail::set_shuffled_stores(on); }
+  ~shuffled_guard() { random::detail::set_shuffled_stores(true); }
+};
+
+// integers against the host's Lemire on the counter layout: the scalar 32-bit kernel (int64 tiles
+// through warp shuffles, or each group's 32 bytes by its thread; int16 and int32), a tail that is
+// no whole tile, and forced launches of 7 x 96 and of 3 x 100 threads (no whole warps).
 TEST(RandomGpu, IntegersMatchTheHostModel) {
   CUPP_REQUIRE_GPU();
-  auto rng = random::default_rng(77);
-  const auto c0 = rng.bit_generator().counter();
   const std::uint32_t s = 1000;
-  const std::vector<std::int64_t> v = rng.integers(-500, 500, {4099}).to_vector<std::int64_t>();
-  const auto call = call_of(rng.bit_generator(), c0);
-  for (std::size_t i = 0; i < v.size(); ++i) {  // Lemire on the element's lane, retries at j + 1
-    u32 j = 0;
-    std::uint64_t m;
-    for (;;) {
-      const u32 x = cupp_random::draw(call, i / 4, j).v[i % 4];
-      m = (std::uint64_t)x * s;
-      if ((u32)m >= (0u - s) % s) break;
-      ++j;
+  for (int mode = 0; mode < 6; ++mode) {
+    shuffled_guard sg(mode != 1);
+    std::optional<shape_guard> odd;
+    if (mode == 4) odd.emplace(7, 96u);
+    if (mode == 5) odd.emplace(3, 100u);  // no whole warps: the grid loop
+    auto rng = random::default_rng(77);
+    const auto c0 = rng.bit_generator().counter();
+    const std::int64_t n = mode == 3 ? 128 * 37 : 4099;
+    const cupp::dtype t = mode == 2 ? int16 : mode == 3 ? int32 : int64;
+    const std::vector<std::int64_t> v = astype(rng.integers(-500, 500, {n}, t), int64).to_vector<std::int64_t>();
+    const auto call = call_of(rng.bit_generator(), c0);
+    for (std::size_t i = 0; i < v.size(); ++i) {  // Lemire on the element's lane, retries at j + 1
+      u32 j = 0;
+      std::uint64_t m;
+      for (;;) {
+        const u32 x = cupp_random::draw(call, i / 4, j).v[i % 4];
+        m = (std::uint64_t)x * s;
+        if ((u32)m >= (0u - s) % s) break;
+        ++j;
+      }
+      ASSERT_EQ(v[i], -500 + (std::int64_t)(m >> 32)) << "element " << i << ", mode " << mode;
     }
-    ASSERT_EQ(v[i], -500 + (std::int64_t)(m >> 32)) << i;
+  }
+}
+
+// choice without replacement is the host's Feistel permutation with the round keys from the four
+// counters the call reserved (so it is the same for every launch shape).
+TEST(RandomGpu, ChoiceMatchesTheHostModel) {
+  CUPP_REQUIRE_GPU();
+  for (std::int64_t a : {std::int64_t{1000}, std::int64_t{1} << 24, (std::int64_t{1} << 40) + 7}) {
+    auto rng = random::default_rng(5);
+    const auto c0 = rng.bit_generator().counter();
+    const std::int64_t k = std::min<std::int64_t>(a, 5000);
+    const std::vector<std::int64_t> v = rng.choice(a, {k}, false).to_vector<std::int64_t>();
+    const auto call = call_of(rng.bit_generator(), c0);
+    cupp_random::feistel f{};
+    f.a = static_cast<std::uint64_t>(a);
+    unsigned b = 2;
+    while (b < 63 && (std::uint64_t{1} << b) < f.a) ++b;
+    f.lbits = b / 2;
+    f.rbits = b - f.lbits;
+    for (int g = 0; g < 4; ++g)
+      for (int j = 0; j < 4; ++j) f.keys[4 * g + j] = cupp_random::draw(call, g, 0).v[j];
+    for (std::int64_t t = 0; t < k; ++t)
+      ASSERT_EQ(v[t], static_cast<std::int64_t>(cupp_random::feistel_permute(f, static_cast<std::uint64_t>(t))))
+          << "a " << a << ", position " << t;
+    EXPECT_EQ(std::set<std::int64_t>(v.begin(), v.end()).size(), std::size_t(k));
   }
 }
 
@@ -170,6 +211,8 @@ TEST(RandomGpu, SameBitsForEveryLaunchShape) {
     out.push_back(rng.normal(1.0, 2.0, {50001}).get());
     out.push_back(rng.integers(0, 1000, {70001}, int16).get());
     out.push_back(rng.integers(std::int64_t{-1} << 40, std::int64_t{1} << 40, {70001}).get());
+    out.push_back(rng.integers(-7, 1000000, {70001}).get());
+    out.push_back(rng.choice(std::int64_t{1} << 24, {70001}, false).get());
     out.push_back(rng.gamma(0.7, 2.0, {30001}).get());
     out.push_back(rng.poisson(40.0, {30001}).get());
     out.push_back(rng.binomial(100, 0.3, {30001}).get());

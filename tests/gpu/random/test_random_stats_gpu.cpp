@@ -348,21 +348,30 @@ TEST(RandomStatsGpu, MultivariateNormal) {
   }
 }
 
-// choice without replacement, both algorithms (k <= a/16: distinct values of ~1.5 k draws; else
-// the first k of a permutation): every value is included with probability k/a, and the first
-// position is uniform.
+// choice without replacement (the images of 0..k-1 under a Feistel permutation with cycle walking,
+// for k small and large against a): every value is included with probability k/a, the first
+// position is uniform, and the first two positions and the last two are jointly as a uniform
+// ordered pair of distinct values (adjacent images of the permutation are not correlated).
 TEST(RandomStatsGpu, ChoiceWithoutReplacementIsUniform) {
   CUPP_REQUIRE_GPU();
   auto rng = random::default_rng(123);
   for (std::int64_t k : {50, 400}) {
     const std::int64_t a = 1000, draws = 4000;
-    std::vector<std::int64_t> included, first;
+    std::vector<std::int64_t> included, first, head_pair, tail_pair;
     for (std::int64_t d = 0; d < draws; ++d) {
       const std::vector<std::int64_t> v = rng.choice(a, {k}, false).to_vector<std::int64_t>();
       ASSERT_EQ(std::set<std::int64_t>(v.begin(), v.end()).size(), std::size_t(k));
       included.insert(included.end(), v.begin(), v.end());
       first.push_back(v[0]);
+      head_pair.push_back(10 * (v[0] / 100) + v[1] / 100);
+      tail_pair.push_back(10 * (v[k - 2] / 100) + v[k - 1] / 100);
     }
+    // a uniform ordered pair of distinct values of [0, 1000) in 10 x 10 bins of 100 values
+    const auto pair_pmf = [](std::int64_t cell) {
+      return cell < 100 ? 100.0 * (100.0 - (cell / 10 == cell % 10 ? 1.0 : 0.0)) / (1000.0 * 999.0) : 0.0;
+    };
+    EXPECT_LT(std::fabs(st::chi2_z(head_pair, pair_pmf, 0, 99)), 5.0) << "k = " << k;
+    EXPECT_LT(std::fabs(st::chi2_z(tail_pair, pair_pmf, 0, 99)), 5.0) << "k = " << k;
     // inclusion counts: binomial(draws, k/a) each, so the chi-square is scaled by 1 - k/a
     std::vector<double> counts(a, 0.0);
     for (std::int64_t v : included) counts[v] += 1;

@@ -30,6 +30,12 @@ inline float __log2f(float x) { return std::log2(x); }   // the SFU's: abs error
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) { return (unsigned long long)(((__uint128_t)a * b) >> 64); }
 inline long long __double_as_longlong(double d) { long long v; std::memcpy(&v, &d, 8); return v; }
+// No warps on the CPU: a kernel path that shuffles (integers32's int64 tiles with shuffled = 1 and
+// whole warps) must not run here; the tests emulate those kernels with shuffled = 0 or odd blocks.
+template <class T>
+T __shfl_sync(unsigned, T, int) {
+  throw std::logic_error("__shfl_sync: warp shuffles are not emulated on the CPU");
+}
 inline unsigned atomicOr(unsigned* p, unsigned v) { unsigned o = *p; *p |= v; return o; }
 using std::log1p; using std::log; using std::exp; using std::expm1; using std::pow; using std::sqrt; using std::tan;
 using std::lgamma; using std::floor; using std::ceil; using std::fabs; using std::fmod; using std::acos; using std::cos;

@@ -13,6 +13,8 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
@@ -89,6 +91,72 @@ TEST(RandomKernelsHost, VectorStoresEqualElementStores) {
       EXPECT_EQ(std::memcmp(v.data(), w.data(), n * itemsize), 0) << itemsize << " wide " << wide;
     }
   }
+}
+
+// integers32 (a scalar 32-bit range) gives the general kernel's narrow values for every item size,
+// aligned or not, emulated grid (its int64 tiles stored by each group's thread: shuffled = 0), the
+// full 32-bit range, range 0 and the broken hook.
+TEST(RandomKernelsHost, Integers32EqualTheGeneralKernel) {
+  for (long long n : {4099ll, 128ll * 5, 3ll}) {
+    for (unsigned long long range : {0ull, 250ull, 999999ull, 3ull << 30, 0xFFFFFFFFull}) {
+      for (int broken : {0, 1}) {
+        for (int itemsize : {1, 2, 4, 8}) {
+          std::vector<unsigned char> v(n * 8 + 16), w(n * 8 + 16);
+          const emu::cupp_random::iparam low{nullptr, 5}, r{nullptr, range};
+          emu::cupp_random_integers(v.data(), n, call, low, r, itemsize, 0, broken, 0);
+          for (int vec : {0, 1}) {
+            for (auto [b, t] : {std::pair{1u, 1u}, std::pair{3u, 7u}, std::pair{2u, 64u}}) {
+              std::fill(w.begin(), w.end(), 0xAB);
+              run_grid(b, t, [&] { emu::cupp_random_integers32(w.data(), n, call, 5ull, range, itemsize, broken, vec, 0); });
+              EXPECT_EQ(std::memcmp(v.data(), w.data(), n * itemsize), 0)
+                  << "n " << n << " range " << range << " broken " << broken << " itemsize " << itemsize << " vec " << vec
+                  << " grid " << b << " x " << t;
+              EXPECT_EQ(w[n * itemsize], 0xAB) << "wrote past the end";
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// choice's Feistel permutation is a bijection of [0, a) for every domain size (odd and even bit
+// counts, powers of two and one past them), and its walk never leaves [0, a).
+TEST(RandomKernelsHost, FeistelIsABijection) {
+  using emu::cupp_random::feistel;
+  for (unsigned long long a : {1ull, 2ull, 3ull, 5ull, 8ull, 1000ull, 4096ull, 4097ull, (1ull << 17) + 3}) {
+    feistel f{};
+    f.a = a;
+    unsigned b = 2;
+    while (b < 63 && (1ull << b) < a) ++b;
+    f.lbits = b / 2;
+    f.rbits = b - f.lbits;
+    for (int k = 0; k < 2 * emu::cupp_random::feistel_rounds; ++k) f.keys[k] = 0x9E3779B9u * (k + 7) ^ (unsigned)a;
+    std::vector<char> seen(a, 0);
+    for (unsigned long long t = 0; t < a; ++t) {
+      const unsigned long long x = emu::cupp_random::feistel_permute(f, t);
+      ASSERT_LT(x, a) << "a " << a;
+      ASSERT_FALSE(seen[x]) << "a " << a << ": " << x << " twice";
+      seen[x] = 1;
+    }
+    if (a >= 1000) {  // not the identity, nor a shift
+      EXPECT_NE(emu::cupp_random::feistel_permute(f, 0), 0ull);
+      EXPECT_NE(emu::cupp_random::feistel_permute(f, 1) - emu::cupp_random::feistel_permute(f, 0), 1ull);
+    }
+  }
+  // 64-bit domains: distinct values below a
+  feistel f{};
+  f.a = (1ull << 62) + 12345;
+  f.lbits = 31;
+  f.rbits = 32;
+  for (int k = 0; k < 2 * emu::cupp_random::feistel_rounds; ++k) f.keys[k] = 0x85EBCA6Bu * (k + 1);
+  std::set<unsigned long long> got;
+  for (unsigned long long t = 0; t < 10000; ++t) {
+    const unsigned long long x = emu::cupp_random::feistel_permute(f, t);
+    ASSERT_LT(x, f.a);
+    got.insert(x);
+  }
+  EXPECT_EQ(got.size(), 10000u);
 }
 
 std::vector<double> transform64(int dist, double a, double b, double c, long long n) {

@@ -231,40 +231,55 @@ __device__ __forceinline__ u64 bounded(const philox_call& call, u64 g, int lane,
 
 }  // namespace cupp_random
 
-// integers: out[i] = low[i] + bounded(range[i]), stored in `itemsize` bytes (two's complement
-// truncation gives every signed and unsigned dtype; bool is 0/1 in one byte). wide: 64-bit lanes.
-extern "C" __global__ void cupp_random_integers(void* out, long long n, cupp_random::philox_call call,
-                                                cupp_random::iparam low, cupp_random::iparam range, int itemsize,
-                                                int wide, int broken, int vec) {
-  using namespace cupp_random;
-  const int per = wide ? 2 : 4;
-  const long long groups = (n + per - 1) / per;
+namespace cupp_random {
+
+// integers' general body: PER elements a group (4: 32-bit ranges, 2: 64-bit, wide), each its lane of
+// the group's words, with array or scalar low and range. Fully unrolled over the lanes, so the
+// values stay in registers (a loop bound of n spilled them to the stack: 48 bytes a thread).
+template <int PER>
+__device__ __forceinline__ void integers_general(void* out, long long n, const philox_call& call, const iparam& low,
+                                                 const iparam& range, int itemsize, int broken, int vec) {
+  const long long groups = (n + PER - 1) / PER;
+  const int wide = PER == 2;
   const round_keys keys(call.k0, call.k1);
   CUPP_GRID_LOOP(g, groups) {
     const u32x4 first = draw(call, keys, (u64)g, 0);
-    const long long i0 = g * per;
-    u64 v[4] = {0, 0, 0, 0};
-    for (int k = 0; k < per && i0 + k < n; ++k)
-      v[k] = low.at(i0 + k) + bounded(call, (u64)g, k, wide, first, range.at(i0 + k), broken);
-    if (i0 + per <= n && vec) {  // a full group: 16-byte (or 8- / 4-byte) stores
-      switch (itemsize) {
-        case 1: reinterpret_cast<unsigned int*>(static_cast<unsigned char*>(out) + i0)[0] =
-                    (u32)(v[0] & 0xff) | (u32)(v[1] & 0xff) << 8 | (u32)(v[2] & 0xff) << 16 | (u32)(v[3] & 0xff) << 24;
-                continue;
-        case 2: *reinterpret_cast<uint2*>(static_cast<unsigned short*>(out) + i0) =
-                    make_uint2((u32)(v[0] & 0xffff) | (u32)(v[1] & 0xffff) << 16, (u32)(v[2] & 0xffff) | (u32)(v[3] & 0xffff) << 16);
-                continue;
-        case 4: *reinterpret_cast<uint4*>(static_cast<unsigned int*>(out) + i0) = make_uint4((u32)v[0], (u32)v[1], (u32)v[2], (u32)v[3]);
-                continue;
-        default:
-          reinterpret_cast<ulonglong2*>(static_cast<unsigned long long*>(out) + i0)[0] = make_ulonglong2(v[0], v[1]);
-          if (per == 4)
-            reinterpret_cast<ulonglong2*>(static_cast<unsigned long long*>(out) + i0)[1] = make_ulonglong2(v[2], v[3]);
-          continue;
+    const long long i0 = g * PER;
+    u64 v[PER];
+#pragma unroll
+    for (int k = 0; k < PER; ++k) {
+      const long long i = i0 + k < n ? i0 + k : i0;  // past the end: a harmless in-range read
+      v[k] = low.at(i) + bounded(call, (u64)g, k, wide, first, range.at(i), broken);
+    }
+    if (i0 + PER <= n && vec) {  // a full group: 16-byte (or 8- / 4-byte) stores
+      if (PER == 4) {
+        switch (itemsize) {
+          case 1: reinterpret_cast<unsigned int*>(static_cast<unsigned char*>(out) + i0)[0] =
+                      (u32)(v[0] & 0xff) | (u32)(v[1] & 0xff) << 8 | (u32)(v[2 % PER] & 0xff) << 16 |
+                      (u32)(v[3 % PER] & 0xff) << 24;
+                  continue;
+          case 2: *reinterpret_cast<uint2*>(static_cast<unsigned short*>(out) + i0) =
+                      make_uint2((u32)(v[0] & 0xffff) | (u32)(v[1] & 0xffff) << 16,
+                                 (u32)(v[2 % PER] & 0xffff) | (u32)(v[3 % PER] & 0xffff) << 16);
+                  continue;
+          case 4: *reinterpret_cast<uint4*>(static_cast<unsigned int*>(out) + i0) =
+                      make_uint4((u32)v[0], (u32)v[1], (u32)v[2 % PER], (u32)v[3 % PER]);
+                  continue;
+          default: break;
+        }
+      }
+      if (itemsize == 8) {
+        reinterpret_cast<ulonglong2*>(static_cast<unsigned long long*>(out) + i0)[0] = make_ulonglong2(v[0], v[1]);
+        if (PER == 4)
+          reinterpret_cast<ulonglong2*>(static_cast<unsigned long long*>(out) + i0)[1] =
+              make_ulonglong2(v[2 % PER], v[3 % PER]);
+        continue;
       }
     }
-    for (int k = 0; k < per && i0 + k < n; ++k) {
+#pragma unroll
+    for (int k = 0; k < PER; ++k) {
       const long long i = i0 + k;
+      if (i >= n) break;
       switch (itemsize) {
         case 1: static_cast<unsigned char*>(out)[i] = (unsigned char)v[k]; break;
         case 2: static_cast<unsigned short*>(out)[i] = (unsigned short)v[k]; break;
@@ -273,6 +288,149 @@ extern "C" __global__ void cupp_random_integers(void* out, long long n, cupp_ran
       }
     }
   }
+}
+
+// Lemire on one 32-bit word x for [0, s) (s = range + 1 in [1, 2^32 - 1]): the rare retry reads the
+// lane's word of counter (g, j), j = 1, 2, ... (the same values as bounded()).
+template <int LANE>
+__device__ __forceinline__ u32 lemire32(u32 x, u32 s, const philox_call& call, u64 g, int broken) {
+  u64 m = (u64)x * s;
+  if ((u32)m < s && !broken) {
+    const u32 t = (0u - s) % s;
+    for (u32 j = 1; (u32)m < t; ++j) m = (u64)draw(call, g, j).v[LANE] * s;
+  }
+  return (u32)(m >> 32);
+}
+
+// The four values of group g for a scalar 32-bit range (range < 2^32 - 1) or the raw words (full).
+__device__ __forceinline__ void integers32_group(const philox_call& call, const round_keys& keys, u64 g, u32 s,
+                                                 int full, int broken, u32 r[4]) {
+  const u32x4 w = draw(call, keys, g, 0);
+  if (full) {
+    r[0] = w.v[0], r[1] = w.v[1], r[2] = w.v[2], r[3] = w.v[3];
+    return;
+  }
+  r[0] = lemire32<0>(w.v[0], s, call, g, broken);
+  r[1] = lemire32<1>(w.v[1], s, call, g, broken);
+  r[2] = lemire32<2>(w.v[2], s, call, g, broken);
+  r[3] = lemire32<3>(w.v[3], s, call, g, broken);
+}
+
+// int64 (and uint64) outputs of integers32: a warp computes 32 adjacent groups (128 values, 1 KiB)
+// and stores them as two fully coalesced 512-byte rows of 16-byte stores (lane l stores values
+// 2l, 2l + 1 and 64 + 2l, 65 + 2l of the tile, which it takes from lanes l / 2 and 16 + l / 2 by
+// shuffles), where each thread storing its own group's 32 bytes leaves every 32-byte sector of
+// a store half written. shuffled = 0 (a test hook) stores each group's 32 bytes by its thread.
+// Needs whole warps (blockDim.x a multiple of 32; the host launches only such blocks).
+__device__ __forceinline__ void integers32_i64(unsigned long long* out, long long n, const philox_call& call,
+                                               unsigned long long low, u32 s, int full, int broken, int shuffled) {
+  const long long groups = (n + 3) / 4;
+  const round_keys keys(call.k0, call.k1);
+  const int lane = threadIdx.x & 31;
+  const long long warps = (long long)gridDim.x * (blockDim.x >> 5);
+  const long long tiles = (groups + 31) / 32;
+  for (long long t = (blockIdx.x * (long long)blockDim.x + threadIdx.x) >> 5; t < tiles; t += warps) {
+    const long long g = 32 * t + lane;
+    u32 r[4] = {0, 0, 0, 0};
+    if (g < groups) integers32_group(call, keys, (u64)g, s, full, broken, r);
+    const u64 v0 = low + r[0], v1 = low + r[1], v2 = low + r[2], v3 = low + r[3];
+    unsigned long long* tile = out + 128 * t;
+    if (128 * (t + 1) <= n) {  // a whole tile (the condition is the same for the warp's lanes)
+      if (shuffled) {
+        const int odd = lane & 1;
+        int src = lane >> 1;
+        u64 a0 = __shfl_sync(0xffffffffu, v0, src), a1 = __shfl_sync(0xffffffffu, v1, src);
+        u64 a2 = __shfl_sync(0xffffffffu, v2, src), a3 = __shfl_sync(0xffffffffu, v3, src);
+        reinterpret_cast<ulonglong2*>(tile)[lane] = odd ? make_ulonglong2(a2, a3) : make_ulonglong2(a0, a1);
+        src += 16;
+        a0 = __shfl_sync(0xffffffffu, v0, src), a1 = __shfl_sync(0xffffffffu, v1, src);
+        a2 = __shfl_sync(0xffffffffu, v2, src), a3 = __shfl_sync(0xffffffffu, v3, src);
+        reinterpret_cast<ulonglong2*>(tile)[32 + lane] = odd ? make_ulonglong2(a2, a3) : make_ulonglong2(a0, a1);
+      } else {
+        reinterpret_cast<ulonglong2*>(tile)[2 * lane] = make_ulonglong2(v0, v1);
+        reinterpret_cast<ulonglong2*>(tile)[2 * lane + 1] = make_ulonglong2(v2, v3);
+      }
+      continue;
+    }
+    const u64 v[4] = {v0, v1, v2, v3};
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (4 * g + k < n) out[4 * g + k] = v[k];
+  }
+}
+
+}  // namespace cupp_random
+
+// integers: out[i] = low[i] + bounded(range[i]), stored in `itemsize` bytes (two's complement
+// truncation gives every signed and unsigned dtype; bool is 0/1 in one byte). wide: 64-bit lanes.
+// The general kernel (array bounds, 64-bit ranges); integers32 below takes scalar 32-bit ranges.
+extern "C" __global__ void cupp_random_integers(void* out, long long n, cupp_random::philox_call call,
+                                                cupp_random::iparam low, cupp_random::iparam range, int itemsize,
+                                                int wide, int broken, int vec) {
+  if (wide)
+    cupp_random::integers_general<2>(out, n, call, low, range, itemsize, broken, vec);
+  else
+    cupp_random::integers_general<4>(out, n, call, low, range, itemsize, broken, vec);
+}
+
+// integers with a scalar low and a scalar range below 2^32 (the usual call): four values a counter,
+// the same values as cupp_random_integers' narrow lanes, with no per-element parameter reads and
+// Lemire's threshold computed only for the rare candidate below s. vec: out is 16-byte aligned;
+// shuffled: int64 tiles stored through warp shuffles (integers32_i64).
+extern "C" __global__ void cupp_random_integers32(void* out, long long n, cupp_random::philox_call call,
+                                                  unsigned long long low, unsigned long long range, int itemsize,
+                                                  int broken, int vec, int shuffled) {
+  using namespace cupp_random;
+  const int full = range == 0xFFFFFFFFull;
+  const u32 s = (u32)range + 1u;
+  if (itemsize == 8 && vec && (blockDim.x & 31) == 0) {
+    integers32_i64(static_cast<unsigned long long*>(out), n, call, low, s, full, broken, shuffled);
+    return;
+  }
+  const long long groups = (n + 3) / 4;
+  const round_keys keys(call.k0, call.k1);
+  const u32 lo = (u32)low;
+  CUPP_GRID_LOOP(g, groups) {
+    u32 r[4];
+    integers32_group(call, keys, (u64)g, s, full, broken, r);
+    const long long i0 = 4 * g;
+    if (i0 + 4 <= n && vec) {
+      switch (itemsize) {
+        case 1: reinterpret_cast<unsigned int*>(static_cast<unsigned char*>(out) + i0)[0] =
+                    ((lo + r[0]) & 0xff) | ((lo + r[1]) & 0xff) << 8 | ((lo + r[2]) & 0xff) << 16 | (lo + r[3]) << 24;
+                continue;
+        case 2: *reinterpret_cast<uint2*>(static_cast<unsigned short*>(out) + i0) =
+                    make_uint2(((lo + r[0]) & 0xffff) | (lo + r[1]) << 16, ((lo + r[2]) & 0xffff) | (lo + r[3]) << 16);
+                continue;
+        case 4: *reinterpret_cast<uint4*>(static_cast<unsigned int*>(out) + i0) =
+                    make_uint4(lo + r[0], lo + r[1], lo + r[2], lo + r[3]);
+                continue;
+        default:
+          reinterpret_cast<ulonglong2*>(static_cast<unsigned long long*>(out) + i0)[0] =
+              make_ulonglong2(low + r[0], low + r[1]);
+          reinterpret_cast<ulonglong2*>(static_cast<unsigned long long*>(out) + i0)[1] =
+              make_ulonglong2(low + r[2], low + r[3]);
+          continue;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const long long i = i0 + k;
+      if (i >= n) break;
+      const u64 v = low + r[k];
+      switch (itemsize) {
+        case 1: static_cast<unsigned char*>(out)[i] = (unsigned char)v; break;
+        case 2: static_cast<unsigned short*>(out)[i] = (unsigned short)v; break;
+        case 4: static_cast<unsigned int*>(out)[i] = (unsigned int)v; break;
+        default: static_cast<unsigned long long*>(out)[i] = v; break;
+      }
+    }
+  }
+}
+
+// choice without replacement: out[t] = pi(t), pi philox.cuh's feistel permutation.
+extern "C" __global__ void cupp_random_choice_feistel(long long* out, long long k, cupp_random::feistel f) {
+  CUPP_GRID_LOOP(t, k) out[t] = (long long)cupp_random::feistel_permute(f, (cupp_random::u64)t);
 }
 
 // A parameter array's facts for NumPy's constraint messages: bits of check_bits (sampling.hpp).

@@ -152,4 +152,43 @@ struct element_stream {
   CUPP_RANDOM_HD double uniform_open() { return ((double)(next64() >> 11) + 0.5) * (1.0 / 9007199254740992.0); }
 };
 
+// choice(a, k, replace=False) without p: out[t] = pi(t) for t < k, where pi is a pseudo-random
+// permutation of [0, a) drawn from the generator: a Feistel network on b = ceil(log2 a) bits (at
+// least 2), split into halves of lb = b / 2 and rb = b - lb bits, whose 2 * feistel_rounds
+// half-rounds alternately xor one half with a keyed hash of the other (each step invertible, so
+// the network is a bijection of [0, 2^b)); values >= a are walked on through the network (cycle
+// walking: a bijection of [0, a), at most two steps on average as 2^b < 2a for a >= 2). The 32-bit round
+// keys are Philox words of the call's reserved counters, computed on the host; the hash is a
+// multiply-xorshift finaliser of (half ^ key). Every output depends on t and the keys alone.
+enum { feistel_rounds = 8 };
+struct feistel {
+  u64 a;
+  u32 lbits, rbits;
+  u32 keys[2 * feistel_rounds];
+};
+
+CUPP_RANDOM_HD u32 feistel_hash(u32 x, u32 key) {
+  u32 h = (x ^ key) * 0x9E3779B1u;
+  h ^= h >> 16;
+  h *= 0x85EBCA6Bu;
+  h ^= h >> 13;
+  h *= 0xC2B2AE35u;
+  h ^= h >> 16;
+  return h;
+}
+
+CUPP_RANDOM_HD u64 feistel_permute(const feistel& f, u64 x) {
+  const u32 lmask = (u32)((1ull << f.lbits) - 1), rmask = (u32)((1ull << f.rbits) - 1);
+  do {
+    u32 l = (u32)(x >> f.rbits) & lmask, r = (u32)x & rmask;
+    CUPP_RANDOM_UNROLL
+    for (int k = 0; k < feistel_rounds; ++k) {
+      l ^= feistel_hash(r, f.keys[2 * k]) & lmask;
+      r ^= feistel_hash(l, f.keys[2 * k + 1]) & rmask;
+    }
+    x = ((u64)l << f.rbits) | r;
+  } while (x >= f.a);
+  return x;
+}
+
 }  // namespace cupp_random
