@@ -46,6 +46,8 @@ GPU_MACHINE_ONLY = {
     "random/bench/peers.py": "the random bench's CuPy and PyTorch side",
     "bench/cold_start/cold_start_cupy.py": "CuPy's side of the cold-start script",
     "sparse/bench/peers.py": "the sparse bench's SciPy, CuPy and PyTorch side",
+    "tests/conformance/make_sparse_linalg_ref.py": "makes the scipy.sparse.linalg reference set (elsewhere it says SciPy is absent and exits 0)",
+    "sparse/bench/linalg_peers.py": "the sparse.linalg bench's CuPy side",
     "tests/conformance/make_linalg_solvers_ref.py": "imports SciPy only for its NumPy-2-only cases (the GPU machine's SciPy); elsewhere it uses NumPy alone",
 }
 

@@ -1,0 +1,341 @@
+// cupp::sparse::linalg on the GPU (issue 29). Self-checked tests (residuals, known spectra, dense
+// products computed independently) and, when the SciPy reference set is present
+// ($CUPP_SPARSE_LINALG_REF, else <conformance>/sparse-linalg-ref, made by
+// tests/conformance/make_sparse_linalg_ref.py on the GPU machine), SciPy 1.18's solutions and info
+// codes for SPD, nonsymmetric, indefinite, ill-conditioned and Hermitian systems with and without
+// a preconditioner, eigsh/svds values, norms, onenormest and spsolve.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <complex>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "conformance.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/manipulation.hpp"
+#include "cupp/errors.hpp"
+#include "cupp/io.hpp"
+#include "cupp/linalg.hpp"
+#include "cupp/reductions.hpp"
+#include "cupp/sparse.hpp"
+#include "cupp/sparse_linalg.hpp"
+#include "cupp/ufunc.hpp"
+#include "gpu_support.hpp"
+
+namespace cupp {
+namespace {
+
+namespace sp = cupp::sparse;
+namespace sla = cupp::sparse::linalg;
+
+// 2-D Poisson on an m x m grid (5-point stencil), n = m^2, as kron(I, T) + kron(T, I).
+sp::csr poisson(std::int64_t m, dtype t = float64) {
+  const sp::csr T = sp::diags({cupp::full({m - 1}, -1.0), cupp::full({m}, 2.0), cupp::full({m - 1}, -1.0)}, {-1, 0, 1});
+  const sp::csr I = sp::identity(m);
+  return (sp::kron(I, T) + sp::kron(T, I)).astype(t);
+}
+
+double nrm(const ndarray& x) { return std::sqrt(cupp::astype(cupp::sum(cupp::abs(x) * cupp::abs(x)), float64).item<double>()); }
+
+ndarray rand_vec(std::int64_t n, dtype t, unsigned seed) {
+  std::vector<double> v(n);
+  unsigned s = seed;
+  for (auto& e : v) e = ((s = s * 1103515245u + 12345u) >> 8) / 16777216.0 - 0.5;
+  return cupp::astype(cupp::asarray(v), t);
+}
+
+TEST(SparseLinalgGpu, LinearOperatorFormsAgree) {
+  CUPP_REQUIRE_GPU();
+  const ndarray dense = cupp::asarray(std::vector<double>{4, 1, 0, 2, 3, 1}).reshape({2, 3});
+  const sp::csr a = sp::csr_matrix(dense);
+  const sla::LinearOperator from_sparse = a, from_dense = dense;
+  const sla::LinearOperator from_fn({2, 3}, [&](const ndarray& x) { return cupp::matmul(dense, x); },
+                                    [&](const ndarray& y) { return cupp::matmul(dense.T(), y); });
+  EXPECT_EQ(from_fn.dtype(), float64);
+  const ndarray x = cupp::asarray(std::vector<double>{1, -2, 3});
+  const std::vector<double> want{4 * 1 + 1 * -2, 2 * 1 + 3 * -2 + 1 * 3};
+  for (const auto* op : {&from_sparse, &from_dense, &from_fn}) {
+    EXPECT_EQ(op->matvec(x).to_vector<double>(), want);
+    EXPECT_EQ(op->matvec(x.reshape({3, 1})).shape()[1], 1);
+    const ndarray y = cupp::asarray(std::vector<double>{1, 1});
+    EXPECT_EQ(op->rmatvec(y).to_vector<double>(), (std::vector<double>{6, 4, 1}));
+    EXPECT_EQ(op->H().matvec(y).to_vector<double>(), (std::vector<double>{6, 4, 1}));
+    EXPECT_EQ(op->T().matvec(y).to_vector<double>(), (std::vector<double>{6, 4, 1}));
+    const ndarray X = cupp::asarray(std::vector<double>{1, 0, 0, 1, 1, 1}).reshape({3, 2});
+    EXPECT_EQ(op->matmat(X).to_vector<double>(), (std::vector<double>{4, 1, 3, 4}));
+  }
+  const sla::LinearOperator sum = from_sparse + from_dense;
+  EXPECT_EQ(sum.matvec(x).to_vector<double>(), (std::vector<double>{4, -2}));
+  const sla::LinearOperator prod = from_sparse.dot(from_dense.H());  // 2x2: A A^T
+  EXPECT_EQ(prod.matvec(cupp::asarray(std::vector<double>{1, 0})).to_vector<double>(), (std::vector<double>{17, 11}));
+  EXPECT_THROW(from_sparse.matvec(cupp::zeros({4})), ValueError);
+  EXPECT_THROW(from_sparse.matmat(cupp::zeros({3})), ValueError);
+}
+
+TEST(SparseLinalgGpu, KrylovSolversReachTheToleranceOnPoisson) {
+  CUPP_REQUIRE_GPU();
+  for (dtype t : {float64, float32}) {
+    const sp::csr A = poisson(16, t);
+    const ndarray b = rand_vec(256, t, 7);
+    const double rtol = t == float32 ? 1e-4 : 1e-8;
+    for (const char* name : {"cg", "cgs", "bicg", "bicgstab", "gmres", "minres"}) {
+      sla::solve_result r;
+      const std::string s = name;
+      if (s == "cg") r = sla::cg(A, b, {.rtol = rtol});
+      else if (s == "cgs") r = sla::cgs(A, b, {.rtol = rtol});
+      else if (s == "bicg") r = sla::bicg(A, b, {.rtol = rtol});
+      else if (s == "bicgstab") r = sla::bicgstab(A, b, {.rtol = rtol});
+      else if (s == "gmres") r = sla::gmres(A, b, {.rtol = rtol, .restart = 40});
+      else r = sla::minres(A, b, {.rtol = rtol});
+      EXPECT_EQ(r.info, 0) << name << " " << t;
+      EXPECT_EQ(r.x.dtype(), t) << name;
+      const double res = nrm(b - A.dot(r.x)) / nrm(b);
+      EXPECT_LE(res, (s == "minres" ? 50 : 2) * rtol) << name << " " << t;
+    }
+  }
+}
+
+TEST(SparseLinalgGpu, IterationLimitPreconditionerAndCallback) {
+  CUPP_REQUIRE_GPU();
+  const sp::csr A = poisson(12);
+  const ndarray b = rand_vec(144, float64, 3);
+  EXPECT_EQ(sla::cg(A, b, {.maxiter = 2}).info, 2);
+  EXPECT_EQ(sla::bicgstab(A, b, {.maxiter = 1}).info, 1);
+  int calls = 0;
+  const sla::solve_result r = sla::cg(A, b, {.rtol = 1e-10, .callback = [&](const ndarray&) { ++calls; }});
+  EXPECT_EQ(r.info, 0);
+  const sla::solve_result r8 = sla::cg(A, b, {.rtol = 1e-10, .check_every = 8});
+  // the gated iterations change nothing: the same iterate whatever the check interval
+  EXPECT_EQ(r.x.to_vector<double>(), r8.x.to_vector<double>());
+  EXPECT_GT(calls, 5);
+  // a Jacobi preconditioner (diagonal 4: the same Krylov space scaled) converges as well
+  const sp::csr M = sp::diags({cupp::full({144}, 0.25)}, {0});
+  const sla::solve_result rm = sla::cg(A, b, {.rtol = 1e-8, .M = sla::LinearOperator(M)});
+  EXPECT_EQ(rm.info, 0);
+  EXPECT_LE(nrm(b - A.dot(rm.x)) / nrm(b), 2e-8);
+  // x0 = the solution: converged at once
+  const sla::solve_result r0 = sla::cg(A, b, {.x0 = r.x, .rtol = 1e-6});
+  EXPECT_EQ(r0.info, 0);
+  // b = 0: SciPy returns b
+  EXPECT_EQ(sla::cg(A, cupp::zeros({144}), {}).x.to_vector<double>(), std::vector<double>(144, 0.0));
+}
+
+TEST(SparseLinalgGpu, EigshAndSvdsOnKnownSpectra) {
+  CUPP_REQUIRE_GPU();
+  const std::int64_t n = 200;
+  std::vector<double> d(n);
+  for (std::int64_t i = 0; i < n; ++i) d[i] = static_cast<double>(i + 1);
+  const sp::csr D = sp::diags({cupp::asarray(d)}, {0});
+  const sla::eigsh_result r = sla::eigsh(D, {.k = 4, .which = "LA"});
+  EXPECT_EQ(r.w.to_vector<double>().size(), 4u);
+  const std::vector<double> w = r.w.to_vector<double>();
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(w[i], 197 + i, 1e-8);
+  // the vectors: A v = w v
+  const ndarray res = D.dot(r.v) - r.v * r.w;
+  EXPECT_LE(nrm(res), 1e-6);
+  const std::vector<double> sa = sla::eigsh(D, {.k = 3, .which = "SA", .return_eigenvectors = false}).w.to_vector<double>();
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(sa[i], 1 + i, 1e-8);
+  // Poisson's extreme eigenvalues: 4 (sin^2(pi i / 2(m+1)) + sin^2(pi j / 2(m+1)))
+  const std::int64_t m = 20;
+  const std::vector<double> top = sla::eigsh(poisson(m), {.k = 2, .which = "LA", .return_eigenvectors = false}).w.to_vector<double>();
+  const double pi = std::acos(-1.0), sm = std::pow(std::sin(pi * m / (2.0 * (m + 1))), 2),
+               sm1 = std::pow(std::sin(pi * (m - 1) / (2.0 * (m + 1))), 2);
+  EXPECT_NEAR(top[1], 4 * (sm + sm), 1e-8);
+  EXPECT_NEAR(top[0], 4 * (sm + sm1), 1e-8);
+  // svds of a rectangular diagonal-like matrix: singular values 1..min
+  const ndarray dense = cupp::zeros({30, 20});
+  for (int i = 0; i < 20; ++i) dense(i, i) = static_cast<double>(i + 1);
+  const sla::svds_result s = sla::svds(sp::csr_matrix(dense), {.k = 3});
+  const std::vector<double> sv = s.s.to_vector<double>();
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(sv[i], 18 + i, 1e-8);
+  EXPECT_EQ(s.u.shape()[0], 30);
+  EXPECT_EQ(s.vh.shape()[1], 20);
+}
+
+TEST(SparseLinalgGpu, SpsolveNormOnenormest) {
+  CUPP_REQUIRE_GPU();
+  const sp::csr A = poisson(10);
+  const ndarray b = rand_vec(100, float64, 11);
+  const ndarray x = sla::spsolve(A, b);
+  EXPECT_LE(nrm(b - A.dot(x)) / nrm(b), 1e-12);
+  const ndarray B = cupp::stack({b, b * 2.0}, {.axis = 1});
+  const ndarray X = sla::spsolve(A.tocsc(), B);
+  EXPECT_EQ(X.shape()[1], 2);
+  EXPECT_LE(nrm(B - A.dot(X)) / nrm(B), 1e-12);
+  // singular: NaNs
+  const sp::csr S = sp::csr_matrix(cupp::asarray(std::vector<double>{1, 1, 1, 1}).reshape({2, 2}));
+  const std::vector<double> xs = sla::spsolve(S, cupp::ones({2})).to_vector<double>();
+  EXPECT_TRUE(std::isnan(xs[0]) && std::isnan(xs[1]));
+  const ndarray dense = A.toarray();
+  EXPECT_NEAR(sla::norm(A).item<double>(), nrm(dense), 1e-12);
+  EXPECT_EQ(sla::norm(A, 1.0).item<double>(), 8.0);
+  EXPECT_EQ(sla::norm(A, INFINITY).item<double>(), 8.0);
+  EXPECT_EQ(sla::norm(A, -1.0).item<double>(), 4.0);
+  EXPECT_EQ(sla::norm(A, 1.0, 0).to_vector<double>(), cupp::sum(cupp::abs(dense), {.axis = {0}}).to_vector<double>());
+  EXPECT_EQ(sla::onenormest(A, 200), 8.0);  // t >= N: exact
+  const double est = sla::onenormest(A);
+  EXPECT_LE(est, 8.0);
+  EXPECT_GE(est, 4.0);
+}
+
+// ---- SciPy's reference set
+std::string ref_dir() {
+  const char* env = std::getenv("CUPP_SPARSE_LINALG_REF");
+  return env && *env ? std::string(env) : test::conformance_path("sparse-linalg-ref");
+}
+
+#define CUPP_SPARSE_LINALG_REF_OR_SKIP()                                                      \
+  CUPP_REQUIRE_GPU();                                                                         \
+  if (!std::filesystem::exists(ref_dir() + "/manifest.json"))                                 \
+  GTEST_SKIP() << "no SciPy reference set at " << ref_dir()                                   \
+               << " (tests/conformance/make_sparse_linalg_ref.py makes it where SciPy is installed)"
+
+struct ref_case {
+  npz_file f;
+  sp::csr a;
+};
+
+ref_case load_case(const std::string& name) {
+  ref_case c;
+  c.f = cupp::load_npz(ref_dir() + "/" + name + ".npz");
+  const std::vector<std::int64_t> shape = c.f.at("shape").to_vector<std::int64_t>();
+  c.a = sp::csr_matrix(c.f.at("data"), c.f.at("indices"), c.f.at("indptr"),
+                       sp::options{.shape = sp::shape2{shape[0], shape[1]}});
+  return c;
+}
+
+TEST(SparseLinalgRefGpu, SolversMatchSciPy) {
+  CUPP_SPARSE_LINALG_REF_OR_SKIP();
+  const YAML::Node m = test::load_yaml(ref_dir() + "/manifest.json");
+  int checked = 0;
+  for (const auto& entry : m["solve"]) {
+    const std::string name = entry["case"].as<std::string>(), solver = entry["solver"].as<std::string>();
+    ref_case c = load_case(name);
+    const ndarray b = c.f.at("b"), xs = c.f.at("x");
+    const int info = c.f.at("info").item<int>();
+    const double rtol = c.f.at("rtol").item<double>();
+    const std::int64_t maxiter = c.f.at("maxiter").item<std::int64_t>();
+    const ndarray mdiag = c.f.at("M");
+    std::optional<sla::LinearOperator> M;
+    if (mdiag.size() > 0) M = sla::LinearOperator(sp::diags({mdiag}, {0}));
+    std::optional<std::int64_t> mi;
+    if (maxiter >= 0) mi = maxiter;
+    sla::solve_result r;
+    const sla::iterative_options o{.rtol = rtol, .maxiter = mi, .M = M};
+    if (solver == "cg") r = sla::cg(c.a, b, o);
+    else if (solver == "cgs") r = sla::cgs(c.a, b, o);
+    else if (solver == "bicg") r = sla::bicg(c.a, b, o);
+    else if (solver == "bicgstab") r = sla::bicgstab(c.a, b, o);
+    else if (solver == "gmres") r = sla::gmres(c.a, b, {.rtol = rtol, .maxiter = mi, .M = M});
+    else r = sla::minres(c.a, b, {.rtol = rtol, .maxiter = mi, .M = M});
+    EXPECT_EQ(r.info, info) << name;
+    const bool single = r.x.dtype() == float32 || r.x.dtype() == complex64;
+    const double bn = nrm(b);
+    if (info == 0 && bn > 0) {
+      const double res = nrm(b - c.a.dot(r.x)) / bn, res_s = nrm(b - c.a.dot(xs)) / bn;
+      // the same tolerance as SciPy's (minres tests ||r|| / (||A|| ||x||): compared with SciPy's own)
+      EXPECT_LE(res, std::max(rtol * (single ? 4 : 1.01), 4 * res_s)) << name;
+    } else if (maxiter >= 0 && info > 0) {
+      // a few iterations: the same iterate as SciPy's, to rounding
+      EXPECT_LE(nrm(r.x - xs), (single ? 1e-3 : 1e-8) * std::max(1.0, nrm(xs))) << name;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 50);
+}
+
+TEST(SparseLinalgRefGpu, EigenSvdNormsSpsolveMatchSciPy) {
+  CUPP_SPARSE_LINALG_REF_OR_SKIP();
+  const YAML::Node m = test::load_yaml(ref_dir() + "/manifest.json");
+  for (const auto& e : m["eigsh"]) {
+    const std::string name = e["case"].as<std::string>();
+    ref_case c = load_case(name);
+    const std::int64_t k = c.f.at("k").item<std::int64_t>();
+    const std::vector<double> want = c.f.at("w").to_vector<double>();
+    const std::vector<double> got =
+        sla::eigsh(c.a, {.k = k, .which = e["which"].as<std::string>(), .return_eigenvectors = false}).w.to_vector<double>();
+    ASSERT_EQ(got.size(), want.size()) << name;
+    for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-8 * std::max(1.0, std::fabs(want[i]))) << name;
+  }
+  for (const auto& e : m["svds"]) {
+    const std::string name = e.as<std::string>();
+    ref_case c = load_case(name);
+    const std::int64_t k = c.f.at("k").item<std::int64_t>();
+    const std::vector<double> want = c.f.at("s").to_vector<double>();
+    const std::vector<double> got = sla::svds(c.a, {.k = k, .return_singular_vectors = false}).s.to_vector<double>();
+    ASSERT_EQ(got.size(), want.size()) << name;
+    for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-8 * std::max(1.0, want[i])) << name;
+  }
+  for (const auto& e : m["norm"]) {
+    ref_case c = load_case(e.as<std::string>());
+    auto near = [&](const ndarray& got, const char* key) {
+      const std::vector<double> g = cupp::astype(got, float64).ravel().to_vector<double>(),
+                                w = cupp::astype(c.f.at(key), float64).ravel().to_vector<double>();
+      ASSERT_EQ(g.size(), w.size()) << key;
+      for (std::size_t i = 0; i < w.size(); ++i) EXPECT_NEAR(g[i], w[i], 1e-12 * std::max(1.0, std::fabs(w[i]))) << key;
+    };
+    near(sla::norm(c.a), "fro");
+    near(sla::norm(c.a, 1.0), "one");
+    near(sla::norm(c.a, INFINITY), "inf");
+    near(sla::norm(c.a, -1.0), "mone");
+    near(sla::norm(c.a, -INFINITY), "minf");
+    near(sla::norm(c.a, {}, 0), "axis0");
+    near(sla::norm(c.a, {}, 1), "axis1");
+    near(sla::norm(c.a, 1.0, 0), "axis0_1");
+    near(sla::norm(c.a, INFINITY, 1), "axis1_inf");
+  }
+  for (const auto& e : m["onenormest"]) {
+    ref_case c = load_case(e.as<std::string>());
+    const double est = sla::onenormest(c.a), exact = c.f.at("exact").item<double>();
+    EXPECT_LE(est, exact * (1 + 1e-12));
+    EXPECT_GE(est, 0.3 * exact);  // SciPy's estimate is random; cupp's deterministic
+  }
+  for (const auto& e : m["spsolve"]) {
+    const std::string name = e.as<std::string>();
+    ref_case c = load_case(name);
+    const ndarray x = sla::spsolve(c.a, c.f.at("b"));
+    EXPECT_LE(nrm(x - c.f.at("x")), 1e-9 * std::max(1.0, nrm(c.f.at("x")))) << name;
+  }
+}
+
+// ---- bench figures (CUPP_SPARSE_LINALG_BENCH=1): times of cg on 2-D Poisson (10^6 unknowns),
+// eigsh(k=10) on the same matrix and spsolve of a 10^5 banded system, printed as
+// SPARSE_LINALG_BENCH lines for sparse/bench/linalg_peers.py to set beside CuPy's.
+TEST(SparseLinalgGpu, BenchFigures) {
+  CUPP_REQUIRE_GPU();
+  if (!std::getenv("CUPP_SPARSE_LINALG_BENCH")) GTEST_SKIP() << "set CUPP_SPARSE_LINALG_BENCH=1 to time";
+  auto time = [](auto&& f) {
+    f();  // warm-up
+    cupp::cuda::Device().synchronize();
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    cupp::cuda::Device().synchronize();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  const sp::csr A = poisson(1000);
+  const ndarray b = cupp::ones({1000000});
+  int info = -99;
+  const double t_cg = time([&] { info = sla::cg(A, b, {.rtol = 1e-5, .maxiter = 20000}).info; });
+  const double res = nrm(b - A.dot(sla::cg(A, b, {.rtol = 1e-5, .maxiter = 20000}).x)) / nrm(b);
+  std::printf("SPARSE_LINALG_BENCH cg_poisson_1e6 ms=%.3f info=%d relres=%.3e\n", t_cg, info, res);
+  const sp::csr A2 = poisson(300);
+  const double t_eig = time([&] { sla::eigsh(A2, {.k = 10, .return_eigenvectors = false}); });
+  std::printf("SPARSE_LINALG_BENCH eigsh_k10_poisson_9e4 ms=%.3f\n", t_eig);
+  const std::int64_t n = 100000;
+  const sp::csr B = sp::diags({cupp::full({n - 2}, -0.5), cupp::full({n - 1}, -1.0), cupp::full({n}, 4.0),
+                               cupp::full({n - 1}, -1.0), cupp::full({n - 2}, -0.5)},
+                              {-2, -1, 0, 1, 2});
+  const ndarray bb = cupp::ones({n});
+  const double t_sp = time([&] { sla::spsolve(B, bb); });
+  std::printf("SPARSE_LINALG_BENCH spsolve_banded_1e5 ms=%.3f\n", t_sp);
+}
+
+}  // namespace
+}  // namespace cupp

@@ -1,0 +1,77 @@
+// cupp::sparse::linalg without a GPU: the argument errors SciPy raises before any device work
+// (shapes, tolerances, which/k/ncv, callback_type), on operators made from callables with a given
+// dtype and arrays over a fake device buffer (from_device_pointer makes no CUDA call).
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "cupp/errors.hpp"
+#include "cupp/sparse_linalg.hpp"
+#include "error_of.hpp"
+
+namespace cupp {
+namespace {
+
+using test::error_of;
+namespace sla = cupp::sparse::linalg;
+
+struct fake {
+  std::vector<std::byte> bytes = std::vector<std::byte>(1 << 16);
+  ndarray wrap(shape_t shape, dtype type = float64) {
+    return from_device_pointer(bytes.data(), type, shape, {}, nullptr, /*device=*/0);
+  }
+};
+
+sla::LinearOperator op(std::int64_t m, std::int64_t n) {
+  return sla::LinearOperator({m, n}, [](const ndarray& x) { return x; }, {}, {}, float64);
+}
+
+TEST(SparseLinalgHost, LinearOperatorChecksItsArguments) {
+  fake f;
+  EXPECT_THROW(sla::LinearOperator({-1, 2}, [](const ndarray& x) { return x; }, {}, {}, float64), ValueError);
+  EXPECT_THROW(sla::LinearOperator({2, 2}, {}, {}, {}, float64), TypeError);
+  const sla::LinearOperator a = op(3, 4);
+  EXPECT_EQ(a.shape()[0], 3);
+  EXPECT_EQ(a.dtype(), float64);
+  EXPECT_FALSE(a.has_rmatvec());
+  EXPECT_EQ(error_of<ValueError>([&] { a.matvec(f.wrap({3})); }),
+            "dimension mismatch: LinearOperator of shape (3, 4), x of shape (3,)");
+  EXPECT_EQ(error_of<ValueError>([&] { a.matmat(f.wrap({4})); }), "expected 2-d ndarray or matrix, not 1-d");
+  EXPECT_THROW(a.rmatvec(f.wrap({3})), TypeError);
+  EXPECT_THROW(a.adjoint(), TypeError);
+  EXPECT_THROW(a.dot(op(3, 3)), ValueError);
+  EXPECT_THROW(op(2, 2) + op(3, 3), ValueError);
+  EXPECT_THROW(sla::LinearOperator(f.wrap({3})), ValueError);  // a dense operand must be 2-d
+}
+
+TEST(SparseLinalgHost, SolversCheckShapesAndTolerances) {
+  fake f;
+  const sla::LinearOperator sq = op(4, 4);
+  EXPECT_EQ(error_of<ValueError>([&] { sla::cg(op(3, 4), f.wrap({3})); }),
+            "expected square matrix, but got shape=(3, 4)");
+  EXPECT_EQ(error_of<ValueError>([&] { sla::bicgstab(sq, f.wrap({5})); }),
+            "bicgstab: shapes of A (4, 4) and b (5,) are incompatible");
+  EXPECT_EQ(error_of<ValueError>([&] { sla::cgs(sq, f.wrap({4}), {.x0 = f.wrap({4, 2})}); }),
+            "cgs: shapes of A (4, 4) and x0 (4, 2) are incompatible");
+  EXPECT_THROW(sla::cg(sq, f.wrap({4}), {.M = op(3, 3)}), ValueError);
+  EXPECT_EQ(error_of<ValueError>([&] { sla::gmres(sq, f.wrap({4}), {.callback_type = "bad"}); }),
+            "Unknown callback_type: 'bad'");
+  EXPECT_THROW(sla::minres(op(2, 3), f.wrap({2})), ValueError);
+}
+
+TEST(SparseLinalgHost, EigenAndDirectArgumentErrors) {
+  EXPECT_EQ(error_of<ValueError>([&] { sla::eigsh(op(10, 10), {.k = 0}); }), "k must be greater than 0.");
+  EXPECT_EQ(error_of<ValueError>([&] { sla::eigsh(op(10, 10), {.k = 2, .which = "XX"}); }),
+            "which must be one of LM SM LA SA BE");
+  EXPECT_EQ(error_of<ValueError>([&] { sla::eigsh(op(10, 10), {.k = 3, .ncv = 3}); }), "ncv must be k<ncv<=n, ncv=3");
+  EXPECT_EQ(error_of<ValueError>([&] { sla::svds(op(10, 6), {.k = 6}); }),
+            "`k` must be an integer satisfying `0 < k < min(A.shape)`.");
+  EXPECT_EQ(error_of<ValueError>([&] { sla::svds(op(10, 6), {.k = 2, .which = "LA"}); }),
+            "`which` must be either 'LM' or 'SM'.");
+  EXPECT_THROW(sla::onenormest(op(3, 4)), ValueError);
+  EXPECT_THROW(sla::onenormest(op(4, 4), 0), ValueError);
+}
+
+}  // namespace
+}  // namespace cupp
