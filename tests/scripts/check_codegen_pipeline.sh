@@ -26,14 +26,24 @@ git clone -q "$src" "$work/clone"
 git -C "$work/clone" add -A
 git -C "$work/clone" -c user.name=check -c user.email=check@localhost commit -qm "tree under test" >/dev/null || true
 clone=$work/clone
-build=$work/build
-# No CCACHE_BASEDIR here: it makes compilers write relative paths into depfiles, and Ninja then
-# misses that a regenerated header (an absolute path in build.ninja) is a dependency.
+# The build sits at build/ in the clone, where tools/run-tests.sh builds the source tree, and ccache
+# keys by paths relative to the tree: the first build takes the main build's objects from the cache
+# (run-tests.sh sets the same two variables). With relative paths the depfiles name headers as
+# Ninja does not (build.ninja has absolute paths), so Ninja would miss a header that codegen
+# rewrites during a build: each step runs codegen first, and the build finds nothing to rewrite.
+build=$clone/build
+export CCACHE_BASEDIR=$clone CCACHE_NOHASHDIR=true
 # Only what the check reads is built: the tool and the spec tests, without the nvcc-compiled CUB
 # object (the pipeline is about specs, and the main build compiles that object already).
 cmake -S "$clone" -B "$build" -G Ninja -DPython3_EXECUTABLE="$py" -DCUPP_BUILD_TESTS=ON \
   -DCUPP_AOT_ACCELERATORS=OFF -DCUPP_AOT_KERNELS=OFF >/dev/null
-step() { cmake --build "$build" --target cupp_tool cupp_spec_tests >/dev/null || fail "build failed after: $1"; }
+step_start=$SECONDS
+step() {
+  "$py" "$clone/codegen/generate.py" --root "$clone" >/dev/null || fail "codegen failed after: $1"
+  cmake --build "$build" --target cupp_tool cupp_spec_tests >/dev/null || fail "build failed after: $1"
+  echo "built after $1 in $((SECONDS - step_start)) s"
+  step_start=$SECONDS
+}
 
 step "configure"
 before=$("$build/tools/cupp" ops add --source)
@@ -42,14 +52,8 @@ grep -q 'out0 = in0 + in1;' <<<"$before" || fail "add's kernel source lacks its 
 # 1. A changed loop body reaches the kernel source.
 sed -i 's/^body: out0 = in0 + in1;$/body: out0 = in1 + in0;/' "$clone/specs/ufuncs/add.yaml"
 grep -q 'out0 = in1 + in0;' "$clone/specs/ufuncs/add.yaml" || fail "could not edit add.yaml"
-step "editing add.yaml"
-after=$("$build/tools/cupp" ops add --source)
-[ "$before" != "$after" ] || fail "kernel source unchanged after editing the spec"
-grep -q 'out0 = in1 + in0;' <<<"$after" || fail "kernel source lacks the new body"
-grep -q 'in1 + in0' "$clone/docs/api/ufuncs/add.md" || fail "API page not regenerated"
-echo "ok: editing a loop body changed the generated kernel source and page"
 
-# 2. A new spec file gives a new op, page and test, with no CMake edit.
+# 2. A new spec file gives a new op, page and test, with no CMake edit (one rebuild for 1 and 2).
 cat >"$clone/specs/ufuncs/pipeline_negate.yaml" <<'SPEC'
 name: pipeline_negate
 doc: Numerical negative, element-wise.
@@ -60,7 +64,12 @@ loops:
   - sig: T -> T
     each: {T: number}
 SPEC
-step "adding pipeline_negate.yaml"
+step "editing add.yaml and adding pipeline_negate.yaml"
+after=$("$build/tools/cupp" ops add --source)
+[ "$before" != "$after" ] || fail "kernel source unchanged after editing the spec"
+grep -q 'out0 = in1 + in0;' <<<"$after" || fail "kernel source lacks the new body"
+grep -q 'in1 + in0' "$clone/docs/api/ufuncs/add.md" || fail "API page not regenerated"
+echo "ok: editing a loop body changed the generated kernel source and page"
 grep -q 'pipeline_negate' <<<"$("$build/tools/cupp" ops pipeline_negate)" || fail "new op not in the registry"
 grep -q 'out0 = -in0;' <<<"$("$build/tools/cupp" ops pipeline_negate --source)" || fail "new op has no kernel source"
 [ -f "$clone/docs/api/ufuncs/pipeline_negate.md" ] || fail "no API page for the new op"
@@ -292,6 +301,7 @@ grep -q '"name": "pipemod_negated"' "$clone/generated/bench/cases.json" || fail 
 grep -q 'return cupp::pipemod::negated(x0);' "$clone/generated/bench/bench_calls.cpp" ||
   fail "the module's bench case has no generated call"
 cmake --build "$build" --target cupp_bench >/dev/null || fail "cupp_bench does not build with the module's case"
+echo "built cupp_bench in $((SECONDS - step_start)) s"
 bench=$("$build/bench/cupp_bench" 2>&1) || fail "cupp_bench: $bench"
 grep -qE '[0-9]+ cases in .*generated/bench/cases.json|"case": "pipemod_negated"' <<<"$bench" ||
   fail "cupp_bench does not read the merged table: $bench"

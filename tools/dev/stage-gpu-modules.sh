@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Stages one bundle for combined GPU calls into .gpu-all/ (ignored by git): the executables the
+# module checks and the cold-start bench need, stripped and packed as one bins.tar.xz (about 13 MB;
+# the carried tree must stay under 64 MiB), and a driver that runs any of the modules' committed GPU
+# scripts (fft/bench/gpu-run.sh, linalg/bench/gpu-run*.sh, random/bench/gpu-run.sh,
+# sparse/bench/gpu-run*.sh) and the cold-start comparison in one device call. Then call the
+# device tool with carry [".gpu-all"] and a command such as
+#   bash .gpu-all/run.sh cold-start ab linalg2 sparse
+# Phases: cold-start (bench/cold_start/run.sh, cupp and CuPy), ab (the cold-start script with the
+# built-in kernels on and off), and one per module script: fft linalg linalg2 random sparse
+# sparse-linalg. Each module's script runs from its own folder .gpu-<module>/ (made on the device
+# machine, at the root of its copy of the tree, where the scripts expect it), holding
+# links to the shared executables and the files it names, with OUT=$OUT/<phase>.
+# usage: tools/dev/stage-gpu-modules.sh [BUILD_DIR]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:-$root/build}
+stage=$root/.gpu-all
+rm -rf "$stage"
+mkdir -p "$stage/bin"
+for exe in tests/cupp_gpu_tests bench/cupp_bench bench/cupp_bench_cold_start cupp_bench_linalg_host_path \
+           tests/cupp_example_sparse tests/cupp_example_random tests/cupp_example_linalg_solvers; do
+  if [ -f "$build/$exe" ]; then
+    strip -o "$stage/bin/$(basename "$exe")" "$build/$exe"
+  else
+    echo "stage-gpu-modules: $build/$exe is not built; phases that need it will fail" >&2
+  fi
+done
+/usr/local/cuda/bin/nvcc -O2 -std=c++17 -arch=sm_90 "$root/fft/bench/layouts.cu" -o "$stage/bin/layouts" -lcufft -lnvrtc
+strip "$stage/bin/layouts"
+"$root/random/bench/build-variants.sh" "$stage/bin" > /dev/null
+rm -f "$stage/bin/ptxas.txt"
+# The executables share most of their bytes (libcupp_core and its built-in kernels): one xz stream
+# with a dictionary larger than all of them together packs them in about 13 MB instead of 63.
+tar -C "$stage/bin" -cf - . | xz -9 --lzma2=preset=9,dict=192MiB -T1 > "$stage/bins.tar.xz"
+rm -rf "$stage/bin"
+# The Python side of the checks: the benchmark comparison and the reference generators.
+cp "$root/generated/bench/cases.json" "$root"/bench/{compare.py,side_common.py,side_cupy.py,side_torch.py,compile_cupy.py} \
+   "$root/tests/conformance/routine_ref.py" "$root"/tests/conformance/make_*_ref.py "$stage/"
+cp "$root/bench/cold_start/run.sh" "$stage/cold_start.sh"
+cp "$root/bench/cold_start/cold_start_cupy.py" "$stage/"
+cp "$root/random/bench/peers.py" "$stage/random_peers.py"
+cp "$root/sparse/bench/peers.py" "$stage/sparse_peers.py"
+cat > "$stage/run.sh" <<'DRIVER'
+#!/usr/bin/env bash
+# Written by tools/dev/stage-gpu-modules.sh: runs the named phases in order (see that script).
+set -uo pipefail
+all=$(cd "$(dirname "$0")" && pwd)
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+[ -d "$all/bin" ] || { mkdir -p "$all/bin" && tar -C "$all/bin" -xJf "$all/bins.tar.xz"; }
+repo=$(cd "$all/.." && pwd)
+# module_dir NAME SCRIPT [PEERS]: the folder a module script expects, with links to everything.
+module_dir() {
+  local d=$repo/.gpu-$1
+  rm -rf "$d"; mkdir -p "$d/bench"
+  ln -sf "$all"/bin/* "$d/"; ln -sf "$all"/bin/* "$d/bench/"
+  for f in "$all"/*.py "$all"/cases.json; do ln -sf "$f" "$d/"; ln -sf "$f" "$d/bench/"; done
+  [ -n "${3:-}" ] && ln -sf "$all/$3" "$d/peers.py"
+  cp "$repo/$2" "$d/run.sh"
+}
+for phase in "$@"; do
+  start=$SECONDS
+  echo "##### $phase"
+  case $phase in
+    cold-start) OUT=$OUT/cold-start bash "$all/cold_start.sh" "$all/bin/cupp_bench_cold_start" "$all/cold_start_cupy.py" ;;
+    ab)
+      for mode in 1 0; do
+        c=$(mktemp -d)
+        for i in 1 2; do rm -rf "$c"/*; CUPP_BUILTIN_KERNELS=$mode CUPP_CACHE_DIR=$c "$all/bin/cupp_bench_cold_start" | sed "s/^/builtin=$mode cold: /"; done
+        for i in 1 2 3 4; do CUPP_BUILTIN_KERNELS=$mode CUPP_CACHE_DIR=$c "$all/bin/cupp_bench_cold_start" | sed "s/^/builtin=$mode warm: /"; done
+        rm -rf "$c"
+      done ;;
+    fft) module_dir fft fft/bench/gpu-run.sh ;;
+    linalg) module_dir linalg linalg/bench/gpu-run.sh ;;
+    linalg2) module_dir linalg2 linalg/bench/gpu-run-solvers.sh ;;
+    random) module_dir random random/bench/gpu-run.sh random_peers.py ;;
+    sparse) module_dir sparse sparse/bench/gpu-run.sh sparse_peers.py ;;
+    sparse-linalg) module_dir sparse-linalg sparse/bench/gpu-run-linalg.sh sparse_peers.py ;;
+    *) echo "unknown phase $phase"; continue ;;
+  esac
+  case $phase in
+    cold-start|ab) ;;
+    *) mkdir -p "$OUT/$phase"; (cd "$repo" && OUT=$OUT/$phase bash ".gpu-$phase/run.sh") 2>&1 | tee "$OUT/$phase/run.txt" | tail -60 ;;
+  esac
+  echo "##### $phase took $((SECONDS - start)) s"
+done
+DRIVER
+chmod +x "$stage/run.sh"
+du -sh "$stage"
