@@ -165,7 +165,12 @@ class Translator:
         if isinstance(node, ast.Subscript):
             index = node.slice
             if isinstance(node.value, ast.Call) and isinstance(index, ast.Constant) and isinstance(index.value, int):
-                return f"{self._call(node.value)}.at({index.value})"  # a tuple result (nonzero)
+                self._pick = index.value  # a routine whose spec names its results (svd(x)[1]) takes it
+                text = self._call(node.value)
+                if self._pick is None:
+                    return text
+                self._pick = None
+                return f"{text}.at({index.value})"  # a tuple result (nonzero)
             if isinstance(node.value, ast.Name) and isinstance(index, ast.Name):
                 return f"cupp::ndarray({self._name(node.value)}({self._name(index)}))"  # x[mask], x[idx]
             raise self._fail(f"subscript '{ast.unparse(node)}': only tuple_result[int] and array[array] translate")
@@ -220,6 +225,7 @@ class Translator:
     # ---- routines
 
     def _routine(self, r: Routine, header: str, name: str, node: ast.Call) -> str:
+        pick, self._pick = getattr(self, "_pick", None), None  # [i] of this call's result, if subscripted
         if not r.calls:
             raise self._fail(f"{name} has no generated call in its spec (binding: {r.binding})")
         self._headers.add(header)
@@ -256,7 +262,13 @@ class Translator:
             elif p.name in given and not (isinstance(given[p.name], ast.Constant) and given[p.name].value is None):
                 raise self._fail(f"{name}: {p.name}= is not used by the call its spec makes here")
         if call.returns:
-            raise self._fail(f"{name} returns several results ({', '.join(call.returns)}): not a bench array")
+            if pick is None or not 0 <= pick < len(call.returns):
+                raise self._fail(f"{name} returns several results ({', '.join(call.returns)}): not a bench array "
+                                 f"(take one: {name}(...)[i])")
+            self._pick = None
+            return f"{text}.{call.returns[pick]}"  # the whole call is timed, one result is compared
+        if pick is not None:
+            self._pick = pick  # not consumed: the caller indexes a vector result
         return text
 
     def _pick_call(self, r: Routine, given: dict[str, ast.expr], params: dict[str, Param]) -> Call:
@@ -265,6 +277,8 @@ class Translator:
                 return c
             node = given.get(c.when)
             if node is None:
+                if params[c.when].types == ["bool"] and params[c.when].default == "True":
+                    return c  # a flag left at its default True (svd's compute_uv)
                 continue
             if params[c.when].types == ["bool"]:
                 if self._literal(node) is True:

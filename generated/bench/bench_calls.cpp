@@ -17,6 +17,7 @@
 #include "cupp/fft.hpp"
 #include "cupp/indexing.hpp"
 #include "cupp/linalg.hpp"
+#include "cupp/linalg_solvers.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/random.hpp"
 #include "cupp/reductions.hpp"
@@ -353,20 +354,66 @@ timed_call bind_64([[maybe_unused]] const frame& f) {
   return [v0, v1, v2, v3, v4]() -> cupp::ndarray { return cupp::einsum(v0, v4, cupp::einsum_options{.dtype = v1, .casting = cupp::einsum_options::casting_named(v2), .optimize = v3}); };
 }
 
-// random.random(268435456): random_random_float64
+// linalg.svd(x0)[1]: svd_float64_1000x64x64, svd_float64_100x256x256, svd_float64_20x512x512, svd_float64_4096
 timed_call bind_65([[maybe_unused]] const frame& f) {
+  const cupp::ndarray x0 = f.get("x0");
+  const bool v0 = true;
+  const bool v1 = false;
+  return [x0, v0, v1]() -> cupp::ndarray { return cupp::linalg::svd(x0, cupp::linalg::svd_options{.full_matrices = v0, .compute_uv = true, .hermitian = v1}).S; };
+}
+
+// linalg.eigh(x0)[0]: eigh_float64_1000x64x64, eigh_float64_100x256x256, eigh_float64_20x512x512, eigh_float64_4096
+timed_call bind_68([[maybe_unused]] const frame& f) {
+  const cupp::ndarray x0 = f.get("x0");
+  const std::string v0 = std::string("L");
+  return [x0, v0]() -> cupp::ndarray { return cupp::linalg::eigh(x0, cupp::linalg::eigh_options{.UPLO = v0}).eigenvalues; };
+}
+
+// linalg.solve(x0, x1): solve_float64_1000x64x64, solve_float64_100x256x256, solve_float64_20x512x512, solve_float64_4096
+timed_call bind_71([[maybe_unused]] const frame& f) {
+  const cupp::ndarray x0 = f.get("x0");
+  const cupp::ndarray x1 = f.get("x1");
+  return [x0, x1]() -> cupp::ndarray { return cupp::linalg::solve(x0, x1); };
+}
+
+// linalg.inv(x0): inv_float64_1000x64x64, inv_float64_100x256x256, inv_float64_20x512x512
+timed_call bind_74([[maybe_unused]] const frame& f) {
+  const cupp::ndarray x0 = f.get("x0");
+  return [x0]() -> cupp::ndarray { return cupp::linalg::inv(x0); };
+}
+
+// linalg.cholesky(s): cholesky_float64_4096
+timed_call setup_0_of_78([[maybe_unused]] const frame& f) {  // s = matmul(x0, swapaxes(x0, 0, 1))
+  const cupp::ndarray x0 = f.get("x0");
+  const int v0 = int{0};
+  const int v1 = int{1};
+  const cupp::casting v2 = cupp::casting::same_kind;
+  const std::optional<cupp::dtype> v3 = std::nullopt;
+  return [x0, v0, v1, v2, v3]() -> cupp::ndarray { return cupp::matmul(x0, cupp::swapaxes(x0, v0, v1), cupp::matmul_options{.casting = v2, .dtype = v3}); };
+}
+const setup_step steps_of_78[] = {
+    {"s", &setup_0_of_78},
+};
+timed_call bind_78([[maybe_unused]] const frame& f) {
+  const cupp::ndarray s = f.get("s");
+  const bool v0 = false;
+  return [s, v0]() -> cupp::ndarray { return cupp::linalg::cholesky(s, cupp::linalg::cholesky_options{.upper = v0}); };
+}
+
+// random.random(268435456): random_random_float64
+timed_call bind_81([[maybe_unused]] const frame& f) {
   const std::optional<cupp::shape_t> v0 = std::optional<cupp::shape_t>(cupp::shape_t{268435456});
   return [v0]() -> cupp::ndarray { return cupp::random::random(v0); };
 }
 
 // random.standard_normal(268435456): random_standard_normal_float64
-timed_call bind_66([[maybe_unused]] const frame& f) {
+timed_call bind_82([[maybe_unused]] const frame& f) {
   const std::optional<cupp::shape_t> v0 = std::optional<cupp::shape_t>(cupp::shape_t{268435456});
   return [v0]() -> cupp::ndarray { return cupp::random::standard_normal(v0); };
 }
 
 // random.randint(0, 1000000, 134217728): random_randint_int64
-timed_call bind_67([[maybe_unused]] const frame& f) {
+timed_call bind_83([[maybe_unused]] const frame& f) {
   const cupp::operand v0 = cupp::operand(cupp::weak_scalar(std::int64_t{0}));
   const std::optional<cupp::operand> v1 = std::optional<cupp::operand>(cupp::operand(cupp::weak_scalar(std::int64_t{1000000})));
   const std::optional<cupp::shape_t> v2 = std::optional<cupp::shape_t>(cupp::shape_t{134217728});
@@ -375,7 +422,7 @@ timed_call bind_67([[maybe_unused]] const frame& f) {
 }
 
 // random.choice(16777216, 1048576, replace=False): random_choice_noreplace
-timed_call bind_68([[maybe_unused]] const frame& f) {
+timed_call bind_84([[maybe_unused]] const frame& f) {
   const std::int64_t v0 = std::int64_t{16777216};
   const std::optional<cupp::shape_t> v1 = std::optional<cupp::shape_t>(cupp::shape_t{1048576});
   const bool v2 = false;
@@ -452,10 +499,26 @@ std::span<const case_binding> case_bindings() {
       {"matmul_float32_64_host", R"cupp(matmul(x0, x1))cupp", R"cupp()cupp", {}, &bind_49},
       {"einsum_bij_bjk_float32", R"cupp(einsum('bij,bjk->bik', x0, x1))cupp", R"cupp()cupp", {}, &bind_63},
       {"einsum_ijkl_jlm_float32", R"cupp(einsum('ijkl,jlm->ikm', x0, x1))cupp", R"cupp()cupp", {}, &bind_64},
-      {"random_random_float64", R"cupp(random.random(268435456))cupp", R"cupp()cupp", {}, &bind_65},
-      {"random_standard_normal_float64", R"cupp(random.standard_normal(268435456))cupp", R"cupp()cupp", {}, &bind_66},
-      {"random_randint_int64", R"cupp(random.randint(0, 1000000, 134217728))cupp", R"cupp()cupp", {}, &bind_67},
-      {"random_choice_noreplace", R"cupp(random.choice(16777216, 1048576, replace=False))cupp", R"cupp()cupp", {}, &bind_68},
+      {"svd_float64_1000x64x64", R"cupp(linalg.svd(x0)[1])cupp", R"cupp()cupp", {}, &bind_65},
+      {"svd_float64_100x256x256", R"cupp(linalg.svd(x0)[1])cupp", R"cupp()cupp", {}, &bind_65},
+      {"svd_float64_20x512x512", R"cupp(linalg.svd(x0)[1])cupp", R"cupp()cupp", {}, &bind_65},
+      {"eigh_float64_1000x64x64", R"cupp(linalg.eigh(x0)[0])cupp", R"cupp()cupp", {}, &bind_68},
+      {"eigh_float64_100x256x256", R"cupp(linalg.eigh(x0)[0])cupp", R"cupp()cupp", {}, &bind_68},
+      {"eigh_float64_20x512x512", R"cupp(linalg.eigh(x0)[0])cupp", R"cupp()cupp", {}, &bind_68},
+      {"solve_float64_1000x64x64", R"cupp(linalg.solve(x0, x1))cupp", R"cupp()cupp", {}, &bind_71},
+      {"solve_float64_100x256x256", R"cupp(linalg.solve(x0, x1))cupp", R"cupp()cupp", {}, &bind_71},
+      {"solve_float64_20x512x512", R"cupp(linalg.solve(x0, x1))cupp", R"cupp()cupp", {}, &bind_71},
+      {"inv_float64_1000x64x64", R"cupp(linalg.inv(x0))cupp", R"cupp()cupp", {}, &bind_74},
+      {"inv_float64_100x256x256", R"cupp(linalg.inv(x0))cupp", R"cupp()cupp", {}, &bind_74},
+      {"inv_float64_20x512x512", R"cupp(linalg.inv(x0))cupp", R"cupp()cupp", {}, &bind_74},
+      {"solve_float64_4096", R"cupp(linalg.solve(x0, x1))cupp", R"cupp()cupp", {}, &bind_71},
+      {"cholesky_float64_4096", R"cupp(linalg.cholesky(s))cupp", R"cupp(s = matmul(x0, swapaxes(x0, 0, 1)))cupp", steps_of_78, &bind_78},
+      {"eigh_float64_4096", R"cupp(linalg.eigh(x0)[0])cupp", R"cupp()cupp", {}, &bind_68},
+      {"svd_float64_4096", R"cupp(linalg.svd(x0)[1])cupp", R"cupp()cupp", {}, &bind_65},
+      {"random_random_float64", R"cupp(random.random(268435456))cupp", R"cupp()cupp", {}, &bind_81},
+      {"random_standard_normal_float64", R"cupp(random.standard_normal(268435456))cupp", R"cupp()cupp", {}, &bind_82},
+      {"random_randint_int64", R"cupp(random.randint(0, 1000000, 134217728))cupp", R"cupp()cupp", {}, &bind_83},
+      {"random_choice_noreplace", R"cupp(random.choice(16777216, 1048576, replace=False))cupp", R"cupp()cupp", {}, &bind_84},
   };
   return table;
 }

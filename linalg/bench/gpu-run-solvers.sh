@@ -1,38 +1,77 @@
 #!/usr/bin/env bash
 # linalg part 2's GPU checks (issue 25) from a staged folder .gpu-linalg2/ (ignored).
-# Restage (on the build machine, from /work/main, once cupp_gpu_tests links again):
-#   flock /tmp/cupp-build.lock env CCACHE_BASEDIR=/work cmake --build build --target cupp_gpu_tests -- -k 0
-#   cp build/tests/cupp_gpu_tests .gpu-linalg2/ && strip .gpu-linalg2/cupp_gpu_tests
-#   cmake --build build --target cupp_example_linalg_solvers (under the same lock); cp build/tests/cupp_example_linalg_solvers .gpu-linalg2/ && strip it
+# Stage (on the build machine, from /work/main, once the targets link):
+#   flock /tmp/cupp-build.lock env CCACHE_BASEDIR=/work cmake --build build \
+#       --target cupp_gpu_tests cupp_example_linalg_solvers cupp_bench -- -k 0
+#   mkdir -p .gpu-linalg2 && rm -f .gpu-linalg2/*
+#   for b in tests/cupp_gpu_tests tests/cupp_example_linalg_solvers bench/cupp_bench; do cp build/$b /tmp/; strip /tmp/${b##*/}; done
+#   tar cJf .gpu-linalg2/bins.tar.xz -C /tmp cupp_gpu_tests cupp_example_linalg_solvers cupp_bench
 #   cp tests/conformance/routine_ref.py tests/conformance/make_linalg_solvers_ref.py .gpu-linalg2/
-#   du -sh .gpu-linalg2   (must stay well under 64 MiB with the rest of the tree)
-# Run (device tool): command "bash .gpu-linalg2/run.sh", carry [".gpu-linalg2"], timeout_s 240.
-# It remakes the linalg_solvers reference set there (NumPy 2.5; SciPy if present, else the SciPy
-# cases are left out and the script says so), runs LinalgSolversGpu.* and
-# EvalRefGpu/Families.AgreeWithNumPy/linalg_solvers, then a 50 s memcheck of three solver tests.
-# Logs: $OUT/linalg2_tests.log, $OUT/linalg2_memcheck.log.
 #   cp linalg/bench/gpu-run-solvers.sh .gpu-linalg2/run.sh
-# linalg part 2 (issue 25) GPU checks: the solver property tests (LinalgSolversGpu.*), the
-# linalg_solvers NumPy/SciPy reference set through cupp eval's engine (made here with NumPy 2.5 by
-# make_linalg_solvers_ref.py), then a short memcheck. Run from the repository root on the GPU
-# machine with carry [".gpu-linalg2"]; logs under $OUT.
+#   du -sh .gpu-linalg2   (~25 MiB; with the rest of the tree it must stay under 64 MiB)
+# The script also reads, from the working tree beside it: bench/*.py and generated/bench/cases.json.
+# Run (device tool): command "bash .gpu-linalg2/run.sh", carry [".gpu-linalg2"], timeout_s 600
+# (all of it takes ~6-8 minutes, most of it CuPy's and PyTorch's SVDs). Knobs:
+#   LINALG2_PHASES="tests ref memcheck bench" (the default: all four)
+#   LINALG2_BENCH=comma-separated case names (default: every linalg part 2 case of
+#     linalg/bench/cases.json); LINALG2_REPS (default 3; warmup is 1 call: CuPy's batched svd
+#     takes seconds a call).
+# Logs under $OUT: linalg2_tests.log (LinalgSolversGpu.* and the reference set), linalg2_example.log,
+# linalg2_memcheck.log, linalg2_bench.log (compare.py's table: cupp, CuPy, PyTorch) and bench/.
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64
 out=${OUT:-/tmp}
-cd .gpu-linalg2
-mkdir -p conformance
-python3 -c "import numpy, sys; print('numpy', numpy.__version__)"; python3 -c "import scipy; print('scipy', scipy.__version__)" 2>&1 | tail -1
-python3 make_linalg_solvers_ref.py conformance/linalg_solvers-ref 2>&1 | tail -3
-export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance
-timeout 150 ./cupp_gpu_tests --gtest_brief=1 \
-  --gtest_filter='LinalgSolversGpu.*:EvalRefGpu/Families.AgreeWithNumPy/linalg_solvers' > "$out/linalg2_tests.log" 2>&1
-echo "tests exit: $?"
-grep -E "^\[ linalg_solvers \]|FAILED|PASSED|tests ran" "$out/linalg2_tests.log" | tail -20
-# the failed reference cases, by routine
-grep -oE "linalg_solvers/[a-z_]+[a-z]_(f4|f8|c8|c16|i4|i8|u1|b1|f2|[a-z0-9]+)" "$out/linalg2_tests.log" | \
-  sed -E 's/_(f4|f8|c8|c16|i4|i8|u1|b1|f2)$//' | sort | uniq -c | sort -rn | head -40
-grep -E "linalg_solvers/" "$out/linalg2_tests.log" | cut -c1-300 | head -60
-grep -B2 -A12 "LinalgSolversGpu.*FAILED\|Failure" "$out/linalg2_tests.log" | grep -v "linalg_solvers/" | cut -c1-300 | head -60
-./cupp_example_linalg_solvers 2>&1 | tail -3 | tee "$out/linalg2_example.log"
-timeout 50 compute-sanitizer --tool memcheck ./cupp_gpu_tests --gtest_brief=1 \
-  --gtest_filter='LinalgSolversGpu.SolveAndInvAllPaths:LinalgSolversGpu.Cholesky:LinalgSolversGpu.Svd' > "$out/linalg2_memcheck.log" 2>&1
-echo "memcheck exit: $?"; tail -5 "$out/linalg2_memcheck.log"
+phases=${LINALG2_PHASES:-tests ref memcheck bench}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+cd "$here"
+if [ -f bins.tar.xz ]; then tar xJf bins.tar.xz; fi
+has() { case " $phases " in *" $1 "*) return 0;; esac; return 1; }
+filter='LinalgSolversGpu.*'
+if has ref; then
+  python3 -c "import numpy, sys; print('numpy', numpy.__version__)"; python3 -c "import scipy; print('scipy', scipy.__version__)" 2>&1 | tail -1
+  mkdir -p conformance
+  python3 make_linalg_solvers_ref.py conformance/linalg_solvers-ref 2>&1 | tail -3
+  export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance
+  filter="$filter:EvalRefGpu/Families.AgreeWithNumPy/linalg_solvers"
+fi
+if has tests || has ref; then
+  has tests || filter='EvalRefGpu/Families.AgreeWithNumPy/linalg_solvers'
+  timeout 150 ./cupp_gpu_tests --gtest_brief=1 --gtest_filter="$filter" > "$out/linalg2_tests.log" 2>&1
+  echo "tests exit: $?"
+  grep -E "^\[ linalg_solvers \]|FAILED|PASSED|tests ran" "$out/linalg2_tests.log" | tail -20
+  # the failed reference cases, by routine
+  grep -oE "^linalg_solvers/[a-z_]+[a-z]_(f4|f8|c8|c16|i4|i8|u1|b1|f2|[a-z0-9]+)" "$out/linalg2_tests.log" | \
+    sed -E 's/_(f4|f8|c8|c16|i4|i8|u1|b1|f2)$//' | sort | uniq -c | sort -rn | head -40
+  grep -E "^linalg_solvers/" "$out/linalg2_tests.log" | cut -c1-300 | head -60
+  grep -B2 -A12 "LinalgSolversGpu.*FAILED\|Failure" "$out/linalg2_tests.log" | grep -v "^linalg_solvers/" | cut -c1-300 | head -60
+  ./cupp_example_linalg_solvers 2>&1 | tail -3 | tee "$out/linalg2_example.log"
+fi
+if has memcheck; then
+  timeout 60 compute-sanitizer --tool memcheck ./cupp_gpu_tests --gtest_brief=1 \
+    --gtest_filter='LinalgSolversGpu.SolveAndInvAllPaths:LinalgSolversGpu.Cholesky:LinalgSolversGpu.Svd' > "$out/linalg2_memcheck.log" 2>&1
+  echo "memcheck exit: $?"; tail -5 "$out/linalg2_memcheck.log"
+fi
+if has bench; then
+  # The linalg part 2 cases of the merged table, with warmup 1 and LINALG2_REPS repetitions.
+  python3 - "$root/generated/bench/cases.json" "$out/linalg2_cases.json" "${LINALG2_BENCH:-}" "${LINALG2_REPS:-3}" <<'EOF'
+import json, sys
+src, dst, only, reps = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+table = json.load(open(src))
+ops = ("svd", "eigh", "solve", "inv", "cholesky")
+cases = [c for c in table["cases"] if c.get("kind") == "linalg" and c.get("op") in ops and "_float64_" in c["name"]]
+if only:
+    names = set(only.split(","))
+    cases = [c for c in cases if c["name"] in names]
+table["cases"] = cases
+table["settings"].update(warmup=1, reps=reps)
+json.dump(table, open(dst, "w"), indent=1)
+print("bench cases:", ",".join(c["name"] for c in cases))
+EOF
+  names=$(python3 -c "import json,sys; print(','.join(c['name'] for c in json.load(open(sys.argv[1]))['cases']))" "$out/linalg2_cases.json")
+  mkdir -p "$out/bench"
+  timeout 480 python3 "$root/bench/compare.py" --cupp "$here/cupp_bench" --cases "$out/linalg2_cases.json" \
+    --only "$names" --out "$out/bench" --side-timeout 300 > "$out/linalg2_bench.log" 2>&1
+  echo "bench exit: $?"
+  cat "$out/linalg2_bench.log" | tail -40
+fi
+if [ -f bins.tar.xz ]; then rm -f cupp_gpu_tests cupp_example_linalg_solvers cupp_bench; fi

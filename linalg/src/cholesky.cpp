@@ -2,9 +2,12 @@
 // always runs in cuSOLVER's lower mode: a column-major copy of a for the lower factor, a row-major
 // copy (column-major a^T) for upper=True, so each reads exactly the triangle NumPy reads. Stacks of
 // small matrices go to potrfBatched (one launch), others to the 64-bit Xpotrf per matrix; cholesky
-// reads info once ("Matrix is not positive definite", NaN included as LAPACK's potrf). Triangular
+// reads info once ("Matrix is not positive definite"). A matrix with NaN in the triangle read does
+// not raise, as NumPy 2.5's (OpenBLAS's potrf lets a NaN pivot through, cuSOLVER's stops at it):
+// its factor is all NaN (NumPy's is NaN from the first NaN pivot on; docs/linalg.md). Triangular
 // solves are cuBLAS trsm (trsmBatched for stacks).
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/linalg_solvers.hpp"
+#include "cupp/manipulation.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/ufunc.hpp"
 #include "handles.hpp"
@@ -67,6 +71,12 @@ ndarray factor_copy(const ndarray& a, cupp::dtype t, bool upper) {
   return w;
 }
 
+// Per matrix (batch shape), whether the triangle potrf_lower reads (the lower one of the
+// column-major w) holds a NaN; made before the factorisation overwrites w.
+ndarray nan_in_read_triangle(const ndarray& w) {
+  return cupp::any(cupp::isnan(cupp::tril(colmajor_view(w))), {.axis = {-2, -1}});
+}
+
 // b as column-major right-hand sides (..., k, n) for a batch, and the result's logical view.
 struct rhs {
   ndarray bw, x;
@@ -108,10 +118,11 @@ ndarray cholesky(const ndarray& a, const cholesky_options& options) {
   const i64 n = a.shape(-1);
   ndarray w = detail::factor_copy(a, t, options.upper);
   if (w.size() == 0) return w;
-  const ndarray nan = cupp::any(cupp::isnan(w));
+  const ndarray nan = detail::nan_in_read_triangle(w);
   const ndarray info = detail::potrf_lower(w, n);
-  const ndarray failed = detail::info_failed(info) | nan;
+  const ndarray failed = cupp::any((info != 0) & ~nan.ravel());
   ndarray r = options.upper ? cupp::triu(w) : cupp::tril(detail::colmajor_view(w));
+  r = cupp::where(nan.expand_dims(-1).expand_dims(-1), std::numeric_limits<double>::quiet_NaN(), r);
   detail::raise_if(failed, "Matrix is not positive definite");
   return r;
 }
@@ -122,8 +133,9 @@ cho_factor_result cho_factor(const ndarray& a, const cho_factor_options& options
   const i64 n = a.shape(-1);
   ndarray w = detail::factor_copy(a, t, !options.lower);
   if (w.size() == 0) return {options.lower ? detail::colmajor_view(w) : w, options.lower};
+  const ndarray nan = detail::nan_in_read_triangle(w);
   const ndarray info = detail::potrf_lower(w, n);
-  const std::vector<int> codes = info.to_vector<int>();
+  const std::vector<int> codes = cupp::where(nan.ravel(), 0, info).to_vector<int>();  // NaN: no error, as SciPy's
   for (int c : codes)
     if (c > 0) throw LinAlgError(std::to_string(c) + "-th leading minor of the array is not positive definite");
   return {options.lower ? detail::colmajor_view(w) : w, options.lower};

@@ -2,8 +2,11 @@
 // scipy.linalg's lu, lu_factor, lu_solve. One LU core: a stack of small square matrices goes to
 // cuBLAS's getrfBatched / getrsBatched (one launch for the batch); a single matrix, a large one or a
 // rectangular one to cuSOLVER's 64-bit Xgetrf / Xgetrs, one call per matrix. Work copies are
-// column-major (solver_common.hpp), so no transpose flag is needed. solve and inv read the info
-// array once (LinAlgError "Singular matrix"); det and slogdet read nothing.
+// column-major (solver_common.hpp), so no transpose flag is needed. solve and inv read once
+// whether a pivot is exactly zero (LinAlgError "Singular matrix"); det and slogdet read nothing.
+// lu and lu_factor of complex stacks take cuSOLVER's path: cuBLAS's complex getrfBatched picks
+// other pivots than LAPACK's (the factors, unlike solve's x, are results; the GPU reference set
+// showed it), so SciPy's P, L, U and pivots come only from Xgetrf.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -106,6 +109,11 @@ void getrs(const lu_factors& f, const ndarray& bw, i64 nrhs, cublasOperation_t o
                    "cusolverDnXgetrs");
 }
 
+// LAPACK's singular condition, which NumPy raises on: some U(i, i) of the packed LU is exactly zero
+// (a 0-d bool device array, no read). Not getrf's info: cuSOLVER reports a NaN pivot there too,
+// while NumPy's inv and solve of NaN give NaN without raising (NaN != 0).
+static ndarray exact_zero_pivot(const lu_factors& f) { return cupp::any(f.w.diagonal(0, -2, -1) == 0); }
+
 std::vector<i64> broadcast_batch(const ndarray& a, const ndarray& b, int b_core) {
   const shape_t sa(a.shape().begin(), a.shape().end() - 2);
   const shape_t sb(b.shape().begin(), b.shape().end() - b_core);
@@ -141,7 +149,7 @@ ndarray solve_impl(const ndarray& a, const ndarray& b, bool raise_singular, cons
   }
   if (bw.size() == 0) return x;
   const lu_factors f = getrf(colmajor_copy(cupp::broadcast_to(a, ashape), t), n, n);
-  const ndarray failed = raise_singular ? info_failed(f.info) : ndarray{};
+  const ndarray failed = raise_singular ? exact_zero_pivot(f) : ndarray{};
   getrs(f, bw, k, CUBLAS_OP_N);
   if (raise_singular) raise_if(failed, "Singular matrix");
   return x;
@@ -157,7 +165,7 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
   if (bw.size() == 0) return colmajor_view(bw);
   bw.assign(cupp::broadcast_to(cupp::eye(n, std::nullopt, 0, t), shape));  // the identity is its own transpose
   const lu_factors f = getrf(colmajor_copy(a, t), n, n);
-  const ndarray failed = raise_singular ? info_failed(f.info) : ndarray{};
+  const ndarray failed = raise_singular ? exact_zero_pivot(f) : ndarray{};
   getrs(f, bw, n, CUBLAS_OP_N);
   if (raise_singular) raise_if(failed, "Singular matrix");
   return colmajor_view(bw);
@@ -252,7 +260,7 @@ lu_factor_result lu_factor(const ndarray& a) {
   detail::require_ndim(a, 2, "lu_factor");
   const cupp::dtype t = detail::linalg_type({&a});
   const i64 m = a.shape(-2), n = a.shape(-1);
-  const detail::lu_factors f = detail::getrf(detail::colmajor_copy(a, t), m, n);
+  const detail::lu_factors f = detail::getrf(detail::colmajor_copy(a, t), m, n, t.is_complex());
   return {detail::colmajor_view(f.w), cupp::astype(f.piv - 1, cupp::int32)};
 }
 
@@ -292,7 +300,7 @@ lu_result lu(const ndarray& a, const lu_options& options) {
   detail::require_ndim(a, 2, "lu");
   const cupp::dtype t = detail::linalg_type({&a});
   const i64 m = a.shape(-2), n = a.shape(-1), k = std::min(m, n);
-  const detail::lu_factors f = detail::getrf(detail::colmajor_copy(a, t), m, n);
+  const detail::lu_factors f = detail::getrf(detail::colmajor_copy(a, t), m, n, t.is_complex());
   const ndarray packed = detail::colmajor_view(f.w);
   const ndarray L = cupp::tril(packed(cupp::ellipsis, cupp::slice(), cupp::slice(0, k)), -1) +
                     cupp::eye(m, k, 0, t);
@@ -320,7 +328,7 @@ lu_result lu(const ndarray& a, const lu_options& options) {
     return {pi, L, U};
   }
   pshape.push_back(m);
-  const ndarray Pm = cupp::astype(cupp::asarray(P.data(), cupp::float64, pshape), detail::real_of(t));
+  const ndarray Pm = cupp::astype(cupp::asarray(P.data(), cupp::float64, pshape), t);  // SciPy's: a's dtype
   if (options.permute_l) return {{}, cupp::matmul(Pm, L), U};
   return {Pm, L, U};
 }

@@ -21,6 +21,9 @@ namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
 
+// A 0-d array of dtype t (a strong scalar that broadcasts without adding a dimension).
+ndarray scalar_of(double v, cupp::dtype t) { return cupp::full(std::span<const std::int64_t>{}, v, t); }
+
 ndarray as_inexact(const ndarray& x) {
   if (x.dtype().is_inexact()) return x;
   return cupp::astype(x, cupp::float64);
@@ -51,8 +54,7 @@ ndarray vector_norm_over(const ndarray& x, const std::vector<int>& axes, bool ke
   if (p == 1) return cupp::sum(cupp::absolute(x), o);
   if (p == 2) return cupp::sqrt(cupp::sum(abs_squared(x), o));
   const ndarray absx = cupp::absolute(x);
-  return cupp::power(cupp::sum(cupp::power(absx, cupp::full({1}, p, absx.dtype())), o),
-                     cupp::full({1}, 1.0 / p, absx.dtype()));
+  return cupp::power(cupp::sum(cupp::power(absx, scalar_of(p, absx.dtype())), o), scalar_of(1.0 / p, absx.dtype()));
 }
 
 ndarray svd_norm(const ndarray& x, int row, int col, bool use_max, bool use_sum) {
@@ -135,7 +137,7 @@ ndarray norm(const ndarray& x0, const norm_options& options) {
 
 ndarray matrix_norm(const ndarray& x, const matrix_norm_options& options) {
   if (x.is_null()) throw ValueError("matrix_norm: a null array");
-  if (x.ndim() < 2) throw ValueError("matrix_norm: Input array must be at least 2-dimensional");
+  // fewer than 2 dimensions: norm's AxisError for axis -2, as NumPy's
   return norm(x, {.ord = options.ord, .axis = std::vector<int>{-2, -1}, .keepdims = options.keepdims});
 }
 
@@ -169,7 +171,7 @@ ndarray cond(const ndarray& x, std::optional<norm_ord> p) {
   }
   const ndarray x_nan = cupp::any(cupp::isnan(x), {.axis = {-2, -1}});
   const ndarray to_inf = cupp::isnan(r) & ~x_nan;
-  return cupp::where(to_inf, cupp::full({1}, detail::inf, r.dtype()), r);
+  return cupp::where(to_inf, detail::scalar_of(detail::inf, r.dtype()), r);
 }
 
 }  // namespace cupp::linalg

@@ -1,6 +1,8 @@
 // numpy.linalg.svd / svdvals and what is built on them (pinv, lstsq, matrix_rank). Stacks of
-// matrices up to 32x32 go to cuSOLVER's gesvdjBatched (one launch for the batch); others to the
-// 64-bit Xgesvd per matrix, on a column-major copy of a when M >= N and of a^T otherwise (Xgesvd
+// matrices up to 32x32 go to cuSOLVER's gesvdjBatched (one launch for the batch); matrices above
+// 32x32 whose working set fits one block's shared memory (float64 up to ~118x118) to cupp's own
+// one-sided Jacobi kernel (linalg/device/cupp/linalg/jacobi_svd.cuh, one launch for the stack);
+// others to the 64-bit Xgesvd per matrix, on a column-major copy of a when M >= N and of a^T otherwise (Xgesvd
 // needs M >= N; the factors of a^T are read back transposed). hermitian=True goes through eigh as
 // NumPy's does. NaN input and non-convergence raise "SVD did not converge" (one read per call).
 #include <algorithm>
@@ -11,6 +13,9 @@
 #include <vector>
 
 #include "batched_api.hpp"
+#include "compiler/launch.hpp"
+#include "cuda/check.hpp"
+#include "cuda/current_stream.hpp"
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/indexing.hpp"
@@ -20,12 +25,19 @@
 #include "cupp/reductions.hpp"
 #include "cupp/sorting.hpp"
 #include "cupp/ufunc.hpp"
+#include "linalg_device_headers.hpp"
 #include "solver_common.hpp"
 
 namespace cupp::linalg::detail {
 namespace {
 
 inline constexpr i64 gesvdj_batched_max = 32;
+inline constexpr int jacobi_threads = 256;         // the shared-memory form
+inline constexpr int jacobi_global_threads = 512;  // the global-memory form (70 registers a thread)
+inline constexpr int jacobi_max_sweeps = 40;
+inline constexpr i64 jacobi_global_max = 1024;
+
+enum class jacobi_form { none, shared, global };
 
 struct gesvdj_deleter {
   void operator()(gesvdjInfo* p) const noexcept { static_cast<void>(cusolverDnDestroyGesvdjInfo(p)); }
@@ -85,6 +97,118 @@ SVDResult svd_batched_small(const ndarray& a, cupp::dtype t, bool full, bool uv)
     Vh = Vh(cupp::ellipsis, cupp::slice(0, k), cupp::slice());
   }
   return {U, S, Vh};
+}
+
+// The dynamic shared memory of jacobi_svd.cuh's block for an M x N working matrix (M >= N), with W
+// and V in it (the shared form) or not (the global form).
+std::size_t jacobi_shared_bytes(i64 M, i64 N, bool uv, cupp::dtype t, bool with_matrices = true) {
+  const std::size_t e = t.itemsize(), r = real_of(t).itemsize();
+  const i64 matrices = with_matrices ? M * N + (uv ? N * N : 0) : 0;
+  return static_cast<std::size_t>(matrices + M) * e + static_cast<std::size_t>(N + M + 32) * r +
+         static_cast<std::size_t>(2 + N) * sizeof(int);
+}
+
+int shared_limit(int device) {
+  int v = 0;
+  cupp::cuda::detail::check(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+                            "cudaDeviceGetAttribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)");
+  return v;
+}
+
+int sm_count(int device) {
+  int v = 0;
+  cupp::cuda::detail::check(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, device),
+                            "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
+  return v;
+}
+
+// Which form of the batched Jacobi kernel a stack of count (m, n) matrices takes: none up to
+// gesvdj's 32x32; shared when W and V fit one block's shared memory; global when the stack is
+// large enough that one block per matrix beats Xgesvd matrix after matrix. The global form's
+// estimate: ~15 sweeps, each moving 2 N^2 (M + N) elements through one SM at ~100 GB/s, in
+// ceil(count / SMs) waves; Xgesvd's ~19 ms (N / 256)^1.35 per matrix (CuPy's loop on the H200).
+jacobi_form jacobi_choice(i64 count, i64 m, i64 n, bool uv, cupp::dtype t, int device) {
+  const i64 M = std::max(m, n), N = std::min(m, n);
+  if (M <= gesvdj_batched_max) return jacobi_form::none;
+  if (M <= 4096 && jacobi_shared_bytes(M, N, uv, t) <= static_cast<std::size_t>(shared_limit(device)))
+    return jacobi_form::shared;
+  if (count < 2 || M > jacobi_global_max) return jacobi_form::none;
+  const double e = static_cast<double>(t.itemsize());
+  const double sweep_s = 2.0 * double(N) * double(N) * double(M + (uv ? N : 0)) * e / 100e9;
+  const double waves = std::ceil(double(count) / double(std::max(sm_count(device), 1)));
+  const double jacobi_ms = 15.0 * sweep_s * 1e3 * waves;
+  const double gesvd_ms = double(count) * 19.0 * std::pow(double(N) / 256.0, 1.35);
+  return jacobi_ms < 0.7 * gesvd_ms ? jacobi_form::global : jacobi_form::none;
+}
+
+cupp::detail::routine_program jacobi_svd_program(cupp::dtype t) {
+  std::string source = std::string("#define CUPP_SVD_R ") + (real_of(t).id() == type_id::float32 ? "float" : "double") + "\n";
+  if (t.is_complex()) source += "#define CUPP_SVD_COMPLEX 1\n";
+  source += "#include <cupp/linalg/jacobi_svd.cuh>\n";
+  return {.name = "cupp_linalg_jacobi_svd",
+          .source = std::move(source),
+          .kernels = {"cupp_linalg_jacobi_svd"},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+
+// A stack of matrices above 32x32 through cupp's one-sided Jacobi kernel (jacobi_svd.cuh): one
+// block per matrix, one launch for the stack, the info read once with the NaN check.
+SVDResult svd_jacobi(const ndarray& a, cupp::dtype t, bool full, bool uv, jacobi_form form) {
+  const std::vector<i64> batch = batch_shape(a);
+  const i64 m = a.shape(-2), n = a.shape(-1), count = batch_count(a);
+  const bool tall = m >= n;
+  const i64 M = tall ? m : n, N = tall ? n : m, pcols = full ? M : N;
+  // The working matrices, W[j * M + i]: a column-major (tall), a row-major = conj(a^H) (wide).
+  ndarray w;
+  if (tall) {
+    w = colmajor_copy(a, t);
+  } else {
+    w = cupp::empty(a.shape(), t);
+    w.assign(a);
+  }
+  const ndarray nan = cupp::any(cupp::isnan(w));
+  ndarray S = cupp::empty(with_tail(batch, {N}), real_of(t));
+  ndarray Pw = cupp::empty(with_tail(batch, {uv ? pcols : 0, M}), t);
+  ndarray Qw = cupp::empty(with_tail(batch, {uv ? N : 0, N}), t);
+  ndarray info = cupp::zeros({count}, cupp::int32);
+  const int device = w.device();
+  const cupp::detail::kernel_module& module = cupp::detail::routine_module(
+      device, {"linalg:jacobi_svd", static_cast<std::uint64_t>(t.id())}, [&] { return jacobi_svd_program(t); });
+  const bool global = form == jacobi_form::global;
+  const std::size_t shared = jacobi_shared_bytes(M, N, uv, t, !global);
+  cupp::cuda::Memory vwork = global && uv ? workspace(static_cast<std::size_t>(count * N * N) * t.itemsize(), device)
+                                          : cupp::cuda::Memory{};
+  cupp::detail::device_scope scope(device);
+  if (shared > 48 * 1024)
+    cupp::cuda::detail::check(cudaKernelSetAttributeForDevice(module.kernel(0), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                              static_cast<int>(shared), device),
+                              "cudaKernelSetAttributeForDevice(MaxDynamicSharedMemorySize)");
+  const void* in = w.data();
+  void* s_ptr = S.data();
+  void* p_ptr = Pw.data();
+  void* q_ptr = Qw.data();
+  void* info_ptr = info.data();
+  long long nb = count;
+  int Mi = static_cast<int>(M), Ni = static_cast<int>(N), pc = static_cast<int>(pcols), want = uv ? 1 : 0,
+      conj_in = tall ? 0 : 1, sweeps = jacobi_max_sweeps;
+  const double eps = real_of(t).id() == type_id::float32 ? static_cast<double>(std::numeric_limits<float>::epsilon())
+                                                         : std::numeric_limits<double>::epsilon();
+  const double tol_d = eps * static_cast<double>(M);
+  float tol_f = static_cast<float>(tol_d);
+  double tol_dd = tol_d;
+  void* tol_ptr = real_of(t).id() == type_id::float32 ? static_cast<void*>(&tol_f) : static_cast<void*>(&tol_dd);
+  void* gw = global ? w.data() : nullptr;  // the global form works in place in w
+  void* gv = global && uv ? vwork.ptr() : nullptr;
+  void* args[] = {&in, &s_ptr, &p_ptr, &q_ptr, &info_ptr, &nb, &Mi, &Ni, &pc, &want, &conj_in, tol_ptr, &sweeps, &gw, &gv};
+  const unsigned grid = static_cast<unsigned>(std::min<i64>(count, i64{1} << 20));
+  cupp::cuda::detail::check(cudaLaunchKernel(module.function(0), dim3(grid), dim3(global ? jacobi_global_threads : jacobi_threads),
+                                             args, shared, cupp::cuda::detail::current_stream_handle(device)),
+                            "cudaLaunchKernel(cupp_linalg_jacobi_svd)");
+  raise_if(info_failed(info) | nan, "SVD did not converge");
+  if (!uv) return {{}, S, {}};
+  if (tall) return {colmajor_view(Pw), S, t.is_complex() ? cupp::conjugate(Qw) : Qw};
+  return {colmajor_view(Qw), S, t.is_complex() ? cupp::conjugate(Pw) : Pw};
 }
 
 SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv) {
@@ -156,6 +280,8 @@ SVDResult svd_impl(const ndarray& a, const svd_options& o) {
   const i64 m = a.shape(-2), n = a.shape(-1);
   if (batch_count(a) >= 2 && m <= gesvdj_batched_max && n <= gesvdj_batched_max)
     return svd_batched_small(a, t, o.full_matrices, o.compute_uv);
+  const jacobi_form form = jacobi_choice(batch_count(a), m, n, o.compute_uv, t, a.device());
+  if (form != jacobi_form::none) return svd_jacobi(a, t, o.full_matrices, o.compute_uv, form);
   return svd_loop(a, t, o.full_matrices, o.compute_uv);
 }
 
@@ -232,7 +358,7 @@ lstsq_result lstsq(const ndarray& a, const ndarray& b, const lstsq_options& opti
     ndarray x = cupp::zeros({n, k}, t);
     ndarray s = cupp::empty({0}, rt);
     ndarray res = m == 0 && n > 0 ? ndarray(cupp::empty({0}, rt)) : cupp::empty({0}, rt);
-    return {vector ? x.reshape({n}) : x, res, cupp::zeros({}, cupp::int64), s};
+    return {vector ? x.reshape({n}) : x, res, cupp::zeros({}, cupp::int32), s};
   }
   auto [u, s, vh] = detail::svd_impl(cupp::astype(a, t), {.full_matrices = false});
   const ndarray cutoff = cupp::max(s, {.axis = {-1}, .keepdims = true}) * rcond;
@@ -244,7 +370,7 @@ lstsq_result lstsq(const ndarray& a, const ndarray& b, const lstsq_options& opti
     v = cupp::conjugate(v);
   }
   const ndarray x = cupp::matmul(v, sinv.expand_dims(-1) * cupp::matmul(uh, b2));
-  const ndarray rank = cupp::astype(cupp::count_nonzero(large), cupp::int64);
+  const ndarray rank = cupp::astype(cupp::count_nonzero(large), cupp::int32);  // NumPy's: LAPACK's int
   const std::int64_t r = rank.item<std::int64_t>();
   ndarray residuals;
   if (r == n && m > n) {

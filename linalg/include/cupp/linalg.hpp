@@ -160,3 +160,8 @@ namespace cupp {
 // specs/routines/linalg.yaml; cupp ops lists them).
 std::span<const routine_info> linalg_routines() noexcept;
 }  // namespace cupp
+
+// Part 2: the decompositions and solvers (solve, inv, svd, eigh, qr, cholesky, lstsq, norms, and
+// SciPy's lu / cho_factor / solve_triangular): their own header, included here so that
+// <cupp/linalg.hpp> gives all of numpy.linalg.
+#include "cupp/linalg_solvers.hpp"

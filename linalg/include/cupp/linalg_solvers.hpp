@@ -51,7 +51,7 @@ struct SlogdetResult {
   ndarray sign, logabsdet;
 };
 struct lstsq_result {
-  ndarray x, residuals, rank, s;  // rank: a 0-d int64 array
+  ndarray x, residuals, rank, s;  // rank: a 0-d int32 array (NumPy's)
 };
 // scipy.linalg's tuples
 struct lu_result {
