@@ -10,37 +10,53 @@
 #   cp fft/bench/gpu-run.sh .gpu-fft/run.sh
 # then run(command="bash .gpu-fft/run.sh", carry=[".gpu-fft"], timeout_s=240).
 # On the GPU machine (from the repository root): the fft module's checks in one call.
-# (FFT_SKIP_MEMCHECK=1 bash .gpu-fft/run.sh leaves out step 3's memcheck, 40 s at most.)
-# 1. layouts: the raw cuFFT study (fft/bench/layouts.cu): axis-0 variants, norm callback vs pass.
+# Budget: FFT_BUDGET seconds in all (default 235); FFT_LAYOUTS_S (60) and FFT_TESTS_S (100) cap
+# steps 1 and 3; FFT_SKIP_MEMCHECK=1 / FFT_SKIP_RACECHECK=1 leave out steps 4 / 6.
+# 1. layouts: the raw cuFFT study (fft/bench/layouts.cu): axis-0 variants (strided, tiles,
+#    transposes, transposing callbacks), the norm's callback variants against a pass, and which
+#    problems cuFFT plans callbacks for.
 # 2. the NumPy reference cases, made here by tests/conformance/make_fft_ref.py (NumPy 2.5.2).
 # 3. cupp_gpu_tests: FftGpu*, FftCallbacksGpu*, FftNormGpu*, the fft family's reference cases
-#    (default engine, then norm callback + column tiles forced), memcheck of FftNormGpu.
-# 4. the fft bench cases next to CuPy and PyTorch (bench/compare.py --only ...).
+#    (default engine, then norm callback + column tiles forced).
+# 4. memcheck of FftNormGpu's callback and column tests (40 s at most).
+# 5. the fft bench cases next to CuPy and PyTorch (bench/compare.py --only ...).
+# 6. racecheck of two streams and eight threads on one cached plan (what time is left, 60 s at most).
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+root=$here; while [ "$root" != / ] && [ ! -f "$root/tests/conformance/make_fft_ref.py" ]; do root=$(dirname "$root"); done
 OUT=${OUT:-/tmp/fft-out}; mkdir -p "$OUT"
+budget=${FFT_BUDGET:-235}
+# The binaries: beside this script, or one folder up (the lead's combined staging); layouts is optional.
+find_bin() { for f in "$here/$1" "$here/../$1"; do [ -x "$f" ] && { echo "$f"; return; }; done; echo "$here/$1"; }
+tests_bin=$(find_bin cupp_gpu_tests); layouts_bin=$(find_bin layouts)
+bench_dir=$here/bench; [ -x "$bench_dir/cupp_bench" ] || bench_dir=$here/../bench
 start=$SECONDS
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1
 step() { echo "== $1 ($((SECONDS - start)) s)"; }
+left() { local l=$((budget - (SECONDS - start) - ${1:-0})); [ "$l" -lt 5 ] && l=5; echo "$l"; }
 step layouts
-timeout 60 "$here/layouts" > "$OUT/layouts.log" 2>&1; echo "layouts rc $?"; cat "$OUT/layouts.log"
+timeout "${FFT_LAYOUTS_S:-60}" "$layouts_bin" > "$OUT/layouts.log" 2>&1; echo "layouts rc $?"; cat "$OUT/layouts.log"
 step reference-data
 conf=/tmp/fft-conformance; rm -rf "$conf"; mkdir -p "$conf"
 timeout 60 python3 "$root/tests/conformance/make_fft_ref.py" "$conf/fft-ref" > "$OUT/make_ref.log" 2>&1; echo "make_fft_ref rc $?"
 export CUPP_TEST_CONFORMANCE_DIR=$conf CUPP_TEST_SOURCE_DIR=$root
 step tests
 filter='FftGpu*:FftCallbacksGpu*:FftNormGpu*:EvalRefGpu/Families.AgreeWithNumPy/fft:EvalRefGpu.FftNormInStoreCallbackAndColumnTiles'
-timeout 100 "$here/cupp_gpu_tests" --gtest_filter="$filter" > "$OUT/tests.log" 2>&1; echo "tests rc $?"
-grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |^\[ fft \]|Failure|fft/" "$OUT/tests.log" | head -60
+timeout "${FFT_TESTS_S:-100}" "$tests_bin" --gtest_filter="$filter" > "$OUT/tests.log" 2>&1; echo "tests rc $?"
+grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |^\[ fft \]|Failure|fft/|What|Expected|Which is|  Actual" "$OUT/tests.log" | head -80
 step memcheck
-[ "${FFT_SKIP_MEMCHECK:-0}" = 1 ] || timeout 40 compute-sanitizer --tool memcheck --leak-check no "$here/cupp_gpu_tests" --gtest_filter='FftNormGpu.StoreCallback*:FftNormGpu.Column*' \
+[ "${FFT_SKIP_MEMCHECK:-0}" = 1 ] || timeout 40 compute-sanitizer --tool memcheck --leak-check no "$tests_bin" --gtest_filter='FftNormGpu.StoreCallback*:FftNormGpu.Column*:FftNormGpu.Transforms*' \
   > "$OUT/memcheck.log" 2>&1; echo "memcheck rc $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | head -5
 step bench
-left=$((235 - (SECONDS - start))); [ "$left" -lt 30 ] && left=30
-cd "$here/bench" && timeout "$left" python3 compare.py --cupp ./cupp_bench --out "$OUT" \
+bench_s=$(left 25); [ "$bench_s" -gt 120 ] && bench_s=120
+(cd "$bench_dir" && timeout "$bench_s" python3 compare.py --cupp ./cupp_bench --out "$OUT" \
   --only fft_complex64_2p24,fft2_complex64_4096sq,rfft_float32_2p24,fft_complex64_4096sq_rows,fft_complex64_4096sq_axis0,fft_complex64_4096sq_axis0_ortho,fft_complex64_4096sq_rows_ortho,ifft_complex64_4096sq_rows,fft_complex64_2p24_ortho \
-  --markdown "$OUT/fft-table.md" > "$OUT/bench.log" 2>&1; echo "bench rc $?"; cat "$OUT/bench.log" | tail -30
+  --markdown "$OUT/fft-table.md" > "$OUT/bench.log" 2>&1); echo "bench rc $?"; tail -30 "$OUT/bench.log"
+step racecheck
+race_s=$(left); [ "$race_s" -gt 60 ] && race_s=60
+[ "${FFT_SKIP_RACECHECK:-0}" = 1 ] || timeout "$race_s" compute-sanitizer --tool racecheck "$tests_bin" \
+  --gtest_filter='FftGpu.OneCachedPlanServesStreamsAndThreads' > "$OUT/racecheck.log" 2>&1; echo "racecheck rc $? (124: out of time)"
+grep -E "RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED|OK \]" "$OUT/racecheck.log" | head -8
 rm -rf "$OUT"/samples-*
 step done

@@ -6,6 +6,7 @@
 #include <cufft.h>
 #include <cufftXt.h>
 
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -128,6 +129,35 @@ void attach_scale_callback(int handle, transform_kind kind, bool dbl, void* fact
   void* info = factor;
   check(cufftXtSetJITCallback(static_cast<cufftHandle>(handle), cb.name, ir.data(), ir.size(), cb.type, &info),
         "cufftXtSetJITCallback (the norm's store callback)");
+}
+
+void attach_literal_scale_callback(int handle, transform_kind kind, bool dbl, double factor, bool at_load, int device) {
+  const int arch = cupp::detail::nvrtc_arch_for(cuda::Device(device).compute_capability());
+  // The value side: real for an r2c load and a c2r store, complex otherwise.
+  const bool real = at_load ? kind == transform_kind::r2c : kind == transform_kind::c2r;
+  const char* type = real ? (dbl ? "cufftDoubleReal" : "cufftReal") : (dbl ? "cufftDoubleComplex" : "cufftComplex");
+  char literal[64];
+  if (dbl) std::snprintf(literal, sizeof literal, "%a", factor);
+  else std::snprintf(literal, sizeof literal, "%af", static_cast<double>(static_cast<float>(factor)));
+  const std::string name = std::string(at_load ? "cupp_fft_scale_load_" : "cupp_fft_scale_store_") + (real ? "r" : "c") +
+                           (dbl ? "d" : "s");
+  const std::string scaled = real ? std::string("v * ") + literal
+                                  : std::string("v; r.x *= ") + literal + "; r.y *= " + literal;
+  std::string source;
+  if (at_load)
+    source = "__device__ " + std::string(type) + " " + name + "(void* in, unsigned long long i, void*, void*) {\n  const " +
+             type + " v = static_cast<const " + type + "*>(in)[i];\n  " + type + " r = " + scaled + ";\n  return r;\n}\n";
+  else
+    source = "__device__ void " + name + "(void* out, unsigned long long i, " + type + " v, void*, void*) {\n  " + type +
+             " r = " + scaled + ";\n  static_cast<" + type + "*>(out)[i] = r;\n}\n";
+  const cufftXtCallbackType cb_type =
+      at_load ? (real ? (dbl ? CUFFT_CB_LD_REAL_DOUBLE : CUFFT_CB_LD_REAL) : (dbl ? CUFFT_CB_LD_COMPLEX_DOUBLE : CUFFT_CB_LD_COMPLEX))
+              : (real ? (dbl ? CUFFT_CB_ST_REAL_DOUBLE : CUFFT_CB_ST_REAL)
+                      : (dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX));
+  const std::string& ir = callback_ltoir(source, arch);
+  void* info = nullptr;
+  check(cufftXtSetJITCallback(static_cast<cufftHandle>(handle), name.c_str(), ir.data(), ir.size(), cb_type, &info),
+        "cufftXtSetJITCallback (the norm's literal callback)");
 }
 
 }  // namespace cupp::fft::detail

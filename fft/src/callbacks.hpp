@@ -35,4 +35,9 @@ void attach_callbacks(int handle, const callback_set& set, transform_kind kind, 
 // planning: the norm factor without a second pass.
 void attach_scale_callback(int handle, transform_kind kind, bool double_precision, void* factor, int device);
 
+// The same with the factor written into the callback's source as a literal (no caller_info), in a
+// store callback or (at_load) in a load callback that scales each input as cuFFT reads it.
+void attach_literal_scale_callback(int handle, transform_kind kind, bool double_precision, double factor, bool at_load,
+                                   int device);
+
 }  // namespace cupp::fft::detail

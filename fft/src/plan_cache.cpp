@@ -129,6 +129,7 @@ std::size_t plan_key_hash::operator()(const plan_key& k) const noexcept {
   static_assert(sizeof scale_bits == sizeof k.scale);
   std::memcpy(&scale_bits, &k.scale, sizeof scale_bits);
   mix(scale_bits);
+  mix(k.scale_form);
   return h;
 }
 
@@ -152,7 +153,7 @@ std::size_t plan::make(bool user_callbacks, bool scale_callback) {
   check(cufftSetAutoAllocation(h, 0), "cufftSetAutoAllocation");
   if (user_callbacks)  // LTO callbacks go on after cufftCreate and before planning
     attach_callbacks(h, *reinterpret_cast<const callback_set*>(key.callback), key.kind, key.double_precision, device_);
-  if (scale_callback) {  // cupp's store callback: the factor in device memory as its caller_info
+  if (scale_callback && key.scale_form == 0) {  // cupp's store callback: the factor in device memory, its caller_info
     const float single = static_cast<float>(key.scale);
     const std::size_t bytes = key.double_precision ? sizeof(double) : sizeof(float);
     cuda::detail::check(cudaMalloc(&factor_, bytes), "cudaMalloc");
@@ -160,6 +161,8 @@ std::size_t plan::make(bool user_callbacks, bool scale_callback) {
                                    cudaMemcpyHostToDevice),
                         "cudaMemcpy");
     attach_scale_callback(h, key.kind, key.double_precision, factor_, device_);
+  } else if (scale_callback) {  // the factor a literal of the callback's source, at store or at load
+    attach_literal_scale_callback(h, key.kind, key.double_precision, key.scale, key.scale_form == 2, device_);
   }
   std::array<long long, 3> n = key.n, inembed = key.inembed, onembed = key.onembed;
   const cudaDataType exec = key.double_precision ? CUDA_C_64F : CUDA_C_32F;
@@ -190,6 +193,7 @@ plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
   create();
   try {
     work_size_ = make(key.callback != 0, key.scale != 1.0);
+    scales_ = key.scale != 1.0;
   } catch (const CudaError& e) {
     release();
     // cuFFT plans no callback kernels for some problems (CUFFT_NOT_SUPPORTED at planning; sizes
@@ -240,7 +244,7 @@ void plan::execute(std::span<const exec_pointers> runs, cuda::stream_handle stre
   cuda::Memory work = cuda::alloc(work_size_, device_, stream);
   if (work_size_ > 0) check(cufftSetWorkArea(h, work.ptr()), "cufftSetWorkArea");
   for (const exec_pointers& r : runs) check(cufftXtExec(h, r.in, r.out, key_.direction), "cufftXtExec");
-  if (factor_) scaled_count.fetch_add(runs.size(), std::memory_order_relaxed);
+  if (scales_) scaled_count.fetch_add(runs.size(), std::memory_order_relaxed);
 }
 
 std::shared_ptr<plan> get_plan(const plan_key& key, int device) {

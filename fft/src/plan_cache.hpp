@@ -32,6 +32,8 @@ struct plan_key {
   int direction = -1;                            // CUFFT_FORWARD (-1) or CUFFT_INVERSE (1)
   std::uintptr_t callback = 0;                   // the callback set's identity; 0: none
   double scale = 1.0;                            // a factor cupp's own store callback applies (1: none)
+  int scale_form = 0;                            // how: 0 store callback, factor in device memory;
+                                                 // 1 store callback, factor a literal; 2 load callback, literal
   friend bool operator==(const plan_key&, const plan_key&) = default;
 };
 
@@ -58,7 +60,7 @@ class plan {
   int device() const noexcept { return device_; }
   // Whether executions apply key().scale (cupp's store callback is attached); false for a key
   // with a scale whose callback plan cuFFT refused (the caller scales by a pass).
-  bool scales() const noexcept { return factor_ != nullptr; }
+  bool scales() const noexcept { return scales_; }
 
   // Runs the transform on each pointer pair, in order, on `stream` (one work area for them all).
   void execute(std::span<const exec_pointers> runs, cuda::stream_handle stream);
@@ -69,7 +71,8 @@ class plan {
   int handle_ = 0;  // cufftHandle
   bool made_ = false;
   std::size_t work_size_ = 0;
-  void* factor_ = nullptr;  // device memory with key.scale in the plan's precision (cudaMalloc)
+  void* factor_ = nullptr;  // device memory with key.scale in the plan's precision (cudaMalloc; form 0)
+  bool scales_ = false;
   std::mutex mutex_;
 
   void create();                                                 // cufftCreate into handle_

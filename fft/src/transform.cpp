@@ -101,6 +101,7 @@ std::atomic<int> norm_callback_mode{-1};
 std::atomic<std::int64_t> norm_min_option{engine_options{}.norm_callback_min_elements};
 std::atomic<std::int64_t> tile_bytes_option{engine_options{}.column_tile_bytes};
 std::atomic<std::int64_t> tile_min_option{engine_options{}.column_tile_min};
+std::atomic<int> norm_form_option{engine_options{}.norm_callback_form};
 
 }  // namespace
 
@@ -108,7 +109,8 @@ engine_options get_engine_options() noexcept {
   return {.norm_callback = norm_callback_mode.load(std::memory_order_relaxed),
           .norm_callback_min_elements = norm_min_option.load(std::memory_order_relaxed),
           .column_tile_bytes = tile_bytes_option.load(std::memory_order_relaxed),
-          .column_tile_min = tile_min_option.load(std::memory_order_relaxed)};
+          .column_tile_min = tile_min_option.load(std::memory_order_relaxed),
+          .norm_callback_form = norm_form_option.load(std::memory_order_relaxed)};
 }
 
 void set_engine_options(const engine_options& options) noexcept {
@@ -116,6 +118,7 @@ void set_engine_options(const engine_options& options) noexcept {
   norm_min_option.store(options.norm_callback_min_elements, std::memory_order_relaxed);
   tile_bytes_option.store(options.column_tile_bytes, std::memory_order_relaxed);
   tile_min_option.store(std::max<std::int64_t>(1, options.column_tile_min), std::memory_order_relaxed);
+  norm_form_option.store(std::clamp(options.norm_callback_form, 0, 2), std::memory_order_relaxed);
 }
 
 std::int64_t column_tile(std::int64_t n, std::int64_t batch, std::int64_t itemsize, std::int64_t tile_bytes,
@@ -286,7 +289,10 @@ bool execute(transform_kind kind, int direction, const ndarray& in, const ndarra
   const bool fuse = scale != 1.0 && current_callbacks() == nullptr &&
                     (opt.norm_callback == 1 ||
                      (opt.norm_callback == -1 && e.key.batch >= 2 && points >= opt.norm_callback_min_elements));
-  if (fuse) e.key.scale = scale;
+  if (fuse) {
+    e.key.scale = scale;
+    e.key.scale_form = opt.norm_callback_form;
+  }
   const int device = out.device();
   cupp::detail::device_scope scope(device);
   const std::shared_ptr<plan> p = get_plan(e.key, device);

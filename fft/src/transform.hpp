@@ -57,6 +57,7 @@ struct engine_options {
   std::int64_t norm_callback_min_elements = 1 << 20;
   std::int64_t column_tile_bytes = 0;
   std::int64_t column_tile_min = 32;
+  int norm_callback_form = 0;  // plan_key::scale_form: 0 store, factor in memory; 1 store, literal; 2 load, literal
 };
 engine_options get_engine_options() noexcept;
 void set_engine_options(const engine_options& options) noexcept;

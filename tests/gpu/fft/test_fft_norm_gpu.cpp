@@ -118,6 +118,57 @@ TEST(FftNormGpu, RealTransformsScaleInTheStoreCallback) {
   }
 }
 
+// The factor as a literal of the callback's source, at store and at load (engine_options'
+// norm_callback_form 1 and 2; the layout study compares their speed), against the pass.
+TEST(FftNormGpu, LiteralFactorCallbacksScaleAsThePass) {
+  CUPP_REQUIRE_GPU();
+  for (int form : {1, 2}) {
+    for (dtype t : {complex64, complex128}) {
+      const ndarray a = random_complex({96, 160}, t, 11);
+      for (int axis : {1, 0}) {
+        SCOPED_TRACE("form " + std::to_string(form) + " " + t.name() + " axis " + std::to_string(axis));
+        ndarray by_pass, by_callback, inv_pass, inv_callback;
+        {
+          options_scope pass({.norm_callback = 0});
+          by_pass = fft::fft(a, {.axis = axis, .norm = "ortho"});
+          inv_pass = fft::ifft(a, {.axis = axis});
+        }
+        {
+          options_scope callback({.norm_callback = 1, .norm_callback_form = form});
+          const std::uint64_t before = fft::detail::scaled_executions();
+          by_callback = fft::fft(a, {.axis = axis, .norm = "ortho"});
+          EXPECT_EQ(fft::detail::last_plan_key().scale_form, form);
+          inv_callback = fft::ifft(a, {.axis = axis});
+          EXPECT_EQ(fft::detail::scaled_executions(), before + 2) << "the literal callbacks did not scale";
+        }
+        CUPP_ASSERT_ALLCLOSE(by_callback, by_pass, tol(t));
+        CUPP_ASSERT_ALLCLOSE(inv_callback, inv_pass, tol(t));
+      }
+    }
+    // r2c (a real load at form 2) and c2r (a real store at form 1)
+    for (dtype t : {float32, float64}) {
+      SCOPED_TRACE("form " + std::to_string(form) + " " + t.name());
+      const ndarray x = random_real({64, 250}, t, 12);
+      ndarray r_pass, i_pass, r_cb, i_cb;
+      {
+        options_scope pass({.norm_callback = 0});
+        r_pass = fft::rfft(x, {.norm = "ortho"});
+        i_pass = fft::irfft(r_pass, {.n = 250, .norm = "ortho"});
+      }
+      {
+        options_scope callback({.norm_callback = 1, .norm_callback_form = form});
+        const std::uint64_t before = fft::detail::scaled_executions();
+        r_cb = fft::rfft(x, {.norm = "ortho"});
+        i_cb = fft::irfft(r_pass, {.n = 250, .norm = "ortho"});
+        EXPECT_EQ(fft::detail::scaled_executions(), before + 2);
+      }
+      CUPP_ASSERT_ALLCLOSE(r_cb, r_pass, tol(t));
+      CUPP_ASSERT_ALLCLOSE(i_cb, i_pass, tol(t));
+      CUPP_ASSERT_ALLCLOSE(i_cb, x, tol(t));
+    }
+  }
+}
+
 TEST(FftNormGpu, DefaultChoiceUsesTheCallbackOnBatchesAndThePassOnOneTransform) {
   CUPP_REQUIRE_GPU();
   options_scope automatic({.norm_callback = -1});
