@@ -16,7 +16,7 @@ step refgen
 timeout "$(cap 30)" python3 make_sparse_ref.py "$CUPP_SPARSE_REF" 2>&1 | tail -3
 step small-tests
 timeout "$(cap 60)" ./cupp_gpu_tests --gtest_brief=1 \
-  --gtest_filter='SparseGpu.*:SparseRefGpu.*-SparseRefGpu.FormatsAndConversionsMatchSciPy:SparseGpu.BenchFigures' \
+  --gtest_filter='SparseGpu.*:SparseRefGpu.*:SparseMoreGpu.*:SparseIndexPathsGpu*-SparseRefGpu.FormatsAndConversionsMatchSciPy:SparseGpu.BenchFigures' \
   > "$OUT/small.log" 2>&1; echo "rc=$?"
 grep -v '^\[sparse case\]' "$OUT/small.log" | head -c 3500
 step example
@@ -35,6 +35,6 @@ grep -c '^\[sparse case\]' "$OUT/formats.log"; grep '^\[sparse case\]' "$OUT/for
 grep -v '^\[sparse case\]' "$OUT/formats.log" | head -c 4500
 step memcheck
 timeout "$(cap 60)" compute-sanitizer --tool memcheck --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 \
-  --gtest_filter='SparseGpu.ProductsMatch*:SparseGpu.ShapeInference*:SparseGpu.ProductCache*:SparseGpu.StarAndSum*:SparseRefGpu.ConstructorsMatchSciPy:SparseRefGpu.LoadsSciPysNpzFiles' \
+  --gtest_filter='SparseGpu.ProductsMatch*:SparseGpu.ShapeInference*:SparseGpu.ProductCache*:SparseGpu.StarAndSum*:SparseRefGpu.ConstructorsMatchSciPy:SparseRefGpu.LoadsSciPysNpzFiles:SparseMoreGpu.*' \
   > "$OUT/memcheck.log" 2>&1; echo "rc=$?"; tail -6 "$OUT/memcheck.log"
 step done

@@ -151,7 +151,9 @@ csr operator*(const csr& a, const csr& b) { return a.is_array() ? multiply(a, b)
 
 ndarray sum(const csr& a, std::optional<int> axis) {
   const cupp::dtype t = sum_dtype(a.dtype());
-  if (!axis) return cupp::sum(cupp::astype(a.data(), t));
+  // no axis: the values with duplicates summed in their own dtype first, as SciPy's _todata (bool
+  // duplicates OR-ed)
+  if (!axis) return cupp::sum(cupp::astype(canonical(a).data(), t));
   return axis_sums(a, check_axis(axis), t);
 }
 

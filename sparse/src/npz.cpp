@@ -121,6 +121,10 @@ void save_npz(const std::filesystem::path& path, const coo& a, bool compressed) 
   write(path, {{"row", a.row().get()}, {"col", a.col().get()}}, "coo", a.shape(), a.data(), a.is_array(), compressed);
 }
 
+void save_npz(const std::filesystem::path& path, const dia& a, bool compressed) {
+  write(path, {{"offsets", a.offsets().get()}}, "dia", a.shape(), a.data(), a.is_array(), compressed);
+}
+
 loaded_npz load_npz(const std::filesystem::path& path) {
   io::detail::file_source file(path);
   const std::vector<std::byte> bytes = file.read_all();
@@ -172,8 +176,11 @@ loaded_npz load_npz(const std::filesystem::path& path) {
     }
     out.fmt = format::coo;
     out.coo_value = coo(data, coords{row, col}, options{.shape = shape}).with_kind(k);
+  } else if (*fmt == "dia") {
+    out.fmt = format::dia;
+    out.dia_value = dia(need("data"), need("offsets"), shape).with_kind(k);
   } else {
-    throw ValueError("load_npz: format '" + *fmt + "' is not supported by cupp yet (csr, csc and coo are)");
+    throw ValueError("load_npz: format '" + *fmt + "' is not supported by cupp yet (csr, csc, coo and dia are)");
   }
   return out;
 }
@@ -182,6 +189,7 @@ csr loaded_npz::tocsr() const {
   if (csr_value) return *csr_value;
   if (csc_value) return csc_value->tocsr();
   if (coo_value) return coo_value->tocsr();
+  if (dia_value) return dia_value->tocsr();
   throw ValueError("loaded_npz: empty");
 }
 

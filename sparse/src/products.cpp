@@ -27,13 +27,15 @@ namespace {
 
 // The algorithms of spmv/spmm, chosen by SparseGpu.BenchFigures' measurement on the H200 (10^6 x
 // 10^6, 10^7 nonzeros; sparse/bench/README.md). CSR_ALG2 of SpMV is documented bitwise
-// deterministic; cuSPARSE documents run-to-run differences of SpMM only for a transposed A.
+// deterministic; cuSPARSE documents run-to-run differences of SpMM only for a transposed A, and the
+// H200 run measured CSR_ALG3 bitwise repeatable and the fastest with 64 row-major columns (0.90 ms,
+// 10.1x SpMV; CSR_ALG2 1.19 ms; ALG3's preprocess slowed it to 0.95 ms), so SpMM takes ALG3 both ways.
 constexpr cusparseSpMVAlg_t spmv_deterministic_alg = CUSPARSE_SPMV_CSR_ALG2;
 constexpr cusparseSpMVAlg_t spmv_fast_alg = CUSPARSE_SPMV_CSR_ALG1;
 constexpr bool spmv_preprocess = true;
-constexpr cusparseSpMMAlg_t spmm_deterministic_alg = CUSPARSE_SPMM_CSR_ALG2;
+constexpr cusparseSpMMAlg_t spmm_deterministic_alg = CUSPARSE_SPMM_CSR_ALG3;
 constexpr cusparseSpMMAlg_t spmm_fast_alg = CUSPARSE_SPMM_CSR_ALG3;
-constexpr bool spmm_preprocess = true;
+constexpr bool spmm_preprocess = false;
 
 // alpha = 1 and beta = 0 in the compute type, as host scalars.
 struct scalars {
@@ -195,60 +197,134 @@ ndarray spmm(const csr& a, const ndarray& b, const product_options& opts) {
   return detail::spmm_with(a, b, opts.deterministic ? spmm_deterministic_alg : spmm_fast_alg, spmm_preprocess);
 }
 
-csr spgemm(const csr& a_in, const csr& b_in) {
+namespace detail {
+
+// SpGEMM of int32 CSR operands of dtype t with one algorithm: DEFAULT (workEstimation, compute,
+// copy) or the memory-bounded ALG3 (workEstimation, getNumProducts, estimateMemory with a chunk
+// fraction, compute, copy). DEFAULT's "insufficient resources" or an allocation that fails is
+// thrown as alg_refused for spgemm to retry with ALG3.
+struct alg_refused {};
+
+csr spgemm_with(const csr& a, const csr& b, const cupp::dtype& t, sparse::kind kind, cusparseSpGEMMAlg_t alg) {
+  const auto [m, n] = a.shape();
+  const std::int64_t k = b.shape()[1];
+  const int device = a.data().device();
+  cupp::detail::device_scope scope(device);
+  cusparseHandle_t h = handle(device);
+  const cudaDataType vt = value_type(t, "spgemm");
+  const sp_mat ma = make_csr(m, n, a.indptr(), a.indices(), a.data());
+  const sp_mat mb = make_csr(n, k, b.indptr(), b.indices(), b.data());
+  ndarray c_indptr = cupp::empty({m + 1}, int32);
+  cusparseSpMatDescr_t raw_c = nullptr;
+  check(cusparseCreateCsr(&raw_c, m, k, 0, c_indptr.data(), nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                          CUSPARSE_INDEX_BASE_ZERO, vt),
+        "cusparseCreateCsr");
+  const sp_mat mc(raw_c);
+  const spgemm_descr descr;
+  const scalars s;
+  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const bool bounded = alg == CUSPARSE_SPGEMM_ALG3;
+  const auto refusable = [&](cusparseStatus_t status, const char* call) {
+    if (!bounded && status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) throw alg_refused{};
+    check(status, call);
+  };
+  const auto allocate = [&](std::size_t bytes) {
+    try {
+      return cuda::alloc(bytes);
+    } catch (const OutOfMemoryError&) {
+      if (bounded) throw;
+      throw alg_refused{};
+    }
+  };
+  std::size_t bytes1 = 0, bytes2 = 0;
+  check(cusparseSpGEMM_workEstimation(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                      descr.get(), &bytes1, nullptr),
+        "cusparseSpGEMM_workEstimation");
+  cuda::Memory work1 = allocate(bytes1);
+  refusable(cusparseSpGEMM_workEstimation(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                          descr.get(), &bytes1, work1.ptr()),
+            "cusparseSpGEMM_workEstimation");
+  if (bounded) {
+    // ALG3 bounds its memory by computing in chunks of the intermediate products
+    std::int64_t products = 0;
+    check(cusparseSpGEMM_getNumProducts(descr.get(), &products), "cusparseSpGEMM_getNumProducts");
+    constexpr float chunk_fraction = 0.2f;
+    std::size_t bytes3 = 0;
+    check(cusparseSpGEMM_estimateMemory(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                        descr.get(), chunk_fraction, &bytes3, nullptr, nullptr),
+          "cusparseSpGEMM_estimateMemory");
+    cuda::Memory work3 = cuda::alloc(bytes3);
+    check(cusparseSpGEMM_estimateMemory(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                        descr.get(), chunk_fraction, &bytes3, work3.ptr(), &bytes2),
+          "cusparseSpGEMM_estimateMemory");
+  } else {
+    refusable(cusparseSpGEMM_compute(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                     descr.get(), &bytes2, nullptr),
+              "cusparseSpGEMM_compute");
+  }
+  cuda::Memory work2 = allocate(bytes2);
+  refusable(cusparseSpGEMM_compute(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
+                                   descr.get(), &bytes2, work2.ptr()),
+            "cusparseSpGEMM_compute");
+  std::int64_t rows = 0, cols = 0, nnz = 0;
+  check(cusparseSpMatGetSize(mc.get(), &rows, &cols, &nnz), "cusparseSpMatGetSize");
+  ndarray c_indices = cupp::empty({nnz}, int32);
+  ndarray c_data = cupp::empty({nnz}, t);
+  check(cusparseCsrSetPointers(mc.get(), c_indptr.data(), c_indices.data(), c_data.data()), "cusparseCsrSetPointers");
+  check(cusparseSpGEMM_copy(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg, descr.get()),
+        "cusparseSpGEMM_copy");
+  return csr::from_parts(c_data, c_indices, c_indptr, {m, k}, kind, std::nullopt, std::nullopt);
+}
+
+csr spgemm_alg(const csr& a_in, const csr& b_in, cusparseSpGEMMAlg_t alg) {
   const auto [m, n] = a_in.shape();
   const auto [n2, k] = b_in.shape();
   if (n != n2) throw ValueError("dimension mismatch");
   const cupp::dtype t = product_dtype(a_in.dtype(), b_in.dtype(), "spgemm");
   const sparse::kind kind = a_in.kind();
-  if (std::max({m, k}) > detail::int32_max)
+  if (std::max({m, k}) > int32_max)
     throw ValueError("spgemm: cuSPARSE's SpGEMM takes int32 indices; the result needs int64");
   if (a_in.nnz() == 0 || b_in.nnz() == 0 || m == 0 || k == 0)
     return csr(shape2{m, k}, options{.dtype = t}).with_kind(kind);
   std::optional<csr> holder_a, holder_b;
   const csr a = with_int32_indices(prepared(a_in, t, holder_a));
   const csr b = with_int32_indices(prepared(b_in, t, holder_b));
-  const int device = a.data().device();
-  cupp::detail::device_scope scope(device);
-  cusparseHandle_t h = detail::handle(device);
-  const cudaDataType vt = detail::value_type(t, "spgemm");
-  const detail::sp_mat ma = detail::make_csr(m, n, a.indptr(), a.indices(), a.data());
-  const detail::sp_mat mb = detail::make_csr(n, k, b.indptr(), b.indices(), b.data());
-  ndarray c_indptr = cupp::empty({m + 1}, int32);
-  cusparseSpMatDescr_t raw_c = nullptr;
-  detail::check(cusparseCreateCsr(&raw_c, m, k, 0, c_indptr.data(), nullptr, nullptr, CUSPARSE_INDEX_32I,
-                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
-                "cusparseCreateCsr");
-  const detail::sp_mat mc(raw_c);
-  const spgemm_descr descr;
-  const scalars s;
-  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
-  const auto alg = CUSPARSE_SPGEMM_DEFAULT;
-  std::size_t bytes1 = 0, bytes2 = 0;
-  detail::check(cusparseSpGEMM_workEstimation(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
-                                              descr.get(), &bytes1, nullptr),
-                "cusparseSpGEMM_workEstimation");
-  cuda::Memory work1 = cuda::alloc(bytes1);
-  detail::check(cusparseSpGEMM_workEstimation(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
-                                              descr.get(), &bytes1, work1.ptr()),
-                "cusparseSpGEMM_workEstimation");
-  detail::check(cusparseSpGEMM_compute(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
-                                       descr.get(), &bytes2, nullptr),
-                "cusparseSpGEMM_compute");
-  cuda::Memory work2 = cuda::alloc(bytes2);
-  detail::check(cusparseSpGEMM_compute(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
-                                       descr.get(), &bytes2, work2.ptr()),
-                "cusparseSpGEMM_compute");
-  std::int64_t rows = 0, cols = 0, nnz = 0;
-  detail::check(cusparseSpMatGetSize(mc.get(), &rows, &cols, &nnz), "cusparseSpMatGetSize");
-  ndarray c_indices = cupp::empty({nnz}, int32);
-  ndarray c_data = cupp::empty({nnz}, t);
-  detail::check(cusparseCsrSetPointers(mc.get(), c_indptr.data(), c_indices.data(), c_data.data()),
-                "cusparseCsrSetPointers");
-  detail::check(cusparseSpGEMM_copy(h, op, op, s.one(vt), ma.get(), mb.get(), s.zero(vt), mc.get(), vt, alg,
-                                    descr.get()),
-                "cusparseSpGEMM_copy");
-  return csr::from_parts(c_data, c_indices, c_indptr, {m, k}, kind, std::nullopt, std::nullopt);
+  if (alg != CUSPARSE_SPGEMM_DEFAULT) return spgemm_with(a, b, t, kind, alg);
+  try {
+    return spgemm_with(a, b, t, kind, alg);
+  } catch (const alg_refused&) {
+    // short of memory: the memory-bounded algorithm instead of failing
+    return spgemm_with(a, b, t, kind, CUSPARSE_SPGEMM_ALG3);
+  }
+}
+
+}  // namespace detail
+
+csr spgemm(const csr& a, const csr& b) { return detail::spgemm_alg(a, b, CUSPARSE_SPGEMM_DEFAULT); }
+
+// ---- matmul (SciPy's @)
+
+ndarray matmul(const csr& a, const ndarray& b, const product_options& opts) { return a.dot(b, opts); }
+ndarray matmul(const csc& a, const ndarray& b, const product_options& opts) { return a.dot(b, opts); }
+csr matmul(const csr& a, const csr& b) { return spgemm(a, b); }
+
+ndarray matmul(const ndarray& a, const csr& b, const product_options& opts) {
+  // a @ B = (B^T @ a^T)^T, B^T = B's CSC arrays read as CSR
+  return matmul(a, b.tocsc(), opts);
+}
+
+ndarray matmul(const ndarray& a, const csc& b, const product_options& opts) {
+  if (a.is_null()) throw ValueError("sparse matmul: a null array");
+  const csr bt = b.transpose();
+  const auto [m, n] = b.shape();
+  if (a.ndim() == 1) {
+    if (a.shape(0) != m) throw ValueError("dimension mismatch");
+    return spmv(bt, a, opts);
+  }
+  if (a.ndim() != 2) throw ValueError("sparse matmul: the dense operand must be 1-D or 2-D");
+  if (a.shape(1) != m) throw ValueError("dimension mismatch");
+  const ndarray at = cupp::ascontiguousarray(a.transpose());
+  return cupp::ascontiguousarray(spmm(bt, at, opts).transpose());
 }
 
 }  // namespace cupp::sparse

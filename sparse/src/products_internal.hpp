@@ -13,5 +13,8 @@ namespace cupp::sparse::detail {
 ndarray spmv_with(const csr& a, const ndarray& x, cusparseSpMVAlg_t alg, bool preprocess);
 // An algorithm that refuses the operands (bufferSize fails) falls back to CSR_ALG1.
 ndarray spmm_with(const csr& a, const ndarray& b, cusparseSpMMAlg_t alg, bool preprocess);
+// SpGEMM with a named algorithm: DEFAULT falls back to the memory-bounded ALG3 when cuSPARSE or the
+// pool is short of memory; ALG3 asked for directly runs it (SparseGpu tests both).
+csr spgemm_alg(const csr& a, const csr& b, cusparseSpGEMMAlg_t alg);
 
 }  // namespace cupp::sparse::detail

@@ -17,6 +17,7 @@ SciPy is absent (the GPU tests then skip).
 import json
 import os
 import sys
+import warnings
 
 try:
     import numpy as np
@@ -103,13 +104,20 @@ def case_arrays(rng, shape, dtype):
     E.eliminate_zeros()
     out["elim_nnz"] = np.array(E.nnz, np.int64)
     out["elim_dense"] = E.toarray()
-    out["count_nonzero"] = np.array(U.count_nonzero(), np.int64)
+    # each method on its own copy of the unsorted input: SciPy's count_nonzero, astype and others
+    # sum duplicates in place, and for bool values the order matters (duplicates OR-ed as bool,
+    # or added after a cast)
+    out["count_nonzero"] = np.array(U.copy().count_nonzero(), np.int64)
     for k in (-1, 0, 2):
-        out[f"diag_{'m' if k < 0 else ''}{abs(k)}"] = U.diagonal(k)
-    out["transpose"] = U.T.toarray()
-    out["conj"] = U.conj().toarray()
-    out["astype_c128"] = U.astype(np.complex128).toarray()
+        out[f"diag_{'m' if k < 0 else ''}{abs(k)}"] = U.copy().diagonal(k)
+    out["transpose"] = U.copy().T.toarray()
+    out["conj"] = U.copy().conj().toarray()
+    out["astype_c128"] = U.copy().astype(np.complex128).toarray()
     out["dense_csr_nnz"] = np.array(sp.csr_array(out["dense"]).nnz, np.int64)
+    # arithmetic, comparisons and reductions on the canonical U (SciPy itself treats duplicates of
+    # bool values differently from one operation to the next: sum dedups as bool first, sum along
+    # an axis multiplies by ones and counts each; the C++ test sums duplicates first too)
+    U.sum_duplicates()
     # arithmetic: a second matrix V of the shape and dtype (canonical CSR arrays), sums and means
     def arithmetic():
         vd, vr, vc = triplets(rng, shape, dtype)
@@ -137,6 +145,72 @@ def case_arrays(rng, shape, dtype):
 
     attempt(f"{dtype} {shape} arithmetic", arithmetic)
 
+    def compare_and_extremes():
+        # comparisons with a second matrix and with scalars, maximum/minimum, max/min/argmax/argmin
+        if "v_data" not in out:
+            return
+        V = sp.csr_array((out["v_data"].copy(), out["v_indices"].copy(), out["v_indptr"].copy()), shape=shape)
+        ops = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__", "ge": "__ge__"}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SparseEfficiencyWarning of the dense-sized results
+            for tag, meth in ops.items():
+                out[f"cmp_{tag}"] = getattr(U, meth)(V).toarray()
+                for sv in (0, 1):
+                    out[f"cmp_{tag}_s{sv}"] = getattr(U, meth)(sv).toarray()
+            out["maximum"] = U.maximum(V).toarray()
+            out["minimum"] = U.minimum(V).toarray()
+            scalars = (1,) if dtype in ("bool", "uint16") else (1, -1)
+            for sv in scalars:
+                tag = f"{'m' if sv < 0 else ''}{abs(sv)}"
+                out[f"maximum_s{tag}"] = U.maximum(sv).toarray()
+                out[f"minimum_s{tag}"] = U.minimum(sv).toarray()
+        if m > 0 and n > 0:
+            for name in ("max", "min", "argmax", "argmin"):
+                out[f"{name}_all"] = np.asarray(getattr(U, name)())
+                for axis in (0, 1):
+                    r = getattr(U, name)(axis=axis)
+                    out[f"{name}_{axis}"] = r.toarray() if sp.issparse(r) else np.asarray(r)
+
+    attempt(f"{dtype} {shape} comparisons", compare_and_extremes)
+
+    def setdiag_and_select():
+        def fresh():  # the unsorted input again (U itself was made canonical by count_nonzero)
+            return sp.csr_array((out["u_data"].copy(), out["u_indices"].copy(), out["u_indptr"].copy()), shape=shape)
+        if m > 0 and n > 0:
+            L = min(m, n)
+            S = fresh()
+            diag = values(rng, dtype, L)
+            S.setdiag(diag)
+            out["setdiag_values"], out["setdiag_0"] = diag, S.toarray()
+            if n > 1:
+                S = fresh()
+                S.setdiag(True if dtype == "bool" else 2, k=1)
+                out["setdiag_s1"] = S.toarray()
+            if m > 1:
+                S = fresh()
+                S.setdiag(diag[:1], k=-1)
+                out["setdiag_m1"] = S.toarray()
+        if m > 0:
+            out["sel_rows_idx"] = np.array([m - 1, 0, 0, -1], np.int64)
+            out["sel_rows"] = fresh()[out["sel_rows_idx"]].toarray()
+            out["sel_rows_slice"] = fresh()[1::2].toarray()
+            out["sel_row_neg"] = fresh()[[-1]].toarray()
+        if n > 0:
+            out["sel_cols_idx"] = np.array([n - 1, 0, 0], np.int64)
+            out["sel_cols"] = fresh()[:, out["sel_cols_idx"]].toarray()
+            out["sel_cols_slice"] = fresh()[:, ::-1].toarray()
+        if m > 0 and n > 0:
+            out["sel_both"] = fresh()[1::2, out["sel_cols_idx"]].toarray()
+
+    attempt(f"{dtype} {shape} setdiag and selection", setdiag_and_select)
+
+    def dia():
+        D = sp.csr_array((out["u_data"].copy(), out["u_indices"].copy(), out["u_indptr"].copy()), shape=shape).todia()
+        out["dia_data"], out["dia_offsets"] = D.data.copy(), D.offsets.astype(np.int64)
+        out["dia_nnz"] = np.array(D.nnz, np.int64)
+
+    attempt(f"{dtype} {shape} dia", dia)
+
     def products():
         if dtype in PRODUCT_DTYPES:
             x = values(rng, dtype, n)
@@ -145,6 +219,11 @@ def case_arrays(rng, shape, dtype):
             out["B"], out["AB"] = B, U @ B
             out["AAt"] = (U @ U.T).toarray()
             out["AAt_nnz_max"] = np.array((U @ U.T).nnz, np.int64)
+            # dense @ sparse
+            y = values(rng, dtype, m)
+            C = values(rng, dtype, 3 * m).reshape(3, m)
+            out["y"], out["yA"] = y, y @ U
+            out["C"], out["CA"] = C, C @ U
 
     attempt(f"{dtype} {shape} products", products)
     return out
@@ -209,7 +288,7 @@ def write(out_dir):
             np.savez(os.path.join(out_dir, "cases", name + ".npz"), **arrays)
             ctor.append(name)
     written = []
-    for fmt in ("csr", "csc", "coo"):
+    for fmt in ("csr", "csc", "coo", "dia"):
         for cls in ("matrix", "array"):
             for dtype in ("float32", "complex128", "int64", "bool"):
                 data, row, col = triplets(rng, (6, 5), dtype)

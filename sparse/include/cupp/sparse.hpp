@@ -34,7 +34,7 @@ using shape2 = std::array<std::int64_t, 2>;
 
 // SciPy's two families: spmatrix (csr_matrix, ...) and sparray (csr_array, ...).
 enum class kind { matrix, array };
-enum class format { csr, csc, coo };
+enum class format { csr, csc, coo, dia };
 
 // SciPy's constructor keywords: shape=, dtype=, copy=.
 struct options {
@@ -48,7 +48,7 @@ struct coords {
   ndarray row, col;
 };
 
-// Products: deterministic cuSPARSE algorithms by default (SpMV CSR_ALG2, SpMM CSR_ALG2, bitwise
+// Products: deterministic cuSPARSE algorithms by default (SpMV CSR_ALG2, SpMM CSR_ALG3, bitwise
 // reproducible); deterministic = false allows the faster non-deterministic ones.
 struct product_options {
   bool deterministic = true;
@@ -110,6 +110,11 @@ class compressed {
   void sum_duplicates();   // canonical form: sorts indices, sums duplicates (explicit zeros stay)
   void sort_indices();     // sorts each row's (column's) indices; duplicates stay
   void eliminate_zeros();  // drops explicitly stored zeros
+  // A.setdiag(values, k): the k-th diagonal's first len(values) entries (a scalar: all of it) set
+  // to values cast to dtype(), explicit zeros included; the object becomes canonical. ValueError
+  // "k exceeds array dimensions" for a diagonal outside the shape, as SciPy.
+  void setdiag(const ndarray& values, std::int64_t k = 0);
+  void setdiag(const weak_scalar& value, std::int64_t k = 0);
 
   // ---- new objects
   compressed<F == format::csr ? format::csc : format::csr> transpose() const;  // shares the arrays
@@ -175,6 +180,8 @@ class coo {
   bool has_canonical_format() const;
   void sum_duplicates();
   void eliminate_zeros();
+  void setdiag(const ndarray& values, std::int64_t k = 0);  // as csr's (the entries rebuilt, canonical)
+  void setdiag(const weak_scalar& value, std::int64_t k = 0);
 
   coo transpose() const;  // shares the arrays
   coo conj() const;
@@ -202,6 +209,52 @@ class coo {
   mutable std::optional<bool> canonical_;
 };
 
+// DIA: data (n_diags, L), data[i, j] holding A[j - offsets[i], j], and offsets (1-D, distinct; int32
+// unless a dimension needs int64). SciPy's storage and conversions; arithmetic and products go
+// through tocsr().
+class dia {
+ public:
+  dia();
+  explicit dia(shape2 shape, const options& opts = {});
+  explicit dia(const ndarray& dense, const options& opts = {});
+  // SciPy's dia_matrix((data, offsets), shape=(M, N)): data is made 2-D (atleast_2d) and offsets
+  // 1-D; ValueError "offsets array must have rank 1", "data array must have rank 2", "number of
+  // diagonals (2) does not match the number of offsets (3)", "offset array contains duplicate values".
+  dia(const ndarray& data, const ndarray& offsets, shape2 shape, const options& opts = {});
+  // SciPy's todia(): one diagonal per distinct col - row of the summed entries, width max(col) + 1.
+  explicit dia(const csr& other, const options& opts = {});
+  explicit dia(const csc& other, const options& opts = {});
+  explicit dia(const coo& other, const options& opts = {});
+
+  shape2 shape() const noexcept { return shape_; }
+  int ndim() const noexcept { return 2; }
+  std::int64_t nnz() const;  // SciPy's: the stored positions inside the shape (zeros included)
+  std::int64_t size() const { return nnz(); }
+  cupp::dtype dtype() const noexcept { return data_.dtype(); }
+  std::string format_name() const { return "dia"; }
+  sparse::kind kind() const noexcept { return kind_; }
+  bool is_array() const noexcept { return kind_ == kind::array; }
+  dia with_kind(sparse::kind k) const;
+  const ndarray& data() const noexcept { return data_; }
+  const ndarray& offsets() const noexcept { return offsets_; }
+
+  dia copy() const;
+  dia astype(cupp::dtype type, bool copy = true) const;
+  ndarray diagonal(std::int64_t k = 0) const;
+  ndarray toarray() const;
+  ndarray todense() const { return toarray(); }
+  coo tocoo() const;  // explicit zeros dropped, as SciPy's
+  csr tocsr() const;  // canonical, explicit zeros dropped
+  csc tocsc() const;
+  dia todia(bool copy = false) const { return copy ? this->copy() : *this; }
+  ndarray dot(const ndarray& x, const product_options& opts = {}) const;
+
+ private:
+  ndarray data_, offsets_;
+  shape2 shape_{0, 0};
+  sparse::kind kind_ = kind::matrix;
+};
+
 // ---- SciPy's class names as factories (the kind flag set accordingly)
 template <class... A>
 csr csr_matrix(A&&... args) { return csr(std::forward<A>(args)...); }
@@ -215,6 +268,14 @@ template <class... A>
 coo coo_matrix(A&&... args) { return coo(std::forward<A>(args)...); }
 template <class... A>
 coo coo_array(A&&... args) { return coo(std::forward<A>(args)...).with_kind(kind::array); }
+template <class... A>
+dia dia_matrix(A&&... args) { return dia(std::forward<A>(args)...); }
+template <class... A>
+dia dia_array(A&&... args) { return dia(std::forward<A>(args)...).with_kind(kind::array); }
+// SciPy's A.todia() of the other formats.
+dia todia(const csr& a);
+dia todia(const csc& a);
+dia todia(const coo& a);
 
 // ---- products (cuSPARSE's generic API on the current stream; buffers from cupp's pool)
 // A @ x for a 1-D x of length N: SpMV (CSR_ALG2 unless opts.deterministic is false). The result
@@ -294,20 +355,124 @@ inline csr operator-(const csr& a) { return negative(a); }
 ndarray sum(const csr& a, std::optional<int> axis = std::nullopt);
 ndarray mean(const csr& a, std::optional<int> axis = std::nullopt);
 
+// ---- comparisons and element-wise extremes (CSR operands; issue 28 item 2, second part)
+// SciPy's ==, !=, <, <=, >, >= of two sparse objects of one shape (ValueError "inconsistent
+// shapes"; SciPy's == and != answer False/True there) or of one and a scalar: a bool CSR that
+// stores the True positions only. Where the comparison holds for two zeros (==, <=, >=, and a
+// scalar on the true side of 0), every other position is True too and the result is dense-sized,
+// as SciPy's (its SparseEfficiencyWarning); a NaN scalar gives all False for ==, all True for !=.
+csr equal(const csr& a, const csr& b);
+csr not_equal(const csr& a, const csr& b);
+csr less(const csr& a, const csr& b);
+csr less_equal(const csr& a, const csr& b);
+csr greater(const csr& a, const csr& b);
+csr greater_equal(const csr& a, const csr& b);
+csr equal(const csr& a, const weak_scalar& s);
+csr not_equal(const csr& a, const weak_scalar& s);
+csr less(const csr& a, const weak_scalar& s);
+csr less_equal(const csr& a, const weak_scalar& s);
+csr greater(const csr& a, const weak_scalar& s);
+csr greater_equal(const csr& a, const weak_scalar& s);
+inline csr operator==(const csr& a, const csr& b) { return equal(a, b); }
+inline csr operator!=(const csr& a, const csr& b) { return not_equal(a, b); }
+inline csr operator<(const csr& a, const csr& b) { return less(a, b); }
+inline csr operator<=(const csr& a, const csr& b) { return less_equal(a, b); }
+inline csr operator>(const csr& a, const csr& b) { return greater(a, b); }
+inline csr operator>=(const csr& a, const csr& b) { return greater_equal(a, b); }
+inline csr operator==(const csr& a, const weak_scalar& s) { return equal(a, s); }
+inline csr operator!=(const csr& a, const weak_scalar& s) { return not_equal(a, s); }
+inline csr operator<(const csr& a, const weak_scalar& s) { return less(a, s); }
+inline csr operator<=(const csr& a, const weak_scalar& s) { return less_equal(a, s); }
+inline csr operator>(const csr& a, const weak_scalar& s) { return greater(a, s); }
+inline csr operator>=(const csr& a, const weak_scalar& s) { return greater_equal(a, s); }
+// A.maximum(B) / A.minimum(B): element-wise over the union of the stored positions (zeros of the
+// result not stored); the dtype is the operands' promoted one.
+csr maximum(const csr& a, const csr& b);
+csr minimum(const csr& a, const csr& b);
+// A.maximum(s) / A.minimum(s): SciPy takes the scalar as np.asarray(s) (int64, float64,
+// complex128, bool: not a weak scalar), so the dtype is promote_types(A.dtype, that). A scalar
+// that beats the implicit zeros (maximum with s > 0, minimum with s < 0) gives a dense-sized result.
+csr maximum(const csr& a, const weak_scalar& s);
+csr minimum(const csr& a, const weak_scalar& s);
+// A.max(axis) / A.min(axis): implicit zeros count (SciPy's explicit=False). No axis: a 0-d array of
+// the dtype (0 for no stored entry; ValueError "zero-size array to reduction operation" for an
+// empty shape). axis 0 or 1: a dense 1-D array for an *_array, (1, N) / (M, 1) for a *_matrix
+// (SciPy returns a sparse COO there: docs/deviations.md).
+ndarray max(const csr& a, std::optional<int> axis = std::nullopt);
+ndarray min(const csr& a, std::optional<int> axis = std::nullopt);
+// A.argmax(axis) / A.argmin(axis): int64 positions of the first extreme, implicit zeros included
+// (no axis: the flat C-order index, as a 0-d array). ValueError "Cannot apply argmax to an empty
+// matrix." / "... along a zero-sized dimension.", as SciPy.
+ndarray argmax(const csr& a, std::optional<int> axis = std::nullopt);
+ndarray argmin(const csr& a, std::optional<int> axis = std::nullopt);
+
+// ---- row and column selection (SciPy's A[i], A[i:j:s], A[[...]], A[:, ...] on CSR and CSC)
+// One axis's index: everything (default), one integer (negative counts from the end; the axis
+// is kept, (1, N) or (M, 1), as a *_matrix's), a slice, or an integer array (fancy, any order,
+// repeats allowed; negative wrap). IndexError "index (i) out of range" / "row index (i) out of
+// range" as SciPy. Both axes fancy (SciPy's point-wise pairs) is not supported (IndexError).
+struct index {
+  enum class what { all, integer, slice, array };
+  what kind = what::all;
+  std::int64_t i = 0;
+  cupp::slice s{};
+  ndarray a{};
+  index() = default;
+  index(std::int64_t v) : kind(what::integer), i(v) {}           // NOLINT: implicit, as A[3]
+  index(int v) : kind(what::integer), i(v) {}                    // NOLINT
+  index(const cupp::slice& v) : kind(what::slice), s(v) {}       // NOLINT: as A[1:4]
+  index(const ndarray& v) : kind(what::array), a(v) {}           // NOLINT: as A[[0, 2]]
+};
+// The selected rows and columns, canonical when A is, the format and kind kept. (A rows-only
+// selection of a CSR gathers whole rows; a column selection runs on the other format.)
+csr select(const csr& a, const index& rows, const index& cols = {});
+csc select(const csc& a, const index& rows, const index& cols = {});
+
+// ---- products as matmul (SciPy's @): sparse @ dense, dense @ sparse, sparse @ sparse
+// dense @ sparse computes (A^T @ B^T)^T: A^T is A's CSC arrays read as CSR (no conversion for a CSC
+// A) and B^T a row-major copy, so the same row-major SpMM runs.
+ndarray matmul(const csr& a, const ndarray& b, const product_options& opts = {});
+ndarray matmul(const ndarray& a, const csr& b, const product_options& opts = {});
+ndarray matmul(const csc& a, const ndarray& b, const product_options& opts = {});
+ndarray matmul(const ndarray& a, const csc& b, const product_options& opts = {});
+csr matmul(const csr& a, const csr& b);
+
+// ---- random sparse matrices (scipy.sparse.random / random_array, through cupp::random)
+// density * m * n entries (rounded as SciPy: int(round(...))) at distinct positions drawn
+// uniformly without replacement, in random order (COO, not canonical); values: uniform [0, 1)
+// for float dtypes, real and imaginary parts uniform for complex, uniform over the dtype's range
+// for integers (numpy.iinfo min .. max - 1), True for bool. ValueError "density expected to be
+// 0 <= density <= 1". cupp's generator, so the values are not SciPy's for the same seed.
+struct random_options {
+  double density = 0.01;
+  cupp::dtype dtype = float64;
+  std::optional<std::uint64_t> seed{};  // none: fresh OS entropy
+};
+coo random(std::int64_t m, std::int64_t n, const random_options& opts = {});
+coo random_array(shape2 shape, const random_options& opts = {});
+
 // ---- .npz files in SciPy's layout (scipy.sparse.save_npz / load_npz read and write the same)
 // Members: indices, indptr (csr/csc) or row, col (coo), then format (b'csr', |S3), shape (int64),
 // data, and _is_array=True for an *_array. compressed = true deflates, as SciPy's default.
 void save_npz(const std::filesystem::path& path, const csr& a, bool compressed = true);
 void save_npz(const std::filesystem::path& path, const csc& a, bool compressed = true);
 void save_npz(const std::filesystem::path& path, const coo& a, bool compressed = true);
-// Whatever format the file holds (csr, csc or coo; others: ValueError), with its kind.
+void save_npz(const std::filesystem::path& path, const dia& a, bool compressed = true);  // offsets, then as above
+// Whatever format the file holds (csr, csc, coo or dia; others: ValueError), with its kind.
 struct loaded_npz {
   format fmt = format::csr;
   std::optional<csr> csr_value;
   std::optional<csc> csc_value;
   std::optional<coo> coo_value;
+  std::optional<dia> dia_value;
   csr tocsr() const;  // the loaded object as CSR
 };
 loaded_npz load_npz(const std::filesystem::path& path);
 
 }  // namespace cupp::sparse
+
+namespace cupp {
+// cupp::matmul(A, x), cupp::matmul(x, A), cupp::matmul(A, B) for sparse operands (linalg's
+// cupp::matmul takes the dense ones).
+using sparse::matmul;
+}  // namespace cupp

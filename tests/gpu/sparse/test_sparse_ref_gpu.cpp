@@ -104,6 +104,12 @@ void check_case(const std::string& name) {
   const host_array& dense = c.at("dense");
   const auto make_a = [&] { return sparse::coo(dev(c, "data"), sparse::coords{dev(c, "row"), dev(c, "col")}, {.shape = shape}); };
   const auto make_u = [&] { return sparse::csr(dev(c, "u_data"), dev(c, "u_indices"), dev(c, "u_indptr"), {.shape = shape}); };
+  // the canonical U, as the reference script's arithmetic, comparisons and reductions use it
+  const auto make_uc = [&] {
+    sparse::csr u = make_u();
+    u.sum_duplicates();
+    return u;
+  };
   section(name, "coo and its conversions", [&] {
     const sparse::coo a = make_a();
     EXPECT_EQ(a.dtype(), c.at("data").dtype());
@@ -174,7 +180,7 @@ void check_case(const std::string& name) {
     CUPP_EXPECT_ARRAY_EQUAL(astype(ws.indptr(), int32), c.at("sum_indptr"), {.strict = true});
   });
   section(name, "arithmetic", [&] {
-    const sparse::csr u = make_u().with_kind(sparse::kind::array);  // SciPy's case is a csr_array
+    const sparse::csr u = make_uc().with_kind(sparse::kind::array);  // SciPy's case is a csr_array
     const sparse::csr v =
         sparse::csr_array(dev(c, "v_data"), dev(c, "v_indices"), dev(c, "v_indptr"), sparse::options{.shape = shape});
     const double rtol = rtol_of(c.at("data").dtype());
@@ -206,6 +212,101 @@ void check_case(const std::string& name) {
     }
     if (c.count("sin")) CUPP_EXPECT_ALLCLOSE(sparse::sin(u).toarray(), c.at("sin"), {.rtol = rtol, .strict = true});
   });
+  section(name, "comparisons and extremes", [&] {
+    if (!c.count("cmp_eq")) return;
+    const sparse::csr u = make_uc().with_kind(sparse::kind::array);
+    const sparse::csr v =
+        sparse::csr_array(dev(c, "v_data"), dev(c, "v_indices"), dev(c, "v_indptr"), sparse::options{.shape = shape});
+    const auto same = [&](const sparse::csr& r, const std::string& key) {
+      SCOPED_TRACE(key);
+      EXPECT_EQ(r.kind(), sparse::kind::array);
+      CUPP_EXPECT_ARRAY_EQUAL(r.toarray(), c.at(key), {.strict = true});
+    };
+    same(u == v, "cmp_eq"), same(u != v, "cmp_ne"), same(u < v, "cmp_lt");
+    same(u <= v, "cmp_le"), same(u > v, "cmp_gt"), same(u >= v, "cmp_ge");
+    for (int sv : {0, 1}) {
+      const std::string t = "_s" + std::to_string(sv);
+      same(u == sv, "cmp_eq" + t), same(u != sv, "cmp_ne" + t), same(u < sv, "cmp_lt" + t);
+      same(u <= sv, "cmp_le" + t), same(u > sv, "cmp_gt" + t), same(u >= sv, "cmp_ge" + t);
+    }
+    same(sparse::maximum(u, v), "maximum"), same(sparse::minimum(u, v), "minimum");
+    same(sparse::maximum(u, 1), "maximum_s1"), same(sparse::minimum(u, 1), "minimum_s1");
+    if (c.count("maximum_sm1")) same(sparse::maximum(u, -1), "maximum_sm1"), same(sparse::minimum(u, -1), "minimum_sm1");
+    if (c.count("max_all")) {
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::max(u), c.at("max_all"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::min(u), c.at("min_all"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::argmax(u), c.at("argmax_all"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::argmin(u), c.at("argmin_all"), {.strict = true});
+      for (int axis : {0, 1}) {
+        SCOPED_TRACE("axis " + std::to_string(axis));
+        const std::string t = "_" + std::to_string(axis);
+        CUPP_EXPECT_ARRAY_EQUAL(sparse::max(u, axis), c.at("max" + t), {.strict = true});
+        CUPP_EXPECT_ARRAY_EQUAL(sparse::min(u, axis), c.at("min" + t), {.strict = true});
+        CUPP_EXPECT_ARRAY_EQUAL(sparse::argmax(u, axis), c.at("argmax" + t), {.strict = true});
+        CUPP_EXPECT_ARRAY_EQUAL(sparse::argmin(u, axis), c.at("argmin" + t), {.strict = true});
+      }
+    }
+  });
+  section(name, "setdiag and selection", [&] {
+    if (c.count("setdiag_0")) {
+      sparse::csr s = make_u();
+      s.setdiag(dev(c, "setdiag_values"));
+      EXPECT_TRUE(s.has_canonical_format());
+      CUPP_EXPECT_ARRAY_EQUAL(s.toarray(), c.at("setdiag_0"), {.strict = true});
+      sparse::csc k = make_u().tocsc();
+      k.setdiag(dev(c, "setdiag_values"));
+      CUPP_EXPECT_ARRAY_EQUAL(k.toarray(), c.at("setdiag_0"), {.strict = true});
+      sparse::coo o = make_a();
+      o.setdiag(dev(c, "setdiag_values"));
+      CUPP_EXPECT_ARRAY_EQUAL(o.toarray(), c.at("setdiag_0"), {.strict = true});
+    }
+    if (c.count("setdiag_s1")) {
+      sparse::csr s = make_u();
+      if (c.at("data").dtype() == bool_) s.setdiag(true, 1);
+      else s.setdiag(2, 1);
+      CUPP_EXPECT_ARRAY_EQUAL(s.toarray(), c.at("setdiag_s1"), {.strict = true});
+    }
+    if (c.count("setdiag_m1")) {
+      sparse::csc s = make_u().tocsc();
+      s.setdiag(dev(c, "setdiag_values")(slice(std::nullopt, 1)), -1);
+      CUPP_EXPECT_ARRAY_EQUAL(s.toarray(), c.at("setdiag_m1"), {.strict = true});
+    }
+    if (c.count("sel_rows")) {
+      const sparse::csr u = make_u();
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::select(u, dev(c, "sel_rows_idx")).toarray(), c.at("sel_rows"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::select(u, slice(1, std::nullopt, 2)).toarray(), c.at("sel_rows_slice"),
+                              {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::select(u, -1).toarray(), c.at("sel_row_neg"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::select(u.tocsc(), dev(c, "sel_rows_idx")).toarray(), c.at("sel_rows"),
+                              {.strict = true});
+    }
+    if (c.count("sel_cols")) {
+      const sparse::csr u = make_u();
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::select(u, {}, dev(c, "sel_cols_idx")).toarray(), c.at("sel_cols"),
+                              {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::select(u, {}, slice(std::nullopt, std::nullopt, -1)).toarray(),
+                              c.at("sel_cols_slice"), {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::select(u.tocsc(), {}, dev(c, "sel_cols_idx")).toarray(), c.at("sel_cols"),
+                              {.strict = true});
+    }
+    if (c.count("sel_both")) {
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::select(make_u(), slice(1, std::nullopt, 2), dev(c, "sel_cols_idx")).toarray(),
+                              c.at("sel_both"), {.strict = true});
+    }
+  });
+  section(name, "dia", [&] {
+    if (!c.count("dia_data")) return;
+    const sparse::dia d = sparse::todia(make_u());
+    CUPP_EXPECT_ARRAY_EQUAL(d.data(), c.at("dia_data"), {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(astype(d.offsets(), int64), c.at("dia_offsets"), {.strict = true});
+    EXPECT_EQ(d.nnz(), c.at("dia_nnz").item<std::int64_t>());
+    CUPP_EXPECT_ARRAY_EQUAL(d.toarray(), dense, {.strict = true});
+    const sparse::dia e(dev(c, "dia_data"), dev(c, "dia_offsets"), shape);
+    CUPP_EXPECT_ARRAY_EQUAL(e.tocsr().toarray(), dense, {.strict = true});
+    EXPECT_TRUE(e.tocsr().has_canonical_format());
+    CUPP_EXPECT_ARRAY_EQUAL(e.diagonal(0), c.at("diag_0"), {.strict = true});
+    CUPP_EXPECT_ARRAY_EQUAL(sparse::dia(make_a()).toarray(), dense, {.strict = true});
+  });
   section(name, "products", [&] {
     const sparse::csr u = make_u();
     const sparse::coo a = make_a();
@@ -221,6 +322,13 @@ void check_case(const std::string& name) {
       const sparse::csr at = u.transpose().tocsr();
       CUPP_EXPECT_ALLCLOSE(u.dot(at).toarray(), c.at("AAt"), {.rtol = rtol, .strict = true});
       CUPP_EXPECT_ALLCLOSE(sparse::spgemm(w, at).toarray(), c.at("AAt"), {.rtol = rtol});
+      CUPP_EXPECT_ALLCLOSE(cupp::matmul(u, at).toarray(), c.at("AAt"), {.rtol = rtol, .strict = true});
+      if (c.count("yA")) {
+        CUPP_EXPECT_ALLCLOSE(cupp::matmul(dev(c, "y"), u), c.at("yA"), {.rtol = rtol, .strict = true});
+        CUPP_EXPECT_ALLCLOSE(cupp::matmul(dev(c, "C"), u), c.at("CA"), {.rtol = rtol, .strict = true});
+        CUPP_EXPECT_ALLCLOSE(cupp::matmul(dev(c, "C"), u.tocsc()), c.at("CA"), {.rtol = rtol, .strict = true});
+        CUPP_EXPECT_ALLCLOSE(cupp::matmul(u, dev(c, "B")), c.at("AB"), {.rtol = rtol, .strict = true});
+      }
     }
   });
 }
@@ -300,7 +408,10 @@ TEST(SparseRefGpu, LoadsSciPysNpzFiles) {
     const std::string fmt = name.substr(0, 3);
     const bool is_array = name.find("_array_") != std::string::npos;
     const host_array dense = io::load_npy(base + ".dense.npy");
-    EXPECT_EQ(l.fmt, fmt == "csr" ? sparse::format::csr : fmt == "csc" ? sparse::format::csc : sparse::format::coo);
+    EXPECT_EQ(l.fmt, fmt == "csr"   ? sparse::format::csr
+                     : fmt == "csc" ? sparse::format::csc
+                     : fmt == "dia" ? sparse::format::dia
+                                    : sparse::format::coo);
     const sparse::csr a = l.tocsr();
     EXPECT_EQ(a.is_array(), is_array);
     EXPECT_EQ(a.dtype(), dense.dtype());
@@ -328,7 +439,8 @@ TEST(SparseRefGpu, WritesNpzFilesSciPyReads) {
       sparse::save_npz(out / ("csr" + suffix + ".npz"), a, t != bool_);
       sparse::save_npz(out / ("csc" + suffix + ".npz"), a.tocsc());
       sparse::save_npz(out / ("coo" + suffix), a.tocoo());  // ".npz" appended, as numpy.savez does
-      for (const char* fmt : {"csr", "csc", "coo"}) {
+      sparse::save_npz(out / ("dia" + suffix + ".npz"), sparse::todia(a).with_kind(k));
+      for (const char* fmt : {"csr", "csc", "coo", "dia"}) {
         const std::filesystem::path file = out / (std::string(fmt) + suffix + ".npz");
         io::save_npy(out / (std::string(fmt) + suffix + ".dense.npy"), want);
         const sparse::loaded_npz l = sparse::load_npz(file);
