@@ -11,15 +11,15 @@
 # then run(command="bash .gpu-fft/run.sh", carry=[".gpu-fft"], timeout_s=240).
 # On the GPU machine (from the repository root): the fft module's checks in one call.
 # Budget: FFT_BUDGET seconds in all (default 235); FFT_LAYOUTS_S (60) and FFT_TESTS_S (100) cap
-# steps 1 and 3; FFT_SKIP_MEMCHECK=1 / FFT_SKIP_RACECHECK=1 leave out steps 4 / 6.
+# steps 1 and 3; FFT_SKIP_MEMCHECK=1 / FFT_SKIP_RACECHECK=1 leave out steps 5 / 6.
 # 1. layouts: the raw cuFFT study (fft/bench/layouts.cu): axis-0 variants (strided, tiles,
 #    transposes, transposing callbacks), the norm's callback variants against a pass, and which
 #    problems cuFFT plans callbacks for.
 # 2. the NumPy reference cases, made here by tests/conformance/make_fft_ref.py (NumPy 2.5.2).
 # 3. cupp_gpu_tests: FftGpu*, FftCallbacksGpu*, FftNormGpu*, the fft family's reference cases
 #    (default engine, then norm callback + column tiles forced).
-# 4. memcheck of FftNormGpu's callback and column tests (40 s at most).
-# 5. the fft bench cases next to CuPy and PyTorch (bench/compare.py --only ...).
+# 4. the fft bench cases next to CuPy and PyTorch (bench/compare.py --only ...; FFT_BENCH_CASES).
+# 5. memcheck of FftNormGpu's callback and column tests (what time is left, 40 s at most).
 # 6. racecheck of two streams and eight threads on one cached plan (what time is left, 60 s at most).
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -45,14 +45,16 @@ step tests
 filter='FftGpu*:FftCallbacksGpu*:FftNormGpu*:EvalRefGpu/Families.AgreeWithNumPy/fft:EvalRefGpu.FftNormInStoreCallbackAndColumnTiles'
 timeout "${FFT_TESTS_S:-100}" "$tests_bin" --gtest_filter="$filter" > "$OUT/tests.log" 2>&1; echo "tests rc $?"
 grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |^\[ fft \]|Failure|fft/|What|Expected|Which is|  Actual" "$OUT/tests.log" | head -80
-step memcheck
-[ "${FFT_SKIP_MEMCHECK:-0}" = 1 ] || timeout 40 compute-sanitizer --tool memcheck --leak-check no "$tests_bin" --gtest_filter='FftNormGpu.StoreCallback*:FftNormGpu.Column*:FftNormGpu.Transforms*' \
-  > "$OUT/memcheck.log" 2>&1; echo "memcheck rc $?"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | head -5
 step bench
-bench_s=$(left 25); [ "$bench_s" -gt 120 ] && bench_s=120
+bench_s=$(left 15); [ "$bench_s" -gt 120 ] && bench_s=120
 (cd "$bench_dir" && timeout "$bench_s" python3 compare.py --cupp ./cupp_bench --out "$OUT" \
-  --only fft_complex64_2p24,fft2_complex64_4096sq,rfft_float32_2p24,fft_complex64_4096sq_rows,fft_complex64_4096sq_axis0,fft_complex64_4096sq_axis0_ortho,fft_complex64_4096sq_rows_ortho,ifft_complex64_4096sq_rows,fft_complex64_2p24_ortho \
+  --only "${FFT_BENCH_CASES:-fft_complex64_2p24,fft2_complex64_4096sq,rfft_float32_2p24,fft_complex64_4096sq_rows,fft_complex64_4096sq_axis0,fft_complex64_4096sq_axis0_ortho,fft_complex64_4096sq_rows_ortho,ifft_complex64_4096sq_rows,fft_complex64_2p24_ortho}" \
   --markdown "$OUT/fft-table.md" > "$OUT/bench.log" 2>&1); echo "bench rc $?"; tail -30 "$OUT/bench.log"
+step memcheck
+mem_s=$(left 20); [ "$mem_s" -gt 40 ] && mem_s=40
+[ "${FFT_SKIP_MEMCHECK:-0}" = 1 ] || timeout "$mem_s" compute-sanitizer --tool memcheck --leak-check no "$tests_bin" \
+  --gtest_filter='FftNormGpu.StoreCallback*:FftNormGpu.Literal*:FftNormGpu.Column*:FftNormGpu.Transforms*' \
+  > "$OUT/memcheck.log" 2>&1; echo "memcheck rc $? (124: out of time)"; grep -E "ERROR SUMMARY|PASSED|FAILED" "$OUT/memcheck.log" | head -5
 step racecheck
 race_s=$(left); [ "$race_s" -gt 60 ] && race_s=60
 [ "${FFT_SKIP_RACECHECK:-0}" = 1 ] || timeout "$race_s" compute-sanitizer --tool racecheck "$tests_bin" \
