@@ -66,9 +66,11 @@ int resident_blocks(const void* fn, unsigned threads) {
 
 }  // namespace
 
-cupp::detail::routine_program program() {
-  return {.name = "cupp_random",
-          .source = "#include <cupp/random/kernels.cuh>\n",
+// broken: the test hook's programs, with CUPP_RANDOM_BROKEN_WORDS (philox.cuh's weaken()).
+cupp::detail::routine_program program(bool broken) {
+  return {.name = broken ? "cupp_random_broken" : "cupp_random",
+          .source = std::string(broken ? "#define CUPP_RANDOM_BROKEN_WORDS 1\n" : "") +
+                    "#include <cupp/random/kernels.cuh>\n",
           .kernels = {"cupp_random_transform_f32", "cupp_random_transform_f64", "cupp_random_normal_f32",
                       "cupp_random_normal_f64", "cupp_random_raw32", "cupp_random_raw64", "cupp_random_integers",
                       "cupp_random_check", "cupp_random_integers32", "cupp_random_choice_feistel"},
@@ -76,22 +78,24 @@ cupp::detail::routine_program program() {
           .headers_digest = embedded_headers_digest()};
 }
 
-cupp::detail::routine_program stream_program() {
-  return {.name = "cupp_random_stream",
-          .source = "#include <cupp/random/stream.cuh>\n",
+cupp::detail::routine_program stream_program(bool broken) {
+  return {.name = broken ? "cupp_random_stream_broken" : "cupp_random_stream",
+          .source = std::string(broken ? "#define CUPP_RANDOM_BROKEN_WORDS 1\n" : "") +
+                    "#include <cupp/random/stream.cuh>\n",
           .kernels = {"cupp_random_stream"},
           .headers = embedded_headers(),
           .headers_digest = embedded_headers_digest()};
 }
 
 const void* kernel(int device, kernel_index k) {
+  const bool b = k != k_check && broken();  // the constraint check is never broken
   if (k == k_stream) {
-    const cupp::detail::kernel_module& module =
-        cupp::detail::routine_module(device, {"random:stream", 0}, [] { return stream_program(); });
+    const cupp::detail::kernel_module& module = cupp::detail::routine_module(
+        device, {b ? "random:stream:broken" : "random:stream", 0}, [b] { return stream_program(b); });
     return module.function(0);
   }
-  const cupp::detail::kernel_module& module =
-      cupp::detail::routine_module(device, {"random:kernels", 0}, [] { return program(); });
+  const cupp::detail::kernel_module& module = cupp::detail::routine_module(
+      device, {b ? "random:kernels:broken" : "random:kernels", 0}, [b] { return program(b); });
   return module.function(k);
 }
 

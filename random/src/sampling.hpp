@@ -45,8 +45,9 @@ enum class cons { none, non_negative, positive, positive_not_nan, bounded_0_1, b
 
 // The programs: kernels.cuh's kernels in the order of kernel_index (k_stream excepted), and
 // stream.cuh's one kernel.
-cupp::detail::routine_program program();
-cupp::detail::routine_program stream_program();
+// broken: the test hook's broken generator (every Philox word x -> x^2 / 2^32).
+cupp::detail::routine_program program(bool broken = false);
+cupp::detail::routine_program stream_program(bool broken = false);
 enum kernel_index : unsigned {
   k_transform_f32 = 0, k_transform_f64, k_normal_f32, k_normal_f64, k_raw32, k_raw64, k_integers, k_check,
   k_integers32, k_choice_feistel, k_stream,
@@ -61,8 +62,9 @@ void launch(int device, kernel_index k, std::int64_t groups, void** args);
 philox_call reserve(const Philox& bits, std::uint64_t n_counters);
 
 // Test hooks (tests/gpu/random): force every launch to `blocks` x `threads` (nullopt: the default
-// shape), and make the uniform kernels return u^2 and integers skip Lemire's rejection (the
-// deliberately broken generator the statistical tests must catch).
+// shape), and the deliberately broken generator the statistical tests must catch: every kernel
+// then comes from the broken programs (each Philox word x becomes x^2 / 2^32, so every
+// distribution is off), random() also squares its uniforms and integers skip Lemire's rejection.
 void force_launch_shape(std::optional<std::int64_t> blocks, std::optional<unsigned> threads);
 void set_broken(bool broken);
 bool broken();

@@ -289,9 +289,11 @@ TEST(RandomErrors, IntegerRanges) {
             "low is out of bounds for uint64");
 }
 
-// The module's NVRTC program (every kernel of kernels.cuh) compiles for sm_90 without a GPU.
+// The module's NVRTC programs (every kernel of kernels.cuh, the samplers, and the broken hook's
+// kernels program) compile for sm_90 without a GPU.
 TEST(RandomHost, ProgramsCompileWithNvrtc) {
-  for (const cupp::detail::routine_program& p : {random::detail::program(), random::detail::stream_program()}) {
+  for (const cupp::detail::routine_program& p :
+       {random::detail::program(), random::detail::stream_program(), random::detail::program(true)}) {
     ASSERT_FALSE(p.headers.empty());
     const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
         {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,

@@ -97,17 +97,29 @@ struct philox_call {
   u32 c0, c1, c2;
 };
 
+// The test hook's deliberately broken generator (random/src/program.cpp compiles the programs a
+// second time with CUPP_RANDOM_BROKEN_WORDS): every word x becomes x^2 / 2^32, so a uniform u
+// becomes u^2 and every distribution built from the words is wrong; the statistical tests must
+// notice. Nothing else defines it.
+CUPP_RANDOM_HD u32x4 weaken(u32x4 w) {
+#ifdef CUPP_RANDOM_BROKEN_WORDS
+  CUPP_RANDOM_UNROLL
+  for (int k = 0; k < 4; ++k) w.v[k] = (u32)(((u64)w.v[k] * w.v[k]) >> 32);
+#endif
+  return w;
+}
+
 // The four words of group g's draw j: counter (base + g, j).
 CUPP_RANDOM_HD u32x4 draw(const philox_call& call, u64 g, u32 j) {
   const u64 lo = ((u64)call.c1 << 32 | call.c0) + g;
   const u32 c2 = call.c2 + (lo < g ? 1u : 0u);  // the carry into the high word
-  return philox4x32_10((u32)lo, (u32)(lo >> 32), c2, j, call.k0, call.k1);
+  return weaken(philox4x32_10((u32)lo, (u32)(lo >> 32), c2, j, call.k0, call.k1));
 }
 
 CUPP_RANDOM_HD u32x4 draw(const philox_call& call, const round_keys& keys, u64 g, u32 j) {
   const u64 lo = ((u64)call.c1 << 32 | call.c0) + g;
   const u32 c2 = call.c2 + (lo < g ? 1u : 0u);
-  return philox4x32_10((u32)lo, (u32)(lo >> 32), c2, j, keys);
+  return weaken(philox4x32_10((u32)lo, (u32)(lo >> 32), c2, j, keys));
 }
 
 // Word to [0, 1): NumPy's conversions (24 bits for float32, 53 for float64).
