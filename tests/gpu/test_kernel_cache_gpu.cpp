@@ -9,15 +9,21 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "compiler/builtin_kernels.hpp"
 #include "compiler/kernel_cache.hpp"
+#include "cupp/creation.hpp"
 #include "cupp/cuda/stream.hpp"
+#include "cupp/manipulation.hpp"
 #include "cupp/ops.hpp"
+#include "cupp/reductions.hpp"
 #include "cupp/testing/gtest.hpp"
+#include "cupp/ufunc.hpp"
+#include "expected.hpp"
 #include "gpu_support.hpp"
 #include "engine/kernel_composer.hpp"
 #include "compiler/nvrtc_program.hpp"
@@ -161,6 +167,36 @@ TEST(KernelCacheGpu, EveryLoopOfEveryOpLoads) {
     EXPECT_EQ(cache.stats().builtin_hits, builtin_ops().size());
     EXPECT_EQ(cache.stats().compiles + cache.stats().disk_hits, builtin_ops().size());
   }
+#endif
+}
+
+// A 0-d array as an operand (`a - a.mean()`, `clip(a, lo, hi)` with 0-d bounds) is read as one
+// broadcast element by a kernel of the op's built-in scalar program: no compile, right values.
+TEST(KernelCacheGpu, ZeroDimOperandsTakeTheBuiltInScalarProgram) {
+  CUPP_REQUIRE_GPU();
+#if !CUPP_TEST_AOT_KERNELS
+  GTEST_SKIP() << "built without the kernel table (CUPP_AOT_KERNELS=OFF)";
+#else
+  const std::vector<int> built = builtin_kernels().architectures();
+  kernel_cache& cache = kernel_cache::global();
+  const int arch = cache.config().arch_of(cuda::current_device());
+  if (std::find(built.begin(), built.end(), arch) == built.end()) GTEST_SKIP() << "no built-in kernels for sm_" << arch;
+  const ndarray a = cupp::arange(0.0, 1000.0, 1.0, float32);
+  const ndarray m = cupp::mean(a);  // 499.5, a 0-d float32 array
+  const std::span<const std::int64_t> scalar_shape;
+  const ndarray lo = cupp::full(scalar_shape, 100.0, float32), hi = cupp::full(scalar_shape, 900.0, float32);
+  ASSERT_EQ(m.ndim(), 0);
+  const std::uint64_t compiles = cache.stats().compiles;
+  const ndarray centred = cupp::subtract(a, m);
+  const ndarray scaled = cupp::multiply(m, a);
+  const ndarray clipped = cupp::clip(a, operand(lo), operand(hi));
+  CUPP_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(cache.stats().compiles, compiles) << "a 0-d operand compiled a program";
+  CUPP_ASSERT_ARRAY_EQUAL(centred, test::tabulate(1000, [](std::int64_t i) { return static_cast<float>(i) - 499.5f; }));
+  CUPP_ASSERT_ARRAY_EQUAL(scaled, test::tabulate(1000, [](std::int64_t i) { return 499.5f * static_cast<float>(i); }));
+  CUPP_ASSERT_ARRAY_EQUAL(clipped, test::tabulate(1000, [](std::int64_t i) {
+                            return std::clamp(static_cast<float>(i), 100.0f, 900.0f);
+                          }));
 #endif
 }
 

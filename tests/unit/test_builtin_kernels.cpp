@@ -121,11 +121,22 @@ TEST(BuiltinKernels, ScalarProgramIndexMatchesItsDescriptions) {
       continue;
     }
     ++ops;
-    EXPECT_EQ(descs.size(), op.loops.size() * ((1u << op.nin) - 2)) << op.name;
+    const std::size_t masks = (1u << op.nin) - 2;
+    EXPECT_EQ(descs.size(), op.loops.size() * 2 * masks) << op.name;
     for (std::size_t i = 0; i < descs.size(); ++i) {
       const std::optional<std::size_t> at = scalar_program_index(op, descs[i]);
       ASSERT_TRUE(at.has_value()) << op.name << " kernel " << i;
       EXPECT_EQ(*at, i) << op.name;
+      // the first half of each loop's kernels take values, the second broadcast elements
+      const operand_access single = i / masks % 2 == 0 ? operand_access::value : operand_access::broadcast;
+      const unsigned mask = static_cast<unsigned>(i % masks) + 1;
+      for (std::size_t k = 0; k < descs[i].inputs.size(); ++k)
+        EXPECT_EQ(descs[i].inputs[k].access, mask >> k & 1u ? single : operand_access::dense) << op.name << " kernel " << i;
+    }
+    if (op.nin == 3) {  // one input a value and another a broadcast element: not in the program
+      kernel_desc mixed = descs[masks - 1];  // inputs 1 and 2 values
+      mixed.inputs[2].access = operand_access::broadcast;
+      EXPECT_FALSE(scalar_program_index(op, mixed).has_value()) << op.name;
     }
     for (std::size_t loop = 0; loop < op.loops.size(); ++loop)
       EXPECT_FALSE(scalar_program_index(op, all_loops_desc(op, loop, index_width::i32)).has_value()) << op.name;
@@ -140,7 +151,7 @@ TEST(BuiltinKernels, ScalarProgramIndexMatchesItsDescriptions) {
   EXPECT_GE(ops, 30u);  // add, subtract, ..., where, clip: 38 today
   const composed_program p = compose_scalar_program(*find_op("add"), index_width::i32);
   EXPECT_EQ(p.name, "cupp_add_scalars");
-  EXPECT_EQ(p.kernels.size(), find_op("add")->loops.size() * 2);
+  EXPECT_EQ(p.kernels.size(), find_op("add")->loops.size() * 4);
 }
 
 // The copy op's cast program: every (from, to) pair and the fills, each at its own index.
@@ -170,14 +181,16 @@ TEST(BuiltinKernels, LibraryHoldsEveryBuiltinOpsProgram) {
   const std::vector<int> archs = table.architectures();
   ASSERT_FALSE(archs.empty()) << "built with CUPP_AOT_KERNELS=ON but the table is empty";
   const std::vector<program_source> programs = builtin_programs();
-  std::size_t elementwise = 0, reductions = 0;
+  std::size_t elementwise = 0, reductions = 0, scans = 0;
   for (const op_spec& op : builtin_ops()) elementwise += op.nin >= 2 ? 2 : 1;  // all-loops (+ scalar) program
   for (const program_source& p : programs)
     reductions += p.name.starts_with("cupp_reduce_") || p.name.starts_with("cupp_arg") || p.name == "cupp_std" ||
                   p.name == "cupp_var" || p.name.starts_with("cupp_nan") || p.name.starts_with("cupp_moments");
+  for (const program_source& p : programs) scans += p.name.starts_with("cupp_scan_");
+  EXPECT_GE(scans, 40u) << "cumsum and cumprod of every dtype, with their NaN-skipping forms";
   std::size_t routines = 0;
   for (const routine_program_instance& r : every_routine_program()) routines += r.program.headers.empty();
-  EXPECT_EQ(programs.size(), elementwise + reductions + routines + 1);  // + the copy op's cast program
+  EXPECT_EQ(programs.size(), elementwise + reductions + scans + routines + 1);  // + the copy op's cast program
   EXPECT_GT(routines, 50u) << "every routine program instantiation";
   EXPECT_GT(reductions, 100u) << "sum, prod, max, min, any, all of every dtype in three layouts";
   EXPECT_EQ(table.size(), programs.size() * archs.size());
@@ -237,7 +250,7 @@ TEST(BuiltinKernels, CacheMissLoadsABuiltinProgramWithoutNvrtc) {
     return program_source{p.name, p.source, p.kernels, {}};
   });
   ASSERT_NE(scalars, nullptr);
-  EXPECT_EQ(scalars->size(), add.loops.size() * 2);
+  EXPECT_EQ(scalars->size(), add.loops.size() * 4);  // values and broadcast elements, either input
   int composed = 0;
   for (int i = 0; i < 2; ++i)
     EXPECT_EQ(cache.get_if_builtin(0, {"not_builtin"}, [&] {
@@ -286,7 +299,7 @@ TEST(BuiltinKernels, UsedBuiltinProgramsAreKeptOnDisk) {
   second->get(0, {"add", 1}, all_loops);
   const kernel_module* m = second->get_if_builtin(0, {"add", scalar_variant(index_width::i32)}, scalars);
   ASSERT_NE(m, nullptr);
-  EXPECT_EQ(m->size(), add.loops.size() * 2);
+  EXPECT_EQ(m->size(), add.loops.size() * 4);
   EXPECT_EQ(second->stats().builtin_hits, 0u);
   EXPECT_EQ(second->stats().disk_hits, 2u);
   EXPECT_EQ(nvrtc_compile_count(), before) << "nothing compiles either way";

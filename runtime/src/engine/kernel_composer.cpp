@@ -141,16 +141,19 @@ std::vector<kernel_desc> scalar_descs(const op_spec& op, index_width width) {
   const unsigned masks = value_masks(op);
   for (std::size_t loop = 0; loop < op.loops.size(); ++loop) {
     const loop_spec& l = op.loops[loop];
-    for (unsigned mask = 1; mask <= masks; ++mask) {
-      kernel_desc d;
-      d.loop = loop;
-      d.contiguous = true;
-      d.vec = array_vec(l, mask);
-      d.width = width;
-      for (std::size_t k = 0; k < l.in.size(); ++k)
-        d.inputs.push_back({mask >> k & 1u ? operand_access::value : operand_access::dense, l.in[k]});
-      for (type_id t : l.out) d.outputs.push_back({operand_access::dense, t});
-      descs.push_back(d);
+    for (const operand_access single : {operand_access::value, operand_access::broadcast}) {
+      for (unsigned mask = 1; mask <= masks; ++mask) {
+        kernel_desc d;
+        d.loop = loop;
+        d.contiguous = true;
+        // The launcher's width: 16 bytes of the widest operand in memory (a broadcast one counts).
+        d.vec = array_vec(l, single == operand_access::value ? mask : 0u);
+        d.width = width;
+        for (std::size_t k = 0; k < l.in.size(); ++k)
+          d.inputs.push_back({mask >> k & 1u ? single : operand_access::dense, l.in[k]});
+        for (type_id t : l.out) d.outputs.push_back({operand_access::dense, t});
+        descs.push_back(d);
+      }
     }
   }
   return descs;
@@ -161,16 +164,21 @@ std::optional<std::size_t> scalar_program_index(const op_spec& op, const kernel_
   if (masks == 0 || !d.contiguous || d.tiled || d.has_where || d.loop >= op.loops.size()) return std::nullopt;
   const loop_spec& loop = op.loops[d.loop];
   unsigned mask = 0;
+  std::optional<operand_access> single;  // value or broadcast: one kind for every such input
   for (std::size_t k = 0; k < d.inputs.size(); ++k) {
+    const operand_access a = d.inputs[k].access;
     if (d.inputs[k].storage != loop.in[k]) return std::nullopt;
-    if (d.inputs[k].access == operand_access::value) mask |= 1u << k;
-    else if (d.inputs[k].access != operand_access::dense) return std::nullopt;
+    if (a == operand_access::dense) continue;
+    if ((a != operand_access::value && a != operand_access::broadcast) || (single && *single != a)) return std::nullopt;
+    single = a;
+    mask |= 1u << k;
   }
   if (mask == 0 || mask > masks) return std::nullopt;
   for (std::size_t k = 0; k < d.outputs.size(); ++k)
     if (d.outputs[k].access != operand_access::dense || d.outputs[k].storage != loop.out[k]) return std::nullopt;
-  if (d.vec != array_vec(loop, mask)) return std::nullopt;
-  return d.loop * masks + (mask - 1);
+  const bool broadcast = *single == operand_access::broadcast;
+  if (d.vec != array_vec(loop, broadcast ? 0u : mask)) return std::nullopt;
+  return (d.loop * 2 + (broadcast ? 1 : 0)) * masks + (mask - 1);
 }
 
 std::uint64_t scalar_variant(index_width width) { return width == index_width::i64 ? 7 : 5; }

@@ -99,12 +99,13 @@ bool in_all_loops_program(const op_spec& op, const kernel_desc& desc);
 std::uint64_t all_loops_variant(index_width width);
 
 // The scalar program of an op with two or more inputs: every loop, once for each way of passing
-// some (not all) of its inputs as values (kernel parameters), the other inputs and the outputs
-// contiguous in the loop's dtypes: what `a * 2.0`, `where(m, a, 0.0)` and `clip(a, lo, hi)`
-// launch. It is built into the library ahead of time (routines/builtin_programs.hpp), and the
-// launcher takes a kernel from it only where it is built in: a run-time compile keeps one
-// kernel per description. Kernel `loop * (2^nin - 2) + (mask - 1)` passes the inputs of `mask`'s
-// set bits as values.
+// some (not all) of its inputs as values (kernel parameters), and once for each way of reading
+// them as one broadcast element (0-d arrays), the other inputs and the outputs contiguous in the
+// loop's dtypes: what `a * 2.0`, `where(m, a, 0.0)`, `clip(a, lo, hi)` and `a - a.mean()` launch.
+// It is built into the library ahead of time (routines/builtin_programs.hpp), and the launcher
+// takes a kernel from it only where it is built in: a run-time compile keeps one kernel per
+// description. Kernel `(2 * loop + b) * (2^nin - 2) + (mask - 1)` passes the inputs of `mask`'s
+// set bits as values (b = 0) or broadcast elements (b = 1).
 std::vector<kernel_desc> scalar_descs(const op_spec& op, index_width width);
 // The index of `desc`'s kernel in the scalar program, or nullopt when it holds none like it.
 std::optional<std::size_t> scalar_program_index(const op_spec& op, const kernel_desc& desc);

@@ -11,6 +11,7 @@
 #include "engine/internal.hpp"
 #include "engine/kernel_composer.hpp"
 #include "engine/reduce_common.hpp"
+#include "engine/scan_composer.hpp"
 
 namespace cupp::detail {
 
@@ -99,6 +100,39 @@ void add_arg_and_moment_reductions(std::vector<program_source>& programs) {
   }
 }
 
+// cumsum and cumprod (nancumsum and nancumprod of inexact dtypes) of every dtype along one axis
+// whose other dimensions collapse to one, in the dtype the scan picks (NumPy's default result):
+// the thread-per-line and the tiled row scans.
+void add_scans(std::vector<program_source>& programs) {
+  for (const std::string_view name : {"add", "multiply"}) {
+    const op_spec* op = find_op(name);
+    if (op == nullptr || op->nin != 2 || op->nout != 1) continue;
+    for (int t = 0; t < static_cast<int>(n_builtin_types); ++t) {
+      const type_id in = static_cast<type_id>(t);
+      const type_id acc = engine::default_result(*op, dtype(in)).id();
+      std::size_t loop = 0;
+      try {
+        loop = engine::combining_loop(*op, acc, "accumulate");
+      } catch (const std::exception&) {  // no loop combines this dtype
+        continue;
+      }
+      for (const scan_map map : {scan_map::cast, name == "add" ? scan_map::nan_to_zero : scan_map::nan_to_one}) {
+        if (map != scan_map::cast && !is_inexact(in)) continue;
+        for (const scan_class layout : {scan_class::lines, scan_class::rows}) {
+          scan_desc d;
+          d.loop = loop;
+          d.acc = acc;
+          d.in = in;
+          d.layout = layout;
+          d.kept = 1;
+          d.map = map;
+          programs.push_back(source_of(compose_scan(*op, d)));
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<program_source> builtin_programs() {
@@ -110,6 +144,7 @@ std::vector<program_source> builtin_programs() {
   programs.push_back(source_of(compose_cast_program(engine::copy_op_spec(), index_width::i32)));
   add_reductions(programs);
   add_arg_and_moment_reductions(programs);
+  add_scans(programs);
   for (const routine_program_instance& r : every_routine_program()) {
     program_source p = r.program.to_source();
     if (p.headers.empty()) programs.push_back(std::move(p));  // modules' programs are not built in

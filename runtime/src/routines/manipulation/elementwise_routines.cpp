@@ -271,10 +271,14 @@ ndarray where(const operand& condition, const operand& x, const operand& y) {
   if (condition.is_array()) guard.emplace(condition.array().device());
   else if (x.is_array()) guard.emplace(x.array().device());
   else if (y.is_array()) guard.emplace(y.array().device());
-  // Weak scalars become NumPy's np.asarray(value) and are cast unsafely to the common dtype in the
-  // kernel; arrays are cast in the kernel too (no copies).
-  const ndarray xs = x.is_array() ? x.array() : default_scalar_array(x.scalar());
-  const ndarray ys = y.is_array() ? y.array() : default_scalar_array(y.scalar());
+  // Weak scalars become NumPy's np.asarray(value), cast unsafely to the common dtype (0-d, so
+  // that the kernel reads them as one element of its own dtype: the op's built-in scalar program
+  // holds that kernel); arrays are cast in the kernel (no copies).
+  const auto scalar_array = [&](const weak_scalar& s) {
+    return astype(default_scalar_array(s), common, casting::unsafe);
+  };
+  const ndarray xs = x.is_array() ? x.array() : scalar_array(x.scalar());
+  const ndarray ys = y.is_array() ? y.array() : scalar_array(y.scalar());
   const op_spec& op = detail::where_op();
   std::size_t loop = 0;
   while (loop < op.loops.size() && op.loops[loop].out[0] != common.id()) ++loop;
