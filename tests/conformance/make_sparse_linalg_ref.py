@@ -70,7 +70,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "sparse-linalg-ref"
     os.makedirs(out, exist_ok=True)
     manifest = {"scipy": scipy.__version__, "numpy": np.__version__, "solve": [], "eigsh": [], "svds": [],
-                "norm": [], "spsolve": [], "onenormest": []}
+                "norm": [], "spsolve": [], "onenormest": [], "lsq": [], "triangular": [], "expm": []}
     rng = np.random.default_rng(29)
     systems = {
         "spd": poisson2d(12),
@@ -81,7 +81,8 @@ def main():
     }
     solvers = {"cg": ["spd", "ill", "herm"], "cgs": ["spd", "nonsym"], "bicg": ["spd", "nonsym", "herm"],
                "bicgstab": ["spd", "nonsym", "herm"], "gmres": ["spd", "nonsym", "indef", "ill", "herm"],
-               "minres": ["spd", "indef", "ill"]}
+               "minres": ["spd", "indef", "ill"], "qmr": ["spd", "nonsym", "herm"], "tfqmr": ["spd", "nonsym", "herm"],
+               "lgmres": ["spd", "nonsym", "indef", "herm"], "gcrotmk": ["spd", "nonsym", "indef", "herm"]}
     for solver, names in solvers.items():
         fn = getattr(spla, solver)
         for name in names:
@@ -102,7 +103,10 @@ def main():
                         if limited:
                             kw["maxiter"] = 3
                         if m is not None:
-                            kw["M"] = m
+                            if solver == "qmr":  # SciPy's qmr needs both or neither
+                                kw["M1"], kw["M2"] = m, sp.identity(n, dtype=dtype, format="csr")
+                            else:
+                                kw["M"] = m
                         x, info = fn(a, b, **kw)
                         case = f"{solver}_{name}_{np.dtype(dtype).name}_{'M' if prec else 'noM'}_{'lim' if limited else 'full'}"
                         save(out, case, a, b=b, x=np.asarray(x), info=np.array(info),
@@ -143,6 +147,38 @@ def main():
     sq = indefinite(60, 21)
     save(out, "onenormest_indef", sq, est=np.array(spla.onenormest(sq)), exact=np.array(spla.norm(sq, 1)))
     manifest["onenormest"].append("onenormest_indef")
+    # lsqr / lsmr: tall, wide and square systems, with and without damping
+    for name, a in [("tall", sp.random(200, 80, density=0.08, random_state=np.random.default_rng(31)) + sp.eye(200, 80)),
+                    ("wide", sp.random(60, 150, density=0.08, random_state=np.random.default_rng(32)) + sp.eye(60, 150)),
+                    ("square", convection(9))]:
+        a = sp.csr_matrix(a)
+        b = rng.standard_normal(a.shape[0])
+        for damp in (0.0, 0.3):
+            r = spla.lsqr(a, b, damp=damp)
+            case = f"lsqr_{name}_{damp}"
+            save(out, case, a, b=b, x=r[0], istop=np.array(r[1]), itn=np.array(r[2]), damp=np.array(damp))
+            manifest["lsq"].append({"case": case, "solver": "lsqr"})
+            r = spla.lsmr(a, b, damp=damp)
+            case = f"lsmr_{name}_{damp}"
+            save(out, case, a, b=b, x=r[0], istop=np.array(r[1]), itn=np.array(r[2]), damp=np.array(damp))
+            manifest["lsq"].append({"case": case, "solver": "lsmr"})
+    # spsolve_triangular: lower, upper, unit diagonal, 1-D and 2-D b
+    base = convection(8) + sp.diags(np.full(64, 3.0))
+    for lower in (True, False):
+        for unit in (False, True):
+            t = sp.tril(base) if lower else sp.triu(base)
+            t = sp.csr_matrix(t)
+            b = rng.standard_normal((64, 2)) if unit else rng.standard_normal(64)
+            x = spla.spsolve_triangular(t, b, lower=lower, unit_diagonal=unit)
+            case = f"triangular_{'L' if lower else 'U'}_{'unit' if unit else 'diag'}"
+            save(out, case, t, b=b, x=x)
+            manifest["triangular"].append({"case": case, "lower": lower, "unit": unit})
+    # expm_multiply: a nonsymmetric and a shifted (large trace) matrix
+    for name, a in [("nonsym", convection(7) * -0.3), ("shifted", indefinite(60, 14) * 0.5 + sp.identity(60) * 3)]:
+        a = sp.csr_matrix(a)
+        b = rng.standard_normal(a.shape[0])
+        save(out, "expm_" + name, a, b=b, x=spla.expm_multiply(a, b))
+        manifest["expm"].append("expm_" + name)
     # spsolve
     for name, a in [("banded", convection(12)), ("indef", indefinite(100, 2)),
                     ("complex", complex_hpd(60, 3))]:

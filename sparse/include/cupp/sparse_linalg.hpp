@@ -15,7 +15,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "cupp/ndarray.hpp"
 #include "cupp/sparse.hpp"
@@ -138,6 +140,99 @@ struct minres_options {
 };
 solve_result minres(const LinearOperator& A, const ndarray& b, const minres_options& options = {});
 
+// qmr (SciPy's port of Freund and Nachtigal's QMR without look-ahead): left and right
+// preconditioners M1, M2 (both need rmatvec; identity when absent); A needs rmatvec. info -10 ..
+// -15: SciPy's rho, beta, gamma, delta, epsilon and xi breakdowns. Two host reads per iteration.
+struct qmr_options {
+  ndarray x0{};
+  double rtol = 1e-5;
+  double atol = 0.0;
+  std::optional<std::int64_t> maxiter{};
+  std::optional<LinearOperator> M1{};
+  std::optional<LinearOperator> M2{};
+  std::function<void(const ndarray&)> callback{};
+};
+solve_result qmr(const LinearOperator& A, const ndarray& b, const qmr_options& options = {});
+
+// tfqmr (Freund's transpose-free QMR, SciPy's port): iterative_options (check_every unused);
+// maxiter defaults to min(10000, 10 N); convergence is SciPy's tau sqrt(k + 1) < max(atol,
+// rtol ||r0||); info -1 on the <r*, v> = 0 breakdown. One host read per iteration.
+solve_result tfqmr(const LinearOperator& A, const ndarray& b, const iterative_options& options = {});
+
+// lgmres (Baker, Jessup and Manteuffel's LGMRES, SciPy's): inner_m Arnoldi steps per outer
+// iteration augmented by the last outer_k error approximations; outer_v, when given, is SciPy's
+// in/out list of (v, A v or null) pairs kept between calls. maxiter defaults to 1000 (outer
+// iterations). The Arnoldi process is flexible GMRES with classical Gram-Schmidt twice (one host
+// read per step) and the small least-squares problem by Givens rotations on the host.
+struct lgmres_options {
+  ndarray x0{};
+  double rtol = 1e-5;
+  double atol = 0.0;
+  std::int64_t maxiter = 1000;
+  std::optional<LinearOperator> M{};
+  std::function<void(const ndarray&)> callback{};
+  std::int64_t inner_m = 30;
+  std::int64_t outer_k = 3;
+  std::vector<std::pair<ndarray, ndarray>>* outer_v = nullptr;
+  bool store_outer_Av = true;
+  bool prepend_outer_v = false;
+};
+solve_result lgmres(const LinearOperator& A, const ndarray& b, const lgmres_options& options = {});
+
+// gcrotmk (Hicken and Zingg's GCROT(m, k), SciPy's): m inner steps, k kept vectors (default m),
+// truncate 'oldest' or 'smallest'. SciPy's CU and discard_C (a subspace carried between calls)
+// are not offered. info: 0 converged, else the number of outer iterations run.
+struct gcrotmk_options {
+  ndarray x0{};
+  double rtol = 1e-5;
+  double atol = 0.0;
+  std::int64_t maxiter = 1000;
+  std::optional<LinearOperator> M{};
+  std::function<void(const ndarray&)> callback{};
+  std::int64_t m = 20;
+  std::optional<std::int64_t> k{};
+  std::string truncate = "oldest";
+};
+solve_result gcrotmk(const LinearOperator& A, const ndarray& b, const gcrotmk_options& options = {});
+
+// lsqr and lsmr (Paige and Saunders; Fong and Saunders): least squares min ||A x - b||^2 +
+// damp^2 ||x||^2 for any (M, N) A with rmatvec. SciPy's result tuples; istop 0-7 as SciPy's
+// messages. x is float64 (complex128 for complex data), as SciPy's. Two host reads per iteration
+// (lsmr: three), of the Golub-Kahan norms.
+struct lsqr_options {
+  double damp = 0.0;
+  double atol = 1e-6;
+  double btol = 1e-6;
+  double conlim = 1e8;
+  std::optional<std::int64_t> iter_lim{};  // default 2 N
+  bool calc_var = false;
+  ndarray x0{};
+};
+struct lsqr_result {
+  ndarray x;
+  int istop = 0;
+  std::int64_t itn = 0;
+  double r1norm = 0, r2norm = 0, anorm = 0, acond = 0, arnorm = 0, xnorm = 0;
+  ndarray var;  // (N,) float64: zeros unless calc_var
+};
+lsqr_result lsqr(const LinearOperator& A, const ndarray& b, const lsqr_options& options = {});
+
+struct lsmr_options {
+  double damp = 0.0;
+  double atol = 1e-6;
+  double btol = 1e-6;
+  double conlim = 1e8;
+  std::optional<std::int64_t> maxiter{};  // default min(M, N)
+  ndarray x0{};
+};
+struct lsmr_result {
+  ndarray x;
+  int istop = 0;
+  std::int64_t itn = 0;
+  double normr = 0, normar = 0, normA = 0, condA = 0, normx = 0;
+};
+lsmr_result lsmr(const LinearOperator& A, const ndarray& b, const lsmr_options& options = {});
+
 // ---- eigenvalues and singular values
 // eigsh(A, k=6, which='LM', v0, ncv, maxiter, tol, return_eigenvectors) for a real symmetric or
 // complex Hermitian A: thick-restart Lanczos (the symmetric Krylov-Schur method ARPACK's implicit
@@ -197,5 +292,36 @@ double onenormest(const LinearOperator& A, int t = 2, int itmax = 5);
 ndarray spsolve(const csr& A, const ndarray& b);
 inline ndarray spsolve(const csc& A, const ndarray& b) { return spsolve(A.tocsr(), b); }
 inline ndarray spsolve(const coo& A, const ndarray& b) { return spsolve(A.tocsr(), b); }
+
+// expm_multiply(A, B, start, stop, num, endpoint, traceA): exp(t A) B by Al-Mohy and Higham's
+// method (SciPy's parameters, theta table and stopping test); without start/stop/num/endpoint the
+// action at t = 1, else a (num, *B.shape) stack at numpy.linspace(start, stop, num, endpoint)
+// (each step from the previous one: SciPy's interval core 0). float64 / complex128 results.
+struct expm_multiply_options {
+  std::optional<double> start{};
+  std::optional<double> stop{};
+  std::optional<std::int64_t> num{};
+  std::optional<bool> endpoint{};
+  std::optional<double> traceA{};
+};
+ndarray expm_multiply(const csr& A, const ndarray& B, const expm_multiply_options& options = {});
+
+// spsolve_triangular(A, b, lower=True, overwrite_A, overwrite_b, unit_diagonal): cuSPARSE's SpSV
+// on the GPU (one analysis, one solve per column of b). Only the named triangle is read; SciPy's
+// LinAlgError "A is singular: zero entry on diagonal." for a zero diagonal entry (unless
+// unit_diagonal); dtype promote_types(promote_types(A, float32), b). overwrite_* change nothing.
+struct spsolve_triangular_options {
+  bool lower = true;
+  bool overwrite_A = false;
+  bool overwrite_b = false;
+  bool unit_diagonal = false;
+};
+ndarray spsolve_triangular(const csr& A, const ndarray& b, const spsolve_triangular_options& options = {});
+inline ndarray spsolve_triangular(const csc& A, const ndarray& b, const spsolve_triangular_options& options = {}) {
+  return spsolve_triangular(A.tocsr(), b, options);
+}
+inline ndarray spsolve_triangular(const coo& A, const ndarray& b, const spsolve_triangular_options& options = {}) {
+  return spsolve_triangular(A.tocsr(), b, options);
+}
 
 }  // namespace cupp::sparse::linalg

@@ -11,6 +11,7 @@
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/linalg.hpp"
+#include "cupp/manipulation.hpp"
 #include "cupp/reduction_kernel.hpp"
 #include "cupp/sparse_linalg.hpp"
 #include "cupp/ufunc.hpp"
@@ -82,7 +83,8 @@ ndarray nrm2sq(const ndarray& x) {
 
 ndarray dotc(const ndarray& a, const ndarray& b) { return cupp::vdot(a, b); }
 
-system make_system(const char* name, const LinearOperator& A, const ndarray& b, const ndarray& x0) {
+system make_system(const char* name, const LinearOperator& A, const ndarray& b, const ndarray& x0,
+                   const LinearOperator* M) {
   const shape2 s = A.shape();
   if (s[0] != s[1])
     throw ValueError("expected square matrix, but got shape=(" + std::to_string(s[0]) + ", " +
@@ -95,14 +97,17 @@ system make_system(const char* name, const LinearOperator& A, const ndarray& b, 
   if (b.is_null() || !vector_ok(b))
     throw ValueError(std::string(name) + ": shapes of A " + a_shape + " and b " +
                      (b.is_null() ? std::string("None") : shape_text(b)) + " are incompatible");
+  if (!x0.is_null() && !vector_ok(x0))
+    throw ValueError(std::string(name) + ": shapes of A " + a_shape + " and x0 " + shape_text(x0) +
+                     " are incompatible");
+  if (M && (M->shape()[0] != n || M->shape()[1] != n))
+    throw ValueError(std::string(name) + ": matrix and preconditioner have different shapes: " + a_shape + " and (" +
+                     std::to_string(M->shape()[0]) + ", " + std::to_string(M->shape()[1]) + ")");
   system sys;
   sys.n = n;
   sys.type = solver_type(A.dtype(), b.dtype());
   sys.b = cupp::astype(b.reshape({n}), sys.type, casting::unsafe, false);
   if (!x0.is_null()) {
-    if (!vector_ok(x0))
-      throw ValueError(std::string(name) + ": shapes of A " + a_shape + " and x0 " + shape_text(x0) +
-                       " are incompatible");
     sys.x = cupp::astype(x0.reshape({n}), sys.type, casting::unsafe, true);
     sys.x0_given = true;
   } else {
@@ -117,5 +122,21 @@ double get_atol(const char* name, double bnrm2, double atol, double rtol) {
                      "; if set, `atol` must be a real, non-negative number.");
   return std::max(atol, rtol * bnrm2);
 }
+
+std::vector<std::complex<double>> read_values(std::initializer_list<ndarray> values) {
+  std::vector<ndarray> parts;
+  parts.reserve(values.size());
+  for (const ndarray& v : values) parts.push_back(cupp::astype(v.reshape({1}), complex128, casting::unsafe, false));
+  return cupp::concatenate(parts).to_vector<std::complex<double>>();
+}
+
+operand scalar_for(std::complex<double> v, const cupp::dtype& type) {
+  if (is_complex(type)) return operand(v);
+  return operand(v.real());
+}
+
+double norm_host(const ndarray& x) { return std::sqrt(nrm2sq(x).item<double>()); }
+
+ndarray as_type(const ndarray& v, const cupp::dtype& type) { return cupp::astype(v, type, casting::unsafe, false); }
 
 }  // namespace cupp::sparse::linalg::detail

@@ -2,13 +2,16 @@
 // share, the device-scalar kernels of the Krylov recurrences, and SciPy's make_system checks.
 #pragma once
 
+#include <complex>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "cupp/dtype.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/sparse.hpp"
+#include "cupp/ufunc.hpp"
 
 namespace cupp::sparse::linalg {
 class LinearOperator;
@@ -43,8 +46,21 @@ struct system {
   ndarray b, x;
   bool x0_given = false;
 };
-system make_system(const char* name, const LinearOperator& A, const ndarray& b, const ndarray& x0);
+// M, when given, must be (N, N) (SciPy's check, made before any device work).
+system make_system(const char* name, const LinearOperator& A, const ndarray& b, const ndarray& x0,
+                   const LinearOperator* M = nullptr);
 // SciPy's _get_atol_rtol: ValueError for a negative or NaN atol; max(atol, rtol * bnrm2).
 double get_atol(const char* name, double bnrm2, double atol, double rtol);
+
+// Several device scalars (0-d or 1-element arrays, any numeric dtype) read to the host in one
+// transfer, as complex<double> (the solvers' one read per step).
+std::vector<std::complex<double>> read_values(std::initializer_list<ndarray> values);
+// A host scalar as an element-wise operand for arrays of `type`: a Python complex for complex
+// types, its real part (a Python float) for real ones, so a real solve never turns complex.
+operand scalar_for(std::complex<double> v, const cupp::dtype& type);
+// sqrt(nrm2sq(x)) read to the host.
+double norm_host(const ndarray& x);
+// The product of an operator cast to the solver dtype `type` (no copy when it already is).
+ndarray as_type(const ndarray& v, const cupp::dtype& type);
 
 }  // namespace cupp::sparse::linalg::detail

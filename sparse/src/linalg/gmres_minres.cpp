@@ -56,9 +56,7 @@ solve_result gmres(const LinearOperator& A, const ndarray& b0, const gmres_optio
   if (callback_type != "x" && callback_type != "pr_norm" && callback_type != "legacy")
     throw ValueError("Unknown callback_type: '" + callback_type + "'");
   if (!o.callback_x && !o.callback_pr) callback_type.clear();  // SciPy: no callback, no legacy counting
-  detail::system sys = detail::make_system("gmres", A, b0, o.x0);
-  if (o.M && (o.M->shape()[0] != sys.n || o.M->shape()[1] != sys.n))
-    throw ValueError("gmres: matrix and preconditioner have different shapes");
+  detail::system sys = detail::make_system("gmres", A, b0, o.x0, o.M ? &*o.M : nullptr);
   const i64 n = sys.n;
   const ndarray b = sys.b;
   ndarray x = sys.x;
@@ -166,9 +164,7 @@ solve_result gmres(const LinearOperator& A, const ndarray& b0, const gmres_optio
 }
 
 solve_result minres(const LinearOperator& A, const ndarray& b0, const minres_options& o) {
-  detail::system sys = detail::make_system("minres", A, b0, o.x0);
-  if (o.M && (o.M->shape()[0] != sys.n || o.M->shape()[1] != sys.n))
-    throw ValueError("minres: matrix and preconditioner have different shapes");
+  detail::system sys = detail::make_system("minres", A, b0, o.x0, o.M ? &*o.M : nullptr);
   const i64 n = sys.n;
   const ndarray b = sys.b;
   ndarray x = sys.x;

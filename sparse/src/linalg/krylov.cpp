@@ -114,13 +114,6 @@ int every_of(const iterative_options& o) {
 ndarray precond(const std::optional<LinearOperator>& M, const ndarray& x) { return M ? M->matvec(x) : x; }
 ndarray rapply(const std::optional<LinearOperator>& M, const ndarray& x) { return M ? M->rmatvec(x) : x; }
 
-void check_preconditioner(const std::optional<LinearOperator>& M, std::int64_t n, const char* name) {
-  if (M && (M->shape()[0] != n || M->shape()[1] != n))
-    throw ValueError(std::string(name) + ": matrix and preconditioner have different shapes: (" + std::to_string(n) +
-                     ", " + std::to_string(n) + ") and (" + std::to_string(M->shape()[0]) + ", " +
-                     std::to_string(M->shape()[1]) + ")");
-}
-
 struct setup {
   detail::system sys;
   i64 maxiter = 0;
@@ -130,8 +123,7 @@ struct setup {
 
 setup prepare(const char* name, const LinearOperator& A, const ndarray& b, const iterative_options& o) {
   setup s;
-  s.sys = detail::make_system(name, A, b, o.x0);
-  check_preconditioner(o.M, s.sys.n, name);
+  s.sys = detail::make_system(name, A, b, o.x0, o.M ? &*o.M : nullptr);
   if (o.maxiter && *o.maxiter < 0) throw ValueError(std::string(name) + ": maxiter must be >= 0");
   s.maxiter = o.maxiter.value_or(s.sys.n * 10);
   s.bnrm2 = std::sqrt(nrm2sq(s.sys.b).item<double>());

@@ -23,6 +23,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/io.hpp"
 #include "cupp/linalg.hpp"
+#include "cupp/linalg_solvers.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/sparse.hpp"
 #include "cupp/sparse_linalg.hpp"
@@ -85,7 +86,7 @@ TEST(SparseLinalgGpu, KrylovSolversReachTheToleranceOnPoisson) {
     const sp::csr A = poisson(16, t);
     const ndarray b = rand_vec(256, t, 7);
     const double rtol = t == float32 ? 1e-4 : 1e-8;
-    for (const char* name : {"cg", "cgs", "bicg", "bicgstab", "gmres", "minres"}) {
+    for (const char* name : {"cg", "cgs", "bicg", "bicgstab", "gmres", "minres", "qmr", "tfqmr", "lgmres", "gcrotmk"}) {
       sla::solve_result r;
       const std::string s = name;
       if (s == "cg") r = sla::cg(A, b, {.rtol = rtol});
@@ -93,11 +94,16 @@ TEST(SparseLinalgGpu, KrylovSolversReachTheToleranceOnPoisson) {
       else if (s == "bicg") r = sla::bicg(A, b, {.rtol = rtol});
       else if (s == "bicgstab") r = sla::bicgstab(A, b, {.rtol = rtol});
       else if (s == "gmres") r = sla::gmres(A, b, {.rtol = rtol, .restart = 40});
+      else if (s == "qmr") r = sla::qmr(A, b, {.rtol = rtol});
+      else if (s == "tfqmr") r = sla::tfqmr(A, b, {.rtol = rtol});
+      else if (s == "lgmres") r = sla::lgmres(A, b, {.rtol = rtol});
+      else if (s == "gcrotmk") r = sla::gcrotmk(A, b, {.rtol = rtol});
       else r = sla::minres(A, b, {.rtol = rtol});
       EXPECT_EQ(r.info, 0) << name << " " << t;
       EXPECT_EQ(r.x.dtype(), t) << name;
       const double res = nrm(b - A.dot(r.x)) / nrm(b);
-      EXPECT_LE(res, (s == "minres" ? 50 : 2) * rtol) << name << " " << t;
+      // minres tests ||r|| / (||A|| ||x||); tfqmr a bound tau sqrt(k + 1) on the residual
+      EXPECT_LE(res, (s == "minres" ? 50 : s == "tfqmr" ? 4 : 2) * rtol) << name << " " << t;
     }
   }
 }
@@ -185,6 +191,142 @@ TEST(SparseLinalgGpu, SpsolveNormOnenormest) {
   EXPECT_GE(est, 4.0);
 }
 
+TEST(SparseLinalgGpu, LeastSquaresLsqrLsmr) {
+  CUPP_REQUIRE_GPU();
+  // a tall full-rank A: the least-squares solution satisfies A^T (A x - b) = 0
+  const std::int64_t m = 300, n = 120;
+  std::vector<double> dense(m * n, 0.0);
+  unsigned seed = 5;
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      seed = seed * 1103515245u + 12345u;
+      if ((seed >> 16) % 7 == 0 || i == j) dense[i * n + j] = ((seed >> 8) % 1000) / 250.0 - 2.0 + (i == j ? 4 : 0);
+    }
+  const ndarray Ad = cupp::asarray(dense).reshape({m, n});
+  const sp::csr A = sp::csr_matrix(Ad);
+  const ndarray b = rand_vec(m, float64, 21);
+  const sla::lsqr_result r = sla::lsqr(A, b, {.atol = 1e-12, .btol = 1e-12});
+  EXPECT_GE(r.istop, 1);
+  EXPECT_LE(r.istop, 2);
+  EXPECT_EQ(r.x.dtype(), float64);
+  const double g = nrm(cupp::matmul(Ad.T(), A.dot(r.x) - b)) / (nrm(b) * 50);
+  EXPECT_LE(g, 1e-9);
+  EXPECT_NEAR(r.r1norm, nrm(A.dot(r.x) - b), 1e-8 * nrm(b));
+  const sla::lsmr_result q = sla::lsmr(A, b, {.atol = 1e-12, .btol = 1e-12, .maxiter = 1000});
+  EXPECT_GE(q.istop, 1);
+  EXPECT_LE(q.istop, 2);
+  EXPECT_LE(nrm(q.x - r.x), 1e-7 * nrm(r.x));
+  EXPECT_NEAR(q.normr, nrm(A.dot(q.x) - b), 1e-6 * nrm(b));
+  // damp: the solution of the regularised normal equations (A^T A + d^2 I) x = A^T b
+  const double damp = 0.5;
+  const sla::lsqr_result rd = sla::lsqr(A, b, {.damp = damp, .atol = 1e-12, .btol = 1e-12, .calc_var = true});
+  const ndarray gd = cupp::matmul(Ad.T(), A.dot(rd.x) - b) + rd.x * (damp * damp);
+  EXPECT_LE(nrm(gd) / nrm(b), 1e-8);
+  EXPECT_GT(cupp::min(rd.var).item<double>(), 0.0);
+  // float32 data: float64 results, as SciPy's
+  EXPECT_EQ(sla::lsqr(A.astype(float32), cupp::astype(b, float32)).x.dtype(), float64);
+  // b = 0: x = 0, istop 0
+  const sla::lsqr_result z = sla::lsqr(A, cupp::zeros({m}));
+  EXPECT_EQ(z.istop, 0);
+  EXPECT_EQ(z.itn, 0);
+}
+
+TEST(SparseLinalgGpu, SpsolveTriangularBothTriangles) {
+  CUPP_REQUIRE_GPU();
+  const sp::csr P = poisson(8);
+  const ndarray dense = P.toarray();
+  const ndarray L = cupp::tril(dense), U = cupp::triu(dense);
+  const ndarray b = rand_vec(64, float64, 4);
+  // only the named triangle is read: the full matrix with lower=True solves with its tril
+  const ndarray xl = sla::spsolve_triangular(P, b);
+  EXPECT_LE(nrm(cupp::matmul(L, xl) - b) / nrm(b), 1e-12);
+  const ndarray xu = sla::spsolve_triangular(P.tocsc(), b, {.lower = false});
+  EXPECT_LE(nrm(cupp::matmul(U, xu) - b) / nrm(b), 1e-12);
+  // unit diagonal: the diagonal is taken as ones
+  const ndarray Lu = L - cupp::diag(cupp::diag(L)) + cupp::eye(64);
+  const ndarray B = cupp::stack({b, b * -3.0}, {.axis = 1});
+  const ndarray X = sla::spsolve_triangular(sp::csr_matrix(L), B, {.unit_diagonal = true});
+  EXPECT_EQ(X.shape()[1], 2);
+  EXPECT_LE(nrm(cupp::matmul(Lu, X) - B) / nrm(B), 1e-12);
+  // float32 A and b: float32; an integer b with float32 A: float64 (promote_types)
+  EXPECT_EQ(sla::spsolve_triangular(P.astype(float32), cupp::astype(b, float32)).dtype(), float32);
+  EXPECT_EQ(sla::spsolve_triangular(P.astype(float32), cupp::ones({64}, int64)).dtype(), float64);
+  // complex
+  const ndarray bc = cupp::astype(b, complex128) * std::complex<double>(1, 2);
+  const ndarray xc = sla::spsolve_triangular(P.astype(complex128), bc);
+  EXPECT_LE(nrm(cupp::matmul(cupp::astype(L, complex128), xc) - bc) / nrm(bc), 1e-12);
+  // a zero diagonal entry
+  const sp::csr Z = sp::csr_matrix(cupp::asarray(std::vector<double>{1, 0, 2, 0}).reshape({2, 2}));
+  EXPECT_THROW(sla::spsolve_triangular(Z, cupp::ones({2})), LinAlgError);
+  EXPECT_THROW(sla::spsolve_triangular(P, cupp::ones({5})), ValueError);
+}
+
+TEST(SparseLinalgGpu, QmrBreakdownAndPreconditioners) {
+  CUPP_REQUIRE_GPU();
+  const sp::csr A = poisson(12);
+  const ndarray b = rand_vec(144, float64, 13);
+  const sp::csr Mh = sp::diags({cupp::full({144}, 0.5)}, {0});
+  // M1 M2 = diag(1/4): the preconditioned system is A / 4
+  const sla::solve_result r = sla::qmr(A, b, {.rtol = 1e-8, .M1 = sla::LinearOperator(Mh), .M2 = sla::LinearOperator(Mh)});
+  EXPECT_EQ(r.info, 0);
+  EXPECT_LE(nrm(b - A.dot(r.x)) / nrm(b), 2e-8);
+  EXPECT_EQ(sla::qmr(A, b, {.maxiter = 2}).info, 2);
+  EXPECT_EQ(sla::tfqmr(A, b, {.maxiter = 3}).info, 3);
+  EXPECT_EQ(sla::lgmres(A, b, {.rtol = 1e-12, .maxiter = 1, .inner_m = 3}).info, 1);
+  EXPECT_EQ(sla::gcrotmk(A, b, {.rtol = 1e-12, .maxiter = 1, .m = 3}).info, 1);
+  // lgmres keeps its augmentation vectors between calls when given outer_v
+  std::vector<std::pair<ndarray, ndarray>> outer;
+  EXPECT_EQ(sla::lgmres(A, b, {.rtol = 1e-8, .outer_v = &outer}).info, 0);
+  EXPECT_FALSE(outer.empty());
+  EXPECT_LE(outer.size(), 3u);
+  const sla::solve_result again = sla::lgmres(A, b * 2.0, {.rtol = 1e-8, .outer_v = &outer});
+  EXPECT_EQ(again.info, 0);
+  EXPECT_LE(nrm(b * 2.0 - A.dot(again.x)) / nrm(b * 2.0), 2e-8);
+  const sla::solve_result sm = sla::gcrotmk(A, b, {.rtol = 1e-8, .m = 10, .k = 4, .truncate = "smallest"});
+  EXPECT_EQ(sm.info, 0);
+  EXPECT_LE(nrm(b - A.dot(sm.x)) / nrm(b), 2e-8);
+  // complex Hermitian: qmr and tfqmr
+  const sp::csr Ac = A.astype(complex128);
+  const ndarray bc = cupp::astype(b, complex128) * std::complex<double>(0.5, -1);
+  for (int which = 0; which < 2; ++which) {
+    const sla::solve_result rc = which ? sla::tfqmr(Ac, bc, {.rtol = 1e-8}) : sla::qmr(Ac, bc, {.rtol = 1e-8});
+    EXPECT_EQ(rc.info, 0) << which;
+    EXPECT_EQ(rc.x.dtype(), complex128);
+    EXPECT_LE(nrm(bc - Ac.dot(rc.x)) / nrm(bc), 4e-8) << which;
+  }
+}
+
+TEST(SparseLinalgGpu, ExpmMultiplyAgainstEigh) {
+  CUPP_REQUIRE_GPU();
+  // A symmetric: exp(t A) b = V diag(exp(t w)) V^T b from the dense eigendecomposition
+  const sp::csr A = poisson(6) * -0.7;
+  const ndarray dense = A.toarray();
+  const auto eh = cupp::linalg::eigh(dense);
+  const ndarray b = rand_vec(36, float64, 8);
+  auto exact = [&](double t) {
+    const ndarray c = cupp::matmul(eh.eigenvectors.T(), b) * cupp::exp(eh.eigenvalues * t);
+    return cupp::matmul(eh.eigenvectors, c);
+  };
+  const ndarray x = sla::expm_multiply(A, b);
+  EXPECT_LE(nrm(x - exact(1.0)) / nrm(exact(1.0)), 1e-12);
+  // a (N, 2) B and the interval form: rows at linspace(0, 2, 5)
+  const ndarray B = cupp::stack({b, b * 2.0}, {.axis = 1});
+  const ndarray X = sla::expm_multiply(A, B, {.start = 0.0, .stop = 2.0, .num = 5, .endpoint = true});
+  ASSERT_EQ(X.ndim(), 3);
+  EXPECT_EQ(X.shape()[0], 5);
+  for (int k = 0; k < 5; ++k) {
+    const ndarray want = exact(0.5 * k);
+    EXPECT_LE(nrm(X(k)(cupp::slice(), 0) - want) / nrm(want), 1e-11) << k;
+    EXPECT_LE(nrm(X(k)(cupp::slice(), 1) - want * 2.0) / nrm(want * 2.0), 1e-11) << k;
+  }
+  // a rotation generator: exp(t [[0, 1], [-1, 0]]) [1, 0] = [cos t, -sin t]
+  const sp::csr R = sp::csr_matrix(cupp::asarray(std::vector<double>{0, 3, -3, 0}).reshape({2, 2}));
+  const std::vector<double> r = sla::expm_multiply(R, cupp::asarray(std::vector<double>{1, 0})).to_vector<double>();
+  EXPECT_NEAR(r[0], std::cos(3.0), 1e-13);
+  EXPECT_NEAR(r[1], -std::sin(3.0), 1e-13);
+  EXPECT_THROW(sla::expm_multiply(R, cupp::ones({3})), ValueError);
+}
+
 // ---- SciPy's reference set
 std::string ref_dir() {
   const char* env = std::getenv("CUPP_SPARSE_LINALG_REF");
@@ -234,6 +376,10 @@ TEST(SparseLinalgRefGpu, SolversMatchSciPy) {
     else if (solver == "bicg") r = sla::bicg(c.a, b, o);
     else if (solver == "bicgstab") r = sla::bicgstab(c.a, b, o);
     else if (solver == "gmres") r = sla::gmres(c.a, b, {.rtol = rtol, .maxiter = mi, .M = M});
+    else if (solver == "qmr") r = sla::qmr(c.a, b, {.rtol = rtol, .maxiter = mi, .M1 = M});
+    else if (solver == "tfqmr") r = sla::tfqmr(c.a, b, o);
+    else if (solver == "lgmres") r = sla::lgmres(c.a, b, {.rtol = rtol, .maxiter = mi.value_or(1000), .M = M});
+    else if (solver == "gcrotmk") r = sla::gcrotmk(c.a, b, {.rtol = rtol, .maxiter = mi.value_or(1000), .M = M});
     else r = sla::minres(c.a, b, {.rtol = rtol, .maxiter = mi, .M = M});
     EXPECT_EQ(r.info, info) << name;
     const bool single = r.x.dtype() == float32 || r.x.dtype() == complex64;
@@ -296,6 +442,40 @@ TEST(SparseLinalgRefGpu, EigenSvdNormsSpsolveMatchSciPy) {
     const double est = sla::onenormest(c.a), exact = c.f.at("exact").item<double>();
     EXPECT_LE(est, exact * (1 + 1e-12));
     EXPECT_GE(est, 0.3 * exact);  // SciPy's estimate is random; cupp's deterministic
+  }
+  for (const auto& e : m["lsq"]) {
+    const std::string name = e["case"].as<std::string>(), solver = e["solver"].as<std::string>();
+    ref_case c = load_case(name);
+    const ndarray b = c.f.at("b"), xs = c.f.at("x");
+    const double damp = c.f.at("damp").item<double>();
+    const int istop = c.f.at("istop").item<int>();
+    const std::int64_t itn = c.f.at("itn").item<std::int64_t>();
+    ndarray x;
+    int got_istop;
+    std::int64_t got_itn;
+    if (solver == "lsqr") {
+      const sla::lsqr_result r = sla::lsqr(c.a, b, {.damp = damp});
+      x = r.x, got_istop = r.istop, got_itn = r.itn;
+    } else {
+      const sla::lsmr_result r = sla::lsmr(c.a, b, {.damp = damp});
+      x = r.x, got_istop = r.istop, got_itn = r.itn;
+    }
+    EXPECT_EQ(got_istop, istop) << name;
+    EXPECT_LE(std::abs(got_itn - itn), 1) << name;
+    EXPECT_LE(nrm(x - xs), 1e-5 * std::max(1.0, nrm(xs))) << name;
+  }
+  for (const auto& e : m["triangular"]) {
+    const std::string name = e["case"].as<std::string>();
+    ref_case c = load_case(name);
+    const ndarray x = sla::spsolve_triangular(c.a, c.f.at("b"), {.lower = e["lower"].as<bool>(),
+                                                                 .unit_diagonal = e["unit"].as<bool>()});
+    EXPECT_LE(nrm(x - c.f.at("x")), 1e-10 * std::max(1.0, nrm(c.f.at("x")))) << name;
+  }
+  for (const auto& e : m["expm"]) {
+    const std::string name = e.as<std::string>();
+    ref_case c = load_case(name);
+    const ndarray x = sla::expm_multiply(c.a, c.f.at("b"));
+    EXPECT_LE(nrm(x - c.f.at("x")), 1e-11 * std::max(1.0, nrm(c.f.at("x")))) << name;
   }
   for (const auto& e : m["spsolve"]) {
     const std::string name = e.as<std::string>();

@@ -58,6 +58,21 @@ TEST(SparseLinalgHost, SolversCheckShapesAndTolerances) {
   EXPECT_EQ(error_of<ValueError>([&] { sla::gmres(sq, f.wrap({4}), {.callback_type = "bad"}); }),
             "Unknown callback_type: 'bad'");
   EXPECT_THROW(sla::minres(op(2, 3), f.wrap({2})), ValueError);
+  // the second part's solvers: the same checks before any device work
+  EXPECT_EQ(error_of<ValueError>([&] { sla::tfqmr(sq, f.wrap({3})); }),
+            "tfqmr: shapes of A (4, 4) and b (3,) are incompatible");
+  EXPECT_THROW(sla::qmr(sq, f.wrap({4}), {.M2 = op(3, 3)}), ValueError);
+  EXPECT_THROW(sla::lgmres(sq, f.wrap({4}), {.M = op(2, 2)}), ValueError);
+  EXPECT_EQ(error_of<ValueError>([&] { sla::gcrotmk(sq, f.wrap({4}), {.truncate = "newest"}); }),
+            "Invalid value for 'truncate': 'newest'");
+  EXPECT_THROW(sla::lgmres(sq, f.wrap({4}), {.inner_m = 0}), ValueError);
+  EXPECT_THROW(sla::gcrotmk(op(3, 4), f.wrap({3})), ValueError);
+  // lsqr / lsmr: A needs rmatvec; b must match A's rows
+  EXPECT_THROW(sla::lsqr(op(5, 3), f.wrap({5})), TypeError);
+  const sla::LinearOperator both({5, 3}, [](const ndarray& x) { return x; }, [](const ndarray& x) { return x; }, {},
+                                 float64);
+  EXPECT_THROW(sla::lsmr(both, f.wrap({3})), ValueError);
+  EXPECT_THROW(sla::lsqr(both, f.wrap({5}), {.x0 = f.wrap({4})}), ValueError);
 }
 
 TEST(SparseLinalgHost, EigenAndDirectArgumentErrors) {
