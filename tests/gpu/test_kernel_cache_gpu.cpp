@@ -200,6 +200,32 @@ TEST(KernelCacheGpu, ZeroDimOperandsTakeTheBuiltInScalarProgram) {
 #endif
 }
 
+// A matrix and a row or a column broadcast against it (standardising columns, a softmax over rows)
+// take their kernels from the op's built-in 2-D broadcast program: no compile, right values.
+TEST(KernelCacheGpu, RowAndColumnBroadcastsTakeTheBuiltIn2dProgram) {
+  CUPP_REQUIRE_GPU();
+#if !CUPP_TEST_AOT_KERNELS
+  GTEST_SKIP() << "built without the kernel table (CUPP_AOT_KERNELS=OFF)";
+#else
+  const std::vector<int> built = builtin_kernels().architectures();
+  kernel_cache& cache = kernel_cache::global();
+  const int arch = cache.config().arch_of(cuda::current_device());
+  if (std::find(built.begin(), built.end(), arch) == built.end()) GTEST_SKIP() << "no built-in kernels for sm_" << arch;
+  const ndarray x = cupp::arange(0.0, 96.0 * 64.0, 1.0, float64).reshape({96, 64});
+  const ndarray row = cupp::arange(0.0, 64.0, 1.0, float64);                       // (64,)
+  const ndarray column = cupp::arange(1.0, 97.0, 1.0, float64).reshape({96, 1});   // (96, 1)
+  const std::uint64_t compiles = cache.stats().compiles;
+  const ndarray centred = cupp::subtract(x, row);
+  const ndarray scaled = cupp::divide(x, column);
+  const ndarray left = cupp::multiply(column, x);
+  CUPP_CUDA_CHECK(cudaDeviceSynchronize());
+  EXPECT_EQ(cache.stats().compiles, compiles) << "a row or column broadcast compiled a program";
+  CUPP_ASSERT_ARRAY_EQUAL(centred, test::tabulate(96, 64, [](std::int64_t i, std::int64_t) { return 64.0 * static_cast<double>(i); }));
+  CUPP_ASSERT_ARRAY_EQUAL(scaled, test::tabulate(96, 64, [](std::int64_t i, std::int64_t j) { return (64.0 * i + j) / (i + 1.0); }));
+  CUPP_ASSERT_ARRAY_EQUAL(left, test::tabulate(96, 64, [](std::int64_t i, std::int64_t j) { return (i + 1.0) * (64.0 * i + j); }));
+#endif
+}
+
 TEST(KernelCacheGpu, EachDeviceHasItsOwnEntry) {
   CUPP_REQUIRE_GPU();
   int count = 0;

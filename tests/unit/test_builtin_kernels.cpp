@@ -154,6 +154,48 @@ TEST(BuiltinKernels, ScalarProgramIndexMatchesItsDescriptions) {
   EXPECT_EQ(p.kernels.size(), find_op("add")->loops.size() * 4);
 }
 
+// The 2-D broadcast program: each float32/float64 loop of the six arithmetic ops in its three
+// forms, each at its own index; other widths, dtypes and ops are not in it.
+TEST(BuiltinKernels, Broadcast2dProgramIndexMatchesItsDescriptions) {
+  std::size_t ops = 0;
+  for (const op_spec& op : builtin_ops()) {
+    const std::vector<kernel_desc> descs = broadcast2d_descs(op, index_width::i32);
+    if (!has_broadcast2d_program(op)) {
+      EXPECT_TRUE(descs.empty()) << op.name;
+      continue;
+    }
+    ++ops;
+    ASSERT_FALSE(descs.empty()) << op.name;
+    EXPECT_EQ(descs.size() % 3, 0u) << op.name;
+    for (std::size_t i = 0; i < descs.size(); ++i) {
+      const std::optional<std::size_t> at = broadcast2d_program_index(op, descs[i]);
+      ASSERT_TRUE(at.has_value()) << op.name << " kernel " << i;
+      EXPECT_EQ(*at, i) << op.name;
+      const type_id t = op.loops[descs[i].loop].out[0];
+      EXPECT_TRUE(t == type_id::float32 || t == type_id::float64) << op.name;
+      EXPECT_EQ(descs[i].tiled, i % 3 != 0) << op.name;
+    }
+    kernel_desc narrow = descs[0];  // rows with a narrower vector (an unaligned view): not in it
+    narrow.vec = 1;
+    EXPECT_FALSE(broadcast2d_program_index(op, narrow).has_value()) << op.name;
+    kernel_desc three = descs[0];
+    three.ndim = 3;
+    EXPECT_FALSE(broadcast2d_program_index(op, three).has_value()) << op.name;
+    kernel_desc both = descs[1];  // both inputs transposed
+    both.inputs[0].access = operand_access::tiled;
+    EXPECT_FALSE(broadcast2d_program_index(op, both).has_value()) << op.name;
+    for (std::size_t loop = 0; loop < op.loops.size(); ++loop) {
+      kernel_desc other = descs[0];
+      other.loop = loop;
+      if (op.loops[loop].out[0] != type_id::float32 && op.loops[loop].out[0] != type_id::float64)
+        EXPECT_FALSE(broadcast2d_program_index(op, other).has_value()) << op.name << " loop " << loop;
+    }
+  }
+  EXPECT_EQ(ops, 6u);  // add, subtract, multiply, divide, maximum, minimum
+  EXPECT_TRUE(broadcast2d_descs(*find_op("power"), index_width::i32).empty());
+  EXPECT_EQ(compose_broadcast2d_program(*find_op("subtract"), index_width::i32).name, "cupp_subtract_broadcast2d");
+}
+
 // The copy op's cast program: every (from, to) pair and the fills, each at its own index.
 TEST(BuiltinKernels, CastProgramIndexMatchesItsDescriptions) {
   const op_spec& copy = engine::copy_op_spec();
@@ -182,7 +224,8 @@ TEST(BuiltinKernels, LibraryHoldsEveryBuiltinOpsProgram) {
   ASSERT_FALSE(archs.empty()) << "built with CUPP_AOT_KERNELS=ON but the table is empty";
   const std::vector<program_source> programs = builtin_programs();
   std::size_t elementwise = 0, reductions = 0, scans = 0;
-  for (const op_spec& op : builtin_ops()) elementwise += op.nin >= 2 ? 2 : 1;  // all-loops (+ scalar) program
+  for (const op_spec& op : builtin_ops())  // all-loops (+ scalar, + 2-D broadcast) program
+    elementwise += (op.nin >= 2 ? 2 : 1) + (has_broadcast2d_program(op) ? 1 : 0);
   for (const program_source& p : programs)
     reductions += p.name.starts_with("cupp_reduce_") || p.name.starts_with("cupp_arg") || p.name == "cupp_std" ||
                   p.name == "cupp_var" || p.name.starts_with("cupp_nan") || p.name.starts_with("cupp_moments");

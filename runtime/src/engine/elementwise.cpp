@@ -143,7 +143,9 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
   if (e.op == &op && e.device == device && e.variant == variant && e.index == index) return e.found;
   auto& cache = detail::kernel_cache::global();
   // A description with scalar operands takes its kernel from the op's scalar program where that
-  // is built into the library; otherwise (and for every other layout) a one-kernel program.
+  // is built into the library, a matrix with a row or column broadcast against it from the op's
+  // 2-D broadcast program, a cast from the copy op's cast program; otherwise (and for every other
+  // layout) a one-kernel program.
   const detail::kernel_module* scalars = nullptr;
   std::size_t kernel_index = index;
   if (!common) {
@@ -153,6 +155,12 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
         return detail::program_source{p.name, p.source, p.kernels, {}};
       });
       if (scalars) kernel_index = *at;
+    } else if (const std::optional<std::size_t> at2 = detail::broadcast2d_program_index(op, desc)) {
+      scalars = cache.get_if_builtin(device, {detail::cache_name(op), detail::broadcast2d_variant(desc.width)}, [&] {
+        const auto p = detail::compose_broadcast2d_program(op, desc.width);
+        return detail::program_source{p.name, p.source, p.kernels, {}};
+      });
+      if (scalars) kernel_index = *at2;
     } else if (&op == &copy_op_spec()) {  // casts and fills: the copy op's cast program
       if (const std::optional<std::size_t> cast = detail::cast_program_index(op, desc)) {
         scalars = cache.get_if_builtin(device, {detail::cache_name(op), detail::cast_variant(desc.width)}, [&] {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <string_view>
 
 #include "cupp/errors.hpp"
 #include "core/tables.hpp"
@@ -224,6 +225,78 @@ composed_program compose_cast_program(const op_spec& op, index_width width) {
   const std::vector<kernel_desc> descs = cast_descs(op, width);
   composed_program out = compose_elementwise(op, descs);
   out.name = "cupp_" + std::string(op.name) + "_casts";
+  return out;
+}
+
+namespace {
+
+bool broadcast2d_loop(const loop_spec& l) {
+  const type_id t = l.out.front();
+  if (t != type_id::float32 && t != type_id::float64) return false;
+  return std::all_of(l.in.begin(), l.in.end(), [&](type_id u) { return u == t; }) &&
+         std::all_of(l.out.begin(), l.out.end(), [&](type_id u) { return u == t; });
+}
+
+kernel_desc broadcast2d_desc(const op_spec& op, std::size_t loop, int form, index_width width) {
+  const loop_spec& l = op.loops[loop];
+  kernel_desc d;
+  d.loop = loop;
+  d.contiguous = false;
+  d.ndim = 2;
+  d.width = width;
+  d.tiled = form != 0;
+  d.vec = d.tiled ? 1 : default_vec(l);
+  for (std::size_t k = 0; k < l.in.size(); ++k) {
+    const operand_access a = form == 0 ? operand_access::rows
+                             : (form == 1 ? k == 1 : k == 0) ? operand_access::tiled : operand_access::strided;
+    d.inputs.push_back({a, l.in[k]});
+  }
+  for (type_id t : l.out) d.outputs.push_back({form == 0 ? operand_access::rows : operand_access::strided, t});
+  return d;
+}
+
+}  // namespace
+
+bool has_broadcast2d_program(const op_spec& op) {
+  static constexpr std::string_view names[] = {"add", "subtract", "multiply", "divide", "maximum", "minimum"};
+  if (op.nin != 2 || op.nout != 1 || std::find(std::begin(names), std::end(names), op.name) == std::end(names)) return false;
+  return std::any_of(op.loops.begin(), op.loops.end(), broadcast2d_loop);
+}
+
+std::vector<kernel_desc> broadcast2d_descs(const op_spec& op, index_width width) {
+  std::vector<kernel_desc> descs;
+  if (!has_broadcast2d_program(op)) return descs;
+  for (std::size_t loop = 0; loop < op.loops.size(); ++loop)
+    if (broadcast2d_loop(op.loops[loop]))
+      for (int form = 0; form < 3; ++form) descs.push_back(broadcast2d_desc(op, loop, form, width));
+  return descs;
+}
+
+std::optional<std::size_t> broadcast2d_program_index(const op_spec& op, const kernel_desc& d) {
+  if (d.contiguous || d.has_where || d.ndim != 2 || d.loop >= op.loops.size() || !has_broadcast2d_program(op) ||
+      !broadcast2d_loop(op.loops[d.loop]))
+    return std::nullopt;
+  std::size_t j = 0;
+  for (std::size_t loop = 0; loop < d.loop; ++loop) j += broadcast2d_loop(op.loops[loop]);
+  for (int form = 0; form < 3; ++form) {
+    const kernel_desc f = broadcast2d_desc(op, d.loop, form, d.width);
+    if (f.tiled != d.tiled || f.vec != d.vec || f.inputs.size() != d.inputs.size() || f.outputs.size() != d.outputs.size())
+      continue;
+    bool same = true;
+    for (std::size_t k = 0; k < f.inputs.size(); ++k)
+      same = same && f.inputs[k].access == d.inputs[k].access && f.inputs[k].storage == d.inputs[k].storage;
+    for (std::size_t k = 0; k < f.outputs.size(); ++k)
+      same = same && f.outputs[k].access == d.outputs[k].access && f.outputs[k].storage == d.outputs[k].storage;
+    if (same) return 3 * j + static_cast<std::size_t>(form);
+  }
+  return std::nullopt;
+}
+
+std::uint64_t broadcast2d_variant(index_width width) { return width == index_width::i64 ? 15 : 13; }
+
+composed_program compose_broadcast2d_program(const op_spec& op, index_width width) {
+  composed_program out = compose_elementwise(op, broadcast2d_descs(op, width));
+  out.name = "cupp_" + std::string(op.name) + "_broadcast2d";
   return out;
 }
 

@@ -140,6 +140,7 @@ std::vector<program_source> builtin_programs() {
   for (const op_spec& op : builtin_ops()) {
     programs.push_back(source_of(compose_elementwise(op, index_width::i32)));
     if (op.nin >= 2) programs.push_back(source_of(compose_scalar_program(op, index_width::i32)));
+    if (has_broadcast2d_program(op)) programs.push_back(source_of(compose_broadcast2d_program(op, index_width::i32)));
   }
   programs.push_back(source_of(compose_cast_program(engine::copy_op_spec(), index_width::i32)));
   add_reductions(programs);
