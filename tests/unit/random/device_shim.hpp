@@ -2,7 +2,8 @@
 // compile as host C++, so tests/unit/random/test_kernels_host.cpp can run its kernels on the CPU
 // without a GPU: CUDA's qualifiers as nothing, the vector types, the intrinsics by their libm
 // twins (__sincosf as sincosf: the device's is within 2^-21), and blockIdx/threadIdx/blockDim/
-// gridDim as variables the test sets to walk a grid. Include it, then the .cuh files, inside one
+// gridDim as variables the test sets to walk a grid (per OS thread), and warp shuffles between
+// OS threads. Include it, then the .cuh files, inside one
 // namespace (the vector types must not meet CUDA's own in another translation unit).
 #pragma once
 #define __global__
@@ -11,7 +12,8 @@
 #define __forceinline__ inline
 #define __noinline__
 struct d3 { unsigned x = 0, y = 0, z = 0; };
-inline d3 blockIdx, threadIdx, blockDim{1, 1, 1}, gridDim{1, 1, 1};
+// Per OS thread, so a test can also run a block's threads as real threads (warps, below).
+inline thread_local d3 blockIdx, threadIdx, blockDim{1, 1, 1}, gridDim{1, 1, 1};
 struct float4 { float x, y, z, w; };
 struct double2 { double x, y; };
 struct uint2 { unsigned x, y; };
@@ -30,11 +32,24 @@ inline float __log2f(float x) { return std::log2(x); }   // the SFU's: abs error
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) { return (unsigned long long)(((__uint128_t)a * b) >> 64); }
 inline long long __double_as_longlong(double d) { long long v; std::memcpy(&v, &d, 8); return v; }
-// No warps on the CPU: a kernel path that shuffles (integers32's int64 tiles with shuffled = 1 and
-// whole warps) must not run here; the tests emulate those kernels with shuffled = 0 or odd blocks.
+// Warp shuffles: a test that runs a block's threads as OS threads (test_kernels_host.cpp's
+// run_warps) gives each warp of 32 a warp_context; every lane publishes its value, waits for the
+// others, reads lane src's, and waits again (so the slots are reused safely). Only whole warps
+// whose 32 lanes all reach each shuffle (the kernels' shuffles sit in warp-uniform loops). A
+// shuffle outside run_warps (the sequential run_grid) throws.
+struct warp_context {
+  std::barrier<>* bar;
+  unsigned long long slot[32];
+};
+inline thread_local warp_context* this_warp = nullptr;
 template <class T>
-T __shfl_sync(unsigned, T, int) {
-  throw std::logic_error("__shfl_sync: warp shuffles are not emulated on the CPU");
+T __shfl_sync(unsigned, T v, int src) {
+  if (this_warp == nullptr) throw std::logic_error("__shfl_sync outside an emulated warp");
+  this_warp->slot[threadIdx.x & 31] = static_cast<unsigned long long>(v);
+  this_warp->bar->arrive_and_wait();
+  const T r = static_cast<T>(this_warp->slot[src & 31]);
+  this_warp->bar->arrive_and_wait();
+  return r;
 }
 inline unsigned atomicOr(unsigned* p, unsigned v) { unsigned o = *p; *p |= v; return o; }
 using std::log1p; using std::log; using std::exp; using std::expm1; using std::pow; using std::sqrt; using std::tan;

@@ -7,14 +7,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <barrier>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -46,6 +49,31 @@ void run_grid(unsigned blocks, unsigned threads, const std::function<void()>& la
   }
   emu::gridDim.x = emu::blockDim.x = 1;
   emu::blockIdx.x = emu::threadIdx.x = 0;
+}
+
+// Runs `launch` as a blocks x threads grid whose blocks run one after another, each block's threads
+// at once as OS threads in warps of 32 (threads a multiple of 32), so warp shuffles work.
+void run_warps(unsigned blocks, unsigned threads, const std::function<void()>& launch) {
+  for (unsigned b = 0; b < blocks; ++b) {
+    std::vector<std::unique_ptr<std::barrier<>>> bars;
+    std::vector<emu::warp_context> warps(threads / 32);
+    for (auto& w : warps) {
+      bars.push_back(std::make_unique<std::barrier<>>(32));
+      w.bar = bars.back().get();
+    }
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&, b, t] {
+        emu::gridDim.x = blocks;
+        emu::blockDim.x = threads;
+        emu::blockIdx.x = b;
+        emu::threadIdx.x = t;
+        emu::this_warp = &warps[t / 32];
+        launch();
+      });
+    }
+    for (std::thread& th : pool) th.join();
+  }
 }
 
 const philox_call call{0x243f6a88u, 0x85a308d3u, 7, 0, 0};
@@ -115,6 +143,26 @@ TEST(RandomKernelsHost, Integers32EqualTheGeneralKernel) {
             }
           }
         }
+      }
+    }
+  }
+}
+
+// integers32's int64 tiles stored through warp shuffles (two coalesced rows a tile) give the same
+// values as the general kernel: whole tiles, a partial last tile, one warp and several.
+TEST(RandomKernelsHost, Integers32ShuffledTilesEqualTheGeneralKernel) {
+  for (long long n : {128ll * 9, 4099ll, 130ll}) {
+    for (unsigned long long range : {999999ull, 0xFFFFFFFFull}) {
+      std::vector<unsigned long long> v(n + 2), w(n + 2);
+      const emu::cupp_random::iparam low{nullptr, 0xFFFFFFFFFFFFFFF0ull}, r{nullptr, range};  // low = -16
+      emu::cupp_random_integers(v.data(), n, call, low, r, 8, 0, 0, 0);
+      for (auto [b, t] : {std::pair{1u, 32u}, std::pair{2u, 64u}, std::pair{3u, 96u}}) {
+        std::fill(w.begin(), w.end(), 0xABABABABABABABABull);
+        run_warps(b, t, [&] { emu::cupp_random_integers32(w.data(), n, call, low.v, range, 8, 0, 1, 1); });
+        EXPECT_EQ(std::vector<unsigned long long>(v.begin(), v.begin() + n),
+                  std::vector<unsigned long long>(w.begin(), w.begin() + n))
+            << "n " << n << " range " << range << " grid " << b << " x " << t;
+        EXPECT_EQ(w[n], 0xABABABABABABABABull) << "wrote past the end";
       }
     }
   }
