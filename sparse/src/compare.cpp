@@ -82,7 +82,7 @@ csr all_true_but(const ndarray& rows, const ndarray& cols, shape2 shape, sparse:
   ndarray dense = cupp::ones({shape[0] * shape[1]}, bool_);
   if (rows.size() > 0) {
     const ndarray flat = cupp::add(cupp::multiply(rows, shape[1]), cols);
-    cupp::put(dense, flat, cupp::zeros({1}, bool_));
+    cupp::put(dense, flat, cupp::zeros({flat.size()}, bool_));
   }
   return csr(dense.reshape({shape[0], shape[1]})).with_kind(k);
 }
@@ -162,6 +162,25 @@ int axis_of(std::optional<int> axis) {
   return ax;
 }
 
+// The non-empty rows of a canonical CSR r (int64) and their starts: reduceat over these starts
+// gives each row exactly its own run (strictly increasing starts, the last run ending at nnz).
+struct runs {
+  ndarray rows, starts, count;  // count: every row's length (int64)
+};
+runs runs_of(const csr& r) {
+  const ndarray ptr = cupp::astype(r.indptr(), int64);
+  const ndarray count = cupp::diff(ptr);
+  const ndarray rows = cupp::flatnonzero(count);
+  return {rows, cupp::take(ptr, rows), count};
+}
+
+// Per row of r: v (one value per non-empty row, in order) scattered, `fill` for the empty rows.
+ndarray per_row(const runs& g, const ndarray& v, std::int64_t n_rows, const cupp::dtype& t) {
+  ndarray out = cupp::zeros({n_rows}, t);
+  if (g.rows.size() > 0) cupp::put(out, g.rows, v);
+  return out;
+}
+
 // Per row of a canonical CSR r (n_minor columns): op over the row's values with its implicit
 // zeros (a row that is not full), 0 for an empty row; the dtype is r's.
 ndarray row_extremes(const csr& r, const ufunc& op, std::int64_t n_minor) {
@@ -169,12 +188,11 @@ ndarray row_extremes(const csr& r, const ufunc& op, std::int64_t n_minor) {
   const cupp::dtype t = r.dtype();
   if (rows == 0) return cupp::empty({0}, t);
   if (r.nnz() == 0) return cupp::zeros({rows}, t);
-  const ndarray values = cupp::concatenate({r.data(), cupp::zeros({1}, t)});
-  const ndarray reduced = op.reduceat(values, r.indptr()(cupp::slice(std::nullopt, rows)), {.dtype = t});
-  const ndarray count = cupp::diff(r.indptr());
-  const ndarray zero = cupp::zeros({1}, t);
-  const ndarray with_zeros = cupp::where(cupp::less(count, n_minor), op(reduced, zero), reduced);
-  return cupp::where(cupp::equal(count, 0), zero, with_zeros);
+  const runs g = runs_of(r);
+  const ndarray reduced = op.reduceat(r.data(), g.starts, {.dtype = t});
+  const ndarray not_full = cupp::less(cupp::take(g.count, g.rows), n_minor);
+  const ndarray v = cupp::where(not_full, op(reduced, cupp::zeros({1}, t)), reduced);
+  return per_row(g, cupp::astype(v, t), rows, t);
 }
 
 // The rows of a along axis 1 (a itself) or axis 0 (A^T's rows: a's CSC arrays), canonical.
@@ -208,27 +226,25 @@ ndarray row_args(const csr& r, const ufunc& op, const ufunc& beats, std::int64_t
   const std::int64_t rows = r.indptr().size() - 1, nnz = r.nnz();
   if (nnz == 0) return cupp::zeros({rows}, int64);
   const cupp::dtype t = r.dtype();
-  const ndarray ptr = cupp::astype(r.indptr(), int64), cols = cupp::astype(r.indices(), int64);
-  const ndarray starts = ptr(cupp::slice(std::nullopt, rows));
-  const ndarray count = cupp::diff(ptr);
+  const runs g = runs_of(r);
+  const ndarray cols = cupp::astype(r.indices(), int64);
   const ndarray row = cupp::astype(detail::expand_ptr(r.indptr(), nnz), int64);
-  const ndarray pad_v = cupp::concatenate({r.data(), cupp::zeros({1}, t)});
-  const ndarray best = op.reduceat(pad_v, starts, {.dtype = t});
-  // the first column holding the row's extreme
-  const ndarray at_best = cupp::equal(r.data(), cupp::take(best, row));
-  const ndarray pad_i = cupp::concatenate({cupp::where(at_best, cols, cupp::full({1}, n_minor, int64)),
-                                           cupp::full({1}, n_minor, int64)});
-  const ndarray best_col = cupp::minimum.reduceat(pad_i, starts, {.dtype = int64});
+  const ndarray ptr = cupp::astype(r.indptr(), int64);
+  const ndarray best = op.reduceat(r.data(), g.starts, {.dtype = t});  // per non-empty row
+  // every row's extreme, to compare each entry with its own row's
+  const ndarray best_of_row = per_row(g, best, rows, t);
+  const ndarray at_best = cupp::equal(r.data(), cupp::take(best_of_row, row));
+  const ndarray big = cupp::full({1}, n_minor, int64);
+  const ndarray best_col = cupp::minimum.reduceat(cupp::where(at_best, cols, big), g.starts, {.dtype = int64});
   // the first missing column: the first position p of the row whose column is not p
-  const ndarray pos = cupp::subtract(cupp::arange(nnz, int64), cupp::take(starts, row));
-  const ndarray missing_at = cupp::where(cupp::not_equal(cols, pos), pos, cupp::take(count, row));
-  const ndarray missing =
-      cupp::minimum.reduceat(cupp::concatenate({missing_at, cupp::zeros({1}, int64)}), starts, {.dtype = int64});
+  const ndarray count = cupp::take(g.count, g.rows);
+  const ndarray pos = cupp::subtract(cupp::arange(nnz, int64), cupp::take(ptr, row));
+  const ndarray missing_at = cupp::where(cupp::not_equal(cols, pos), pos, cupp::take(g.count, row));
+  const ndarray missing = cupp::minimum.reduceat(missing_at, g.starts, {.dtype = int64});
   const ndarray zero = cupp::zeros({1}, t);
   const ndarray clear = cupp::logical_or(beats(best, zero), cupp::equal(count, n_minor));
   const ndarray tie = cupp::where(cupp::equal(best, zero), cupp::minimum(best_col, missing), missing);
-  const ndarray out = cupp::where(clear, best_col, tie);
-  return cupp::where(cupp::equal(count, 0), cupp::zeros({1}, int64), out);
+  return per_row(g, cupp::where(clear, best_col, tie), rows, int64);
 }
 
 ndarray arg_min_or_max(const csr& a, std::optional<int> axis, const ufunc& op, const ufunc& beats,
