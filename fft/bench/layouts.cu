@@ -306,26 +306,30 @@ static void axis0_callbacks(long long rows, long long cols) {
   fill_kernel<<<1024, 256>>>(x, total);
   char shape[64];
   std::snprintf(shape, sizeof shape, "%lldx%lld", rows, cols);
-  char src[2048];
-  std::snprintf(src, sizeof src,
+  // The load and the store callback in separate LTO-IR modules (one module holding both, attached
+  // twice, was refused with CUFFT_INVALID_VALUE on the H200: probably its symbols, defined twice).
+  char lsrc[1024], src[2048];
+  std::snprintf(lsrc, sizeof lsrc,
                 "__device__ float2 cupp_tload(void* in, unsigned long long o, void*, void*) {\n"
                 "  const unsigned long long b = o / %lldull, i = o - b * %lldull;\n"
-                "  return static_cast<const float2*>(in)[i * %lldull + b];\n}\n"
+                "  return static_cast<const float2*>(in)[i * %lldull + b];\n}\n",
+                rows, rows, cols);
+  std::snprintf(src, sizeof src,
                 "__device__ void cupp_tstore(void*, unsigned long long o, float2 v, void* info, void*) {\n"
                 "  const unsigned long long b = o / %lldull, i = o - b * %lldull;\n"
                 "  static_cast<float2*>(info)[i * %lldull + b] = v;\n}\n"
                 "__device__ void cupp_tstore_s(void*, unsigned long long o, float2 v, void* info, void*) {\n"
                 "  const unsigned long long b = o / %lldull, i = o - b * %lldull;\n"
                 "  static_cast<float2*>(info)[i * %lldull + b] = make_float2(v.x * 0.015625f, v.y * 0.015625f);\n}\n",
-                rows, rows, cols, rows, rows, cols, rows, rows, cols);
-  const std::string ir = ltoir(src);
+                rows, rows, cols, rows, rows, cols);
+  const std::string ir = ltoir(src), lir = ltoir(lsrc);
   std::unique_ptr<plan_t> last(make_plan(cols, 1, cols, rows, false, nullptr, nullptr));
   const double ref = median_ms([&] { CK(cufftXtExec(last->h, x, y, CUFFT_FORWARD)); });
   std::unique_ptr<plan_t> strided(make_plan(rows, cols, 1, cols, false, nullptr, nullptr));
   line("axis0 strided (again)", shape, median_ms([&] { CK(cufftXtExec(strided->h, x, y, CUFFT_FORWARD)); }), ref);
   for (bool scaled : {false, true}) {
     std::unique_ptr<plan_t> p(make_plan(rows, 1, rows, cols, false, nullptr, nullptr,
-                                        {{"cupp_tload", &ir, CUFFT_CB_LD_COMPLEX, nullptr},
+                                        {{"cupp_tload", &lir, CUFFT_CB_LD_COMPLEX, nullptr},
                                          {scaled ? "cupp_tstore_s" : "cupp_tstore", &ir, CUFFT_CB_ST_COMPLEX, y}}));
     if (!p) continue;
     const double ms = median_ms([&] { CK(cufftXtExec(p->h, x, scratch, CUFFT_FORWARD)); });

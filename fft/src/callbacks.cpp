@@ -131,16 +131,19 @@ void attach_scale_callback(int handle, transform_kind kind, bool dbl, void* fact
         "cufftXtSetJITCallback (the norm's store callback)");
 }
 
-void attach_literal_scale_callback(int handle, transform_kind kind, bool dbl, double factor, bool at_load, int device) {
-  const int arch = cupp::detail::nvrtc_arch_for(cuda::Device(device).compute_capability());
+literal_scale_callback literal_scale_source(transform_kind kind, bool dbl, double factor, bool at_load) {
   // The value side: real for an r2c load and a c2r store, complex otherwise.
   const bool real = at_load ? kind == transform_kind::r2c : kind == transform_kind::c2r;
   const char* type = real ? (dbl ? "cufftDoubleReal" : "cufftReal") : (dbl ? "cufftDoubleComplex" : "cufftComplex");
   char literal[64];
   if (dbl) std::snprintf(literal, sizeof literal, "%a", factor);
   else std::snprintf(literal, sizeof literal, "%af", static_cast<double>(static_cast<float>(factor)));
-  const std::string name = std::string(at_load ? "cupp_fft_scale_load_" : "cupp_fft_scale_store_") + (real ? "r" : "c") +
-                           (dbl ? "d" : "s");
+  // cuFFT keeps the symbol name's pointer until planning links the callback (a name that died with
+  // the attaching call made every such plan fall back to the pass on the H200): literals.
+  static const char* const names[2][2][2] = {
+      {{"cupp_fft_scale_store_cs", "cupp_fft_scale_store_cd"}, {"cupp_fft_scale_store_rs", "cupp_fft_scale_store_rd"}},
+      {{"cupp_fft_scale_load_cs", "cupp_fft_scale_load_cd"}, {"cupp_fft_scale_load_rs", "cupp_fft_scale_load_rd"}}};
+  const std::string name = names[at_load][real][dbl];
   const std::string scaled = real ? std::string("v * ") + literal
                                   : std::string("v; r.x *= ") + literal + "; r.y *= " + literal;
   std::string source;
@@ -150,13 +153,20 @@ void attach_literal_scale_callback(int handle, transform_kind kind, bool dbl, do
   else
     source = "__device__ void " + name + "(void* out, unsigned long long i, " + type + " v, void*, void*) {\n  " + type +
              " r = " + scaled + ";\n  static_cast<" + type + "*>(out)[i] = r;\n}\n";
-  const cufftXtCallbackType cb_type =
+  const int cb_type =
       at_load ? (real ? (dbl ? CUFFT_CB_LD_REAL_DOUBLE : CUFFT_CB_LD_REAL) : (dbl ? CUFFT_CB_LD_COMPLEX_DOUBLE : CUFFT_CB_LD_COMPLEX))
               : (real ? (dbl ? CUFFT_CB_ST_REAL_DOUBLE : CUFFT_CB_ST_REAL)
                       : (dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX));
-  const std::string& ir = callback_ltoir(source, arch);
+  return {names[at_load][real][dbl], std::move(source), cb_type};
+}
+
+void attach_literal_scale_callback(int handle, transform_kind kind, bool dbl, double factor, bool at_load, int device) {
+  const int arch = cupp::detail::nvrtc_arch_for(cuda::Device(device).compute_capability());
+  const literal_scale_callback cb = literal_scale_source(kind, dbl, factor, at_load);
+  const std::string& ir = callback_ltoir(cb.source, arch);
   void* info = nullptr;
-  check(cufftXtSetJITCallback(static_cast<cufftHandle>(handle), name.c_str(), ir.data(), ir.size(), cb_type, &info),
+  check(cufftXtSetJITCallback(static_cast<cufftHandle>(handle), cb.name, ir.data(), ir.size(),
+                              static_cast<cufftXtCallbackType>(cb.type), &info),
         "cufftXtSetJITCallback (the norm's literal callback)");
 }
 

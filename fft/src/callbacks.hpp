@@ -35,6 +35,16 @@ void attach_callbacks(int handle, const callback_set& set, transform_kind kind, 
 // planning: the norm factor without a second pass.
 void attach_scale_callback(int handle, transform_kind kind, bool double_precision, void* factor, int device);
 
+// The source of cupp's store (or load, at_load) callback multiplying by `factor` written as a
+// literal (hexadecimal, in the plan's precision), its symbol (a string literal: cuFFT keeps the
+// pointer until planning) and its cufftXtCallbackType.
+struct literal_scale_callback {
+  const char* name;
+  std::string source;
+  int type;
+};
+literal_scale_callback literal_scale_source(transform_kind kind, bool double_precision, double factor, bool at_load);
+
 // The same with the factor written into the callback's source as a literal (no caller_info), in a
 // store callback or (at_load) in a load callback that scales each input as cuFFT reads it.
 void attach_literal_scale_callback(int handle, transform_kind kind, bool double_precision, double factor, bool at_load,

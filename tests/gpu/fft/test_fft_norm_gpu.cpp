@@ -178,6 +178,13 @@ TEST(FftNormGpu, DefaultChoiceUsesTheCallbackOnBatchesAndThePassOnOneTransform) 
   const ndarray r = fft::fft(rows, {.norm = "ortho"});
   EXPECT_GT(fft::detail::scaled_executions(), before);
   CUPP_ASSERT_ALLCLOSE(r, fft::fft(rows) / 32.0, tol(complex64));
+  // Along axis 0 (strided columns, where cuFFT's callback kernels are about 3x slower): the pass.
+  before = fft::detail::scaled_executions();
+  const ndarray columns = fft::fft(rows, {.axis = 0, .norm = "ortho"});
+  EXPECT_EQ(fft::detail::scaled_executions(), before);
+  EXPECT_EQ(fft::detail::last_plan_key().scale, 1.0);
+  EXPECT_EQ(fft::detail::last_plan_key().istride, 1024);
+  CUPP_ASSERT_ALLCLOSE(columns, fft::fft(rows, {.axis = 0}) / 32.0, tol(complex64));
   const ndarray small = random_complex({64, 1024}, complex64, 7);  // a small batch: the pass
   before = fft::detail::scaled_executions();
   CUPP_ASSERT_ALLCLOSE(fft::fft(small, {.norm = "ortho"}), fft::fft(small) / 32.0, tol(complex64));

@@ -104,6 +104,21 @@ TEST(FftHost, NormFactorsAreRoundedAsNumPyRoundsThem) {
   EXPECT_EQ(fft::detail::dtypes_of(complex64).factor_type, float32);
 }
 
+// cupp's literal-factor norm callbacks (store and load, real and complex, both precisions)
+// compile to LTO-IR, with the factor exact in the source and a symbol that outlives the call.
+TEST(FftHost, LiteralNormCallbacksCompile) {
+  using fft::detail::transform_kind;
+  for (bool at_load : {false, true})
+    for (transform_kind kind : {transform_kind::c2c, transform_kind::r2c, transform_kind::c2r})
+      for (bool dbl : {false, true}) {
+        const auto cb = fft::detail::literal_scale_source(kind, dbl, 1.0 / std::sqrt(160.0), at_load);
+        SCOPED_TRACE(cb.source);
+        EXPECT_NE(cb.source.find(cb.name), std::string::npos);
+        EXPECT_NE(cb.source.find(dbl ? "0x1.43d136248490fp-4" : "0x1.43d136p-4f"), std::string::npos);
+        EXPECT_FALSE(fft::detail::callback_ltoir(cb.source, 90).empty());
+      }
+}
+
 // A callback source compiles to LTO-IR without a GPU (cuFFT's type names come declared); a guard
 // makes its set current for the thread and restores the previous one; equal sets share one
 // identity (the plan cache's key).
