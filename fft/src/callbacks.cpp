@@ -138,8 +138,9 @@ literal_scale_callback literal_scale_source(transform_kind kind, bool dbl, doubl
   char literal[64];
   if (dbl) std::snprintf(literal, sizeof literal, "%a", factor);
   else std::snprintf(literal, sizeof literal, "%af", static_cast<double>(static_cast<float>(factor)));
-  // cuFFT keeps the symbol name's pointer until planning links the callback (a name that died with
-  // the attaching call made every such plan fall back to the pass on the H200): literals.
+  // The symbols are string literals: with a std::string that died after cufftXtSetJITCallback,
+  // every such plan fell back to the pass on the H200 (cuFFT probably keeps the name's pointer
+  // until planning links the callback).
   static const char* const names[2][2][2] = {
       {{"cupp_fft_scale_store_cs", "cupp_fft_scale_store_cd"}, {"cupp_fft_scale_store_rs", "cupp_fft_scale_store_rd"}},
       {{"cupp_fft_scale_load_cs", "cupp_fft_scale_load_cd"}, {"cupp_fft_scale_load_rs", "cupp_fft_scale_load_rd"}}};
