@@ -104,7 +104,8 @@ def main():
                             kw["maxiter"] = 3
                         if m is not None:
                             if solver == "qmr":  # SciPy's qmr needs both or neither
-                                kw["M1"], kw["M2"] = m, sp.identity(n, dtype=dtype, format="csr")
+                                kw["M1"] = spla.aslinearoperator(m)  # qmr calls M1.matvec / rmatvec
+                                kw["M2"] = spla.aslinearoperator(sp.identity(n, dtype=dtype, format="csr"))
                             else:
                                 kw["M"] = m
                         x, info = fn(a, b, **kw)

@@ -65,8 +65,12 @@ ndarray spsolve_triangular(const csr& A0, const ndarray& b, const spsolve_triang
   const int device = bb.device();
   cupp::detail::device_scope scope(device);
   cusparseHandle_t h = sparse::detail::handle(device);
-  const ndarray indptr = a.indptr(), indices = a.indices();
-  sparse::detail::sp_mat mat = sparse::detail::make_csr(n, n, indptr, indices, a.data());
+  // the named triangle alone (without the diagonal when it is taken as ones), whatever cuSPARSE
+  // would read of the other one
+  const std::int64_t off = o.unit_diagonal ? 1 : 0;
+  const csr tri = o.lower ? sparse::tril(a, -off) : sparse::triu(a, off);
+  const ndarray indptr = tri.indptr(), indices = tri.indices(), values = tri.data();
+  sparse::detail::sp_mat mat = sparse::detail::make_csr(n, n, indptr, indices, values);
   cusparseFillMode_t fill = o.lower ? CUSPARSE_FILL_MODE_LOWER : CUSPARSE_FILL_MODE_UPPER;
   cusparseDiagType_t diag = o.unit_diagonal ? CUSPARSE_DIAG_TYPE_UNIT : CUSPARSE_DIAG_TYPE_NON_UNIT;
   sparse::detail::check(cusparseSpMatSetAttribute(mat.get(), CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill),
