@@ -1,7 +1,8 @@
 // Example for docs/sparse.md, built and run by the tests (CTest `example_sparse`, label gpu): a
 // CSR matrix from SciPy's (data, indices, indptr) and from a dense array, its canonical form,
 // the conversions, y = A x (SpMV), C = A B with a row-major B (SpMM), A @ A (SpGEMM), eye and
-// diags, and a round trip through SciPy's .npz layout. Values are compared with the dense matrix and
+// diags, a round trip through SciPy's .npz layout, and selection, comparison, maximum, argmax,
+// setdiag, DIA, dense @ sparse and random. Values are compared with the dense matrix and
 // its products computed by hand; a mismatch prints "FAILED: ..." and exits 1.
 #include <cupp/creation.hpp>
 #include <cupp/cuda/runtime_info.hpp>
@@ -48,6 +49,18 @@ int main() {
   // [end snippet]
   std::filesystem::remove("a.npz");
 
+  // [snippet more]
+  sp::csr r = sp::select(a, cupp::slice(1, std::nullopt));  // A[1:]: rows 1 and 2
+  sp::csr big = a > 2;                                 // bool CSR, True where A > 2
+  sp::csr m = sp::maximum(a, sp::eye(3));              // element-wise maximum with the identity
+  cupp::ndarray amax = sp::argmax(a, 1);               // each row's column of its maximum, (3, 1)
+  sp::csr d = a.copy();
+  d.setdiag(7.0);                                      // the main diagonal set to 7
+  sp::dia g = sp::todia(a);                            // DIA: one row of data per diagonal
+  cupp::ndarray xa = cupp::matmul(x, a);               // dense @ sparse: the column sums
+  sp::coo rnd = sp::random(100, 100, {.density = 0.05, .seed = 1});  // 500 distinct positions
+  // [end snippet]
+
   const sp::csc cc = a.tocsc();                          // csr2cscEx2
   const sp::coo o = a.tocoo();
   const double a2_00 = a2.toarray()(0, 0).item<double>();  // 1*1 + 2*4 = 9
@@ -77,6 +90,15 @@ int main() {
   check(cc.nnz() == 5 && o.nnz() == 5, "tocsc(), tocoo() keep 5 entries");
   check(i3.nnz() == 3 && t.nnz() == 5, "eye(3), diags");
   check(!back.is_array() && cupp::all(cupp::equal(back.toarray(), dense)).item<bool>(), "save_npz / load_npz");
+  const auto same = [](const cupp::ndarray& u, std::vector<double> v) { return u.to_vector<double>() == v; };
+  check(same(r.toarray(), {0, 0, 3, 4, 5, 0}), "select(a, 1:)");
+  check(big.nnz() == 3 && big.dtype() == cupp::bool_, "a > 2");
+  check(m.nnz() == 7 && same(m.toarray(), {1, 0, 2, 0, 1, 3, 4, 5, 1}), "maximum(a, eye(3))");
+  check(amax.ndim() == 2 && amax.to_vector<std::int64_t>() == std::vector<std::int64_t>{2, 2, 1}, "argmax(a, 1)");
+  check(same(d.toarray(), {7, 0, 2, 0, 7, 3, 4, 5, 7}), "setdiag(7)");
+  check(g.offsets().size() == 5 && same(g.toarray(), {1, 0, 2, 0, 0, 3, 4, 5, 0}), "todia(a)");
+  check(same(xa, {5, 5, 5}), "matmul(x, a)");
+  check(rnd.nnz() == 500, "random(100, 100, density 0.05)");
   std::printf("nnz %lld, y = [%g, %g, %g], (A @ A)[0, 0] = %g: %s\n", static_cast<long long>(a.nnz()), yv[0], yv[1],
               yv[2], a2_00, ok ? "ok" : "WRONG");
   return ok ? 0 : 1;

@@ -2,6 +2,7 @@
 // values), scalar products and powers, A + B and A - B (the entries of both summed, zeros
 // dropped), the element-wise product (entries present in both), `*` by kind, and sum / mean along
 // an axis (add.reduceat over each row's run: deterministic).
+#include <complex>
 #include <string>
 
 #include "cupp/creation.hpp"
@@ -112,6 +113,19 @@ csr power(const csr& a, const weak_scalar& n) {
 
 csr multiply(const csr& a, const weak_scalar& s) {
   return csr::from_parts(cupp::multiply(a.data(), s), a.indices(), a.indptr(), a.shape(), a.kind(), std::nullopt,
+                         std::nullopt);
+}
+
+csr true_divide(const csr& a, const weak_scalar& s) {
+  const bool complex_scalar = s.scalar_kind() == weak_scalar::kind::complex_;
+  if (!complex_scalar && s.real() == 0.0) throw ValueError("division by zero");
+  if (complex_scalar && s.real() == 0.0 && s.imag() == 0.0) throw ValueError("complex division by zero");
+  // Python's 1 / other: a float, or a complex for a complex scalar
+  const weak_scalar inverse = complex_scalar ? weak_scalar(1.0 / std::complex<double>(s.real(), s.imag()))
+                                             : weak_scalar(1.0 / s.real());
+  const bool to_float64 = !a.dtype().is_complex();  // np.can_cast(dtype, float64)
+  const ndarray values = to_float64 ? cupp::astype(a.data(), float64) : a.data();
+  return csr::from_parts(cupp::multiply(values, inverse), a.indices(), a.indptr(), a.shape(), a.kind(), std::nullopt,
                          std::nullopt);
 }
 

@@ -110,6 +110,9 @@ class compressed {
   void sum_duplicates();   // canonical form: sorts indices, sums duplicates (explicit zeros stay)
   void sort_indices();     // sorts each row's (column's) indices; duplicates stay
   void eliminate_zeros();  // drops explicitly stored zeros
+  // SciPy's prune(): drops the space past indptr[-1]; cupp's arrays never hold any (the
+  // constructor prunes), so this only checks that.
+  void prune() const noexcept {}
   // A.setdiag(values, k): the k-th diagonal's first len(values) entries (a scalar: all of it) set
   // to values cast to dtype(), explicit zeros included; the object becomes canonical. ValueError
   // "k exceeds array dimensions" for a diagonal outside the shape, as SciPy.
@@ -343,6 +346,11 @@ csr subtract(const csr& a, const csr& b);
 csr multiply(const csr& a, const csr& b);
 // `*` as SciPy: matrix semantics (A @ B) when A is a *_matrix, element-wise for an *_array.
 csr operator*(const csr& a, const csr& b);
+// A / s for a scalar, as SciPy's _divide: a dtype that casts safely to float64 (bool, integers,
+// float32, float64) is cast to float64 first, then times the Python value 1 / s; complex values keep
+// their dtype. s == 0 is Python's ZeroDivisionError "division by zero" (here a ValueError).
+csr true_divide(const csr& a, const weak_scalar& s);
+inline csr operator/(const csr& a, const weak_scalar& s) { return true_divide(a, s); }
 inline csr operator*(const csr& a, const weak_scalar& s) { return multiply(a, s); }
 inline csr operator*(const weak_scalar& s, const csr& a) { return multiply(a, s); }
 inline csr operator+(const csr& a, const csr& b) { return add(a, b); }

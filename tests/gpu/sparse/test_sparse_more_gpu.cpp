@@ -122,6 +122,14 @@ TEST(SparseMoreGpu, ErrorsAreSciPys) {
   EXPECT_EQ(error_of<ValueError>([&] { (void)sparse::argmax(empty); }), "Cannot apply argmax to an empty matrix.");
   EXPECT_EQ(error_of<ValueError>([&] { (void)sparse::argmin(empty, 1); }),
             "Cannot apply argmin along a zero-sized dimension.");
+  // A / s: float64 for what casts to it (SciPy's _divide), complex kept
+  const sparse::csr halves = a.astype(int32) / 2;
+  EXPECT_EQ(halves.dtype(), float64);
+  CUPP_EXPECT_ARRAY_EQUAL(halves.toarray(), asarray(std::vector<double>{0.5, 0, 1, 0, 1.5, 0}).reshape({2, 3}),
+                          {.strict = true});
+  EXPECT_EQ((a.astype(float32) / 4.0).dtype(), float64);
+  EXPECT_EQ((a.astype(complex64) / 2).dtype(), complex64);
+  EXPECT_EQ(error_of<ValueError>([&] { (void)(a / 0); }), "division by zero");
   // a selection keeps the kind and format; an integer keeps the axis
   const sparse::csr row = sparse::select(a.with_kind(sparse::kind::array), -1);
   EXPECT_EQ(row.shape(), (sparse::shape2{1, 3}));
