@@ -9,7 +9,10 @@
 #   cp tests/conformance/routine_ref.py tests/conformance/make_linalg_solvers_ref.py .gpu-linalg2/
 #   cp linalg/bench/gpu-run-solvers.sh .gpu-linalg2/run.sh
 #   du -sh .gpu-linalg2   (~25 MiB; with the rest of the tree it must stay under 64 MiB)
-# The script also reads, from the working tree beside it: bench/*.py and generated/bench/cases.json.
+# The script also reads, from the working tree (the folder it is started from, the repository root,
+# else the script's parent): bench/*.py and generated/bench/cases.json, and tests/conformance/'s
+# two reference scripts when they are not beside it. The binaries may also lie in the script's
+# parent folder (a combined staging: ../cupp_gpu_tests, ../cupp_bench, ../cupp_example_linalg_solvers).
 # Run (device tool): command "bash .gpu-linalg2/run.sh", carry [".gpu-linalg2"], timeout_s 600
 # (all of it takes ~6-8 minutes, most of it CuPy's and PyTorch's SVDs). Knobs:
 #   LINALG2_PHASES="tests ref memcheck bench" (the default: all four)
@@ -20,23 +23,27 @@
 # linalg2_memcheck.log, linalg2_bench.log (compare.py's table: cupp, CuPy, PyTorch) and bench/.
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64
 out=${OUT:-/tmp}
+mkdir -p "$out"
 phases=${LINALG2_PHASES:-tests ref memcheck bench}
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+if [ -f "$PWD/bench/compare.py" ]; then root=$PWD; else root=$(cd "$here/.." && pwd); fi
 cd "$here"
 if [ -f bins.tar.xz ]; then tar xJf bins.tar.xz; fi
+bin() { for d in "$here" "$here/.."; do if [ -x "$d/$1" ]; then echo "$d/$1"; return; fi; done; echo "$here/$1"; }
+tests_bin=$(bin cupp_gpu_tests); example_bin=$(bin cupp_example_linalg_solvers); bench_bin=$(bin cupp_bench)
+ref_dir=$here; [ -f "$ref_dir/make_linalg_solvers_ref.py" ] || ref_dir=$root/tests/conformance
 has() { case " $phases " in *" $1 "*) return 0;; esac; return 1; }
 filter='LinalgSolversGpu.*'
 if has ref; then
   python3 -c "import numpy, sys; print('numpy', numpy.__version__)"; python3 -c "import scipy; print('scipy', scipy.__version__)" 2>&1 | tail -1
   mkdir -p conformance
-  python3 make_linalg_solvers_ref.py conformance/linalg_solvers-ref 2>&1 | tail -3
+  python3 "$ref_dir/make_linalg_solvers_ref.py" conformance/linalg_solvers-ref 2>&1 | tail -3
   export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance
   filter="$filter:EvalRefGpu/Families.AgreeWithNumPy/linalg_solvers"
 fi
 if has tests || has ref; then
   has tests || filter='EvalRefGpu/Families.AgreeWithNumPy/linalg_solvers'
-  timeout 150 ./cupp_gpu_tests --gtest_brief=1 --gtest_filter="$filter" > "$out/linalg2_tests.log" 2>&1
+  timeout 150 "$tests_bin" --gtest_brief=1 --gtest_filter="$filter" > "$out/linalg2_tests.log" 2>&1
   echo "tests exit: $?"
   grep -E "^\[ linalg_solvers \]|FAILED|PASSED|tests ran" "$out/linalg2_tests.log" | tail -20
   # the failed reference cases, by routine
@@ -44,11 +51,13 @@ if has tests || has ref; then
     sed -E 's/_(f4|f8|c8|c16|i4|i8|u1|b1|f2)$//' | sort | uniq -c | sort -rn | head -40
   grep -E "^linalg_solvers/" "$out/linalg2_tests.log" | cut -c1-300 | head -60
   grep -B2 -A12 "LinalgSolversGpu.*FAILED\|Failure" "$out/linalg2_tests.log" | grep -v "^linalg_solvers/" | cut -c1-300 | head -60
-  ./cupp_example_linalg_solvers 2>&1 | tail -3 | tee "$out/linalg2_example.log"
+  "$example_bin" 2>&1 | tail -3 | tee "$out/linalg2_example.log"
 fi
 if has memcheck; then
-  timeout 60 compute-sanitizer --tool memcheck ./cupp_gpu_tests --gtest_brief=1 \
-    --gtest_filter='LinalgSolversGpu.SolveAndInvAllPaths:LinalgSolversGpu.Cholesky:LinalgSolversGpu.Svd' > "$out/linalg2_memcheck.log" 2>&1
+  # the Jacobi SVD kernel's forms, the NaN / singular paths, getriBatched and the LU paths
+  timeout 180 compute-sanitizer --tool memcheck "$tests_bin" --gtest_brief=1 \
+    --gtest_filter='LinalgSolversGpu.SvdJacobiForms:LinalgSolversGpu.EmptyAndErrors:LinalgSolversGpu.SolveAndInvAllPaths' \
+    > "$out/linalg2_memcheck.log" 2>&1
   echo "memcheck exit: $?"; tail -5 "$out/linalg2_memcheck.log"
 fi
 if has bench; then
@@ -69,7 +78,7 @@ print("bench cases:", ",".join(c["name"] for c in cases))
 EOF
   names=$(python3 -c "import json,sys; print(','.join(c['name'] for c in json.load(open(sys.argv[1]))['cases']))" "$out/linalg2_cases.json")
   mkdir -p "$out/bench"
-  timeout 480 python3 "$root/bench/compare.py" --cupp "$here/cupp_bench" --cases "$out/linalg2_cases.json" \
+  timeout 480 python3 "$root/bench/compare.py" --cupp "$bench_bin" --cases "$out/linalg2_cases.json" \
     --only "$names" --out "$out/bench" --side-timeout 300 > "$out/linalg2_bench.log" 2>&1
   echo "bench exit: $?"
   cat "$out/linalg2_bench.log" | tail -40

@@ -1,5 +1,5 @@
 // Internal to the linalg solvers: the typed cuBLAS / cuSOLVER calls that have no generic-type form
-// (getrfBatched, getrsBatched, potrfBatched, trsmBatched, trsm, orgqr/ungqr, gesvdjBatched), each
+// (getrfBatched, getrsBatched, getriBatched, potrfBatched, trsmBatched, trsm, orgqr/ungqr, gesvdjBatched), each
 // dispatched on cupp's dtype. Pointers are untyped (void*) here and cast to the dtype's type.
 #pragma once
 
@@ -66,6 +66,20 @@ cublasStatus_t getrs_batched(cublasHandle_t h, cublasOperation_t op, int n, int 
   else
     return cublasZgetrsBatched(h, op, n, nrhs, static_cast<const cuDoubleComplex* const*>(a), lda, piv,
                                ptrs<cuDoubleComplex>(b), ldb, info, batch);
+}
+
+template <class T>
+cublasStatus_t getri_batched(cublasHandle_t h, int n, void* a, int lda, const int* piv, void* c, int ldc, int* info,
+                             int batch) {
+  if constexpr (std::is_same_v<T, float>)
+    return cublasSgetriBatched(h, n, static_cast<const float* const*>(a), lda, piv, ptrs<float>(c), ldc, info, batch);
+  else if constexpr (std::is_same_v<T, double>)
+    return cublasDgetriBatched(h, n, static_cast<const double* const*>(a), lda, piv, ptrs<double>(c), ldc, info, batch);
+  else if constexpr (std::is_same_v<T, cuComplex>)
+    return cublasCgetriBatched(h, n, static_cast<const cuComplex* const*>(a), lda, piv, ptrs<cuComplex>(c), ldc, info, batch);
+  else
+    return cublasZgetriBatched(h, n, static_cast<const cuDoubleComplex* const*>(a), lda, piv, ptrs<cuDoubleComplex>(c),
+                               ldc, info, batch);
 }
 
 template <class T>

@@ -9,6 +9,7 @@
 // showed it), so SciPy's P, L, U and pivots come only from Xgetrf.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -109,10 +110,24 @@ void getrs(const lu_factors& f, const ndarray& bw, i64 nrhs, cublasOperation_t o
                    "cusolverDnXgetrs");
 }
 
-// LAPACK's singular condition, which NumPy raises on: some U(i, i) of the packed LU is exactly zero
-// (a 0-d bool device array, no read). Not getrf's info: cuSOLVER reports a NaN pivot there too,
-// while NumPy's inv and solve of NaN give NaN without raising (NaN != 0).
-static ndarray exact_zero_pivot(const lu_factors& f) { return cupp::any(f.w.diagonal(0, -2, -1) == 0); }
+// LAPACK's singular condition, which NumPy raises on: some U(i, i) of the packed LU is exactly zero,
+// in a matrix that held no NaN (`nan`, per matrix, from the input). NumPy's inv and solve of NaN
+// give NaN without raising; cuSOLVER's getrf flags NaN pivots in info and may leave zeros on the
+// diagonal of such a matrix, so neither info nor the diagonal alone tells. A 0-d bool, no read.
+static ndarray singular_without_nan(const lu_factors& f, const ndarray& nan) {
+  return cupp::any(cupp::any(f.w.diagonal(0, -2, -1) == 0, {.axis = {-1}}) & ~nan);
+}
+
+// After the solve: raises "Singular matrix", or gives the matrices that held a NaN an all-NaN
+// result (NumPy's NaN spreads through the elimination; cuSOLVER's may stop at it). One read.
+static ndarray finish_solve(const ndarray& x, const ndarray& failed, const ndarray& nan, int core_dims) {
+  const std::vector<bool> flags = read_flags({failed, cupp::any(nan)});
+  if (flags[0]) throw LinAlgError("Singular matrix");
+  if (!flags[1]) return x;
+  ndarray m = nan;
+  for (int i = 0; i < core_dims; ++i) m = m.expand_dims(-1);
+  return cupp::where(m, std::numeric_limits<double>::quiet_NaN(), x);
+}
 
 std::vector<i64> broadcast_batch(const ndarray& a, const ndarray& b, int b_core) {
   const shape_t sa(a.shape().begin(), a.shape().end() - 2);
@@ -148,10 +163,12 @@ ndarray solve_impl(const ndarray& a, const ndarray& b, bool raise_singular, cons
     x = bw.reshape(xs);
   }
   if (bw.size() == 0) return x;
-  const lu_factors f = getrf(colmajor_copy(cupp::broadcast_to(a, ashape), t), n, n);
-  const ndarray failed = raise_singular ? exact_zero_pivot(f) : ndarray{};
+  const ndarray w = colmajor_copy(cupp::broadcast_to(a, ashape), t);
+  const ndarray nan = raise_singular ? nan_per_matrix(w) : ndarray{};
+  const lu_factors f = getrf(w, n, n);
+  const ndarray failed = raise_singular ? singular_without_nan(f, nan) : ndarray{};
   getrs(f, bw, k, CUBLAS_OP_N);
-  if (raise_singular) raise_if(failed, "Singular matrix");
+  if (raise_singular) return finish_solve(x, failed, nan, vector ? 1 : 2);
   return x;
 }
 
@@ -163,11 +180,30 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
   shape.insert(shape.end(), {n, n});
   ndarray bw = colmajor_empty(batch, n, n, t);
   if (bw.size() == 0) return colmajor_view(bw);
-  bw.assign(cupp::broadcast_to(cupp::eye(n, std::nullopt, 0, t), shape));  // the identity is its own transpose
-  const lu_factors f = getrf(colmajor_copy(a, t), n, n);
-  const ndarray failed = raise_singular ? exact_zero_pivot(f) : ndarray{};
-  getrs(f, bw, n, CUBLAS_OP_N);
-  if (raise_singular) raise_if(failed, "Singular matrix");
+  const ndarray w = colmajor_copy(a, t);
+  const ndarray nan = raise_singular ? nan_per_matrix(w) : ndarray{};
+  const lu_factors f = getrf(w, n, n);
+  const ndarray failed = raise_singular ? singular_without_nan(f, nan) : ndarray{};
+  if (f.blas) {
+    // a stack on cuBLAS's batched LU: getriBatched writes each inverse out of place (column-major)
+    const int device = w.device();
+    const blas_binding& blas = blas_on_current_stream(device);
+    const i64 count = batch_count(w), isz = static_cast<i64>(t.itemsize());
+    const ndarray pa = pointer_array(f.w.data(), n * n * isz, count);
+    const ndarray pc = pointer_array(bw.data(), n * n * isz, count);
+    const ndarray info = cupp::empty({count}, cupp::int32);
+    with_type(t, [&](auto z) {
+      check_cublas(getri_batched<decltype(z)>(blas.cublas, as_int(n, "n"), pa.data(), as_int(n, "n"),
+                                              static_cast<const int*>(f.piv.data()), pc.data(), as_int(n, "n"),
+                                              static_cast<int*>(info.data()), as_int(count, "the batch")),
+                   "cublas<t>getriBatched");
+      return 0;
+    });
+  } else {
+    bw.assign(cupp::broadcast_to(cupp::eye(n, std::nullopt, 0, t), shape));  // the identity is its own transpose
+    getrs(f, bw, n, CUBLAS_OP_N);
+  }
+  if (raise_singular) return finish_solve(colmajor_view(bw), failed, nan, 2);
   return colmajor_view(bw);
 }
 
@@ -323,12 +359,15 @@ lu_result lu(const ndarray& a, const lu_options& options) {
   std::vector<i64> pshape = detail::batch_shape(a);
   pshape.push_back(m);
   if (options.p_indices) {
-    const ndarray pi = cupp::asarray(p.data(), cupp::int32, pshape);
+    ndarray pi = cupp::asarray(p.data(), cupp::int32, pshape);
+    if (m == 1 && n == 1) pi = cupp::astype(pi, cupp::int64);  // SciPy's 1x1 shortcut: zeros(dtype=int)
     if (options.permute_l) return {{}, cupp::take_along_axis(L, pi.expand_dims(-1), -2), U};
     return {pi, L, U};
   }
   pshape.push_back(m);
-  const ndarray Pm = cupp::astype(cupp::asarray(P.data(), cupp::float64, pshape), t);  // SciPy's: a's dtype
+  // SciPy's P: real in a's precision, except a 1x1 a's, which is ones_like(a) (SciPy's shortcut)
+  const bool one = m == 1 && n == 1;
+  const ndarray Pm = cupp::astype(cupp::asarray(P.data(), cupp::float64, pshape), one ? t : detail::real_of(t));
   if (options.permute_l) return {{}, cupp::matmul(Pm, L), U};
   return {Pm, L, U};
 }

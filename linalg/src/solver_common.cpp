@@ -9,6 +9,7 @@
 #include "cuda/current_stream.hpp"
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
+#include "cupp/manipulation.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/ufunc.hpp"
 
@@ -162,6 +163,12 @@ cupp::cuda::Memory workspace(std::size_t bytes, int device) {
 }
 
 ndarray info_failed(const ndarray& info) { return cupp::any(info != 0); }
+
+std::vector<bool> read_flags(std::initializer_list<ndarray> flags) {
+  return cupp::stack(flags).to_vector<bool>();
+}
+
+ndarray nan_per_matrix(const ndarray& w) { return cupp::any(cupp::isnan(w), {.axis = {-2, -1}}); }
 
 void raise_if(const ndarray& flag, const std::string& message) {
   if (flag.item<bool>()) throw LinAlgError(message);

@@ -62,6 +62,11 @@ ndarray pointer_array(const void* base, i64 stride_bytes, i64 count);
 // A workspace from cupp's pool on the current stream of `device` (zero bytes: a null block).
 cupp::cuda::Memory workspace(std::size_t bytes, int device);
 
+// Reads several 0-d bool device arrays in one transfer (one synchronisation).
+std::vector<bool> read_flags(std::initializer_list<ndarray> flags);
+// Per matrix of w (..., r, c): whether it holds a NaN (a bool array of the batch shape, no read).
+ndarray nan_per_matrix(const ndarray& w);
+
 // Reads `flag` (a 0-d bool array) once; throws LinAlgError(message) when true.
 void raise_if(const ndarray& flag, const std::string& message);
 // flag = any(info != 0) as a 0-d bool device array (no read).

@@ -125,8 +125,10 @@ int sm_count(int device) {
 // Which form of the batched Jacobi kernel a stack of count (m, n) matrices takes: none up to
 // gesvdj's 32x32; shared when W and V fit one block's shared memory; global when the stack is
 // large enough that one block per matrix beats Xgesvd matrix after matrix. The global form's
-// estimate: ~15 sweeps, each moving 2 N^2 (M + N) elements through one SM at ~100 GB/s, in
+// estimate: ~15 sweeps, each moving 2 N^2 (M + N) elements through one SM at ~50 GB/s, in
 // ceil(count / SMs) waves; Xgesvd's ~19 ms (N / 256)^1.35 per matrix (CuPy's loop on the H200).
+// Both calibrated on the H200: 100 x 256^2 float64 180 ms (CuPy 1924 ms), 20 x 512^2 1145 ms
+// (CuPy's loop 960 ms: that stack goes to Xgesvd).
 jacobi_form jacobi_choice(i64 count, i64 m, i64 n, bool uv, cupp::dtype t, int device) {
   const i64 M = std::max(m, n), N = std::min(m, n);
   if (M <= gesvdj_batched_max) return jacobi_form::none;
@@ -134,7 +136,7 @@ jacobi_form jacobi_choice(i64 count, i64 m, i64 n, bool uv, cupp::dtype t, int d
     return jacobi_form::shared;
   if (count < 2 || M > jacobi_global_max) return jacobi_form::none;
   const double e = static_cast<double>(t.itemsize());
-  const double sweep_s = 2.0 * double(N) * double(N) * double(M + (uv ? N : 0)) * e / 100e9;
+  const double sweep_s = 2.0 * double(N) * double(N) * double(M + (uv ? N : 0)) * e / 50e9;
   const double waves = std::ceil(double(count) / double(std::max(sm_count(device), 1)));
   const double jacobi_ms = 15.0 * sweep_s * 1e3 * waves;
   const double gesvd_ms = double(count) * 19.0 * std::pow(double(N) / 256.0, 1.35);

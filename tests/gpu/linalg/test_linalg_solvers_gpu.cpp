@@ -140,7 +140,7 @@ TEST(LinalgSolversGpu, EmptyAndErrors) {
   expect_linalg_error([] { la::inv(zeros({2, 3})); }, "Last 2 dimensions of the array must be square");
   expect_linalg_error([] { la::cholesky(zeros({2, 3})); }, "Last 2 dimensions of the array must be square");
   expect_linalg_error([] { la::eigh(zeros({4})); }, "1-dimensional array given");
-  // a singular matrix in a batch (both LU paths)
+  // a singular matrix in a stack (cuBLAS's batched LU, getrs / getri) and alone (cuSOLVER's Xgetrf)
   for (i64 n : {4, 200}) {
     ndarray a = well({3, n, n}, float64, 7);
     a(1) = zeros({n, n});
@@ -285,7 +285,7 @@ TEST(LinalgSolversGpu, Svd) {
   // global form (150x140, 120x150 for float64 and complex64; svdvals of them take the shared form,
   // which needs no V), Xgesvd (1x1 and 6x4 alone, complex128 150x140)
   const std::vector<std::vector<i64>> shapes = {{1, 1},     {6, 4},     {4, 6},         {5, 6, 4},     {5, 3, 7},
-                                                {3, 40, 33}, {2, 5, 40}, {70, 50},       {4, 150, 140}, {3, 120, 150}};
+                                                {3, 40, 33}, {2, 5, 40}, {70, 50},       {8, 150, 140}, {6, 120, 150}};
   for (dtype t : kTypes)
     for (const auto& s : shapes)
       for (bool full : {true, false}) {
@@ -320,12 +320,31 @@ TEST(LinalgSolversGpu, Svd) {
   }
   EXPECT_EQ(la::matrix_rank(rd).to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 3}));
   expect_linalg_error([] { la::svd(full({3, 40, 40}, std::numeric_limits<double>::quiet_NaN())); }, "SVD did not converge");
-  expect_linalg_error([] { la::svd(full({3, 150, 140}, std::numeric_limits<double>::quiet_NaN())); }, "SVD did not converge");
+  expect_linalg_error([] { la::svd(full({8, 150, 140}, std::numeric_limits<double>::quiet_NaN())); }, "SVD did not converge");
   auto e = la::svd(zeros({0, 3}));
   EXPECT_EQ(e.S.size(), 0);
   EXPECT_EQ(e.Vh.shape(0), 3);
   expect_linalg_error([] { la::svd(full({4, 3}, std::numeric_limits<double>::quiet_NaN())); }, "SVD did not converge");
   expect_linalg_error([] { la::svd(full({5, 4, 3}, std::numeric_limits<double>::quiet_NaN())); }, "SVD did not converge");
+}
+
+// The batched Jacobi kernel's forms on a few small stacks (the memcheck run's SVD test): shared
+// (tall, wide, complex, rank-deficient, svdvals), global (a stack of 150x140 float64).
+TEST(LinalgSolversGpu, SvdJacobiForms) {
+  CUPP_REQUIRE_GPU();
+  const std::vector<std::pair<std::vector<i64>, dtype>> cases = {
+      {{3, 40, 33}, float64}, {{2, 33, 40}, complex64}, {{2, 36, 36}, complex128}, {{8, 150, 140}, float64}};
+  for (const auto& [s, t] : cases) {
+    const i64 m = s[s.size() - 2], n = s.back(), k = std::min(m, n);
+    ndarray a = random(s, t, 55);
+    a(0, slice(), 1) = zeros({m}, t);  // a zero column: a zero singular value, completed in U
+    auto [U, S, Vh] = la::svd(a);
+    EXPECT_LE(max_abs(matmul(U(ellipsis, slice(), slice(0, k)) * astype(S, t).expand_dims(-2), Vh(ellipsis, slice(0, k), slice())) - a),
+              tol(t, m + n) * 10) << t.name() << m << "x" << n;
+    EXPECT_LE(max_abs(matmul(H(U), U) - eye_like(m, t)), tol(t, m + n) * 10) << t.name();
+    EXPECT_LE(max_abs(matmul(Vh, H(Vh)) - eye_like(n, t)), tol(t, m + n) * 10) << t.name();
+    EXPECT_LE(max_abs(la::svdvals(a) - S), tol(t, m + n) * 10) << t.name();
+  }
 }
 
 TEST(LinalgSolversGpu, Qr) {
