@@ -7,8 +7,9 @@
 # device tool with carry [".gpu-all"] and a command such as
 #   bash .gpu-all/run.sh cold-start ab linalg2 sparse
 # Phases: cold-start (bench/cold_start/run.sh, cupp and CuPy), ab (the cold-start script with the
-# built-in kernels on and off), and one per module script: fft linalg linalg2 random sparse
-# sparse-linalg. Each module's script runs from its own folder .gpu-<module>/ (made on the device
+# built-in kernels on and off), suite (every GPU test in 4 gtest shards, the routine families'
+# references remade there with NumPy 2, failures rerun alone; SUITE_FILTER narrows it), and one
+# per module script: fft linalg linalg2 random sparse sparse-linalg. Each module's script runs from its own folder .gpu-<module>/ (made on the device
 # machine, at the root of its copy of the tree, where the scripts expect it), holding
 # links to the shared executables and the files it names, with OUT=$OUT/<phase>.
 # usage: tools/dev/stage-gpu-modules.sh [BUILD_DIR]
@@ -41,6 +42,13 @@ cp "$root/bench/cold_start/run.sh" "$stage/cold_start.sh"
 cp "$root/bench/cold_start/cold_start_cupy.py" "$stage/"
 cp "$root/random/bench/peers.py" "$stage/random_peers.py"
 cp "$root/sparse/bench/peers.py" "$stage/sparse_peers.py"
+[ -f "$root/sparse/bench/linalg_peers.py" ] && cp "$root/sparse/bench/linalg_peers.py" "$stage/sparse_linalg_peers.py"
+# The suite's reference data: what tools/dev/stage-gpu.sh stages for it (the ufunc conformance
+# set, the reduction set, the families' generators), packed.
+"$root/tools/dev/stage-gpu.sh" "$build" > /dev/null
+tar -C "$root/.gpu" -cf - conformance specs $(cd "$root/.gpu" && ls make_*_ref.py routine_ref.py) |
+  xz -6 -T2 > "$stage/conformance.tar.xz"
+rm -rf "$root/.gpu"
 cat > "$stage/run.sh" <<'DRIVER'
 #!/usr/bin/env bash
 # Written by tools/dev/stage-gpu-modules.sh: runs the named phases in order (see that script).
@@ -76,11 +84,33 @@ for phase in "$@"; do
     linalg2) module_dir linalg2 linalg/bench/gpu-run-solvers.sh ;;
     random) module_dir random random/bench/gpu-run.sh random_peers.py ;;
     sparse) module_dir sparse sparse/bench/gpu-run.sh sparse_peers.py ;;
-    sparse-linalg) module_dir sparse-linalg sparse/bench/gpu-run-linalg.sh sparse_peers.py ;;
+    sparse-linalg) module_dir sparse-linalg sparse/bench/gpu-run-linalg.sh sparse_linalg_peers.py
+      ln -sf "$all/sparse_linalg_peers.py" "$repo/.gpu-sparse-linalg/linalg_peers.py" ;;
+    suite)
+      core=$all/core; rm -rf "$core"; mkdir -p "$core" "$OUT/suite"
+      tar -C "$core" -xJf "$all/conformance.tar.xz"; ln -sf "$all/bin/cupp_gpu_tests" "$core/"
+      (cd "$core" && for script in make_*_ref.py; do
+         family=${script#make_}; family=${family%_ref.py}
+         python3 "$script" "conformance/$family-ref" > /dev/null 2>&1 || echo "$script failed: its cases will skip"
+       done)
+      for i in 0 1 2 3; do
+        (cd "$core" && CUPP_TEST_CONFORMANCE_DIR=$core/conformance CUPP_TEST_SOURCE_DIR=$repo CUPP_CACHE_DIR=/tmp/cupp-suite-$i \
+           GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout 420 ./cupp_gpu_tests --gtest_brief=1 \
+           --gtest_filter="${SUITE_FILTER:-*}" > "$OUT/suite/shard-$i.log" 2>&1; echo "shard $i exit: $?" >> "$OUT/suite/shard-$i.log") &
+      done
+      wait
+      grep -hE "tests ran|PASSED|FAILED  |exit:" "$OUT"/suite/shard-*.log | head -60
+      failed=$(grep -h "^\[  FAILED  \] [A-Za-z0-9_/]*\.[A-Za-z0-9_/]*" "$OUT"/suite/shard-*.log | awk '{sub(/,$/, "", $4); print $4}' | sort -u | paste -sd: -)
+      if [ -n "$failed" ]; then
+        echo "rerunning alone: $failed"
+        (cd "$core" && CUPP_TEST_CONFORMANCE_DIR=$core/conformance CUPP_TEST_SOURCE_DIR=$repo CUPP_CACHE_DIR=/tmp/cupp-suite-rerun \
+           timeout 200 ./cupp_gpu_tests --gtest_brief=1 --gtest_filter="$failed") > "$OUT/suite/rerun.log" 2>&1
+        grep -E "tests ran|PASSED|FAILED|Failure" "$OUT/suite/rerun.log" | head -40
+      fi ;;
     *) echo "unknown phase $phase"; continue ;;
   esac
   case $phase in
-    cold-start|ab) ;;
+    cold-start|ab|suite) ;;
     *) mkdir -p "$OUT/$phase"; (cd "$repo" && OUT=$OUT/$phase bash ".gpu-$phase/run.sh") 2>&1 | tee "$OUT/$phase/run.txt" | tail -60 ;;
   esac
   echo "##### $phase took $((SECONDS - start)) s"
