@@ -6,8 +6,11 @@
 #include <cufft.h>
 #include <cufftXt.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -138,13 +141,23 @@ literal_scale_callback literal_scale_source(transform_kind kind, bool dbl, doubl
   char literal[64];
   if (dbl) std::snprintf(literal, sizeof literal, "%a", factor);
   else std::snprintf(literal, sizeof literal, "%af", static_cast<double>(static_cast<float>(factor)));
-  // The symbols are string literals: with a std::string that died after cufftXtSetJITCallback,
-  // every such plan fell back to the pass on the H200 (cuFFT probably keeps the name's pointer
-  // until planning links the callback).
-  static const char* const names[2][2][2] = {
-      {{"cupp_fft_scale_store_cs", "cupp_fft_scale_store_cd"}, {"cupp_fft_scale_store_rs", "cupp_fft_scale_store_rd"}},
-      {{"cupp_fft_scale_load_cs", "cupp_fft_scale_load_cd"}, {"cupp_fft_scale_load_rs", "cupp_fft_scale_load_rd"}}};
-  const std::string name = names[at_load][real][dbl];
+  // Each factor gets its own symbol (cupp_fft_scale_store_cs_<the factor's bits>), so that no
+  // two callback sources share a name, kept in storage that lives as long as the process: with a
+  // std::string that died after cufftXtSetJITCallback, every such plan fell back to the pass on
+  // the H200 (cuFFT probably keeps the name's pointer until planning links the callback).
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &factor, sizeof bits);
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, "_%016llx", static_cast<unsigned long long>(bits));
+  const std::string name = std::string(at_load ? "cupp_fft_scale_load_" : "cupp_fft_scale_store_") + (real ? "r" : "c") +
+                           (dbl ? "d" : "s") + suffix;
+  static std::mutex names_mutex;
+  static std::set<std::string> names;  // (nodes: a name's c_str() never moves)
+  const char* stable = nullptr;
+  {
+    std::lock_guard lock(names_mutex);
+    stable = names.insert(name).first->c_str();
+  }
   const std::string scaled = real ? std::string("v * ") + literal
                                   : std::string("v; r.x *= ") + literal + "; r.y *= " + literal;
   std::string source;
@@ -158,7 +171,7 @@ literal_scale_callback literal_scale_source(transform_kind kind, bool dbl, doubl
       at_load ? (real ? (dbl ? CUFFT_CB_LD_REAL_DOUBLE : CUFFT_CB_LD_REAL) : (dbl ? CUFFT_CB_LD_COMPLEX_DOUBLE : CUFFT_CB_LD_COMPLEX))
               : (real ? (dbl ? CUFFT_CB_ST_REAL_DOUBLE : CUFFT_CB_ST_REAL)
                       : (dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX));
-  return {names[at_load][real][dbl], std::move(source), cb_type};
+  return {stable, std::move(source), cb_type};
 }
 
 void attach_literal_scale_callback(int handle, transform_kind kind, bool dbl, double factor, bool at_load, int device) {

@@ -36,8 +36,8 @@ void attach_callbacks(int handle, const callback_set& set, transform_kind kind, 
 void attach_scale_callback(int handle, transform_kind kind, bool double_precision, void* factor, int device);
 
 // The source of cupp's store (or load, at_load) callback multiplying by `factor` written as a
-// literal (hexadecimal, in the plan's precision), its symbol (a string literal: cuFFT keeps the
-// pointer until planning) and its cufftXtCallbackType.
+// literal (hexadecimal, in the plan's precision), its symbol (one per factor, stored for the
+// process: cuFFT keeps the pointer until planning) and its cufftXtCallbackType.
 struct literal_scale_callback {
   const char* name;
   std::string source;

@@ -116,6 +116,10 @@ TEST(FftHost, LiteralNormCallbacksCompile) {
         EXPECT_NE(cb.source.find(cb.name), std::string::npos);
         EXPECT_NE(cb.source.find(dbl ? "0x1.43d136248490fp-4" : "0x1.43d136p-4f"), std::string::npos);
         EXPECT_FALSE(fft::detail::callback_ltoir(cb.source, 90).empty());
+        // One symbol per factor (never two sources under one name), the same storage each time.
+        const auto half = fft::detail::literal_scale_source(kind, dbl, 0.5, at_load);
+        EXPECT_NE(std::string(half.name), std::string(cb.name));
+        EXPECT_EQ(fft::detail::literal_scale_source(kind, dbl, 0.5, at_load).name, half.name);
       }
 }
 
