@@ -8,7 +8,11 @@
 #     cp generated/bench/cases.json bench/compare.py bench/side_common.py bench/side_cupy.py bench/side_torch.py bench/compile_cupy.py .gpu-fft/bench/
 #     du -sh .gpu-fft   (tree + carry < 64 MiB)
 #   cp fft/bench/gpu-run.sh .gpu-fft/run.sh
-# then run(command="bash .gpu-fft/run.sh", carry=[".gpu-fft"], timeout_s=240).
+# then run(command="bash .gpu-fft/run.sh", carry=[".gpu-fft"], timeout_s=240). To stay under the
+# carry limit, the binaries and bench/ can travel as .gpu-fft/pack.tar.xz (tar cJf, ~23 MB) and
+# the command start with "cd .gpu-fft && tar xJf pack.tar.xz && ". The binaries may also sit one
+# folder above this script (cupp_gpu_tests, layouts, bench/cupp_bench + the bench files).
+# A shorter call: FFT_BUDGET=188 FFT_LAYOUTS_S=45 FFT_TESTS_S=80 FFT_BENCH_CASES=a,b,... bash run.sh
 # On the GPU machine (from the repository root): the fft module's checks in one call.
 # Budget: FFT_BUDGET seconds in all (default 235); FFT_LAYOUTS_S (60) and FFT_TESTS_S (100) cap
 # steps 1 and 3; FFT_SKIP_MEMCHECK=1 / FFT_SKIP_RACECHECK=1 leave out steps 5 / 6.
