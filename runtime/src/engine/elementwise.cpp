@@ -124,6 +124,26 @@ struct found_kernel {
 
 std::string launch_label(const op_spec& op, const kernel_desc& desc);
 
+// The programs of many kernels that are used only where built into the library (a run-time
+// compile keeps one kernel per description instead): which kernel holds a description, the
+// program's cache variant, its source.
+struct builtin_only_program {
+  std::optional<std::size_t> (*index)(const op_spec&, const detail::kernel_desc&);
+  std::uint64_t (*variant)(detail::index_width);
+  detail::composed_program (*compose)(const op_spec&, detail::index_width);
+};
+constexpr builtin_only_program builtin_only_programs[] = {
+    // scalar operands (values or 0-d arrays) against contiguous arrays
+    {detail::scalar_program_index, detail::scalar_variant, detail::compose_scalar_program},
+    // a matrix with a row or a column broadcast against it
+    {detail::broadcast2d_program_index, detail::broadcast2d_variant, detail::compose_broadcast2d_program},
+    // casts and fills: the copy op's cast program
+    {[](const op_spec& op, const detail::kernel_desc& d) {
+       return &op == &copy_op_spec() ? detail::cast_program_index(op, d) : std::nullopt;
+     },
+     detail::cast_variant, detail::compose_cast_program},
+};
+
 found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device) {
   const bool common = detail::in_all_loops_program(op, desc);
   const std::uint64_t variant = common ? detail::all_loops_variant(desc.width) : detail::variant_code(desc);
@@ -142,34 +162,21 @@ found_kernel find_kernel(const op_spec& op, const kernel_desc& desc, int device)
   entry& e = recent[slot];
   if (e.op == &op && e.device == device && e.variant == variant && e.index == index) return e.found;
   auto& cache = detail::kernel_cache::global();
-  // A description with scalar operands takes its kernel from the op's scalar program where that
-  // is built into the library, a matrix with a row or column broadcast against it from the op's
-  // 2-D broadcast program, a cast from the copy op's cast program; otherwise (and for every other
-  // layout) a one-kernel program.
+  // A description outside the all-loops program takes its kernel from the first built-in-only
+  // program that holds one like it, where that is built into the library; otherwise a one-kernel
+  // program.
   const detail::kernel_module* scalars = nullptr;
   std::size_t kernel_index = index;
-  if (!common) {
-    if (const std::optional<std::size_t> at = detail::scalar_program_index(op, desc)) {
-      scalars = cache.get_if_builtin(device, {detail::cache_name(op), detail::scalar_variant(desc.width)}, [&] {
-        const auto p = detail::compose_scalar_program(op, desc.width);
-        return detail::program_source{p.name, p.source, p.kernels, {}};
-      });
-      if (scalars) kernel_index = *at;
-    } else if (const std::optional<std::size_t> at2 = detail::broadcast2d_program_index(op, desc)) {
-      scalars = cache.get_if_builtin(device, {detail::cache_name(op), detail::broadcast2d_variant(desc.width)}, [&] {
-        const auto p = detail::compose_broadcast2d_program(op, desc.width);
-        return detail::program_source{p.name, p.source, p.kernels, {}};
-      });
-      if (scalars) kernel_index = *at2;
-    } else if (&op == &copy_op_spec()) {  // casts and fills: the copy op's cast program
-      if (const std::optional<std::size_t> cast = detail::cast_program_index(op, desc)) {
-        scalars = cache.get_if_builtin(device, {detail::cache_name(op), detail::cast_variant(desc.width)}, [&] {
-          const auto p = detail::compose_cast_program(op, desc.width);
-          return detail::program_source{p.name, p.source, p.kernels, {}};
-        });
-        if (scalars) kernel_index = *cast;
-      }
-    }
+  for (const builtin_only_program& b : builtin_only_programs) {
+    if (common) break;
+    const std::optional<std::size_t> at = b.index(op, desc);
+    if (!at) continue;
+    scalars = cache.get_if_builtin(device, {detail::cache_name(op), b.variant(desc.width)}, [&] {
+      const auto p = b.compose(op, desc.width);
+      return detail::program_source{p.name, p.source, p.kernels, {}};
+    });
+    if (scalars) kernel_index = *at;
+    break;
   }
   const detail::kernel_module& module =
       scalars ? *scalars
