@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -112,6 +113,9 @@ struct product_cache {
   cupp::dtype type = float64;
   // The plans made for this descriptor (cleared when it is rebuilt).
   std::vector<product_plan> plans;
+  // SpGEMMreuse's state for the last B multiplied with this object (products.cpp's reuse_state:
+  // B's pattern, the descriptors, the buffers compute needs and C's arrays).
+  std::shared_ptr<void> spgemm_reuse;
 
   // The cached descriptor for these arrays (made on a miss).
   cusparseSpMatDescr_t csr(std::int64_t rows, std::int64_t cols, const ndarray& indptr_a, const ndarray& indices_a,

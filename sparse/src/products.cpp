@@ -300,7 +300,130 @@ csr spgemm_alg(const csr& a_in, const csr& b_in, cusparseSpGEMMAlg_t alg) {
 
 }  // namespace detail
 
-csr spgemm(const csr& a, const csr& b) { return detail::spgemm_alg(a, b, CUSPARSE_SPGEMM_DEFAULT); }
+// ---- SpGEMMreuse: A's cache keeps, for the last B (its pattern arrays held, so their addresses
+// stay B's), the descriptors, the buffers cusparseSpGEMMreuse_compute needs and C's arrays; the
+// same A times the same pattern again runs only compute (the values read as they are now).
+namespace {
+struct reuse_state {
+  ndarray b_indptr, b_indices;
+  const void* a_data = nullptr;
+  int device = -1;
+  cuda::stream_handle stream{};
+  cupp::dtype type = float64;
+  std::int64_t k = 0;
+  detail::sp_mat ma, mb, mc;
+  spgemm_descr descr;
+  cuda::Memory work4, work5;
+  ndarray c_indptr, c_indices, c_data;
+};
+
+bool reusable(const csr& a, const csr& b) {
+  const cupp::dtype t = a.dtype();
+  const bool value_type_ok = t == float32 || t == float64 || t == complex64 || t == complex128;
+  return value_type_ok && b.dtype() == t && a.index_dtype() == int32 && b.index_dtype() == int32 &&
+         a.shape()[1] == b.shape()[0] && a.shape()[0] > 0 && b.shape()[1] > 0 && a.nnz() > 0 && b.nnz() > 0 &&
+         a.has_canonical_format() && b.has_canonical_format();
+}
+}  // namespace
+
+namespace detail {
+
+csr spgemm_reused(const csr& a, const csr& b) {
+  const auto [m, n] = a.shape();
+  const std::int64_t k = b.shape()[1];
+  const cupp::dtype t = a.dtype();
+  const int device = a.data().device();
+  cupp::detail::device_scope scope(device);
+  cusparseHandle_t h = handle(device);
+  const cudaDataType vt = value_type(t, "spgemm");
+  const cuda::stream_handle stream = cuda::detail::current_stream_handle(device);
+  const auto cache = a.cache();
+  std::lock_guard lock(cache->mutex);
+  auto st = std::static_pointer_cast<reuse_state>(cache->spgemm_reuse);
+  const bool hit = st && st->b_indptr.data() == b.indptr().data() && st->b_indices.data() == b.indices().data() &&
+                   st->device == device && st->stream == stream && st->type == t && st->k == k &&
+                   st->a_data == a.data().data();
+  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const auto alg = CUSPARSE_SPGEMM_DEFAULT;
+  const scalars s;
+  if (!hit) {
+    const auto refusable = [](cusparseStatus_t status, const char* call) {
+      if (status == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) throw alg_refused{};
+      check(status, call);
+    };
+    const auto allocate = [](std::size_t bytes) {
+      try {
+        return cuda::alloc(bytes);
+      } catch (const OutOfMemoryError&) {
+        throw alg_refused{};
+      }
+    };
+    auto fresh = std::make_shared<reuse_state>();
+    fresh->ma = make_csr(m, n, a.indptr(), a.indices(), a.data());
+    fresh->mb = make_csr(n, k, b.indptr(), b.indices(), b.data());
+    fresh->c_indptr = cupp::empty({m + 1}, int32);
+    cusparseSpMatDescr_t raw_c = nullptr;
+    check(cusparseCreateCsr(&raw_c, m, k, 0, fresh->c_indptr.data(), nullptr, nullptr, CUSPARSE_INDEX_32I,
+                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt),
+          "cusparseCreateCsr");
+    fresh->mc = sp_mat(raw_c);
+    cusparseSpMatDescr_t ma = fresh->ma.get(), mb = fresh->mb.get(), mc = fresh->mc.get();
+    cusparseSpGEMMDescr_t descr = fresh->descr.get();
+    std::size_t bytes1 = 0, bytes2 = 0, bytes3 = 0, bytes4 = 0, bytes5 = 0;
+    check(cusparseSpGEMMreuse_workEstimation(h, op, op, ma, mb, mc, alg, descr, &bytes1, nullptr),
+          "cusparseSpGEMMreuse_workEstimation");
+    cuda::Memory work1 = allocate(bytes1);
+    refusable(cusparseSpGEMMreuse_workEstimation(h, op, op, ma, mb, mc, alg, descr, &bytes1, work1.ptr()),
+              "cusparseSpGEMMreuse_workEstimation");
+    check(cusparseSpGEMMreuse_nnz(h, op, op, ma, mb, mc, alg, descr, &bytes2, nullptr, &bytes3, nullptr, &bytes4,
+                                  nullptr),
+          "cusparseSpGEMMreuse_nnz");
+    cuda::Memory work2 = allocate(bytes2), work3 = allocate(bytes3);
+    fresh->work4 = allocate(bytes4);
+    refusable(cusparseSpGEMMreuse_nnz(h, op, op, ma, mb, mc, alg, descr, &bytes2, work2.ptr(), &bytes3, work3.ptr(),
+                                      &bytes4, fresh->work4.ptr()),
+              "cusparseSpGEMMreuse_nnz");
+    std::int64_t rows = 0, cols = 0, nnz = 0;
+    check(cusparseSpMatGetSize(mc, &rows, &cols, &nnz), "cusparseSpMatGetSize");
+    fresh->c_indices = cupp::empty({nnz}, int32);
+    fresh->c_data = cupp::empty({nnz}, t);
+    check(cusparseCsrSetPointers(mc, fresh->c_indptr.data(), fresh->c_indices.data(), fresh->c_data.data()),
+          "cusparseCsrSetPointers");
+    check(cusparseSpGEMMreuse_copy(h, op, op, ma, mb, mc, alg, descr, &bytes5, nullptr), "cusparseSpGEMMreuse_copy");
+    fresh->work5 = allocate(bytes5);
+    refusable(cusparseSpGEMMreuse_copy(h, op, op, ma, mb, mc, alg, descr, &bytes5, fresh->work5.ptr()),
+              "cusparseSpGEMMreuse_copy");
+    fresh->b_indptr = b.indptr(), fresh->b_indices = b.indices();
+    fresh->a_data = a.data().data();
+    fresh->device = device, fresh->stream = stream, fresh->type = t, fresh->k = k;
+    st = fresh;
+    cache->spgemm_reuse = fresh;
+  } else {
+    // B's values may be another array over the same pattern
+    check(cusparseCsrSetPointers(st->mb.get(), const_cast<void*>(b.indptr().data()),
+                                 const_cast<void*>(b.indices().data()), const_cast<void*>(b.data().data())),
+          "cusparseCsrSetPointers");
+  }
+  check(cusparseSpGEMMreuse_compute(h, op, op, s.one(vt), st->ma.get(), st->mb.get(), s.zero(vt), st->mc.get(), vt, alg,
+                                    st->descr.get()),
+        "cusparseSpGEMMreuse_compute");
+  // C's pattern is shared by every result (nothing writes it again); its values are this product's
+  return csr::from_parts(st->c_data.copy(), st->c_indices, st->c_indptr, {m, k}, a.kind(), std::nullopt,
+                         std::nullopt);
+}
+
+}  // namespace detail
+
+csr spgemm(const csr& a, const csr& b) {
+  if (reusable(a, b)) {
+    try {
+      return detail::spgemm_reused(a, b);
+    } catch (const detail::alg_refused&) {
+      // short of memory for the reuse buffers: the plain product, with its own fallback
+    }
+  }
+  return detail::spgemm_alg(a, b, CUSPARSE_SPGEMM_DEFAULT);
+}
 
 // ---- matmul (SciPy's @)
 

@@ -16,5 +16,8 @@ ndarray spmm_with(const csr& a, const ndarray& b, cusparseSpMMAlg_t alg, bool pr
 // SpGEMM with a named algorithm: DEFAULT falls back to the memory-bounded ALG3 when cuSPARSE or the
 // pool is short of memory; ALG3 asked for directly runs it (SparseGpu tests both).
 csr spgemm_alg(const csr& a, const csr& b, cusparseSpGEMMAlg_t alg);
+// SpGEMM through cuSPARSE's SpGEMMreuse API, its state cached in A for the last B's pattern
+// (canonical, int32, one value dtype; spgemm takes this path for such operands).
+csr spgemm_reused(const csr& a, const csr& b);
 
 }  // namespace cupp::sparse::detail

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cupp/creation.hpp"
+#include "cupp/manipulation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/sparse.hpp"
 #include "cupp/testing/gtest.hpp"
@@ -84,6 +85,29 @@ TEST(SparseMoreGpu, SpgemmMemoryBoundedAlgorithmMatchesDefault) {
     for (int j = 0; j < 300; ++j)
       for (int k = 0; k < 200; ++k) want[i * 300 + j] += dense[i * 200 + k] * dense[j * 200 + k];
   CUPP_EXPECT_ALLCLOSE(d.toarray(), asarray(want).reshape({300, 300}), {.rtol = 1e-12, .atol = 1e-12});
+}
+
+TEST(SparseMoreGpu, SpgemmReusesThePatternAndReadsNewValues) {
+  CUPP_REQUIRE_GPU();
+  sparse::csr a(sparse::random(120, 80, {.density = 0.08, .dtype = float64, .seed = 21}));
+  a.sum_duplicates();
+  const sparse::csr b = a.transpose().tocsr();
+  const sparse::csr first = sparse::spgemm(a, b), second = sparse::spgemm(a, b);
+  // the second product ran only SpGEMMreuse_compute: C's pattern arrays are the first's
+  EXPECT_EQ(second.indices().data(), first.indices().data());
+  EXPECT_NE(second.data().data(), first.data().data());
+  CUPP_EXPECT_ARRAY_EQUAL(second.toarray(), first.toarray());
+  CUPP_EXPECT_ALLCLOSE(first.toarray(), sparse::detail::spgemm_alg(a, b, CUSPARSE_SPGEMM_ALG3).toarray(),
+                       {.rtol = 1e-12});
+  // new values in A's own array (the pattern kept): the reused product reads them
+  cupp::copyto(a.data(), multiply(a.data(), 3.0));
+  const sparse::csr third = sparse::spgemm(a, b);
+  EXPECT_EQ(third.indices().data(), first.indices().data());
+  CUPP_EXPECT_ALLCLOSE(third.toarray(), multiply(first.toarray(), 3.0), {.rtol = 1e-12});
+  // B's values as another array over the same pattern
+  const sparse::csr b2 = sparse::csr::from_parts(multiply(b.data(), 2.0), b.indices(), b.indptr(), b.shape(),
+                                                 b.kind(), true, true);
+  CUPP_EXPECT_ALLCLOSE(sparse::spgemm(a, b2).toarray(), multiply(first.toarray(), 6.0), {.rtol = 1e-12});
 }
 
 TEST(SparseMoreGpu, DenseAtSparseMatchesAHostProduct) {
