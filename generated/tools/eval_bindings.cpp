@@ -921,6 +921,21 @@ void add_generated_bindings(function_table& t) {
     const arguments a("random.random_sample", {"size"}, 0, 1, args, kw);
     return to_value(cupp::random::random_sample(a.optional_shape(0)));
   });
+  // specs/routines/random.yaml: ranf(size: shape = None)
+  t.add("random.ranf", [](span_v args, span_k kw) -> value {
+    const arguments a("random.ranf", {"size"}, 0, 1, args, kw);
+    return to_value(cupp::random::ranf(a.optional_shape(0)));
+  });
+  // specs/routines/random.yaml: sample(size: shape = None)
+  t.add("random.sample", [](span_v args, span_k kw) -> value {
+    const arguments a("random.sample", {"size"}, 0, 1, args, kw);
+    return to_value(cupp::random::sample(a.optional_shape(0)));
+  });
+  // specs/routines/random.yaml: random_integers(low: operand, high: int = None, size: shape = None)
+  t.add("random.random_integers", [](span_v args, span_k kw) -> value {
+    const arguments a("random.random_integers", {"low", "high", "size"}, 1, 3, args, kw);
+    return to_value(cupp::random::random_integers(a.operand(0), a.optional_integer(1), a.optional_shape(2)));
+  });
   // specs/routines/random.yaml: randint(low: operand, high: operand = None, size: shape = None, dtype: dtype = int)
   t.add("random.randint", [](span_v args, span_k kw) -> value {
     const arguments a("random.randint", {"low", "high", "size", "dtype"}, 1, 4, args, kw);

@@ -6,6 +6,8 @@
 #include <mutex>
 
 #include "cupp/config.hpp"
+#include "cupp/creation.hpp"
+#include "cupp/errors.hpp"
 #include "cupp/cuda/stream.hpp"
 #include "cupp/random.hpp"
 
@@ -52,6 +54,59 @@ ndarray RandomState::tomaxint(size_arg size) {
   return integers(0, std::numeric_limits<std::int64_t>::max(), std::move(size), int64, true);
 }
 
+namespace {
+
+// numpy's random_integers: randint(low, int(high) + 1), or randint(1, int(low) + 1) without high.
+ndarray random_integers_of(Generator& g, const operand& low, std::optional<std::int64_t> high, size_arg size) {
+  if (!high) {
+    std::int64_t h = 0;
+    if (low.is_array()) {
+      const ndarray l = astype(low.array(), int64);
+      if (l.size() != 1) throw TypeError("only length-1 arrays can be converted to Python scalars");
+      h = l.ravel().to_vector<std::int64_t>()[0];
+    } else {
+      const weak_scalar& w = low.scalar();
+      if (w.scalar_kind() == weak_scalar::kind::complex_) throw TypeError("can't convert complex to int");
+      if (w.scalar_kind() == weak_scalar::kind::int_ || w.scalar_kind() == weak_scalar::kind::bool_)
+        h = w.is_negative() ? -static_cast<std::int64_t>(w.magnitude()) : static_cast<std::int64_t>(w.magnitude());
+      else
+        h = static_cast<std::int64_t>(w.real());  // NumPy's int(low): truncation
+    }
+    return random_integers_of(g, operand(1), h, std::move(size));
+  }
+  if (*high == std::numeric_limits<std::int64_t>::max())  // high + 1 = 2^63: the closed interval
+    return g.integers(low, operand(*high), std::move(size), int64, true);
+  return g.integers(low, operand(*high + 1), std::move(size), int64, false);
+}
+
+}  // namespace
+
+ndarray RandomState::random_integers(const operand& low, std::optional<std::int64_t> high, size_arg size) {
+  return random_integers_of(*this, low, high, std::move(size));
+}
+
+Philox RandomState::get_state() const { return Philox(bit_generator().key(), bit_generator().counter()); }
+
+void RandomState::set_state(const Philox& s) {
+  static_cast<Generator&>(*this) = Generator(Philox(s.key(), s.counter()));
+}
+
+Philox get_state() {
+  const Generator g = global_generator();
+  return Philox(g.bit_generator().key(), g.bit_generator().counter());
+}
+
+void set_state(const Philox& s) {
+  globals& g = state();
+  const int device = cuda::current_device();
+  std::lock_guard lock(g.mutex);
+  if (!g.seeded) {
+    g.seed = config::get().seed;
+    g.seeded = true;
+  }
+  g.by_device.insert_or_assign(device, Generator(Philox(s.key(), s.counter())));
+}
+
 void seed(std::optional<std::uint64_t> value) {
   globals& g = state();
   std::lock_guard lock(g.mutex);
@@ -62,6 +117,12 @@ void seed(std::optional<std::uint64_t> value) {
 
 ndarray random(size_arg size) { return global_generator().random(size); }
 ndarray random_sample(size_arg size) { return global_generator().random(size); }
+ndarray ranf(size_arg size) { return global_generator().random(size); }
+ndarray sample(size_arg size) { return global_generator().random(size); }
+ndarray random_integers(const operand& low, std::optional<std::int64_t> high, size_arg size) {
+  Generator g = global_generator();
+  return random_integers_of(g, low, high, std::move(size));
+}
 ndarray rand(size_arg shape) { return global_generator().random(shape); }
 ndarray randn(size_arg shape) { return global_generator().standard_normal(shape); }
 ndarray randint(const operand& low, const std::optional<operand>& high, size_arg size, cupp::dtype dtype) {

@@ -16,6 +16,9 @@ std::span<const routine_info> random_routines() noexcept {
   static constexpr routine_info table[] = {
       {"random.random", R"cupp(random.random(size=None))cupp", R"cupp(uniform floats in [0, 1) (Generator.random))cupp"},
       {"random.random_sample", R"cupp(random.random_sample(size=None))cupp", R"cupp(uniform floats in [0, 1) (the legacy name of random))cupp"},
+      {"random.ranf", R"cupp(random.ranf(size=None))cupp", R"cupp(uniform floats in [0, 1) (another legacy name of random))cupp"},
+      {"random.sample", R"cupp(random.sample(size=None))cupp", R"cupp(uniform floats in [0, 1) (another legacy name of random))cupp"},
+      {"random.random_integers", R"cupp(random.random_integers(low, high=None, size=None))cupp", R"cupp(random int64 in the closed [low, high], or [1, low] without high (NumPy's deprecated legacy function))cupp"},
       {"random.randint", R"cupp(random.randint(low, high=None, size=None, dtype=int))cupp", R"cupp(random integers in [low, high), or [0, low) without high (Generator.integers))cupp"},
       {"random.uniform", R"cupp(random.uniform(low=0.0, high=1.0, size=None))cupp", R"cupp(uniform floats in [low, high))cupp"},
       {"random.standard_normal", R"cupp(random.standard_normal(size=None))cupp", R"cupp(standard normal floats (Box-Muller, four float32 or two float64 per counter))cupp"},

@@ -228,6 +228,17 @@ class RandomState : public Generator {
   }
   // numpy's tomaxint: integers in [0, int64 max].
   ndarray tomaxint(size_arg size = {});
+  // ranf and sample: random_sample's other legacy names.
+  ndarray ranf(size_arg size = {}) { return random(std::move(size)); }
+  ndarray sample(size_arg size = {}) { return random(std::move(size)); }
+  // numpy's (deprecated) random_integers: int64 in [low, high], or [1, low] without high
+  // (randint(low, high + 1) as NumPy's, with its errors).
+  ndarray random_integers(const operand& low, std::optional<std::int64_t> high = std::nullopt, size_arg size = {});
+  // get_state / set_state: NumPy's hold MT19937's words; cupp's state is the bit generator's key
+  // and counter, returned as a detached Philox (it does not move with this state) and restored
+  // from one (its seed sequence is not kept: spawn() then raises).
+  Philox get_state() const;
+  void set_state(const Philox& state);
 };
 
 // numpy.random.default_rng: a Generator over Philox (NumPy's default is PCG64; cupp's is Philox).
@@ -248,6 +259,13 @@ ndarray rand(size_arg shape = {});    // numpy.random.rand(d0, d1, ...): rand({d
 ndarray randn(size_arg shape = {});
 ndarray randint(const operand& low, const std::optional<operand>& high = std::nullopt, size_arg size = {},
                 cupp::dtype dtype = int64);
+ndarray ranf(size_arg size = {});    // random_sample's other names
+ndarray sample(size_arg size = {});
+ndarray random_integers(const operand& low, std::optional<std::int64_t> high = std::nullopt, size_arg size = {});
+// The current device's global generator's key and counter (a detached Philox), and a global
+// generator continuing from a state's (handles from global_generator() keep the old one, as after seed()).
+Philox get_state();
+void set_state(const Philox& state);
 ndarray uniform(const operand& low = 0.0, const operand& high = 1.0, size_arg size = {});
 ndarray standard_normal(size_arg size = {});
 ndarray normal(const operand& loc = 0.0, const operand& scale = 1.0, size_arg size = {});

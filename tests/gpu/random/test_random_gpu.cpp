@@ -551,6 +551,23 @@ TEST(RandomGpu, GlobalGeneratorFollowsSeed) {
   EXPECT_EQ(rs.rand({16}).to_vector<double>(), a);
   const std::vector<std::int64_t> r = rs.randint(0, 3, {1000}).to_vector<std::int64_t>();
   EXPECT_TRUE(std::all_of(r.begin(), r.end(), [](std::int64_t v) { return v >= 0 && v < 3; }));
+  // the other legacy names: ranf and sample are random_sample; random_integers is closed
+  random::seed(7);
+  const std::vector<double> c = random::ranf({8}).to_vector<double>();
+  random::seed(7);
+  EXPECT_EQ(random::sample({8}).to_vector<double>(), c);
+  std::set<std::int64_t> faces;
+  for (std::int64_t v : random::random_integers(6, std::nullopt, {4000}).to_vector<std::int64_t>()) faces.insert(v);
+  EXPECT_EQ(faces, (std::set<std::int64_t>{1, 2, 3, 4, 5, 6}));
+  std::set<std::int64_t> closed;
+  for (std::int64_t v : rs.random_integers(-2, 2, {4000}).to_vector<std::int64_t>()) closed.insert(v);
+  EXPECT_EQ(closed, (std::set<std::int64_t>{-2, -1, 0, 1, 2}));
+  EXPECT_EQ(random::random_integers(3, std::nullopt, {5}).dtype(), int64);
+  // get_state / set_state replay the global generator's numbers
+  const random::Philox saved = random::get_state();
+  const std::vector<double> first = random::random({16}).to_vector<double>();
+  random::set_state(saved);
+  EXPECT_EQ(random::random({16}).to_vector<double>(), first);
 }
 
 }  // namespace

@@ -255,6 +255,21 @@ TEST(RandomHost, RandomStateIsAGeneratorOverPhilox) {
   EXPECT_EQ(rs.bit_generator().key(), random::Philox(6).key());
   EXPECT_EQ(error_of<ValueError>([&] { rs.randint(3, 3); }), "low >= high");
   EXPECT_EQ(error_of<ValueError>([&] { rs.normal(0.0, -1.0); }), "scale < 0");
+  // random_integers is randint(low, high + 1) (NumPy's errors), [1, low] without high
+  EXPECT_EQ(error_of<ValueError>([&] { rs.random_integers(5, 3); }), "low >= high");
+  EXPECT_EQ(error_of<ValueError>([&] { rs.random_integers(0); }), "low >= high");
+  EXPECT_EQ(error_of<ValueError>([&] { rs.random_integers(0, -1); }), "high <= 0");
+  // get_state / set_state: the key and counter, detached from the state
+  const std::array<std::uint32_t, 3> before = rs.bit_generator().counter();
+  const random::Philox saved = rs.get_state();
+  (void)rs.bit_generator().reserve(1000);
+  EXPECT_EQ(saved.counter(), before);
+  EXPECT_NE(rs.bit_generator().counter(), before);
+  rs.set_state(saved);
+  EXPECT_EQ(rs.bit_generator().counter(), before);
+  EXPECT_EQ(rs.bit_generator().key(), random::Philox(6).key());
+  (void)rs.bit_generator().reserve(5);
+  EXPECT_EQ(saved.counter(), before);  // set_state copied it
 }
 
 TEST(RandomErrors, Dtypes) {
