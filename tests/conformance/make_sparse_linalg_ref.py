@@ -70,7 +70,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "sparse-linalg-ref"
     os.makedirs(out, exist_ok=True)
     manifest = {"scipy": scipy.__version__, "numpy": np.__version__, "solve": [], "eigsh": [], "svds": [],
-                "norm": [], "spsolve": [], "onenormest": [], "lsq": [], "triangular": [], "expm": []}
+                "norm": [], "spsolve": [], "onenormest": [], "lsq": [], "triangular": [], "expm": [], "lobpcg": []}
     rng = np.random.default_rng(29)
     systems = {
         "spd": poisson2d(12),
@@ -174,6 +174,14 @@ def main():
             case = f"triangular_{'L' if lower else 'U'}_{'unit' if unit else 'diag'}"
             save(out, case, t, b=b, x=x)
             manifest["triangular"].append({"case": case, "lower": lower, "unit": unit})
+    # lobpcg: a spread spectrum, largest and smallest, a fixed start block
+    a = indefinite(200, 17)
+    for largest in (True, False):
+        x0 = rng.standard_normal((200, 3))
+        w, _ = spla.lobpcg(a, x0, largest=largest, maxiter=400)
+        case = f"lobpcg_{'largest' if largest else 'smallest'}"
+        save(out, case, a, X=x0, w=np.asarray(w), maxiter=np.array(400), largest=np.array(largest))
+        manifest["lobpcg"].append(case)
     # expm_multiply: a nonsymmetric and a shifted (large trace) matrix
     for name, a in [("nonsym", convection(7) * -0.3), ("shifted", indefinite(60, 14) * 0.5 + sp.identity(60) * 3)]:
         a = sp.csr_matrix(a)

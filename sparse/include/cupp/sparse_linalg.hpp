@@ -273,6 +273,31 @@ struct svds_result {
 };
 svds_result svds(const LinearOperator& A, const svds_options& options = {});
 
+// lobpcg(A, X, B, M, Y, tol, maxiter=20, largest=True, retLambdaHistory, retResidualNormsHistory):
+// Knyazev's LOBPCG for the k = X.shape[1] largest (or smallest) eigenpairs of A x = w B x, with a
+// preconditioner M and constraints Y (the search stays B-orthogonal to Y's columns); tol defaults
+// to sqrt(eps) N. Blocks on the device; the Rayleigh-Ritz problem (at most 3k x 3k) by cuSOLVER
+// through cupp::linalg; one host read (the residual norms) per iteration. N - sizeY < 5 k solves
+// densely, as SciPy (ValueError with constraints: SciPy's NotImplementedError). Eigenvalues come
+// largest first for largest=True, ascending otherwise, as SciPy's; no convergence returns the best
+// iterate without a warning.
+struct lobpcg_options {
+  std::optional<LinearOperator> B{};
+  std::optional<LinearOperator> M{};
+  ndarray Y{};
+  std::optional<double> tol{};
+  std::optional<std::int64_t> maxiter{};
+  bool largest = true;
+  bool retLambdaHistory = false;
+  bool retResidualNormsHistory = false;
+};
+struct lobpcg_result {
+  ndarray lambda;  // (k,) real
+  ndarray v;       // (N, k)
+  std::vector<ndarray> lambda_history, residual_norms_history;
+};
+lobpcg_result lobpcg(const LinearOperator& A, const ndarray& X, const lobpcg_options& options = {});
+
 // ---- norms
 // scipy.sparse.linalg.norm(x, ord=None, axis=None): ord "fro" (default), 1, -1, inf, -inf for the
 // matrix norm (2 and -2: NotImplementedError as SciPy, here a ValueError); with axis (0 or 1) the
@@ -292,6 +317,13 @@ double onenormest(const LinearOperator& A, int t = 2, int itmax = 5);
 ndarray spsolve(const csr& A, const ndarray& b);
 inline ndarray spsolve(const csc& A, const ndarray& b) { return spsolve(A.tocsr(), b); }
 inline ndarray spsolve(const coo& A, const ndarray& b) { return spsolve(A.tocsr(), b); }
+
+// factorized(A): SciPy's factorized, a function b -> A^-1 b for a square A (ValueError "can only
+// factor square matrices" otherwise). It keeps A in the solver dtype and index form and solves on
+// the GPU by spsolve's sparse QR on each call: the factors are not kept between calls (the
+// toolkit's sparse LU is host-only, and cusolverSp's device QR that could keep them is a preview
+// API). splu, whose SuperLU object exposes L and U, is not offered.
+std::function<ndarray(const ndarray&)> factorized(const csr& A);
 
 // expm_multiply(A, B, start, stop, num, endpoint, traceA): exp(t A) B by Al-Mohy and Higham's
 // method (SciPy's parameters, theta table and stopping test); without start/stop/num/endpoint the

@@ -141,6 +141,14 @@ ndarray spsolve(const csr& A0, const ndarray& b) {
   return cupp::ascontiguousarray(xt.T());
 }
 
+std::function<ndarray(const ndarray&)> factorized(const csr& A) {
+  const shape2 s = A.shape();
+  if (s[0] != s[1]) throw ValueError("can only factor square matrices");
+  if (!detail::is_inexact(A.dtype()) || A.dtype() == float16)
+    return [a = A.astype(float64)](const ndarray& b) { return spsolve(a, b); };
+  return [a = A](const ndarray& b) { return spsolve(a, b); };
+}
+
 ndarray norm(const csr& x0, const norm_ord& ord, std::optional<int> axis) {
   csr x = x0;
   if (!x.has_canonical_format()) {

@@ -178,6 +178,11 @@ TEST(SparseLinalgGpu, SpsolveNormOnenormest) {
   const ndarray X = sla::spsolve(A.tocsc(), B);
   EXPECT_EQ(X.shape()[1], 2);
   EXPECT_LE(nrm(B - A.dot(X)) / nrm(B), 1e-12);
+  // factorized: the same solve, called twice
+  const auto solve = sla::factorized(A);
+  EXPECT_LE(nrm(b - A.dot(solve(b))) / nrm(b), 1e-12);
+  EXPECT_LE(nrm(b * 3.0 - A.dot(solve(b * 3.0))) / nrm(b), 3e-12);
+  EXPECT_THROW(sla::factorized(sp::csr_matrix(cupp::ones({2, 3}))), ValueError);
   // singular: NaNs
   const sp::csr S = sp::csr_matrix(cupp::asarray(std::vector<double>{1, 1, 1, 1}).reshape({2, 2}));
   const std::vector<double> xs = sla::spsolve(S, cupp::ones({2})).to_vector<double>();
@@ -330,6 +335,51 @@ TEST(SparseLinalgGpu, ExpmMultiplyAgainstEigh) {
   EXPECT_THROW(sla::expm_multiply(R, cupp::ones({3})), ValueError);
 }
 
+TEST(SparseLinalgGpu, LobpcgKnownSpectra) {
+  CUPP_REQUIRE_GPU();
+  // diag: n - 3 values in [0, 1) and 10, 20, 30 at the end
+  const std::int64_t n = 300;
+  std::vector<double> d(n);
+  for (std::int64_t i = 0; i < n; ++i) d[i] = static_cast<double>(i) / n;
+  d[n - 3] = 10, d[n - 2] = 20, d[n - 1] = 30;
+  const sp::csr A = sp::diags({cupp::asarray(d)}, {0});
+  std::vector<double> x0(n * 3);
+  unsigned seed = 9;
+  for (auto& e : x0) e = ((seed = seed * 1103515245u + 12345u) >> 8) / 16777216.0 - 0.5;
+  const ndarray X = cupp::asarray(x0).reshape({n, 3});
+  const sla::lobpcg_result r = sla::lobpcg(A, X, {.maxiter = 60});
+  const std::vector<double> w = r.lambda.to_vector<double>();
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_NEAR(w[0], 30, 1e-6);  // largest first, as SciPy
+  EXPECT_NEAR(w[1], 20, 1e-6);
+  EXPECT_NEAR(w[2], 10, 1e-6);
+  EXPECT_LE(nrm(A.dot(r.v) - r.v * r.lambda.reshape({1, 3})), 1e-4);
+  // generalized with B = 2 I: eigenvalues halved; a constraint removes the top eigenvector
+  const sp::csr B = sp::diags({cupp::full({n}, 2.0)}, {0});
+  const std::vector<double> wb = sla::lobpcg(A, X, {.B = sla::LinearOperator(B), .maxiter = 60}).lambda.to_vector<double>();
+  EXPECT_NEAR(wb[0], 15, 1e-6);
+  EXPECT_NEAR(wb[2], 5, 1e-6);
+  ndarray Y = cupp::zeros({n, 1});
+  Y(n - 1, 0) = 1.0;
+  const std::vector<double> wy =
+      sla::lobpcg(A, X(cupp::slice(), cupp::slice(0, 2)), {.Y = Y, .maxiter = 60}).lambda.to_vector<double>();
+  EXPECT_NEAR(wy[0], 20, 1e-6);
+  EXPECT_NEAR(wy[1], 10, 1e-6);
+  // smallest of a well separated bottom: -5, -3 and [0, 1)
+  std::vector<double> d2 = d;
+  d2[0] = -5, d2[1] = -3;
+  const sp::csr A2 = sp::diags({cupp::asarray(d2)}, {0});
+  const std::vector<double> ws =
+      sla::lobpcg(A2, X(cupp::slice(), cupp::slice(0, 2)), {.maxiter = 80, .largest = false}).lambda.to_vector<double>();
+  EXPECT_NEAR(ws[0], -5, 1e-6);  // ascending
+  EXPECT_NEAR(ws[1], -3, 1e-6);
+  // the dense fallback: n < 5 k
+  const sp::csr small = sp::diags({cupp::asarray(std::vector<double>{4, 1, 3, 2, 5, 0, 6, 7})}, {0});
+  const std::vector<double> wd = sla::lobpcg(small, cupp::ones({8, 2})).lambda.to_vector<double>();
+  EXPECT_EQ(wd, (std::vector<double>{7, 6}));
+  EXPECT_THROW(sla::lobpcg(A, cupp::ones({n})), ValueError);
+}
+
 // ---- SciPy's reference set
 std::string ref_dir() {
   const char* env = std::getenv("CUPP_SPARSE_LINALG_REF");
@@ -474,6 +524,15 @@ TEST(SparseLinalgRefGpu, EigenSvdNormsSpsolveMatchSciPy) {
                                                                  .unit_diagonal = e["unit"].as<bool>()});
     EXPECT_LE(nrm(x - c.f.at("x")), 1e-10 * std::max(1.0, nrm(c.f.at("x")))) << name;
   }
+  for (const auto& e : m["lobpcg"]) {
+    const std::string name = e.as<std::string>();
+    ref_case c = load_case(name);
+    const sla::lobpcg_result r = sla::lobpcg(c.a, c.f.at("X"), {.maxiter = c.f.at("maxiter").item<std::int64_t>(),
+                                                                 .largest = c.f.at("largest").item<bool>()});
+    const std::vector<double> got = r.lambda.to_vector<double>(), want = c.f.at("w").to_vector<double>();
+    ASSERT_EQ(got.size(), want.size()) << name;
+    for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-6 * std::max(1.0, std::fabs(want[i]))) << name;
+  }
   for (const auto& e : m["expm"]) {
     const std::string name = e.as<std::string>();
     ref_case c = load_case(name);
@@ -509,15 +568,18 @@ TEST(SparseLinalgGpu, BenchFigures) {
   const double res = nrm(b - A.dot(sla::cg(A, b, {.rtol = 1e-5, .maxiter = 20000}).x)) / nrm(b);
   std::printf("SPARSE_LINALG_BENCH cg_poisson_1e6 ms=%.3f info=%d relres=%.3e\n", t_cg, info, res);
   const sp::csr A2 = poisson(300);
-  const double t_eig = time([&] { sla::eigsh(A2, {.k = 10, .return_eigenvectors = false}); });
-  std::printf("SPARSE_LINALG_BENCH eigsh_k10_poisson_9e4 ms=%.3f\n", t_eig);
+  // ncv 42 on both sides (CuPy's default for k = 10; SciPy's and cupp's is 21)
+  std::vector<double> w10;
+  const double t_eig = time([&] { w10 = sla::eigsh(A2, {.k = 10, .ncv = 42, .return_eigenvectors = false}).w.to_vector<double>(); });
+  std::printf("SPARSE_LINALG_BENCH eigsh_k10_poisson_9e4 ms=%.3f top=%.12f\n", t_eig, w10.empty() ? 0.0 : w10.back());
   const std::int64_t n = 100000;
   const sp::csr B = sp::diags({cupp::full({n - 2}, -0.5), cupp::full({n - 1}, -1.0), cupp::full({n}, 4.0),
                                cupp::full({n - 1}, -1.0), cupp::full({n - 2}, -0.5)},
                               {-2, -1, 0, 1, 2});
   const ndarray bb = cupp::ones({n});
-  const double t_sp = time([&] { sla::spsolve(B, bb); });
-  std::printf("SPARSE_LINALG_BENCH spsolve_banded_1e5 ms=%.3f\n", t_sp);
+  ndarray xs;
+  const double t_sp = time([&] { xs = sla::spsolve(B, bb); });
+  std::printf("SPARSE_LINALG_BENCH spsolve_banded_1e5 ms=%.3f relres=%.3e\n", t_sp, nrm(bb - B.dot(xs)) / nrm(bb));
 }
 
 }  // namespace
