@@ -45,7 +45,7 @@ enum class cons { none, non_negative, positive, positive_not_nan, bounded_0_1, b
 
 // The programs: kernels.cuh's kernels in the order of kernel_index (k_stream excepted), and
 // stream.cuh's one kernel.
-// broken: the test hook's broken generator (every Philox word x -> x^2 / 2^32).
+// broken: the test hook's broken generator (every Philox word x -> x & (x >> 1)).
 cupp::detail::routine_program program(bool broken = false);
 cupp::detail::routine_program stream_program(bool broken = false);
 enum kernel_index : unsigned {
@@ -63,7 +63,7 @@ philox_call reserve(const Philox& bits, std::uint64_t n_counters);
 
 // Test hooks (tests/gpu/random): force every launch to `blocks` x `threads` (nullopt: the default
 // shape), and the deliberately broken generator the statistical tests must catch: every kernel
-// then comes from the broken programs (each Philox word x becomes x^2 / 2^32, so every
+// then comes from the broken programs (each Philox word x becomes x & (x >> 1), so every
 // distribution is off), random() also squares its uniforms and integers skip Lemire's rejection.
 void force_launch_shape(std::optional<std::int64_t> blocks, std::optional<unsigned> threads);
 void set_broken(bool broken);

@@ -441,7 +441,7 @@ TEST(RandomStatsGpu, BrokenGeneratorFailsTheChecks) {
 }
 
 // Every continuous and discrete case above fails its checks with the broken generator (every
-// Philox word x -> x^2 / 2^32 in every kernel), at the seeds the passing runs use.
+// Philox word x -> x & (x >> 1) in every kernel), at the seeds the passing runs use.
 TEST(RandomStatsGpu, BrokenGeneratorFailsEveryDistribution) {
   CUPP_REQUIRE_GPU();
   broken_guard guard;

@@ -98,13 +98,14 @@ struct philox_call {
 };
 
 // The test hook's deliberately broken generator (random/src/program.cpp compiles the programs a
-// second time with CUPP_RANDOM_BROKEN_WORDS): every word x becomes x^2 / 2^32, so a uniform u
-// becomes u^2 and every distribution built from the words is wrong; the statistical tests must
-// notice. Nothing else defines it.
+// second time with CUPP_RANDOM_BROKEN_WORDS): every word x becomes x & (x >> 1), so each bit is 1
+// with probability 1/4 (the top bit never) and every distribution built from the words is wrong,
+// whether a sampler reads a word's high bits (uniforms) or its low bits (masked intervals); the
+// statistical tests must notice. Nothing else defines it.
 CUPP_RANDOM_HD u32x4 weaken(u32x4 w) {
 #ifdef CUPP_RANDOM_BROKEN_WORDS
   CUPP_RANDOM_UNROLL
-  for (int k = 0; k < 4; ++k) w.v[k] = (u32)(((u64)w.v[k] * w.v[k]) >> 32);
+  for (int k = 0; k < 4; ++k) w.v[k] &= w.v[k] >> 1;
 #endif
   return w;
 }
