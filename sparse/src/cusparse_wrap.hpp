@@ -102,6 +102,7 @@ struct product_plan {
   std::size_t bytes = 0;
   cuda::Memory buffer;
   bool preprocessed = false;
+  bool refused = false;  // cuSPARSE refused the algorithm for these operands (SpMM tries the next)
 };
 
 struct product_cache {

@@ -9,6 +9,7 @@
 #include <complex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cuda/current_stream.hpp"
 #include "cuda/device_scope.hpp"
@@ -162,28 +163,36 @@ ndarray spmm_with(const csr& a, const ndarray& b, cusparseSpMMAlg_t alg, bool pr
   const scalars s;
   const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
   const cuda::stream_handle stream = cuda::detail::current_stream_handle(device);
-  product_plan* p = &cache->plan(operation::spmm, alg, vt, k, device, stream);
-  if (!p->sized) {
-    cusparseStatus_t status =
-        cusparseSpMM_bufferSize(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, &p->bytes);
-    if (status != CUSPARSE_STATUS_SUCCESS && alg != CUSPARSE_SPMM_CSR_ALG1) {
-      // an algorithm that refuses this operand (dtype, index type): CSR_ALG1, which takes all
-      alg = CUSPARSE_SPMM_CSR_ALG1;
-      p = &cache->plan(operation::spmm, alg, vt, k, device, stream);
-      status = cusparseSpMM_bufferSize(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, &p->bytes);
+  // the asked algorithm, then CSR_ALG2 and CSR_ALG1 (which takes every operand) when cuSPARSE
+  // refuses one for these operands; a refusal is remembered in that algorithm's plan
+  std::vector<cusparseSpMMAlg_t> candidates{alg};
+  for (const cusparseSpMMAlg_t next : {CUSPARSE_SPMM_CSR_ALG2, CUSPARSE_SPMM_CSR_ALG1})
+    if (std::find(candidates.begin(), candidates.end(), next) == candidates.end()) candidates.push_back(next);
+  cusparseStatus_t status = CUSPARSE_STATUS_NOT_SUPPORTED;
+  for (const cusparseSpMMAlg_t use : candidates) {
+    product_plan& p = cache->plan(operation::spmm, use, vt, k, device, stream);
+    if (p.refused) continue;
+    if (!p.sized) {
+      status = cusparseSpMM_bufferSize(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, use, &p.bytes);
+      if (status != CUSPARSE_STATUS_SUCCESS) {
+        p.refused = true;
+        continue;
+      }
+      if (p.bytes > 0) p.buffer = cuda::alloc(p.bytes, device, stream);
+      p.sized = true;
     }
-    check(status, "cusparseSpMM_bufferSize");
-    if (p->bytes > 0) p->buffer = cuda::alloc(p->bytes, device, stream);
-    p->sized = true;
+    const bool can_preprocess = use == CUSPARSE_SPMM_CSR_ALG1 || use == CUSPARSE_SPMM_CSR_ALG3;
+    if (preprocess && can_preprocess && !p.preprocessed) {
+      check(cusparseSpMM_preprocess(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, use, p.buffer.ptr()),
+            "cusparseSpMM_preprocess");
+      p.preprocessed = true;
+    }
+    status = cusparseSpMM(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, use, p.buffer.ptr());
+    if (status == CUSPARSE_STATUS_SUCCESS) return c;
+    if (status != CUSPARSE_STATUS_NOT_SUPPORTED && status != CUSPARSE_STATUS_INVALID_VALUE) break;
+    p.refused = true;
   }
-  const bool can_preprocess = alg == CUSPARSE_SPMM_CSR_ALG1 || alg == CUSPARSE_SPMM_CSR_ALG3;
-  if (preprocess && can_preprocess && !p->preprocessed) {
-    check(cusparseSpMM_preprocess(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, p->buffer.ptr()),
-          "cusparseSpMM_preprocess");
-    p->preprocessed = true;
-  }
-  check(cusparseSpMM(h, op, op, s.one(vt), mat, mb.get(), s.zero(vt), mc.get(), vt, alg, p->buffer.ptr()),
-        "cusparseSpMM");
+  check(status, "cusparseSpMM");
   return c;
 }
 
