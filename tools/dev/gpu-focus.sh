@@ -7,6 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export NCCL_NVLS_ENABLE=0  # NVLink multicast off on shared machines (the NCCL tests refuse to run without it)
 export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 filter=${1:-*} mfilter=${2:-} cases=${3:-} families=${4:-}

@@ -55,6 +55,7 @@ cat > "$stage/run.sh" <<'DRIVER'
 set -uo pipefail
 all=$(cd "$(dirname "$0")" && pwd)
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export NCCL_NVLS_ENABLE=0  # NVLink multicast off on shared machines (the NCCL tests refuse to run without it)
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 [ -d "$all/bin" ] || { mkdir -p "$all/bin" && tar -C "$all/bin" -xJf "$all/bins.tar.xz"; }
 repo=$(cd "$all/.." && pwd)
