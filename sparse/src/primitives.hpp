@@ -57,4 +57,11 @@ ndarray cast_values(const ndarray& data, const cupp::dtype& type, bool copy);
 // The value dtype of a (data) argument under options.dtype: SciPy's rules (checked).
 ndarray values_as(const ndarray& data, const std::optional<cupp::dtype>& type, bool copy);
 
+// The positions a Python slice picks on an axis of length n (slice.indices(n)): start, step and
+// how many (start 0 when none). ValueError "slice step cannot be zero".
+struct slice_range {
+  std::int64_t start = 0, step = 1, count = 0;
+};
+slice_range range_of(const cupp::slice& s, std::int64_t n);
+
 }  // namespace cupp::sparse::detail

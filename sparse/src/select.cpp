@@ -17,23 +17,32 @@
 
 namespace cupp::sparse {
 
-namespace {
+namespace detail {
 
-// Python's slice.indices(n): start, stop, step with a count.
-ndarray slice_positions(const cupp::slice& s, std::int64_t n) {
+slice_range range_of(const cupp::slice& s, std::int64_t n) {
   const std::int64_t step = s.step.value_or(1);
   if (step == 0) throw ValueError("slice step cannot be zero");
+  // Python's slice.indices(n): negatives count from the end, then clamp to [0, n] (step > 0) or
+  // [-1, n - 1] (step < 0); a missing bound is the start or end of the walk
   const auto clamp = [&](std::optional<std::int64_t> v, std::int64_t dflt) {
     if (!v) return dflt;
-    std::int64_t x = *v < 0 ? *v + n : *v;
-    if (step > 0) return std::clamp<std::int64_t>(x, 0, n);
-    return std::clamp<std::int64_t>(x, -1, n - 1);
+    const std::int64_t x = *v < 0 ? *v + n : *v;
+    return step > 0 ? std::clamp<std::int64_t>(x, 0, n) : std::clamp<std::int64_t>(x, -1, n - 1);
   };
   const std::int64_t start = clamp(s.start, step > 0 ? 0 : n - 1), stop = clamp(s.stop, step > 0 ? n : -1);
   const std::int64_t count = step > 0 ? std::max<std::int64_t>(0, (stop - start + step - 1) / step)
                                       : std::max<std::int64_t>(0, (start - stop - step - 1) / -step);
-  if (count == 0) return cupp::empty({0}, int64);
-  return cupp::arange(start, start + count * step, step, int64);
+  return {count == 0 ? 0 : start, step, count};
+}
+
+}  // namespace detail
+
+namespace {
+
+ndarray slice_positions(const cupp::slice& s, std::int64_t n) {
+  const detail::slice_range r = detail::range_of(s, n);
+  if (r.count == 0) return cupp::empty({0}, int64);
+  return cupp::arange(r.start, r.start + r.count * r.step, r.step, int64);
 }
 
 // The positions an index picks on an axis of length n; nullopt for everything.

@@ -29,6 +29,47 @@ TEST(SparseHost, IndexDtypeIsInt32UntilAValueNeedsInt64) {
   EXPECT_EQ(sparse::detail::index_dtype_for(2147483648LL), int64);
 }
 
+// sparse::select's slices against Python's slice.indices(n) (the table printed by Python 3:
+// start, step and len(range(...)) for each (n, slice)).
+TEST(SparseHost, SlicesPickWhatPythonsSliceIndicesDoes) {
+  struct row {
+    std::int64_t n;
+    cupp::slice s;
+    std::int64_t start, step, count;
+  };
+  const std::vector<row> table{
+      {5, {std::nullopt, std::nullopt, std::nullopt}, 0, 1, 5},
+      {5, {1, std::nullopt, 2}, 1, 2, 2},
+      {5, {std::nullopt, std::nullopt, -1}, 4, -1, 5},
+      {5, {-1, std::nullopt, -2}, 4, -2, 3},
+      {5, {std::nullopt, -7, -1}, 4, -1, 5},
+      {5, {-7, std::nullopt, std::nullopt}, 0, 1, 5},
+      {5, {9, std::nullopt, -1}, 4, -1, 5},
+      {5, {2, 9, 3}, 2, 3, 1},
+      {5, {3, 1, std::nullopt}, 0, 1, 0},
+      {5, {3, 1, -1}, 3, -1, 2},
+      {5, {-2, -1, std::nullopt}, 3, 1, 1},
+      {5, {0, 0, std::nullopt}, 0, 1, 0},
+      {0, {std::nullopt, std::nullopt, -1}, 0, -1, 0},
+      {0, {1, 3, std::nullopt}, 0, 1, 0},
+      {1, {std::nullopt, std::nullopt, -3}, 0, -3, 1},
+      {1, {-1, std::nullopt, std::nullopt}, 0, 1, 1},
+      {5, {std::nullopt, 2, -2}, 4, -2, 1},
+      {5, {4, -9, -3}, 4, -3, 2},
+  };
+  for (const row& r : table) {
+    const sparse::detail::slice_range got = sparse::detail::range_of(r.s, r.n);
+    EXPECT_EQ(got.count, r.count) << "n " << r.n << " start " << r.s.start.value_or(-99) << " stop "
+                                  << r.s.stop.value_or(-99) << " step " << r.s.step.value_or(-99);
+    if (r.count > 0) {
+      EXPECT_EQ(got.start, r.start);
+      EXPECT_EQ(got.step, r.step);
+    }
+  }
+  EXPECT_EQ(error_of<ValueError>([] { (void)sparse::detail::range_of(cupp::slice(0, 3, 0), 5); }),
+            "slice step cannot be zero");
+}
+
 TEST(SparseHost, ValueDtypesAreSciPys) {
   for (const dtype& t : {bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, complex64,
                          complex128})
