@@ -188,9 +188,9 @@ ndarray Generator::permuted(const ndarray& x, std::optional<int> axis, const nda
 
 namespace {
 
-// choice(a, k, replace=False) without p: the images of 0, ..., k - 1 under a pseudo-random
-// permutation of [0, a) (philox.cuh's feistel: a keyed Feistel network with cycle walking), its 16
-// round keys the words of 4 reserved counters, computed here. O(k) work, no sort.
+// choice(a, k, replace=False) without p, k <= a - 2: the images of 0, ..., k - 1 under a
+// pseudo-random permutation of [0, a) (philox.cuh's feistel: a keyed Feistel network with cycle
+// walking), its 16 round keys the words of 4 reserved counters, computed here. O(k) work, no sort.
 ndarray choice_feistel(const Philox& bits, std::int64_t a, std::int64_t k) {
   ndarray out = empty({k}, int64);
   if (k == 0) return out;
@@ -258,6 +258,10 @@ ndarray Generator::choice(std::int64_t a, size_arg size, bool replace, const nda
   }
   if (replace) return integers(0, a, shape, int64);
   if (k > a) throw ValueError("Cannot take a larger sample than population when replace is False");
+  // k >= a - 1 fixes the whole permutation, and a Feistel network whose halves have 2 bits or more
+  // is an even permutation of [0, 2^b) (each round translates one half): an argsort of random keys
+  // then, whose permutations have either parity.
+  if (k >= a - 1) return take(permutation(a), arange(k)).reshape(shape);
   return choice_feistel(bits_, a, k).reshape(shape);
 }
 

@@ -180,7 +180,7 @@ TEST(RandomGpu, ChoiceMatchesTheHostModel) {
   for (std::int64_t a : {std::int64_t{1000}, std::int64_t{1} << 24, (std::int64_t{1} << 40) + 7}) {
     auto rng = random::default_rng(5);
     const auto c0 = rng.bit_generator().counter();
-    const std::int64_t k = std::min<std::int64_t>(a, 5000);
+    const std::int64_t k = std::min<std::int64_t>(a - 2, 5000);
     const std::vector<std::int64_t> v = rng.choice(a, {k}, false).to_vector<std::int64_t>();
     const auto call = call_of(rng.bit_generator(), c0);
     cupp_random::feistel f{};
@@ -195,6 +195,36 @@ TEST(RandomGpu, ChoiceMatchesTheHostModel) {
       ASSERT_EQ(v[t], static_cast<std::int64_t>(cupp_random::feistel_permute(f, static_cast<std::uint64_t>(t))))
           << "a " << a << ", position " << t;
     EXPECT_EQ(std::set<std::int64_t>(v.begin(), v.end()).size(), std::size_t(k));
+  }
+}
+
+// A Feistel network with halves of 2 bits or more is an even permutation, so choice(a, k) for
+// k >= a - 1 (which fixes the whole permutation) sorts random keys instead: both parities come up
+// about equally often, for a = 16 (a whole Feistel domain) and a = 13 (cycle walking).
+int parity_of(const std::vector<std::int64_t>& v, std::int64_t a) {
+  std::vector<std::int64_t> p = v;
+  if (static_cast<std::int64_t>(p.size()) == a - 1) {  // the missing value last
+    std::vector<bool> seen(a, false);
+    for (std::int64_t x : p) seen[x] = true;
+    for (std::int64_t x = 0; x < a; ++x)
+      if (!seen[x]) p.push_back(x);
+  }
+  int parity = 0;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (std::size_t j = i + 1; j < p.size(); ++j) parity ^= p[i] > p[j];
+  return parity;
+}
+
+TEST(RandomGpu, ChoiceOfAlmostAllHasEitherParity) {
+  CUPP_REQUIRE_GPU();
+  auto rng = random::default_rng(21);
+  for (std::int64_t a : {std::int64_t{16}, std::int64_t{13}}) {
+    for (std::int64_t k : {a, a - 1}) {
+      int odd = 0;
+      const int draws = 1000;
+      for (int d = 0; d < draws; ++d) odd += parity_of(rng.choice(a, {k}, false).to_vector<std::int64_t>(), a);
+      EXPECT_NEAR(odd, draws / 2, 5 * std::sqrt(draws / 4.0)) << "a " << a << ", k " << k;
+    }
   }
 }
 
