@@ -22,23 +22,12 @@
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
+#include "nccl_gpu_support.hpp"
 
 namespace cupp::cuda::nccl {
 namespace {
 
 using test::error_of;
-
-// Skips without a GPU; fails without NCCL_NVLS_ENABLE=0 or without libnccl.
-#define CUPP_REQUIRE_NCCL()                                                                            \
-  do {                                                                                                 \
-    CUPP_REQUIRE_GPU();                                                                                \
-    const char* nvls_ = std::getenv("NCCL_NVLS_ENABLE");                                               \
-    if (nvls_ == nullptr || std::string(nvls_) != "0")                                                 \
-      GTEST_FAIL() << "refusing to run NCCL tests: set NCCL_NVLS_ENABLE=0 (NVLink multicast can take " \
-                      "the host's GPUs out of service); it is "                                        \
-                   << (nvls_ ? nvls_ : "unset");                                                       \
-    if (!available()) GTEST_FAIL() << "libnccl could not be loaded: " << unavailable_reason();         \
-  } while (0)
 
 const std::vector<dtype>& all_dtypes() {
   static const std::vector<dtype> types{bool_,   int8,     int16,   int32,   int64,     uint8,     uint16,    uint32,

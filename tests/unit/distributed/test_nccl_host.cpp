@@ -21,6 +21,7 @@
 #include "cupp/errors.hpp"
 #include "cupp/modules.hpp"
 #include "error_of.hpp"
+#include "fake_array.hpp"
 #include "nccl_library.hpp"
 #include "nccl_types.hpp"
 
@@ -242,3 +243,40 @@ TEST(NcclHost, UnavailableWhereNothingLoads) {
 
 }  // namespace
 }  // namespace cupp::cuda::nccl
+
+// ---- block_array's checks that come before any device work
+
+namespace cupp::distributed {
+namespace {
+
+using test::error_of;
+using test::fake_array;
+
+TEST(BlockArrayHost, ArgumentChecks) {
+  EXPECT_EQ(error_of<ValueError>([] { block_array::distribute(ndarray(), {0}); }),
+            "block_array.distribute: a is a null ndarray");
+  fake_array two_d({2, 3}, float32), one_d({6}, float32), other({6}, int32), short_one({5}, float32);
+  EXPECT_EQ(error_of<ValueError>([&] { block_array::distribute(two_d.a, {0}); }),
+            "block_array.distribute: a 1-D block distribution takes a 1-D array, got 2 dimensions");
+  EXPECT_EQ(error_of<ValueError>([&] { block_array::distribute(one_d.a, std::span<const int>()); }),
+            "block_array.distribute: no devices given");
+  EXPECT_EQ(error_of<ValueError>([] { block_array::from_blocks({}); }), "block_array.from_blocks: no blocks given");
+  EXPECT_EQ(error_of<TypeError>([&] { block_array::from_blocks({one_d.a, other.a}); }),
+            "block_array.from_blocks: blocks of dtypes float32 and int32; they must be the same");
+  EXPECT_EQ(error_of<ValueError>([&] { block_array::from_blocks({two_d.a}); }),
+            "block_array.from_blocks: blocks must be 1-D, got 2 dimensions");
+  const block_array x = block_array::from_blocks({one_d.a, short_one.a});
+  EXPECT_EQ(x.size(), 11);
+  EXPECT_EQ(x.nblocks(), 2);
+  EXPECT_EQ(x.offset(1), 6);
+  EXPECT_EQ(x.devices(), (std::vector<int>{0, 0}));
+  const block_array y = block_array::from_blocks({short_one.a, one_d.a});
+  EXPECT_FALSE(x.same_layout(y));
+  EXPECT_TRUE(x.same_layout(block_array::from_blocks({one_d.a, short_one.a})));
+  EXPECT_EQ(error_of<ValueError>([&] { apply(cupp::add, x, y); }),
+            "distributed apply of 'add': the operands' blocks differ (6 on 0, 5 on 0) and (5 on 0, 6 on 0) (blocks "
+            "and devices must match)");
+}
+
+}  // namespace
+}  // namespace cupp::distributed
