@@ -48,6 +48,7 @@ GPU_MACHINE_ONLY = {
     "sparse/bench/peers.py": "the sparse bench's SciPy, CuPy and PyTorch side",
     "tests/conformance/make_sparse_linalg_ref.py": "makes the scipy.sparse.linalg reference set (elsewhere it says SciPy is absent and exits 0)",
     "sparse/bench/linalg_peers.py": "the sparse.linalg bench's CuPy side",
+    "distributed/bench/torch_allreduce.py": "the distributed bench's torch.distributed side",
     "tests/conformance/make_linalg_solvers_ref.py": "imports SciPy only for its NumPy-2-only cases (the GPU machine's SciPy); elsewhere it uses NumPy alone",
 }
 
