@@ -12,7 +12,10 @@
 #   strip -o .gpu-distributed/cupp_unit_tests build/tests/cupp_unit_tests      (optional)
 #   strip -o .gpu-distributed/cupp_example_distributed build/tests/cupp_example_distributed   (optional)
 #   strip -o .gpu-distributed/cupp_bench_distributed build/cupp_bench_distributed             (optional)
-# (torch_allreduce.py is found beside this script or in distributed/bench/ of the tree.)
+# (torch_allreduce.py is found beside this script or in distributed/bench/ of the tree.) To stay
+# under the carry limit the binaries can travel as .gpu-distributed/pack.tar.xz
+# (XZ_OPT=-9 tar -C .gpu-distributed -cJf .gpu-distributed/pack.tar.xz cupp_example_distributed cupp_bench_distributed: 10 MB),
+# which this script unpacks beside itself.
 #   cp distributed/bench/gpu-run.sh .gpu-distributed/run.sh
 # then run(command="bash .gpu-distributed/run.sh", carry=[".gpu-distributed"], timeout_s=150).
 # The binaries may also sit one folder above this script (the lead's combined staging).
@@ -21,6 +24,8 @@ set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 export NCCL_NVLS_ENABLE=0
 here=$(cd "$(dirname "$0")" && pwd)
+# The optional binaries may travel packed: pack.tar.xz beside this script is unpacked here first.
+[ -f "$here/pack.tar.xz" ] && tar -C "$here" -xJf "$here/pack.tar.xz"
 OUT=${OUT:-/tmp/distributed-out}; mkdir -p "$OUT"
 budget=${DIST_BUDGET:-140}
 find_bin() { for f in "$here/$1" "$here/../$1"; do [ -x "$f" ] && { echo "$f"; return; }; done; echo "$here/$1"; }
