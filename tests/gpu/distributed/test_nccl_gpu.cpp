@@ -286,3 +286,58 @@ TEST_F(NcclGpu, AllReduceAcrossDevicesIsBitIdentical) {
 
 }  // namespace
 }  // namespace cupp::cuda::nccl
+
+namespace cupp::cuda::nccl {
+namespace {
+
+std::vector<std::int32_t> ints(const ndarray& a) { return a.to_vector<std::int32_t>(); }
+
+TEST_F(NcclGpu, EveryCollectiveAcrossDevices) {
+  CUPP_REQUIRE_NCCL();
+  const int count = device_count();
+  if (count < 2) GTEST_SKIP() << "needs two devices (the multi-GPU machine)";
+  std::vector<Communicator> comms = Communicator::init_all(count);
+  constexpr std::int64_t m = 1000;
+  std::vector<ndarray> x(count), gathered(count), bcast(count), reduced(count), scattered(count), ring(count),
+      spread(count);
+  for (int r = 0; r < count; ++r) {
+    DeviceGuard g(r);
+    x[r] = full({m}, r + 1, int32);
+    gathered[r] = full({count * m}, -1, int32);
+    bcast[r] = full({m}, -1, int32);
+    reduced[r] = r == 0 ? full({m}, -1, int32) : ndarray();
+    spread[r] = add(arange(0, count * m, 1, int32), r);
+    scattered[r] = full({m}, -1, int32);
+    ring[r] = full({m}, -1, int32);
+  }
+  group_start();
+  for (int r = 0; r < count; ++r) {
+    comms[r].all_gather(x[r], gathered[r]);
+    comms[r].broadcast(r == count - 1 ? x[r] : ndarray(), bcast[r], count - 1);
+    comms[r].reduce(x[r], reduced[r], reduce_op::sum, 0);
+    comms[r].reduce_scatter(spread[r], scattered[r], reduce_op::sum);
+    comms[r].send(x[r], (r + 1) % count);
+    comms[r].recv(ring[r], (r + count - 1) % count);
+  }
+  group_end();
+  std::vector<std::int32_t> all_ranks;
+  for (int k = 0; k < count; ++k) all_ranks.insert(all_ranks.end(), m, k + 1);
+  for (int r = 0; r < count; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    EXPECT_EQ(ints(gathered[r]), all_ranks);
+    EXPECT_EQ(ints(bcast[r]), std::vector<std::int32_t>(m, count));
+    EXPECT_EQ(ints(ring[r]), std::vector<std::int32_t>(m, (r + count - 1) % count + 1));
+    std::vector<std::int32_t> block(m);
+    for (std::int64_t i = 0; i < m; ++i)
+      block[static_cast<std::size_t>(i)] =
+          static_cast<std::int32_t>(count * (r * m + i) + count * (count - 1) / 2);
+    EXPECT_EQ(ints(scattered[r]), block);
+  }
+  EXPECT_EQ(ints(reduced[0]), std::vector<std::int32_t>(m, count * (count + 1) / 2));
+  // A communicator given another device's array.
+  EXPECT_EQ(test::error_of<ValueError>([&] { comms[1].all_reduce(x[0], x[0]); }),
+            "nccl all_reduce: send is on device 0, the communicator on device 1");
+}
+
+}  // namespace
+}  // namespace cupp::cuda::nccl
