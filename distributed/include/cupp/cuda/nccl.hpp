@@ -65,7 +65,8 @@ class Communicator {
  public:
   // Rank `rank` of `ndev` ranks that share `unique_id` (get_unique_id()'s bytes), on the current
   // device (ncclCommInitRank: blocks until every rank joined). ValueError for ndev < 1, a rank
-  // outside [0, ndev) or an id that is not unique_id_bytes long.
+  // outside [0, ndev) or an id that is not unique_id_bytes long. One thread making several ranks
+  // (one per device) calls the constructors between group_start() and group_end().
   Communicator(int ndev, std::span<const std::byte> unique_id, int rank);
   // One communicator per device for one process (ncclCommInitAll): rank i on devices[i].
   static std::vector<Communicator> init_all(std::span<const int> devices);
