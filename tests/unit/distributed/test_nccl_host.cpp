@@ -22,6 +22,7 @@
 #include "cupp/modules.hpp"
 #include "error_of.hpp"
 #include "fake_array.hpp"
+#include "nccl_checks.hpp"
 #include "nccl_library.hpp"
 #include "nccl_types.hpp"
 
@@ -164,6 +165,34 @@ TEST(NcclHost, CommunicatorArgumentChecks) {
             "nccl Communicator.init_all: no devices given");
   EXPECT_EQ(error_of<ValueError>([] { Communicator::init_all(0); }),
             "nccl Communicator.init_all: n must be at least 1, got 0");
+}
+
+// The collectives' checks on arrays over host bytes (device 0; nothing reads them).
+TEST(NcclHost, CollectiveArgumentChecks) {
+  test::fake_array x({8}, float32), other({8}, float64), two_d({2, 4}, float32);
+  EXPECT_EQ(error_of<ValueError>([&] { detail::require_buffer(x.a, "all_reduce", "send", 1, false); }),
+            "nccl all_reduce: send is on device 0, the communicator on device 1");
+  EXPECT_EQ(error_of<ValueError>([&] { detail::require_buffer(x.a, "all_reduce", "send", 0, false); }), "<no error>");
+  EXPECT_EQ(error_of<ValueError>([&] { detail::require_buffer(ndarray(), "reduce", "recv", 0, true); }),
+            "nccl reduce: recv is a null ndarray");
+  EXPECT_EQ(error_of<ValueError>([&] { detail::require_buffer(x.a(slice(0, 8, 2)), "send", "array", 0, false); }),
+            "nccl send: array must be C-contiguous (NCCL takes one contiguous buffer; copy it with "
+            "cupp::ascontiguousarray)");
+  EXPECT_EQ(error_of<ValueError>([&] { detail::require_buffer(two_d.a.T(), "broadcast", "buffer", 0, true); }),
+            "nccl broadcast: buffer must be C-contiguous (NCCL takes one contiguous buffer; copy it with "
+            "cupp::ascontiguousarray)");
+  const std::int64_t shape8[] = {8};
+  const ndarray read_only = broadcast_to(x.a(slice(0, 1)), shape8);
+  EXPECT_NE(error_of<ValueError>([&] { detail::require_buffer(read_only, "recv", "array", 0, true); }), "<no error>");
+  EXPECT_EQ(error_of<TypeError>([&] { detail::require_same_dtype(x.a, other.a, "all_gather"); }),
+            "nccl all_gather: send has dtype float32 and recv float64; they must be the same");
+  EXPECT_EQ(error_of<ValueError>([&] { detail::require_elements(x.a, 16, "all_gather", "recv", "size() times send's"); }),
+            "nccl all_gather: recv has 8 elements, expected 16 (size() times send's)");
+  EXPECT_EQ(error_of<ValueError>([&] { detail::require_rank(4, 4, "send", "peer"); }),
+            "nccl send: peer 4 is out of range for 4 ranks");
+  EXPECT_EQ(error_of<ValueError>([&] { detail::require_rank(-1, 1, "reduce", "root"); }),
+            "nccl reduce: root -1 is out of range for 1 rank");
+  EXPECT_EQ(error_of<ValueError>([&] { detail::require_rank(3, 4, "recv", "peer"); }), "<no error>");
 }
 
 TEST(NcclHost, RealLibraryWhereInstalled) {
