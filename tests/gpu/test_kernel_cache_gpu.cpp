@@ -218,11 +218,13 @@ TEST(KernelCacheGpu, RowAndColumnBroadcastsTakeTheBuiltIn2dProgram) {
   const ndarray centred = cupp::subtract(x, row);
   const ndarray scaled = cupp::divide(x, column);
   const ndarray left = cupp::multiply(column, x);
+  const ndarray flipped = cupp::subtract(row, x);
   CUPP_CUDA_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(cache.stats().compiles, compiles) << "a row or column broadcast compiled a program";
-  CUPP_ASSERT_ARRAY_EQUAL(centred, test::tabulate(96, 64, [](std::int64_t i, std::int64_t) { return 64.0 * static_cast<double>(i); }));
-  CUPP_ASSERT_ARRAY_EQUAL(scaled, test::tabulate(96, 64, [](std::int64_t i, std::int64_t j) { return (64.0 * i + j) / (i + 1.0); }));
-  CUPP_ASSERT_ARRAY_EQUAL(left, test::tabulate(96, 64, [](std::int64_t i, std::int64_t j) { return (i + 1.0) * (64.0 * i + j); }));
+  CUPP_ASSERT_ARRAY_EQUAL(centred.ravel(), test::tabulate(96, 64, [](std::int64_t i, std::int64_t) { return 64.0 * static_cast<double>(i); }));
+  CUPP_ASSERT_ARRAY_EQUAL(scaled.ravel(), test::tabulate(96, 64, [](std::int64_t i, std::int64_t j) { return (64.0 * i + j) / (i + 1.0); }));
+  CUPP_ASSERT_ARRAY_EQUAL(flipped.ravel(), test::tabulate(96, 64, [](std::int64_t i, std::int64_t) { return -64.0 * static_cast<double>(i); }));
+  CUPP_ASSERT_ARRAY_EQUAL(left.ravel(), test::tabulate(96, 64, [](std::int64_t i, std::int64_t j) { return (i + 1.0) * (64.0 * i + j); }));
 #endif
 }
 

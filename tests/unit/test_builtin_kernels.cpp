@@ -154,7 +154,7 @@ TEST(BuiltinKernels, ScalarProgramIndexMatchesItsDescriptions) {
   EXPECT_EQ(p.kernels.size(), find_op("add")->loops.size() * 4);
 }
 
-// The 2-D broadcast program: each float32/float64 loop of the six arithmetic ops in its three
+// The 2-D broadcast program: each float32/float64 loop of the six arithmetic ops in its four
 // forms, each at its own index; other widths, dtypes and ops are not in it.
 TEST(BuiltinKernels, Broadcast2dProgramIndexMatchesItsDescriptions) {
   std::size_t ops = 0;
@@ -166,14 +166,17 @@ TEST(BuiltinKernels, Broadcast2dProgramIndexMatchesItsDescriptions) {
     }
     ++ops;
     ASSERT_FALSE(descs.empty()) << op.name;
-    EXPECT_EQ(descs.size() % 3, 0u) << op.name;
+    EXPECT_EQ(descs.size() % 4, 0u) << op.name;
     for (std::size_t i = 0; i < descs.size(); ++i) {
       const std::optional<std::size_t> at = broadcast2d_program_index(op, descs[i]);
       ASSERT_TRUE(at.has_value()) << op.name << " kernel " << i;
       EXPECT_EQ(*at, i) << op.name;
       const type_id t = op.loops[descs[i].loop].out[0];
       EXPECT_TRUE(t == type_id::float32 || t == type_id::float64) << op.name;
-      EXPECT_EQ(descs[i].tiled, i % 3 != 0) << op.name;
+      EXPECT_EQ(descs[i].tiled, i % 4 >= 2) << op.name;
+      // the matrix operands and the output are dense (C order over the plan), as the launcher says
+      EXPECT_EQ(descs[i].outputs[0].access, operand_access::dense) << op.name;
+      EXPECT_EQ(descs[i].inputs[i % 2 == 0 ? 0 : 1].access, operand_access::dense) << op.name;
     }
     kernel_desc narrow = descs[0];  // rows with a narrower vector (an unaligned view): not in it
     narrow.vec = 1;
@@ -181,7 +184,7 @@ TEST(BuiltinKernels, Broadcast2dProgramIndexMatchesItsDescriptions) {
     kernel_desc three = descs[0];
     three.ndim = 3;
     EXPECT_FALSE(broadcast2d_program_index(op, three).has_value()) << op.name;
-    kernel_desc both = descs[1];  // both inputs transposed
+    kernel_desc both = descs[2];  // both inputs transposed
     both.inputs[0].access = operand_access::tiled;
     EXPECT_FALSE(broadcast2d_program_index(op, both).has_value()) << op.name;
     for (std::size_t loop = 0; loop < op.loops.size(); ++loop) {
@@ -226,6 +229,7 @@ TEST(BuiltinKernels, LibraryHoldsEveryBuiltinOpsProgram) {
   std::size_t elementwise = 0, reductions = 0, scans = 0;
   for (const op_spec& op : builtin_ops())  // all-loops (+ scalar, + 2-D broadcast) program
     elementwise += (op.nin >= 2 ? 2 : 1) + (has_broadcast2d_program(op) ? 1 : 0);
+  elementwise += 4;  // where's and clip's (the runtime's own ops) all-loops and scalar programs
   for (const program_source& p : programs)
     reductions += p.name.starts_with("cupp_reduce_") || p.name.starts_with("cupp_arg") || p.name == "cupp_std" ||
                   p.name == "cupp_var" || p.name.starts_with("cupp_nan") || p.name.starts_with("cupp_moments");

@@ -237,6 +237,10 @@ bool broadcast2d_loop(const loop_spec& l) {
          std::all_of(l.out.begin(), l.out.end(), [&](type_id u) { return u == t; });
 }
 
+// Form 0: the row is input 1, 1: input 0 (vectors along rows); 2: the column is input 1, 3:
+// input 0 (tiled). The matrix operands are dense (C order over the collapsed plan).
+constexpr int broadcast2d_forms = 4;
+
 kernel_desc broadcast2d_desc(const op_spec& op, std::size_t loop, int form, index_width width) {
   const loop_spec& l = op.loops[loop];
   kernel_desc d;
@@ -244,14 +248,14 @@ kernel_desc broadcast2d_desc(const op_spec& op, std::size_t loop, int form, inde
   d.contiguous = false;
   d.ndim = 2;
   d.width = width;
-  d.tiled = form != 0;
+  d.tiled = form >= 2;
   d.vec = d.tiled ? 1 : default_vec(l);
+  const std::size_t broadcast = form % 2 == 0 ? 1 : 0;  // the input that is a row or a column
   for (std::size_t k = 0; k < l.in.size(); ++k) {
-    const operand_access a = form == 0 ? operand_access::rows
-                             : (form == 1 ? k == 1 : k == 0) ? operand_access::tiled : operand_access::strided;
+    const operand_access a = k != broadcast ? operand_access::dense : d.tiled ? operand_access::tiled : operand_access::rows;
     d.inputs.push_back({a, l.in[k]});
   }
-  for (type_id t : l.out) d.outputs.push_back({form == 0 ? operand_access::rows : operand_access::strided, t});
+  for (type_id t : l.out) d.outputs.push_back({operand_access::dense, t});
   return d;
 }
 
@@ -268,7 +272,7 @@ std::vector<kernel_desc> broadcast2d_descs(const op_spec& op, index_width width)
   if (!has_broadcast2d_program(op)) return descs;
   for (std::size_t loop = 0; loop < op.loops.size(); ++loop)
     if (broadcast2d_loop(op.loops[loop]))
-      for (int form = 0; form < 3; ++form) descs.push_back(broadcast2d_desc(op, loop, form, width));
+      for (int form = 0; form < broadcast2d_forms; ++form) descs.push_back(broadcast2d_desc(op, loop, form, width));
   return descs;
 }
 
@@ -278,7 +282,7 @@ std::optional<std::size_t> broadcast2d_program_index(const op_spec& op, const ke
     return std::nullopt;
   std::size_t j = 0;
   for (std::size_t loop = 0; loop < d.loop; ++loop) j += broadcast2d_loop(op.loops[loop]);
-  for (int form = 0; form < 3; ++form) {
+  for (int form = 0; form < broadcast2d_forms; ++form) {
     const kernel_desc f = broadcast2d_desc(op, d.loop, form, d.width);
     if (f.tiled != d.tiled || f.vec != d.vec || f.inputs.size() != d.inputs.size() || f.outputs.size() != d.outputs.size())
       continue;
@@ -287,7 +291,7 @@ std::optional<std::size_t> broadcast2d_program_index(const op_spec& op, const ke
       same = same && f.inputs[k].access == d.inputs[k].access && f.inputs[k].storage == d.inputs[k].storage;
     for (std::size_t k = 0; k < f.outputs.size(); ++k)
       same = same && f.outputs[k].access == d.outputs[k].access && f.outputs[k].storage == d.outputs[k].storage;
-    if (same) return 3 * j + static_cast<std::size_t>(form);
+    if (same) return broadcast2d_forms * j + static_cast<std::size_t>(form);
   }
   return std::nullopt;
 }

@@ -122,11 +122,11 @@ std::uint64_t cast_variant(index_width width);
 composed_program compose_cast_program(const op_spec& copy_op, index_width width);
 
 // The 2-D broadcast program of the arithmetic ops (add, subtract, multiply, divide, maximum,
-// minimum): each float32 and float64 loop over a matrix and a row broadcast against it, or any
-// two matrices with unit inner strides (`x - x.mean(axis=0)`: the strided class, vectors along
-// rows), and over a matrix and a column broadcast against it, either side (`e / e.sum(axis=1,
-// keepdims=True)`: the tiled class). Kernel 3 * j + c: the j-th such loop, c = rows, column on the
-// right, column on the left. Built in and used only where built in, as the scalar program is.
+// minimum): each float32 and float64 loop over a C-ordered matrix and a row broadcast against it
+// (`x - x.mean(axis=0)`: the strided class, vectors along rows) or a column broadcast against it
+// (`e / e.sum(axis=1, keepdims=True)`: the tiled class), either side. Kernel 4 * j + f: the j-th
+// such loop in form f = row on the right, row on the left, column on the right, column on the
+// left. Built in and used only where built in, as the scalar program is.
 bool has_broadcast2d_program(const op_spec& op);
 std::vector<kernel_desc> broadcast2d_descs(const op_spec& op, index_width width);
 std::optional<std::size_t> broadcast2d_program_index(const op_spec& op, const kernel_desc& desc);

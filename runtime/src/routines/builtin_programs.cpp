@@ -12,6 +12,7 @@
 #include "engine/kernel_composer.hpp"
 #include "engine/reduce_common.hpp"
 #include "engine/scan_composer.hpp"
+#include "routines/manipulation/manipulation_kernels.hpp"
 
 namespace cupp::detail {
 
@@ -141,6 +142,11 @@ std::vector<program_source> builtin_programs() {
     programs.push_back(source_of(compose_elementwise(op, index_width::i32)));
     if (op.nin >= 2) programs.push_back(source_of(compose_scalar_program(op, index_width::i32)));
     if (has_broadcast2d_program(op)) programs.push_back(source_of(compose_broadcast2d_program(op, index_width::i32)));
+  }
+  // where and clip are the runtime's own ops (not in builtin_ops()): their loops and scalar programs
+  for (const op_spec* op : {&where_op(), &clip_op()}) {
+    programs.push_back(source_of(compose_elementwise(*op, index_width::i32)));
+    programs.push_back(source_of(compose_scalar_program(*op, index_width::i32)));
   }
   programs.push_back(source_of(compose_cast_program(engine::copy_op_spec(), index_width::i32)));
   add_reductions(programs);
