@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -170,17 +171,21 @@ TEST(KernelCacheGpu, EveryLoopOfEveryOpLoads) {
 #endif
 }
 
+// Why the global cache cannot serve this device from the built-in table, or nullopt when it can.
+std::optional<std::string> no_builtin_kernels_here() {
+  if (!CUPP_TEST_AOT_KERNELS) return "built without the kernel table (CUPP_AOT_KERNELS=OFF)";
+  const std::vector<int> built = builtin_kernels().architectures();
+  const int arch = kernel_cache::global().config().arch_of(cuda::current_device());
+  if (std::find(built.begin(), built.end(), arch) == built.end()) return "no built-in kernels for sm_" + std::to_string(arch);
+  return std::nullopt;
+}
+
 // A 0-d array as an operand (`a - a.mean()`, `clip(a, lo, hi)` with 0-d bounds) is read as one
 // broadcast element by a kernel of the op's built-in scalar program: no compile, right values.
 TEST(KernelCacheGpu, ZeroDimOperandsTakeTheBuiltInScalarProgram) {
   CUPP_REQUIRE_GPU();
-#if !CUPP_TEST_AOT_KERNELS
-  GTEST_SKIP() << "built without the kernel table (CUPP_AOT_KERNELS=OFF)";
-#else
-  const std::vector<int> built = builtin_kernels().architectures();
+  if (const std::optional<std::string> why = no_builtin_kernels_here()) GTEST_SKIP() << *why;
   kernel_cache& cache = kernel_cache::global();
-  const int arch = cache.config().arch_of(cuda::current_device());
-  if (std::find(built.begin(), built.end(), arch) == built.end()) GTEST_SKIP() << "no built-in kernels for sm_" << arch;
   const ndarray a = cupp::arange(0.0, 1000.0, 1.0, float32);
   const ndarray m = cupp::mean(a);  // 499.5, a 0-d float32 array
   const std::span<const std::int64_t> scalar_shape;
@@ -197,20 +202,14 @@ TEST(KernelCacheGpu, ZeroDimOperandsTakeTheBuiltInScalarProgram) {
   CUPP_ASSERT_ARRAY_EQUAL(clipped, test::tabulate(1000, [](std::int64_t i) {
                             return std::clamp(static_cast<float>(i), 100.0f, 900.0f);
                           }));
-#endif
 }
 
 // A matrix and a row or a column broadcast against it (standardising columns, a softmax over rows)
 // take their kernels from the op's built-in 2-D broadcast program: no compile, right values.
 TEST(KernelCacheGpu, RowAndColumnBroadcastsTakeTheBuiltIn2dProgram) {
   CUPP_REQUIRE_GPU();
-#if !CUPP_TEST_AOT_KERNELS
-  GTEST_SKIP() << "built without the kernel table (CUPP_AOT_KERNELS=OFF)";
-#else
-  const std::vector<int> built = builtin_kernels().architectures();
+  if (const std::optional<std::string> why = no_builtin_kernels_here()) GTEST_SKIP() << *why;
   kernel_cache& cache = kernel_cache::global();
-  const int arch = cache.config().arch_of(cuda::current_device());
-  if (std::find(built.begin(), built.end(), arch) == built.end()) GTEST_SKIP() << "no built-in kernels for sm_" << arch;
   const ndarray x = cupp::arange(0.0, 96.0 * 64.0, 1.0, float64).reshape({96, 64});
   const ndarray row = cupp::arange(0.0, 64.0, 1.0, float64);                       // (64,)
   const ndarray column = cupp::arange(1.0, 97.0, 1.0, float64).reshape({96, 1});   // (96, 1)
@@ -225,7 +224,6 @@ TEST(KernelCacheGpu, RowAndColumnBroadcastsTakeTheBuiltIn2dProgram) {
   CUPP_ASSERT_ARRAY_EQUAL(scaled.ravel(), test::tabulate(96, 64, [](std::int64_t i, std::int64_t j) { return (64.0 * i + j) / (i + 1.0); }));
   CUPP_ASSERT_ARRAY_EQUAL(flipped.ravel(), test::tabulate(96, 64, [](std::int64_t i, std::int64_t) { return -64.0 * static_cast<double>(i); }));
   CUPP_ASSERT_ARRAY_EQUAL(left.ravel(), test::tabulate(96, 64, [](std::int64_t i, std::int64_t j) { return (i + 1.0) * (64.0 * i + j); }));
-#endif
 }
 
 TEST(KernelCacheGpu, EachDeviceHasItsOwnEntry) {
