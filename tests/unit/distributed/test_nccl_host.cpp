@@ -257,7 +257,10 @@ TEST(NcclHost, UnavailableWhereNothingLoads) {
   const ssize_t n = ::readlink("/proc/self/exe", self.data(), self.size() - 1);
   ASSERT_GT(n, 0);
   const std::string log = ::testing::TempDir() + "cupp_nccl_child_" + std::to_string(::getpid()) + ".log";
-  const std::string command = "CUPP_NCCL_LIBRARY=/nonexistent/cupp-test/libnccl.so.2 NCCL_NVLS_ENABLE=0 '" +
+  // (not in the parent's gtest shard: ctest runs the unit tests as shards, and a child that
+  // inherited GTEST_TOTAL_SHARDS would run none of its one test)
+  const std::string command = "env -u GTEST_TOTAL_SHARDS -u GTEST_SHARD_INDEX -u GTEST_SHARD_STATUS_FILE "
+                              "CUPP_NCCL_LIBRARY=/nonexistent/cupp-test/libnccl.so.2 NCCL_NVLS_ENABLE=0 '" +
                               std::string(self.data(), static_cast<std::size_t>(n)) +
                               "' --gtest_filter=NcclHostChild.DISABLED_NothingLoads --gtest_also_run_disabled_tests "
                               "> '" + log + "' 2>&1";
