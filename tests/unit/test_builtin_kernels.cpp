@@ -17,8 +17,10 @@
 #include "cupp/ops.hpp"
 #include "routines/builtin_programs.hpp"
 #include "routines/routine_programs.hpp"
+#include "engine/elementwise.hpp"
 #include "engine/internal.hpp"
 #include "engine/kernel_composer.hpp"
+#include "engine/layout_plan.hpp"
 
 namespace cupp::detail {
 namespace {
@@ -197,6 +199,67 @@ TEST(BuiltinKernels, Broadcast2dProgramIndexMatchesItsDescriptions) {
   EXPECT_EQ(ops, 6u);  // add, subtract, multiply, divide, maximum, minimum
   EXPECT_TRUE(broadcast2d_descs(*find_op("power"), index_width::i32).empty());
   EXPECT_EQ(compose_broadcast2d_program(*find_op("subtract"), index_width::i32).name, "cupp_subtract_broadcast2d");
+}
+
+// What the launcher describes for an op's loop over arrays of `shape`, given each operand's
+// (broadcast) byte strides, inputs then the output, as run_elementwise plans them; the pointers are
+// aligned stand-ins (nothing is read).
+kernel_desc launch_description(const op_spec& op, type_id t, std::span<const std::int64_t> shape,
+                               std::vector<std::vector<std::int64_t>> strides) {
+  std::size_t loop = 0;
+  while (loop < op.loops.size() && op.loops[loop].out[0] != t) ++loop;
+  EXPECT_LT(loop, op.loops.size()) << op.name;
+  const auto item = static_cast<std::int64_t>(dtype(t).itemsize());
+  std::vector<engine::plan_input> inputs;
+  for (const auto& s : strides) inputs.push_back(engine::plan_input{std::span<const std::int64_t>(s), item});
+  const engine::launch_plan plan = engine::plan_launch(shape, inputs);
+  std::vector<engine::launch_operand> ops;
+  for (std::size_t k = 0; k < strides.size(); ++k) {
+    const engine::operand_plan& o = plan.operands[k];
+    const operand_access kind = o.kind == engine::access::dense       ? operand_access::dense
+                                : o.kind == engine::access::broadcast ? operand_access::broadcast
+                                                                      : operand_access::strided;
+    ops.push_back({reinterpret_cast<std::byte*>(std::uintptr_t{1} << (20 + k)), kind, t, o.strides, {}});
+  }
+  return engine::describe_launch(op, loop, plan.size, plan.extents, plan.max_byte_offset, ops, nullptr);
+}
+
+// The common broadcasts of a first script, as the launcher really describes them, are held by
+// the built-in-only programs: a matrix with a row or a column either side (the 2-D broadcast
+// program) and an array with a 0-d array either side (the scalar program's broadcast half).
+TEST(BuiltinKernels, CommonBroadcastLaunchesAreInTheBuiltInPrograms) {
+  const std::int64_t matrix[] = {1000, 512};
+  const std::vector<std::int64_t> c32 = {2048, 4}, row32 = {0, 4}, column32 = {4, 0};
+  for (const char* name : {"subtract", "divide", "maximum"}) {
+    const op_spec& op = *find_op(name);
+    const kernel_desc right_row = launch_description(op, type_id::float32, matrix, {c32, row32, c32});
+    const kernel_desc left_row = launch_description(op, type_id::float32, matrix, {row32, c32, c32});
+    const kernel_desc right_column = launch_description(op, type_id::float32, matrix, {c32, column32, c32});
+    const kernel_desc left_column = launch_description(op, type_id::float32, matrix, {column32, c32, c32});
+    EXPECT_FALSE(right_row.contiguous || right_row.tiled) << name;
+    EXPECT_TRUE(right_column.tiled && left_column.tiled) << name;
+    const std::optional<std::size_t> forms[] = {
+        broadcast2d_program_index(op, right_row), broadcast2d_program_index(op, left_row),
+        broadcast2d_program_index(op, right_column), broadcast2d_program_index(op, left_column)};
+    for (int f = 0; f < 4; ++f) {
+      ASSERT_TRUE(forms[f].has_value()) << name << " form " << f;
+      EXPECT_EQ(*forms[f] % 4, static_cast<std::size_t>(f)) << name;
+    }
+    // three dimensions (the distance matrix's (200, 1, 3) - (1, 20, 3)) are not in it
+    const std::int64_t cube[] = {200, 20, 3};
+    const kernel_desc distances = launch_description(op, type_id::float32, cube, {{12, 0, 4}, {0, 12, 4}, {240, 12, 4}});
+    EXPECT_FALSE(broadcast2d_program_index(op, distances).has_value()) << name;
+  }
+  const std::int64_t vector[] = {1000};
+  const std::vector<std::int64_t> dense = {4}, zero = {0};
+  for (const char* name : {"subtract", "multiply", "add"}) {
+    const op_spec& op = *find_op(name);
+    for (const auto& in : {std::vector<std::vector<std::int64_t>>{dense, zero, dense}, {zero, dense, dense}}) {
+      const kernel_desc d = launch_description(op, type_id::float32, vector, in);
+      EXPECT_TRUE(d.contiguous) << name;
+      EXPECT_TRUE(scalar_program_index(op, d).has_value()) << name << ": a 0-d operand";
+    }
+  }
 }
 
 // The copy op's cast program: every (from, to) pair and the fills, each at its own index.

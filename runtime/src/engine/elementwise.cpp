@@ -236,9 +236,10 @@ std::string launch_label(const op_spec& op, const kernel_desc& desc) {
   return label + " vec" + std::to_string(desc.vec);
 }
 
-// Describes, finds and launches the kernel for prepared operands (inputs then outputs).
-void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const std::int64_t> extents,
-            std::int64_t max_byte_offset, std::span<launch_operand> ops, launch_operand* where, int device) {
+}  // namespace
+
+kernel_desc describe_launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const std::int64_t> extents,
+                            std::int64_t max_byte_offset, std::span<launch_operand> ops, launch_operand* where) {
   kernel_desc desc;
   desc.loop = loop;
   const bool contiguous = extents.size() <= 1 && !where &&
@@ -301,7 +302,17 @@ void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const
     desc.has_where = true;
     desc.where = {where->kind == operand_access::rows ? operand_access::strided : where->kind, where->storage};
   }
+  return desc;
+}
 
+namespace {
+
+// Describes, finds and launches the kernel for prepared operands (inputs then outputs).
+void launch(const op_spec& op, std::size_t loop, std::int64_t n, std::span<const std::int64_t> extents,
+            std::int64_t max_byte_offset, std::span<launch_operand> ops, launch_operand* where, int device) {
+  const kernel_desc desc = describe_launch(op, loop, n, extents, max_byte_offset, ops, where);
+  const std::int64_t one = 1;
+  if (!desc.contiguous && extents.empty()) extents = std::span<const std::int64_t>(&one, 1);
   detail::device_scope scope(device);
   const found_kernel kernel = find_kernel(op, desc, device);
   param_pack params;

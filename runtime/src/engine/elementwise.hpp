@@ -40,4 +40,12 @@ void run_elementwise(const op_spec& op, std::size_t loop, std::span<const ew_inp
 void run_contiguous(const op_spec& op, std::size_t loop, std::int64_t n, std::span<launch_operand> operands,
                     int device);
 
+// The kernel description a launch makes for planned operands (inputs then outputs; `extents` the
+// plan's collapsed extents, `where` the mask or null): layout class, index and vector widths and
+// each operand's access. It marks transposed inputs of a 2-D launch tiled and vector-aligned
+// strided operands rows (in `ops`). No GPU: the tests check with it which program serves a layout.
+detail::kernel_desc describe_launch(const op_spec& op, std::size_t loop, std::int64_t n,
+                                    std::span<const std::int64_t> extents, std::int64_t max_byte_offset,
+                                    std::span<launch_operand> ops, launch_operand* where);
+
 }  // namespace cupp::engine
