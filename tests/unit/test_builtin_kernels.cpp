@@ -16,6 +16,7 @@
 #include "compiler/nvrtc_program.hpp"
 #include "cupp/ops.hpp"
 #include "routines/builtin_programs.hpp"
+#include "routines/manipulation/manipulation_kernels.hpp"
 #include "routines/routine_programs.hpp"
 #include "engine/elementwise.hpp"
 #include "engine/internal.hpp"
@@ -259,6 +260,19 @@ TEST(BuiltinKernels, CommonBroadcastLaunchesAreInTheBuiltInPrograms) {
       EXPECT_TRUE(d.contiguous) << name;
       EXPECT_TRUE(scalar_program_index(op, d).has_value()) << name << ": a 0-d operand";
     }
+  }
+  // clip(t, lo, hi) with 0-d bounds, and where(m, t, 0.0) (its scalar a 0-d array of t's dtype):
+  // the runtime's own ops, whose scalar programs the table holds (builtin_programs.cpp)
+  const kernel_desc clip = launch_description(clip_op(), type_id::float32, vector, {dense, zero, zero, dense});
+  EXPECT_TRUE(scalar_program_index(clip_op(), clip).has_value());
+  kernel_desc where = launch_description(where_op(), type_id::float32, vector, {dense, dense, zero, dense});
+  where.inputs[0].storage = type_id::bool_;  // the mask is bool (the helper gives every operand t)
+  EXPECT_TRUE(scalar_program_index(where_op(), where).has_value());
+  const std::vector<program_source> programs = builtin_programs();
+  for (const op_spec* op : {&clip_op(), &where_op()}) {
+    const composed_program s = compose_scalar_program(*op, index_width::i32);
+    EXPECT_TRUE(std::any_of(programs.begin(), programs.end(), [&](const program_source& p) { return p.source == s.source; }))
+        << op->name << "'s scalar program is not in the built-in list";
   }
 }
 
