@@ -31,16 +31,21 @@ Generator make(const std::optional<std::uint64_t>& seed, int device) {
   return Generator(Philox(*seed).jumped(static_cast<std::uint64_t>(device)));
 }
 
+// The global seed, from CUPP_SEED on first use (under g.mutex).
+void seed_once(globals& g) {
+  if (!g.seeded) {
+    g.seed = config::get().seed;
+    g.seeded = true;
+  }
+}
+
 }  // namespace
 
 Generator global_generator() {
   globals& g = state();
   const int device = cuda::current_device();
   std::lock_guard lock(g.mutex);
-  if (!g.seeded) {
-    g.seed = config::get().seed;
-    g.seeded = true;
-  }
+  seed_once(g);
   auto it = g.by_device.find(device);
   if (it == g.by_device.end()) it = g.by_device.emplace(device, make(g.seed, device)).first;
   return it->second;
@@ -100,10 +105,7 @@ void set_state(const Philox& s) {
   globals& g = state();
   const int device = cuda::current_device();
   std::lock_guard lock(g.mutex);
-  if (!g.seeded) {
-    g.seed = config::get().seed;
-    g.seeded = true;
-  }
+  seed_once(g);
   g.by_device.insert_or_assign(device, Generator(Philox(s.key(), s.counter())));
 }
 

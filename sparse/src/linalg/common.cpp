@@ -139,4 +139,22 @@ double norm_host(const ndarray& x) { return std::sqrt(nrm2sq(x).item<double>());
 
 ndarray as_type(const ndarray& v, const cupp::dtype& type) { return cupp::astype(v, type, casting::unsafe, false); }
 
+ndarray upload(const std::vector<std::complex<double>>& v, const cupp::dtype& type) {
+  const ndarray d = cupp::asarray(v);
+  return is_complex(type) ? cupp::astype(d, type) : cupp::astype(cupp::real(d), type);
+}
+
+void lartg(std::complex<double> f, std::complex<double> g, double& c, std::complex<double>& s, std::complex<double>& r) {
+  using cd = std::complex<double>;
+  if (g == cd(0)) {
+    c = 1, s = 0, r = f;
+  } else if (f == cd(0)) {
+    c = 0, s = std::conj(g) / std::abs(g), r = std::abs(g);
+  } else {
+    const double fa = std::abs(f), d = std::hypot(fa, std::abs(g));
+    const cd sign = f / fa;
+    c = fa / d, s = sign * std::conj(g) / d, r = sign * d;
+  }
+}
+
 }  // namespace cupp::sparse::linalg::detail

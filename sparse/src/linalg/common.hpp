@@ -62,5 +62,10 @@ operand scalar_for(std::complex<double> v, const cupp::dtype& type);
 double norm_host(const ndarray& x);
 // The product of an operator cast to the solver dtype `type` (no copy when it already is).
 ndarray as_type(const ndarray& v, const cupp::dtype& type);
+// Host coefficients (a small solve's result) as a device vector of `type` (the real parts for a
+// real type).
+ndarray upload(const std::vector<std::complex<double>>& v, const cupp::dtype& type);
+// LAPACK's lartg: c real, [c s; -conj(s) c] [f; g] = [r; 0] (the GMRES family's Givens rotations).
+void lartg(std::complex<double> f, std::complex<double> g, double& c, std::complex<double>& s, std::complex<double>& r);
 
 }  // namespace cupp::sparse::linalg::detail

@@ -137,7 +137,7 @@ ndarray expm_multiply(const csr& A0, const ndarray& B0, const expm_multiply_opti
   const bool interval = o.start || o.stop || o.num || o.endpoint;
   if (!interval) {
     if (one_norm == 0) return simple_core(A, B, 1.0, mu, 0, 1, tol);
-    norm_info info{A, 1.0, one_norm};
+    norm_info info{A, 1.0, one_norm, 1, {}};
     const auto [m_star, s] = fragment_3_1(info, n0);
     return simple_core(A, B, 1.0, mu, m_star, s, tol);
   }
@@ -149,7 +149,7 @@ ndarray expm_multiply(const csr& A0, const ndarray& B0, const expm_multiply_opti
   const double h = (stop - start) / static_cast<double>(endpoint ? num - 1 : num);
   const i64 q = num - 1;
   const double t_span = h * static_cast<double>(q);
-  norm_info info{A, t_span, one_norm};
+  norm_info info{A, t_span, one_norm, 1, {}};
   int m_star = 0;
   i64 s = 1;
   if (t_span * one_norm != 0) std::tie(m_star, s) = fragment_3_1(info, n0);

@@ -33,22 +33,8 @@ using detail::read_values;
 // Thrown by the Arnoldi process on non-finite values (SciPy's LinAlgError there).
 struct not_finite {};
 
-void lartg(cd f, cd g, double& c, cd& s, cd& r) {
-  if (g == cd(0)) {
-    c = 1, s = 0, r = f;
-  } else if (f == cd(0)) {
-    c = 0, s = std::conj(g) / std::abs(g), r = std::abs(g);
-  } else {
-    const double fa = std::abs(f), d = std::hypot(fa, std::abs(g));
-    const cd sign = f / fa;
-    c = fa / d, s = sign * std::conj(g) / d, r = sign * d;
-  }
-}
-
-ndarray upload(const std::vector<cd>& v, const cupp::dtype& type) {
-  const ndarray d = cupp::asarray(v);
-  return detail::is_complex(type) ? cupp::astype(d, type) : cupp::astype(cupp::real(d), type);
-}
+using detail::lartg;
+using detail::upload;
 
 bool finite(cd v) { return std::isfinite(v.real()) && std::isfinite(v.imag()); }
 

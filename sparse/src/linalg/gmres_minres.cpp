@@ -23,7 +23,7 @@ using cd = std::complex<double>;
 using i64 = std::int64_t;
 using detail::nrm2sq;
 
-double norm_of(const ndarray& x) { return std::sqrt(nrm2sq(x).item<double>()); }
+const auto norm_of = detail::norm_host;
 
 // The values of a small device array as complex<double>, one read.
 std::vector<cd> host_values(const ndarray& a) {
@@ -31,23 +31,8 @@ std::vector<cd> host_values(const ndarray& a) {
   return c.to_vector<cd>();
 }
 
-ndarray upload(const std::vector<cd>& v, cupp::dtype type) {
-  const ndarray d = cupp::asarray(v);
-  return detail::is_complex(type) ? cupp::astype(d, type) : cupp::astype(d.real(), type);
-}
-
-// LAPACK's lartg: c real, [c s; -conj(s) c] [f; g] = [r; 0].
-void lartg(cd f, cd g, double& c, cd& s, cd& r) {
-  if (g == cd(0)) {
-    c = 1, s = 0, r = f;
-  } else if (f == cd(0)) {
-    c = 0, s = std::conj(g) / std::abs(g), r = std::abs(g);
-  } else {
-    const double fa = std::abs(f), d = std::hypot(fa, std::abs(g));
-    const cd sign = f / fa;
-    c = fa / d, s = sign * std::conj(g) / d, r = sign * d;
-  }
-}
+using detail::lartg;
+using detail::upload;
 
 }  // namespace
 
