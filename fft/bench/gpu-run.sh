@@ -16,8 +16,9 @@
 # On the GPU machine (from the repository root): the fft module's checks in one call.
 # Budget: FFT_BUDGET seconds in all (default 235); FFT_LAYOUTS_S (60) and FFT_TESTS_S (100) cap
 # steps 1 and 3; FFT_SKIP_MEMCHECK=1 / FFT_SKIP_RACECHECK=1 leave out steps 5 / 6.
-# 1. layouts: the raw cuFFT study (fft/bench/layouts.cu): axis-0 variants (strided, tiles,
-#    transposes, transposing callbacks), the norm's callback variants against a pass, and which
+# 1. layouts: the raw cuFFT study (fft/bench/layouts.cu): first the axis-0 candidates (cupp's column
+#    kernel fft/device/cupp/fft/columns.cuh for several W, the rank-2 premix-callback plans), then
+#    (unless LAYOUTS_AXIS0_ONLY=1) the other axis-0 variants (strided, tiles, transposes, transposing callbacks), the norm's callback variants against a pass, and which
 #    problems cuFFT plans callbacks for.
 # 2. the NumPy reference cases, made here by tests/conformance/make_fft_ref.py (NumPy 2.5.2).
 # 3. cupp_gpu_tests: FftGpu*, FftCallbacksGpu*, FftNormGpu*, the fft family's reference cases

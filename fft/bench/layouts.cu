@@ -6,6 +6,13 @@
 //     place, the same plan run over column tiles of T columns (one plan of batch T, executions
 //     over shifted pointers, so cuFFT's passes over one tile stay in L2), and a copy to the
 //     transposed layout + a last-axis plan + a copy back.
+//   axis0 rank-2: a rank-2 plan n = {rows, K} over K adjacent columns (inembed {rows, cols},
+//     istride 1, idist K, batch cols / K) is F_rows (x) F_K; with a load callback that first mixes
+//     each row's K neighbours by an inverse K-point DFT it computes the K column transforms
+//     exactly. K = 2, 4, 8, 16, with the plain rank-2 plan (no callback) as its floor.
+//   axis0 cupp kernel: fft/device/cupp/fft/columns.cuh (the engine's column FFT: one pass over
+//     memory, a block per W adjacent columns, Stockham radix 16 through shared memory), for several
+//     W, with its registers/spills, and checked against the strided cuFFT plan.
 //   scale: a transform and its norm factor, against the unnormalised transform: a separate scaling
 //     kernel after it, and an LTO store callback (NVRTC -dlto, cufftXtSetJITCallback) that
 //     multiplies as it stores; with the planning time of the first and later callback plans.
@@ -13,6 +20,7 @@
 //   nvcc -O2 -std=c++17 -arch=sm_90 fft/bench/layouts.cu -o layouts -lcufft -lnvrtc
 #include <cuda_runtime.h>
 #include <cufft.h>
+#include "../device/cupp/fft/columns.cuh"
 #include <cufftXt.h>
 #include <nvrtc.h>
 
@@ -353,6 +361,141 @@ static void axis0_callbacks(long long rows, long long cols) {
   cudaFree(scratch);
 }
 
+// The largest |a - b| and |a| over a device array pair (every 97th element), as a line.
+template <class C>
+static void compare(const char* what, const char* shape, const C* a_dev, const C* b_dev, long long total) {
+  std::vector<C> a(total), b(total);
+  CK(cudaMemcpy(a.data(), a_dev, total * sizeof(C), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(b.data(), b_dev, total * sizeof(C), cudaMemcpyDeviceToHost));
+  double err = 0, mag = 0;
+  for (long long k = 0; k < total; k += 97) {
+    err = std::max(err, std::abs((double)a[k].x - (double)b[k].x) + std::abs((double)a[k].y - (double)b[k].y));
+    mag = std::max(mag, std::abs((double)a[k].x) + std::abs((double)a[k].y));
+  }
+  std::printf("%-34s %-14s max |diff| %.3g of max %.3g (%.2g)%s\n", what, shape, err, mag, err / mag,
+              err / mag < (sizeof(C) == 8 ? 1e-5 : 1e-13) ? "" : "  MISMATCH");
+  std::fflush(stdout);
+}
+
+// Axis 0 as a rank-2 plan over K adjacent columns with a premixing load callback (see the header).
+static void axis0_rank2(long long rows, long long cols) {
+  const long long total = rows * cols;
+  float2 *x, *y, *ref_out;
+  CK(cudaMalloc(&x, total * 8));
+  CK(cudaMalloc(&y, total * 8));
+  CK(cudaMalloc(&ref_out, total * 8));
+  fill_kernel<<<1024, 256>>>(x, total);
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "%lldx%lld", rows, cols);
+  std::unique_ptr<plan_t> last(make_plan(cols, 1, cols, rows, false, nullptr, nullptr));
+  const double ref = median_ms([&] { CK(cufftXtExec(last->h, x, y, CUFFT_FORWARD)); });
+  std::unique_ptr<plan_t> strided(make_plan(rows, cols, 1, cols, false, nullptr, nullptr));
+  CK(cufftXtExec(strided->h, x, ref_out, CUFFT_FORWARD));
+  for (long long K : {2LL, 4LL, 8LL, 16LL}) {
+    if (cols % K) continue;
+    // z_k = (1/K) sum_j x_j exp(+2 pi i j k / K) over the K neighbours of the loaded element
+    std::string src = "__device__ float2 cupp_premix(void* in, unsigned long long o, void*, void*) {\n";
+    char buf[256];
+    src += "  const float2 w[" + std::to_string(K) + "] = {";
+    for (long long m = 0; m < K; ++m) {
+      const double a = 2.0 * 3.14159265358979323846 * (double)m / (double)K;
+      std::snprintf(buf, sizeof buf, "%s{%.9ef, %.9ef}", m ? ", " : "", std::cos(a) / K, std::sin(a) / K);
+      src += buf;
+    }
+    std::snprintf(buf, sizeof buf,
+                  "};\n  const unsigned k = (unsigned)(o %% %lldull);\n  const float2* p = static_cast<const float2*>(in) + (o - k);\n",
+                  K);
+    src += buf;
+    src += "  float2 z = make_float2(0.f, 0.f);\n#pragma unroll\n  for (unsigned j = 0; j < " + std::to_string(K) +
+           "u; ++j) {\n    const float2 v = p[j];\n    const float2 t = w[(j * k) % " + std::to_string(K) +
+           "u];\n    z.x += v.x * t.x - v.y * t.y;\n    z.y += v.x * t.y + v.y * t.x;\n  }\n  return z;\n}\n";
+    const std::string ir = ltoir(src.c_str());
+    for (bool premix : {false, true}) {
+      auto* p = new plan_t;
+      std::unique_ptr<plan_t> owner(p);
+      CK(cufftCreate(&p->h));
+      CK(cufftSetAutoAllocation(p->h, 0));
+      if (premix) {
+        void* info = nullptr;
+        CK(cufftXtSetJITCallback(p->h, "cupp_premix", ir.data(), ir.size(), CUFFT_CB_LD_COMPLEX, &info));
+      }
+      long long n[2] = {rows, K}, emb[2] = {rows, cols};
+      size_t ws = 0;
+      if (const cufftResult r =
+              cufftXtMakePlanMany(p->h, 2, n, emb, 1, K, CUDA_C_32F, emb, 1, K, CUDA_C_32F, cols / K, &ws, CUDA_C_32F)) {
+        std::printf("axis0 rank-2 K=%lld%s: cufftXtMakePlanMany failed (%d)\n", K, premix ? " premix" : "", (int)r);
+        continue;
+      }
+      if (ws) CK(cudaMalloc(&p->work, ws));
+      if (ws) CK(cufftSetWorkArea(p->h, p->work));
+      char what[64];
+      std::snprintf(what, sizeof what, "axis0 rank-2 K=%lld%s", K, premix ? " + premix cb" : " (F_N x F_K)");
+      line(what, shape, median_ms([&] { CK(cufftXtExec(p->h, x, y, CUFFT_FORWARD)); }), ref);
+      if (premix) compare("  (premix against the strided plan)", shape, ref_out, y, total);
+    }
+  }
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(ref_out);
+}
+
+// Axis 0 by cupp's column kernel (columns.cuh) with W columns a block, against the last-axis plan
+// of the same array; checked against cuFFT's strided plan. `scale` 1, or the norm factor.
+template <class C, int N, int W>
+static void axis0_cupp(long long cols, double scale = 1.0) {
+  using K = cupp_fft_columns::columns<C, N, W>;
+  const bool dbl = sizeof(C) == 16;
+  const long long rows = N, total = rows * cols;
+  C *x, *y, *ref_out, *tw;
+  CK(cudaMalloc(&x, total * sizeof(C)));
+  CK(cudaMalloc(&y, total * sizeof(C)));
+  CK(cudaMalloc(&ref_out, total * sizeof(C)));
+  CK(cudaMalloc(&tw, N * sizeof(C)));
+  std::vector<C> table(N);
+  cupp_fft_columns::fill_twiddles(table.data(), N);
+  CK(cudaMemcpy(tw, table.data(), N * sizeof(C), cudaMemcpyHostToDevice));
+  if (dbl) {
+    std::vector<C> h(total);
+    for (long long i = 0; i < total; ++i) h[i] = cupp_fft_columns::cx<C>(((i * 2654435761ull) % 1000) * 1e-3 - 0.5, ((i * 40503ull) % 997) * 1e-3 - 0.5);
+    CK(cudaMemcpy(x, h.data(), total * sizeof(C), cudaMemcpyHostToDevice));
+  } else {
+    fill_kernel<<<1024, 256>>>(reinterpret_cast<float2*>(x), total);
+  }
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "%lldx%lld%s", rows, cols, dbl ? " c128" : "");
+  std::unique_ptr<plan_t> last(make_plan(cols, 1, cols, rows, dbl, nullptr, nullptr));
+  const double ref = median_ms([&] { CK(cufftXtExec(last->h, x, y, CUFFT_FORWARD)); });
+  std::unique_ptr<plan_t> strided(make_plan(rows, cols, 1, cols, dbl, nullptr, nullptr));
+  const double strided_ms = median_ms([&] { CK(cufftXtExec(strided->h, x, ref_out, CUFFT_FORWARD)); });
+  auto kernel = cupp_fft_columns::cupp_fft_columns<C, N, W>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, K::shared_bytes));
+  cudaFuncAttributes attr;
+  CK(cudaFuncGetAttributes(&attr, kernel));
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, K::threads, K::shared_bytes));
+  const unsigned blocks = static_cast<unsigned>((cols + W - 1) / W);
+  using real = typename cupp_fft_columns::real_of<C>::type;
+  auto run = [&](const C* in, C* out, int inverse) {
+    kernel<<<blocks, K::threads, K::shared_bytes>>>(in, out, cols, cols, 1, cols, 1, tw, real(scale), inverse);
+  };
+  char what[80];
+  std::snprintf(what, sizeof what, "axis0 cupp kernel W=%d%s", W, scale != 1.0 ? " + norm" : "");
+  line("axis0 strided (cuFFT, this shape)", shape, strided_ms, ref);
+  line(what, shape, median_ms([&] { run(x, y, 0); }), ref);
+  std::printf("%-34s %-14s %d threads, %d B shared, %d regs, %zu B local, %d blocks/SM\n", "  (kernel resources)", shape,
+              K::threads, K::shared_bytes, attr.numRegs, attr.localSizeBytes, per_sm);
+  CK(cudaGetLastError());
+  if (scale == 1.0) {
+    compare("  (cupp against the strided plan)", shape, ref_out, y, total);
+    run(x, x, 0);  // in place
+    compare("  (in place)", shape, ref_out, x, total);
+  }
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(ref_out);
+  cudaFree(tw);
+}
+
 int main() {
   int dev = 0;
   cudaDeviceProp prop;
@@ -361,6 +504,24 @@ int main() {
   int v = 0;
   cufftGetVersion(&v);
   std::printf("%d\n", v);
+  // The axis-0 candidates first (issue 26's 1.2x): cupp's column kernel and the rank-2 premix.
+  axis0_cupp<float2, 4096, 4>(4096);
+  axis0_cupp<float2, 4096, 2>(4096);
+  axis0_cupp<float2, 4096, 4>(4096, 1.0 / 64);
+  axis0_cupp<double2, 4096, 2>(4096);
+  axis0_cupp<float2, 2048, 4>(2048);
+  axis0_cupp<float2, 2048, 8>(2048);
+  axis0_cupp<float2, 1024, 8>(16384);
+  axis0_cupp<float2, 1024, 16>(16384);
+  axis0_cupp<float2, 256, 16>(65536);
+  axis0_cupp<float2, 4096, 4>(256);
+  axis0_cupp<float2, 8192, 2>(8192);
+  axis0_cupp<double2, 1024, 4>(4096);
+  axis0_rank2(4096, 4096);
+  if (std::getenv("LAYOUTS_AXIS0_ONLY")) {
+    std::printf("layouts: done (LAYOUTS_AXIS0_ONLY)\n");
+    return 0;
+  }
   for (auto [r, c] : std::vector<std::pair<long long, long long>>{
            {4096, 4096}, {8192, 8192}, {1024, 16384}, {4096, 256}})
     axis0(r, c);

@@ -1,0 +1,264 @@
+// The fft module's column FFT (embedded as cupp/fft/columns.cuh; fft/bench/layouts.cu includes
+// it too): complex transforms of N = 2^k points (32 to 4096) along a strided axis whose batch is
+// adjacent columns (idist 1, as axis 0 of a C-ordered array), in ONE pass over memory. cuFFT reads
+// such columns in two passes for long axes (axis 0 of 4096^2 complex64: 1.9x the last-axis time on
+// the H200). Here a block owns W adjacent columns (W * sizeof(complex) >= 32 bytes: every row
+// segment it reads or writes is whole 32-byte sectors), loads all N rows of them, runs a Stockham
+// radix-16 FFT (the first pass of radix N / 16^(P-1), then radix 16) in registers with the tile
+// exchanged through shared memory (N * W complex values, at most 128 KiB) between passes, and writes
+// the result, times `scale` (the norm factor, free here). Inverse transforms conjugate at load and
+// store. Twiddles come from a table of exp(-2 pi i k / N), k < N, computed on the host in long
+// double and rounded to the precision (cuFFT's accuracy). Shared-memory rows are XOR-swizzled so
+// that each pass's accesses are free of bank conflicts.
+//
+// The device code is host-callable (plain C++ without __CUDACC__), so a host test runs the same
+// passes thread by thread between the barriers (column_sim in tests/unit/fft) against a DFT.
+#pragma once
+
+#if !defined(__CUDACC_RTC__)
+#include <math.h>
+#include <vector_types.h>  // float2, double2 for host code
+#endif
+
+#if defined(__CUDACC__)
+#define CUPP_FFT_HD __host__ __device__ __forceinline__
+#define CUPP_FFT_LDG(p) __ldg(p)
+#else
+#define CUPP_FFT_HD inline
+#define CUPP_FFT_LDG(p) (*(p))
+#endif
+
+namespace cupp_fft_columns {
+
+template <class C>
+struct real_of;
+template <>
+struct real_of<float2> {
+  using type = float;
+};
+template <>
+struct real_of<double2> {
+  using type = double;
+};
+
+template <class C>
+CUPP_FFT_HD C cx(typename real_of<C>::type x, typename real_of<C>::type y) {
+  C r;
+  r.x = x;
+  r.y = y;
+  return r;
+}
+template <class C>
+CUPP_FFT_HD C add(C a, C b) {
+  return cx<C>(a.x + b.x, a.y + b.y);
+}
+template <class C>
+CUPP_FFT_HD C sub(C a, C b) {
+  return cx<C>(a.x - b.x, a.y - b.y);
+}
+template <class C>
+CUPP_FFT_HD C mul(C a, C b) {
+  return cx<C>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+template <class C>
+CUPP_FFT_HD C conj(C a) {
+  return cx<C>(a.x, -a.y);
+}
+
+// a * exp(-2 pi i m / 16): exact rotations for m % 4 == 0, (x +- y) * sqrt(1/2) for the odd
+// multiples of pi/4, a complex product with cos/sin of pi/8 and 3 pi/8 otherwise. m is a constant
+// after unrolling, so the switch folds away.
+template <class C>
+CUPP_FFT_HD C rot16(C a, int m) {
+  using R = typename real_of<C>::type;
+  const R h = R(0.70710678118654752440084436210484904);
+  const R c1 = R(0.92387953251128675612818318939678829);  // cos(pi/8)
+  const R s1 = R(0.38268343236508977172845998403039887);  // sin(pi/8)
+  switch (m & 15) {
+    case 0: return a;
+    case 1: return mul(a, cx<C>(c1, -s1));
+    case 2: return cx<C>((a.x + a.y) * h, (a.y - a.x) * h);
+    case 3: return mul(a, cx<C>(s1, -c1));
+    case 4: return cx<C>(a.y, -a.x);
+    case 5: return mul(a, cx<C>(-s1, -c1));
+    case 6: return cx<C>((a.y - a.x) * h, -(a.x + a.y) * h);
+    case 7: return mul(a, cx<C>(-c1, -s1));
+    case 8: return cx<C>(-a.x, -a.y);
+    case 9: return mul(a, cx<C>(-c1, s1));
+    case 10: return cx<C>(-(a.x + a.y) * h, (a.x - a.y) * h);
+    case 11: return mul(a, cx<C>(-s1, c1));
+    case 12: return cx<C>(-a.y, a.x);
+    case 13: return mul(a, cx<C>(s1, c1));
+    case 14: return cx<C>((a.x - a.y) * h, (a.x + a.y) * h);
+    default: return mul(a, cx<C>(c1, s1));
+  }
+}
+
+// The forward DFT of R (2, 4, 8 or 16) values v[0], v[S], ..., v[(R-1) S], in place, in natural
+// order. R = A * B (Cooley-Tukey): A-point DFTs over n1 for each n2 (n = B n1 + n2), twiddles
+// w_R^(n2 k1), B-point DFTs over n2, and the digit transpose (position B k1 + k2 holds X[k1 + A k2]).
+template <class C, int R, int S = 1>
+CUPP_FFT_HD void dft(C* v) {
+  if constexpr (R == 2) {
+    const C a = v[0], b = v[S];
+    v[0] = add(a, b);
+    v[S] = sub(a, b);
+  } else if constexpr (R == 4) {
+    const C t0 = add(v[0], v[2 * S]), t1 = sub(v[0], v[2 * S]);
+    const C t2 = add(v[S], v[3 * S]), d = sub(v[S], v[3 * S]);
+    const C t3 = cx<C>(d.y, -d.x);  // (v1 - v3) * -i
+    v[0] = add(t0, t2);
+    v[2 * S] = sub(t0, t2);
+    v[S] = add(t1, t3);
+    v[3 * S] = sub(t1, t3);
+  } else {
+    constexpr int A = R == 8 ? 2 : 4, B = 4;
+    static_assert(R == A * B, "radix 2, 4, 8 or 16");
+#pragma unroll
+    for (int n2 = 0; n2 < B; ++n2) dft<C, A, B * S>(v + n2 * S);
+#pragma unroll
+    for (int k1 = 1; k1 < A; ++k1)
+#pragma unroll
+      for (int n2 = 1; n2 < B; ++n2) v[(B * k1 + n2) * S] = rot16(v[(B * k1 + n2) * S], n2 * k1 * (16 / R));
+#pragma unroll
+    for (int k1 = 0; k1 < A; ++k1) dft<C, B, S>(v + B * k1 * S);
+    C t[R];
+#pragma unroll
+    for (int k = 0; k < R; ++k) t[k] = v[(B * (k % A) + k / A) * S];
+#pragma unroll
+    for (int k = 0; k < R; ++k) v[k * S] = t[k];
+  }
+}
+
+CUPP_FFT_HD constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
+
+// The passes of an N-point transform over W columns: what a block of `threads` runs.
+template <class C, int N, int W>
+struct columns {
+  using real = typename real_of<C>::type;
+  static_assert(N >= 32 && N <= 8192 && (N & (N - 1)) == 0, "N a power of two, 32 to 8192");
+  static constexpr int T = N / 16;        // threads per column: each holds 16 values
+  static constexpr int threads = T * W;   // the block
+  static constexpr int R0 = N >> (4 * ((log2_of(N) - 1) / 4));  // the first radix: 2, 4, 8 or 16
+  static constexpr int Q0 = 16 / R0;      // first-pass butterflies per thread
+  static constexpr int G = 128 / (W * int(sizeof(C))) > 1 ? 128 / (W * int(sizeof(C))) : 1;  // rows per 128 B
+  static constexpr int S = log2_of(R0);
+  static constexpr int shared_bytes = N * W * int(sizeof(C));
+  static_assert(threads <= 1024, "at most 1024 threads");
+
+  // The tile's shared-memory slot of (row, c): rows XOR-swizzled in their low bits by the bits
+  // above the first radix, so that the first pass's stores (rows R0 j + r) spread over the banks
+  // like the other passes' accesses (G consecutive rows, aligned).
+  static CUPP_FFT_HD int slot(int row, int c) {
+    const int phys = G > 1 ? row ^ ((row >> S) & (G - 1)) : row;
+    return phys * W + c;
+  }
+
+  struct args {
+    const C* in;
+    C* out;
+    long long ncols;              // columns in all (the last block may hold fewer than W)
+    long long istride, idist;     // elements: row step, column step (1 for adjacent columns)
+    long long ostride, odist;
+    const C* twiddles;            // exp(-2 pi i k / N), k < N
+    real scale;
+    int inverse;
+  };
+
+  // Pass 0: the thread's 16 values from global memory (rows j + r N/R0 for its Q0 butterflies
+  // j = t + i T), R0-point DFTs, into the tile (Stockham with Ns = 1: row R0 j + r).
+  static CUPP_FFT_HD void first(const args& a, long long col0, int tid, C* v, C* tile) {
+    const int c = tid % W, t = tid / W;
+    const long long col = col0 + c;
+    const bool valid = col < a.ncols;
+    const C* in = a.in + col * a.idist;
+#pragma unroll
+    for (int i = 0; i < Q0; ++i)
+#pragma unroll
+      for (int r = 0; r < R0; ++r) {
+        const long long row = t + i * T + r * (N / R0);
+        C x = valid ? in[row * a.istride] : cx<C>(0, 0);
+        v[i * R0 + r] = a.inverse ? conj(x) : x;
+      }
+#pragma unroll
+    for (int i = 0; i < Q0; ++i) dft<C, R0>(v + i * R0);
+#pragma unroll
+    for (int i = 0; i < Q0; ++i)
+#pragma unroll
+      for (int r = 0; r < R0; ++r) tile[slot((t + i * T) * R0 + r, c)] = v[i * R0 + r];
+  }
+
+  // A radix-16 pass combining sub-transforms of ns points: the thread's butterfly j = t reads rows
+  // j + r T, twiddles them by w^(k r) (k = j mod ns, w = exp(-2 pi i / (16 ns))) and runs the DFT.
+  static CUPP_FFT_HD void pass(const args& a, int ns, int tid, C* v, const C* tile) {
+    const int c = tid % W, t = tid / W;
+    const int k = t % ns, step = N / (16 * ns);
+#pragma unroll
+    for (int r = 0; r < 16; ++r) v[r] = tile[slot(t + r * T, c)];
+#pragma unroll
+    for (int r = 1; r < 16; ++r) v[r] = mul(v[r], CUPP_FFT_LDG(a.twiddles + k * r * step));
+    dft<C, 16>(v);
+  }
+
+  // After a pass that is not the last: row (j / ns) 16 ns + k + r ns of the tile.
+  static CUPP_FFT_HD void store(int ns, int tid, const C* v, C* tile) {
+    const int c = tid % W, t = tid / W;
+    const int base = (t / ns) * ns * 16 + t % ns;
+#pragma unroll
+    for (int r = 0; r < 16; ++r) tile[slot(base + r * ns, c)] = v[r];
+  }
+
+  // After the last pass (ns = N / 16): rows j + r T of the output, scaled (and conjugated back).
+  static CUPP_FFT_HD void last(const args& a, long long col0, int tid, const C* v) {
+    const int c = tid % W, t = tid / W;
+    const long long col = col0 + c;
+    if (col >= a.ncols) return;
+    C* out = a.out + col * a.odist;
+    const real s = a.scale, si = a.inverse ? -a.scale : a.scale;
+#pragma unroll
+    for (int r = 0; r < 16; ++r) out[(long long)(t + r * T) * a.ostride] = cx<C>(v[r].x * s, v[r].y * si);
+  }
+};
+
+#if !defined(__CUDACC_RTC__)
+// The twiddle table of an n-point transform: exp(-2 pi i k / n), k < n, from long double cos/sin
+// rounded to the precision (host code; the engine and the layout study upload it).
+template <class C>
+inline void fill_twiddles(C* table, int n) {
+  const long double pi = 3.141592653589793238462643383279502884L;
+  for (int k = 0; k < n; ++k) {
+    const long double angle = -2.0L * pi * static_cast<long double>(k) / static_cast<long double>(n);
+    table[k] = cx<C>(static_cast<typename real_of<C>::type>(cosl(angle)),
+                     static_cast<typename real_of<C>::type>(sinl(angle)));
+  }
+}
+#endif
+
+#if defined(__CUDACC__)
+// One block per W adjacent columns (blockIdx.x: columns W * blockIdx.x on), `threads` threads,
+// shared_bytes of dynamic shared memory.
+template <class C, int N, int W>
+__global__ void __launch_bounds__(columns<C, N, W>::threads)
+    cupp_fft_columns(const C* in, C* out, long long ncols, long long istride, long long idist, long long ostride,
+                     long long odist, const C* twiddles, typename real_of<C>::type scale, int inverse) {
+  using K = columns<C, N, W>;
+  extern __shared__ __align__(16) unsigned char cupp_fft_columns_shared[];
+  C* tile = reinterpret_cast<C*>(cupp_fft_columns_shared);
+  const typename K::args a{in, out, ncols, istride, idist, ostride, odist, twiddles, scale, inverse};
+  const long long col0 = static_cast<long long>(blockIdx.x) * W;
+  const int tid = threadIdx.x;
+  C v[16];
+  K::first(a, col0, tid, v, tile);
+  __syncthreads();
+  for (int ns = K::R0; ns < N / 16; ns *= 16) {
+    K::pass(a, ns, tid, v, tile);
+    __syncthreads();
+    K::store(ns, tid, v, tile);
+    __syncthreads();
+  }
+  K::pass(a, N / 16, tid, v, tile);
+  K::last(a, col0, tid, v);
+}
+#endif
+
+}  // namespace cupp_fft_columns
