@@ -22,10 +22,13 @@
 #    problems cuFFT plans callbacks for.
 # 2. the NumPy reference cases, made here by tests/conformance/make_fft_ref.py (NumPy 2.5.2).
 # 3. cupp_gpu_tests: FftGpu*, FftCallbacksGpu*, FftNormGpu*, the fft family's reference cases
-#    (default engine, then norm callback + column tiles forced).
-# 4. the fft bench cases next to CuPy and PyTorch (bench/compare.py --only ...; FFT_BENCH_CASES).
+#    (default engine, then norm callback + column tiles forced, then the column kernel wherever it
+#    can go). CUPP_FFT_COLUMN_KERNEL=0 turns cupp's column kernel off (cuFFT's strided plan).
+# 4. the fft bench cases next to CuPy and PyTorch (bench/compare.py --only ...; FFT_BENCH_CASES),
+#    and the issue's ratios from them ("ratio ..." lines).
 # 5. memcheck of FftNormGpu's callback and column tests (what time is left, 40 s at most).
-# 6. racecheck of two streams and eight threads on one cached plan (what time is left, 60 s at most).
+# 6. racecheck of two streams and eight threads on one cached plan and of the column kernel's
+#    shared-memory passes (what time is left, 60 s at most).
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,7 +50,7 @@ conf=/tmp/fft-conformance; rm -rf "$conf"; mkdir -p "$conf"
 timeout 60 python3 "$root/tests/conformance/make_fft_ref.py" "$conf/fft-ref" > "$OUT/make_ref.log" 2>&1; echo "make_fft_ref rc $?"
 export CUPP_TEST_CONFORMANCE_DIR=$conf CUPP_TEST_SOURCE_DIR=$root
 step tests
-filter='FftGpu*:FftCallbacksGpu*:FftNormGpu*:EvalRefGpu/Families.AgreeWithNumPy/fft:EvalRefGpu.FftNormInStoreCallbackAndColumnTiles'
+filter='FftGpu*:FftCallbacksGpu*:FftNormGpu*:EvalRefGpu/Families.AgreeWithNumPy/fft:EvalRefGpu.FftNormInStoreCallbackAndColumnTiles:EvalRefGpu.FftColumnKernelWherePossible'
 timeout "${FFT_TESTS_S:-100}" "$tests_bin" --gtest_filter="$filter" > "$OUT/tests.log" 2>&1; echo "tests rc $?"
 grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |^\[ fft \]|Failure|fft/|What|Expected|Which is|  Actual" "$OUT/tests.log" | head -80
 step bench
@@ -55,6 +58,26 @@ bench_s=$(left 15); [ "$bench_s" -gt 120 ] && bench_s=120
 (cd "$bench_dir" && timeout "$bench_s" python3 compare.py --cupp ./cupp_bench --out "$OUT" \
   --only "${FFT_BENCH_CASES:-fft_complex64_2p24,fft2_complex64_4096sq,rfft_float32_2p24,fft_complex64_4096sq_rows,fft_complex64_4096sq_axis0,fft_complex64_4096sq_axis0_ortho,fft_complex64_4096sq_rows_ortho,ifft_complex64_4096sq_rows,fft_complex64_2p24_ortho}" \
   --markdown "$OUT/fft-table.md" > "$OUT/bench.log" 2>&1); echo "bench rc $?"; tail -30 "$OUT/bench.log"
+# The issue's ratios from this run's cupp medians ("ratio ..." lines; targets in brackets).
+python3 - "$OUT" <<'PY' || true
+import json, os, sys
+ms = {}
+for side in ("cupp", "cupy", "torch"):
+    path = os.path.join(sys.argv[1], side + ".jsonl")
+    for line in open(path) if os.path.exists(path) else []:
+        try: r = json.loads(line)
+        except ValueError: continue
+        if r.get("ms") is not None: ms[(side, r.get("case"))] = r["ms"]
+pairs = [("fft_complex64_4096sq_axis0", "fft_complex64_4096sq_rows", 1.2),
+         ("fft_complex64_4096sq_axis0_ortho", "fft_complex64_4096sq_rows", 1.2),
+         ("fft_complex64_4096sq_rows_ortho", "fft_complex64_4096sq_rows", 1.15),
+         ("ifft_complex64_4096sq_rows", "fft_complex64_4096sq_rows", 1.15),
+         ("fft_complex64_2p24_ortho", "fft_complex64_2p24", 1.25)]
+for side in ("cupp", "cupy", "torch"):
+    for a, b, target in pairs:
+        if (side, a) in ms and (side, b) in ms:
+            print(f"ratio {side} {a} / {b}: {ms[(side, a)]:.4f} / {ms[(side, b)]:.4f} ms = {ms[(side, a)] / ms[(side, b)]:.2f}x [<= {target}x]")
+PY
 step memcheck
 mem_s=$(left 20); [ "$mem_s" -gt 40 ] && mem_s=40
 [ "${FFT_SKIP_MEMCHECK:-0}" = 1 ] || timeout "$mem_s" compute-sanitizer --tool memcheck --leak-check no "$tests_bin" \
@@ -63,7 +86,7 @@ mem_s=$(left 20); [ "$mem_s" -gt 40 ] && mem_s=40
 step racecheck
 race_s=$(left); [ "$race_s" -gt 60 ] && race_s=60
 [ "${FFT_SKIP_RACECHECK:-0}" = 1 ] || timeout "$race_s" compute-sanitizer --tool racecheck "$tests_bin" \
-  --gtest_filter='FftGpu.OneCachedPlanServesStreamsAndThreads' > "$OUT/racecheck.log" 2>&1; echo "racecheck rc $? (124: out of time)"
+  --gtest_filter='FftGpu.OneCachedPlanServesStreamsAndThreads:FftNormGpu.ColumnKernel*' > "$OUT/racecheck.log" 2>&1; echo "racecheck rc $? (124: out of time)"
 grep -E "RACECHECK SUMMARY|ERROR SUMMARY|hazard|PASSED|FAILED|OK \]" "$OUT/racecheck.log" | head -8
 rm -rf "$OUT"/samples-*
 step done

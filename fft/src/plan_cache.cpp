@@ -4,6 +4,7 @@
 #include "plan_cache.hpp"
 
 #include "callbacks.hpp"
+#include "columns.hpp"
 
 #include <cuda_runtime_api.h>
 #include <cufft.h>
@@ -68,6 +69,8 @@ cudaDataType data_type(transform_kind kind, bool dbl, bool input) {
 std::atomic<std::uint64_t> made_count{0};
 std::atomic<std::uint64_t> scaled_count{0};
 std::atomic<std::uint64_t> unsupported_count{0};
+std::atomic<std::uint64_t> column_fallback_count{0};
+std::atomic<std::uint64_t> column_exec_count{0};
 
 // One device's cache: most recently used plans at the front.
 struct device_cache {
@@ -130,6 +133,8 @@ std::size_t plan_key_hash::operator()(const plan_key& k) const noexcept {
   std::memcpy(&scale_bits, &k.scale, sizeof scale_bits);
   mix(scale_bits);
   mix(k.scale_form);
+  mix(k.engine);
+  mix(k.width);
   return h;
 }
 
@@ -179,6 +184,8 @@ void plan::release() noexcept {
   made_ = false;
   if (factor_) cudaFree(factor_);
   factor_ = nullptr;
+  if (twiddles_) cudaFree(twiddles_);
+  twiddles_ = nullptr;
 }
 
 void plan::create() {
@@ -190,6 +197,33 @@ void plan::create() {
 
 plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
   cupp::detail::device_scope scope(device);
+  if (key.engine == 1) {
+    // cupp's column kernel; where it cannot run here (NVRTC, loading, too little shared memory),
+    // cuFFT's strided plan without a callback (the caller scales by a pass: scales() is false).
+    try {
+      const column_kernel k = load_column_kernel(key, device);
+      twiddles_ = upload_twiddles(key.n[0], key.double_precision);
+      column_function_ = k.function;
+      column_threads_ = k.threads;
+      column_shared_ = k.shared_bytes;
+      columns_ = true;
+      scales_ = key.scale != 1.0;
+      made_count.fetch_add(1, std::memory_order_relaxed);
+      return;
+    } catch (const std::exception&) {
+      release();
+      column_fallback_count.fetch_add(1, std::memory_order_relaxed);
+    }
+    create();
+    try {
+      work_size_ = make(false, false);
+    } catch (...) {
+      release();
+      throw;
+    }
+    made_count.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   create();
   try {
     work_size_ = make(key.callback != 0, key.scale != 1.0);
@@ -224,18 +258,25 @@ plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
 plan::~plan() {
   // No throwing destructor: cufftDestroy's status is dropped.
   if (made_) cufftDestroy(static_cast<cufftHandle>(handle_));
-  if (factor_) {  // cudaFree synchronises: no queued execution still reads the factor
-    try {
+  for (void* p : {factor_, twiddles_}) {
+    if (!p) continue;
+    try {  // cudaFree synchronises: no queued execution still reads the factor or the twiddles
       cupp::detail::device_scope scope(device_);
-      cudaFree(factor_);
+      cudaFree(p);
     } catch (...) {
-      cudaFree(factor_);  // (UVA: any current device frees it)
+      cudaFree(p);  // (UVA: any current device frees it)
     }
   }
 }
 
 void plan::execute(std::span<const exec_pointers> runs, cuda::stream_handle stream) {
   if (runs.empty()) return;
+  if (columns_) {  // no handle and no work area: launches only (thread-safe without the mutex)
+    launch_columns({column_function_, column_threads_, column_shared_}, key_, twiddles_, runs, stream);
+    column_exec_count.fetch_add(runs.size(), std::memory_order_relaxed);
+    if (scales_) scaled_count.fetch_add(runs.size(), std::memory_order_relaxed);
+    return;
+  }
   const cufftHandle h = static_cast<cufftHandle>(handle_);
   std::lock_guard lock(mutex_);
   check(cufftSetStream(h, reinterpret_cast<cudaStream_t>(stream)), "cufftSetStream");
@@ -285,6 +326,8 @@ std::shared_ptr<plan> get_plan(const plan_key& key, int device) {
 std::uint64_t scaled_executions() noexcept { return scaled_count.load(std::memory_order_relaxed); }
 std::uint64_t plans_made() noexcept { return made_count.load(std::memory_order_relaxed); }
 std::uint64_t scale_callbacks_refused() noexcept { return unsupported_count.load(std::memory_order_relaxed); }
+std::uint64_t column_kernel_fallbacks() noexcept { return column_fallback_count.load(std::memory_order_relaxed); }
+std::uint64_t column_kernel_executions() noexcept { return column_exec_count.load(std::memory_order_relaxed); }
 plan_key last_plan_key() noexcept { return last_key; }
 
 }  // namespace cupp::fft::detail

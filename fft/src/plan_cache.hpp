@@ -1,4 +1,5 @@
-// Internal to the fft module: cuFFT plans and their per-device LRU cache. A plan is made with
+// Internal to the fft module: cuFFT plans (and cupp's column-kernel plans, key.engine 1:
+// columns.hpp) and their per-device LRU cache. A plan is made with
 // cufftCreate + cufftSetAutoAllocation(0) + cufftXtMakePlanMany (64-bit sizes, strides and
 // distances) and owns its handle (RAII). A key with a scale other than 1 gets cupp's own LTO store
 // callback, which multiplies each result by the factor as cuFFT stores it (the norm without a
@@ -34,6 +35,9 @@ struct plan_key {
   double scale = 1.0;                            // a factor cupp's own store callback applies (1: none)
   int scale_form = 0;                            // how: 0 store callback, factor in device memory;
                                                  // 1 store callback, factor a literal; 2 load callback, literal
+  int engine = 0;                                // 0 cuFFT; 1 cupp's column kernel (columns.cuh), which
+                                                 // applies `scale` in its stores
+  int width = 0;                                 // engine 1: the columns a block holds
   friend bool operator==(const plan_key&, const plan_key&) = default;
 };
 
@@ -58,9 +62,12 @@ class plan {
   const plan_key& key() const noexcept { return key_; }
   std::size_t work_size() const noexcept { return work_size_; }
   int device() const noexcept { return device_; }
-  // Whether executions apply key().scale (cupp's store callback is attached); false for a key
-  // with a scale whose callback plan cuFFT refused (the caller scales by a pass).
+  // Whether executions apply key().scale (cupp's store callback is attached, or the column kernel
+  // runs); false for a key with a scale whose callback plan cuFFT refused (the caller scales by a pass).
   bool scales() const noexcept { return scales_; }
+  // Whether cupp's column kernel runs the executions (key().engine 1 and the kernel loaded; where
+  // it did not, the plan is cuFFT's strided plan without a callback).
+  bool uses_column_kernel() const noexcept { return columns_; }
 
   // Runs the transform on each pointer pair, in order, on `stream` (one work area for them all).
   void execute(std::span<const exec_pointers> runs, cuda::stream_handle stream);
@@ -73,6 +80,10 @@ class plan {
   std::size_t work_size_ = 0;
   void* factor_ = nullptr;  // device memory with key.scale in the plan's precision (cudaMalloc; form 0)
   bool scales_ = false;
+  bool columns_ = false;       // cupp's column kernel runs it (key.engine 1 and it loaded)
+  void* twiddles_ = nullptr;   // the column kernel's twiddle table (cudaMalloc)
+  const void* column_function_ = nullptr;
+  unsigned column_threads_ = 0, column_shared_ = 0;
   std::mutex mutex_;
 
   void create();                                                 // cufftCreate into handle_
@@ -91,6 +102,10 @@ std::uint64_t scaled_executions() noexcept;
 std::uint64_t plans_made() noexcept;
 // How many plans with a norm factor cuFFT refused the store callback for (planned without it).
 std::uint64_t scale_callbacks_refused() noexcept;
+// How many column-kernel plans (engine 1) fell back to cuFFT (the kernel did not compile or load,
+// or the device has too little shared memory), and how many executions the kernel ran.
+std::uint64_t column_kernel_fallbacks() noexcept;
+std::uint64_t column_kernel_executions() noexcept;
 plan_key last_plan_key() noexcept;
 
 }  // namespace cupp::fft::detail

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <numeric>
 
 #include "cuda/current_stream.hpp"
@@ -102,6 +103,15 @@ std::atomic<std::int64_t> norm_min_option{engine_options{}.norm_callback_min_ele
 std::atomic<std::int64_t> tile_bytes_option{engine_options{}.column_tile_bytes};
 std::atomic<std::int64_t> tile_min_option{engine_options{}.column_tile_min};
 std::atomic<int> norm_form_option{engine_options{}.norm_callback_form};
+// CUPP_FFT_COLUMN_KERNEL=0 in the environment turns cupp's column kernel off from the start.
+int column_kernel_default() {
+  const char* v = std::getenv("CUPP_FFT_COLUMN_KERNEL");
+  return v && v[0] == '0' ? 0 : engine_options{}.column_kernel;
+}
+std::atomic<int> column_kernel_option{column_kernel_default()};
+std::atomic<std::int64_t> column_min_n_option{engine_options{}.column_kernel_min_n};
+std::atomic<std::int64_t> column_min_blocks_option{engine_options{}.column_kernel_min_blocks};
+std::atomic<int> column_width_option{engine_options{}.column_kernel_width};
 
 }  // namespace
 
@@ -110,7 +120,11 @@ engine_options get_engine_options() noexcept {
           .norm_callback_min_elements = norm_min_option.load(std::memory_order_relaxed),
           .column_tile_bytes = tile_bytes_option.load(std::memory_order_relaxed),
           .column_tile_min = tile_min_option.load(std::memory_order_relaxed),
-          .norm_callback_form = norm_form_option.load(std::memory_order_relaxed)};
+          .norm_callback_form = norm_form_option.load(std::memory_order_relaxed),
+          .column_kernel = column_kernel_option.load(std::memory_order_relaxed),
+          .column_kernel_min_n = column_min_n_option.load(std::memory_order_relaxed),
+          .column_kernel_min_blocks = column_min_blocks_option.load(std::memory_order_relaxed),
+          .column_kernel_width = column_width_option.load(std::memory_order_relaxed)};
 }
 
 void set_engine_options(const engine_options& options) noexcept {
@@ -119,6 +133,21 @@ void set_engine_options(const engine_options& options) noexcept {
   tile_bytes_option.store(options.column_tile_bytes, std::memory_order_relaxed);
   tile_min_option.store(std::max<std::int64_t>(1, options.column_tile_min), std::memory_order_relaxed);
   norm_form_option.store(std::clamp(options.norm_callback_form, 0, 2), std::memory_order_relaxed);
+  column_kernel_option.store(options.column_kernel != 0 ? 1 : 0, std::memory_order_relaxed);
+  column_min_n_option.store(options.column_kernel_min_n, std::memory_order_relaxed);
+  column_min_blocks_option.store(options.column_kernel_min_blocks, std::memory_order_relaxed);
+  column_width_option.store(options.column_kernel_width, std::memory_order_relaxed);
+}
+
+int column_width(std::int64_t n, std::int64_t itemsize, int forced) noexcept {
+  if (n < 32 || n > 4096 || (n & (n - 1)) != 0 || (itemsize != 8 && itemsize != 16)) return 0;
+  auto fits = [&](std::int64_t w) {
+    return w >= 2 && (w & (w - 1)) == 0 && n / 16 * w <= 1024 && n * w * itemsize <= (128 << 10);
+  };
+  if (fits(forced)) return forced;
+  std::int64_t w = std::max<std::int64_t>(32 / itemsize, std::min<std::int64_t>(128 / itemsize, (64 << 10) / (n * itemsize)));
+  while (!fits(w) && w > 2) w /= 2;
+  return static_cast<int>(w);
 }
 
 std::int64_t column_tile(std::int64_t n, std::int64_t batch, std::int64_t itemsize, std::int64_t tile_bytes,
@@ -230,6 +259,7 @@ execution describe(transform_kind kind, int direction, const ndarray& in, const 
     key.odist = longest->out_stride;
     merged.erase(longest);
     loops = std::move(merged);
+    bool tiled = false;
     // Strided columns (cuFFT reads them in two passes over memory for long axes): tiles of
     // adjacent columns, each transformed by one execution of a plan of the tile's batch, so the
     // second pass finds the tile in L2. Not with user callbacks (their offsets would be a tile's).
@@ -241,6 +271,19 @@ execution describe(transform_kind kind, int direction, const ndarray& in, const 
           t > 0 && (kind == transform_kind::c2c || t % 2 == 0)) {  // (real rows stay complex-aligned)
         loops.push_back({key.batch / t, t, t});  // innermost: the tiles of one loop index run together
         key.batch = t;
+        tiled = true;
+      }
+    }
+    // Not tiled: cupp's column kernel where it applies (engine_options), one pass over memory.
+    const engine_options opt = get_engine_options();
+    if (!tiled && opt.column_kernel != 0 && kind == transform_kind::c2c && key.rank == 1 && key.idist == 1 && key.odist == 1 &&
+        key.istride > 1 && key.ostride > 1 && current_callbacks() == nullptr && key.n[0] >= opt.column_kernel_min_n) {
+      const int w = column_width(key.n[0], static_cast<std::int64_t>(out.itemsize()), opt.column_kernel_width);
+      std::int64_t blocks = (key.batch + w - 1) / std::max(w, 1);
+      for (const dim& d : loops) blocks *= d.n;
+      if (w > 0 && blocks >= opt.column_kernel_min_blocks) {
+        key.engine = 1;
+        key.width = w;
       }
     }
   }
@@ -288,13 +331,14 @@ bool execute(transform_kind kind, int direction, const ndarray& in, const ndarra
   for (int i = 0; i < e.key.rank; ++i) points *= e.key.n[i];
   // Strided transforms keep the pass too: axis 0 of 4096^2 complex64 with the callback took 0.435 ms
   // against 0.143 ms without it (the pass adds about 0.07 ms).
+  // cupp's column kernel applies the factor in its stores whatever the norm_callback setting.
   const bool fuse = scale != 1.0 && current_callbacks() == nullptr &&
-                    (opt.norm_callback == 1 ||
+                    (e.key.engine == 1 || opt.norm_callback == 1 ||
                      (opt.norm_callback == -1 && e.key.batch >= 2 && points >= opt.norm_callback_min_elements &&
                       e.key.istride == 1 && e.key.ostride == 1));
   if (fuse) {
     e.key.scale = scale;
-    e.key.scale_form = opt.norm_callback_form;
+    e.key.scale_form = e.key.engine == 1 ? 0 : opt.norm_callback_form;
   }
   const int device = out.device();
   cupp::detail::device_scope scope(device);

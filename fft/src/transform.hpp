@@ -62,6 +62,17 @@ struct engine_options {
   // literal; 2 load callback, literal. On 4096 x 4096 complex64 rows (H200, fft/bench/layouts.cu):
   // 1.42x, 1.26x and 2.89x the plain transform; a store callback that only stores costs 1.28x.
   int norm_callback_form = 1;
+  // cupp's column kernel (fft/device/cupp/fft/columns.cuh: one pass over memory where cuFFT's
+  // strided plan makes two) for complex transforms of power-of-two n in [column_kernel_min_n, 4096]
+  // along a strided axis whose batch is adjacent columns (idist = odist = 1, istride and ostride
+  // > 1), no user callbacks, at least column_kernel_min_blocks blocks of W columns in all; the norm
+  // factor is applied in its stores. column_kernel: 1 where it applies (the default; the
+  // environment's CUPP_FFT_COLUMN_KERNEL=0 starts with 0), 0 never. column_kernel_width: W (columns
+  // a block; 0: column_width's choice). Column tiles, when set, come first.
+  int column_kernel = 1;
+  std::int64_t column_kernel_min_n = 1024;
+  std::int64_t column_kernel_min_blocks = 128;
+  int column_kernel_width = 0;
 };
 engine_options get_engine_options() noexcept;
 void set_engine_options(const engine_options& options) noexcept;
@@ -72,6 +83,13 @@ void set_engine_options(const engine_options& options) noexcept;
 // (0 also when the whole batch fits in one tile).
 std::int64_t column_tile(std::int64_t n, std::int64_t batch, std::int64_t itemsize, std::int64_t tile_bytes,
                          std::int64_t min_columns) noexcept;
+
+// The columns a block of the column kernel holds for n points (itemsize 8 or 16), `forced` when it
+// is a power of two the kernel can take (at least 2 columns, 1024 threads and 128 KiB of shared
+// memory), else the default: whole 32-byte sectors a row at least, up to 128 bytes while the tile
+// stays within 64 KiB (complex64: 4 columns for 4096 and 2048 points, 8 for 1024, 16 below;
+// complex128: 2, 2, 4, 8). 0 when n is no power of two in [32, 4096].
+int column_width(std::int64_t n, std::int64_t itemsize, int forced = 0) noexcept;
 
 // How a transform maps onto cuFFT (no device work, so host tests can check it): the plan's key and
 // every execution's pointers (one per index of the loop dimensions), and whether the real side of

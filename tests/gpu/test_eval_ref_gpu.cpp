@@ -372,12 +372,27 @@ TEST(EvalRefGpu, SortingWithoutCub) {
 TEST(EvalRefGpu, FftNormInStoreCallbackAndColumnTiles) {
   struct restore {
     fft::detail::engine_options saved = fft::detail::get_engine_options();
-    restore() { fft::detail::set_engine_options({.norm_callback = 1, .column_tile_bytes = 2048, .column_tile_min = 2}); }
+    restore() {
+      fft::detail::set_engine_options({.norm_callback = 1, .column_tile_bytes = 2048, .column_tile_min = 2, .column_kernel = 0});
+    }
     ~restore() { fft::detail::set_engine_options(saved); }
   } forced;
   const std::uint64_t before = fft::detail::scaled_executions();
   check_eval_reference_set("fft");
   EXPECT_GT(fft::detail::scaled_executions(), before) << "no transform scaled in the store callback";
+}
+
+// The same cases with cupp's column kernel (fft/device/cupp/fft/columns.cuh) wherever it can go:
+// power-of-two lengths from 32 along strided axes of adjacent columns, however few.
+TEST(EvalRefGpu, FftColumnKernelWherePossible) {
+  struct restore {
+    fft::detail::engine_options saved = fft::detail::get_engine_options();
+    restore() { fft::detail::set_engine_options({.column_kernel = 1, .column_kernel_min_n = 32, .column_kernel_min_blocks = 1}); }
+    ~restore() { fft::detail::set_engine_options(saved); }
+  } forced;
+  const std::uint64_t before = fft::detail::column_kernel_executions();
+  check_eval_reference_set("fft");
+  EXPECT_GT(fft::detail::column_kernel_executions(), before) << "no reference case ran the column kernel";
 }
 
 class Families : public ::testing::TestWithParam<std::string> {};

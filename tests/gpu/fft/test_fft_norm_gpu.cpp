@@ -1,5 +1,6 @@
-// The fft engine's two layout choices on the GPU: the norm factor folded into cupp's LTO store
-// callback (no second pass) and transforms along a strided axis run over tiles of adjacent columns.
+// The fft engine's layout choices on the GPU: the norm factor folded into cupp's LTO store
+// callback (no second pass), transforms along a strided axis run over tiles of adjacent columns, and
+// cupp's column kernel for them.
 // Each is compared with the other way of computing the same thing (the scaling pass; one
 // execution over all columns; the last-axis transform of the transposed array), over complex64,
 // complex128, r2c and c2r, every norm, and checked to have taken the path it claims (the count of
@@ -178,13 +179,25 @@ TEST(FftNormGpu, DefaultChoiceUsesTheCallbackOnBatchesAndThePassOnOneTransform) 
   const ndarray r = fft::fft(rows, {.norm = "ortho"});
   EXPECT_GT(fft::detail::scaled_executions(), before);
   CUPP_ASSERT_ALLCLOSE(r, fft::fft(rows) / 32.0, tol(complex64));
-  // Along axis 0 (strided columns, where cuFFT's callback kernels are about 3x slower): the pass.
+  EXPECT_EQ(fft::detail::last_plan_key().scale_form, 1);  // the literal factor (the default form)
+  // Along axis 0 (strided columns): cupp's column kernel scales in its stores (1024 columns of
+  // 1024 points: 128 blocks of 8); with it off, cuFFT's strided plan and the pass (its strided
+  // callback kernels are about 3x slower).
   before = fft::detail::scaled_executions();
   const ndarray columns = fft::fft(rows, {.axis = 0, .norm = "ortho"});
-  EXPECT_EQ(fft::detail::scaled_executions(), before);
-  EXPECT_EQ(fft::detail::last_plan_key().scale, 1.0);
+  EXPECT_EQ(fft::detail::last_plan_key().engine, 1);
   EXPECT_EQ(fft::detail::last_plan_key().istride, 1024);
+  EXPECT_EQ(fft::detail::scaled_executions(), before + (fft::detail::column_kernel_fallbacks() == 0 ? 1 : 0));
   CUPP_ASSERT_ALLCLOSE(columns, fft::fft(rows, {.axis = 0}) / 32.0, tol(complex64));
+  {
+    options_scope no_kernel({.norm_callback = -1, .column_kernel = 0});
+    before = fft::detail::scaled_executions();
+    const ndarray by_cufft = fft::fft(rows, {.axis = 0, .norm = "ortho"});
+    EXPECT_EQ(fft::detail::scaled_executions(), before);
+    EXPECT_EQ(fft::detail::last_plan_key().scale, 1.0);
+    EXPECT_EQ(fft::detail::last_plan_key().engine, 0);
+    CUPP_ASSERT_ALLCLOSE(by_cufft, columns, tol(complex64));
+  }
   const ndarray small = random_complex({64, 1024}, complex64, 7);  // a small batch: the pass
   before = fft::detail::scaled_executions();
   CUPP_ASSERT_ALLCLOSE(fft::fft(small, {.norm = "ortho"}), fft::fft(small) / 32.0, tol(complex64));
@@ -235,6 +248,65 @@ TEST(FftNormGpu, ColumnTilesGiveTheOneExecutionResult) {
   EXPECT_EQ(fft::detail::last_plan_key().batch, 32);  // 1024 points, 8-byte complex side: 32 columns a tile
   CUPP_ASSERT_ALLCLOSE(spectrum, fft::rfft(ascontiguousarray(x.T())).T(), tol(complex64));
   CUPP_ASSERT_ALLCLOSE(fft::irfft(spectrum, {.n = 1024, .axis = 0}), x, tol(float32));
+}
+
+// cupp's column kernel (fft/device/cupp/fft/columns.cuh, plan_key::engine 1) against cuFFT's
+// strided plan and the last-axis transform of the transposed copy: every first radix (32 to 4096
+// points), complex64 and complex128, forward, inverse and ortho (the factor in its stores), a
+// last block with fewer columns, in place, a loop of executions, a forced width.
+TEST(FftNormGpu, ColumnKernelGivesCuFftsResult) {
+  CUPP_REQUIRE_GPU();
+  const engine_options everywhere{.column_kernel = 1, .column_kernel_min_n = 32, .column_kernel_min_blocks = 1};
+  const std::uint64_t fallbacks = fft::detail::column_kernel_fallbacks();
+  for (dtype t : {complex64, complex128}) {
+    for (std::int64_t n : {32, 64, 128, 256, 512, 1024, 2048, 4096}) {
+      SCOPED_TRACE(t.name() + " n " + std::to_string(n));
+      const ndarray a = random_complex({n, 37}, t, static_cast<unsigned>(n));
+      ndarray f0, i0, o0, f1, i1, o1;
+      {
+        options_scope cufft({.column_kernel = 0});
+        f0 = fft::fft(a, {.axis = 0});
+        i0 = fft::ifft(a, {.axis = 0});
+        o0 = fft::fft(a, {.axis = 0, .norm = "ortho"});
+        EXPECT_EQ(fft::detail::last_plan_key().engine, 0);
+      }
+      {
+        options_scope kernel(everywhere);
+        const std::uint64_t runs = fft::detail::column_kernel_executions();
+        f1 = fft::fft(a, {.axis = 0});
+        EXPECT_EQ(fft::detail::last_plan_key().engine, 1);
+        i1 = fft::ifft(a, {.axis = 0});
+        o1 = fft::fft(a, {.axis = 0, .norm = "ortho"});
+        EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 3);
+      }
+      CUPP_ASSERT_ALLCLOSE(f1, f0, tol(t));
+      CUPP_ASSERT_ALLCLOSE(i1, i0, tol(t));
+      CUPP_ASSERT_ALLCLOSE(o1, o0, tol(t));
+      CUPP_ASSERT_ALLCLOSE(f1, fft::fft(ascontiguousarray(a.T())).T(), tol(t));
+    }
+  }
+  options_scope kernel(everywhere);
+  // In place (out= the input) and a loop: axis 0 of (1024, 5, 64)[:, :, :60] runs 5 executions.
+  const ndarray b = random_complex({4096, 40}, complex64, 21);
+  const ndarray expected = fft::fft(ascontiguousarray(b.T()), {.norm = "forward"}).T();
+  ndarray inplace = b.copy();
+  (void)fft::fft(inplace, {.axis = 0, .norm = "forward", .out = inplace});
+  EXPECT_EQ(fft::detail::last_plan_key().engine, 1);
+  CUPP_ASSERT_ALLCLOSE(inplace, expected, tol(complex64));
+  const ndarray c = random_complex({1024, 5, 64}, complex128, 22)(slice(), slice(), slice(0, 60));
+  const std::uint64_t runs = fft::detail::column_kernel_executions();
+  const ndarray looped = fft::ifft(c, {.axis = 0});
+  EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 5);
+  CUPP_ASSERT_ALLCLOSE(looped, fft::ifft(ascontiguousarray(c.transpose({1, 2, 0}))).transpose({2, 0, 1}), tol(complex128));
+  {
+    engine_options w2 = everywhere;
+    w2.column_kernel_width = 2;
+    options_scope forced(w2);
+    const ndarray r = fft::fft(b, {.axis = 0, .norm = "forward"});
+    EXPECT_EQ(fft::detail::last_plan_key().width, 2);
+    CUPP_ASSERT_ALLCLOSE(r, expected, tol(complex64));
+  }
+  EXPECT_EQ(fft::detail::column_kernel_fallbacks(), fallbacks) << "the column kernel did not load (cuFFT ran instead)";
 }
 
 // cuFFT plans no callback kernels for some problems (CUFFT_NOT_SUPPORTED when planning; a batch

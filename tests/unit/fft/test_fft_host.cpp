@@ -3,11 +3,15 @@
 // next_fast_len against SciPy's answers and a brute-force search; the plan cache's settings (host
 // state, no CUDA call for an explicit device); NumPy's norm factors; the module list cupp::cupp
 // carries names the module folders; the module's own device code (embedded from fft/device/)
-// compiles with NVRTC, which needs no GPU.
+// compiles with NVRTC, which needs no GPU; the column kernel's passes (fft/device/cupp/fft/columns.cuh)
+// run thread by thread on the host against an FFT, and the transforms that take it.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <set>
+#include <tuple>
+#include <vector>
 #include <string>
 
 #include "compiler/nvrtc_program.hpp"
@@ -20,6 +24,8 @@
 #include "fft_device_headers.hpp"
 #include "helpers_program.hpp"
 #include "callbacks.hpp"
+#include "columns.hpp"
+#include "../device/cupp/fft/columns.cuh"
 #include "plan_cache.hpp"
 #include "transform.hpp"
 
@@ -179,6 +185,7 @@ TEST(FftHost, AxisZeroIsPlannedWithStridesAndOneExecution) {
   EXPECT_EQ(e.key.batch, 4096);
   EXPECT_EQ(e.runs.size(), 1u);
   EXPECT_EQ(e.runs[0].in, a.a.data());
+  EXPECT_EQ(e.key.engine, 1);  // cupp's column kernel (AxisZeroTakesTheColumnKernel); cuFFT's plan keys alike
 }
 
 TEST(FftHost, AxisZeroRunsOverColumnTilesOfOnePlan) {
@@ -222,6 +229,192 @@ TEST(FftHost, ColumnTileSizes) {
   EXPECT_EQ(column_tile(4096, 1000, 8, 8 << 20, 32), 0);    // no power-of-two multiple of 32 divides 1000
   EXPECT_EQ(column_tile(16, 6, 8, 512, 1), 2);              // small tiles (the tests' setting)
   EXPECT_EQ(column_tile(4096, 4096, 8, 0, 32), 0);          // off
+}
+
+// The column kernel's device code run on the host: each block's threads one by one between the
+// kernel's barriers (the same sequence as cupp_fft_columns), for blocks of W adjacent columns.
+template <class C, int N, int W>
+void run_column_blocks(const typename cupp_fft_columns::columns<C, N, W>::args& a) {
+  using K = cupp_fft_columns::columns<C, N, W>;
+  std::vector<C> tile(N * W), v(K::threads * 16);
+  for (long long col0 = 0; col0 < a.ncols; col0 += W) {
+    for (int t = 0; t < K::threads; ++t) K::first(a, col0, t, &v[t * 16], tile.data());
+    for (int ns = K::R0; ns < N / 16; ns *= 16) {
+      for (int t = 0; t < K::threads; ++t) K::pass(a, ns, t, &v[t * 16], tile.data());
+      for (int t = 0; t < K::threads; ++t) K::store(ns, t, &v[t * 16], tile.data());
+    }
+    for (int t = 0; t < K::threads; ++t) K::pass(a, N / 16, t, &v[t * 16], tile.data());
+    for (int t = 0; t < K::threads; ++t) K::last(a, col0, t, &v[t * 16]);
+  }
+}
+
+// A long double radix-2 FFT (sign -1 forward, +1 inverse, unnormalised).
+void reference_fft(std::vector<std::complex<long double>>& x, int sign) {
+  const std::size_t n = x.size();
+  if (n == 1) return;
+  std::vector<std::complex<long double>> even(n / 2), odd(n / 2);
+  for (std::size_t i = 0; i < n / 2; ++i) even[i] = x[2 * i], odd[i] = x[2 * i + 1];
+  reference_fft(even, sign);
+  reference_fft(odd, sign);
+  const long double pi = 3.141592653589793238462643383279502884L;
+  for (std::size_t k = 0; k < n / 2; ++k) {
+    const long double angle = sign * 2.0L * pi * static_cast<long double>(k) / static_cast<long double>(n);
+    const std::complex<long double> t = std::complex<long double>(cosl(angle), sinl(angle)) * odd[k];
+    x[k] = even[k] + t;
+    x[k + n / 2] = even[k] - t;
+  }
+}
+
+// 2W + 1 columns (the last block holds one), rows ncols + 3 apart (the 3 columns beyond must stay
+// untouched), forward and inverse with a factor, and in place: the largest error relative to the
+// largest value.
+template <class C, int N, int W>
+double column_kernel_error() {
+  using real = typename cupp_fft_columns::real_of<C>::type;
+  const long long ncols = 2 * W + 1, stride = ncols + 3;
+  std::vector<C> twiddles(N);
+  cupp_fft_columns::fill_twiddles(twiddles.data(), N);
+  double worst = 0;
+  for (int mode = 0; mode < 3; ++mode) {  // forward, inverse, forward in place
+    const int inverse = mode == 1;
+    std::vector<C> in(N * stride), out(N * stride);
+    for (long long i = 0; i < N * stride; ++i)
+      in[i] = cupp_fft_columns::cx<C>(real(std::sin(i * 0.37) + 0.1), real(std::cos(i * 1.3)));
+    for (auto& o : out) o = cupp_fft_columns::cx<C>(real(7), real(7));
+    const std::vector<C> original = in;
+    C* dst = mode == 2 ? in.data() : out.data();
+    run_column_blocks<C, N, W>({in.data(), dst, ncols, stride, 1, stride, 1, twiddles.data(), real(0.5), inverse});
+    double err = 0, mag = 0;
+    for (long long c = 0; c < ncols; ++c) {
+      std::vector<std::complex<long double>> x(N);
+      for (int r = 0; r < N; ++r) x[r] = {original[r * stride + c].x, original[r * stride + c].y};
+      reference_fft(x, inverse ? 1 : -1);
+      for (int k = 0; k < N; ++k) {
+        const C got = dst[k * stride + c];
+        err = std::max(err, static_cast<double>(std::abs(0.5L * x[k] - std::complex<long double>(got.x, got.y))));
+        mag = std::max(mag, static_cast<double>(std::abs(0.5L * x[k])));
+      }
+    }
+    for (int k = 0; k < N; ++k)
+      for (long long c = ncols; c < stride; ++c)
+        if (dst[k * stride + c].x != (mode == 2 ? original[k * stride + c].x : real(7))) return 1.0;  // wrote outside
+    worst = std::max(worst, err / mag);
+  }
+  return worst;
+}
+
+TEST(FftHost, ColumnKernelPassesMatchAnFft) {
+  // Every first radix (2, 4, 8, 16), the engine's widths and the study's W = 2 for 4096 points.
+  EXPECT_LT((column_kernel_error<float2, 32, 16>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 64, 16>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 128, 16>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 256, 16>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 512, 16>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 1024, 8>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 2048, 4>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 4096, 4>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 4096, 2>()), 1e-6);
+  EXPECT_LT((column_kernel_error<double2, 32, 8>()), 2e-15);
+  EXPECT_LT((column_kernel_error<double2, 512, 8>()), 2e-15);
+  EXPECT_LT((column_kernel_error<double2, 1024, 4>()), 2e-15);
+  EXPECT_LT((column_kernel_error<double2, 2048, 2>()), 2e-15);
+  EXPECT_LT((column_kernel_error<double2, 4096, 2>()), 2e-15);
+}
+
+TEST(FftHost, ColumnKernelWidths) {
+  using fft::detail::column_width;
+  EXPECT_EQ(column_width(4096, 8), 4);
+  EXPECT_EQ(column_width(2048, 8), 4);
+  EXPECT_EQ(column_width(1024, 8), 8);
+  EXPECT_EQ(column_width(512, 8), 16);
+  EXPECT_EQ(column_width(32, 8), 16);
+  EXPECT_EQ(column_width(4096, 16), 2);
+  EXPECT_EQ(column_width(2048, 16), 2);
+  EXPECT_EQ(column_width(1024, 16), 4);
+  EXPECT_EQ(column_width(512, 16), 8);
+  EXPECT_EQ(column_width(4096, 8, 2), 2);   // forced
+  EXPECT_EQ(column_width(4096, 8, 8), 4);   // 256 KiB: not taken
+  EXPECT_EQ(column_width(4096, 8, 3), 4);   // no power of two
+  EXPECT_EQ(column_width(8192, 8), 0);
+  EXPECT_EQ(column_width(1000, 8), 0);
+  EXPECT_EQ(column_width(16, 8), 0);
+}
+
+// Which transforms cupp's column kernel takes by default: complex, along a strided axis of
+// adjacent columns, power-of-two n from 1024 to 4096, 128 blocks or more, no user callbacks,
+// not tiled.
+TEST(FftHost, AxisZeroTakesTheColumnKernel) {
+  ASSERT_EQ(fft::detail::get_engine_options().column_kernel, 1);
+  const int axis0[] = {0}, axis1[] = {1};
+  test::fake_array a({4096, 4096}, complex64), out({4096, 4096}, complex64);
+  auto e = describe(transform_kind::c2c, -1, a.a, out.a, axis0);
+  EXPECT_EQ(e.key.engine, 1);
+  EXPECT_EQ(e.key.width, 4);
+  EXPECT_EQ(e.key.batch, 4096);
+  EXPECT_EQ(e.key.istride, 4096);
+  EXPECT_EQ(e.runs.size(), 1u);
+  EXPECT_EQ(describe(transform_kind::c2c, -1, a.a, out.a, axis1).key.engine, 0);  // rows: cuFFT
+  test::fake_array z({4096, 4096}, complex128), zout({4096, 4096}, complex128);
+  EXPECT_EQ(describe(transform_kind::c2c, 1, z.a, zout.a, axis0).key.width, 2);
+  test::fake_array m({1024, 1024}, complex64), mout({1024, 1024}, complex64);
+  e = describe(transform_kind::c2c, -1, m.a, mout.a, axis0);
+  EXPECT_EQ(e.key.engine, 1);  // 1024 columns / 8 = 128 blocks
+  EXPECT_EQ(e.key.width, 8);
+  test::fake_array few({4096, 256}, complex64), fout({4096, 256}, complex64);
+  EXPECT_EQ(describe(transform_kind::c2c, -1, few.a, fout.a, axis0).key.engine, 0);  // 64 blocks
+  test::fake_array odd({1000, 4096}, complex64), oout({1000, 4096}, complex64);
+  EXPECT_EQ(describe(transform_kind::c2c, -1, odd.a, oout.a, axis0).key.engine, 0);
+  test::fake_array small({512, 4096}, complex64), sout({512, 4096}, complex64);
+  EXPECT_EQ(describe(transform_kind::c2c, -1, small.a, sout.a, axis0).key.engine, 0);
+  test::fake_array big({8192, 4096}, complex64), bout({8192, 4096}, complex64);
+  EXPECT_EQ(describe(transform_kind::c2c, -1, big.a, bout.a, axis0).key.engine, 0);
+  // A 3-d array: the outer axis loops over executions of the kernel.
+  test::fake_array t3({2, 1024, 1024}, complex128), t3out({2, 1024, 1024}, complex128);
+  e = describe(transform_kind::c2c, -1, t3.a, t3out.a, axis1);
+  EXPECT_EQ(e.key.engine, 1);
+  EXPECT_EQ(e.runs.size(), 2u);
+  // Real transforms, columns with a step (idist 2) and user callbacks stay with cuFFT.
+  test::fake_array x({4096, 4096}, float32), y({2049, 4096}, complex64);
+  EXPECT_EQ(describe(transform_kind::r2c, -1, x.a, y.a, axis0).key.engine, 0);
+  const ndarray stepped = a.a(slice(), slice(0, std::nullopt, 2));  // idist 2
+  test::fake_array half({4096, 2048}, complex64);
+  EXPECT_EQ(describe(transform_kind::c2c, -1, stepped, half.a, axis0).key.engine, 0);
+  {
+    fft::set_cufft_callbacks guard({.store = "__device__ void s(void* o, unsigned long long i, cufftComplex v, void*, void*) "
+                                             "{ static_cast<cufftComplex*>(o)[i] = v; }",
+                                    .store_name = "s"});
+    EXPECT_EQ(describe(transform_kind::c2c, -1, a.a, out.a, axis0).key.engine, 0);
+  }
+  {
+    engine_options_scope off({.column_kernel = 0});
+    EXPECT_EQ(describe(transform_kind::c2c, -1, a.a, out.a, axis0).key.engine, 0);
+  }
+  {
+    engine_options_scope tiles({.column_tile_bytes = 8 << 20});  // tiles, when set, come first
+    e = describe(transform_kind::c2c, -1, a.a, out.a, axis0);
+    EXPECT_EQ(e.key.engine, 0);
+    EXPECT_EQ(e.key.batch, 256);
+  }
+  {
+    engine_options_scope wide({.column_kernel_min_n = 32, .column_kernel_min_blocks = 1, .column_kernel_width = 2});
+    e = describe(transform_kind::c2c, -1, few.a, fout.a, axis0);
+    EXPECT_EQ(e.key.engine, 1);
+    EXPECT_EQ(e.key.width, 2);
+    EXPECT_EQ(describe(transform_kind::c2c, -1, small.a, sout.a, axis0).key.engine, 1);
+  }
+}
+
+// The column kernel's programs compile with NVRTC from the module's embedded headers.
+TEST(FftHost, ColumnKernelProgramsCompile) {
+  for (auto [n, dbl, width] : {std::tuple{4096, false, 4}, std::tuple{4096, true, 2}, std::tuple{32, false, 16}}) {
+    SCOPED_TRACE(std::to_string(n) + (dbl ? " double" : " single"));
+    const cupp::detail::routine_program p = fft::detail::columns_program(n, dbl, width);
+    const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
+         .extra_headers = p.headers});
+    EXPECT_EQ(out.lowered_names.size(), 1u);
+    EXPECT_FALSE(out.binary.empty());
+  }
 }
 
 TEST(FftHost, MiddleAxisLoopsOverTheOuterAxis) {

@@ -23,7 +23,9 @@
 #if defined(__CUDACC__)
 #define CUPP_FFT_HD __host__ __device__ __forceinline__
 #define CUPP_FFT_LDG(p) __ldg(p)
+#define CUPP_FFT_UNROLL _Pragma("unroll")
 #else
+#define CUPP_FFT_UNROLL
 #define CUPP_FFT_HD inline
 #define CUPP_FFT_LDG(p) (*(p))
 #endif
@@ -114,18 +116,18 @@ CUPP_FFT_HD void dft(C* v) {
   } else {
     constexpr int A = R == 8 ? 2 : 4, B = 4;
     static_assert(R == A * B, "radix 2, 4, 8 or 16");
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int n2 = 0; n2 < B; ++n2) dft<C, A, B * S>(v + n2 * S);
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int k1 = 1; k1 < A; ++k1)
-#pragma unroll
+CUPP_FFT_UNROLL
       for (int n2 = 1; n2 < B; ++n2) v[(B * k1 + n2) * S] = rot16(v[(B * k1 + n2) * S], n2 * k1 * (16 / R));
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int k1 = 0; k1 < A; ++k1) dft<C, B, S>(v + B * k1 * S);
     C t[R];
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int k = 0; k < R; ++k) t[k] = v[(B * (k % A) + k / A) * S];
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int k = 0; k < R; ++k) v[k * S] = t[k];
   }
 }
@@ -172,19 +174,19 @@ struct columns {
     const long long col = col0 + c;
     const bool valid = col < a.ncols;
     const C* in = a.in + col * a.idist;
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int i = 0; i < Q0; ++i)
-#pragma unroll
+CUPP_FFT_UNROLL
       for (int r = 0; r < R0; ++r) {
         const long long row = t + i * T + r * (N / R0);
         C x = valid ? in[row * a.istride] : cx<C>(0, 0);
         v[i * R0 + r] = a.inverse ? conj(x) : x;
       }
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int i = 0; i < Q0; ++i) dft<C, R0>(v + i * R0);
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int i = 0; i < Q0; ++i)
-#pragma unroll
+CUPP_FFT_UNROLL
       for (int r = 0; r < R0; ++r) tile[slot((t + i * T) * R0 + r, c)] = v[i * R0 + r];
   }
 
@@ -193,9 +195,9 @@ struct columns {
   static CUPP_FFT_HD void pass(const args& a, int ns, int tid, C* v, const C* tile) {
     const int c = tid % W, t = tid / W;
     const int k = t % ns, step = N / (16 * ns);
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int r = 0; r < 16; ++r) v[r] = tile[slot(t + r * T, c)];
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int r = 1; r < 16; ++r) v[r] = mul(v[r], CUPP_FFT_LDG(a.twiddles + k * r * step));
     dft<C, 16>(v);
   }
@@ -204,7 +206,7 @@ struct columns {
   static CUPP_FFT_HD void store(int ns, int tid, const C* v, C* tile) {
     const int c = tid % W, t = tid / W;
     const int base = (t / ns) * ns * 16 + t % ns;
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int r = 0; r < 16; ++r) tile[slot(base + r * ns, c)] = v[r];
   }
 
@@ -215,7 +217,7 @@ struct columns {
     if (col >= a.ncols) return;
     C* out = a.out + col * a.odist;
     const real s = a.scale, si = a.inverse ? -a.scale : a.scale;
-#pragma unroll
+CUPP_FFT_UNROLL
     for (int r = 0; r < 16; ++r) out[(long long)(t + r * T) * a.ostride] = cx<C>(v[r].x * s, v[r].y * si);
   }
 };

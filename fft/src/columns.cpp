@@ -1,0 +1,103 @@
+// cupp's column kernel as a plan engine (columns.hpp): the NVRTC program of one instantiation of
+// cupp_fft_columns (fft/device/cupp/fft/columns.cuh), its twiddle table and its launches.
+#include "columns.hpp"
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "../device/cupp/fft/columns.cuh"
+#include "cuda/check.hpp"
+#include "cupp/errors.hpp"
+#include "fft_device_headers.hpp"
+
+namespace cupp::fft::detail {
+
+namespace {
+
+int log2_exact(std::int64_t v) {
+  int k = 0;
+  while ((std::int64_t{1} << k) < v) ++k;
+  return k;
+}
+
+}  // namespace
+
+cupp::detail::routine_program columns_program(std::int64_t n, bool dbl, int width) {
+  const std::string kernel = std::string("cupp_fft_columns::cupp_fft_columns<") + (dbl ? "double2, " : "float2, ") +
+                             std::to_string(n) + ", " + std::to_string(width) + ">";
+  return {.name = "cupp_fft_columns",
+          .source = "#include <cupp/fft/columns.cuh>\n",
+          .kernels = {kernel},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+
+column_kernel load_column_kernel(const plan_key& key, int device) {
+  const std::int64_t n = key.n[0];
+  const int width = key.width;
+  const bool dbl = key.double_precision;
+  const std::int64_t item = dbl ? 16 : 8;
+  column_kernel k;
+  k.threads = static_cast<unsigned>(n / 16 * width);
+  k.shared_bytes = static_cast<unsigned>(n * width * item);
+  int most = 0;
+  cuda::detail::check(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+                      "cudaDeviceGetAttribute");
+  if (static_cast<std::int64_t>(k.shared_bytes) > most)
+    throw ValueError("the column kernel's tile (" + std::to_string(k.shared_bytes) + " bytes) exceeds the device's " +
+                     std::to_string(most) + " bytes of shared memory a block");
+  // One program per instantiation: log2(n) in bits 0-3, the precision in bit 4, log2(width) above.
+  const std::uint64_t variant = static_cast<std::uint64_t>(log2_exact(n)) | (dbl ? 16u : 0u) |
+                                (static_cast<std::uint64_t>(log2_exact(width)) << 5);
+  const cupp::detail::kernel_module& module = cupp::detail::routine_module(
+      device, {"fft:columns", variant}, [&] { return columns_program(n, dbl, width); });
+  cuda::detail::check(cudaKernelSetAttributeForDevice(module.kernel(0), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                      static_cast<int>(k.shared_bytes), device),
+                      "cudaKernelSetAttributeForDevice");
+  k.function = module.function(0);
+  return k;
+}
+
+void* upload_twiddles(std::int64_t n, bool dbl) {
+  void* table = nullptr;
+  const std::size_t bytes = static_cast<std::size_t>(n) * (dbl ? sizeof(double2) : sizeof(float2));
+  cuda::detail::check(cudaMalloc(&table, bytes), "cudaMalloc");
+  auto upload = [&](const void* host) {
+    const cudaError_t r = cudaMemcpy(table, host, bytes, cudaMemcpyHostToDevice);
+    if (r != cudaSuccess) cudaFree(table);
+    cuda::detail::check(r, "cudaMemcpy");
+  };
+  if (dbl) {
+    std::vector<double2> host(static_cast<std::size_t>(n));
+    cupp_fft_columns::fill_twiddles(host.data(), static_cast<int>(n));
+    upload(host.data());
+  } else {
+    std::vector<float2> host(static_cast<std::size_t>(n));
+    cupp_fft_columns::fill_twiddles(host.data(), static_cast<int>(n));
+    upload(host.data());
+  }
+  return table;
+}
+
+void launch_columns(const column_kernel& k, const plan_key& key, const void* twiddles, std::span<const exec_pointers> runs,
+                    cuda::stream_handle stream) {
+  long long ncols = key.batch, istride = key.istride, idist = key.idist, ostride = key.ostride, odist = key.odist;
+  int inverse = key.direction == 1 ? 1 : 0;
+  float scale_single = static_cast<float>(key.scale);
+  double scale_double = key.scale;
+  const dim3 grid(static_cast<unsigned>((key.batch + key.width - 1) / key.width)), block(k.threads);
+  for (const exec_pointers& r : runs) {
+    const void* in = r.in;
+    void* out = r.out;
+    const void* tw = twiddles;
+    void* args[] = {&in,  &out, &ncols, &istride, &idist, &ostride, &odist, &tw,
+                    key.double_precision ? static_cast<void*>(&scale_double) : static_cast<void*>(&scale_single),
+                    &inverse};
+    cuda::detail::check(cudaLaunchKernel(k.function, grid, block, args, k.shared_bytes, reinterpret_cast<cudaStream_t>(stream)),
+                        "cudaLaunchKernel (cupp_fft_columns)");
+  }
+}
+
+}  // namespace cupp::fft::detail

@@ -1,0 +1,39 @@
+// Internal to the fft module: cupp's column kernel (fft/device/cupp/fft/columns.cuh) as a plan's
+// engine (plan_key::engine 1): its NVRTC program per (n, precision, columns a block), compiled and
+// loaded once per device through the kernel cache, the twiddle table a plan uploads, and the
+// launches of one execution set on a stream.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "compiler/launch.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "plan_cache.hpp"
+
+namespace cupp::fft::detail {
+
+// The program of cupp_fft_columns<float2 or double2, n, width> (for the host compile test too).
+cupp::detail::routine_program columns_program(std::int64_t n, bool double_precision, int width);
+
+// A loaded column kernel: the function to launch, its block and its dynamic shared memory.
+struct column_kernel {
+  const void* function = nullptr;
+  unsigned threads = 0;
+  unsigned shared_bytes = 0;
+};
+
+// The kernel for `key` (engine 1) on `device` (current), with its dynamic shared memory allowed.
+// Throws CompileError / CudaError, or ValueError where the device has too little shared memory.
+column_kernel load_column_kernel(const plan_key& key, int device);
+
+// exp(-2 pi i k / n), k < n, in the key's precision, in new device memory (cudaMalloc; the plan
+// frees it).
+void* upload_twiddles(std::int64_t n, bool double_precision);
+
+// The transform of each pointer pair on `stream`: blocks of key.width adjacent columns (key.batch
+// in all), rows key.istride / key.ostride apart, scaled by key.scale, inverse for direction +1.
+void launch_columns(const column_kernel& k, const plan_key& key, const void* twiddles, std::span<const exec_pointers> runs,
+                    cuda::stream_handle stream);
+
+}  // namespace cupp::fft::detail
