@@ -2,7 +2,7 @@
 // CSR matrix from SciPy's (data, indices, indptr) and from a dense array, its canonical form,
 // the conversions, y = A x (SpMV), C = A B with a row-major B (SpMM), A @ A (SpGEMM), eye and
 // diags, a round trip through SciPy's .npz layout, and selection, comparison, maximum, argmax,
-// setdiag, DIA, dense @ sparse and random. Values are compared with the dense matrix and
+// setdiag, DIA, dense @ sparse, random, point-wise selection and an integer product. Values are compared with the dense matrix and
 // its products computed by hand; a mismatch prints "FAILED: ..." and exits 1.
 #include <cupp/creation.hpp>
 #include <cupp/cuda/runtime_info.hpp>
@@ -59,6 +59,9 @@ int main() {
   sp::dia g = sp::todia(a);                            // DIA: one row of data per diagonal
   cupp::ndarray xa = cupp::matmul(x, a);               // dense @ sparse: the column sums
   sp::coo rnd = sp::random(100, 100, {.density = 0.05, .seed = 1});  // 500 distinct positions
+  cupp::ndarray pts = sp::select_values(b, cupp::asarray(std::vector<std::int64_t>{0, 2}),
+                                        cupp::asarray(std::vector<std::int64_t>{2, 1}));  // b[[0, 2], [2, 1]]
+  cupp::ndarray yi = a.astype(cupp::int32).dot(cupp::astype(x, cupp::int32));  // an int32 SpMV
   // [end snippet]
 
   const sp::csc cc = a.tocsc();                          // csr2cscEx2
@@ -99,6 +102,8 @@ int main() {
   check(g.offsets().size() == 5 && same(g.toarray(), {1, 0, 2, 0, 0, 3, 4, 5, 0}), "todia(a)");
   check(same(xa, {5, 5, 5}), "matmul(x, a)");
   check(rnd.nnz() == 500, "random(100, 100, density 0.05)");
+  check(pts.ndim() == 1 && same(pts, {2, 5}), "select_values(b, [0, 2], [2, 1])");
+  check(yi.dtype() == cupp::int32 && yi.to_vector<std::int32_t>() == std::vector<std::int32_t>{3, 3, 9}, "int32 SpMV");
   std::printf("nnz %lld, y = [%g, %g, %g], (A @ A)[0, 0] = %g: %s\n", static_cast<long long>(a.nnz()), yv[0], yv[1],
               yv[2], a2_00, ok ? "ok" : "WRONG");
   return ok ? 0 : 1;

@@ -6,7 +6,7 @@
 # build/tests/ binaries); make_sparse_ref.py (tests/conformance/) and peers.py (sparse/bench/) beside
 # it, one folder above, or at their repository paths. Staging used this session:
 #   mkdir -p .gpu-sparse/stage && cp build/tests/cupp_gpu_tests build/tests/cupp_example_sparse .gpu-sparse/stage/
-#   strip .gpu-sparse/stage/cupp_*; cp sparse/bench/gpu-run.sh sparse/bench/peers.py tests/conformance/make_sparse_ref.py .gpu-sparse/stage/
+#   strip .gpu-sparse/stage/cupp_*; cp sparse/bench/gpu-run.sh sparse/bench/peers.py sparse/bench/table.py tests/conformance/make_sparse_ref.py .gpu-sparse/stage/
 #   (cd .gpu-sparse/stage && tar cJf ../bins.tar.xz cupp_gpu_tests cupp_example_sparse && rm cupp_gpu_tests cupp_example_sparse)
 #   run: cd .gpu-sparse/stage && tar xJf ../bins.tar.xz && LIMIT=180 bash gpu-run.sh   (carry [".gpu-sparse"], timeout 200)
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -19,9 +19,10 @@ EXAMPLE=$(pick "$here/cupp_example_sparse" "$here/../cupp_example_sparse" "$star
 REFGEN=$(pick "$here/make_sparse_ref.py" "$here/../make_sparse_ref.py" "$here/../../tests/conformance/make_sparse_ref.py" \
   "$start_dir/tests/conformance/make_sparse_ref.py")
 PEERS=$(pick "$here/peers.py" "$here/../peers.py" "$start_dir/sparse/bench/peers.py")
+TABLE=$(pick "$here/table.py" "$here/../table.py" "$start_dir/sparse/bench/table.py")
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 export CUPP_CACHE_DIR=/tmp/cc-sparse CUPP_SPARSE_REF=/tmp/sparse-ref CUPP_SPARSE_OUT=/tmp/sparse-out
-LIMIT=${LIMIT:-172}
+LIMIT=${LIMIT:-200}
 cap() { local left=$((LIMIT - SECONDS)); [ "$1" -lt "$left" ] && echo "$1" || echo $((left > 1 ? left : 1)); }
 step() { echo "=== $1 (t=${SECONDS}s)"; }
 echo "tests: $TESTS; example: $EXAMPLE; refgen: $REFGEN; peers: $PEERS"
@@ -30,8 +31,8 @@ python3 -c "import scipy, numpy; print('scipy', scipy.__version__, 'numpy', nump
 step refgen
 timeout "$(cap 30)" python3 "$REFGEN" "$CUPP_SPARSE_REF" 2>&1 | tail -3
 step small-tests
-timeout "$(cap 60)" "$TESTS" --gtest_brief=1 \
-  --gtest_filter='SparseGpu.*:SparseRefGpu.*:SparseMoreGpu.*:SparseIndexPathsGpu*-SparseRefGpu.FormatsAndConversionsMatchSciPy:SparseGpu.BenchFigures' \
+timeout "$(cap 90)" "$TESTS" --gtest_brief=1 \
+  --gtest_filter='SparseGpu.*:SparseRefGpu.*:SparseMoreGpu.*:SparseIndexPathsGpu*:SparseOwnGpu.*-SparseRefGpu.FormatsAndConversionsMatchSciPy:SparseGpu.BenchFigures' \
   > "$OUT/small.log" 2>&1; echo "rc=$?"
 grep -v '^\[sparse case\]' "$OUT/small.log" | head -c 3500
 step example
@@ -40,9 +41,11 @@ step npz-check
 timeout "$(cap 15)" python3 "$REFGEN" --check "$CUPP_SPARSE_OUT" 2>&1 | tail -12
 step bench
 CUPP_SPARSE_BENCH=1 timeout "$(cap 35)" "$TESTS" --gtest_filter=SparseGpu.BenchFigures > "$OUT/bench.log" 2>&1
-echo "rc=$?"; grep -E "SPARSE_BENCH|Failure|error|FAILED|Expected|Which" "$OUT/bench.log" | head -12
+echo "rc=$?"; grep -E "SPARSE_BENCH|Failure|error|FAILED|Expected|Which" "$OUT/bench.log" | head -24
 step peers
-timeout "$(cap 40)" python3 "$PEERS" 2>&1 | tail -6
+timeout "$(cap 40)" python3 "$PEERS" > "$OUT/peers.log" 2>&1; tail -6 "$OUT/peers.log"
+step table
+python3 "$TABLE" "$OUT/bench.log" "$OUT/peers.log" 2>&1 | tail -16
 step formats
 timeout "$(cap 75)" "$TESTS" --gtest_brief=1 --gtest_filter=SparseRefGpu.FormatsAndConversionsMatchSciPy \
   > "$OUT/formats.log" 2>&1; echo "rc=$?"
@@ -53,6 +56,6 @@ awk '/^\[sparse case\]/{c=$3} /test_sparse_ref_gpu.cpp:[0-9]+: Failure/{split($1
 grep -v '^\[sparse case\]' "$OUT/formats.log" | head -c 3000
 step memcheck
 timeout "$(cap 60)" compute-sanitizer --tool memcheck --error-exitcode 9 "$TESTS" --gtest_brief=1 \
-  --gtest_filter='SparseGpu.ProductsMatch*:SparseGpu.ShapeInference*:SparseGpu.ProductCache*:SparseGpu.StarAndSum*:SparseRefGpu.ConstructorsMatchSciPy:SparseRefGpu.LoadsSciPysNpzFiles:SparseMoreGpu.*' \
+  --gtest_filter='SparseGpu.ProductsMatch*:SparseGpu.ShapeInference*:SparseGpu.ProductCache*:SparseGpu.StarAndSum*:SparseRefGpu.ConstructorsMatchSciPy:SparseRefGpu.LoadsSciPysNpzFiles:SparseMoreGpu.*:SparseOwnGpu.*' \
   > "$OUT/memcheck.log" 2>&1; echo "rc=$?"; tail -6 "$OUT/memcheck.log"
 step done

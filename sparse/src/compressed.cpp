@@ -1,7 +1,7 @@
 // cupp::sparse::csr and csc (one template, compressed<F>): construction and its checks (SciPy's
 // check_format with full_check), the canonical-form methods, casts, the dense and COO conversions,
-// and the major/minor swap behind tocsc/tocsr: cuSPARSE's csr2cscEx2 for int32 indices and
-// float/complex values, cupp's stable argsort otherwise (int64 indices, bool and integer values).
+// and tocsc/tocsr through own_kernels.hpp's swap_major (CUB's stable radix sort of packed entries,
+// cuSPARSE's csr2cscEx2, or cupp's stable argsort; CUPP_SPARSE_TOCSC picks).
 #include <algorithm>
 #include <mutex>
 #include <string>
@@ -17,6 +17,7 @@
 #include "cupp/ufunc.hpp"
 #include "cupp/indexing.hpp"
 #include "cusparse_wrap.hpp"
+#include "own_kernels.hpp"
 #include "primitives.hpp"
 
 namespace cupp::sparse {
@@ -37,46 +38,6 @@ ndarray dense_2d(const ndarray& dense, const std::optional<cupp::dtype>& type) {
   if (type && *type != d.dtype()) d = cupp::astype(d, *type);
   require_value_dtype(d.dtype());
   return d;
-}
-
-struct swapped {
-  ndarray data, indices, indptr;
-};
-
-// The same entries compressed along the other axis: a (n_major, n_minor) compressed matrix's
-// arrays -> the (n_minor, n_major) one's (CSR -> CSC and back). The result's indices are sorted.
-swapped swap_major(const ndarray& data, const ndarray& indices, const ndarray& indptr, std::int64_t n_major,
-                   std::int64_t n_minor) {
-  const std::int64_t nnz = data.size();
-  const cupp::dtype idx = indices.dtype();
-  if (nnz == 0) return {cupp::empty({0}, data.dtype()), cupp::empty({0}, idx), cupp::zeros({n_minor + 1}, idx)};
-  if (idx == int32 && has_value_type(data.dtype())) {
-    ndarray out_data = cupp::empty({nnz}, data.dtype());
-    ndarray out_indices = cupp::empty({nnz}, int32);
-    ndarray out_indptr = cupp::empty({n_minor + 1}, int32);
-    const int device = data.device();
-    cupp::detail::device_scope scope(device);
-    cusparseHandle_t h = handle(device);
-    const cudaDataType vt = value_type(data.dtype(), "tocsc");
-    std::size_t bytes = 0;
-    check(cusparseCsr2cscEx2_bufferSize(h, static_cast<int>(n_major), static_cast<int>(n_minor), static_cast<int>(nnz),
-                                        data.data(), static_cast<const int*>(indptr.data()),
-                                        static_cast<const int*>(indices.data()), out_data.data(),
-                                        static_cast<int*>(out_indptr.data()), static_cast<int*>(out_indices.data()), vt,
-                                        CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes),
-          "cusparseCsr2cscEx2_bufferSize");
-    cuda::Memory work = cuda::alloc(bytes);
-    check(cusparseCsr2cscEx2(h, static_cast<int>(n_major), static_cast<int>(n_minor), static_cast<int>(nnz),
-                             data.data(), static_cast<const int*>(indptr.data()), static_cast<const int*>(indices.data()),
-                             out_data.data(), static_cast<int*>(out_indptr.data()), static_cast<int*>(out_indices.data()),
-                             vt, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, work.ptr()),
-          "cusparseCsr2cscEx2");
-    return {out_data, out_indices, out_indptr};
-  }
-  const ndarray major = expand_ptr(indptr, nnz);
-  const ndarray order = cupp::argsort(indices, cupp::sort_options{.axis = -1, .kind = "stable"});
-  return {cupp::take(data, order), cupp::take(major, order),
-          compress_ptr(cupp::take(indices, order), n_minor, idx)};
 }
 
 }  // namespace detail
@@ -319,7 +280,7 @@ csr compressed<F>::tocsr(bool copy) const {
   if constexpr (is_csr(F)) {
     return copy ? this->copy() : *this;
   } else {
-    const detail::swapped s = detail::swap_major(data_, indices_, indptr_, shape_[1], shape_[0]);
+    const detail::swapped s = detail::swap_major(data_, indices_, indptr_, shape_[1], shape_[0], detail::tocsc_method_from_env());
     return csr::from_parts(s.data, s.indices, s.indptr, shape_, kind_, canonical_, true);
   }
 }
@@ -329,7 +290,7 @@ csc compressed<F>::tocsc(bool copy) const {
   if constexpr (!is_csr(F)) {
     return copy ? this->copy() : *this;
   } else {
-    const detail::swapped s = detail::swap_major(data_, indices_, indptr_, shape_[0], shape_[1]);
+    const detail::swapped s = detail::swap_major(data_, indices_, indptr_, shape_[0], shape_[1], detail::tocsc_method_from_env());
     return csc::from_parts(s.data, s.indices, s.indptr, shape_, kind_, canonical_, true);
   }
 }

@@ -1,7 +1,9 @@
 // Sparse products over cuSPARSE's generic API, on the current stream of the matrix's device:
 // SpMV (CSR_ALG2, deterministic, by default), SpMM with row-major dense operands as given (no
-// column-major copy; CSR_ALG2, falling back to CSR_ALG1 where ALG2 refuses), and SpGEMM
-// (workEstimation -> compute -> copy). SpMV/SpMM descriptors, work buffers and _preprocess state
+// column-major copy; CSR_ALG3, falling back to ALG2 and ALG1 where one refuses, or the module's
+// warp-per-row kernel: own_kernels.hpp, CUPP_SPARSE_SPMM), and SpGEMM (workEstimation -> compute
+// -> copy). Integer and bool values, and SpGEMM needing int64 indices, take the module's own
+// kernels and expand-sort-sum (own_kernels.hpp). SpMV/SpMM descriptors, work buffers and _preprocess state
 // are cached in the matrix's product_cache per (operation, algorithm, dtype, columns, stream), so a
 // repeated product asks no buffer size and allocates nothing but its result; buffers come from
 // cupp's pool.
@@ -19,6 +21,7 @@
 #include "cupp/sparse.hpp"
 #include "cupp/ufunc.hpp"
 #include "cusparse_wrap.hpp"
+#include "own_kernels.hpp"
 #include "primitives.hpp"
 #include "products_internal.hpp"
 
@@ -199,11 +202,25 @@ ndarray spmm_with(const csr& a, const ndarray& b, cusparseSpMMAlg_t alg, bool pr
 }  // namespace detail
 
 ndarray spmv(const csr& a, const ndarray& x, const product_options& opts) {
-  return detail::spmv_with(a, x, opts.deterministic ? spmv_deterministic_alg : spmv_fast_alg, spmv_preprocess);
+  if (x.is_null()) throw ValueError("spmv: a null array");
+  // SciPy's upcast (a float16 x makes a float32 product); integer and bool values: the module's kernel
+  const cupp::dtype t = detail::product_upcast(a.dtype(), x.dtype());
+  if (!detail::has_value_type(t)) return detail::own_spmv(a, x);
+  const ndarray xt = t == cupp::promote_types(a.dtype(), x.dtype()) ? x : cupp::astype(x, t);
+  return detail::spmv_with(a, xt, opts.deterministic ? spmv_deterministic_alg : spmv_fast_alg, spmv_preprocess);
 }
 
 ndarray spmm(const csr& a, const ndarray& b, const product_options& opts) {
-  return detail::spmm_with(a, b, opts.deterministic ? spmm_deterministic_alg : spmm_fast_alg, spmm_preprocess);
+  if (b.is_null()) throw ValueError("spmm: a null array");
+  const cupp::dtype t = detail::product_upcast(a.dtype(), b.dtype());
+  if (!detail::has_value_type(t)) return detail::own_spmm(a, b);
+  const detail::spmm_method method = detail::spmm_method_from_env();
+  const std::int64_t k = b.ndim() == 2 ? b.shape(1) : 0;
+  const bool own = method == detail::spmm_method::cupp ||
+                   (method == detail::spmm_method::auto_ && detail::own_spmm_by_default(t, k));
+  if (own) return detail::own_spmm(a, b);
+  const ndarray bt = t == cupp::promote_types(a.dtype(), b.dtype()) ? b : cupp::astype(b, t);
+  return detail::spmm_with(a, bt, opts.deterministic ? spmm_deterministic_alg : spmm_fast_alg, spmm_preprocess);
 }
 
 namespace detail {
@@ -289,10 +306,13 @@ csr spgemm_alg(const csr& a_in, const csr& b_in, cusparseSpGEMMAlg_t alg) {
   const auto [m, n] = a_in.shape();
   const auto [n2, k] = b_in.shape();
   if (n != n2) throw ValueError("dimension mismatch");
+  // integer and bool values, and operands or a result that need int64 indices (cuSPARSE's SpGEMM
+  // takes int32): expand-sort-sum on cupp's routines
+  const cupp::dtype pt = cupp::promote_types(a_in.dtype(), b_in.dtype());
+  const bool narrow = std::max({m, n, k, a_in.nnz(), b_in.nnz()}) <= int32_max;
+  if (!has_value_type(pt) || !narrow) return esc_spgemm(a_in, b_in);
   const cupp::dtype t = product_dtype(a_in.dtype(), b_in.dtype(), "spgemm");
   const sparse::kind kind = a_in.kind();
-  if (std::max({m, k}) > int32_max)
-    throw ValueError("spgemm: cuSPARSE's SpGEMM takes int32 indices; the result needs int64");
   if (a_in.nnz() == 0 || b_in.nnz() == 0 || m == 0 || k == 0)
     return csr(shape2{m, k}, options{.dtype = t}).with_kind(kind);
   std::optional<csr> holder_a, holder_b;

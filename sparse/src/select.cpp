@@ -2,15 +2,20 @@
 // index of one axis becomes an int64 array of positions (bounds checked, negatives wrapped, as
 // SciPy's _validate_indices); whole major lines are gathered by an indptr scan (each output entry
 // finds its source through the expanded indptr), and the minor axis is selected as the major one
-// of the other format.
+// of the other format. Two index arrays pick point-wise pairs (SciPy's A[rows, cols]): one
+// binary search per pair among the sorted keys major * n_minor + minor of the canonical entries.
 #include <algorithm>
+#include <array>
+#include <climits>
 #include <string>
+#include <vector>
 
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/indexing.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/scans.hpp"
+#include "cupp/searching.hpp"
 #include "cupp/sparse.hpp"
 #include "cupp/ufunc.hpp"
 #include "primitives.hpp"
@@ -105,10 +110,73 @@ compressed<F> major_select(const compressed<F>& a, const ndarray& r) {
   return compressed<F>::from_parts(l.data, l.indices, l.indptr, shape, a.kind(), std::nullopt, std::nullopt);
 }
 
+// One array of a point-wise pair (1-D or 2-D integer; a 1-D bool mask as its positions),
+// as int64 positions on an axis of length n, bounds checked and negatives wrapped.
+ndarray point_positions(const ndarray& a, std::int64_t n) {
+  if (a.is_null()) throw IndexError("invalid index");
+  if (a.ndim() < 1 || a.ndim() > 2) throw IndexError("Index dimension must be 1 or 2. Got " + std::to_string(a.ndim()));
+  if (a.dtype() == bool_) {
+    if (a.ndim() != 1) throw IndexError("invalid index");
+    return *positions(index(a), n);
+  }
+  if (!a.dtype().is_integer()) throw IndexError("invalid index");
+  ndarray p = cupp::astype(a, int64);
+  if (p.size() == 0) return p;
+  const std::int64_t hi = detail::max_of(p), lo = detail::min_of(p);
+  if (hi >= n) throw IndexError("index (" + std::to_string(hi) + ") out of range");
+  if (lo < -n) throw IndexError("index (" + std::to_string(lo) + ") out of range");
+  if (lo < 0) p = cupp::where(cupp::less(p, 0), cupp::add(p, n), p);
+  return p;
+}
+
+// A[rows, cols] point-wise: the values (duplicates summed, implicit zeros 0) in the broadcast shape
+// of the two index arrays. The entries' keys major * n_minor + minor are sorted in a canonical
+// object, so each pair is one binary search (searchsorted).
+template <format F>
+ndarray point_values(const compressed<F>& a_in, const ndarray& rows, const ndarray& cols) {
+  const auto [m, n] = a_in.shape();
+  const ndarray r = point_positions(rows, m), c = point_positions(cols, n);
+  // NumPy's ValueError for shapes that do not broadcast (SciPy broadcasts with np.broadcast_arrays)
+  const std::array<ndarray, 2> pair{r, c};
+  const std::vector<ndarray> both = cupp::broadcast_arrays(pair);
+  std::vector<std::int64_t> shape(both[0].shape().begin(), both[0].shape().end());
+  constexpr bool row_major = F == format::csr;
+  const std::int64_t n_minor = row_major ? n : m;
+  if (n_minor != 0 && std::max(m, n) > INT64_MAX / n_minor) throw ValueError("Maximum allowed size exceeded");
+  const ndarray q_major = cupp::ascontiguousarray(both[row_major ? 0 : 1]).reshape({-1});
+  const ndarray q_minor = cupp::ascontiguousarray(both[row_major ? 1 : 0]).reshape({-1});
+  compressed<F> a = a_in;
+  if (!a.has_canonical_format()) {
+    a = a_in.copy();
+    a.sum_duplicates();
+  }
+  if (a.nnz() == 0 || q_major.size() == 0) return cupp::zeros(shape, a.dtype());
+  const ndarray keys = cupp::add(cupp::multiply(cupp::astype(detail::expand_ptr(a.indptr(), a.nnz()), int64), n_minor),
+                                 cupp::astype(a.indices(), int64));
+  const ndarray q = cupp::add(cupp::multiply(q_major, n_minor), q_minor);
+  const ndarray at = cupp::minimum(cupp::searchsorted(keys, q), a.nnz() - 1);
+  const ndarray found = cupp::equal(cupp::take(keys, at), q);
+  const ndarray values = cupp::where(found, cupp::take(a.data(), at), cupp::zeros({1}, a.dtype()));
+  return cupp::astype(values, a.dtype()).reshape(shape);
+}
+
+template <format F>
+ndarray select_values_any(const compressed<F>& a, const ndarray& rows, const ndarray& cols) {
+  ndarray v = point_values(a, rows, cols);
+  // SciPy's _ascontainer: np.matrix (2-D) for a *_matrix
+  if (v.ndim() < 2 && !a.is_array()) v = v.reshape({1, v.size()});
+  return v;
+}
+
 template <format F>
 compressed<F> select_any(const compressed<F>& a, const index& rows, const index& cols) {
-  if (rows.kind == index::what::array && cols.kind == index::what::array)
-    throw IndexError("sparse select: two index arrays (point-wise pairs) are not supported; select rows, then columns");
+  if (rows.kind == index::what::array && cols.kind == index::what::array) {
+    // SciPy gives a sparse result for 2-D index arrays, the dense values for 1-D ones (select_values);
+    // here a sparse object either way, (1, n) for 1-D
+    ndarray v = point_values(a, rows.a, cols.a);
+    if (v.ndim() < 2) v = v.reshape({1, v.size()});
+    return compressed<F>(v).with_kind(a.kind());
+  }
   constexpr bool row_major = F == format::csr;
   const std::optional<ndarray> major = positions(row_major ? rows : cols, a.shape()[row_major ? 0 : 1]);
   const std::optional<ndarray> minor = positions(row_major ? cols : rows, a.shape()[row_major ? 1 : 0]);
@@ -124,6 +192,8 @@ compressed<F> select_any(const compressed<F>& a, const index& rows, const index&
 }  // namespace
 
 csr select(const csr& a, const index& rows, const index& cols) { return select_any(a, rows, cols); }
+ndarray select_values(const csr& a, const ndarray& rows, const ndarray& cols) { return select_values_any(a, rows, cols); }
+ndarray select_values(const csc& a, const ndarray& rows, const ndarray& cols) { return select_values_any(a, rows, cols); }
 csc select(const csc& a, const index& rows, const index& cols) { return select_any(a, rows, cols); }
 
 }  // namespace cupp::sparse

@@ -41,7 +41,7 @@ def attempt(label, fn):
 
 
 DTYPES = ["float32", "float64", "complex64", "complex128", "bool", "int8", "int32", "int64", "uint16"]
-PRODUCT_DTYPES = {"float32", "float64", "complex64", "complex128"}
+PRODUCT_DTYPES = set(DTYPES)  # bool and integer products too (cupp's own kernels; SciPy's loops wrap alike)
 SHAPES = {"7x5": (7, 5), "30x40": (30, 40), "0x4": (0, 4), "4x0": (4, 0), "1x1": (1, 1), "6x6": (6, 6)}
 
 
@@ -201,6 +201,10 @@ def case_arrays(rng, shape, dtype):
             out["sel_cols_slice"] = fresh()[:, ::-1].toarray()
         if m > 0 and n > 0:
             out["sel_both"] = fresh()[1::2, out["sel_cols_idx"]].toarray()
+            # point-wise pairs A[rows, cols] (negatives wrap; duplicates summed): a 1-D ndarray
+            out["pts_r"] = np.array([m - 1, 0, -1, 0, m // 2], np.int64)
+            out["pts_c"] = np.array([0, n - 1, 0, -n, n // 2], np.int64)
+            out["sel_points"] = np.asarray(fresh()[out["pts_r"], out["pts_c"]])
 
     attempt(f"{dtype} {shape} setdiag and selection", setdiag_and_select)
 

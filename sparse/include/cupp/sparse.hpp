@@ -282,14 +282,20 @@ dia todia(const coo& a);
 
 // ---- products (cuSPARSE's generic API on the current stream; buffers from cupp's pool)
 // A @ x for a 1-D x of length N: SpMV (CSR_ALG2 unless opts.deterministic is false). The result
-// dtype is promote_types(A.dtype, x.dtype); float32/float64/complex64/complex128 (others:
-// TypeError, docs/deviations.md).
+// dtype is promote_types(A.dtype, x.dtype), as SciPy's upcast: float32/float64/complex64/complex128
+// through cuSPARSE; integer and bool products through the module's kernel (integers wrap as NumPy's;
+// bool is an or of ands, as SciPy's); a float16 dense operand makes a float32 product (SciPy's
+// upcast: the first of its value dtypes the promoted one casts to safely).
 ndarray spmv(const csr& a, const ndarray& x, const product_options& opts = {});
 // A @ B for a 2-D B (N, k), row-major (C order) as given: SpMM with row-major dense operands (no
-// column-major copy); the result is (M, k), C order.
+// column-major copy); the result is (M, k), C order. float32/float64 with k >= 32 take the module's
+// warp-per-row kernel, the others cusparseSpMM CSR_ALG3 (CUPP_SPARSE_SPMM=cupp|cusparse forces one;
+// docs/sparse.md); both bitwise repeatable. Integer and bool values as spmv.
 ndarray spmm(const csr& a, const ndarray& b, const product_options& opts = {});
-// A @ B of two CSR objects: SpGEMM (workEstimation, compute, copy). int32 indices (int64 ones are
-// narrowed when they fit, else ValueError), as cuSPARSE's SpGEMM.
+// A @ B of two CSR objects: SpGEMM (workEstimation, compute, copy) for float/complex operands whose
+// sizes fit int32 (int64 indices are narrowed then). Integer and bool values, and operands or
+// results that need int64 indices, take cupp's expand-sort-sum (every product, sorted, summed;
+// zeros of the result dropped, as SciPy's csr_matmat), with SciPy's index dtype for the result.
 csr spgemm(const csr& a, const csr& b);
 
 // ---- constructors
@@ -418,7 +424,7 @@ ndarray argmin(const csr& a, std::optional<int> axis = std::nullopt);
 // One axis's index: everything (default), one integer (negative counts from the end; the axis
 // is kept, (1, N) or (M, 1), as a *_matrix's), a slice, or an integer array (fancy, any order,
 // repeats allowed; negative wrap). IndexError "index (i) out of range" / "row index (i) out of
-// range" as SciPy. Both axes fancy (SciPy's point-wise pairs) is not supported (IndexError).
+// range" as SciPy. Both axes fancy is SciPy's point-wise pairs A[rows, cols]: see select_values.
 struct index {
   enum class what { all, integer, slice, array };
   what kind = what::all;
@@ -435,6 +441,15 @@ struct index {
 // selection of a CSR gathers whole rows; a column selection runs on the other format.)
 csr select(const csr& a, const index& rows, const index& cols = {});
 csc select(const csc& a, const index& rows, const index& cols = {});
+// A[rows, cols] with two integer index arrays (1-D or 2-D, broadcast together; a 1-D bool
+// array stands for its positions): SciPy's point-wise pairs, the values A[rows[i], cols[i]]
+// (duplicates summed, 0 where nothing is stored). select_values gives SciPy's result for 1-D
+// indices: a dense array, 1-D for an *_array, (1, n) (np.matrix) for a *_matrix; select(a, rows,
+// cols) with two arrays gives a sparse object of the broadcast shape, as SciPy's for 2-D indices
+// ((1, n) for 1-D ones). IndexError "index (i) out of range", and NumPy's ValueError "shape
+// mismatch: objects cannot be broadcast to a single shape. ..." (SciPy's np.broadcast_arrays).
+ndarray select_values(const csr& a, const ndarray& rows, const ndarray& cols);
+ndarray select_values(const csc& a, const ndarray& rows, const ndarray& cols);
 
 // ---- products as matmul (SciPy's @): sparse @ dense, dense @ sparse, sparse @ sparse
 // dense @ sparse computes (A^T @ B^T)^T: A^T is A's CSC arrays read as CSR (no conversion for a CSC

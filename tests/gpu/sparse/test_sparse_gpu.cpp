@@ -22,6 +22,7 @@
 #include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "cusparse_wrap.hpp"
+#include "own_kernels.hpp"
 #include "products_internal.hpp"
 #include "error_of.hpp"
 #include "gpu_support.hpp"
@@ -75,8 +76,11 @@ TEST(SparseGpu, ConstructionErrorsAreSciPys) {
   EXPECT_EQ(error_of<ValueError>([&] { a.dot(f64({1, 2})); }), "dimension mismatch");
   EXPECT_EQ(error_of<ValueError>([&] { a.dot(zeros({2, 2})); }), "dimension mismatch");
   EXPECT_EQ(error_of<ValueError>([&] { a.dot(a); }), "dimension mismatch");
-  EXPECT_EQ(error_of<TypeError>([&] { sparse::spmv(a.astype(int32), asarray(std::vector<std::int32_t>{1, 2, 3})); }),
-            "spmv: cuSPARSE computes in float32, float64, complex64 and complex128, not int32 (docs/deviations.md)");
+  // SciPy's upcast: bool @ float16 is float32 (the first of its dtypes float16 casts to); integer
+  // products are computed (own_kernels.hpp)
+  EXPECT_EQ(sparse::spmv(a.astype(bool_), ones({3}, float16)).dtype(), float32);
+  CUPP_EXPECT_ARRAY_EQUAL(sparse::spmv(a.astype(int32), asarray(std::vector<std::int32_t>{1, 2, 3})),
+                          std::vector<std::int32_t>{5, 9});
 }
 
 TEST(SparseGpu, ShapeInferenceKindsAndIndexDtypes) {
@@ -257,6 +261,36 @@ TEST(SparseGpu, BenchFigures) {
       std::printf("SPARSE_BENCH_SPMM64 %s preprocess=%d ms=%.4f (x%.1f of spmv) close=%d repeatable=%d\n", name,
                   pre ? 1 : 0, ms, ms / spmv, cupp::allclose(c1, c0, {.rtol = 1e-5}).item<bool>() ? 1 : 0, same_bits(c1, c2) ? 1 : 0);
     }
+  }
+  // The tocsc candidates (own_kernels.hpp): CUB's stable radix sort of packed entries and
+  // csr2cscEx2, each on the same arrays, their results compared array for array (both stable).
+  {
+    using sparse::detail::tocsc_method;
+    const auto swap = [&](tocsc_method m) {
+      return sparse::detail::swap_major(a.data(), a.indices(), a.indptr(), n, n, m);
+    };
+    const bool sort_applies = sparse::detail::sort_swap_applies(a.dtype(), n);
+    const double sort_ms = sort_applies ? time_ms([&] { (void)swap(tocsc_method::sort); }, 20) : -1.0;
+    const double cusparse_ms = time_ms([&] { (void)swap(tocsc_method::cusparse); }, 20);
+    bool same = false;
+    if (sort_applies) {
+      const sparse::detail::swapped s1 = swap(tocsc_method::sort), s2 = swap(tocsc_method::cusparse);
+      same = cupp::array_equal(s1.data, s2.data).item<bool>() && cupp::array_equal(s1.indices, s2.indices).item<bool>() &&
+             cupp::array_equal(s1.indptr, s2.indptr).item<bool>();
+    }
+    std::printf("SPARSE_BENCH_TOCSC sort_ms=%.4f cusparse_ms=%.4f default_ms=%.4f same=%d sort_applies=%d (target <= 0.70)\n",
+                sort_ms, cusparse_ms, tocsc, same ? 1 : 0, sort_applies ? 1 : 0);
+    EXPECT_TRUE(!sort_applies || same);
+  }
+  // SpMM by the module's warp-per-row kernel (the default for float32 with >= 32 columns) against
+  // the cuSPARSE candidates above
+  {
+    const sparse::csr v = a.copy();
+    const double ms = time_ms([&] { (void)sparse::detail::own_spmm(v, b); }, 10);
+    const ndarray c1 = sparse::detail::own_spmm(v, b), c2 = sparse::detail::own_spmm(v, b);
+    std::printf("SPARSE_BENCH_SPMM64 cupp_kernel ms=%.4f (x%.1f of spmv) close=%d repeatable=%d (target <= 10x)\n", ms,
+                ms / spmv, cupp::allclose(c1, c0, {.rtol = 1e-5}).item<bool>() ? 1 : 0, same_bits(c1, c2) ? 1 : 0);
+    EXPECT_TRUE(cupp::allclose(c1, c0, {.rtol = 1e-5}).item<bool>());
   }
   // tocoo's row expansion against the write floor: a device-to-device copy of the same bytes
   const ndarray rows_like = empty({nnz}, int32);

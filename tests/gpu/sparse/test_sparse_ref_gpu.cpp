@@ -293,6 +293,13 @@ void check_case(const std::string& name) {
       CUPP_EXPECT_ARRAY_EQUAL(sparse::select(make_u(), slice(1, std::nullopt, 2), dev(c, "sel_cols_idx")).toarray(),
                               c.at("sel_both"), {.strict = true});
     }
+    if (c.count("sel_points")) {  // SciPy's A[rows, cols] of a csr_array: 1-D values
+      const sparse::csr u = make_u().with_kind(sparse::kind::array);
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::select_values(u, dev(c, "pts_r"), dev(c, "pts_c")), c.at("sel_points"),
+                              {.strict = true});
+      CUPP_EXPECT_ARRAY_EQUAL(sparse::select_values(u.tocsc(), dev(c, "pts_r"), dev(c, "pts_c")), c.at("sel_points"),
+                              {.strict = true});
+    }
   });
   section(name, "dia", [&] {
     if (!c.count("dia_data")) return;

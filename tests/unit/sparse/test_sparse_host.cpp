@@ -2,7 +2,9 @@
 // value dtypes SciPy allows (its error message for the others), cuSPARSE status codes turned into
 // CudaError naming the call, and the `format` member of SciPy's .npz files (numpy.array(b'csr'),
 // |S3) written byte for byte as numpy.save writes it and read back, also in the <U3 form of old
-// SciPy files, with malformed members refused; the module's own device code compiles with NVRTC.
+// SciPy files, with malformed members refused; the module's own device code compiles with NVRTC
+// (the indptr expansion, tocsc's pack/unpack, the products program of every value dtype), and
+// the CUPP_SPARSE_TOCSC / CUPP_SPARSE_SPMM switches parse as documented.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,6 +17,7 @@
 #include "device_program.hpp"
 #include "error_of.hpp"
 #include "npz_format.hpp"
+#include "own_kernels.hpp"
 #include "primitives.hpp"
 #include "sparse_device_headers.hpp"
 
@@ -144,6 +147,56 @@ TEST(SparseHost, ModuleDeviceCodeIsEmbeddedAndCompiles) {
   EXPECT_THROW(cupp::detail::nvrtc_compile({.program_name = p.name, .source = p.source,
                                             .name_expressions = p.kernels, .arch = 90}),
                std::exception);
+}
+
+// tocsc's pack/unpack kernels and the products program of every value dtype SciPy takes compile for
+// sm_90 (one program per dtype, four kernels each); dtypes SciPy's products refuse have none.
+TEST(SparseHost, OwnKernelProgramsCompileForEveryValueDtype) {
+  const auto compile = [](const cupp::detail::routine_program& p) {
+    return cupp::detail::nvrtc_compile({.program_name = p.name, .source = p.source, .name_expressions = p.kernels,
+                                        .arch = 90, .extra_headers = p.headers});
+  };
+  const cupp::detail::routine_program t = sparse::detail::transpose_program();
+  const cupp::detail::nvrtc_output tout = compile(t);
+  EXPECT_EQ(tout.lowered_names.size(), 12u);
+  EXPECT_FALSE(tout.binary.empty());
+  for (const cupp::dtype type : {bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64,
+                                 complex64, complex128}) {
+    SCOPED_TRACE(type.name());
+    const cupp::detail::routine_program p = sparse::detail::products_program(type);
+    const cupp::detail::nvrtc_output out = compile(p);
+    EXPECT_EQ(out.lowered_names.size(), 4u);
+    EXPECT_FALSE(out.binary.empty());
+  }
+  EXPECT_EQ(error_of<TypeError>([] { sparse::detail::products_program(float16); }),
+            "sparse products: no supported conversion for dtype float16");
+}
+
+TEST(SparseHost, KernelSwitchesParseTheirValues) {
+  using sparse::detail::parse_spmm_method;
+  using sparse::detail::parse_tocsc_method;
+  using sparse::detail::spmm_method;
+  using sparse::detail::tocsc_method;
+  EXPECT_EQ(parse_tocsc_method("", "CUPP_SPARSE_TOCSC"), tocsc_method::auto_);
+  EXPECT_EQ(parse_tocsc_method("auto", "CUPP_SPARSE_TOCSC"), tocsc_method::auto_);
+  EXPECT_EQ(parse_tocsc_method("sort", "CUPP_SPARSE_TOCSC"), tocsc_method::sort);
+  EXPECT_EQ(parse_tocsc_method("cusparse", "CUPP_SPARSE_TOCSC"), tocsc_method::cusparse);
+  EXPECT_EQ(error_of<ValueError>([] { parse_tocsc_method("radix", "CUPP_SPARSE_TOCSC"); }),
+            "CUPP_SPARSE_TOCSC must be sort, cusparse or auto, not 'radix'");
+  EXPECT_EQ(parse_spmm_method("", "CUPP_SPARSE_SPMM"), spmm_method::auto_);
+  EXPECT_EQ(parse_spmm_method("cupp", "CUPP_SPARSE_SPMM"), spmm_method::cupp);
+  EXPECT_EQ(parse_spmm_method("cusparse", "CUPP_SPARSE_SPMM"), spmm_method::cusparse);
+  EXPECT_EQ(error_of<ValueError>([] { parse_spmm_method("alg3", "CUPP_SPARSE_SPMM"); }),
+            "CUPP_SPARSE_SPMM must be cupp, cusparse or auto, not 'alg3'");
+  // the sort path takes values of 1, 2 or 4 bytes only (8 and 16 do not fit the packed word)
+  EXPECT_FALSE(sparse::detail::sort_swap_applies(float64, 10));
+  EXPECT_FALSE(sparse::detail::sort_swap_applies(complex64, 10));
+  EXPECT_FALSE(sparse::detail::sort_swap_applies(float32, (std::int64_t{1} << 32) + 1));
+  // the module's SpMM by default: real floats with 32 columns or more
+  EXPECT_TRUE(sparse::detail::own_spmm_by_default(float32, 64));
+  EXPECT_TRUE(sparse::detail::own_spmm_by_default(float64, 32));
+  EXPECT_FALSE(sparse::detail::own_spmm_by_default(float32, 31));
+  EXPECT_FALSE(sparse::detail::own_spmm_by_default(complex64, 64));
 }
 
 }  // namespace

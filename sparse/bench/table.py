@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""The issue-28 Done-when rows from one GPU call: cupp's figures (SparseGpu.BenchFigures' SPARSE_BENCH
+lines) next to the peers' (peers.py's PEER lines), with each target's verdict.
+
+usage: table.py BENCH_LOG PEERS_LOG
+
+Targets (issue 28, on the 10^6 x 10^6 float32 CSR with 10^7 nonzeros): SpMV <= the best peer;
+SpMM with 64 columns <= 10x cupp's SpMV; SpGEMM, tocsc and tocoo <= CuPy. The tocsc and SpMM
+candidates (SPARSE_BENCH_TOCSC, SPARSE_BENCH_SPMM64) are listed under the table.
+"""
+import re
+import sys
+
+
+def fields(line):
+    return {k: float(v) for k, v in re.findall(r"(\w+)_ms=([0-9.]+)", line)}
+
+
+def main():
+    bench = open(sys.argv[1], encoding="utf-8", errors="replace").read().splitlines()
+    peers = open(sys.argv[2], encoding="utf-8", errors="replace").read().splitlines()
+    cupp = next((fields(l) for l in bench if l.startswith("SPARSE_BENCH nnz=")), None)
+    if cupp is None:
+        print("TABLE no SPARSE_BENCH line (BenchFigures did not run)")
+        return
+    side = {}
+    for l in peers:
+        m = re.match(r"PEER (cupy|torch) (\S+) (.*)", l)
+        if m:
+            side[m.group(1)] = fields(m.group(3))
+    ops = [("spmv", "SpMV A @ x"), ("spmm64", "SpMM 64 columns"), ("spgemm", "SpGEMM A @ A"),
+           ("tocsc", "tocsc"), ("tocoo", "tocoo")]
+    print("TABLE | op | cupp ms | CuPy ms | PyTorch ms | target | met |")
+    for key, name in ops:
+        c = cupp.get(key)
+        cp, pt = side.get("cupy", {}).get(key), side.get("torch", {}).get(key)
+        if key == "spmv":
+            peers_ms = [v for v in (cp, pt) if v is not None]
+            target = min(peers_ms) if peers_ms else None
+            label = "<= best peer"
+        elif key == "spmm64":
+            target = 10 * cupp["spmv"]
+            label = "<= 10x SpMV"
+        else:
+            target, label = cp, "<= CuPy"
+        met = "?" if c is None or target is None else ("yes" if c <= target else "NO")
+        fmt = lambda v: "-" if v is None else f"{v:.4f}"
+        extra = f" ({c / cupp['spmv']:.1f}x SpMV)" if key == "spmm64" and c else ""
+        print(f"TABLE | {name} | {fmt(c)}{extra} | {fmt(cp)} | {fmt(pt)} | {label} ({fmt(target)}) | {met} |")
+    for l in bench:
+        if l.startswith("SPARSE_BENCH_TOCSC") or l.startswith("SPARSE_BENCH_SPMM64"):
+            print("CANDIDATE " + l)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+// Internal to the sparse module: its own kernels beside cuSPARSE's (device/cupp/sparse/
+// transpose.cuh, products.cuh) and the switches between the two.
+//  - tocsc/tocsr: csr2cscEx2 (int32 indices, float/complex values) or a stable CUB radix sort of
+//    the minor indices carrying (major index, value bits) packed in one 64-bit word (values of 1, 2
+//    or 4 bytes, either index width): pack 12 B/entry, 3 sort passes of 24 B/entry for 20 key bits,
+//    unpack 16 B/entry, against csr2cscEx2's 0.72 ms on the matrix (sparse/bench/README.md).
+//  - SpMM with row-major operands: cusparseSpMM or the module's warp-per-row kernel.
+//  - SpMV/SpMM for integer and bool values (cuSPARSE has none): the module's kernels, which wrap
+//    as NumPy's integer products do (bool: or of ands, as SciPy's).
+//  - SpGEMM for integer and bool values and for int64 indices (cuSPARSE's SpGEMM takes int32):
+//    expand (every product a_ij b_jk), sort, sum: cupp's own routines, any index width.
+// Environment: CUPP_SPARSE_TOCSC=sort|cusparse, CUPP_SPARSE_SPMM=cupp|cusparse (unset: auto);
+// another value is a ValueError naming the variable.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "compiler/launch.hpp"
+#include "cupp/ndarray.hpp"
+#include "cupp/sparse.hpp"
+
+namespace cupp::sparse::detail {
+
+enum class tocsc_method { auto_, sort, cusparse };
+enum class spmm_method { auto_, cupp, cusparse };
+// The environment's choice (auto_ when unset); ValueError for another value.
+tocsc_method tocsc_method_from_env();
+spmm_method spmm_method_from_env();
+// Parses one value of the variables above ("" is auto_); ValueError naming `variable`.
+tocsc_method parse_tocsc_method(std::string_view value, std::string_view variable);
+spmm_method parse_spmm_method(std::string_view value, std::string_view variable);
+
+// Whether the sort path can swap these arrays: cupp built with the CUB accelerators and CUB on
+// (CUPP_ACCELERATORS), values of 1, 2 or 4 bytes, n_major <= 2^32 (the major index fits the word).
+bool sort_swap_applies(const cupp::dtype& value, std::int64_t n_major) noexcept;
+
+struct swapped {
+  ndarray data, indices, indptr;
+};
+// The same entries compressed along the other axis (CSR -> CSC and back), the result's indices
+// sorted: by `method` (auto_: sort where it applies, then csr2cscEx2 where that applies, then
+// cupp's stable argsort).
+swapped swap_major(const ndarray& data, const ndarray& indices, const ndarray& indptr, std::int64_t n_major,
+                   std::int64_t n_minor, tocsc_method method);
+swapped sort_swap(const ndarray& data, const ndarray& indices, const ndarray& indptr, std::int64_t n_major,
+                  std::int64_t n_minor);
+
+// The module's kernels' programs (host tests compile them without a GPU).
+cupp::detail::routine_program transpose_program();
+// The products program of one value dtype (bool, integers, float32/64, complex64/128).
+cupp::detail::routine_program products_program(const cupp::dtype& type);
+
+// SciPy's upcast of a product's operand dtypes: np.result_type, then the first of SciPy's value
+// dtypes it casts to safely (float16 -> float32); TypeError "no supported conversion for types".
+cupp::dtype product_upcast(const cupp::dtype& a, const cupp::dtype& b);
+
+// A @ x and A @ B (B row-major) by the module's kernels, for any value dtype SciPy takes; the
+// result dtype is product_upcast(A, x). Duplicates and unsorted indices are summed as they are.
+ndarray own_spmv(const csr& a, const ndarray& x);
+ndarray own_spmm(const csr& a, const ndarray& b);
+// Whether the auto_ SpMM choice takes the module's kernel for a float/complex product of dtype t
+// with k dense columns.
+bool own_spmm_by_default(const cupp::dtype& t, std::int64_t k) noexcept;
+
+// A @ B by expand-sort-sum (any value dtype, any index width; explicit zeros of the result
+// dropped, as SciPy's csr_matmat); a canonical result with SciPy's index dtype for its size.
+csr esc_spgemm(const csr& a, const csr& b);
+
+}  // namespace cupp::sparse::detail
