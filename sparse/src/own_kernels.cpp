@@ -298,9 +298,12 @@ ndarray own_spmm(const csr& a, const ndarray& b) {
   void* pc = c.data();
   long long rows = m, cols = k;
   void* args[] = {&pp, &pi, &pd, &pb, &pc, &rows, &cols};
-  constexpr unsigned threads = 256;  // products.cuh's spmm_threads: 8 rows a block
-  const std::int64_t blocks = std::min<std::int64_t>((m + 7) / 8, std::int64_t{1} << 20);
-  cupp::detail::launch_1d(module.function(p.a.index_dtype() == int32 ? 0 : 1), m * 32, args, device, blocks, threads);
+  // products.cuh's spmm_threads (8 warps a block), a warp per (row, 128 columns: spmm_tile x 32 lanes)
+  constexpr unsigned threads = 256;
+  const std::int64_t items = m * ((k + 127) / 128);
+  const std::int64_t blocks = std::min<std::int64_t>((items + 7) / 8, std::int64_t{1} << 20);
+  cupp::detail::launch_1d(module.function(p.a.index_dtype() == int32 ? 0 : 1), items * 32, args, device, blocks,
+                          threads);
   return c;
 }
 

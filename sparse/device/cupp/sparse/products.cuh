@@ -6,9 +6,9 @@
 // sums wrap as NumPy's, bool_ops for bool (or of ands, as SciPy's npy_bool_wrapper), complex_ops
 // for float2 / double2) before including this header.
 //
-// spmm_rows: one warp per row of A, lanes over the dense columns (32 * tile a pass, coalesced
-// row-major loads of B's rows and stores of C's), the row's entries in index order: every C
-// element is summed in the same order on every run (bitwise repeatable). spmv_rows: one thread
+// spmm_rows: one warp per (row of A, stretch of 32 * tile dense columns), the lanes over the
+// columns (coalesced row-major loads of B's rows and stores of C's), the row's entries in index
+// order: every C element is summed in the same order on every run (bitwise repeatable). spmv_rows: one thread
 // per row, entries in order, as SciPy's csr_matvec.
 #pragma once
 
@@ -52,9 +52,14 @@ __device__ void spmm_rows(const I* __restrict__ indptr, const I* __restrict__ in
                           const T* __restrict__ b, T* __restrict__ c, long long m, long long k) {
   const int lane = threadIdx.x & 31;
   const long long warps = (static_cast<long long>(gridDim.x) * blockDim.x) >> 5;
-  for (long long row = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; row < m; row += warps) {
+  // a warp's work item: one row and one stretch of 32 * tile columns (rows first, so few rows with
+  // many columns still fill the device)
+  const long long chunks = (k + 32 * spmm_tile - 1) / (32 * spmm_tile);
+  for (long long item = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; item < m * chunks;
+       item += warps) {
+    const long long row = item / chunks, c0 = (item - row * chunks) * (32 * spmm_tile);
     const long long start = static_cast<long long>(indptr[row]), end = static_cast<long long>(indptr[row + 1]);
-    for (long long c0 = 0; c0 < k; c0 += 32 * spmm_tile) {
+    {
       const long long left = k - c0 - lane;  // this lane's columns: c0 + lane + 32 t for 32 t < left
       T acc[spmm_tile];
 #pragma unroll
