@@ -15,22 +15,27 @@
 # parent folder (a combined staging: ../cupp_gpu_tests, ../cupp_bench, ../cupp_example_linalg_solvers).
 # Run (device tool): command "bash .gpu-linalg2/run.sh", carry [".gpu-linalg2"], timeout_s 600
 # (all of it takes ~6-8 minutes, most of it CuPy's and PyTorch's SVDs). Knobs:
-#   LINALG2_PHASES="tests ref memcheck bench" (the default: all four)
+#   LINALG2_PHASES="tests ref memcheck paths bench" (the default: all five; paths is
+#     cupp_bench_linalg_host_path's solvers section: each LU / SVD path and the cholesky and solve
+#     pieces timed side by side in one process, ~1 minute; LINALG2_PATHS picks its sections:
+#     chol solve lu svd)
 #   LINALG2_BENCH=comma-separated case names (default: every linalg part 2 case of
 #     linalg/bench/cases.json); LINALG2_REPS (default 3; warmup is 1 call: CuPy's batched svd
 #     takes seconds a call).
 # Logs under $OUT: linalg2_tests.log (LinalgSolversGpu.* and the reference set), linalg2_example.log,
-# linalg2_memcheck.log, linalg2_bench.log (compare.py's table: cupp, CuPy, PyTorch) and bench/.
+# linalg2_memcheck.log, linalg2_paths.log (the paths' timings), linalg2_bench.log (compare.py's
+# table: cupp, CuPy, PyTorch) and bench/.
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64
 out=${OUT:-/tmp}
 mkdir -p "$out"
-phases=${LINALG2_PHASES:-tests ref memcheck bench}
+phases=${LINALG2_PHASES:-tests ref memcheck paths bench}
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$PWD/bench/compare.py" ]; then root=$PWD; else root=$(cd "$here/.." && pwd); fi
 cd "$here"
 if [ -f bins.tar.xz ]; then tar xJf bins.tar.xz; fi
 bin() { for d in "$here" "$here/.."; do if [ -x "$d/$1" ]; then echo "$d/$1"; return; fi; done; echo "$here/$1"; }
 tests_bin=$(bin cupp_gpu_tests); example_bin=$(bin cupp_example_linalg_solvers); bench_bin=$(bin cupp_bench)
+paths_bin=$(bin cupp_bench_linalg_host_path)
 ref_dir=$here; [ -f "$ref_dir/make_linalg_solvers_ref.py" ] || ref_dir=$root/tests/conformance
 has() { case " $phases " in *" $1 "*) return 0;; esac; return 1; }
 filter='LinalgSolversGpu.*'
@@ -59,6 +64,11 @@ if has memcheck; then
     --gtest_filter='LinalgSolversGpu.SvdJacobiForms:LinalgSolversGpu.EmptyAndErrors:LinalgSolversGpu.SolveAndInvAllPaths' \
     > "$out/linalg2_memcheck.log" 2>&1
   echo "memcheck exit: $?"; tail -5 "$out/linalg2_memcheck.log"
+fi
+if has paths; then
+  # shellcheck disable=SC2086
+  timeout 240 "$paths_bin" solvers ${LINALG2_PATHS:-} > "$out/linalg2_paths.log" 2>&1
+  echo "paths exit: $?"; cat "$out/linalg2_paths.log"
 fi
 if has bench; then
   # The linalg part 2 cases of the merged table, with warmup 1 and LINALG2_REPS repetitions.

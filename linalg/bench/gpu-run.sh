@@ -8,6 +8,7 @@
 #           tests/conformance/routine_ref.py tests/conformance/make_products_ref.py tests/conformance/make_linalg_ref.py .gpu-linalg/
 # Run (device tool): command "bash .gpu-linalg/run.sh" (or "run.sh tests" / "run.sh bench"), carry [".gpu-linalg"].
 # All of it takes about 3-4 minutes; logs in $OUT (gpu_tests.log, host_path.log, bench.log, bench/).
+# (LINALG_PHASE=tests or bench does the same where the script is started without arguments.)
 # If one call of 240 s is too short, split it: "bash .gpu-linalg/run.sh tests" (reference sets made with
 # NumPy 2, LinalgGpu.*, EvalRefGpu products + linalg; ~1-2 min) and "bash .gpu-linalg/run.sh bench"
 # (host_path breakdown incl. CUPP_TF32=1, PyTorch TF32 8192^3, the 16 linalg bench cases; ~2 min).
@@ -25,7 +26,7 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 mkdir -p conformance
 export CUPP_TEST_CONFORMANCE_DIR=$PWD/conformance CUPP_TEST_SOURCE_DIR=$(cd .. && pwd)
 export CUPP_CACHE_DIR=$PWD/kcache
-phase=${1:-all}
+phase=${1:-${LINALG_PHASE:-all}}  # tools/dev/stage-gpu-modules.sh's driver passes no argument: LINALG_PHASE=bench
 if [ "$phase" = all ] || [ "$phase" = tests ]; then
   for fam in products linalg; do
     python3 "make_${fam}_ref.py" "conformance/$fam-ref" >"$OUT/make_$fam.log" 2>&1 || echo "make_${fam}_ref.py failed"

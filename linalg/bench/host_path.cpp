@@ -1,9 +1,11 @@
-// Where the time of cupp's matrix products goes, on the GPU machine (linalg/bench/README.md):
+// Where the time of cupp's matrix products goes, on the GPU machine (linalg/bench/README.md), and,
+// with the argument `solvers`, the linalg part 2 paths side by side (solvers_main below):
 //  - host time per call (medians of batches of back-to-back calls, the stream drained between
 //    batches) of an empty RawKernel launch (the floor issue 24 measures against), a raw
 //    cublasGemmEx and a raw cublasLtMatmul with a prepared algorithm on 64x64 float32, cupp::empty,
 //    and cupp::matmul with out= and allocating, through cuBLASLt's cached plans and through
-//    cublasGemmEx (linalg::detail::set_lt_enabled);
+//    cublasGemmEx and through cupp's own small-product kernel (linalg::detail::set_gemm_path), and
+//    the pieces of that path (the handle binding, gemm_into without the allocation);
 //  - device time (CUDA-event medians) of the large bench problems both ways, and of the int8
 //    path's steps (the whole matmul, the int32 GEMM alone is not separable: the whole and a float
 //    GEMM of the same size for scale).
@@ -12,11 +14,16 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <cusolverDn.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cupp/creation.hpp"
@@ -24,13 +31,25 @@
 #include "cupp/cuda/runtime_info.hpp"
 #include "cupp/linalg.hpp"
 #include "cupp/ufunc.hpp"
+#include "cupp/cuda/memory.hpp"
+#include "cupp/cuda/stream.hpp"
+#include "cupp/linalg_solvers.hpp"
+#include "cupp/reductions.hpp"
 #include "gemm.hpp"
+#include "handles.hpp"
+#include "solver_common.hpp"
 
 namespace {
 
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
     std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+void check(cusolverStatus_t s, const char* what) {
+  if (s != CUSOLVER_STATUS_SUCCESS) {
+    std::fprintf(stderr, "%s: cuSOLVER status %d\n", what, static_cast<int>(s));
     std::exit(1);
   }
 }
@@ -78,14 +97,143 @@ double device_ms(const std::function<void()>& call, int reps) {
   return t[t.size() / 2];
 }
 
+// ---- `cupp_bench_linalg_host_path solvers [sections...]`: the linalg part 2 paths, each timed
+// in one process (CUDA-event medians; every path synchronises at its one read, so the events
+// bracket the whole call). Sections: chol, solve, lu, svd (default: all). Prints
+//   device <routine>_<shape>_<path>_ms <median> [check ...]
+// where the check is a residual (solve, inv, cholesky) or the largest singular-value difference
+// from Xgesvd's (svd).
+double median_ms(const std::function<void()>& call, int reps, int warmup = 1) {
+  cudaEvent_t e0, e1;
+  check(cudaEventCreate(&e0), "event");
+  check(cudaEventCreate(&e1), "event");
+  const cudaStream_t stream = cupp::cuda::current_stream().handle();
+  for (int i = 0; i < warmup; ++i) call();
+  check(cudaStreamSynchronize(stream), "sync");
+  std::vector<float> t;
+  for (int i = 0; i < reps; ++i) {
+    check(cudaEventRecord(e0, stream), "record");
+    call();
+    check(cudaEventRecord(e1, stream), "record");
+    check(cudaEventSynchronize(e1), "sync");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, e0, e1), "elapsed");
+    t.push_back(ms);
+  }
+  check(cudaEventDestroy(e0), "event");
+  check(cudaEventDestroy(e1), "event");
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// A deterministic float64 fill in [-1, 1] of the given shape (no random module needed).
+cupp::ndarray fill(std::initializer_list<std::int64_t> shape, double phase) {
+  std::int64_t n = 1;
+  for (std::int64_t v : shape) n *= v;
+  return cupp::sin(cupp::arange(n, cupp::float64) * 0.7548776662466927 + phase).reshape(shape);
+}
+
+double max_abs(const cupp::ndarray& x) { return cupp::max(cupp::absolute(x)).item<double>(); }
+
+int solvers_main(int argc, char** argv) {
+  namespace la = cupp::linalg;
+  namespace ld = cupp::linalg::detail;
+  std::vector<std::string> sections(argv, argv + argc);
+  const auto want = [&](const char* s) {
+    return sections.empty() || std::find(sections.begin(), sections.end(), s) != sections.end();
+  };
+  const int reps = std::getenv("LINALG_PATH_REPS") ? std::atoi(std::getenv("LINALG_PATH_REPS")) : 5;
+  if (want("chol")) {
+    const std::int64_t n = 4096;
+    const cupp::ndarray x = fill({n, n}, 0.1);
+    const cupp::ndarray spd = cupp::matmul(x, x.T()) + cupp::eye(n, std::nullopt, 0, cupp::float64) * double(n);
+    const double ms = median_ms([&] { const cupp::ndarray r = la::cholesky(spd); }, reps);
+    const cupp::ndarray L = la::cholesky(spd);
+    const double res = max_abs(cupp::matmul(L, L.T()) - spd) / max_abs(spd);
+    std::printf("device cholesky_4096_ms %.3f (residual %.2e)\n", ms, res);
+    std::printf("device cholesky_4096_upper_ms %.3f\n",
+                median_ms([&] { const cupp::ndarray r = la::cholesky(spd, {.upper = true}); }, reps));
+    // The pieces: the plain copy cupp makes now, the transposed one it made before, and Xpotrf alone.
+    cupp::ndarray w = cupp::empty({n, n}, cupp::float64);
+    std::printf("device copy_4096_ms %.3f\n", median_ms([&] { w.assign(spd); }, reps));
+    std::printf("device transposed_copy_4096_ms %.3f\n", median_ms([&] { w.swapaxes(0, 1).assign(spd); }, reps));
+    const ld::solver_binding& sb = ld::solver_on_current_stream(0);
+    std::size_t db = 0, hb = 0;
+    check(cusolverDnXpotrf_bufferSize(sb.handle, sb.params, CUBLAS_FILL_MODE_UPPER, n, CUDA_R_64F, w.data(), n,
+                                      CUDA_R_64F, &db, &hb),
+          "Xpotrf_bufferSize");
+    cupp::cuda::Memory dw = ld::workspace(db, 0);
+    std::vector<char> hw(hb + 1);
+    const cupp::ndarray info = cupp::zeros({1}, cupp::int32);
+    std::printf("device raw_Xpotrf_4096_ms %.3f (with the copy)\n", median_ms([&] {
+                  w.assign(spd);
+                  check(cusolverDnXpotrf(sb.handle, sb.params, CUBLAS_FILL_MODE_UPPER, n, CUDA_R_64F, w.data(), n,
+                                         CUDA_R_64F, dw.ptr(), db, hw.data(), hb, static_cast<int*>(info.data())),
+                        "Xpotrf");
+                  static_cast<void>(info.to_vector<int>());
+                }, reps));
+  }
+  if (want("solve")) {
+    const std::int64_t n = 4096;
+    const cupp::ndarray a = fill({n, n}, 0.2) + cupp::eye(n, std::nullopt, 0, cupp::float64) * 8.0;
+    const cupp::ndarray b = fill({n, 1}, 0.3);
+    const double ms = median_ms([&] { const cupp::ndarray x = la::solve(a, b); }, reps);
+    const double res = max_abs(cupp::matmul(a, la::solve(a, b)) - b);
+    std::printf("device solve_4096_ms %.3f (residual %.2e)\n", ms, res);
+  }
+  if (want("lu")) {
+    struct stack {
+      std::int64_t count, n;
+    };
+    for (const stack& st : {stack{1000, 64}, stack{100, 256}, stack{20, 512}}) {
+      const cupp::ndarray a = fill({st.count, st.n, st.n}, 0.4) +
+                              cupp::eye(st.n, std::nullopt, 0, cupp::float64) * std::sqrt(double(st.n));
+      const cupp::ndarray b = fill({st.count, st.n, 1}, 0.5);
+      for (const char* path : {"auto", "batched", "loop", "streams"}) {
+        ld::set_path_override("CUPP_LINALG_LU", path);
+        const double ts = median_ms([&] { const cupp::ndarray x = la::solve(a, b); }, reps);
+        const double ti = median_ms([&] { const cupp::ndarray x = la::inv(a); }, reps);
+        const double rs = max_abs(cupp::matmul(a, la::solve(a, b)) - b);
+        const double ri = max_abs(cupp::matmul(a, la::inv(a)) - cupp::eye(st.n, std::nullopt, 0, cupp::float64));
+        std::printf("device solve_%lldx%lld_%s_ms %.3f (residual %.2e)\n", static_cast<long long>(st.count),
+                    static_cast<long long>(st.n), path, ts, rs);
+        std::printf("device inv_%lldx%lld_%s_ms %.3f (residual %.2e)\n", static_cast<long long>(st.count),
+                    static_cast<long long>(st.n), path, ti, ri);
+      }
+      ld::set_path_override("CUPP_LINALG_LU", "auto");
+    }
+  }
+  if (want("svd")) {
+    const cupp::ndarray a = fill({20, 512, 512}, 0.6);
+    cupp::ndarray ref;
+    for (const char* path : {"gesvd", "auto", "gesvdj", "gesvdp", "jacobi"}) {
+      ld::set_path_override("CUPP_LINALG_SVD", path);
+      ld::gesvdp_redone() = 0;
+      const double ms = median_ms([&] { const auto r = la::svd(a); }, std::min(reps, 2));
+      const long long redone = static_cast<long long>(ld::gesvdp_redone());
+      const auto r = la::svd(a);
+      if (ref.is_null()) ref = r.S;
+      const double ds = max_abs(r.S - ref) / max_abs(ref);
+      const double rec = max_abs(cupp::matmul(r.U * r.S.expand_dims(-2), r.Vh) - a) / max_abs(a);
+      std::printf("device svd_20x512_%s_ms %.1f (S vs gesvd %.2e, reconstruction %.2e, Xgesvdp matrices redone by Xgesvd %lld)\n",
+                  path, ms, ds, rec, redone);
+    }
+    ld::set_path_override("CUPP_LINALG_SVD", "auto");
+  }
+  return 0;
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   if (!cupp::cuda::is_available()) {
     std::puts("linalg host_path: no CUDA device; nothing to measure");
     return 0;
   }
-  using cupp::linalg::detail::set_lt_enabled;
+  using cupp::linalg::detail::gemm_path;
+  using cupp::linalg::detail::set_gemm_path;
+  const auto set_lt_enabled = [](bool lt) { set_gemm_path(lt ? gemm_path::lt : gemm_path::gemmex); };
+  if (argc > 1 && std::string(argv[1]) == "solvers") return solvers_main(argc - 2, argv + 2);
   cupp::cuda::RawKernel empty(R"(extern "C" __global__ void empty() {})", "empty");
   const double t_empty = host_us([&] { empty({1}, {1}); });
   std::printf("host empty_launch_us %.3f\n", t_empty);
@@ -134,14 +282,32 @@ int main() {
   std::printf("host raw_cublasLtMatmul_64_us %.3f (%.2fx empty)\n", t_lt, t_lt / t_empty);
   const double t_alloc = host_us([&] { const cupp::ndarray e = cupp::empty({n, n}, cupp::float32); });
   std::printf("host cupp_empty_64x64_us %.3f\n", t_alloc);
-  for (bool use_lt : {true, false}) {
-    set_lt_enabled(use_lt);
-    const char* how = use_lt ? "lt" : "gemmex";
+  // The pieces of cupp's warm path: the handle binding (a comparison when the stream is the
+  // same), gemm_into (the layout reading, the plan lookup and the library call, no allocation),
+  // and the whole matmul with out= and allocating, through each gemm path.
+  const double t_bind = host_us([&] { static_cast<void>(cupp::linalg::detail::blas_on_current_stream(0)); });
+  std::printf("host cupp_blas_binding_us %.3f\n", t_bind);
+  const std::pair<gemm_path, const char*> paths[] = {
+      {gemm_path::lt, "lt"}, {gemm_path::gemmex, "gemmex"}, {gemm_path::kernel, "kernel"}};
+  for (const auto& [path, how] : paths) {
+    set_gemm_path(path);
+    const double t_into = host_us([&] { cupp::linalg::detail::gemm_into(a, b, c); });
     const double t_out = host_us([&] { cupp::matmul(a, b, {.out = c}); });
     const double t_new = host_us([&] { const cupp::ndarray r2 = cupp::matmul(a, b); });
+    std::printf("host cupp_gemm_into_64_%s_us %.3f (%.2fx empty)\n", how, t_into, t_into / t_empty);
     std::printf("host cupp_matmul_out_64_%s_us %.3f (%.2fx empty)\n", how, t_out, t_out / t_empty);
     std::printf("host cupp_matmul_64_%s_us %.3f (%.2fx empty)\n", how, t_new, t_new / t_empty);
+    // the result against the float64 product of the same operands (all ones: exactly 64)
+    const double v = cupp::matmul(a, b)(0, 0).item<float>();
+    if (v != 64.0) std::printf("host cupp_matmul_64_%s WRONG: %g\n", how, v);
   }
+  set_gemm_path(gemm_path::automatic);
+  // Device time of the small product each way (one call, CUDA events).
+  for (const auto& [path, how] : paths) {
+    set_gemm_path(path);
+    std::printf("device matmul_64_%s_ms %.4f\n", how, device_ms([&] { cupp::matmul(a, b, {.out = c}); }, 50));
+  }
+  set_gemm_path(gemm_path::automatic);
 
   // Large problems, both ways.
   struct big {

@@ -1,5 +1,5 @@
 // Internal to the linalg solvers: the typed cuBLAS / cuSOLVER calls that have no generic-type form
-// (getrfBatched, getrsBatched, getriBatched, potrfBatched, trsmBatched, trsm, orgqr/ungqr, gesvdjBatched), each
+// (getrfBatched, getrsBatched, getriBatched, potrfBatched, trsmBatched, trsm, orgqr/ungqr, gesvdjBatched, gesvdj), each
 // dispatched on cupp's dtype. Pointers are untyped (void*) here and cast to the dtype's type.
 #pragma once
 
@@ -165,6 +165,35 @@ cusolverStatus_t gesvdj_batched(cusolverDnHandle_t h, cusolverEigMode_t jobz, in
     return cusolverDnCgesvdjBatched(h, jobz, m, n, static_cast<T*>(a), lda, static_cast<R*>(s), static_cast<T*>(u), ldu, static_cast<T*>(v), ldv, static_cast<T*>(work), lwork, info, params, batch);
   else
     return cusolverDnZgesvdjBatched(h, jobz, m, n, static_cast<T*>(a), lda, static_cast<R*>(s), static_cast<T*>(u), ldu, static_cast<T*>(v), ldv, static_cast<T*>(work), lwork, info, params, batch);
+}
+
+// One matrix's Jacobi SVD (gesvdj): econ 1 gives U m x min(m, n), V n x min(m, n).
+template <class T>
+cusolverStatus_t gesvdj_buffer(cusolverDnHandle_t h, cusolverEigMode_t jobz, int econ, int m, int n, void* a, int lda,
+                               void* s, void* u, int ldu, void* v, int ldv, int* lwork, gesvdjInfo_t params) {
+  using R = typename real_type<T>::type;
+  if constexpr (std::is_same_v<T, float>)
+    return cusolverDnSgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<T*>(a), lda, static_cast<R*>(s), static_cast<T*>(u), ldu, static_cast<T*>(v), ldv, lwork, params);
+  else if constexpr (std::is_same_v<T, double>)
+    return cusolverDnDgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<T*>(a), lda, static_cast<R*>(s), static_cast<T*>(u), ldu, static_cast<T*>(v), ldv, lwork, params);
+  else if constexpr (std::is_same_v<T, cuComplex>)
+    return cusolverDnCgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<T*>(a), lda, static_cast<R*>(s), static_cast<T*>(u), ldu, static_cast<T*>(v), ldv, lwork, params);
+  else
+    return cusolverDnZgesvdj_bufferSize(h, jobz, econ, m, n, static_cast<T*>(a), lda, static_cast<R*>(s), static_cast<T*>(u), ldu, static_cast<T*>(v), ldv, lwork, params);
+}
+
+template <class T>
+cusolverStatus_t gesvdj(cusolverDnHandle_t h, cusolverEigMode_t jobz, int econ, int m, int n, void* a, int lda, void* s,
+                        void* u, int ldu, void* v, int ldv, void* work, int lwork, int* info, gesvdjInfo_t params) {
+  using R = typename real_type<T>::type;
+  if constexpr (std::is_same_v<T, float>)
+    return cusolverDnSgesvdj(h, jobz, econ, m, n, static_cast<T*>(a), lda, static_cast<R*>(s), static_cast<T*>(u), ldu, static_cast<T*>(v), ldv, static_cast<T*>(work), lwork, info, params);
+  else if constexpr (std::is_same_v<T, double>)
+    return cusolverDnDgesvdj(h, jobz, econ, m, n, static_cast<T*>(a), lda, static_cast<R*>(s), static_cast<T*>(u), ldu, static_cast<T*>(v), ldv, static_cast<T*>(work), lwork, info, params);
+  else if constexpr (std::is_same_v<T, cuComplex>)
+    return cusolverDnCgesvdj(h, jobz, econ, m, n, static_cast<T*>(a), lda, static_cast<R*>(s), static_cast<T*>(u), ldu, static_cast<T*>(v), ldv, static_cast<T*>(work), lwork, info, params);
+  else
+    return cusolverDnZgesvdj(h, jobz, econ, m, n, static_cast<T*>(a), lda, static_cast<R*>(s), static_cast<T*>(u), ldu, static_cast<T*>(v), ldv, static_cast<T*>(work), lwork, info, params);
 }
 
 }  // namespace cupp::linalg::detail

@@ -1,11 +1,13 @@
 // numpy.linalg.cholesky and scipy.linalg's cho_factor, cho_solve and solve_triangular. The factor
-// always runs in cuSOLVER's lower mode: a column-major copy of a for the lower factor, a row-major
-// copy (column-major a^T) for upper=True, so each reads exactly the triangle NumPy reads. Stacks of
-// small matrices go to potrfBatched (one launch), others to the 64-bit Xpotrf per matrix; cholesky
-// reads info once ("Matrix is not positive definite"). A matrix with NaN in the triangle read does
-// not raise, as NumPy 2.5's (OpenBLAS's potrf lets a NaN pivot through, cuSOLVER's stops at it):
-// its factor is all NaN (NumPy's is NaN from the first NaN pivot on; docs/linalg.md). Triangular
-// solves are cuBLAS trsm (trsmBatched for stacks).
+// runs on a C-ordered copy of a (column-major a^T, no transposed copy) in the cuSOLVER fill mode
+// whose triangle is the one NumPy reads (fill_for), and leaves the factor C-ordered in place.
+// Stacks of small matrices go to potrfBatched (one launch), others to the 64-bit Xpotrf per
+// matrix (stacks on side streams); cholesky reads info once (a one-launch flag for a stack). Only
+// when that read flags a matrix do the exact rules run: "Matrix is not positive definite", except
+// for a matrix with NaN in the triangle read, which does not raise, as NumPy 2.5's (OpenBLAS's
+// potrf lets a NaN pivot through, cuSOLVER's stops at it): its factor is all NaN (NumPy's is NaN
+// from the first NaN pivot on; docs/linalg.md). Triangular solves are cuBLAS trsm (trsmBatched
+// for stacks).
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -28,53 +30,68 @@ namespace {
 
 inline constexpr i64 batched_potrf_max_n = 128;
 
-// Factors each (n, n) matrix of w (column-major) in place, lower; returns the info array (batch,).
-ndarray potrf_lower(const ndarray& w, i64 n) {
+// Factors each (n, n) matrix of w (column-major) in place in cuSOLVER's `fill` mode; returns the
+// info array (batch,). Stacks of small matrices: potrfBatched; others Xpotrf per matrix (on side
+// streams for stacks).
+ndarray potrf(const ndarray& w, i64 n, cublasFillMode_t fill) {
   const i64 batch = batch_count(w);
-  ndarray info = cupp::zeros({std::max<i64>(batch, 1)}, cupp::int32);
-  if (batch == 0 || n == 0) return info;
+  ndarray info = cupp::empty({std::max<i64>(batch, 1)}, cupp::int32);
+  if (batch == 0 || n == 0) {
+    info.fill(0);
+    return info;
+  }
   const int device = w.device();
   const cupp::dtype t = w.dtype();
   const i64 isz = static_cast<i64>(t.itemsize());
   const solver_binding& s = solver_on_current_stream(device);
   if (batch >= 2 && n <= batched_potrf_max_n) {
     const ndarray p = pointer_array(w.data(), n * n * isz, batch);
-    with_type(t, [&](auto z) {
-      check_cusolver(potrf_batched<decltype(z)>(s.handle, CUBLAS_FILL_MODE_LOWER, as_int(n, "n"), p.data(),
-                                                as_int(n, "n"), static_cast<int*>(info.data()), as_int(batch, "the batch")),
-                     "cusolverDn<t>potrfBatched");
-      return 0;
+    const cusolverStatus_t status = with_type(t, [&](auto z) {
+      return potrf_batched<decltype(z)>(s.handle, fill, as_int(n, "n"), p.data(), as_int(n, "n"),
+                                        static_cast<int*>(info.data()), as_int(batch, "the batch"));
     });
-    return info;
+    // A cuSOLVER that takes only the lower mode in potrfBatched: the upper one per matrix below.
+    if (!(fill == CUBLAS_FILL_MODE_UPPER &&
+          (status == CUSOLVER_STATUS_INVALID_VALUE || status == CUSOLVER_STATUS_NOT_SUPPORTED))) {
+      check_cusolver(status, "cusolverDn<t>potrfBatched");
+      return info;
+    }
   }
   const cudaDataType ct = cuda_type(t);
   std::size_t dbytes = 0, hbytes = 0;
-  check_cusolver(cusolverDnXpotrf_bufferSize(s.handle, s.params, CUBLAS_FILL_MODE_LOWER, n, ct, w.data(), n, ct, &dbytes,
-                                             &hbytes),
+  check_cusolver(cusolverDnXpotrf_bufferSize(s.handle, s.params, fill, n, ct, w.data(), n, ct, &dbytes, &hbytes),
                  "cusolverDnXpotrf_bufferSize");
-  cupp::cuda::Memory dwork = workspace(dbytes, device);
-  std::vector<char> hwork(hbytes);
+  const int lanes = lanes_for(batch);
+  const std::size_t dstep = (dbytes + 255) / 256 * 256, hstep = std::max<std::size_t>(hbytes, 1);
+  cupp::cuda::Memory dwork = workspace(dstep * static_cast<std::size_t>(lanes), device);
+  std::vector<char> hwork(hstep * static_cast<std::size_t>(lanes));
   char* a = static_cast<char*>(w.data());
-  for (i64 i = 0; i < batch; ++i)
-    check_cusolver(cusolverDnXpotrf(s.handle, s.params, CUBLAS_FILL_MODE_LOWER, n, ct, a + i * n * n * isz, n, ct,
-                                    dwork.ptr(), dbytes, hwork.data(), hbytes, static_cast<int*>(info.data()) + i),
+  side_streams side(device, lanes);  // after the workspace: joined before it goes back
+  for (i64 i = 0; i < batch; ++i) {
+    const solver_binding& l = side.lane(i);
+    const std::size_t j = static_cast<std::size_t>(i % side.size());
+    check_cusolver(cusolverDnXpotrf(l.handle, l.params, fill, n, ct, a + i * n * n * isz, n, ct,
+                                    static_cast<char*>(dwork.ptr()) + j * dstep, dbytes, hwork.data() + j * hstep,
+                                    hbytes, static_cast<int*>(info.data()) + i),
                    "cusolverDnXpotrf");
+  }
+  side.join();
   return info;
 }
 
-// The work copy whose column-major lower triangle is what NumPy reads: a itself (lower) or a^T
-// (upper; a row-major copy), and the logical view of the factor in it.
-ndarray factor_copy(const ndarray& a, cupp::dtype t, bool upper) {
-  if (!upper) return colmajor_copy(a, t);
-  ndarray w = cupp::empty(a.shape(), t);
-  if (w.size() > 0) w.assign(a);
-  return w;
-}
+// The work array: a C-ordered copy of a, which cuSOLVER reads as column-major a^T. The triangle
+// NumPy reads (the lower one of a, or the upper one for upper=True) is the upper (lower) triangle
+// of a^T, so the factor runs in cuSOLVER's upper (lower) mode and leaves L (U) in place, C-ordered:
+// a^T = U'^H U' with U' upper gives a = conj(a^T) = U'^T conj(U') = L L^H for L = U'^T, which is
+// U' read C-ordered (and likewise for upper=True). No transposed copy either way.
+cublasFillMode_t fill_for(bool upper) { return upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
 
-// Per matrix (batch shape), whether the triangle potrf_lower reads (the lower one of the
-// column-major w) holds a NaN; made before the factorisation overwrites w.
-ndarray nan_in_read_triangle(const ndarray& w) {
-  return cupp::any(cupp::isnan(cupp::tril(colmajor_view(w))), {.axis = {-2, -1}});
+// Per matrix (batch shape), whether the triangle NumPy reads of a (as dtype t) holds a NaN. Only
+// the exact path computes it: a NaN in that triangle reaches a pivot (every later Schur
+// complement carries it, and the last pivot holds it), where cuSOLVER stops with info > 0.
+ndarray nan_in_read_triangle(const ndarray& a, cupp::dtype t, bool upper) {
+  const ndarray x = cupp::astype(a, t);
+  return cupp::any(cupp::isnan(upper ? cupp::triu(x) : cupp::tril(x)), {.axis = {-2, -1}});
 }
 
 // b as column-major right-hand sides (..., k, n) for a batch, and the result's logical view.
@@ -116,29 +133,39 @@ ndarray cholesky(const ndarray& a, const cholesky_options& options) {
   detail::require_square(a, "cholesky");
   const cupp::dtype t = detail::linalg_type({&a});
   const i64 n = a.shape(-1);
-  ndarray w = detail::factor_copy(a, t, options.upper);
+  ndarray w = detail::rowmajor_copy(a, t);
   if (w.size() == 0) return w;
-  const ndarray nan = detail::nan_in_read_triangle(w);
-  const ndarray info = detail::potrf_lower(w, n);
+  const ndarray info = detail::potrf(w, n, detail::fill_for(options.upper));
+  const ndarray r = options.upper ? cupp::triu(w) : cupp::tril(w);
+  // One read: a flag over info and the factors' diagonals (a NaN in the triangle read reaches its
+  // row's pivot; a zero or non-finite pivot is flagged even where cuSOLVER's info would not be).
+  const bool flagged = detail::read_first_info(detail::lu_suspect_flag(w, info, n)) != 0;
+  if (!flagged) return r;
+  // The exact rules: "not positive definite" unless the failing matrix read a NaN (NumPy 2.5 lets a
+  // NaN pivot through: no error, and that factor all NaN).
+  const ndarray nan = detail::nan_in_read_triangle(a, t, options.upper);
   const ndarray failed = cupp::any((info != 0) & ~nan.ravel());
-  ndarray r = options.upper ? cupp::triu(w) : cupp::tril(detail::colmajor_view(w));
-  r = cupp::where(nan.expand_dims(-1).expand_dims(-1), std::numeric_limits<double>::quiet_NaN(), r);
   detail::raise_if(failed, "Matrix is not positive definite");
-  return r;
+  return cupp::where(nan.expand_dims(-1).expand_dims(-1), std::numeric_limits<double>::quiet_NaN(), r);
 }
 
 cho_factor_result cho_factor(const ndarray& a, const cho_factor_options& options) {
   detail::require_square(a, "cho_factor");
   const cupp::dtype t = detail::linalg_type({&a});
   const i64 n = a.shape(-1);
-  ndarray w = detail::factor_copy(a, t, !options.lower);
-  if (w.size() == 0) return {options.lower ? detail::colmajor_view(w) : w, options.lower};
-  const ndarray nan = detail::nan_in_read_triangle(w);
-  const ndarray info = detail::potrf_lower(w, n);
-  const std::vector<int> codes = cupp::where(nan.ravel(), 0, info).to_vector<int>();  // NaN: no error, as SciPy's
-  for (int c : codes)
-    if (c > 0) throw LinAlgError(std::to_string(c) + "-th leading minor of the array is not positive definite");
-  return {options.lower ? detail::colmajor_view(w) : w, options.lower};
+  // Lower: L in the lower triangle of the C-ordered w; upper: U in its upper one (fill_for). The
+  // other triangle keeps a's values, as SciPy's.
+  ndarray w = detail::rowmajor_copy(a, t);
+  if (w.size() == 0) return {w, options.lower};
+  const ndarray info = detail::potrf(w, n, detail::fill_for(!options.lower));
+  const bool flagged = detail::read_first_info(detail::lu_suspect_flag(w, info, n)) != 0;
+  if (flagged) {
+    const ndarray nan = detail::nan_in_read_triangle(a, t, !options.lower);
+    const std::vector<int> codes = cupp::where(nan.ravel(), 0, info).to_vector<int>();  // NaN: no error, as SciPy's
+    for (int c : codes)
+      if (c > 0) throw LinAlgError(std::to_string(c) + "-th leading minor of the array is not positive definite");
+  }
+  return {w, options.lower};
 }
 
 ndarray cho_solve(const cho_factor_result& c_and_lower, const ndarray& b) {

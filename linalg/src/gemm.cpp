@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -48,22 +49,43 @@ std::optional<blas_layout> layout_of(i64 rows, i64 cols, i64 sr, i64 sc) {
   return std::nullopt;
 }
 
-// Element strides of x, or nullopt when a byte stride is not a multiple of the itemsize.
-std::optional<std::vector<i64>> element_strides(const ndarray& x) {
-  std::vector<i64> s(x.strides().begin(), x.strides().end());
-  const i64 size = static_cast<i64>(x.itemsize());
-  for (i64& v : s) {
-    if (v % size != 0) return std::nullopt;
-    v /= size;
+// Element strides, inline up to eight dimensions (no heap allocation on the hot path).
+class elem_strides {
+ public:
+  explicit elem_strides(int n) : n_(n) {
+    if (n > static_cast<int>(small_.size())) big_.resize(static_cast<std::size_t>(n));
   }
-  return s;
+  i64* data() noexcept { return n_ > static_cast<int>(small_.size()) ? big_.data() : small_.data(); }
+  const i64* data() const noexcept { return n_ > static_cast<int>(small_.size()) ? big_.data() : small_.data(); }
+  i64 operator[](int i) const noexcept { return data()[i]; }
+  operator std::span<const i64>() const noexcept { return {data(), static_cast<std::size_t>(n_)}; }  // NOLINT
+
+ private:
+  std::array<i64, 8> small_{};
+  std::vector<i64> big_;
+  int n_ = 0;
+};
+
+// Element strides of x, or nullopt when a byte stride is not a multiple of the itemsize.
+std::optional<elem_strides> element_strides(const ndarray& x) {
+  const int nd = x.ndim();
+  std::optional<elem_strides> out(std::in_place, nd);
+  i64* s = out->data();
+  const i64 size = static_cast<i64>(x.itemsize());
+  const auto st = x.strides();
+  for (int d = 0; d < nd; ++d) {
+    if (st[d] % size != 0) return std::nullopt;
+    s[d] = st[d] / size;
+  }
+  return out;
 }
 
 std::optional<blas_layout> matrix_layout(const ndarray& x) {
-  const auto s = element_strides(x);
-  if (!s) return std::nullopt;
   const int nd = x.ndim();
-  return layout_of(x.shape()[nd - 2], x.shape()[nd - 1], (*s)[nd - 2], (*s)[nd - 1]);
+  const i64 size = static_cast<i64>(x.itemsize());
+  const i64 sr = x.strides()[nd - 2], sc = x.strides()[nd - 1];
+  if (sr % size != 0 || sc % size != 0) return std::nullopt;
+  return layout_of(x.shape()[nd - 2], x.shape()[nd - 1], sr / size, sc / size);
 }
 
 // One batch dimension of the product: its length and each operand's element stride (0 where
@@ -196,7 +218,21 @@ struct lt_plan {
   bool usable = false;
 };
 
-bool lt_enabled = true;
+gemm_path path_override = gemm_path::automatic;
+
+// CUPP_LINALG_GEMM (read once): lt (the default), gemmex, kernel (cupp's own kernel for small
+// float32 / float64 products, cuBLASLt above); set_gemm_path overrides it.
+gemm_path configured_path() {
+  if (path_override != gemm_path::automatic) return path_override;
+  static const gemm_path from_env = [] {
+    const char* v = std::getenv("CUPP_LINALG_GEMM");
+    const std::string s = v ? v : "";
+    if (s == "gemmex") return gemm_path::gemmex;
+    if (s == "kernel") return gemm_path::kernel;
+    return gemm_path::lt;
+  }();
+  return from_env;
+}
 
 // The largest power of two (at most 256) dividing every value: the alignment Lt may assume.
 std::uint32_t alignment_of(std::initializer_list<std::uint64_t> values) {
@@ -273,11 +309,19 @@ std::unique_ptr<lt_plan> make_plan(const lt_key& key, const blas_types& t, cubla
 // a few thousand problems, so a program sweeping shapes cannot grow it without bound).
 const lt_plan& plan_for(const lt_key& key, const blas_types& t, cublasLtHandle_t lt) {
   thread_local std::unordered_map<lt_key, std::unique_ptr<lt_plan>, lt_key_hash> plans;
+  // The last problem's plan first: a loop of one product is a comparison, not a hash lookup.
+  thread_local lt_key last_key{};
+  thread_local const lt_plan* last_plan = nullptr;
+  if (last_plan && key == last_key) [[likely]]
+    return *last_plan;
   auto it = plans.find(key);
-  if (it != plans.end()) [[likely]]
-    return *it->second;
-  if (plans.size() >= 4096) plans.clear();
-  return *plans.emplace(key, make_plan(key, t, lt)).first->second;
+  if (it == plans.end()) {
+    if (plans.size() >= 4096) plans.clear();
+    it = plans.emplace(key, make_plan(key, t, lt)).first;
+  }
+  last_key = key;
+  last_plan = it->second.get();
+  return *last_plan;
 }
 
 // c = a @ b through cuBLAS; c is row-major in its last two axes (checked by the caller). Returns
@@ -338,7 +382,7 @@ bool blas_gemm(const ndarray& a0, const ndarray& b0, const ndarray& c, const bla
   // Float types: cuBLASLt with the cached plan (one lookup per call); int8, a batch beyond
   // int32, a broadcast (stride 0) or reversed batch, or a problem Lt has no algorithm for:
   // cublasGemmEx / cublasGemmStridedBatchedEx.
-  if (lt_enabled && t.compute != CUBLAS_COMPUTE_32I && inner.size <= INT32_MAX &&
+  if (configured_path() != gemm_path::gemmex && t.compute != CUBLAS_COMPUTE_32I && inner.size <= INT32_MAX &&
       (inner.size == 1 || (inner.sa > 0 && inner.sb > 0 && inner.sc > 0))) {
     std::uint64_t outer_a = 0, outer_b = 0, outer_c = 0;
     for (const batch_dim& d : dims) {
@@ -393,6 +437,8 @@ const char* device_type(type_id id) {
     case type_id::uint32: return "unsigned int";
     case type_id::int64: return "long long";
     case type_id::uint64: return "unsigned long long";
+    case type_id::float32: return "float";    // CUPP_LINALG_GEMM=kernel's small products
+    case type_id::float64: return "double";
     default: break;
   }
   throw TypeError("linalg: no generic matmul kernel for dtype " + dtype(id).name());
@@ -434,12 +480,13 @@ bool is_blas_float(type_id id) {
 
 }  // namespace
 
-void set_lt_enabled(bool enabled) noexcept { lt_enabled = enabled; }
+void set_gemm_path(gemm_path path) noexcept { path_override = path; }
 
 cupp::detail::routine_program generic_matmul_program(cupp::dtype type) {
   const type_id id = type.id();
   std::string source = std::string("#define CUPP_LINALG_T ") + device_type(id) + "\n";
   if (id == type_id::bool_) source += "#define CUPP_LINALG_BOOL 1\n";
+  else if (id == type_id::float32 || id == type_id::float64) source += std::string("#define CUPP_LINALG_ACC ") + device_type(id) + "\n";
   else source += std::string("#define CUPP_LINALG_ACC ") + (type.itemsize() == 8 ? "unsigned long long" : "unsigned int") + "\n";
   source += "#include <cupp/linalg/matmul_generic.cuh>\n";
   return {.name = "cupp_linalg_matmul_generic",
@@ -460,10 +507,13 @@ void gemm_into(const ndarray& a, const ndarray& b, const ndarray& c) {
   }
   cupp::cuda::DeviceGuard guard(c.device());
   const type_id id = c.dtype().id();
-  const auto cs = element_strides(c);
-  const bool c_row_major = cs && layout_of(c.shape()[nd - 2], c.shape()[nd - 1], (*cs)[nd - 2], (*cs)[nd - 1])
-                                     .value_or(blas_layout{false, 0})
-                                     .row_major;
+  const std::optional<blas_layout> lc = matrix_layout(c);
+  const bool c_row_major = lc && lc->row_major;
+  if (configured_path() == gemm_path::kernel && (id == type_id::float32 || id == type_id::float64) &&
+      c.size() * a.shape()[nd - 1] <= small_gemm_max) {
+    generic_gemm(a, b, c);  // cupp's kernel: one launch, no library call
+    return;
+  }
   if (is_blas_float(id) || id == type_id::int8) {
     if (!c_row_major || id == type_id::int8) {
       // int8: cuBLAS sums into int32, cast down modulo 2^8 (NumPy's wrapping int8 result). Any

@@ -15,7 +15,8 @@
 //     int8, which is NumPy's result bit for bit (its int8 matmul wraps modulo 2^8); operands are
 //     copied into the layout cuBLAS's int8 tensor-core kernels take (k contiguous in both).
 //   - bool and the other integers: an NVRTC kernel (linalg/device/cupp/linalg/matmul_generic.cuh)
-//     with NumPy's wrapping semantics, on any strides.
+//     with NumPy's wrapping semantics, on any strides (and small float products when
+//     CUPP_LINALG_GEMM=kernel, below).
 // No device synchronisation; everything runs on the current stream of c's device.
 #pragma once
 
@@ -28,11 +29,17 @@ namespace cupp::linalg::detail {
 
 void gemm_into(const ndarray& a, const ndarray& b, const ndarray& c);
 
-// For benchmarks (linalg/bench/): false makes the float types take cublasGemmEx instead of the
-// cached cuBLASLt plans, so both can be timed in one process. True by default; not thread-safe.
-void set_lt_enabled(bool enabled) noexcept;
+// Which call a float product takes: cuBLASLt with the cached plans (lt, the default),
+// cublasGemmEx / cublasGemmStridedBatchedEx (gemmex), or, for float32 / float64 products of at
+// most small_gemm_max multiply-adds, the generic kernel below (kernel: one launch of cupp's own,
+// whose host cost is an ordinary launch's; cuBLASLt above that size). The environment's
+// CUPP_LINALG_GEMM (lt, gemmex, kernel; read once) sets it; set_gemm_path overrides it, for the
+// benchmarks (linalg/bench/host_path.cpp times each in one process; not thread-safe).
+enum class gemm_path { automatic, lt, gemmex, kernel };
+void set_gemm_path(gemm_path path) noexcept;
+inline constexpr std::int64_t small_gemm_max = std::int64_t{128} * 128 * 128;
 
-// The generic kernel's program for an integer or bool dtype (for the host compile test).
+// The generic kernel's program for an integer, bool, float32 or float64 dtype (for the host compile test).
 cupp::detail::routine_program generic_matmul_program(cupp::dtype type);
 
 }  // namespace cupp::linalg::detail

@@ -30,6 +30,23 @@ namespace cupp::linalg::detail {
 
 bool lu_uses_batched(i64 batch, i64 m, i64 n) { return batch >= 2 && m == n && n <= batched_lu_max_n; }
 
+lu_path choose_lu_path(i64 batch, i64 m, i64 n, bool force_solver) {
+  const bool can_batch = !force_solver && lu_uses_batched(batch, m, n);
+  const std::string& p = path_choice("CUPP_LINALG_LU");
+  if (p == "batched" && can_batch) return lu_path::batched;
+  if (p == "loop") return lu_path::loop;
+  if (p == "streams") return batch >= 2 ? lu_path::streams : lu_path::loop;
+  if (can_batch && n < lu_streams_min_n) return lu_path::batched;
+  if (batch >= 2 && std::min(m, n) >= lu_streams_min_n) return lu_path::streams;
+  return can_batch ? lu_path::batched : lu_path::loop;
+}
+
+ndarray rowmajor_copy(const ndarray& a, cupp::dtype t) {
+  ndarray w = cupp::empty(a.shape(), t);
+  if (w.size() > 0) w.assign(a);
+  return w;
+}
+
 lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   lu_factors f;
   f.w = w;
@@ -38,16 +55,20 @@ lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   const i64 batch = batch_count(w), k = std::min(m, n);
   std::vector<i64> pshape = batch_shape(w);
   pshape.push_back(k);
-  f.blas = !force_solver && lu_uses_batched(batch, m, n);
+  const lu_path path = choose_lu_path(batch, m, n, force_solver);
+  f.blas = path == lu_path::batched;
+  f.lanes = path == lu_path::streams;
   f.piv = cupp::empty(pshape, f.blas ? cupp::int32 : cupp::int64);
-  f.info = cupp::zeros({std::max<i64>(batch, 1)}, cupp::int32);
-  if (batch == 0 || k == 0) return f;
+  f.info = cupp::empty({std::max<i64>(batch, 1)}, cupp::int32);
+  if (batch == 0 || k == 0) {
+    f.info.fill(0);
+    return f;
+  }
   const int device = w.device();
   const cupp::dtype t = w.dtype();
   const i64 isz = static_cast<i64>(t.itemsize());
   if (f.blas) {
     const blas_binding& blas = blas_on_current_stream(device);
-    solver_on_current_stream(device);
     const ndarray p = pointer_array(w.data(), m * n * isz, batch);
     with_type(t, [&](auto z) {
       check_cublas(getrf_batched<decltype(z)>(blas.cublas, as_int(n, "n"), p.data(), as_int(n, "n"),
@@ -64,15 +85,23 @@ lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   check_cusolver(cusolverDnXgetrf_bufferSize(s.handle, s.params, m, n, ct, w.data(), std::max<i64>(m, 1), ct, &dbytes,
                                              &hbytes),
                  "cusolverDnXgetrf_bufferSize");
-  cupp::cuda::Memory dwork = workspace(dbytes, device);
-  std::vector<char> hwork(hbytes);
+  const int lanes = f.lanes ? lanes_for(batch) : 1;
+  const std::size_t dstep = (dbytes + 255) / 256 * 256;
+  cupp::cuda::Memory dwork = workspace(dstep * static_cast<std::size_t>(lanes), device);
+  std::vector<char> hwork(std::max<std::size_t>(hbytes, 1) * static_cast<std::size_t>(lanes));
   char* a = static_cast<char*>(w.data());
   auto* piv = static_cast<std::int64_t*>(f.piv.data());
   int* info = static_cast<int*>(f.info.data());
-  for (i64 i = 0; i < batch; ++i)
-    check_cusolver(cusolverDnXgetrf(s.handle, s.params, m, n, ct, a + i * m * n * isz, std::max<i64>(m, 1), piv + i * k,
-                                    ct, dwork.ptr(), dbytes, hwork.data(), hbytes, info + i),
+  side_streams side(device, lanes);  // after the workspace: joined before it goes back
+  for (i64 i = 0; i < batch; ++i) {
+    const solver_binding& l = side.lane(i);
+    const std::size_t j = static_cast<std::size_t>(i % side.size());
+    check_cusolver(cusolverDnXgetrf(l.handle, l.params, m, n, ct, a + i * m * n * isz, std::max<i64>(m, 1), piv + i * k,
+                                    ct, static_cast<char*>(dwork.ptr()) + j * dstep, dbytes,
+                                    hwork.data() + j * std::max<std::size_t>(hbytes, 1), hbytes, info + i),
                    "cusolverDnXgetrf");
+  }
+  side.join();
   return f;
 }
 
@@ -98,16 +127,20 @@ void getrs(const lu_factors& f, const ndarray& bw, i64 nrhs, cublasOperation_t o
       throw CudaError("cublas<t>getrsBatched: invalid parameter " + std::to_string(-host_info), host_info);
     return;
   }
-  const solver_binding& s = solver_on_current_stream(device);
   const cudaDataType ct = cuda_type(t);
-  const ndarray info = cupp::empty({1}, cupp::int32);
+  const int lanes = f.lanes ? lanes_for(batch) : 1;
+  const ndarray info = cupp::empty({lanes}, cupp::int32);
   const char* a = static_cast<const char*>(f.w.data());
   char* b = static_cast<char*>(bw.data());
   const auto* piv = static_cast<const std::int64_t*>(f.piv.data());
-  for (i64 i = 0; i < batch; ++i)
-    check_cusolver(cusolverDnXgetrs(s.handle, s.params, op, n, nrhs, ct, a + i * n * n * isz, n, piv + i * n, ct,
-                                    b + i * n * nrhs * isz, n, static_cast<int*>(info.data())),
+  side_streams side(device, lanes);
+  for (i64 i = 0; i < batch; ++i) {
+    const solver_binding& l = side.lane(i);
+    check_cusolver(cusolverDnXgetrs(l.handle, l.params, op, n, nrhs, ct, a + i * n * n * isz, n, piv + i * n, ct,
+                                    b + i * n * nrhs * isz, n, static_cast<int*>(info.data()) + i % side.size()),
                    "cusolverDnXgetrs");
+  }
+  side.join();
 }
 
 // LAPACK's singular condition, which NumPy raises on: some U(i, i) of the packed LU is exactly zero,
@@ -118,10 +151,19 @@ static ndarray singular_without_nan(const lu_factors& f, const ndarray& nan) {
   return cupp::any(cupp::any(f.w.diagonal(0, -2, -1) == 0, {.axis = {-1}}) & ~nan);
 }
 
-// After the solve: raises "Singular matrix", or gives the matrices that held a NaN an all-NaN
-// result (NumPy's NaN spreads through the elimination; cuSOLVER's may stop at it). One read.
-static ndarray finish_solve(const ndarray& x, const ndarray& failed, const ndarray& nan, int core_dims) {
-  const std::vector<bool> flags = read_flags({failed, cupp::any(nan)});
+// After the solve, NumPy's rules with one read in the common case: `suspect` (lu_suspect_flag:
+// some pivot zero or not finite, or some info nonzero; flag_nan: a NaN in the result) is read first. A NaN anywhere in a matrix
+// reaches a pivot of its LU (the elimination carries it into every later Schur complement, and
+// the last pivot row holds it), so a clear flag means no NaN and no zero pivot: x is the result.
+// Otherwise the exact rules run on `a` (the broadcast input, which the factorisation did not
+// touch): "Singular matrix" for an exact zero pivot in a matrix without NaN, and an all-NaN result
+// for each matrix that held a NaN (NumPy's NaN spreads through its elimination; cuSOLVER's may
+// stop at it). One read more there.
+static ndarray finish_solve(const ndarray& x, const lu_factors& f, const ndarray& suspect, const ndarray& a,
+                            cupp::dtype t, int core_dims) {
+  if (read_first_info(suspect) == 0) return x;  // (x's NaN check is in the flag: see solve_impl)
+  const ndarray nan = nan_per_matrix(cupp::astype(a, t));
+  const std::vector<bool> flags = read_flags({singular_without_nan(f, nan), cupp::any(nan)});
   if (flags[0]) throw LinAlgError("Singular matrix");
   if (!flags[1]) return x;
   ndarray m = nan;
@@ -163,12 +205,14 @@ ndarray solve_impl(const ndarray& a, const ndarray& b, bool raise_singular, cons
     x = bw.reshape(xs);
   }
   if (bw.size() == 0) return x;
-  const ndarray w = colmajor_copy(cupp::broadcast_to(a, ashape), t);
-  const ndarray nan = raise_singular ? nan_per_matrix(w) : ndarray{};
+  // w: C-ordered a, i.e. column-major a^T; its LU solves a x = b as (a^T)^T x = b.
+  const ndarray ab = cupp::broadcast_to(a, ashape);
+  const ndarray w = rowmajor_copy(ab, t);
   const lu_factors f = getrf(w, n, n);
-  const ndarray failed = raise_singular ? singular_without_nan(f, nan) : ndarray{};
-  getrs(f, bw, k, CUBLAS_OP_N);
-  if (raise_singular) return finish_solve(x, failed, nan, vector ? 1 : 2);
+  const ndarray suspect = raise_singular ? lu_suspect_flag(f.w, f.info, n) : ndarray{};
+  getrs(f, bw, k, CUBLAS_OP_T);
+  if (raise_singular) flag_nan(bw, suspect);  // a NaN the pivots did not show still takes the exact path
+  if (raise_singular) return finish_solve(x, f, suspect, ab, t, vector ? 1 : 2);
   return x;
 }
 
@@ -176,14 +220,15 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
   require_square(a, "inv");
   const cupp::dtype t = linalg_type({&a});
   const i64 n = a.shape(-1);
-  std::vector<i64> batch = batch_shape(a), shape = batch_shape(a);
+  std::vector<i64> shape = batch_shape(a);
   shape.insert(shape.end(), {n, n});
-  ndarray bw = colmajor_empty(batch, n, n, t);
-  if (bw.size() == 0) return colmajor_view(bw);
-  const ndarray w = colmajor_copy(a, t);
-  const ndarray nan = raise_singular ? nan_per_matrix(w) : ndarray{};
+  // w: C-ordered a = column-major a^T. Its inverse (a^T)^-1 = (a^-1)^T, column-major, is a^-1
+  // read C-ordered: bw holds the result in C order.
+  ndarray bw = cupp::empty(shape, t);
+  if (bw.size() == 0) return bw;
+  const ndarray w = rowmajor_copy(a, t);
   const lu_factors f = getrf(w, n, n);
-  const ndarray failed = raise_singular ? singular_without_nan(f, nan) : ndarray{};
+  const ndarray suspect = raise_singular ? lu_suspect_flag(f.w, f.info, n) : ndarray{};
   if (f.blas) {
     // a stack on cuBLAS's batched LU: getriBatched writes each inverse out of place (column-major)
     const int device = w.device();
@@ -203,8 +248,9 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
     bw.assign(cupp::broadcast_to(cupp::eye(n, std::nullopt, 0, t), shape));  // the identity is its own transpose
     getrs(f, bw, n, CUBLAS_OP_N);
   }
-  if (raise_singular) return finish_solve(colmajor_view(bw), failed, nan, 2);
-  return colmajor_view(bw);
+  if (raise_singular) flag_nan(bw, suspect);
+  if (raise_singular) return finish_solve(bw, f, suspect, a, t, 2);
+  return bw;
 }
 
 // The diagonal of the packed LU (..., k) and the permutation's sign (..., ) as dtype t.
@@ -230,7 +276,7 @@ ndarray det(const ndarray& a) {
   detail::require_square(a, "det");
   const cupp::dtype t = detail::linalg_type({&a});
   const i64 n = a.shape(-1);
-  const detail::lu_factors f = detail::getrf(detail::colmajor_copy(a, t), n, n);
+  const detail::lu_factors f = detail::getrf(detail::rowmajor_copy(a, t), n, n);  // det(a^T) = det(a)
   auto [d, parity] = detail::lu_diagonal_and_parity(f, t);
   return cupp::multiply(cupp::prod(d, {.axis = {-1}}), parity);
 }
@@ -239,7 +285,7 @@ SlogdetResult slogdet(const ndarray& a) {
   detail::require_square(a, "slogdet");
   const cupp::dtype t = detail::linalg_type({&a});
   const i64 n = a.shape(-1);
-  const detail::lu_factors f = detail::getrf(detail::colmajor_copy(a, t), n, n);
+  const detail::lu_factors f = detail::getrf(detail::rowmajor_copy(a, t), n, n);  // det(a^T) = det(a)
   auto [d, parity] = detail::lu_diagonal_and_parity(f, t);
   const ndarray absd = cupp::absolute(d);
   ndarray unit;

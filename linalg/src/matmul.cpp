@@ -146,7 +146,27 @@ ndarray conjugated(const ndarray& x) { return x.dtype().kind() == 'c' ? conjugat
 
 }  // namespace
 
+namespace {
+
+bool is_float_loop(const dtype& t) {
+  const type_id id = t.id();
+  return id == type_id::float16 || id == type_id::bfloat16 || id == type_id::float32 || id == type_id::float64 ||
+         id == type_id::complex64 || id == type_id::complex128;
+}
+
+}  // namespace
+
 ndarray matmul(const ndarray& x1, const ndarray& x2, const matmul_options& options) {
+  // The warm path of a plain 2-D product (one float dtype, no out=, no dtype=): nothing to
+  // promote, cast or broadcast, so straight to the allocation and the library call (issue 24's
+  // host-time target; product() below does the same with the general bookkeeping).
+  if (!x1.is_null() && !x2.is_null() && x1.ndim() == 2 && x2.ndim() == 2 && options.out.is_null() && !options.dtype &&
+      x1.dtype() == x2.dtype() && is_float_loop(x1.dtype()) && x1.shape()[1] == x2.shape()[0]) {
+    const std::int64_t shape[2] = {x1.shape()[0], x2.shape()[1]};
+    const ndarray c = empty(std::span<const std::int64_t>(shape, 2), x1.dtype());
+    linalg::detail::gemm_into(x1, x2, c);
+    return c;
+  }
   const gufunc_names g{"matmul", matmul_signature};
   require_dims(x1, 0, 1, g.name, g.signature);
   require_dims(x2, 1, 1, g.name, g.signature);

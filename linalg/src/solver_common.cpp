@@ -3,15 +3,24 @@
 // column-major work copies, pointer arrays for the batched APIs, workspaces and the info read.
 #include "solver_common.hpp"
 
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
+#include "compiler/launch.hpp"
+#include "cuda/check.hpp"
 #include "cuda/current_stream.hpp"
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/ufunc.hpp"
+#include "linalg_device_headers.hpp"
 
 namespace cupp::linalg::detail {
 
@@ -47,7 +56,223 @@ struct solver_state {
   bool bound = false;
 };
 
+// One lane of side_streams: a non-blocking stream, a cuSOLVER handle and params bound to it, and
+// the event that marks its work for the join.
+struct lane_state {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t done = nullptr;
+  std::unique_ptr<cusolverDnContext, handle_deleter> handle;
+  std::unique_ptr<cusolverDnParams, params_deleter> params;
+  solver_binding binding;
+  lane_state() = default;
+  lane_state(const lane_state&) = delete;
+  lane_state& operator=(const lane_state&) = delete;
+  ~lane_state() {
+    handle.reset();
+    params.reset();
+    if (done) static_cast<void>(cudaEventDestroy(done));
+    if (stream) static_cast<void>(cudaStreamDestroy(stream));
+  }
+};
+
+// The lanes of one (thread, device), grown on demand, and the fork event.
+struct lanes_state {
+  std::vector<std::unique_ptr<lane_state>> lanes;
+  cudaEvent_t fork = nullptr;
+  ~lanes_state() {
+    lanes.clear();
+    if (fork) static_cast<void>(cudaEventDestroy(fork));
+  }
+};
+
+lanes_state& lanes_for_device(int device, int count) {
+  thread_local std::vector<std::unique_ptr<lanes_state>> states;
+  if (device < 0) throw ValueError("linalg: invalid device " + std::to_string(device));
+  if (static_cast<std::size_t>(device) >= states.size()) states.resize(static_cast<std::size_t>(device) + 1);
+  auto& slot = states[static_cast<std::size_t>(device)];
+  if (!slot) {
+    auto s = std::make_unique<lanes_state>();
+    cupp::cuda::detail::check(cudaEventCreateWithFlags(&s->fork, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    slot = std::move(s);
+  }
+  while (static_cast<int>(slot->lanes.size()) < count) {
+    auto l = std::make_unique<lane_state>();
+    cupp::cuda::detail::check(cudaStreamCreateWithFlags(&l->stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    cupp::cuda::detail::check(cudaEventCreateWithFlags(&l->done, cudaEventDisableTiming), "cudaEventCreateWithFlags");
+    cusolverDnHandle_t h = nullptr;
+    check_cusolver(cusolverDnCreate(&h), "cusolverDnCreate");
+    l->handle.reset(h);
+    cusolverDnParams_t p = nullptr;
+    check_cusolver(cusolverDnCreateParams(&p), "cusolverDnCreateParams");
+    l->params.reset(p);
+    check_cusolver(cusolverDnSetStream(h, l->stream), "cusolverDnSetStream");
+    l->binding = {h, p, l->stream};
+    slot->lanes.push_back(std::move(l));
+  }
+  return *slot;
+}
+
+struct path_table {
+  std::mutex mutex;
+  std::map<std::string, std::string> values;
+};
+path_table& paths() {
+  static path_table table;
+  return table;
+}
+
 }  // namespace
+
+side_streams::side_streams(int device, int count) : device_(device), count_(std::max(count, 1)) {
+  if (count_ <= 1) {
+    count_ = 1;
+    return;
+  }
+  lanes_state& s = lanes_for_device(device, count_);
+  state_ = &s;
+  const cudaStream_t main = cupp::cuda::detail::current_stream_handle(device);
+  cupp::cuda::detail::check(cudaEventRecord(s.fork, main), "cudaEventRecord");
+  for (int i = 0; i < count_; ++i)
+    cupp::cuda::detail::check(cudaStreamWaitEvent(s.lanes[static_cast<std::size_t>(i)]->stream, s.fork, 0),
+                              "cudaStreamWaitEvent");
+}
+
+const solver_binding& side_streams::lane(i64 i) const {
+  if (count_ <= 1) return solver_on_current_stream(device_);
+  auto& s = *static_cast<lanes_state*>(state_);
+  return s.lanes[static_cast<std::size_t>(i % count_)]->binding;
+}
+
+void side_streams::join() {
+  if (joined_ || count_ <= 1) {
+    joined_ = true;
+    return;
+  }
+  joined_ = true;
+  auto& s = *static_cast<lanes_state*>(state_);
+  const cudaStream_t main = cupp::cuda::detail::current_stream_handle(device_);
+  for (int i = 0; i < count_; ++i) {
+    lane_state& l = *s.lanes[static_cast<std::size_t>(i)];
+    cupp::cuda::detail::check(cudaEventRecord(l.done, l.stream), "cudaEventRecord");
+    cupp::cuda::detail::check(cudaStreamWaitEvent(main, l.done, 0), "cudaStreamWaitEvent");
+  }
+}
+
+side_streams::~side_streams() {
+  if (joined_ || count_ <= 1) return;
+  try {
+    join();
+  } catch (...) {  // a failed join: wait for the lanes on the host instead
+    auto& s = *static_cast<lanes_state*>(state_);
+    for (int i = 0; i < count_; ++i) static_cast<void>(cudaStreamSynchronize(s.lanes[static_cast<std::size_t>(i)]->stream));
+  }
+}
+
+int lanes_for(i64 count) {
+  static const int configured = [] {
+    const char* v = std::getenv("CUPP_LINALG_STREAMS");
+    if (!v || !*v) return 8;
+    const int n = std::atoi(v);
+    return n < 1 ? 1 : n > 64 ? 64 : n;
+  }();
+  return static_cast<int>(std::min<i64>(std::max<i64>(count, 1), configured));
+}
+
+const std::string& path_choice(const char* variable) {
+  path_table& t = paths();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.values.find(variable);
+  if (it == t.values.end()) {
+    const char* v = std::getenv(variable);
+    std::string value = v ? v : "";
+    if (value == "auto") value.clear();
+    it = t.values.emplace(variable, std::move(value)).first;
+  }
+  return it->second;
+}
+
+void set_path_override(const char* variable, const std::string& value) {
+  path_table& t = paths();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  t.values[variable] = value == "auto" ? std::string() : value;
+}
+
+cupp::detail::routine_program solver_checks_program(cupp::dtype t) {
+  std::string source = std::string("#define CUPP_LINALG_R ") + (real_of(t).id() == type_id::float32 ? "float" : "double") + "\n";
+  if (t.is_complex()) source += "#define CUPP_LINALG_COMPLEX 1\n";
+  source += "#include <cupp/linalg/solver_checks.cuh>\n";
+  return {.name = "cupp_linalg_solver_checks",
+          .source = std::move(source),
+          .kernels = {"cupp_linalg_lu_suspect", "cupp_linalg_info_any", "cupp_linalg_any_nan"},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+
+namespace {
+
+// A zeroed (1,) int32 flag on the current stream of `device`.
+ndarray zero_flag(int device) {
+  ndarray flag = cupp::empty({1}, cupp::int32);
+  cupp::cuda::detail::check(
+      cudaMemsetAsync(flag.data(), 0, sizeof(int), cupp::cuda::detail::current_stream_handle(device)),
+      "cudaMemsetAsync");
+  return flag;
+}
+
+const cupp::detail::kernel_module& checks_module(int device, cupp::dtype t) {
+  return cupp::detail::routine_module(device, {"linalg:solver_checks", static_cast<std::uint64_t>(t.id())},
+                                      [&] { return solver_checks_program(t); });
+}
+
+}  // namespace
+
+ndarray lu_suspect_flag(const ndarray& w, const ndarray& info, i64 n) {
+  const int device = w.device();
+  ndarray flag = zero_flag(device);
+  long long batch = batch_count(w), nn = n;
+  if (batch == 0 || n == 0) return flag;
+  const cupp::detail::kernel_module& module = checks_module(device, w.dtype());
+  const void* pw = w.data();
+  const void* pi = info.data();
+  void* pf = flag.data();
+  void* args[] = {&pw, &pi, &batch, &nn, &pf};
+  cupp::detail::launch_1d(module.function(0), batch * nn, args, device);
+  return flag;
+}
+
+void flag_nan(const ndarray& x, const ndarray& flag) {
+  if (x.size() == 0) return;
+  if (!x.is_c_contiguous()) throw ValueError("linalg: flag_nan needs a C-contiguous array");
+  const int device = x.device();
+  const cupp::detail::kernel_module& module = checks_module(device, x.dtype());
+  const void* px = x.data();
+  long long count = x.size() * (x.dtype().is_complex() ? 2 : 1);
+  void* pf = flag.data();
+  void* args[] = {&px, &count, &pf};
+  cupp::detail::launch_1d(module.function(2), count, args, device);
+}
+
+ndarray info_any_flag(const ndarray& info) {
+  const int device = info.device();
+  ndarray flag = zero_flag(device);
+  long long batch = info.size();
+  if (batch == 0) return flag;
+  const cupp::detail::kernel_module& module = checks_module(device, cupp::float64);
+  const void* pi = info.data();
+  void* pf = flag.data();
+  void* args[] = {&pi, &batch, &pf};
+  cupp::detail::launch_1d(module.function(1), batch, args, device);
+  return flag;
+}
+
+int read_first_info(const ndarray& info) {
+  int v = 0;
+  const cudaStream_t stream = cupp::cuda::detail::current_stream_handle(info.device());
+  cupp::cuda::detail::check(cudaMemcpyAsync(&v, info.data(), sizeof(int), cudaMemcpyDeviceToHost, stream),
+                            "cudaMemcpyAsync");
+  cupp::cuda::detail::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  return v;
+}
 
 void check_cusolver(cusolverStatus_t status, const char* call) {
   if (status == CUSOLVER_STATUS_SUCCESS) [[likely]]
@@ -154,8 +379,10 @@ ndarray colmajor_copy(const ndarray& a, cupp::dtype t) {
 }
 
 ndarray pointer_array(const void* base, i64 stride_bytes, i64 count) {
+  // One arange kernel (exact int64 steps from the first two values).
   const i64 b = static_cast<i64>(reinterpret_cast<std::uintptr_t>(base));
-  return cupp::arange(count, cupp::int64) * stride_bytes + b;
+  if (count <= 0 || stride_bytes <= 0) return cupp::arange(count, cupp::int64) * stride_bytes + b;
+  return cupp::arange(b, b + count * stride_bytes, stride_bytes, cupp::int64);
 }
 
 cupp::cuda::Memory workspace(std::size_t bytes, int device) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/launch.hpp"
 #include "cupp/cuda/memory.hpp"
 #include "cupp/dtype.hpp"
 #include "cupp/ndarray.hpp"
@@ -31,6 +32,43 @@ struct solver_binding {
 };
 // The calling thread's cuSOLVER handle on `device` (which must be current), on its current stream.
 const solver_binding& solver_on_current_stream(int device);
+
+// Side streams for loops of one-matrix cuSOLVER calls that do not synchronise the host (Xgetrf,
+// Xgetrs, Xpotrf, ...): `count` lanes, each a cuSOLVER handle on its own non-blocking stream of
+// `device` (kept per (thread, device), created on first use). Construction forks: every lane
+// waits for the work queued so far on the device's current stream. join() (and the destructor,
+// so an exception cannot leave the lanes running while their memory goes back to the pool) makes
+// the current stream wait for every lane. Allocate what the lanes use on the current stream
+// before forking and let it go after the join (declare the Memory before the side_streams).
+class side_streams {
+ public:
+  side_streams(int device, int count);
+  ~side_streams();
+  side_streams(const side_streams&) = delete;
+  side_streams& operator=(const side_streams&) = delete;
+  int size() const noexcept { return count_; }
+  // Lane i % size(): its handle, params and stream.
+  const solver_binding& lane(i64 i) const;
+  void join();
+
+ private:
+  int device_ = 0, count_ = 0;
+  bool joined_ = false;
+  void* state_ = nullptr;
+};
+
+// How many lanes a loop of `count` one-matrix calls takes: min(count, CUPP_LINALG_STREAMS) (read
+// once; default 8; 1 turns the side streams off).
+int lanes_for(i64 count);
+
+// A linalg path chosen by an environment variable (read once): CUPP_LINALG_LU (auto, batched,
+// loop, streams), CUPP_LINALG_SVD (auto, gesvd, gesvdj, gesvdp, jacobi); "auto" (or unset) gives
+// an empty string. For benchmarks, set_path_override(name, value) replaces it (not thread-safe).
+const std::string& path_choice(const char* variable);
+void set_path_override(const char* variable, const std::string& value);
+
+// How many matrices the calling thread's Xgesvdp SVDs handed to Xgesvd (svd.cpp; for the bench).
+std::int64_t& gesvdp_redone();
 
 // Throws cupp::CudaError "<call> failed: CUSOLVER_STATUS_..." unless success (ALLOC_FAILED: OutOfMemoryError).
 void check_cusolver(cusolverStatus_t status, const char* call);
@@ -62,6 +100,17 @@ ndarray pointer_array(const void* base, i64 stride_bytes, i64 count);
 // A workspace from cupp's pool on the current stream of `device` (zero bytes: a null block).
 cupp::cuda::Memory workspace(std::size_t bytes, int device);
 
+// Reads info[0] (an int32 device array) in one 4-byte transfer (one synchronisation).
+int read_first_info(const ndarray& info);
+// One-launch checks (linalg/device/cupp/linalg/solver_checks.cuh), each a (1,) int32 device flag
+// (no read): lu_suspect_flag for packed n x n LU factors w (..., n, n) with info (batch,): some
+// pivot zero or not finite, or some info nonzero; info_any_flag: some info nonzero.
+ndarray lu_suspect_flag(const ndarray& w, const ndarray& info, i64 n);
+ndarray info_any_flag(const ndarray& info);
+// Sets `flag` (one of the above) when the C-contiguous x holds a NaN.
+void flag_nan(const ndarray& x, const ndarray& flag);
+// The program of those checks for dtype t (for the host compile test).
+cupp::detail::routine_program solver_checks_program(cupp::dtype t);
 // Reads several 0-d bool device arrays in one transfer (one synchronisation).
 std::vector<bool> read_flags(std::initializer_list<ndarray> flags);
 // Per matrix of w (..., r, c): whether it holds a NaN (a bool array of the batch shape, no read).

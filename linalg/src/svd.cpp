@@ -2,8 +2,10 @@
 // matrices up to 32x32 go to cuSOLVER's gesvdjBatched (one launch for the batch); matrices above
 // 32x32 whose working set fits one block's shared memory (float64 up to ~118x118) to cupp's own
 // one-sided Jacobi kernel (linalg/device/cupp/linalg/jacobi_svd.cuh, one launch for the stack);
-// others to the 64-bit Xgesvd per matrix, on a column-major copy of a when M >= N and of a^T otherwise (Xgesvd
-// needs M >= N; the factors of a^T are read back transposed). hermitian=True goes through eigh as
+// others matrix after matrix (svd_loop: Xgesvd, or Xgesvdp for stacks of large matrices, or
+// gesvdj on side streams; CUPP_LINALG_SVD=gesvd|gesvdj|gesvdp|jacobi overrides the choice), on a
+// column-major copy of a when M >= N and of a^T otherwise (the factors of a^T are read back
+// transposed). hermitian=True goes through eigh as
 // NumPy's does. NaN input and non-convergence raise "SVD did not converge" (one read per call).
 #include <algorithm>
 #include <cmath>
@@ -135,6 +137,7 @@ jacobi_form jacobi_choice(i64 count, i64 m, i64 n, bool uv, cupp::dtype t, int d
   if (M <= 4096 && jacobi_shared_bytes(M, N, uv, t) <= static_cast<std::size_t>(shared_limit(device)))
     return jacobi_form::shared;
   if (count < 2 || M > jacobi_global_max) return jacobi_form::none;
+  if (path_choice("CUPP_LINALG_SVD") == "jacobi") return jacobi_form::global;
   const double e = static_cast<double>(t.itemsize());
   const double sweep_s = 2.0 * double(N) * double(N) * double(M + (uv ? N : 0)) * e / 50e9;
   const double waves = std::ceil(double(count) / double(std::max(sm_count(device), 1)));
@@ -213,47 +216,193 @@ SVDResult svd_jacobi(const ndarray& a, cupp::dtype t, bool full, bool uv, jacobi
   return {colmajor_view(Qw), S, t.is_complex() ? cupp::conjugate(Pw) : Pw};
 }
 
-SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv) {
+enum class loop_method { gesvd, gesvdj, gesvdp };
+
+}  // namespace
+
+std::int64_t& gesvdp_redone() {
+  thread_local std::int64_t count = 0;
+  return count;
+}
+
+namespace {
+
+// cusolverDnXgesvdp's result for one matrix is kept when its h_err_sigma (the perturbation the
+// polar decomposition added for an ill-conditioned or rank-deficient matrix) is at most this many
+// ulps of the largest singular value; else that matrix is factored again by Xgesvd.
+inline constexpr double gesvdp_err_ulps = 64.0;
+
+// Matrix after matrix (Xgesvd, gesvdj on side streams, or Xgesvdp, which reads its error estimate
+// back per call), on a column-major copy of a when M >= N and of a^T otherwise (the factors of
+// a^T are read back transposed).
+SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_method method) {
   const std::vector<i64> batch = batch_shape(a);
   const i64 m0 = a.shape(-2), n0 = a.shape(-1), count = batch_count(a);
-  const bool tall = m0 >= n0;  // Xgesvd factors M >= N: a itself, else a^T
+  const bool tall = m0 >= n0;  // the factors are of M >= N: a itself, else a^T
   const i64 m = tall ? m0 : n0, n = tall ? n0 : m0, k = n;
-  ndarray w;
-  if (tall) {
-    w = colmajor_copy(a, t);
-  } else {
-    w = cupp::empty(a.shape(), t);
-    w.assign(a);  // row-major a = column-major a^T (m x n, m > n)
-  }
+  auto work_copy = [&](const ndarray& x) {
+    if (tall) return colmajor_copy(x, t);
+    ndarray w = cupp::empty(x.shape(), t);
+    w.assign(x);  // row-major x = column-major x^T (m x n, m > n)
+    return w;
+  };
+  ndarray w = work_copy(a);
   const ndarray nan = cupp::any(cupp::isnan(w));
   ndarray S = cupp::empty(with_tail(batch, {k}), real_of(t));
   const i64 ucols = full ? m : k;
+  // Xgesvd writes V^H (n x n); gesvdj and Xgesvdp write V (n x k; k = n here).
   ndarray Uw = colmajor_empty(batch, m, uv ? ucols : 0, t), VTw = colmajor_empty(batch, n, uv ? n : 0, t);
   ndarray info = cupp::zeros({count}, cupp::int32);
   const int device = w.device();
   const solver_binding& s = solver_on_current_stream(device);
   const cudaDataType ct = cuda_type(t), crt = cuda_type(real_of(t));
-  const signed char jobu = uv ? (full ? 'A' : 'S') : 'N', jobvt = uv ? 'A' : 'N';
-  std::size_t dbytes = 0, hbytes = 0;
-  check_cusolver(cusolverDnXgesvd_bufferSize(s.handle, s.params, jobu, jobvt, m, n, ct, w.data(), m, crt, S.data(), ct,
-                                             uv ? Uw.data() : nullptr, m, ct, uv ? VTw.data() : nullptr, n, ct, &dbytes,
-                                             &hbytes),
-                 "cusolverDnXgesvd_bufferSize");
-  cupp::cuda::Memory dwork = workspace(dbytes, device);
-  std::vector<char> hwork(hbytes);
   const i64 isz = static_cast<i64>(t.itemsize()), rsz = static_cast<i64>(real_of(t).itemsize());
-  for (i64 i = 0; i < count; ++i)
-    check_cusolver(cusolverDnXgesvd(s.handle, s.params, jobu, jobvt, m, n, ct, static_cast<char*>(w.data()) + i * m * n * isz,
-                                    m, crt, static_cast<char*>(S.data()) + i * k * rsz, ct,
-                                    uv ? static_cast<char*>(Uw.data()) + i * m * ucols * isz : nullptr, m, ct,
-                                    uv ? static_cast<char*>(VTw.data()) + i * n * n * isz : nullptr, n, ct, dwork.ptr(),
-                                    dbytes, hwork.data(), hbytes, static_cast<int*>(info.data()) + i),
+  auto w_at = [&](i64 i) { return static_cast<char*>(w.data()) + i * m * n * isz; };
+  auto s_at = [&](i64 i) { return static_cast<char*>(S.data()) + i * k * rsz; };
+  auto u_at = [&](i64 i) { return uv ? static_cast<char*>(Uw.data()) + i * m * ucols * isz : nullptr; };
+  auto v_at = [&](i64 i) { return uv ? static_cast<char*>(VTw.data()) + i * n * n * isz : nullptr; };
+  const signed char jobu = uv ? (full ? 'A' : 'S') : 'N', jobvt = uv ? 'A' : 'N';
+  auto gesvd_one = [&](const solver_binding& l, i64 i, void* dwork, std::size_t dbytes, void* hwork, std::size_t hbytes) {
+    check_cusolver(cusolverDnXgesvd(l.handle, l.params, jobu, jobvt, m, n, ct, w_at(i), m, crt, s_at(i), ct, u_at(i), m,
+                                    ct, v_at(i), n, ct, dwork, dbytes, hwork, hbytes, static_cast<int*>(info.data()) + i),
                    "cusolverDnXgesvd");
+  };
+  auto gesvd_sizes = [&](std::size_t& dbytes, std::size_t& hbytes) {
+    check_cusolver(cusolverDnXgesvd_bufferSize(s.handle, s.params, jobu, jobvt, m, n, ct, w.data(), m, crt, S.data(), ct,
+                                               uv ? Uw.data() : nullptr, m, ct, uv ? VTw.data() : nullptr, n, ct, &dbytes,
+                                               &hbytes),
+                   "cusolverDnXgesvd_bufferSize");
+  };
+  bool v_not_vh = false;  // VTw holds V (gesvdj, Xgesvdp) rather than V^H (Xgesvd)
+  if (method == loop_method::gesvd) {
+    std::size_t dbytes = 0, hbytes = 0;
+    gesvd_sizes(dbytes, hbytes);
+    cupp::cuda::Memory dwork = workspace(dbytes, device);
+    std::vector<char> hwork(hbytes);
+    for (i64 i = 0; i < count; ++i) gesvd_one(s, i, dwork.ptr(), dbytes, hwork.data(), hbytes);
+  } else if (method == loop_method::gesvdj) {
+    // gesvdj per matrix (PyTorch's path above 32x32), on side streams, one gesvdjInfo per lane.
+    v_not_vh = true;
+    const cusolverEigMode_t jobz = uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    const int econ = full ? 0 : 1;
+    const int lanes = lanes_for(count);
+    std::vector<std::unique_ptr<gesvdjInfo, gesvdj_deleter>> params;
+    for (int j = 0; j < lanes; ++j) {
+      gesvdjInfo_t raw = nullptr;
+      check_cusolver(cusolverDnCreateGesvdjInfo(&raw), "cusolverDnCreateGesvdjInfo");
+      params.emplace_back(raw);
+    }
+    // U m x ucols and V n x n (k = n) as Xgesvd's; without vectors cuSOLVER still wants ld >= 1.
+    const int ldu = static_cast<int>(m), ldv = static_cast<int>(n);
+    with_type(t, [&](auto z) {
+      using T = decltype(z);
+      int lwork = 0;
+      check_cusolver(gesvdj_buffer<T>(s.handle, jobz, econ, int(m), int(n), w.data(), int(m), S.data(), u_at(0), ldu,
+                                      v_at(0), ldv, &lwork, params[0].get()),
+                     "cusolverDn<t>gesvdj_bufferSize");
+      const std::size_t step = (static_cast<std::size_t>(lwork) * sizeof(T) + 255) / 256 * 256;
+      cupp::cuda::Memory work = workspace(step * static_cast<std::size_t>(lanes), device);
+      side_streams side(device, lanes);  // after the workspace: joined before it goes back
+      for (i64 i = 0; i < count; ++i) {
+        const std::size_t j = static_cast<std::size_t>(i % side.size());
+        check_cusolver(gesvdj<T>(side.lane(i).handle, jobz, econ, int(m), int(n), w_at(i), int(m), s_at(i), u_at(i), ldu,
+                                 v_at(i), ldv, static_cast<char*>(work.ptr()) + j * step, lwork,
+                                 static_cast<int*>(info.data()) + i, params[j].get()),
+                       "cusolverDn<t>gesvdj");
+      }
+      side.join();
+      return 0;
+    });
+  } else {
+    // Xgesvdp: polar decomposition + Xsyevd; one host read per call (its error estimate). A
+    // matrix whose estimate is large is factored again by Xgesvd from a fresh copy.
+    v_not_vh = true;
+    const cusolverEigMode_t jobz = uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    const int econ = full ? 0 : 1;
+    std::size_t dbytes = 0, hbytes = 0;
+    check_cusolver(cusolverDnXgesvdp_bufferSize(s.handle, s.params, jobz, econ, m, n, ct, w.data(), m, crt, S.data(), ct,
+                                                uv ? Uw.data() : nullptr, m, ct, uv ? VTw.data() : nullptr, n, ct, &dbytes,
+                                                &hbytes),
+                   "cusolverDnXgesvdp_bufferSize");
+    cupp::cuda::Memory dwork = workspace(dbytes, device);
+    std::vector<char> hwork(hbytes);
+    const double eps = real_of(t).id() == type_id::float32 ? static_cast<double>(std::numeric_limits<float>::epsilon())
+                                                           : std::numeric_limits<double>::epsilon();
+    std::vector<i64> redo;
+    for (i64 i = 0; i < count; ++i) {
+      double err = 0;
+      check_cusolver(cusolverDnXgesvdp(s.handle, s.params, jobz, econ, m, n, ct, w_at(i), m, crt, s_at(i), ct, u_at(i), m,
+                                       ct, v_at(i), n, ct, dwork.ptr(), dbytes, hwork.data(), hbytes,
+                                       static_cast<int*>(info.data()) + i, &err),
+                     "cusolverDnXgesvdp");
+      // Its info, largest and smallest singular values (the call has synchronised already).
+      int inf = 0;
+      double first = 0, last = 0;
+      float ff = 0, fl = 0;
+      const bool single = real_of(t).id() == type_id::float32;
+      const std::size_t rs = single ? sizeof ff : sizeof first;
+      cupp::cuda::detail::check(cudaMemcpyAsync(single ? static_cast<void*>(&ff) : static_cast<void*>(&first), s_at(i), rs,
+                                                cudaMemcpyDeviceToHost, s.stream),
+                                "cudaMemcpyAsync");
+      cupp::cuda::detail::check(cudaMemcpyAsync(single ? static_cast<void*>(&fl) : static_cast<void*>(&last),
+                                                s_at(i) + (k - 1) * rsz, rs, cudaMemcpyDeviceToHost, s.stream),
+                                "cudaMemcpyAsync");
+      cupp::cuda::detail::check(cudaMemcpyAsync(&inf, static_cast<int*>(info.data()) + i, sizeof inf,
+                                                cudaMemcpyDeviceToHost, s.stream),
+                                "cudaMemcpyAsync");
+      cupp::cuda::detail::check(cudaStreamSynchronize(s.stream), "cudaStreamSynchronize");
+      if (single) {
+        first = ff;
+        last = fl;
+      }
+      // Kept when it succeeded, its perturbation is small and the matrix is numerically of full
+      // rank (the polar factor of a rank-deficient matrix need not be unitary, cuSOLVER warns).
+      const double scale = eps * static_cast<double>(m) * first;
+      if (!(inf == 0 && err <= gesvdp_err_ulps * scale && last > scale)) redo.push_back(i);
+    }
+    gesvdp_redone() += static_cast<std::int64_t>(redo.size());
+    if (!redo.empty()) {
+      // Xgesvd writes V^H: convert those matrices' V^H to V afterwards (V = (V^H)^H); its info
+      // replaces Xgesvdp's.
+      const ndarray fresh = work_copy(a);
+      cupp::cuda::detail::check(cudaMemcpyAsync(w.data(), fresh.data(), static_cast<std::size_t>(w.nbytes()),
+                                                cudaMemcpyDeviceToDevice, s.stream),
+                                "cudaMemcpyAsync");
+      std::size_t gd = 0, gh = 0;
+      gesvd_sizes(gd, gh);
+      cupp::cuda::Memory gwork = workspace(gd, device);
+      std::vector<char> ghost(gh);
+      const ndarray vflat = VTw.reshape({count, n, n});
+      for (i64 i : redo) {
+        gesvd_one(s, i, gwork.ptr(), gd, ghost.data(), gh);
+        if (uv) {
+          const ndarray vi = vflat(i);
+          const ndarray v = vi.swapaxes(-1, -2);
+          vi.assign(cupp::ascontiguousarray(t.is_complex() ? cupp::conjugate(v) : v));
+        }
+      }
+    }
+  }
   raise_if(info_failed(info) | nan, "SVD did not converge");
   if (!uv) return {{}, S, {}};
-  if (tall) return {colmajor_view(Uw), S, colmajor_view(VTw)};
-  // a^T = U' S V'^H: a = conj(V') S U'^T; VTw read row-major is conj(V'), Uw read row-major is U'^T.
-  return {VTw, S, Uw};
+  // VTw is column-major V^H (Xgesvd) or V (gesvdj, Xgesvdp). Tall: Vh = colmajor_view(VTw), or
+  // V^H = conj(V^T) = conj(VTw read row-major). Wide (a^T = U' S V'^H, so a = conj(V') S U'^T):
+  // U = conj(V') (VTw read row-major for Xgesvd, conj(colmajor_view(VTw)) for the others) and
+  // Vh = U'^T, which is Uw read row-major.
+  const auto conj_if = [&](const ndarray& x) { return t.is_complex() ? cupp::conjugate(x) : x; };
+  if (tall) return {colmajor_view(Uw), S, v_not_vh ? conj_if(VTw) : colmajor_view(VTw)};
+  return {v_not_vh ? conj_if(colmajor_view(VTw)) : VTw, S, Uw};
+}
+
+// The loop method: CUPP_LINALG_SVD if it names one, else Xgesvdp for stacks of large matrices
+// (one of gesvdj's 28 ms, Xgesvd's 48 ms per 512x512 float64 matrix on the H200; Xgesvdp's
+// time is what linalg/bench/host_path.cpp's solver section compares), Xgesvd otherwise.
+loop_method loop_method_for(i64 count, i64 m, i64 n) {
+  const std::string& p = path_choice("CUPP_LINALG_SVD");
+  if (p == "gesvd") return loop_method::gesvd;
+  if (p == "gesvdj") return loop_method::gesvdj;
+  if (p == "gesvdp") return loop_method::gesvdp;
+  return count >= 2 && std::min(m, n) >= 256 ? loop_method::gesvdp : loop_method::gesvd;
 }
 
 }  // namespace
@@ -282,9 +431,11 @@ SVDResult svd_impl(const ndarray& a, const svd_options& o) {
   const i64 m = a.shape(-2), n = a.shape(-1);
   if (batch_count(a) >= 2 && m <= gesvdj_batched_max && n <= gesvdj_batched_max)
     return svd_batched_small(a, t, o.full_matrices, o.compute_uv);
-  const jacobi_form form = jacobi_choice(batch_count(a), m, n, o.compute_uv, t, a.device());
+  const std::string& p = path_choice("CUPP_LINALG_SVD");
+  const bool forced_loop = p == "gesvd" || p == "gesvdj" || p == "gesvdp";
+  const jacobi_form form = forced_loop ? jacobi_form::none : jacobi_choice(batch_count(a), m, n, o.compute_uv, t, a.device());
   if (form != jacobi_form::none) return svd_jacobi(a, t, o.full_matrices, o.compute_uv, form);
-  return svd_loop(a, t, o.full_matrices, o.compute_uv);
+  return svd_loop(a, t, o.full_matrices, o.compute_uv, loop_method_for(batch_count(a), m, n));
 }
 
 double eps_of(cupp::dtype t) {

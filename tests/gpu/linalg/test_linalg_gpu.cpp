@@ -7,6 +7,7 @@
 // through cupp eval.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -20,6 +21,7 @@
 #include "cupp/manipulation.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/ufunc.hpp"
+#include "gemm.hpp"
 #include "gpu_support.hpp"
 
 namespace cupp {
@@ -89,6 +91,37 @@ TEST(LinalgGpu, MatmulEveryFloatDtypeMatchesTheHost) {
     const ndarray c = matmul(device(a, {batch, n, k}, t), device(b, {batch, k, m}, t));
     expect_close(c, want, scale, t, k, "matmul " + t.name());
   }
+}
+
+// Every gemm path (cuBLASLt, cublasGemmEx, cupp's small-product kernel of CUPP_LINALG_GEMM=kernel)
+// gives the host's product: the 2-D fast path, a batch, a transposed operand, out=, and a product
+// above the kernel's size (cuBLASLt then).
+TEST(LinalgGpu, EveryGemmPathMatchesTheHost) {
+  CUPP_REQUIRE_GPU();
+  using linalg::detail::gemm_path;
+  for (gemm_path path : {gemm_path::lt, gemm_path::gemmex, gemm_path::kernel}) {
+    linalg::detail::set_gemm_path(path);
+    const std::string name = path == gemm_path::lt ? "lt" : path == gemm_path::gemmex ? "gemmex" : "kernel";
+    for (dtype t : {dtype(float32), dtype(float64)}) {
+      for (const auto& [batch, n, k, m] : std::vector<std::array<i64, 4>>{{1, 64, 64, 64}, {1, 5, 33, 7}, {3, 17, 9, 12},
+                                                                          {1, 200, 130, 90}}) {
+        const auto a = values(batch * n * k, 3), b = values(batch * k * m, 4);
+        std::vector<double> want, scale;
+        host_matmul(a, b, batch, n, k, m, want, scale);
+        const ndarray x = batch == 1 ? device(a, {n, k}, t) : device(a, {batch, n, k}, t);
+        const ndarray y = batch == 1 ? device(b, {k, m}, t) : device(b, {batch, k, m}, t);
+        const std::string what = name + " " + t.name() + " " + std::to_string(n) + "x" + std::to_string(k) + "x" +
+                                 std::to_string(m);
+        expect_close(matmul(x, y), want, scale, t, k, what);
+        // the same product with a transposed (F-ordered) first operand and into out=
+        const ndarray xt = ascontiguousarray(x.swapaxes(-1, -2)).swapaxes(-1, -2);
+        const ndarray c = batch == 1 ? empty({n, m}, t) : empty({batch, n, m}, t);
+        matmul(xt, y, {.out = c});
+        expect_close(c, want, scale, t, k, what + " (F-ordered a, out=)");
+      }
+    }
+  }
+  linalg::detail::set_gemm_path(gemm_path::automatic);
 }
 
 TEST(LinalgGpu, ComplexMatmulMatchesTheHost) {

@@ -20,6 +20,7 @@
 #include "cupp/reductions.hpp"
 #include "cupp/ufunc.hpp"
 #include "gpu_support.hpp"
+#include "solver_common.hpp"
 
 namespace cupp {
 namespace {
@@ -494,6 +495,130 @@ TEST(LinalgSolversGpu, ScipyLuAndTriangular) {
     EXPECT_LE(max_abs(matmul(up(0), la::solve_triangular(a(0), b(0, slice(), 0))) - b(0, slice(), 0)), tol(t, 7) * 10);
   }
   expect_linalg_error([] { la::solve_triangular(zeros({3, 3}), ones({3})); }, "singular matrix: resolution failed at diagonal 0");
+}
+
+// Sets one of linalg's path variables (solver_common.hpp) for a scope, back to auto after.
+struct path_scope {
+  const char* name;
+  path_scope(const char* variable, const char* value) : name(variable) { la::detail::set_path_override(variable, value); }
+  ~path_scope() { la::detail::set_path_override(name, "auto"); }
+};
+
+// Every LU path (cuBLAS's batched LU, Xgetrf matrix after matrix, Xgetrf on side streams) gives
+// solve's and inv's results, raises "Singular matrix" for a zero matrix in a stack, and gives an
+// all-NaN result for the matrix of a stack that holds a NaN while the others are solved.
+TEST(LinalgSolversGpu, LuPathsAgree) {
+  CUPP_REQUIRE_GPU();
+  for (const char* path : {"auto", "batched", "loop", "streams"}) {
+    const path_scope scope("CUPP_LINALG_LU", path);
+    for (dtype t : kTypes)
+      for (const std::vector<i64>& s : std::vector<std::vector<i64>>{{5, 9, 9}, {3, 70, 70}, {3, 300, 300}}) {
+        const i64 n = s.back();
+        const ndarray a = well(s, t, 61);
+        const ndarray b = random({s[0], n, 2}, t, 62);
+        EXPECT_LE(max_abs(matmul(a, la::solve(a, b)) - b), tol(t, n)) << path << " " << t.name() << " n=" << n;
+        EXPECT_LE(max_abs(matmul(a, la::inv(a)) - eye_like(n, t)), tol(t, n)) << path << " " << t.name() << " n=" << n;
+        EXPECT_LE(max_abs(la::det(a) / la::det(astype(a, t.is_complex() ? complex128 : float64)) - 1.0),
+                  t == float32 || t == complex64 ? 1e-2 : 1e-9)
+            << path << " " << t.name() << " n=" << n;
+      }
+    for (i64 n : {9, 300}) {
+      ndarray z = well({3, n, n}, float64, 63);
+      z(1) = zeros({n, n});
+      expect_linalg_error([&] { la::solve(z, random({3, n, 1}, float64, 1)); }, "Singular matrix");
+      expect_linalg_error([&] { la::inv(z); }, "Singular matrix");
+      ndarray w = well({3, n, n}, float64, 64);
+      w(2, 1, 0) = std::numeric_limits<double>::quiet_NaN();
+      const ndarray b = random({3, n, 1}, float64, 65);
+      const ndarray x = la::solve(w, b);
+      EXPECT_TRUE(all(isnan(x(2))).item<bool>()) << path << " n=" << n;
+      EXPECT_FALSE(any(isnan(x(slice(0, 2)))).item<bool>()) << path << " n=" << n;
+      EXPECT_LE(max_abs(matmul(w(slice(0, 2)), x(slice(0, 2))) - b(slice(0, 2))), tol(float64, n)) << path;
+      const ndarray wi = la::inv(w);
+      EXPECT_TRUE(all(isnan(wi(2))).item<bool>()) << path << " n=" << n;
+      EXPECT_FALSE(any(isnan(wi(0))).item<bool>()) << path << " n=" << n;
+      // an infinite pivot is not NaN: no error, no NaN substitution (NumPy's inf arithmetic)
+      EXPECT_NO_THROW(la::solve(well({2, n, n}, float64, 66), b(slice(0, 2)))) << path;
+    }
+  }
+}
+
+// Cholesky stacks on every path (potrfBatched up to 128, Xpotrf on side streams above; both
+// triangles), a failing matrix in a stack, and a NaN one (no error, all NaN) beside good ones.
+TEST(LinalgSolversGpu, CholeskyStacksAndFlags) {
+  CUPP_REQUIRE_GPU();
+  for (dtype t : kTypes)
+    for (const std::vector<i64>& s : std::vector<std::vector<i64>>{{4, 12, 12}, {3, 200, 200}}) {
+      const i64 n = s.back();
+      const ndarray a = hpd(s, t, 71);
+      const ndarray L = la::cholesky(a), U = la::cholesky(a, {.upper = true});
+      EXPECT_LE(max_abs(matmul(L, H(L)) - a), tol(t, n) * n) << t.name() << " n=" << n;
+      EXPECT_LE(max_abs(matmul(H(U), U) - a), tol(t, n) * n) << t.name() << " n=" << n;
+      EXPECT_EQ(max_abs(triu(L, 1)), 0.0);
+      EXPECT_EQ(max_abs(tril(U, -1)), 0.0);
+      // the triangle not read may hold anything
+      const ndarray lower_only = tril(a) + triu(full(a.shape(), 7.0, t), 1);
+      EXPECT_LE(max_abs(la::cholesky(lower_only) - L), tol(t, n) * n) << t.name();
+      const ndarray upper_only = triu(a) + tril(full(a.shape(), 7.0, t), -1);
+      EXPECT_LE(max_abs(la::cholesky(upper_only, {.upper = true}) - U), tol(t, n) * n) << t.name();
+      auto cf = la::cho_factor(a, {.lower = true});
+      EXPECT_LE(max_abs(tril(cf.c) - L), tol(t, n) * n) << t.name();
+      auto cu = la::cho_factor(a);
+      EXPECT_LE(max_abs(triu(cu.c) - U), tol(t, n) * n) << t.name();
+    }
+  for (i64 n : {12, 200}) {
+    ndarray bad = hpd({3, n, n}, float64, 72);
+    bad(1) = -eye_like(n, float64);
+    expect_linalg_error([&] { la::cholesky(bad); }, "Matrix is not positive definite");
+    expect_linalg_error([&] { la::cholesky(bad, {.upper = true}); }, "Matrix is not positive definite");
+    try {
+      la::cho_factor(bad);
+      ADD_FAILURE() << "cho_factor: no LinAlgError";
+    } catch (const LinAlgError& e) {
+      EXPECT_NE(std::string(e.what()).find("1-th leading minor"), std::string::npos) << e.what();
+    }
+    ndarray with_nan = hpd({3, n, n}, float64, 73);
+    with_nan(0, n - 1, 0) = std::numeric_limits<double>::quiet_NaN();  // lower triangle: read by cholesky(a)
+    const ndarray Ln = la::cholesky(with_nan);
+    EXPECT_TRUE(all(isnan(Ln(0)) | (triu(ones({n, n}), 1) != 0)).item<bool>()) << n;
+    EXPECT_FALSE(any(isnan(Ln(slice(1, 3)))).item<bool>()) << n;
+    // upper=True reads the other triangle: no NaN there, an ordinary factor
+    const ndarray Un = la::cholesky(with_nan, {.upper = true});
+    EXPECT_FALSE(any(isnan(Un)).item<bool>()) << n;
+    EXPECT_NO_THROW(la::cho_factor(with_nan, {.lower = true}));
+  }
+}
+
+// Each loop method of the SVD (Xgesvd, gesvdj on side streams, Xgesvdp with its Xgesvd
+// fallback) on tall and wide stacks, full and reduced, and on a rank-deficient stack.
+TEST(LinalgSolversGpu, SvdLoopMethods) {
+  CUPP_REQUIRE_GPU();
+  for (const char* method : {"gesvd", "gesvdj", "gesvdp"}) {
+    const path_scope scope("CUPP_LINALG_SVD", method);
+    for (dtype t : kTypes)
+      for (const std::vector<i64>& s : std::vector<std::vector<i64>>{{2, 50, 40}, {2, 40, 50}, {45, 45}})
+        for (bool full : {true, false}) {
+          const i64 m = s[s.size() - 2], n = s.back(), k = std::min(m, n);
+          const ndarray a = random(s, t, 81);
+          auto [U, S, Vh] = la::svd(a, {.full_matrices = full});
+          EXPECT_EQ(U.shape(-1), full ? m : k);
+          EXPECT_EQ(Vh.shape(-2), full ? n : k);
+          const ndarray Uk = U(ellipsis, slice(), slice(0, k)), Vk = Vh(ellipsis, slice(0, k), slice());
+          EXPECT_LE(max_abs(matmul(Uk * astype(S, t).expand_dims(-2), Vk) - a), tol(t, m + n) * 10)
+              << method << " " << t.name() << " " << m << "x" << n << " full=" << full;
+          EXPECT_LE(max_abs(matmul(H(U), U) - eye_like(U.shape(-1), t)), tol(t, m + n) * 10) << method << t.name();
+          EXPECT_LE(max_abs(matmul(Vh, H(Vh)) - eye_like(Vh.shape(-2), t)), tol(t, m + n) * 10) << method << t.name();
+          EXPECT_LE(max_abs(la::svdvals(a) - S), tol(t, m + n) * 10) << method << t.name();
+        }
+    ndarray rd = zeros({2, 60, 50});
+    rd(1) = matmul(random({60, 3}, float64, 82), random({3, 50}, float64, 83));
+    auto [U, S, Vh] = la::svd(rd, {.full_matrices = false});
+    EXPECT_LE(max_abs(matmul(U * S.expand_dims(-2), Vh) - rd), 1e-11) << method;
+    EXPECT_LE(max_abs(matmul(H(U), U) - eye_like(50, float64)), 1e-10) << method;
+    EXPECT_EQ(la::matrix_rank(rd).to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 3})) << method;
+    expect_linalg_error([] { la::svd(full({2, 50, 40}, std::numeric_limits<double>::quiet_NaN())); },
+                        "SVD did not converge");
+  }
 }
 
 }  // namespace

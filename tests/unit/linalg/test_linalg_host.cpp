@@ -128,14 +128,15 @@ TEST(LinalgHost, InfoShowsLibrariesAndTf32) {
   EXPECT_TRUE(lt);
 }
 
-// The generic kernel (bool and the integers cuBLAS has no exact path for) compiles for each dtype.
+// The generic kernel (bool and the integers cuBLAS has no exact path for, and the small float
+// products of CUPP_LINALG_GEMM=kernel) compiles for each dtype.
 TEST(LinalgHost, GenericMatmulKernelCompilesForEveryIntegerDtype) {
   bool found = false;
   for (const cupp::detail::embedded_header& h : linalg::detail::embedded_headers())
     found |= h.name == "cupp/linalg/matmul_generic.cuh";
   EXPECT_TRUE(found);
   for (dtype t : {dtype(bool_), dtype(int8), dtype(uint8), dtype(int16), dtype(uint16), dtype(int32), dtype(uint32),
-                  dtype(int64), dtype(uint64)}) {
+                  dtype(int64), dtype(uint64), dtype(float32), dtype(float64)}) {
     const cupp::detail::routine_program p = linalg::detail::generic_matmul_program(t);
     const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
         {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
@@ -143,7 +144,10 @@ TEST(LinalgHost, GenericMatmulKernelCompilesForEveryIntegerDtype) {
     EXPECT_EQ(out.lowered_names.size(), 1u) << t.name();
     EXPECT_FALSE(out.binary.empty()) << t.name();
   }
-  EXPECT_THROW(linalg::detail::generic_matmul_program(float32), TypeError);
+  EXPECT_NE(linalg::detail::generic_matmul_program(float32).source.find("#define CUPP_LINALG_ACC float\n"),
+            std::string::npos);
+  EXPECT_THROW(linalg::detail::generic_matmul_program(complex64), TypeError);
+  EXPECT_THROW(linalg::detail::generic_matmul_program(float16), TypeError);
 }
 
 }  // namespace

@@ -11,9 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "compiler/nvrtc_program.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/linalg_solvers.hpp"
 #include "error_of.hpp"
+#include "lu_core.hpp"
 #include "solver_common.hpp"
 
 #if defined(CUPP_HAVE_EVAL_ENGINE)
@@ -193,6 +195,51 @@ TEST(LinalgSolversHost, EvalHandBindingsCheckTheirArguments) {
                TypeError);
 }
 #endif
+
+// The solvers' one-launch checks (solver_checks.cuh) compile for every computation dtype.
+TEST(LinalgSolversHost, SolverChecksCompileForEveryDtype) {
+  for (dtype t : {dtype(float32), dtype(float64), dtype(complex64), dtype(complex128)}) {
+    const cupp::detail::routine_program p = la::detail::solver_checks_program(t);
+    const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
+         .extra_headers = p.headers});
+    EXPECT_EQ(out.lowered_names.size(), 3u) << t.name();
+    EXPECT_FALSE(out.binary.empty()) << t.name();
+  }
+  EXPECT_NE(la::detail::solver_checks_program(complex64).source.find("CUPP_LINALG_COMPLEX"), std::string::npos);
+  EXPECT_EQ(la::detail::solver_checks_program(float64).source.find("CUPP_LINALG_COMPLEX"), std::string::npos);
+}
+
+// The LU path by size (lu_core.hpp): cuBLAS's batched LU for stacks up to 256, Xgetrf per matrix
+// on side streams for stacks of larger matrices, Xgetrf alone for one matrix or a rectangular
+// stack; CUPP_LINALG_LU's values override it where they can apply.
+TEST(LinalgSolversHost, LuPathFollowsSizeAndOverride) {
+  using la::detail::choose_lu_path;
+  using la::detail::lu_path;
+  la::detail::set_path_override("CUPP_LINALG_LU", "auto");
+  EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::batched);
+  EXPECT_EQ(choose_lu_path(100, 256, 256, false), lu_path::batched);
+  EXPECT_EQ(choose_lu_path(20, 512, 512, false), lu_path::streams);
+  EXPECT_EQ(choose_lu_path(2, 1024, 1024, false), lu_path::streams);
+  EXPECT_EQ(choose_lu_path(1, 4096, 4096, false), lu_path::loop);
+  EXPECT_EQ(choose_lu_path(1, 8, 8, false), lu_path::loop);
+  EXPECT_EQ(choose_lu_path(10, 8, 6, false), lu_path::loop);
+  EXPECT_EQ(choose_lu_path(10, 8, 8, true), lu_path::loop);  // complex lu / lu_factor: Xgetrf's pivots
+  la::detail::set_path_override("CUPP_LINALG_LU", "streams");
+  EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::streams);
+  EXPECT_EQ(choose_lu_path(1, 64, 64, false), lu_path::loop);
+  la::detail::set_path_override("CUPP_LINALG_LU", "batched");
+  EXPECT_EQ(choose_lu_path(20, 512, 512, false), lu_path::batched);
+  EXPECT_EQ(choose_lu_path(20, 1024, 1024, false), lu_path::streams);  // beyond cuBLAS's batched range: auto
+  EXPECT_EQ(choose_lu_path(20, 64, 64, true), lu_path::loop);
+  la::detail::set_path_override("CUPP_LINALG_LU", "loop");
+  EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::loop);
+  la::detail::set_path_override("CUPP_LINALG_LU", "auto");
+  EXPECT_EQ(la::detail::path_choice("CUPP_LINALG_LU"), "");
+  EXPECT_GE(la::detail::lanes_for(100), 1);
+  EXPECT_LE(la::detail::lanes_for(100), 64);
+  EXPECT_EQ(la::detail::lanes_for(1), 1);
+}
 
 }  // namespace
 }  // namespace cupp
