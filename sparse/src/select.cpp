@@ -141,8 +141,8 @@ ndarray point_values(const compressed<F>& a_in, const ndarray& rows, const ndarr
   const std::vector<ndarray> both = cupp::broadcast_arrays(pair);
   std::vector<std::int64_t> shape(both[0].shape().begin(), both[0].shape().end());
   constexpr bool row_major = F == format::csr;
-  const std::int64_t n_minor = row_major ? n : m;
-  if (n_minor != 0 && std::max(m, n) > INT64_MAX / n_minor) throw ValueError("Maximum allowed size exceeded");
+  const std::int64_t n_major = row_major ? m : n, n_minor = row_major ? n : m;
+  if (n_minor != 0 && n_major > INT64_MAX / n_minor) throw ValueError("Maximum allowed size exceeded");  // the keys
   const ndarray q_major = cupp::ascontiguousarray(both[row_major ? 0 : 1]).reshape({-1});
   const ndarray q_minor = cupp::ascontiguousarray(both[row_major ? 1 : 0]).reshape({-1});
   compressed<F> a = a_in;
