@@ -18,7 +18,7 @@
 #   LINALG2_PHASES="tests ref memcheck paths bench" (the default: all five; paths is
 #     cupp_bench_linalg_host_path's solvers section: each LU / SVD path and the cholesky and solve
 #     pieces timed side by side in one process, ~1 minute; LINALG2_PATHS picks its sections:
-#     chol solve lu svd)
+#     chol solve lu svd; LINALG2_STREAMS="4 32" reruns the LU stacks with those side-stream counts)
 #   LINALG2_BENCH=comma-separated case names (default: every linalg part 2 case of
 #     linalg/bench/cases.json); LINALG2_REPS (default 3; warmup is 1 call: CuPy's batched svd
 #     takes seconds a call).
@@ -69,6 +69,11 @@ if has paths; then
   # shellcheck disable=SC2086
   timeout 240 "$paths_bin" solvers ${LINALG2_PATHS:-} > "$out/linalg2_paths.log" 2>&1
   echo "paths exit: $?"; cat "$out/linalg2_paths.log"
+  # The LU stacks again with other side-stream counts (LINALG2_STREAMS="4 32", default none).
+  for lanes in ${LINALG2_STREAMS:-}; do
+    CUPP_LINALG_STREAMS=$lanes timeout 120 "$paths_bin" solvers lu 2>&1 | grep -E "_(streams|auto)_ms" | sed "s/^/streams=$lanes /" |
+      tee -a "$out/linalg2_paths.log"
+  done
 fi
 if has bench; then
   # The linalg part 2 cases of the merged table, with warmup 1 and LINALG2_REPS repetitions.

@@ -29,12 +29,14 @@ namespace cupp::linalg::detail {
 
 void gemm_into(const ndarray& a, const ndarray& b, const ndarray& c);
 
-// Which call a float product takes: cuBLASLt with the cached plans (lt, the default),
-// cublasGemmEx / cublasGemmStridedBatchedEx (gemmex), or, for float32 / float64 products of at
-// most small_gemm_max multiply-adds, the generic kernel below (kernel: one launch of cupp's own,
-// whose host cost is an ordinary launch's; cuBLASLt above that size). The environment's
-// CUPP_LINALG_GEMM (lt, gemmex, kernel; read once) sets it; set_gemm_path overrides it, for the
-// benchmarks (linalg/bench/host_path.cpp times each in one process; not thread-safe).
+// Which call a float product takes: cuBLASLt with the cached plans (lt), cublasGemmEx /
+// cublasGemmStridedBatchedEx (gemmex), or, for float32 / float64 products of at most
+// small_gemm_max multiply-adds, the generic kernel below (kernel: one launch of cupp's own, whose
+// host cost is an ordinary launch's; cuBLASLt above that size). automatic (the default) is lt but
+// for float64 / complex128 products of 2^30 multiply-adds and more, which take gemmex. The
+// environment's CUPP_LINALG_GEMM (auto, lt, gemmex, kernel; read once) sets it; set_gemm_path
+// overrides it, for the benchmarks (linalg/bench/host_path.cpp times each in one process; not
+// thread-safe; automatic there means the environment's choice).
 enum class gemm_path { automatic, lt, gemmex, kernel };
 void set_gemm_path(gemm_path path) noexcept;
 inline constexpr std::int64_t small_gemm_max = std::int64_t{128} * 128 * 128;

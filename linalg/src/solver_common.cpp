@@ -171,7 +171,7 @@ side_streams::~side_streams() {
 int lanes_for(i64 count) {
   static const int configured = [] {
     const char* v = std::getenv("CUPP_LINALG_STREAMS");
-    if (!v || !*v) return 8;
+    if (!v || !*v) return 16;
     const int n = std::atoi(v);
     return n < 1 ? 1 : n > 64 ? 64 : n;
   }();

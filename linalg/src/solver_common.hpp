@@ -58,7 +58,7 @@ class side_streams {
 };
 
 // How many lanes a loop of `count` one-matrix calls takes: min(count, CUPP_LINALG_STREAMS) (read
-// once; default 8; 1 turns the side streams off).
+// once; default 16; 1 turns the side streams off).
 int lanes_for(i64 count);
 
 // A linalg path chosen by an environment variable (read once): CUPP_LINALG_LU (auto, batched,

@@ -331,10 +331,15 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
     std::vector<i64> redo;
     for (i64 i = 0; i < count; ++i) {
       double err = 0;
-      check_cusolver(cusolverDnXgesvdp(s.handle, s.params, jobz, econ, m, n, ct, w_at(i), m, crt, s_at(i), ct, u_at(i), m,
-                                       ct, v_at(i), n, ct, dwork.ptr(), dbytes, hwork.data(), hbytes,
-                                       static_cast<int*>(info.data()) + i, &err),
-                     "cusolverDnXgesvdp");
+      const cusolverStatus_t status =
+          cusolverDnXgesvdp(s.handle, s.params, jobz, econ, m, n, ct, w_at(i), m, crt, s_at(i), ct, u_at(i), m, ct,
+                            v_at(i), n, ct, dwork.ptr(), dbytes, hwork.data(), hbytes,
+                            static_cast<int*>(info.data()) + i, &err);
+      if (status == CUSOLVER_STATUS_ALLOC_FAILED) check_cusolver(status, "cusolverDnXgesvdp");
+      if (status != CUSOLVER_STATUS_SUCCESS) {  // a matrix (or a type) it does not take: Xgesvd's
+        redo.push_back(i);
+        continue;
+      }
       // Its info, largest and smallest singular values (the call has synchronised already).
       int inf = 0;
       double first = 0, last = 0;
