@@ -142,7 +142,8 @@ solve_result minres(const LinearOperator& A, const ndarray& b, const minres_opti
 
 // qmr (SciPy's port of Freund and Nachtigal's QMR without look-ahead): left and right
 // preconditioners M1, M2 (both need rmatvec; identity when absent); A needs rmatvec. info -10 ..
-// -15: SciPy's rho, beta, gamma, delta, epsilon and xi breakdowns. Two host reads per iteration.
+// -15: SciPy's rho, beta, gamma, delta, epsilon and xi breakdowns. The scalars live on the device:
+// one host read per check_every iterations (as cg's; every iteration with a callback).
 struct qmr_options {
   ndarray x0{};
   double rtol = 1e-5;
@@ -151,12 +152,14 @@ struct qmr_options {
   std::optional<LinearOperator> M1{};
   std::optional<LinearOperator> M2{};
   std::function<void(const ndarray&)> callback{};
+  int check_every = 0;
 };
 solve_result qmr(const LinearOperator& A, const ndarray& b, const qmr_options& options = {});
 
-// tfqmr (Freund's transpose-free QMR, SciPy's port): iterative_options (check_every unused);
-// maxiter defaults to min(10000, 10 N); convergence is SciPy's tau sqrt(k + 1) < max(atol,
-// rtol ||r0||); info -1 on the <r*, v> = 0 breakdown. One host read per iteration.
+// tfqmr (Freund's transpose-free QMR, SciPy's port): iterative_options; maxiter defaults to
+// min(10000, 10 N); convergence is SciPy's tau sqrt(k + 1) < max(atol, rtol ||r0||); info -1 on
+// the <r*, v> = 0 breakdown. The scalars live on the device: one host read per check_every
+// iterations (every iteration with a callback).
 solve_result tfqmr(const LinearOperator& A, const ndarray& b, const iterative_options& options = {});
 
 // lgmres (Baker, Jessup and Manteuffel's LGMRES, SciPy's): inner_m Arnoldi steps per outer

@@ -7,6 +7,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <string>
 
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
@@ -155,6 +156,43 @@ void lartg(std::complex<double> f, std::complex<double> g, double& c, std::compl
     const cd sign = f / fa;
     c = fa / d, s = sign * std::conj(g) / d, r = sign * d;
   }
+}
+
+const ElementwiseKernel& solver_kernel(const std::string& name, bool cplx, const char* in, const char* out,
+                                       std::string body) {
+  static std::mutex mutex;
+  static std::map<std::string, ElementwiseKernel> table;
+  const std::lock_guard lock(mutex);
+  const std::string key = name + (cplx ? "_c" : "_r");
+  auto it = table.find(key);
+  if (it != table.end()) return it->second;
+  const bool uses_z = body.find("Z") != std::string::npos, uses_tz = body.find("TZ(") != std::string::npos,
+             uses_zt = body.find("ZT(") != std::string::npos;
+  auto replace = [&](const std::string& from, const std::string& to) {
+    for (std::size_t p = body.find(from); p != std::string::npos; p = body.find(from, p + to.size()))
+      body.replace(p, from.size(), to);
+  };
+  replace("ABS(", cplx ? "cupp::dev::complex_abs(" : "fabs(");
+  replace("CONJ(", cplx ? "cupp_sparse_conj(" : "(");
+  replace("REAL(", cplx ? "cupp_sparse_real(" : "(");
+  replace("TZ(", cplx ? "cupp_sparse_tz(" : "Z((double)");
+  replace("ZT(", "cupp_sparse_zt(");
+  std::string prelude;
+  if (cplx) prelude += "auto cupp_sparse_conj = [](auto z) { return decltype(z)(z.re, -z.im); };\n";
+  if (cplx && body.find("cupp_sparse_real(") != std::string::npos)
+    prelude += "auto cupp_sparse_real = [](auto z) { return z.re; };\n";
+  if (uses_z) prelude += "using Z = cupp::dev::complex<double>;\n";
+  if (uses_tz && cplx) prelude += "auto cupp_sparse_tz = [](auto v) { return Z((double)v.re, (double)v.im); };\n";
+  if (uses_zt)
+    prelude += cplx ? "auto cupp_sparse_zt = [](Z z) { return T(z.re, z.im); };\n"
+                    : "auto cupp_sparse_zt = [](Z z) { return T(z.re); };\n";
+  return table.emplace(key, ElementwiseKernel(in, out, prelude + body, "cupp_sparse_" + key)).first->second;
+}
+
+int check_interval(bool has_callback, int check_every) {
+  if (has_callback) return 1;
+  if (check_every < 0) throw ValueError("check_every must be >= 0");
+  return check_every > 0 ? check_every : 8;
 }
 
 }  // namespace cupp::sparse::linalg::detail

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cupp/dtype.hpp"
+#include "cupp/elementwise_kernel.hpp"
 #include "cupp/ndarray.hpp"
 #include "cupp/sparse.hpp"
 #include "cupp/ufunc.hpp"
@@ -67,5 +68,26 @@ ndarray as_type(const ndarray& v, const cupp::dtype& type);
 ndarray upload(const std::vector<std::complex<double>>& v, const cupp::dtype& type);
 // LAPACK's lartg: c real, [c s; -conj(s) c] [f; g] = [r; 0] (the GMRES family's Givens rotations).
 void lartg(std::complex<double> f, std::complex<double> g, double& c, std::complex<double>& s, std::complex<double>& r);
+
+// The solvers' element-wise kernels, one per (name, complex?), compiled once per dtype and kept
+// for the process. The body may write ABS(v), CONJ(v) and REAL(v) for a T value (fabs, identity
+// and identity for real types), and, for the double-precision scalar state the device-driven solvers keep in a raw
+// complex128 array, Z (cupp::dev::complex<double>), TZ(v) (a T value as a Z) and ZT(z) (a Z as a T:
+// its real part for real types).
+const ElementwiseKernel& solver_kernel(const std::string& name, bool cplx, const char* in, const char* out,
+                                       std::string body);
+// spsolve's banded path (banded.cpp): x = A \ b by block cyclic reduction when A's nonzeros lie
+// within 8 diagonals of the main one. A is square, canonical, of a float32/64 or complex dtype, with
+// int32 indptr/indices; b and x are C-contiguous (n,) or (n, K) of A's dtype. False (x unspecified)
+// when A is not such a band or the solution's backward error is not at rounding level: the caller
+// solves another way. Two host reads (the band, the error).
+bool banded_solve(const csr& a, const ndarray& indptr, const ndarray& indices, const ndarray& b, const ndarray& x);
+// The banded path's CUDA source (one RawModule per dtype and block size M, and an extern "C" band
+// width kernel) and the name expressions of one (dtype, M): for the host test that compiles them.
+const char* banded_program_source();
+std::vector<std::string> banded_kernels(const cupp::dtype& t, int M);
+// Iterations between host reads of a device-driven solver's state: every iteration with a
+// callback, else check_every (ValueError when negative), 8 for 0.
+int check_interval(bool has_callback, int check_every);
 
 }  // namespace cupp::sparse::linalg::detail

@@ -1,6 +1,7 @@
 // Direct solves and norms of cupp::sparse::linalg: spsolve over cuSOLVER's sparse QR
 // (cusolverSpXcsrlsvqr: the one sparse direct solver of this toolkit that factors on the GPU; its
-// LU is host-only and cuDSS is not in the toolkit), scipy.sparse.linalg.norm, and onenormest
+// LU is host-only and cuDSS is not in the toolkit), except for narrow bands, which block cyclic
+// reduction solves in log2(N) parallel steps (banded.cpp, checked by its backward error), scipy.sparse.linalg.norm, and onenormest
 // (Higham and Tisseur's block estimator).
 #define DISABLE_CUSOLVER_DEPRECATED  // cusolverSp is deprecated in favour of cuDSS, absent here
 #include <cusolverSp.h>
@@ -129,6 +130,11 @@ ndarray spsolve(const csr& A0, const ndarray& b) {
   const ndarray indices = cupp::astype(a.indices(), int32, casting::unsafe, false);
   const ndarray bb = cupp::astype(b, type);  // a C-contiguous copy of the solver dtype
   if (n == 0) return bb;
+  {
+    // a band within 8 diagonals: block cyclic reduction (banded.cpp), checked, else sparse QR
+    const ndarray xb = bb.ndim() == 1 ? cupp::empty({n}, type) : cupp::empty({n, bb.shape(1)}, type);
+    if (detail::banded_solve(a, indptr, indices, cupp::ascontiguousarray(bb), xb)) return xb;
+  }
   if (bb.ndim() == 1) {
     ndarray x = cupp::empty({n}, type);
     qr_column(a, indptr, indices, bb, x);

@@ -1,8 +1,10 @@
 // eigsh and svds of cupp::sparse::linalg: thick-restart Lanczos (the symmetric Krylov-Schur
 // method, equivalent to ARPACK's implicitly restarted Lanczos) with full reorthogonalisation
-// (classical Gram-Schmidt twice, two gemv per pass) on the device; the projected matrix is at
-// most ncv x ncv and is diagonalised on the host by cyclic Jacobi, which is exact to rounding and
-// cheaper than a device call at that size. One host read per Lanczos step (the new column).
+// on the device (each step subtracts Lanczos' three terms, then one classical Gram-Schmidt pass,
+// two gemv; a cycle's first step, coupled to every kept vector, does two passes); the projected
+// matrix is at most ncv x ncv and is diagonalised on the host by cyclic Jacobi, which is exact to
+// rounding and cheaper than a device call at that size. One host read per restart cycle (the
+// cycle's alpha and beta, kept on the device while its steps run).
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -162,45 +164,78 @@ lanczos_result lanczos(const LinearOperator& A, const eigsh_options& o, const ch
   bool done = false, verifying = false;
   int verifications = 0;
   std::vector<double> locked;
+  const ndarray ab = cupp::zeros({2 * ncv}, float64);  // the cycle's alpha_j (at j) and beta_j (at ncv + j)
   for (i64 cycle = 0; cycle < maxiter && !done; ++cycle) {
-    for (i64 j = j0; j < ncv; ++j) {
-      ndarray w = A.matvec(V(j));
-      const ndarray Vj = V(cupp::slice(0, j + 1));
-      auto project = [&](const ndarray& x) {
-        return cplx ? cupp::conjugate(cupp::matmul(Vj, cupp::conjugate(x))) : cupp::matmul(Vj, x);
-      };
-      ndarray h = project(w);
-      w = w - cupp::matmul(h, Vj);
-      const ndarray h2 = project(w);
-      w = w - cupp::matmul(h2, Vj);
-      h = h + h2;
-      const ndarray rec = cupp::concatenate({cupp::astype(h, complex128),
-                                             cupp::astype(detail::nrm2sq(w).reshape({1}), complex128)});
-      const std::vector<cd> vals = rec.to_vector<cd>();
-      // T keeps the thick-restart structure (the arrow of the kept Ritz values and their couplings
-      // beta s_i, then the tridiagonal alpha/beta of the steps): the reorthogonalisation
-      // coefficients are rounding-level and stay out of it, as in Wu and Simon's TRLan. Storing
-      // them puts noise of eps ||A|| into T, and the Ritz estimates |beta s_mi| stall there, above
-      // ARPACK's test tol |theta| for the small eigenvalues.
-      T[j][j] = vals[j].real();
-      double beta = std::sqrt(vals[j + 1].real());
-      double anorm = 0;
-      for (i64 i = 0; i <= j; ++i) anorm = std::max(anorm, std::fabs(T[i][i]));
-      if (beta <= eps * std::max(anorm, 1.0) * 10) {
-        // an invariant subspace: continue from a fresh vector orthogonal to the basis
-        beta = 0;
-        if (j + 1 < n) {
-          ndarray r = start_vector(n, type, reseed++);
-          for (int pass = 0; pass < 2; ++pass) r = r - cupp::matmul(project(r), Vj);
-          V(j + 1).assign(r * (1.0 / std::sqrt(detail::nrm2sq(r).item<double>())));
+    // The cycle's Lanczos steps run without a host read: alpha_j and beta_j stay in `ab` on the
+    // device (alpha at j, beta at ncv + j) and v_j+1 = w / beta_j is formed there; the host reads
+    // them once at the end of the cycle. A beta at rounding level (an invariant subspace) found
+    // then leaves the basis past it meaningless: the steps after it run again from a fresh
+    // vector orthogonal to the basis, as the step-by-step loop did.
+    i64 jstart = j0;
+    while (jstart < ncv) {
+      for (i64 j = jstart; j < ncv; ++j) {
+        ndarray w = detail::as_type(A.matvec(V(j)), type);
+        const ndarray Vj = V(cupp::slice(0, j + 1));
+        auto project = [&](const ndarray& x) {
+          return cplx ? cupp::conjugate(cupp::matmul(Vj, cupp::conjugate(x))) : cupp::matmul(Vj, x);
+        };
+        ndarray h, alpha;
+        if (j > j0) {
+          // Lanczos' three terms first, alpha from its own dot product (w -= alpha v_j + beta v_j-1),
+          // then one classical Gram-Schmidt pass over the basis: the pass removes only rounding-level
+          // components, so one is enough (a CPU model keeps orthogonality at eps, where one pass over
+          // the raw A v_j loses a factor ~3 per step), at half the gemv traffic of two passes.
+          alpha = detail::dotc(V(j), w);
+          w = detail::solver_kernel("lanczos_local", cplx, "T w0, T v, T u, raw T alpha, raw float64 ab, int64 k", "T w",
+                                    "w = w0 - alpha[0] * v - T(ab[k]) * u;")
+                  .call({w, V(j), V(j - 1), alpha, ab, ncv + j - 1})[0];
+          h = project(w);
+          w = w - cupp::matmul(h, Vj);
         } else {
-          V(j + 1).fill(0);
+          // the first step of a cycle couples to every kept vector: Gram-Schmidt twice
+          h = project(w);
+          w = w - cupp::matmul(h, Vj);
+          const ndarray h2 = project(w);
+          w = w - cupp::matmul(h2, Vj);
+          h = h + h2;
+          alpha = cupp::zeros({}, type);
         }
-      } else {
-        V(j + 1).assign(w * (1.0 / beta));
+        // alpha_j = its dot product + the pass's correction; beta_j = ||w||; v_j+1 = w / beta_j
+        detail::solver_kernel("lanczos_ab", cplx, "raw A alpha, raw A h, raw R nw, int64 j, int64 ncv", "raw float64 ab",
+                              "ab[j] = (double)REAL(alpha[0]) + (double)REAL(h[j]); ab[ncv + j] = sqrt((double)nw[0]);")
+            .call({alpha, h, detail::nrm2sq(w), j, ncv, ab}, 1);
+        detail::solver_kernel("lanczos_next", false, "T w, raw float64 ab, int64 k", "T v", "v = w / T(ab[k]);")
+            .call({w, ab, ncv + j, V(j + 1)});
       }
-      if (j + 1 < ncv) T[j][j + 1] = T[j + 1][j] = beta;
-      beta_last = beta;
+      const std::vector<double> abh = ab.to_vector<double>();
+      i64 restart_at = ncv;
+      for (i64 j = jstart; j < ncv; ++j) {
+        T[j][j] = abh[j];
+        double beta = abh[ncv + j];
+        double anorm = 0;
+        for (i64 i = 0; i <= j; ++i) anorm = std::max(anorm, std::fabs(T[i][i]));
+        if (beta <= eps * std::max(anorm, 1.0) * 10) {
+          // an invariant subspace: continue from a fresh vector orthogonal to the basis
+          beta = 0;
+          ab(ncv + j).fill(0);
+          if (j + 1 < n) {
+            const ndarray Vj = V(cupp::slice(0, j + 1));
+            auto project = [&](const ndarray& x) {
+              return cplx ? cupp::conjugate(cupp::matmul(Vj, cupp::conjugate(x))) : cupp::matmul(Vj, x);
+            };
+            ndarray r = start_vector(n, type, reseed++);
+            for (int pass = 0; pass < 2; ++pass) r = r - cupp::matmul(project(r), Vj);
+            V(j + 1).assign(r * (1.0 / std::sqrt(detail::nrm2sq(r).item<double>())));
+          } else {
+            V(j + 1).fill(0);
+          }
+          restart_at = j + 1;
+        }
+        if (j + 1 < ncv) T[j][j + 1] = T[j + 1][j] = beta;
+        beta_last = beta;
+        if (restart_at < ncv) break;
+      }
+      jstart = restart_at;
     }
     matrix a = T;
     jacobi(a, S);

@@ -6,8 +6,6 @@
 // nothing, so x is SciPy's iterate. The host reads the record every check_every iterations.
 #include <cmath>
 #include <limits>
-#include <map>
-#include <mutex>
 #include <string>
 
 #include "cupp/creation.hpp"
@@ -24,25 +22,7 @@ using detail::dotc;
 using detail::nrm2sq;
 using i64 = std::int64_t;
 
-// One ElementwiseKernel per (name, complex?): bodies name ABS(...) and CONJ(...), written for
-// real or complex operands here.
-const ElementwiseKernel& kernel(const std::string& name, bool cplx, const char* in, const char* out,
-                                std::string body) {
-  static std::mutex mutex;
-  static std::map<std::string, ElementwiseKernel> table;
-  const std::lock_guard lock(mutex);
-  const std::string key = name + (cplx ? "_c" : "_r");
-  auto it = table.find(key);
-  if (it != table.end()) return it->second;
-  auto replace = [&](const std::string& from, const std::string& to) {
-    for (std::size_t p = body.find(from); p != std::string::npos; p = body.find(from, p + to.size()))
-      body.replace(p, from.size(), to);
-  };
-  replace("ABS(", cplx ? "cupp::dev::complex_abs(" : "fabs(");
-  replace("CONJ(", cplx ? "cupp_sparse_conj(" : "(");
-  if (cplx) body = "auto cupp_sparse_conj = [](auto z) { return decltype(z)(z.re, -z.im); };\n" + body;
-  return table.emplace(key, ElementwiseKernel(in, out, body, "cupp_sparse_" + key)).first->second;
-}
+using detail::solver_kernel;
 
 // The solver's state on the device: st = [active, info, iterations run, half step].
 struct device_state {
@@ -55,19 +35,19 @@ struct device_state {
   // The convergence test at the top of SciPy's loop: norm(r) < atol stops; inc counts the
   // iteration that just ran (0 before the first).
   void check(const ndarray& rn2, double atol, double inc) const {
-    kernel("check", false, "raw R rn2, float64 atol, float64 inc", "raw float64 st",
+    solver_kernel("check", false, "raw R rn2, float64 atol, float64 inc", "raw float64 st",
            "if (st[0] != 0) { st[2] += inc; if (sqrt((double)rn2[0]) < atol) st[0] = 0; }\nst[3] = 0;")
         .call({rn2, atol, inc, st}, 1);
   }
   // Breakdown: |v| < tol (or v == 0 with tol < 0) stops with info `code`.
   void breakdown(const ndarray& v, double tol, double code) const {
-    kernel("breakdown", cplx, "raw T v, float64 tol, float64 code", "raw float64 st",
+    solver_kernel("breakdown", cplx, "raw T v, float64 tol, float64 code", "raw float64 st",
            "if (st[0] != 0 && (tol < 0 ? v[0] == T(0) : ABS(v[0]) < tol)) { st[0] = 0; st[1] = code; }")
         .call({v, tol, code, st}, 1);
   }
   // bicgstab's early exit after the half step: norm(s) < atol.
   void half(const ndarray& sn2, double atol) const {
-    kernel("half", false, "raw R sn2, float64 atol", "raw float64 st",
+    solver_kernel("half", false, "raw R sn2, float64 atol", "raw float64 st",
            "if (st[0] != 0 && sqrt((double)sn2[0]) < atol) { st[0] = 0; st[3] = 1; }")
         .call({sn2, atol, st}, 1);
   }
@@ -84,7 +64,7 @@ struct device_state {
 // y = y + sgn * (num / den) * v (num conjugated first when cj), while active; in place into y.
 void update(const device_state& s, const ndarray& y, const ndarray& v, const ndarray& num, const ndarray& den,
             double sgn, bool cj = false) {
-  kernel("update", s.cplx, "T v, T y0, raw T num, raw T den, raw float64 st, float64 sgn, float64 cj", "T y",
+  solver_kernel("update", s.cplx, "T v, T y0, raw T num, raw T den, raw float64 st, float64 sgn, float64 cj", "T y",
          "T a = num[0] / den[0];\nif (cj != 0) a = CONJ(a);\ny = st[0] != 0 ? y0 + T(sgn) * (a * v) : y0;")
       .call({v, y, num, den, s.st, sgn, cj ? 1.0 : 0.0, y});
 }
@@ -92,7 +72,7 @@ void update(const device_state& s, const ndarray& y, const ndarray& v, const nda
 // p = p * beta + z with beta = rho / rho_prev (conjugated when cj), while active; in place.
 void p_update(const device_state& s, const ndarray& p, const ndarray& z, const ndarray& rho, const ndarray& rho_prev,
               bool cj = false) {
-  kernel("p_update", s.cplx, "T z, T p0, raw T rho, raw T rhop, raw float64 st, float64 cj", "T p",
+  solver_kernel("p_update", s.cplx, "T z, T p0, raw T rho, raw T rhop, raw float64 st, float64 cj", "T p",
          "T beta = rho[0] / rhop[0];\nif (cj != 0) beta = CONJ(beta);\np = st[0] != 0 ? p0 * beta + z : p0;")
       .call({z, p, rho, rho_prev, s.st, cj ? 1.0 : 0.0, p});
 }
@@ -100,16 +80,12 @@ void p_update(const device_state& s, const ndarray& p, const ndarray& z, const n
 // cg's x += alpha p, r -= alpha q (alpha = rho / c), one pass, while active; in place.
 void xr_update(const device_state& s, const ndarray& x, const ndarray& r, const ndarray& p, const ndarray& q,
                const ndarray& rho, const ndarray& c) {
-  kernel("xr_update", s.cplx, "T p, T q, T x0, T r0, raw T rho, raw T c, raw float64 st", "T x, T r",
+  solver_kernel("xr_update", s.cplx, "T p, T q, T x0, T r0, raw T rho, raw T c, raw float64 st", "T x, T r",
          "if (st[0] != 0) { T a = rho[0] / c[0]; x = x0 + a * p; r = r0 - a * q; } else { x = x0; r = r0; }")
       .call({p, q, x, r, rho, c, s.st, x, r});
 }
 
-int every_of(const iterative_options& o) {
-  if (o.callback) return 1;
-  if (o.check_every < 0) throw ValueError("check_every must be >= 0");
-  return o.check_every > 0 ? o.check_every : 8;
-}
+int every_of(const iterative_options& o) { return detail::check_interval(bool(o.callback), o.check_every); }
 
 ndarray precond(const std::optional<LinearOperator>& M, const ndarray& x) { return M ? M->matvec(x) : x; }
 ndarray rapply(const std::optional<LinearOperator>& M, const ndarray& x) { return M ? M->rmatvec(x) : x; }
@@ -219,7 +195,7 @@ solve_result cgs(const LinearOperator& A, const ndarray& b, const iterative_opti
       u = r.copy();
       q = cupp::zeros_like(r);
     } else {
-      kernel("cgs_up", st.cplx, "T r, T q, T u0, T p0, raw T rho, raw T rhop, raw float64 st", "T u, T p",
+      solver_kernel("cgs_up", st.cplx, "T r, T q, T u0, T p0, raw T rho, raw T rhop, raw float64 st", "T u, T p",
              "if (st[0] != 0) { T beta = rho[0] / rhop[0]; T uu = r + beta * q; u = uu; p = (p0 * beta + q) * beta + uu; }"
              " else { u = u0; p = p0; }")
           .call({r, q, u, p, rho, rho_prev, st.st, u, p});
@@ -230,7 +206,7 @@ solve_result cgs(const LinearOperator& A, const ndarray& b, const iterative_opti
     st.breakdown(rv, -1, -11);
     const ndarray alpha = rho / rv;
     // q = u - alpha vhat (while active)
-    kernel("cgs_q", st.cplx, "T u, T v, T q0, raw T alpha, raw float64 st", "T q",
+    solver_kernel("cgs_q", st.cplx, "T u, T v, T q0, raw T alpha, raw float64 st", "T q",
            "q = st[0] != 0 ? u - alpha[0] * v : q0;")
         .call({u, vhat, q, alpha, st.st, q});
     const ndarray uhat = precond(o.M, u + q);
@@ -260,7 +236,7 @@ solve_result bicgstab(const LinearOperator& A, const ndarray& b, const iterative
     st.breakdown(rho, rhotol, -10);
     if (it > 0) {
       st.breakdown(omega, omegatol, -11);
-      kernel("bicgstab_p", st.cplx, "T r, T v, T p0, raw T rho, raw T rhop, raw T alpha, raw T omega, raw float64 st",
+      solver_kernel("bicgstab_p", st.cplx, "T r, T v, T p0, raw T rho, raw T rhop, raw T alpha, raw T omega, raw float64 st",
              "T p",
              "if (st[0] != 0) { T beta = (rho[0] / rhop[0]) * (alpha[0] / omega[0]); p = (p0 - omega[0] * v) * beta + r; }"
              " else p = p0;")
@@ -278,7 +254,7 @@ solve_result bicgstab(const LinearOperator& A, const ndarray& b, const iterative
     const ndarray shat = precond(o.M, r);
     const ndarray t = A.matvec(shat);
     omega = dotc(t, r) / dotc(t, t);
-    kernel("bicgstab_x", st.cplx, "T phat, T shat, T x0, raw T alpha, raw T omega, raw float64 st", "T x",
+    solver_kernel("bicgstab_x", st.cplx, "T phat, T shat, T x0, raw T alpha, raw T omega, raw float64 st", "T x",
            "if (st[0] != 0) x = (x0 + alpha[0] * phat) + omega[0] * shat;"
            " else if (st[3] != 0) x = x0 + alpha[0] * phat; else x = x0;")
         .call({phat, shat, x, alpha, omega, st.st, x});

@@ -1,14 +1,19 @@
 // cupp::sparse::linalg without a GPU: the argument errors SciPy raises before any device work
 // (shapes, tolerances, which/k/ncv, callback_type), on operators made from callables with a given
-// dtype and arrays over a fake device buffer (from_device_pointer makes no CUDA call).
+// dtype and arrays over a fake device buffer (from_device_pointer makes no CUDA call); spsolve's
+// banded-path kernels compile with NVRTC for every dtype and block size.
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <string>
+#include <utility>
 #include <vector>
 
+#include "compiler/nvrtc_program.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/sparse_linalg.hpp"
 #include "error_of.hpp"
+#include "linalg/common.hpp"
 
 namespace cupp {
 namespace {
@@ -86,6 +91,34 @@ TEST(SparseLinalgHost, EigenAndDirectArgumentErrors) {
             "`which` must be either 'LM' or 'SM'.");
   EXPECT_THROW(sla::onenormest(op(3, 4)), ValueError);
   EXPECT_THROW(sla::onenormest(op(4, 4), 0), ValueError);
+}
+
+// spsolve's block cyclic reduction (banded.cpp): its kernels and the band-width kernel compile for
+// sm_90, in one program (the solver builds one per dtype and M).
+TEST(SparseLinalgHost, BandedKernelsCompileForEveryDtypeAndBlockSize) {
+  // every dtype at M = 2 (the pentadiagonal bench's), and the two ends, M = 1 (scalars) for float32
+  // and M = 8 (the largest blocks) for complex128: compile time grows with M^3, so not all 16
+  std::vector<std::string> names = {"cupp_band_width_i32"};
+  const std::pair<dtype, int> cases[] = {{float32, 2}, {float64, 2}, {complex64, 2}, {complex128, 2},
+                                         {float32, 1}, {complex128, 8}};
+  for (const auto& [t, M] : cases)
+    for (const std::string& k : sparse::linalg::detail::banded_kernels(t, M))
+      if (k.rfind("band_check", 0) != 0 || M == 2) names.push_back(k);
+  EXPECT_EQ(names.size(), 1u + 4 * 4 + 2 * 3);
+  std::vector<std::string> templated(names.begin() + 1, names.end());
+  const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+      {.program_name = "cupp_sparse_banded", .source = sparse::linalg::detail::banded_program_source(),
+       .name_expressions = templated, .arch = 90});
+  EXPECT_EQ(out.lowered_names.size(), templated.size());
+  EXPECT_FALSE(out.binary.empty());
+}
+
+// qmr's and tfqmr's check interval is checked before any device work.
+TEST(SparseLinalgHost, QmrTfqmrCheckInterval) {
+  fake f;
+  const sla::LinearOperator sq = op(4, 4);
+  EXPECT_EQ(error_of<ValueError>([&] { sla::qmr(sq, f.wrap({4}), {.check_every = -1}); }), "check_every must be >= 0");
+  EXPECT_EQ(error_of<ValueError>([&] { sla::tfqmr(sq, f.wrap({4}), {.check_every = -2}); }), "check_every must be >= 0");
 }
 
 }  // namespace
