@@ -165,13 +165,18 @@ int solvers_main(int argc, char** argv) {
     cupp::cuda::Memory dw = ld::workspace(db, 0);
     std::vector<char> hw(hb + 1);
     const cupp::ndarray info = cupp::zeros({1}, cupp::int32);
-    std::printf("device raw_Xpotrf_4096_ms %.3f (with the copy)\n", median_ms([&] {
-                  w.assign(spd);
-                  check(cusolverDnXpotrf(sb.handle, sb.params, CUBLAS_FILL_MODE_UPPER, n, CUDA_R_64F, w.data(), n,
-                                         CUDA_R_64F, dw.ptr(), db, hw.data(), hb, static_cast<int*>(info.data())),
-                        "Xpotrf");
-                  static_cast<void>(info.to_vector<int>());
-                }, reps));
+    // cupp's fill mode (upper, on the C-ordered copy) and the lower one (PyTorch's and CuPy's, on
+    // a column-major copy), each with a plain copy and the info read.
+    for (cublasFillMode_t fill : {CUBLAS_FILL_MODE_UPPER, CUBLAS_FILL_MODE_LOWER}) {
+      std::printf("device raw_Xpotrf_%s_4096_ms %.3f (with a copy and the info read)\n",
+                  fill == CUBLAS_FILL_MODE_UPPER ? "upper" : "lower", median_ms([&] {
+                    w.assign(spd);
+                    check(cusolverDnXpotrf(sb.handle, sb.params, fill, n, CUDA_R_64F, w.data(), n, CUDA_R_64F,
+                                           dw.ptr(), db, hw.data(), hb, static_cast<int*>(info.data())),
+                          "Xpotrf");
+                    static_cast<void>(info.to_vector<int>());
+                  }, reps));
+    }
   }
   if (want("solve")) {
     const std::int64_t n = 4096;

@@ -520,8 +520,10 @@ void gemm_into(const ndarray& a, const ndarray& b, const ndarray& c) {
   const type_id id = c.dtype().id();
   const std::optional<blas_layout> lc = matrix_layout(c);
   const bool c_row_major = lc && lc->row_major;
-  if (configured_path() == gemm_path::kernel && (id == type_id::float32 || id == type_id::float64) &&
-      c.size() * a.shape()[nd - 1] <= small_gemm_max) {
+  const gemm_path path = configured_path();
+  const i64 madds = c.size() * a.shape()[nd - 1];
+  if ((id == type_id::float32 || id == type_id::float64) &&
+      ((path == gemm_path::kernel && madds <= small_gemm_max) || (path == gemm_path::automatic && madds <= auto_kernel_max))) {
     generic_gemm(a, b, c);  // cupp's kernel: one launch, no library call
     return;
   }

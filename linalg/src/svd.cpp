@@ -377,7 +377,7 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
       gesvd_sizes(gd, gh);
       cupp::cuda::Memory gwork = workspace(gd, device);
       std::vector<char> ghost(gh);
-      const ndarray vflat = VTw.reshape({count, n, n});
+      const ndarray vflat = uv ? VTw.reshape({count, n, n}) : ndarray{};
       for (i64 i : redo) {
         gesvd_one(s, i, gwork.ptr(), gd, ghost.data(), gh);
         if (uv) {

@@ -615,6 +615,7 @@ TEST(LinalgSolversGpu, SvdLoopMethods) {
     auto [U, S, Vh] = la::svd(rd, {.full_matrices = false});
     EXPECT_LE(max_abs(matmul(U * S.expand_dims(-2), Vh) - rd), 1e-11) << method;
     EXPECT_LE(max_abs(matmul(H(U), U) - eye_like(50, float64)), 1e-10) << method;
+    EXPECT_LE(max_abs(la::svdvals(rd) - S), 1e-11) << method;
     EXPECT_EQ(la::matrix_rank(rd).to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 3})) << method;
     expect_linalg_error([] { la::svd(full({2, 50, 40}, std::numeric_limits<double>::quiet_NaN())); },
                         "SVD did not converge");

@@ -4,7 +4,9 @@
 // element strides (negative and zero too, so no operand is ever copied for this kernel).
 //   integers: the sum of products modulo 2^bits, as NumPy's wrapping accumulation in the dtype
 //     (accumulated in CUPP_LINALG_ACC, an unsigned type at least as wide, where wrapping is defined);
-//   bool: OR over k of (a AND b), as NumPy's BOOL_matmul.
+//   bool: OR over k of (a AND b), as NumPy's BOOL_matmul;
+//   float, double: the tiniest float32 / float64 products (linalg/src/gemm.hpp's gemm_path),
+//     accumulated in the type itself (CUPP_LINALG_ACC = CUPP_LINALG_T), k in order.
 // The source defines CUPP_LINALG_T (the element type), CUPP_LINALG_ACC and, for bool,
 // CUPP_LINALG_BOOL. One block of 256 threads computes a 16x16 tile of C; blocks loop over the
 // tiles of every batch (a 1-D grid, as the runtime's launcher makes).
