@@ -48,7 +48,7 @@ if has ref; then
 fi
 if has tests || has ref; then
   has tests || filter='EvalRefGpu/Families.AgreeWithNumPy/linalg_solvers'
-  timeout 150 "$tests_bin" --gtest_brief=1 --gtest_filter="$filter" > "$out/linalg2_tests.log" 2>&1
+  timeout 240 "$tests_bin" --gtest_brief=1 --gtest_filter="$filter" > "$out/linalg2_tests.log" 2>&1
   echo "tests exit: $?"
   grep -E "^\[ linalg_solvers \]|FAILED|PASSED|tests ran" "$out/linalg2_tests.log" | tail -20
   # the failed reference cases, by routine

@@ -8,7 +8,8 @@
 #           tests/conformance/routine_ref.py tests/conformance/make_products_ref.py tests/conformance/make_linalg_ref.py .gpu-linalg/
 # Run (device tool): command "bash .gpu-linalg/run.sh" (or "run.sh tests" / "run.sh bench"), carry [".gpu-linalg"].
 # All of it takes about 3-4 minutes; logs in $OUT (gpu_tests.log, host_path.log, bench.log, bench/).
-# (LINALG_PHASE=tests or bench does the same where the script is started without arguments.)
+# (LINALG_PHASE=tests or bench does the same where the script is started without arguments;
+# LINALG_BENCH=name,name narrows the compare.py cases.)
 # If one call of 240 s is too short, split it: "bash .gpu-linalg/run.sh tests" (reference sets made with
 # NumPy 2, LinalgGpu.*, EvalRefGpu products + linalg; ~1-2 min) and "bash .gpu-linalg/run.sh bench"
 # (host_path breakdown incl. CUPP_TF32=1, PyTorch TF32 8192^3, the 16 linalg bench cases; ~2 min).
@@ -51,6 +52,7 @@ ts.sort(); ms = ts[len(ts) // 2]
 print("torch tf32 float32_8192_ms %.4f (%.1f TFLOP/s)" % (ms, 2 * 8192**3 / ms * 1e-9))
 PY
   cases=$(python3 -c "import json; print(','.join(c['name'] for c in json.load(open('cases.json'))['cases'] if c.get('kind') == 'linalg' or c['name'].startswith(('matmul_', 'einsum_'))))")
+  cases=${LINALG_BENCH:-$cases}  # a comma-separated subset, e.g. LINALG_BENCH=matmul_float64_8192
   mkdir -p "$OUT/bench"
   timeout 200 python3 compare.py --cupp ./cupp_bench --cases cases.json --out "$OUT/bench" --only "$cases" 2>&1 | tee "$OUT/bench.log" | tail -30
   rm -rf "$OUT"/bench/samples-*
