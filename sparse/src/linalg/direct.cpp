@@ -1,8 +1,8 @@
 // Direct solves and norms of cupp::sparse::linalg: spsolve over cuSOLVER's sparse QR
 // (cusolverSpXcsrlsvqr: the one sparse direct solver of this toolkit that factors on the GPU; its
 // LU is host-only and cuDSS is not in the toolkit), except for narrow bands, which block cyclic
-// reduction solves in log2(N) parallel steps (banded.cpp, checked by its backward error), scipy.sparse.linalg.norm, and onenormest
-// (Higham and Tisseur's block estimator).
+// reduction solves in log2(N) parallel steps (banded.cpp, checked by its backward error);
+// scipy.sparse.linalg.norm, and onenormest (Higham and Tisseur's block estimator).
 #define DISABLE_CUSOLVER_DEPRECATED  // cusolverSp is deprecated in favour of cuDSS, absent here
 #include <cusolverSp.h>
 #include <cusparse.h>
