@@ -23,7 +23,8 @@
 # 2. the NumPy reference cases, made here by tests/conformance/make_fft_ref.py (NumPy 2.5.2).
 # 3. cupp_gpu_tests: FftGpu*, FftCallbacksGpu*, FftNormGpu*, the fft family's reference cases
 #    (default engine, then norm callback + column tiles forced, then the column kernel wherever it
-#    can go). CUPP_FFT_COLUMN_KERNEL=0 turns cupp's column kernel off (cuFFT's strided plan).
+#    can go). CUPP_FFT_COLUMN_KERNEL=0 turns cupp's column kernel off (cuFFT's strided plan),
+#    CUPP_FFT_ROW_KERNEL=0 its row kernel for scaled rows (cuFFT's literal store callback).
 # 4. the fft bench cases next to CuPy and PyTorch (bench/compare.py --only ...; FFT_BENCH_CASES),
 #    and the ratios from them ("ratio ..." lines).
 # 5. memcheck of FftNormGpu's callback and column tests (what time is left, 40 s at most).

@@ -13,6 +13,8 @@
 //   axis0 cupp kernel: fft/device/cupp/fft/columns.cuh (the engine's column FFT: one pass over
 //     memory, a block per W adjacent columns, Stockham radix 16 through shared memory), for several
 //     W, with its registers/spills, and checked against the strided cuFFT plan.
+//   rows: batched contiguous rows by cupp's row kernel (the same passes, Rows), unscaled and with
+//     the norm factor in its stores, beside cuFFT's plain plan and its literal-factor store callback.
 //   scale: a transform and its norm factor, against the unnormalised transform: a separate scaling
 //     kernel after it, and an LTO store callback (NVRTC -dlto, cufftXtSetJITCallback) that
 //     multiplies as it stores; with the planning time of the first and later callback plans.
@@ -468,28 +470,95 @@ static void axis0_cupp(long long cols, double scale = 1.0) {
   std::unique_ptr<plan_t> strided(make_plan(rows, cols, 1, cols, dbl, nullptr, nullptr));
   const double strided_ms = median_ms([&] { CK(cufftXtExec(strided->h, x, ref_out, CUFFT_FORWARD)); });
   auto kernel = cupp_fft_columns::cupp_fft_columns<C, N, W>;
-  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, K::shared_bytes));
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, K::tile_bytes));
   cudaFuncAttributes attr;
   CK(cudaFuncGetAttributes(&attr, kernel));
   int per_sm = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, K::threads, K::shared_bytes));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, K::threads, K::tile_bytes));
   const unsigned blocks = static_cast<unsigned>((cols + W - 1) / W);
   using real = typename cupp_fft_columns::real_of<C>::type;
   auto run = [&](const C* in, C* out, int inverse) {
-    kernel<<<blocks, K::threads, K::shared_bytes>>>(in, out, cols, cols, 1, cols, 1, tw, real(scale), inverse);
+    kernel<<<blocks, K::threads, K::tile_bytes>>>(in, out, cols, cols, 1, cols, 1, tw, real(scale), inverse);
   };
   char what[80];
   std::snprintf(what, sizeof what, "axis0 cupp kernel W=%d%s", W, scale != 1.0 ? " + norm" : "");
   line("axis0 strided (cuFFT, this shape)", shape, strided_ms, ref);
   line(what, shape, median_ms([&] { run(x, y, 0); }), ref);
   std::printf("%-34s %-14s %d threads, %d B shared, %d regs, %zu B local, %d blocks/SM\n", "  (kernel resources)", shape,
-              K::threads, K::shared_bytes, attr.numRegs, attr.localSizeBytes, per_sm);
+              K::threads, K::tile_bytes, attr.numRegs, attr.localSizeBytes, per_sm);
   CK(cudaGetLastError());
   if (scale == 1.0) {
     compare("  (cupp against the strided plan)", shape, ref_out, y, total);
     run(x, x, 0);  // in place
     compare("  (in place)", shape, ref_out, x, total);
   }
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(ref_out);
+  cudaFree(tw);
+}
+
+// Batched contiguous rows by cupp's row kernel (columns.cuh with Rows, W rows a block) against the
+// plain cuFFT row plan: unscaled, with the norm factor in its stores (what the engine uses for
+// ortho / forward / the inverse's 1/n), and cuFFT's literal-factor store callback beside it.
+template <class C, int N, int W>
+static void rows_cupp(long long batch, double scale) {
+  using K = cupp_fft_columns::columns<C, N, W, true>;
+  const bool dbl = sizeof(C) == 16;
+  const long long total = N * batch;
+  C *x, *y, *ref_out, *tw;
+  CK(cudaMalloc(&x, total * sizeof(C)));
+  CK(cudaMalloc(&y, total * sizeof(C)));
+  CK(cudaMalloc(&ref_out, total * sizeof(C)));
+  CK(cudaMalloc(&tw, N * sizeof(C)));
+  std::vector<C> table(N);
+  cupp_fft_columns::fill_twiddles(table.data(), N);
+  CK(cudaMemcpy(tw, table.data(), N * sizeof(C), cudaMemcpyHostToDevice));
+  if (dbl) {
+    std::vector<C> h(total);
+    for (long long i = 0; i < total; ++i) h[i] = cupp_fft_columns::cx<C>(((i * 2654435761ull) % 1000) * 1e-3 - 0.5, ((i * 40503ull) % 997) * 1e-3 - 0.5);
+    CK(cudaMemcpy(x, h.data(), total * sizeof(C), cudaMemcpyHostToDevice));
+  } else {
+    fill_kernel<<<1024, 256>>>(reinterpret_cast<float2*>(x), total);
+  }
+  char shape[64];
+  std::snprintf(shape, sizeof shape, "%lldx%d%s", batch, N, dbl ? " c128" : "");
+  std::unique_ptr<plan_t> plain(make_plan(N, 1, N, batch, dbl, nullptr, nullptr));
+  const double ref = median_ms([&] { CK(cufftXtExec(plain->h, x, ref_out, CUFFT_FORWARD)); });
+  auto kernel = cupp_fft_columns::cupp_fft_columns<C, N, W, true>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, K::tile_bytes));
+  cudaFuncAttributes attr;
+  CK(cudaFuncGetAttributes(&attr, kernel));
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, K::threads, K::tile_bytes));
+  const unsigned blocks = static_cast<unsigned>((batch + W - 1) / W);
+  using real = typename cupp_fft_columns::real_of<C>::type;
+  auto run = [&](const C* in, C* out, double s) {
+    kernel<<<blocks, K::threads, K::tile_bytes>>>(in, out, batch, 1, N, 1, N, tw, real(s), 0);
+  };
+  line("rows: cuFFT plain (reference)", shape, ref, ref);
+  char what[80];
+  std::snprintf(what, sizeof what, "rows: cupp row kernel W=%d", W);
+  line(what, shape, median_ms([&] { run(x, y, 1.0); }), ref);
+  std::snprintf(what, sizeof what, "rows: cupp row kernel W=%d + norm", W);
+  line(what, shape, median_ms([&] { run(x, y, scale); }), ref);
+  std::printf("%-34s %-14s %d threads, %d B shared, %d regs, %zu B local, %d blocks/SM\n", "  (kernel resources)", shape,
+              K::threads, K::tile_bytes, attr.numRegs, attr.localSizeBytes, per_sm);
+  CK(cudaGetLastError());
+  run(x, y, 1.0);
+  compare("  (row kernel against cuFFT)", shape, ref_out, y, total);
+  // cuFFT with the factor as a literal in its store callback (the engine's callback form)
+  char src[512];
+  if (dbl)
+    std::snprintf(src, sizeof src, "__device__ void cupp_rows_lit(void* out, unsigned long long i, double2 v, void*, void*) {\n"
+                  "  static_cast<double2*>(out)[i] = make_double2(v.x * %a, v.y * %a);\n}\n", scale, scale);
+  else
+    std::snprintf(src, sizeof src, "__device__ void cupp_rows_lit(void* out, unsigned long long i, float2 v, void*, void*) {\n"
+                  "  static_cast<float2*>(out)[i] = make_float2(v.x * %af, v.y * %af);\n}\n", (double)(float)scale, (double)(float)scale);
+  const std::string ir = ltoir(src);
+  std::unique_ptr<plan_t> cb(make_plan(N, 1, N, batch, dbl, nullptr, nullptr,
+                                       {{"cupp_rows_lit", &ir, dbl ? CUFFT_CB_ST_COMPLEX_DOUBLE : CUFFT_CB_ST_COMPLEX, nullptr}}));
+  if (cb) line("rows: cuFFT + literal store cb", shape, median_ms([&] { CK(cufftXtExec(cb->h, x, y, CUFFT_FORWARD)); }), ref);
   cudaFree(x);
   cudaFree(y);
   cudaFree(ref_out);
@@ -518,6 +587,12 @@ int main() {
   axis0_cupp<float2, 8192, 2>(8192);
   axis0_cupp<double2, 1024, 4>(4096);
   axis0_rank2(4096, 4096);
+  // The norm on batched rows (issue 26's 1.15x): cupp's row kernel with the factor in its stores.
+  rows_cupp<float2, 4096, 1>(4096, 1.0 / 64);
+  rows_cupp<float2, 4096, 2>(4096, 1.0 / 64);
+  rows_cupp<float2, 256, 16>(65536, 1.0 / 16);
+  rows_cupp<float2, 1024, 4>(16384, 1.0 / 32);
+  rows_cupp<double2, 4096, 1>(4096, 1.0 / 64);
   if (std::getenv("LAYOUTS_AXIS0_ONLY")) {
     std::printf("layouts: done (LAYOUTS_AXIS0_ONLY)\n");
     return 0;

@@ -1,5 +1,6 @@
-// cupp's column kernel as a plan engine (columns.hpp): the NVRTC program of one instantiation of
-// cupp_fft_columns (fft/device/cupp/fft/columns.cuh), its twiddle table and its launches.
+// cupp's column and row kernels as plan engines (columns.hpp): the NVRTC program of one
+// instantiation of cupp_fft_columns (fft/device/cupp/fft/columns.cuh), its twiddle table and its
+// launches.
 #include "columns.hpp"
 
 #include <cuda_runtime.h>
@@ -24,9 +25,9 @@ int log2_exact(std::int64_t v) {
 
 }  // namespace
 
-cupp::detail::routine_program columns_program(std::int64_t n, bool dbl, int width) {
+cupp::detail::routine_program columns_program(std::int64_t n, bool dbl, int width, bool rows) {
   const std::string kernel = std::string("cupp_fft_columns::cupp_fft_columns<") + (dbl ? "double2, " : "float2, ") +
-                             std::to_string(n) + ", " + std::to_string(width) + ">";
+                             std::to_string(n) + ", " + std::to_string(width) + (rows ? ", true>" : ">");
   return {.name = "cupp_fft_columns",
           .source = "#include <cupp/fft/columns.cuh>\n",
           .kernels = {kernel},
@@ -37,22 +38,24 @@ cupp::detail::routine_program columns_program(std::int64_t n, bool dbl, int widt
 column_kernel load_column_kernel(const plan_key& key, int device) {
   const std::int64_t n = key.n[0];
   const int width = key.width;
-  const bool dbl = key.double_precision;
+  const bool dbl = key.double_precision, rows = key.engine == 2;
   const std::int64_t item = dbl ? 16 : 8;
   column_kernel k;
   k.threads = static_cast<unsigned>(n / 16 * width);
-  k.shared_bytes = static_cast<unsigned>(n * width * item);
+  // (columns<C, N, W, Rows>::tile_bytes: the row kernel's tile pads one element every 16)
+  k.shared_bytes = static_cast<unsigned>((rows ? n + n / 16 : n) * width * item);
   int most = 0;
   cuda::detail::check(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
                       "cudaDeviceGetAttribute");
   if (static_cast<std::int64_t>(k.shared_bytes) > most)
     throw ValueError("the column kernel's tile (" + std::to_string(k.shared_bytes) + " bytes) exceeds the device's " +
                      std::to_string(most) + " bytes of shared memory a block");
-  // One program per instantiation: log2(n) in bits 0-3, the precision in bit 4, log2(width) above.
+  // One program per instantiation: log2(n) in bits 0-3, the precision in bit 4, log2(width) in
+  // bits 5-8, rows in bit 9.
   const std::uint64_t variant = static_cast<std::uint64_t>(log2_exact(n)) | (dbl ? 16u : 0u) |
-                                (static_cast<std::uint64_t>(log2_exact(width)) << 5);
+                                (static_cast<std::uint64_t>(log2_exact(width)) << 5) | (rows ? 512u : 0u);
   const cupp::detail::kernel_module& module = cupp::detail::routine_module(
-      device, {"fft:columns", variant}, [&] { return columns_program(n, dbl, width); });
+      device, {"fft:columns", variant}, [&] { return columns_program(n, dbl, width, rows); });
   cuda::detail::check(cudaKernelSetAttributeForDevice(module.kernel(0), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                       static_cast<int>(k.shared_bytes), device),
                       "cudaKernelSetAttributeForDevice");

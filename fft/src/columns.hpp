@@ -1,5 +1,5 @@
 // Internal to the fft module: cupp's column kernel (fft/device/cupp/fft/columns.cuh) as a plan's
-// engine (plan_key::engine 1): its NVRTC program per (n, precision, columns a block), compiled and
+// engine (plan_key::engine 1; its row form, engine 2): its NVRTC program per (n, precision, columns a block), compiled and
 // loaded once per device through the kernel cache, the twiddle table a plan uploads, and the
 // launches of one execution set on a stream.
 #pragma once
@@ -13,8 +13,9 @@
 
 namespace cupp::fft::detail {
 
-// The program of cupp_fft_columns<float2 or double2, n, width> (for the host compile test too).
-cupp::detail::routine_program columns_program(std::int64_t n, bool double_precision, int width);
+// The program of cupp_fft_columns<float2 or double2, n, width[, true]> (rows: the row kernel,
+// engine 2), for the host compile test too.
+cupp::detail::routine_program columns_program(std::int64_t n, bool double_precision, int width, bool rows = false);
 
 // A loaded column kernel: the function to launch, its block and its dynamic shared memory.
 struct column_kernel {
@@ -31,8 +32,8 @@ column_kernel load_column_kernel(const plan_key& key, int device);
 // frees it).
 void* upload_twiddles(std::int64_t n, bool double_precision);
 
-// The transform of each pointer pair on `stream`: blocks of key.width adjacent columns (key.batch
-// in all), rows key.istride / key.ostride apart, scaled by key.scale, inverse for direction +1.
+// The transform of each pointer pair on `stream`: blocks of key.width adjacent columns (rows, for
+// engine 2; key.batch in all), points key.istride / key.ostride apart, transforms key.idist apart, scaled by key.scale, inverse for direction +1.
 void launch_columns(const column_kernel& k, const plan_key& key, const void* twiddles, std::span<const exec_pointers> runs,
                     cuda::stream_handle stream);
 

@@ -197,9 +197,9 @@ void plan::create() {
 
 plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
   cupp::detail::device_scope scope(device);
-  if (key.engine == 1) {
-    // cupp's column kernel; where it cannot run here (NVRTC, loading, too little shared memory),
-    // cuFFT's strided plan without a callback (the caller scales by a pass: scales() is false).
+  if (key.engine != 0) {
+    // cupp's column (row) kernel; where it cannot run here (NVRTC, loading, too little shared
+    // memory), cuFFT's plan without a callback (the caller scales by a pass: scales() is false).
     try {
       const column_kernel k = load_column_kernel(key, device);
       twiddles_ = upload_twiddles(key.n[0], key.double_precision);

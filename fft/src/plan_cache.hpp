@@ -35,9 +35,9 @@ struct plan_key {
   double scale = 1.0;                            // a factor cupp's own store callback applies (1: none)
   int scale_form = 0;                            // how: 0 store callback, factor in device memory;
                                                  // 1 store callback, factor a literal; 2 load callback, literal
-  int engine = 0;                                // 0 cuFFT; 1 cupp's column kernel (columns.cuh), which
-                                                 // applies `scale` in its stores
-  int width = 0;                                 // engine 1: the columns a block holds
+  int engine = 0;                                // 0 cuFFT; 1 cupp's column kernel (columns.cuh), 2 its
+                                                 // row kernel (Rows); both apply `scale` in their stores
+  int width = 0;                                 // engines 1 and 2: the columns (rows) a block holds
   friend bool operator==(const plan_key&, const plan_key&) = default;
 };
 
@@ -65,8 +65,8 @@ class plan {
   // Whether executions apply key().scale (cupp's store callback is attached, or the column kernel
   // runs); false for a key with a scale whose callback plan cuFFT refused (the caller scales by a pass).
   bool scales() const noexcept { return scales_; }
-  // Whether cupp's column kernel runs the executions (key().engine 1 and the kernel loaded; where
-  // it did not, the plan is cuFFT's strided plan without a callback).
+  // Whether cupp's column or row kernel runs the executions (key().engine 1 or 2 and the kernel
+  // loaded; where it did not, the plan is cuFFT's plan without a callback).
   bool uses_column_kernel() const noexcept { return columns_; }
 
   // Runs the transform on each pointer pair, in order, on `stream` (one work area for them all).
@@ -102,7 +102,7 @@ std::uint64_t scaled_executions() noexcept;
 std::uint64_t plans_made() noexcept;
 // How many plans with a norm factor cuFFT refused the store callback for (planned without it).
 std::uint64_t scale_callbacks_refused() noexcept;
-// How many column-kernel plans (engine 1) fell back to cuFFT (the kernel did not compile or load,
+// How many column- or row-kernel plans (engines 1, 2) fell back to cuFFT (the kernel did not compile or load,
 // or the device has too little shared memory), and how many executions the kernel ran.
 std::uint64_t column_kernel_fallbacks() noexcept;
 std::uint64_t column_kernel_executions() noexcept;

@@ -112,6 +112,11 @@ std::atomic<int> column_kernel_option{column_kernel_default()};
 std::atomic<std::int64_t> column_min_n_option{engine_options{}.column_kernel_min_n};
 std::atomic<std::int64_t> column_min_blocks_option{engine_options{}.column_kernel_min_blocks};
 std::atomic<int> column_width_option{engine_options{}.column_kernel_width};
+int row_kernel_default() {
+  const char* v = std::getenv("CUPP_FFT_ROW_KERNEL");
+  return v && v[0] == '0' ? 0 : engine_options{}.norm_row_kernel;
+}
+std::atomic<int> row_kernel_option{row_kernel_default()};
 
 }  // namespace
 
@@ -124,7 +129,8 @@ engine_options get_engine_options() noexcept {
           .column_kernel = column_kernel_option.load(std::memory_order_relaxed),
           .column_kernel_min_n = column_min_n_option.load(std::memory_order_relaxed),
           .column_kernel_min_blocks = column_min_blocks_option.load(std::memory_order_relaxed),
-          .column_kernel_width = column_width_option.load(std::memory_order_relaxed)};
+          .column_kernel_width = column_width_option.load(std::memory_order_relaxed),
+          .norm_row_kernel = row_kernel_option.load(std::memory_order_relaxed)};
 }
 
 void set_engine_options(const engine_options& options) noexcept {
@@ -137,6 +143,7 @@ void set_engine_options(const engine_options& options) noexcept {
   column_min_n_option.store(options.column_kernel_min_n, std::memory_order_relaxed);
   column_min_blocks_option.store(options.column_kernel_min_blocks, std::memory_order_relaxed);
   column_width_option.store(options.column_kernel_width, std::memory_order_relaxed);
+  row_kernel_option.store(options.norm_row_kernel != 0 ? 1 : 0, std::memory_order_relaxed);
 }
 
 int column_width(std::int64_t n, std::int64_t itemsize, int forced) noexcept {
@@ -318,33 +325,53 @@ execution describe(transform_kind kind, int direction, const ndarray& in, const 
   return e;
 }
 
+int row_width(std::int64_t n) noexcept {
+  if (n < 256 || n > 4096 || (n & (n - 1)) != 0) return 0;
+  return static_cast<int>(4096 / n);
+}
+
+plan_key scaled_key(const execution& e, double scale, const engine_options& opt, bool user_callbacks) {
+  plan_key key = e.key;
+  if (scale == 1.0 || user_callbacks) return key;
+  if (key.engine == 1) {  // cupp's column kernel applies the factor in its stores, whatever norm_callback says
+    key.scale = scale;
+    key.scale_form = 0;
+    return key;
+  }
+  std::int64_t points = key.batch * static_cast<std::int64_t>(e.runs.size());
+  for (int i = 0; i < key.rank; ++i) points *= key.n[i];
+  // Strided transforms keep the pass: axis 0 of 4096^2 complex64 with the callback took 0.435 ms
+  // against 0.143 ms without it (the pass adds about 0.07 ms).
+  const bool batched_rows =
+      key.batch >= 2 && points >= opt.norm_callback_min_elements && key.istride == 1 && key.ostride == 1;
+  if (opt.norm_callback == -1 && opt.norm_row_kernel != 0 && batched_rows && key.kind == transform_kind::c2c &&
+      key.rank == 1 && row_width(key.n[0]) > 0) {
+    key.engine = 2;  // cupp's row kernel: the factor in the stores of a one-pass FFT
+    key.width = row_width(key.n[0]);
+    key.scale = scale;
+    key.scale_form = 0;
+  } else if (opt.norm_callback == 1 || (opt.norm_callback == -1 && batched_rows)) {
+    key.scale = scale;
+    key.scale_form = opt.norm_callback_form;
+  }
+  return key;
+}
+
 bool execute(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes,
              double scale, bool* scaled) {
-  execution e = describe(kind, direction, in, out, axes);
+  const execution e = describe(kind, direction, in, out, axes);
   require_one_execution(e.runs.size() == 1, "needs a loop of executions over its other axes");
   if (!e.aligned) return false;
-  // The norm factor in cupp's store callback (engine_options says when): measured on the H200
-  // (docs/fft.md), it costs about a quarter of the transform on large batched rows, where a scaling
-  // pass costs about a second transform, but makes one long transform (batch 1) several times slower.
-  const engine_options opt = get_engine_options();
-  std::int64_t points = e.key.batch * static_cast<std::int64_t>(e.runs.size());
-  for (int i = 0; i < e.key.rank; ++i) points *= e.key.n[i];
-  // Strided transforms keep the pass too: axis 0 of 4096^2 complex64 with the callback took 0.435 ms
-  // against 0.143 ms without it (the pass adds about 0.07 ms).
-  // cupp's column kernel applies the factor in its stores whatever the norm_callback setting.
-  const bool fuse = scale != 1.0 && current_callbacks() == nullptr &&
-                    (e.key.engine == 1 || opt.norm_callback == 1 ||
-                     (opt.norm_callback == -1 && e.key.batch >= 2 && points >= opt.norm_callback_min_elements &&
-                      e.key.istride == 1 && e.key.ostride == 1));
-  if (fuse) {
-    e.key.scale = scale;
-    e.key.scale_form = e.key.engine == 1 ? 0 : opt.norm_callback_form;
-  }
+  // The norm factor (engine_options and scaled_key say where): measured on the H200 (docs/fft.md),
+  // cupp's store callback costs about a quarter of the transform on large batched rows, where a
+  // scaling pass costs about a second transform, but makes one long transform (batch 1) several
+  // times slower.
+  const plan_key key = scaled_key(e, scale, get_engine_options(), current_callbacks() != nullptr);
   const int device = out.device();
   cupp::detail::device_scope scope(device);
-  const std::shared_ptr<plan> p = get_plan(e.key, device);
+  const std::shared_ptr<plan> p = get_plan(key, device);
   p->execute(e.runs, cuda::detail::current_stream_handle(device));
-  if (scaled) *scaled = fuse && p->scales();  // (false where cuFFT refused the callback plan)
+  if (scaled) *scaled = key.scale != 1.0 && p->scales();  // (false where cuFFT refused the callback plan)
   return true;
 }
 

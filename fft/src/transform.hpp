@@ -73,6 +73,12 @@ struct engine_options {
   std::int64_t column_kernel_min_n = 1024;
   std::int64_t column_kernel_min_blocks = 128;
   int column_kernel_width = 0;
+  // The norm factor of batched contiguous complex rows (the callback's conditions above) of
+  // power-of-two n from 256 to 4096 in cupp's row kernel (columns.cuh with Rows: one pass, the
+  // factor in its stores) instead of cuFFT's store callback, which costs at least 1.28x the plain
+  // transform on 4096 x 4096 complex64. 1 (default; CUPP_FFT_ROW_KERNEL=0 starts with 0) under
+  // norm_callback -1, 0 never.
+  int norm_row_kernel = 1;
 };
 engine_options get_engine_options() noexcept;
 void set_engine_options(const engine_options& options) noexcept;
@@ -91,6 +97,10 @@ std::int64_t column_tile(std::int64_t n, std::int64_t batch, std::int64_t itemsi
 // complex128: 2, 2, 4, 8). 0 when n is no power of two in [32, 4096].
 int column_width(std::int64_t n, std::int64_t itemsize, int forced = 0) noexcept;
 
+// The rows a block of the row kernel holds for n points: 4096 / n for power-of-two n in
+// [256, 4096] (256 threads a block), else 0.
+int row_width(std::int64_t n) noexcept;
+
 // How a transform maps onto cuFFT (no device work, so host tests can check it): the plan's key and
 // every execution's pointers (one per index of the loop dimensions), and whether the real side of
 // an r2c/c2r has each pointer aligned to its complex type.
@@ -100,6 +110,11 @@ struct execution {
   bool aligned = true;
 };
 execution describe(transform_kind kind, int direction, const ndarray& in, const ndarray& out, std::span<const int> axes);
+
+// The key execute() plans for `e` with the factor `scale` (not 1: the caller's norm) under
+// `opt`: with the factor in cupp's column kernel (engine 1), in the row kernel (engine 2), in
+// cupp's store callback, or not at all (the caller's pass: key.scale stays 1). No device work.
+plan_key scaled_key(const execution& e, double scale, const engine_options& opt, bool user_callbacks);
 
 // One cuFFT execution set: `in` to `out` (the same array for in place) over `axes` (one group:
 // outer to inner, nested strides; for r2c/c2r the last axis is the halved one). The plan comes

@@ -1,6 +1,6 @@
 // The fft engine's layout choices on the GPU: the norm factor folded into cupp's LTO store
-// callback (no second pass), transforms along a strided axis run over tiles of adjacent columns, and
-// cupp's column kernel for them.
+// callback (no second pass), transforms along a strided axis run over tiles of adjacent columns,
+// cupp's column kernel for them and its row kernel for scaled rows.
 // Each is compared with the other way of computing the same thing (the scaling pass; one
 // execution over all columns; the last-axis transform of the transposed array), over complex64,
 // complex128, r2c and c2r, every norm, and checked to have taken the path it claims (the count of
@@ -179,7 +179,15 @@ TEST(FftNormGpu, DefaultChoiceUsesTheCallbackOnBatchesAndThePassOnOneTransform) 
   const ndarray r = fft::fft(rows, {.norm = "ortho"});
   EXPECT_GT(fft::detail::scaled_executions(), before);
   CUPP_ASSERT_ALLCLOSE(r, fft::fft(rows) / 32.0, tol(complex64));
-  EXPECT_EQ(fft::detail::last_plan_key().scale_form, 1);  // the literal factor (the default form)
+  EXPECT_EQ(fft::detail::last_plan_key().engine, 2);  // power-of-two rows: cupp's row kernel
+  {
+    options_scope no_row_kernel({.norm_callback = -1, .norm_row_kernel = 0});  // cuFFT's literal callback
+    before = fft::detail::scaled_executions();
+    CUPP_ASSERT_ALLCLOSE(fft::fft(rows, {.norm = "ortho"}), r, tol(complex64));
+    EXPECT_EQ(fft::detail::last_plan_key().engine, 0);
+    EXPECT_EQ(fft::detail::last_plan_key().scale_form, 1);
+    EXPECT_GT(fft::detail::scaled_executions(), before);
+  }
   // Along axis 0 (strided columns): cupp's column kernel scales in its stores (1024 columns of
   // 1024 points: 128 blocks of 8); with it off, cuFFT's strided plan and the pass (its strided
   // callback kernels are about 3x slower).
@@ -253,7 +261,8 @@ TEST(FftNormGpu, ColumnTilesGiveTheOneExecutionResult) {
 // cupp's column kernel (fft/device/cupp/fft/columns.cuh, plan_key::engine 1) against cuFFT's
 // strided plan and the last-axis transform of the transposed copy: every first radix (32 to 4096
 // points), complex64 and complex128, forward, inverse and ortho (the factor in its stores), a
-// last block with fewer columns, in place, a loop of executions, a forced width.
+// last block with fewer columns, in place, a loop of executions, a forced width; and the row kernel
+// on small rows.
 TEST(FftNormGpu, ColumnKernelGivesCuFftsResult) {
   CUPP_REQUIRE_GPU();
   const engine_options everywhere{.column_kernel = 1, .column_kernel_min_n = 32, .column_kernel_min_blocks = 1};
@@ -306,7 +315,64 @@ TEST(FftNormGpu, ColumnKernelGivesCuFftsResult) {
     EXPECT_EQ(fft::detail::last_plan_key().width, 2);
     CUPP_ASSERT_ALLCLOSE(r, expected, tol(complex64));
   }
+  // The row kernel on a few small rows (the sanitizers' runs cover both forms through this test).
+  for (dtype t : {complex64, complex128}) {
+    const ndarray r = random_complex({7, 4096}, t, 23), s = random_complex({5, 256}, t, 24);
+    ndarray ortho, inverse;
+    {
+      options_scope pass({.norm_callback = 0});
+      ortho = fft::fft(r, {.norm = "ortho"});
+      inverse = fft::ifft(s);
+    }
+    options_scope small_rows({.norm_callback_min_elements = 1});
+    CUPP_ASSERT_ALLCLOSE(fft::fft(r, {.norm = "ortho"}), ortho, tol(t));
+    EXPECT_EQ(fft::detail::last_plan_key().engine, 2);
+    CUPP_ASSERT_ALLCLOSE(fft::ifft(s), inverse, tol(t));
+    EXPECT_EQ(fft::detail::last_plan_key().engine, 2);
+  }
   EXPECT_EQ(fft::detail::column_kernel_fallbacks(), fallbacks) << "the column kernel did not load (cuFFT ran instead)";
+}
+
+// cupp's row kernel (engine 2: the column kernel's passes over contiguous rows, the factor in its
+// stores) against cuFFT's literal store callback and the pass: powers of two 256 to 4096,
+// complex64 and complex128, ortho, forward and the inverse's 1/n, a last block with fewer rows.
+TEST(FftNormGpu, RowKernelScalesAsTheCallbackAndThePass) {
+  CUPP_REQUIRE_GPU();
+  const std::uint64_t fallbacks = fft::detail::column_kernel_fallbacks();
+  for (dtype t : {complex64, complex128}) {
+    for (std::int64_t n : {256, 512, 1024, 2048, 4096}) {
+      SCOPED_TRACE(t.name() + " n " + std::to_string(n));
+      const std::int64_t rows = ((1 << 20) + n - 1) / n + 3;  // 2^20 points and more; not a whole number of blocks
+      const ndarray a = random_complex({rows, n}, t, static_cast<unsigned>(n) + 1);
+      ndarray o0, f0, i0, o1, f1, i1, o2;
+      {
+        options_scope pass({.norm_callback = 0});
+        o0 = fft::fft(a, {.norm = "ortho"});
+        f0 = fft::fft(a, {.norm = "forward"});
+        i0 = fft::ifft(a);
+      }
+      {
+        options_scope automatic({.norm_callback = -1});
+        const std::uint64_t runs = fft::detail::column_kernel_executions();
+        o1 = fft::fft(a, {.norm = "ortho"});
+        EXPECT_EQ(fft::detail::last_plan_key().engine, 2);
+        EXPECT_EQ(fft::detail::last_plan_key().width, 4096 / n);
+        f1 = fft::fft(a, {.norm = "forward"});
+        i1 = fft::ifft(a);
+        EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 3);
+      }
+      {
+        options_scope callback({.norm_callback = -1, .norm_row_kernel = 0});
+        o2 = fft::fft(a, {.norm = "ortho"});
+        EXPECT_EQ(fft::detail::last_plan_key().engine, 0);
+      }
+      CUPP_ASSERT_ALLCLOSE(o1, o0, tol(t));
+      CUPP_ASSERT_ALLCLOSE(f1, f0, tol(t));
+      CUPP_ASSERT_ALLCLOSE(i1, i0, tol(t));
+      CUPP_ASSERT_ALLCLOSE(o1, o2, tol(t));
+    }
+  }
+  EXPECT_EQ(fft::detail::column_kernel_fallbacks(), fallbacks) << "the row kernel did not load (cuFFT ran instead)";
 }
 
 // cuFFT plans no callback kernels for some problems (CUFFT_NOT_SUPPORTED when planning; a batch

@@ -233,10 +233,10 @@ TEST(FftHost, ColumnTileSizes) {
 
 // The column kernel's device code run on the host: each block's threads one by one between the
 // kernel's barriers (the same sequence as cupp_fft_columns), for blocks of W adjacent columns.
-template <class C, int N, int W>
-void run_column_blocks(const typename cupp_fft_columns::columns<C, N, W>::args& a) {
-  using K = cupp_fft_columns::columns<C, N, W>;
-  std::vector<C> tile(N * W), v(K::threads * 16);
+template <class C, int N, int W, bool Rows = false>
+void run_column_blocks(const typename cupp_fft_columns::columns<C, N, W, Rows>::args& a) {
+  using K = cupp_fft_columns::columns<C, N, W, Rows>;
+  std::vector<C> tile(K::tile_bytes / sizeof(C)), v(K::threads * 16);
   for (long long col0 = 0; col0 < a.ncols; col0 += W) {
     for (int t = 0; t < K::threads; ++t) K::first(a, col0, t, &v[t * 16], tile.data());
     for (int ns = K::R0; ns < N / 16; ns *= 16) {
@@ -267,37 +267,43 @@ void reference_fft(std::vector<std::complex<long double>>& x, int sign) {
 
 // 2W + 1 columns (the last block holds one), rows ncols + 3 apart (the 3 columns beyond must stay
 // untouched), forward and inverse with a factor, and in place: the largest error relative to the
-// largest value.
-template <class C, int N, int W>
+// largest value. Rows (the row kernel): 2W + 1 contiguous transforms N + 3 elements apart, element
+// (point r, transform c) at c (N + 3) + r.
+template <class C, int N, int W, bool Rows = false>
 double column_kernel_error() {
   using real = typename cupp_fft_columns::real_of<C>::type;
-  const long long ncols = 2 * W + 1, stride = ncols + 3;
+  const long long ncols = 2 * W + 1, stride = Rows ? N + 3 : ncols + 3;
+  auto at = [&](long long r, long long c) { return Rows ? c * stride + r : r * stride + c; };
+  const long long total = Rows ? stride * (ncols + 1) : N * stride;
   std::vector<C> twiddles(N);
   cupp_fft_columns::fill_twiddles(twiddles.data(), N);
   double worst = 0;
   for (int mode = 0; mode < 3; ++mode) {  // forward, inverse, forward in place
     const int inverse = mode == 1;
-    std::vector<C> in(N * stride), out(N * stride);
-    for (long long i = 0; i < N * stride; ++i)
+    std::vector<C> in(total), out(total);
+    for (long long i = 0; i < total; ++i)
       in[i] = cupp_fft_columns::cx<C>(real(std::sin(i * 0.37) + 0.1), real(std::cos(i * 1.3)));
     for (auto& o : out) o = cupp_fft_columns::cx<C>(real(7), real(7));
     const std::vector<C> original = in;
     C* dst = mode == 2 ? in.data() : out.data();
-    run_column_blocks<C, N, W>({in.data(), dst, ncols, stride, 1, stride, 1, twiddles.data(), real(0.5), inverse});
+    const long long point = Rows ? 1 : stride, transform = Rows ? stride : 1;
+    run_column_blocks<C, N, W, Rows>(
+        {in.data(), dst, ncols, point, transform, point, transform, twiddles.data(), real(0.5), inverse});
     double err = 0, mag = 0;
     for (long long c = 0; c < ncols; ++c) {
       std::vector<std::complex<long double>> x(N);
-      for (int r = 0; r < N; ++r) x[r] = {original[r * stride + c].x, original[r * stride + c].y};
+      for (int r = 0; r < N; ++r) x[r] = {original[at(r, c)].x, original[at(r, c)].y};
       reference_fft(x, inverse ? 1 : -1);
       for (int k = 0; k < N; ++k) {
-        const C got = dst[k * stride + c];
+        const C got = dst[at(k, c)];
         err = std::max(err, static_cast<double>(std::abs(0.5L * x[k] - std::complex<long double>(got.x, got.y))));
         mag = std::max(mag, static_cast<double>(std::abs(0.5L * x[k])));
       }
     }
-    for (int k = 0; k < N; ++k)
-      for (long long c = ncols; c < stride; ++c)
-        if (dst[k * stride + c].x != (mode == 2 ? original[k * stride + c].x : real(7))) return 1.0;  // wrote outside
+    for (long long i = 0; i < total; ++i) {  // nothing written outside the transforms
+      const long long r = Rows ? i % stride : i / stride, c = Rows ? i / stride : i % stride;
+      if ((r >= N || c >= ncols) && dst[i].x != (mode == 2 ? original[i].x : real(7))) return 1.0;
+    }
     worst = std::max(worst, err / mag);
   }
   return worst;
@@ -319,6 +325,59 @@ TEST(FftHost, ColumnKernelPassesMatchAnFft) {
   EXPECT_LT((column_kernel_error<double2, 1024, 4>()), 2e-15);
   EXPECT_LT((column_kernel_error<double2, 2048, 2>()), 2e-15);
   EXPECT_LT((column_kernel_error<double2, 4096, 2>()), 2e-15);
+  // The row kernel (Rows): the engine's widths 4096 / n.
+  EXPECT_LT((column_kernel_error<float2, 256, 16, true>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 512, 8, true>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 2048, 2, true>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 4096, 1, true>()), 1e-6);
+  EXPECT_LT((column_kernel_error<double2, 1024, 4, true>()), 2e-15);
+  EXPECT_LT((column_kernel_error<double2, 4096, 1, true>()), 2e-15);
+}
+
+// Where execute() puts a norm factor (scaled_key): the row kernel on batched contiguous
+// power-of-two rows, cuFFT's store callback on other batched rows, the column kernel's stores on
+// axis 0, the pass (no scale in the key) on one long transform and under user callbacks.
+TEST(FftHost, NormFactorsGoWhereTheyCostLeast) {
+  using fft::detail::scaled_key;
+  const fft::detail::engine_options opt{};
+  const int axis0[] = {0}, axis1[] = {1};
+  test::fake_array a({4096, 4096}, complex64), out({4096, 4096}, complex64);
+  auto k = scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 1.0 / 64, opt, false);
+  EXPECT_EQ(k.engine, 2);
+  EXPECT_EQ(k.width, 1);
+  EXPECT_EQ(k.scale, 1.0 / 64);
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 1.0, opt, false).engine, 0);  // no factor
+  k = scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis0), 1.0 / 64, opt, false);
+  EXPECT_EQ(k.engine, 1);
+  EXPECT_EQ(k.scale, 1.0 / 64);
+  // with the row kernel off, or the callback forced: cuFFT's literal store callback
+  fft::detail::engine_options no_rows = opt;
+  no_rows.norm_row_kernel = 0;
+  k = scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 1.0 / 64, no_rows, false);
+  EXPECT_EQ(k.engine, 0);
+  EXPECT_EQ(k.scale_form, 1);
+  EXPECT_EQ(k.scale, 1.0 / 64);
+  fft::detail::engine_options forced = opt;
+  forced.norm_callback = 1;
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 0.5, forced, false).engine, 0);
+  test::fake_array p({256, 4099}, complex64), pout({256, 4099}, complex64);  // no power of two
+  k = scaled_key(describe(transform_kind::c2c, -1, p.a, pout.a, axis1), 0.5, opt, false);
+  EXPECT_EQ(k.engine, 0);
+  EXPECT_EQ(k.scale, 0.5);
+  test::fake_array r({256, 4096}, float32), rout({256, 2049}, complex64);  // r2c: the callback
+  EXPECT_EQ(scaled_key(describe(transform_kind::r2c, -1, r.a, rout.a, axis1), 0.5, opt, false).engine, 0);
+  test::fake_array one({1 << 20}, complex64), oneout({1 << 20}, complex64);  // one long transform: the pass
+  const int only[] = {0};
+  k = scaled_key(describe(transform_kind::c2c, -1, one.a, oneout.a, only), 0.5, opt, false);
+  EXPECT_EQ(k.engine, 0);
+  EXPECT_EQ(k.scale, 1.0);
+  test::fake_array small({64, 4096}, complex64), sout({64, 4096}, complex64);  // 2^18 points: the pass
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, small.a, sout.a, axis1), 0.5, opt, false).scale, 1.0);
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 0.5, opt, true).scale, 1.0);  // user callbacks
+  EXPECT_EQ(fft::detail::row_width(4096), 1);
+  EXPECT_EQ(fft::detail::row_width(256), 16);
+  EXPECT_EQ(fft::detail::row_width(128), 0);
+  EXPECT_EQ(fft::detail::row_width(8192), 0);
 }
 
 TEST(FftHost, ColumnKernelWidths) {
@@ -354,7 +413,7 @@ TEST(FftHost, AxisZeroTakesTheColumnKernel) {
   EXPECT_EQ(e.key.istride, 4096);
   EXPECT_EQ(e.runs.size(), 1u);
   EXPECT_EQ(describe(transform_kind::c2c, -1, a.a, out.a, axis1).key.engine, 0);  // rows: cuFFT
-  test::fake_array z({4096, 4096}, complex128), zout({4096, 4096}, complex128);
+  test::fake_array z({4096, 256}, complex128), zout({4096, 256}, complex128);  // 128 blocks of 2
   EXPECT_EQ(describe(transform_kind::c2c, 1, z.a, zout.a, axis0).key.width, 2);
   test::fake_array m({1024, 1024}, complex64), mout({1024, 1024}, complex64);
   e = describe(transform_kind::c2c, -1, m.a, mout.a, axis0);
@@ -362,11 +421,11 @@ TEST(FftHost, AxisZeroTakesTheColumnKernel) {
   EXPECT_EQ(e.key.width, 8);
   test::fake_array few({4096, 256}, complex64), fout({4096, 256}, complex64);
   EXPECT_EQ(describe(transform_kind::c2c, -1, few.a, fout.a, axis0).key.engine, 0);  // 64 blocks
-  test::fake_array odd({1000, 4096}, complex64), oout({1000, 4096}, complex64);
+  test::fake_array odd({1000, 1024}, complex64), oout({1000, 1024}, complex64);
   EXPECT_EQ(describe(transform_kind::c2c, -1, odd.a, oout.a, axis0).key.engine, 0);
-  test::fake_array small({512, 4096}, complex64), sout({512, 4096}, complex64);
+  test::fake_array small({512, 2048}, complex64), sout({512, 2048}, complex64);
   EXPECT_EQ(describe(transform_kind::c2c, -1, small.a, sout.a, axis0).key.engine, 0);
-  test::fake_array big({8192, 4096}, complex64), bout({8192, 4096}, complex64);
+  test::fake_array big({8192, 1024}, complex64), bout({8192, 1024}, complex64);
   EXPECT_EQ(describe(transform_kind::c2c, -1, big.a, bout.a, axis0).key.engine, 0);
   // A 3-d array: the outer axis loops over executions of the kernel.
   test::fake_array t3({2, 1024, 1024}, complex128), t3out({2, 1024, 1024}, complex128);
@@ -374,7 +433,7 @@ TEST(FftHost, AxisZeroTakesTheColumnKernel) {
   EXPECT_EQ(e.key.engine, 1);
   EXPECT_EQ(e.runs.size(), 2u);
   // Real transforms, columns with a step (idist 2) and user callbacks stay with cuFFT.
-  test::fake_array x({4096, 4096}, float32), y({2049, 4096}, complex64);
+  test::fake_array x({4096, 1024}, float32), y({2049, 1024}, complex64);
   EXPECT_EQ(describe(transform_kind::r2c, -1, x.a, y.a, axis0).key.engine, 0);
   const ndarray stepped = a.a(slice(), slice(0, std::nullopt, 2));  // idist 2
   test::fake_array half({4096, 2048}, complex64);
@@ -406,9 +465,11 @@ TEST(FftHost, AxisZeroTakesTheColumnKernel) {
 
 // The column kernel's programs compile with NVRTC from the module's embedded headers.
 TEST(FftHost, ColumnKernelProgramsCompile) {
-  for (auto [n, dbl, width] : {std::tuple{4096, false, 4}, std::tuple{4096, true, 2}, std::tuple{32, false, 16}}) {
-    SCOPED_TRACE(std::to_string(n) + (dbl ? " double" : " single"));
-    const cupp::detail::routine_program p = fft::detail::columns_program(n, dbl, width);
+  for (auto [n, dbl, width, rows] : {std::tuple{4096, false, 4, false}, std::tuple{4096, true, 2, false},
+                                     std::tuple{32, false, 16, false}, std::tuple{4096, false, 1, true},
+                                     std::tuple{256, true, 16, true}}) {
+    SCOPED_TRACE(std::to_string(n) + (dbl ? " double" : " single") + (rows ? " rows" : ""));
+    const cupp::detail::routine_program p = fft::detail::columns_program(n, dbl, width, rows);
     const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
         {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
          .extra_headers = p.headers});

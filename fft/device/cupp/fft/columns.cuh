@@ -10,9 +10,11 @@
 // store. Twiddles come from a table of exp(-2 pi i k / N), k < N, computed on the host in long
 // double and rounded to the precision (cuFFT's accuracy). Shared-memory rows are XOR-swizzled so
 // that each pass's accesses are free of bank conflicts.
+// With Rows the same passes run over W contiguous transforms a block (the row kernel: a norm
+// factor in the stores of a one-pass row FFT, where any cuFFT store callback costs 1.28x).
 //
 // The device code is host-callable (plain C++ without __CUDACC__), so a host test runs the same
-// passes thread by thread between the barriers (column_sim in tests/unit/fft) against a DFT.
+// passes thread by thread between the barriers (run_column_blocks in tests/unit/fft) against an FFT.
 #pragma once
 
 #if !defined(__CUDACC_RTC__)
@@ -135,7 +137,7 @@ CUPP_FFT_UNROLL
 CUPP_FFT_HD constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
 
 // The passes of an N-point transform over W columns: what a block of `threads` runs.
-template <class C, int N, int W>
+template <class C, int N, int W, bool Rows = false>
 struct columns {
   using real = typename real_of<C>::type;
   static_assert(N >= 32 && N <= 8192 && (N & (N - 1)) == 0, "N a power of two, 32 to 8192");
@@ -148,13 +150,22 @@ struct columns {
   static constexpr int shared_bytes = N * W * int(sizeof(C));
   static_assert(threads <= 1024, "at most 1024 threads");
 
-  // The tile's shared-memory slot of (row, c): rows XOR-swizzled in their low bits by the bits
-  // above the first radix, so that the first pass's stores (rows R0 j + r) spread over the banks
-  // like the other passes' accesses (G consecutive rows, aligned).
+  // Rows (the row kernel: contiguous transforms, W of them a block): a thread's point index t runs
+  // fastest (a warp reads 32 adjacent points), the tile column-major with one pad element every 16
+  // points. Columns: the column index c runs fastest (a warp reads whole row segments of W
+  // columns), the tile row-major with its rows XOR-swizzled in their low bits by the bits above
+  // the first radix. Either way the first pass's stores (points R0 j + r) spread over the banks
+  // like the other passes' accesses (aligned runs of consecutive points).
+  static constexpr int padded = N + N / 16;
+  static constexpr int shared_bytes_rows = W * padded * int(sizeof(C));
+  static CUPP_FFT_HD int point_of(int tid) { return Rows ? tid % T : tid / W; }
+  static CUPP_FFT_HD int column_of(int tid) { return Rows ? tid / T : tid % W; }
   static CUPP_FFT_HD int slot(int row, int c) {
+    if (Rows) return c * padded + row + row / 16;
     const int phys = G > 1 ? row ^ ((row >> S) & (G - 1)) : row;
     return phys * W + c;
   }
+  static constexpr int tile_bytes = Rows ? shared_bytes_rows : shared_bytes;
 
   struct args {
     const C* in;
@@ -170,7 +181,7 @@ struct columns {
   // Pass 0: the thread's 16 values from global memory (rows j + r N/R0 for its Q0 butterflies
   // j = t + i T), R0-point DFTs, into the tile (Stockham with Ns = 1: row R0 j + r).
   static CUPP_FFT_HD void first(const args& a, long long col0, int tid, C* v, C* tile) {
-    const int c = tid % W, t = tid / W;
+    const int c = column_of(tid), t = point_of(tid);
     const long long col = col0 + c;
     const bool valid = col < a.ncols;
     const C* in = a.in + col * a.idist;
@@ -193,7 +204,7 @@ CUPP_FFT_UNROLL
   // A radix-16 pass combining sub-transforms of ns points: the thread's butterfly j = t reads rows
   // j + r T, twiddles them by w^(k r) (k = j mod ns, w = exp(-2 pi i / (16 ns))) and runs the DFT.
   static CUPP_FFT_HD void pass(const args& a, int ns, int tid, C* v, const C* tile) {
-    const int c = tid % W, t = tid / W;
+    const int c = column_of(tid), t = point_of(tid);
     const int k = t % ns, step = N / (16 * ns);
 CUPP_FFT_UNROLL
     for (int r = 0; r < 16; ++r) v[r] = tile[slot(t + r * T, c)];
@@ -204,7 +215,7 @@ CUPP_FFT_UNROLL
 
   // After a pass that is not the last: row (j / ns) 16 ns + k + r ns of the tile.
   static CUPP_FFT_HD void store(int ns, int tid, const C* v, C* tile) {
-    const int c = tid % W, t = tid / W;
+    const int c = column_of(tid), t = point_of(tid);
     const int base = (t / ns) * ns * 16 + t % ns;
 CUPP_FFT_UNROLL
     for (int r = 0; r < 16; ++r) tile[slot(base + r * ns, c)] = v[r];
@@ -212,7 +223,7 @@ CUPP_FFT_UNROLL
 
   // After the last pass (ns = N / 16): rows j + r T of the output, scaled (and conjugated back).
   static CUPP_FFT_HD void last(const args& a, long long col0, int tid, const C* v) {
-    const int c = tid % W, t = tid / W;
+    const int c = column_of(tid), t = point_of(tid);
     const long long col = col0 + c;
     if (col >= a.ncols) return;
     C* out = a.out + col * a.odist;
@@ -237,13 +248,13 @@ inline void fill_twiddles(C* table, int n) {
 #endif
 
 #if defined(__CUDACC__)
-// One block per W adjacent columns (blockIdx.x: columns W * blockIdx.x on), `threads` threads,
-// shared_bytes of dynamic shared memory.
-template <class C, int N, int W>
-__global__ void __launch_bounds__(columns<C, N, W>::threads)
+// One block per W adjacent columns (blockIdx.x: columns W * blockIdx.x on; with Rows, W rows),
+// `threads` threads, tile_bytes of dynamic shared memory.
+template <class C, int N, int W, bool Rows = false>
+__global__ void __launch_bounds__(columns<C, N, W, Rows>::threads)
     cupp_fft_columns(const C* in, C* out, long long ncols, long long istride, long long idist, long long ostride,
                      long long odist, const C* twiddles, typename real_of<C>::type scale, int inverse) {
-  using K = columns<C, N, W>;
+  using K = columns<C, N, W, Rows>;
   extern __shared__ __align__(16) unsigned char cupp_fft_columns_shared[];
   C* tile = reinterpret_cast<C*>(cupp_fft_columns_shared);
   const typename K::args a{in, out, ncols, istride, idist, ostride, odist, twiddles, scale, inverse};
