@@ -160,12 +160,21 @@ ndarray matmul(const ndarray& x1, const ndarray& x2, const matmul_options& optio
   // The warm path of a plain 2-D product (one float dtype, no out=, no dtype=): nothing to
   // promote, cast or broadcast, so straight to the allocation and the library call (issue 24's
   // host-time target; product() below does the same with the general bookkeeping).
-  if (!x1.is_null() && !x2.is_null() && x1.ndim() == 2 && x2.ndim() == 2 && options.out.is_null() && !options.dtype &&
+  if (!x1.is_null() && !x2.is_null() && x1.ndim() == 2 && x2.ndim() == 2 && !options.dtype &&
       x1.dtype() == x2.dtype() && is_float_loop(x1.dtype()) && x1.shape()[1] == x2.shape()[0]) {
     const std::int64_t shape[2] = {x1.shape()[0], x2.shape()[1]};
-    const ndarray c = empty(std::span<const std::int64_t>(shape, 2), x1.dtype());
-    linalg::detail::gemm_into(x1, x2, c);
-    return c;
+    const ndarray& out = options.out;
+    if (out.is_null()) {
+      const ndarray c = empty(std::span<const std::int64_t>(shape, 2), x1.dtype());
+      linalg::detail::gemm_into(x1, x2, c);
+      return c;
+    }
+    // out= of the loop's dtype and shape, writeable, sharing no memory with an input: written in place.
+    if (out.ndim() == 2 && out.dtype() == x1.dtype() && out.shape()[0] == shape[0] && out.shape()[1] == shape[1] &&
+        out.writeable() && !shares_base(out, x1) && !shares_base(out, x2)) {
+      linalg::detail::gemm_into(x1, x2, out);
+      return out;
+    }
   }
   const gufunc_names g{"matmul", matmul_signature};
   require_dims(x1, 0, 1, g.name, g.signature);
