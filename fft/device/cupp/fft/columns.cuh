@@ -166,6 +166,15 @@ struct columns {
     return phys * W + c;
   }
   static constexpr int tile_bytes = Rows ? shared_bytes_rows : shared_bytes;
+  // The blocks an SM __launch_bounds__ asks for (ptxas takes registers up to what it is told: it
+  // gave the 256-thread complex64 row kernel 80 registers unbounded but 128 when told 2 blocks, and
+  // the complex128 one 144, one block an SM): threads up to 768 (rows) or 1024 (columns) in
+  // complex64, 512 in complex128, as many as the shared memory holds (227 KiB an SM).
+  static constexpr int thread_budget = int(sizeof(C)) == 8 ? (Rows ? 768 : 1024) : 512;
+  static constexpr int by_threads = thread_budget / threads, by_shared = (227 * 1024) / tile_bytes;
+  static constexpr int min_blocks = (by_threads < by_shared ? by_threads : by_shared) > 1
+                                        ? (by_threads < by_shared ? by_threads : by_shared)
+                                        : 1;
 
   struct args {
     const C* in;
@@ -251,7 +260,7 @@ inline void fill_twiddles(C* table, int n) {
 // One block per W adjacent columns (blockIdx.x: columns W * blockIdx.x on; with Rows, W rows),
 // `threads` threads, tile_bytes of dynamic shared memory.
 template <class C, int N, int W, bool Rows = false>
-__global__ void __launch_bounds__(columns<C, N, W, Rows>::threads)
+__global__ void __launch_bounds__(columns<C, N, W, Rows>::threads, columns<C, N, W, Rows>::min_blocks)
     cupp_fft_columns(const C* in, C* out, long long ncols, long long istride, long long idist, long long ostride,
                      long long odist, const C* twiddles, typename real_of<C>::type scale, int inverse) {
   using K = columns<C, N, W, Rows>;
