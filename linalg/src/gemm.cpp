@@ -448,7 +448,7 @@ const char* device_type(type_id id) {
     case type_id::uint32: return "unsigned int";
     case type_id::int64: return "long long";
     case type_id::uint64: return "unsigned long long";
-    case type_id::float32: return "float";    // CUPP_LINALG_GEMM=kernel's small products
+    case type_id::float32: return "float";  // the tiniest float products (gemm_path)
     case type_id::float64: return "double";
     default: break;
   }
@@ -519,7 +519,7 @@ void gemm_into(const ndarray& a, const ndarray& b, const ndarray& c) {
   cupp::cuda::DeviceGuard guard(c.device());
   const type_id id = c.dtype().id();
   const std::optional<blas_layout> lc = matrix_layout(c);
-  const bool c_row_major = lc && lc->row_major;
+  const bool c_row_major = lc && lc->row_major && (nd == 2 || element_strides(c).has_value());
   const gemm_path path = configured_path();
   const i64 madds = c.size() * a.shape()[nd - 1];
   if ((id == type_id::float32 || id == type_id::float64) &&
