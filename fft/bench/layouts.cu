@@ -419,7 +419,10 @@ static void axis0_rank2(long long rows, long long cols) {
       CK(cufftSetAutoAllocation(p->h, 0));
       if (premix) {
         void* info = nullptr;
-        CK(cufftXtSetJITCallback(p->h, "cupp_premix", ir.data(), ir.size(), CUFFT_CB_LD_COMPLEX, &info));
+        if (const cufftResult r = cufftXtSetJITCallback(p->h, "cupp_premix", ir.data(), ir.size(), CUFFT_CB_LD_COMPLEX, &info)) {
+          std::printf("axis0 rank-2 K=%lld premix: cufftXtSetJITCallback failed (%d)\n", K, (int)r);
+          continue;
+        }
       }
       long long n[2] = {rows, K}, emb[2] = {rows, cols};
       size_t ws = 0;
