@@ -44,8 +44,8 @@ cp "$root/random/bench/peers.py" "$stage/random_peers.py"
 cp "$root/sparse/bench/peers.py" "$stage/sparse_peers.py"
 [ -f "$root/sparse/bench/linalg_peers.py" ] && cp "$root/sparse/bench/linalg_peers.py" "$stage/sparse_linalg_peers.py"
 # The suite's reference data: what tools/dev/stage-gpu.sh stages for it (the ufunc conformance
-# set, the reduction set, the families' generators), packed.
-"$root/tools/dev/stage-gpu.sh" "$build" > /dev/null
+# set, the reduction set, the families' generators; data only, no executables), packed.
+CUPP_STAGE_DATA_ONLY=1 "$root/tools/dev/stage-gpu.sh" "$build" > /dev/null
 tar -C "$root/.gpu" -cf - conformance specs $(cd "$root/.gpu" && ls make_*_ref.py routine_ref.py) |
   xz -6 -T2 > "$stage/conformance.tar.xz"
 rm -rf "$root/.gpu"

@@ -19,9 +19,16 @@ build=${1:-$root/build}
 stage=$root/.gpu
 rm -rf "$stage"
 mkdir -p "$stage/conformance"
+# CUPP_STAGE_DATA_ONLY=1 (tools/dev/stage-gpu-modules.sh): only the reference data and scripts,
+# no executables (that bundle packs its own), so nothing here needs building first.
+data_only=${CUPP_STAGE_DATA_ONLY:-}
+stage_exe() {  # stage_exe BUILD_RELATIVE_PATH: copied and stripped, unless data only
+  [ -n "$data_only" ] && return 0
+  cp "$build/$1" "$stage/"
+  strip "$stage/$(basename "$1")"
+}
 for exe in tests/cupp_gpu_tests tests/cupp_unit_tests tests/cupp_sticky_error_test tools/cupp bench/cupp_bench_memory bench/cupp_bench_compile bench/cupp_bench_context tests/cupp_example_raw_kernel tests/cupp_example_ufuncs tests/cupp_example_load_ops; do
-  cp "$build/$exe" "$stage/"
-  strip "$stage/$(basename "$exe")"
+  stage_exe "$exe"
 done
 cp -r "$build/tests/conformance/numpy-ref-extra" "$build/tests/conformance/numpy-written-npy" "$stage/conformance/"
 cp "$root/tools/dev/gpu-focus.sh" "$stage/"  # one focused device call (see its header)
@@ -32,8 +39,7 @@ mkdir -p "$stage/specs/ufuncs"
 cp "$root"/specs/ufuncs/*.yaml "$stage/specs/ufuncs/"
 # The benchmark next to CuPy and PyTorch (bench/compare.py; tools/dev/bench-gpu.sh stages it alone).
 if [ -f "$build/bench/cupp_bench" ]; then
-  cp "$build/bench/cupp_bench" "$stage/"
-  strip "$stage/cupp_bench"
+  stage_exe bench/cupp_bench
 else
   echo "stage-gpu: $build/bench/cupp_bench is missing (not built); bench-elementwise will say so" >&2
 fi

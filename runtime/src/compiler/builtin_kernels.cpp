@@ -14,7 +14,7 @@ namespace cupp::detail {
 
 namespace {
 
-constexpr std::string_view magic = "CUPPAOT1";
+constexpr std::string_view magic = "CUPPAOT2";
 
 void put_u32(std::string& out, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -59,89 +59,140 @@ bool builtin_eligible(const program_source& program, const compile_flags& flags)
          program.headers.empty();
 }
 
+namespace {
+
+// One index record: key, architecture, name count, then the names' and the payload's regions as
+// (offset, size) pairs from the blob's start, then the raw size: 32 + 7 * 4 bytes.
+constexpr std::size_t record_size = 32 + 7 * 4;
+constexpr std::size_t header_size = 8 + 4;  // magic, count
+
+std::uint32_t u32_at(const std::byte* p) {
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(p[i]) << (8 * i);
+  return v;
+}
+
+struct record_view {
+  const std::byte* key;
+  std::uint32_t arch, name_count, names_offset, names_size, payload_offset, payload_size, raw_size;
+};
+
+record_view read_record(const std::byte* r) {
+  return {r, u32_at(r + 32), u32_at(r + 36), u32_at(r + 40), u32_at(r + 44), u32_at(r + 48), u32_at(r + 52), u32_at(r + 56)};
+}
+
+int compare_key(const std::byte* a, const digest256& b) { return std::memcmp(a, b.data(), b.size()); }
+
+}  // namespace
+
 std::string write_builtin_blob(std::span<const builtin_entry> entries) {
-  std::string out(magic);
-  put_u32(out, static_cast<std::uint32_t>(entries.size()));
-  for (const builtin_entry& e : entries) {
-    out.append(reinterpret_cast<const char*>(e.key.data()), e.key.size());
-    put_u32(out, static_cast<std::uint32_t>(e.arch));
-    put_u32(out, static_cast<std::uint32_t>(e.program.lowered_names.size()));
-    for (const std::string& name : e.program.lowered_names) {
-      put_u32(out, static_cast<std::uint32_t>(name.size()));
-      out += name;
+  // Sorted by key, one entry per key: the reader binary-searches the index in place.
+  std::vector<const builtin_entry*> sorted;
+  for (const builtin_entry& e : entries) sorted.push_back(&e);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const builtin_entry* a, const builtin_entry* b) { return a->key < b->key; });
+  sorted.erase(std::unique(sorted.begin(), sorted.end(), [](const builtin_entry* a, const builtin_entry* b) { return a->key == b->key; }),
+               sorted.end());
+  std::string index, data;
+  const std::size_t data_start = header_size + sorted.size() * record_size;
+  for (const builtin_entry* e : sorted) {
+    std::string names;
+    for (const std::string& name : e->program.lowered_names) {
+      put_u32(names, static_cast<std::uint32_t>(name.size()));
+      names += name;
     }
-    const std::string& raw = e.program.binary;
+    const std::string& raw = e->program.binary;
     uLongf bound = compressBound(static_cast<uLong>(raw.size()));
     std::string deflated(bound, '\0');
     if (compress2(reinterpret_cast<Bytef*>(deflated.data()), &bound, reinterpret_cast<const Bytef*>(raw.data()),
                   static_cast<uLong>(raw.size()), Z_BEST_COMPRESSION) != Z_OK)
       throw std::runtime_error("zlib could not compress a built-in kernel");
     deflated.resize(bound);
-    put_u32(out, static_cast<std::uint32_t>(raw.size()));
-    put_u32(out, static_cast<std::uint32_t>(deflated.size()));
-    out += deflated;
+    if (data_start + data.size() + names.size() + deflated.size() > 0xffffffffu)
+      throw std::runtime_error("the built-in kernel blob would pass 4 GiB");
+    index.append(reinterpret_cast<const char*>(e->key.data()), e->key.size());
+    put_u32(index, static_cast<std::uint32_t>(e->arch));
+    put_u32(index, static_cast<std::uint32_t>(e->program.lowered_names.size()));
+    put_u32(index, static_cast<std::uint32_t>(data_start + data.size()));
+    put_u32(index, static_cast<std::uint32_t>(names.size()));
+    data += names;
+    put_u32(index, static_cast<std::uint32_t>(data_start + data.size()));
+    put_u32(index, static_cast<std::uint32_t>(deflated.size()));
+    data += deflated;
+    put_u32(index, static_cast<std::uint32_t>(raw.size()));
   }
-  return out;
+  std::string out(magic);
+  put_u32(out, static_cast<std::uint32_t>(sorted.size()));
+  return out + index + data;
 }
 
+// Checks only the index (a few pages of the blob): its records are sorted, and their regions
+// tile the rest of the blob in order. Names and payloads are read when an entry is found.
 builtin_table::builtin_table(std::span<const std::byte> blob) {
   if (blob.empty()) return;
-  cursor in{blob};
-  const std::span<const std::byte> head = in.bytes(magic.size());
-  if (!in.ok || std::memcmp(head.data(), magic.data(), magic.size()) != 0) {
-    malformed_ = true;
-    return;
+  malformed_ = true;
+  if (blob.size() < header_size || std::memcmp(blob.data(), magic.data(), magic.size()) != 0) return;
+  const std::uint32_t count = u32_at(blob.data() + magic.size());
+  if ((blob.size() - header_size) / record_size < count) return;
+  std::size_t expected = header_size + std::size_t{count} * record_size;
+  const std::byte* previous = nullptr;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::byte* r = blob.data() + header_size + std::size_t{i} * record_size;
+    const record_view v = read_record(r);
+    if (previous != nullptr && std::memcmp(previous, r, 32) >= 0) return;
+    if (v.names_offset != expected || v.names_size < std::size_t{v.name_count} * 4) return;
+    expected += v.names_size;
+    if (v.payload_offset != expected) return;
+    expected += v.payload_size;
+    if (expected > blob.size()) return;
+    previous = r;
   }
-  const std::uint32_t count = in.u32();
-  for (std::uint32_t i = 0; i < count && in.ok; ++i) {
-    entry e;
-    const std::span<const std::byte> key = in.bytes(e.key.size());
-    if (!in.ok) break;
-    std::memcpy(e.key.data(), key.data(), e.key.size());
-    e.arch = static_cast<int>(in.u32());
-    const std::uint32_t names = in.u32();
-    for (std::uint32_t k = 0; k < names && in.ok; ++k) {
-      const std::span<const std::byte> name = in.bytes(in.u32());
-      e.lowered_names.emplace_back(reinterpret_cast<const char*>(name.data()), name.size());
-    }
-    e.raw_size = in.u32();
-    e.deflated = in.bytes(in.u32());
-    if (in.ok) entries_.push_back(std::move(e));
-  }
-  if (!in.ok || !in.rest.empty()) {
-    malformed_ = true;
-    entries_.clear();
-    return;
-  }
-  std::sort(entries_.begin(), entries_.end(), [](const entry& a, const entry& b) { return a.key < b.key; });
+  if (expected != blob.size()) return;
+  malformed_ = false;
+  blob_ = blob;
+  count_ = count;
 }
 
-const builtin_table::entry* builtin_table::lookup(const digest256& key) const noexcept {
-  const auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
-                                   [](const entry& e, const digest256& k) { return e.key < k; });
-  return it == entries_.end() || it->key != key ? nullptr : &*it;
+const std::byte* builtin_table::lookup(const digest256& key) const noexcept {
+  std::size_t lo = 0, hi = count_;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    const std::byte* r = blob_.data() + header_size + mid * record_size;
+    const int c = compare_key(r, key);
+    if (c == 0) return r;
+    if (c < 0) lo = mid + 1; else hi = mid;
+  }
+  return nullptr;
 }
 
 bool builtin_table::contains(const digest256& key) const noexcept { return lookup(key) != nullptr; }
 
 std::optional<compiled_program> builtin_table::find(const digest256& key) const {
-  const entry* it = lookup(key);
-  if (it == nullptr) return std::nullopt;
+  const std::byte* r = lookup(key);
+  if (r == nullptr) return std::nullopt;
+  const record_view v = read_record(r);
   compiled_program out;
-  out.binary.resize(it->raw_size);
-  uLongf size = it->raw_size;
-  if (uncompress(reinterpret_cast<Bytef*>(out.binary.data()), &size, reinterpret_cast<const Bytef*>(it->deflated.data()),
-                 static_cast<uLong>(it->deflated.size())) != Z_OK ||
-      size != it->raw_size)
-    return std::nullopt;  // a damaged entry: the caller compiles instead
-  out.lowered_names = it->lowered_names;
+  cursor names{blob_.subspan(v.names_offset, v.names_size)};
+  out.lowered_names.reserve(v.name_count);
+  for (std::uint32_t k = 0; k < v.name_count && names.ok; ++k) {
+    const std::span<const std::byte> name = names.bytes(names.u32());
+    out.lowered_names.emplace_back(reinterpret_cast<const char*>(name.data()), name.size());
+  }
+  if (!names.ok || !names.rest.empty()) return std::nullopt;  // a damaged entry: the caller compiles instead
+  out.binary.resize(v.raw_size);
+  uLongf size = v.raw_size;
+  if (uncompress(reinterpret_cast<Bytef*>(out.binary.data()), &size,
+                 reinterpret_cast<const Bytef*>(blob_.data() + v.payload_offset), static_cast<uLong>(v.payload_size)) != Z_OK ||
+      size != v.raw_size)
+    return std::nullopt;
   return out;
 }
 
 std::vector<int> builtin_table::architectures() const {
   std::vector<int> archs;
-  for (const entry& e : entries_)
-    if (std::find(archs.begin(), archs.end(), e.arch) == archs.end()) archs.push_back(e.arch);
+  for (std::size_t i = 0; i < count_; ++i) {
+    const int arch = static_cast<int>(read_record(blob_.data() + header_size + i * record_size).arch);
+    if (std::find(archs.begin(), archs.end(), arch) == archs.end()) archs.push_back(arch);
+  }
   std::sort(archs.begin(), archs.end());
   return archs;
 }

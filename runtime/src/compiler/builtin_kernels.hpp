@@ -4,8 +4,11 @@
 // NVRTC. The lookup key covers what the binary is made from (program name, source, name
 // expressions, architecture, the embedded device headers) but not the NVRTC version, so that a
 // user's newer libnvrtc still finds every built-in kernel. The blob (little-endian):
-//   "CUPPAOT1", u32 entry count, then per entry: 32-byte key, u32 architecture, u32 kernel
-//   count, each lowered name as (u32 length, bytes), u32 raw size, u32 zlib size, zlib bytes.
+//   "CUPPAOT2", u32 entry count, an index of fixed-size records sorted by key (32-byte key, u32
+//   architecture, u32 kernel count, u32 offset and u32 size of the lowered names, u32 offset and
+//   u32 size of the zlib bytes, u32 raw size), then each entry's names ((u32 length, bytes) each)
+//   and zlib bytes, in index order. The reader searches the index in place: the first lookup of a
+//   process touches a few pages of the blob, not all of it.
 #pragma once
 
 #include <cstddef>
@@ -39,29 +42,24 @@ struct builtin_entry {
 // A blob holding `entries` (the builder writes it; tests read it back).
 std::string write_builtin_blob(std::span<const builtin_entry> entries);
 
-// A parsed blob: an index from key to entry, filled once. A malformed blob reads as empty.
+// The embedded blob's index, read in place (nothing is copied or allocated). A malformed blob reads
+// as empty.
 class builtin_table {
  public:
   explicit builtin_table(std::span<const std::byte> blob);
-  // The program for `key`, inflated; nullopt when it is not built in.
+  // The program for `key`, inflated; nullopt when it is not built in, or its entry is damaged.
   std::optional<compiled_program> find(const digest256& key) const;
   // Whether `key` is built in (no inflate).
   bool contains(const digest256& key) const noexcept;
-  std::size_t size() const noexcept { return entries_.size(); }
+  std::size_t size() const noexcept { return count_; }
   bool malformed() const noexcept { return malformed_; }
   std::vector<int> architectures() const;
 
  private:
-  struct entry {
-    digest256 key{};
-    int arch = 0;
-    std::vector<std::string> lowered_names;
-    std::uint32_t raw_size = 0;
-    std::span<const std::byte> deflated;
-  };
-  const entry* lookup(const digest256& key) const noexcept;
+  const std::byte* lookup(const digest256& key) const noexcept;  // the key's index record
 
-  std::vector<entry> entries_;  // sorted by key
+  std::span<const std::byte> blob_;  // set when the index checks out
+  std::size_t count_ = 0;
   bool malformed_ = false;
 };
 

@@ -4,7 +4,11 @@
 #include "routines/routine_programs.hpp"
 
 #include <exception>
+#include <set>
+#include <string>
 #include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "core/tables.hpp"
 #include "cupp/ops.hpp"
@@ -152,9 +156,12 @@ std::vector<program_source> builtin_programs() {
   add_reductions(programs);
   add_arg_and_moment_reductions(programs);
   add_scans(programs);
+  // Routine instantiations that compose alike (ufunc.at's loops of one shape) are listed once.
+  std::set<std::tuple<std::string, std::string, std::vector<std::string>>> routines;
   for (const routine_program_instance& r : every_routine_program()) {
     program_source p = r.program.to_source();
-    if (p.headers.empty()) programs.push_back(std::move(p));  // modules' programs are not built in
+    if (!p.headers.empty()) continue;  // modules' programs are not built in
+    if (routines.emplace(p.name, p.source, p.name_expressions).second) programs.push_back(std::move(p));
   }
   return programs;
 }
