@@ -62,6 +62,29 @@ ndarray poison(const dtype& type, std::int64_t n) {
   return astype(full({n}, 77), type);
 }
 
+// "" when `got` and `want` hold the same bytes; otherwise how many elements differ and the first
+// one, as hex (a readable failure where a byte dump would be cut off).
+std::string bit_difference(const ndarray& got, const ndarray& want) {
+  const host_array g = got.get(), w = want.get();
+  const std::size_t item = static_cast<std::size_t>(want.dtype().itemsize());
+  if (g.bytes().size() != w.bytes().size()) return "sizes differ";
+  std::size_t differing = 0, first = 0;
+  for (std::size_t i = 0; i * item < w.bytes().size(); ++i)
+    if (std::memcmp(g.bytes().data() + i * item, w.bytes().data() + i * item, item) != 0 && differing++ == 0) first = i;
+  if (differing == 0) return "";
+  auto hex = [&](const host_array& a) {
+    std::string out;
+    for (std::size_t b = item; b-- > 0;) {
+      const auto v = static_cast<unsigned>(a.bytes()[first * item + b]);
+      out += "0123456789abcdef"[v >> 4];
+      out += "0123456789abcdef"[v & 15];
+    }
+    return out;
+  };
+  return std::to_string(differing) + " of " + std::to_string(w.bytes().size() / item) + " elements differ; first at " +
+         std::to_string(first) + ": 0x" + hex(g) + ", expected 0x" + hex(w);
+}
+
 std::vector<std::byte> bytes_of(const ndarray& a) {
   const host_array h = a.get();
   return std::vector<std::byte>(h.bytes().begin(), h.bytes().end());
@@ -100,10 +123,10 @@ TEST_F(NcclGpu, AllReduceEveryDtypeAndOp) {
       SCOPED_TRACE(t.name() + " " + to_string(op));
       const ndarray x = pattern(t, n, 1), y = poison(t, n);
       comm().all_reduce(x, y, op);
-      EXPECT_EQ(bytes_of(y), bytes_of(x));  // one rank: op over {x} is x, bit for bit
+      EXPECT_EQ(bit_difference(y, x), "");  // one rank: op over {x} is x, bit for bit
       const ndarray z = x.copy();
       comm().all_reduce(z, z, op);  // in place
-      EXPECT_EQ(bytes_of(z), bytes_of(x));
+      EXPECT_EQ(bit_difference(z, x), "");
     }
 }
 
@@ -115,7 +138,7 @@ TEST_F(NcclGpu, ReduceEveryDtypeAndOp) {
       SCOPED_TRACE(t.name() + " " + to_string(op));
       const ndarray x = pattern(t, n, 2), y = poison(t, n);
       comm().reduce(x, y, op, 0);
-      EXPECT_EQ(bytes_of(y), bytes_of(x));
+      EXPECT_EQ(bit_difference(y, x), "");
     }
 }
 
@@ -127,7 +150,7 @@ TEST_F(NcclGpu, ReduceScatterEveryDtypeAndOp) {
       SCOPED_TRACE(t.name() + " " + to_string(op));
       const ndarray x = pattern(t, n, 3), y = poison(t, n);
       comm().reduce_scatter(x, y, op);
-      EXPECT_EQ(bytes_of(y), bytes_of(x));
+      EXPECT_EQ(bit_difference(y, x), "");
     }
 }
 
@@ -155,7 +178,7 @@ TEST_F(NcclGpu, SendRecvToSelfInAGroup) {
     comm().send(x, 0);
     comm().recv(y, 0);
     group_end();
-    EXPECT_EQ(bytes_of(y), bytes_of(x));
+    EXPECT_EQ(bit_difference(y, x), "");
   }
 }
 
@@ -169,7 +192,7 @@ TEST_F(NcclGpu, RunsOnTheCurrentStream) {
     x = astype(arange(0, 1 << 22, 1), float32);
     y = empty({1 << 22}, float32);
     comm().all_reduce(x, y, reduce_op::sum);
-    EXPECT_EQ(bytes_of(y), bytes_of(x));
+    EXPECT_EQ(bit_difference(y, x), "");
   }
   s.synchronize();
 }
@@ -248,7 +271,7 @@ TEST_F(NcclGpu, InitAllChecks) {
   DeviceGuard on0(0);
   const ndarray x = pattern(float64, 100, 6), y = poison(float64, 100);
   one[0].all_reduce(x, y, reduce_op::max);
-  EXPECT_EQ(bytes_of(y), bytes_of(x));
+  EXPECT_EQ(bit_difference(y, x), "");
 }
 
 // ---- several devices (the multi-GPU machine; skips with one)
