@@ -153,6 +153,12 @@ int solvers_main(int argc, char** argv) {
     std::printf("device cholesky_4096_ms %.3f (residual %.2e)\n", ms, res);
     std::printf("device cholesky_4096_upper_ms %.3f\n",
                 median_ms([&] { const cupp::ndarray r = la::cholesky(spd, {.upper = true}); }, reps));
+    ld::set_path_override("CUPP_LINALG_CHOLESKY", "upper-fill");
+    const double mu = median_ms([&] { const cupp::ndarray r = la::cholesky(spd); }, reps);
+    const cupp::ndarray Lu = la::cholesky(spd);
+    std::printf("device cholesky_4096_upper-fill_ms %.3f (residual %.2e)\n", mu,
+                max_abs(cupp::matmul(Lu, Lu.T()) - spd) / max_abs(spd));
+    ld::set_path_override("CUPP_LINALG_CHOLESKY", "auto");
     // The pieces: the plain copy cupp makes now, the transposed one it made before, and Xpotrf alone.
     cupp::ndarray w = cupp::empty({n, n}, cupp::float64);
     std::printf("device copy_4096_ms %.3f\n", median_ms([&] { w.assign(spd); }, reps));

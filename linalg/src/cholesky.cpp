@@ -1,6 +1,8 @@
 // numpy.linalg.cholesky and scipy.linalg's cho_factor, cho_solve and solve_triangular. The factor
-// runs on a C-ordered copy of a (column-major a^T, no transposed copy) in the cuSOLVER fill mode
-// whose triangle is the one NumPy reads (fill_for), and leaves the factor C-ordered in place.
+// runs in cuSOLVER's lower mode on a column-major copy of a (the lower factor) or on a C-ordered
+// one (column-major a^T, for upper=True), so each reads exactly the triangle NumPy reads
+// (plan_for; CUPP_LINALG_CHOLESKY=upper-fill takes CuPy's upper mode on a C-ordered copy for the
+// lower factor), and the factor is cut out of the work copy by one coalesced triu/tril.
 // Stacks of small matrices go to potrfBatched (one launch), others to the 64-bit Xpotrf per
 // matrix (stacks on side streams); cholesky reads info once (a one-launch flag for a stack). Only
 // when that read flags a matrix do the exact rules run: "Matrix is not positive definite", except
@@ -79,12 +81,23 @@ ndarray potrf(const ndarray& w, i64 n, cublasFillMode_t fill) {
   return info;
 }
 
-// The work array: a C-ordered copy of a, which cuSOLVER reads as column-major a^T. The triangle
-// NumPy reads (the lower one of a, or the upper one for upper=True) is the upper (lower) triangle
-// of a^T, so the factor runs in cuSOLVER's upper (lower) mode and leaves L (U) in place, C-ordered:
-// a^T = U'^H U' with U' upper gives a = conj(a^T) = U'^T conj(U') = L L^H for L = U'^T, which is
-// U' read C-ordered (and likewise for upper=True). No transposed copy either way.
-cublasFillMode_t fill_for(bool upper) { return upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
+// The work array and cuSOLVER's fill mode for the factor NumPy asks for. The factor always reads
+// the triangle NumPy reads. upper=True: a C-ordered copy of a (column-major a^T, whose lower
+// triangle is a's upper one) in the lower mode, U = the upper triangle of the copy read C-ordered
+// (a^T = L' L'^H gives a = conj(a^T) = U^H U for U = L'^T). upper=False: a column-major copy in
+// the lower mode, L in its lower triangle (PyTorch's and LAPACK's form; on the H200, CuPy's
+// upper mode on a C-ordered copy ran 4.9 ms at 4096^2 against PyTorch's 2.2 ms), unless
+// CUPP_LINALG_CHOLESKY=upper-fill: a C-ordered copy in the upper mode, as CuPy (no transposed
+// copy, L = the copy's lower triangle read C-ordered).
+struct factor_plan {
+  bool rowmajor;          // the work copy is C-ordered a (else column-major a)
+  cublasFillMode_t fill;  // cuSOLVER's mode on the work copy
+};
+factor_plan plan_for(bool upper) {
+  if (upper) return {true, CUBLAS_FILL_MODE_LOWER};
+  if (path_choice("CUPP_LINALG_CHOLESKY") == "upper-fill") return {true, CUBLAS_FILL_MODE_UPPER};
+  return {false, CUBLAS_FILL_MODE_LOWER};
+}
 
 // Per matrix (batch shape), whether the triangle NumPy reads of a (as dtype t) holds a NaN. Only
 // the exact path computes it: a NaN in that triangle reaches a pivot (every later Schur
@@ -133,10 +146,14 @@ ndarray cholesky(const ndarray& a, const cholesky_options& options) {
   detail::require_square(a, "cholesky");
   const cupp::dtype t = detail::linalg_type({&a});
   const i64 n = a.shape(-1);
-  ndarray w = detail::rowmajor_copy(a, t);
-  if (w.size() == 0) return w;
-  const ndarray info = detail::potrf(w, n, detail::fill_for(options.upper));
-  const ndarray r = options.upper ? cupp::triu(w) : cupp::tril(w);
+  const detail::factor_plan plan = detail::plan_for(options.upper);
+  ndarray w = plan.rowmajor ? detail::rowmajor_copy(a, t) : detail::colmajor_copy(a, t);
+  if (w.size() == 0) return plan.rowmajor ? w : detail::colmajor_view(w);
+  const ndarray info = detail::potrf(w, n, plan.fill);
+  // The factor, by one coalesced pass over w's memory: U = triu(w) (upper=True), L = tril(w)
+  // (upper mode), or, for the column-major w, L^T = triu(w) read transposed (an F-ordered result,
+  // as PyTorch's).
+  const ndarray r = options.upper ? cupp::triu(w) : plan.rowmajor ? cupp::tril(w) : cupp::triu(w).swapaxes(-1, -2);
   // One read: a flag over info and the factors' diagonals (a NaN in the triangle read reaches its
   // row's pivot; a zero or non-finite pivot is flagged even where cuSOLVER's info would not be).
   const bool flagged = detail::read_first_info(detail::lu_suspect_flag(w, info, n)) != 0;
@@ -153,19 +170,21 @@ cho_factor_result cho_factor(const ndarray& a, const cho_factor_options& options
   detail::require_square(a, "cho_factor");
   const cupp::dtype t = detail::linalg_type({&a});
   const i64 n = a.shape(-1);
-  // Lower: L in the lower triangle of the C-ordered w; upper: U in its upper one (fill_for). The
-  // other triangle keeps a's values, as SciPy's.
-  ndarray w = detail::rowmajor_copy(a, t);
-  if (w.size() == 0) return {w, options.lower};
-  const ndarray info = detail::potrf(w, n, detail::fill_for(!options.lower));
+  // The factor in the triangle SciPy names (lower: L in the lower triangle, else U in the upper
+  // one) of c's logical view; the other triangle keeps a's values, as SciPy's.
+  const detail::factor_plan plan = detail::plan_for(!options.lower);
+  ndarray w = plan.rowmajor ? detail::rowmajor_copy(a, t) : detail::colmajor_copy(a, t);
+  const ndarray c = plan.rowmajor ? w : detail::colmajor_view(w);
+  if (w.size() == 0) return {c, options.lower};
+  const ndarray info = detail::potrf(w, n, plan.fill);
   const bool flagged = detail::read_first_info(detail::lu_suspect_flag(w, info, n)) != 0;
   if (flagged) {
     const ndarray nan = detail::nan_in_read_triangle(a, t, !options.lower);
     const std::vector<int> codes = cupp::where(nan.ravel(), 0, info).to_vector<int>();  // NaN: no error, as SciPy's
-    for (int c : codes)
-      if (c > 0) throw LinAlgError(std::to_string(c) + "-th leading minor of the array is not positive definite");
+    for (int code : codes)
+      if (code > 0) throw LinAlgError(std::to_string(code) + "-th leading minor of the array is not positive definite");
   }
-  return {w, options.lower};
+  return {c, options.lower};
 }
 
 ndarray cho_solve(const cho_factor_result& c_and_lower, const ndarray& b) {

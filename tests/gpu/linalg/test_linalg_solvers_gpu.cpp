@@ -547,45 +547,49 @@ TEST(LinalgSolversGpu, LuPathsAgree) {
 // triangles), a failing matrix in a stack, and a NaN one (no error, all NaN) beside good ones.
 TEST(LinalgSolversGpu, CholeskyStacksAndFlags) {
   CUPP_REQUIRE_GPU();
-  for (dtype t : kTypes)
-    for (const std::vector<i64>& s : std::vector<std::vector<i64>>{{4, 12, 12}, {3, 200, 200}}) {
-      const i64 n = s.back();
-      const ndarray a = hpd(s, t, 71);
-      const ndarray L = la::cholesky(a), U = la::cholesky(a, {.upper = true});
-      EXPECT_LE(max_abs(matmul(L, H(L)) - a), tol(t, n) * n) << t.name() << " n=" << n;
-      EXPECT_LE(max_abs(matmul(H(U), U) - a), tol(t, n) * n) << t.name() << " n=" << n;
-      EXPECT_EQ(max_abs(triu(L, 1)), 0.0);
-      EXPECT_EQ(max_abs(tril(U, -1)), 0.0);
-      // the triangle not read may hold anything
-      const ndarray lower_only = tril(a) + triu(full(a.shape(), 7.0, t), 1);
-      EXPECT_LE(max_abs(la::cholesky(lower_only) - L), tol(t, n) * n) << t.name();
-      const ndarray upper_only = triu(a) + tril(full(a.shape(), 7.0, t), -1);
-      EXPECT_LE(max_abs(la::cholesky(upper_only, {.upper = true}) - U), tol(t, n) * n) << t.name();
-      auto cf = la::cho_factor(a, {.lower = true});
-      EXPECT_LE(max_abs(tril(cf.c) - L), tol(t, n) * n) << t.name();
-      auto cu = la::cho_factor(a);
-      EXPECT_LE(max_abs(triu(cu.c) - U), tol(t, n) * n) << t.name();
+  for (const char* mode : {"auto", "upper-fill"}) {
+    const path_scope scope("CUPP_LINALG_CHOLESKY", mode);
+    SCOPED_TRACE(mode);
+    for (dtype t : kTypes)
+      for (const std::vector<i64>& s : std::vector<std::vector<i64>>{{4, 12, 12}, {3, 200, 200}}) {
+        const i64 n = s.back();
+        const ndarray a = hpd(s, t, 71);
+        const ndarray L = la::cholesky(a), U = la::cholesky(a, {.upper = true});
+        EXPECT_LE(max_abs(matmul(L, H(L)) - a), tol(t, n) * n) << t.name() << " n=" << n;
+        EXPECT_LE(max_abs(matmul(H(U), U) - a), tol(t, n) * n) << t.name() << " n=" << n;
+        EXPECT_EQ(max_abs(triu(L, 1)), 0.0);
+        EXPECT_EQ(max_abs(tril(U, -1)), 0.0);
+        // the triangle not read may hold anything
+        const ndarray lower_only = tril(a) + triu(full(a.shape(), 7.0, t), 1);
+        EXPECT_LE(max_abs(la::cholesky(lower_only) - L), tol(t, n) * n) << t.name();
+        const ndarray upper_only = triu(a) + tril(full(a.shape(), 7.0, t), -1);
+        EXPECT_LE(max_abs(la::cholesky(upper_only, {.upper = true}) - U), tol(t, n) * n) << t.name();
+        auto cf = la::cho_factor(a, {.lower = true});
+        EXPECT_LE(max_abs(tril(cf.c) - L), tol(t, n) * n) << t.name();
+        auto cu = la::cho_factor(a);
+        EXPECT_LE(max_abs(triu(cu.c) - U), tol(t, n) * n) << t.name();
+      }
+    for (i64 n : {12, 200}) {
+      ndarray bad = hpd({3, n, n}, float64, 72);
+      bad(1) = -eye_like(n, float64);
+      expect_linalg_error([&] { la::cholesky(bad); }, "Matrix is not positive definite");
+      expect_linalg_error([&] { la::cholesky(bad, {.upper = true}); }, "Matrix is not positive definite");
+      try {
+        la::cho_factor(bad);
+        ADD_FAILURE() << "cho_factor: no LinAlgError";
+      } catch (const LinAlgError& e) {
+        EXPECT_NE(std::string(e.what()).find("1-th leading minor"), std::string::npos) << e.what();
+      }
+      ndarray with_nan = hpd({3, n, n}, float64, 73);
+      with_nan(0, n - 1, 0) = std::numeric_limits<double>::quiet_NaN();  // lower triangle: read by cholesky(a)
+      const ndarray Ln = la::cholesky(with_nan);
+      EXPECT_TRUE(all(isnan(Ln(0)) | (triu(ones({n, n}), 1) != 0)).item<bool>()) << n;
+      EXPECT_FALSE(any(isnan(Ln(slice(1, 3)))).item<bool>()) << n;
+      // upper=True reads the other triangle: no NaN there, an ordinary factor
+      const ndarray Un = la::cholesky(with_nan, {.upper = true});
+      EXPECT_FALSE(any(isnan(Un)).item<bool>()) << n;
+      EXPECT_NO_THROW(la::cho_factor(with_nan, {.lower = true}));
     }
-  for (i64 n : {12, 200}) {
-    ndarray bad = hpd({3, n, n}, float64, 72);
-    bad(1) = -eye_like(n, float64);
-    expect_linalg_error([&] { la::cholesky(bad); }, "Matrix is not positive definite");
-    expect_linalg_error([&] { la::cholesky(bad, {.upper = true}); }, "Matrix is not positive definite");
-    try {
-      la::cho_factor(bad);
-      ADD_FAILURE() << "cho_factor: no LinAlgError";
-    } catch (const LinAlgError& e) {
-      EXPECT_NE(std::string(e.what()).find("1-th leading minor"), std::string::npos) << e.what();
-    }
-    ndarray with_nan = hpd({3, n, n}, float64, 73);
-    with_nan(0, n - 1, 0) = std::numeric_limits<double>::quiet_NaN();  // lower triangle: read by cholesky(a)
-    const ndarray Ln = la::cholesky(with_nan);
-    EXPECT_TRUE(all(isnan(Ln(0)) | (triu(ones({n, n}), 1) != 0)).item<bool>()) << n;
-    EXPECT_FALSE(any(isnan(Ln(slice(1, 3)))).item<bool>()) << n;
-    // upper=True reads the other triangle: no NaN there, an ordinary factor
-    const ndarray Un = la::cholesky(with_nan, {.upper = true});
-    EXPECT_FALSE(any(isnan(Un)).item<bool>()) << n;
-    EXPECT_NO_THROW(la::cho_factor(with_nan, {.lower = true}));
   }
 }
 
