@@ -9,7 +9,8 @@
 //   axis0 rank-2: a rank-2 plan n = {rows, K} over K adjacent columns (inembed {rows, cols},
 //     istride 1, idist K, batch cols / K) is F_rows (x) F_K; with a load callback that first mixes
 //     each row's K neighbours by an inverse K-point DFT it computes the K column transforms
-//     exactly. K = 2, 4, 8, 16, with the plain rank-2 plan (no callback) as its floor.
+//     exactly. K = 2, 4, 8, 16, with the plain rank-2 plan (no callback) as its floor; and the
+//     strided plan split into P = 2, 4, 8 plans over column blocks run in turn.
 //   axis0 cupp kernel: fft/device/cupp/fft/columns.cuh (the engine's column FFT: one pass over
 //     memory, a block per W adjacent columns, Stockham radix 16 through shared memory), for several
 //     W, with its registers/spills, and checked against the strided cuFFT plan.
@@ -393,6 +394,17 @@ static void axis0_rank2(long long rows, long long cols) {
   const double ref = median_ms([&] { CK(cufftXtExec(last->h, x, y, CUFFT_FORWARD)); });
   std::unique_ptr<plan_t> strided(make_plan(rows, cols, 1, cols, false, nullptr, nullptr));
   CK(cufftXtExec(strided->h, x, ref_out, CUFFT_FORWARD));
+  // The strided plan split into P plans over column blocks (batch cols / P each), run in turn.
+  for (long long P : {2LL, 4LL, 8LL}) {
+    std::vector<std::unique_ptr<plan_t>> parts;
+    for (long long q = 0; q < P; ++q) parts.emplace_back(make_plan(rows, cols, 1, cols / P, false, nullptr, nullptr));
+    char what[64];
+    std::snprintf(what, sizeof what, "axis0 split into %lld plans", P);
+    line(what, shape, median_ms([&] {
+           for (long long q = 0; q < P; ++q) CK(cufftXtExec(parts[q]->h, x + q * (cols / P), y + q * (cols / P), CUFFT_FORWARD));
+         }),
+         ref);
+  }
   for (long long K : {2LL, 4LL, 8LL, 16LL}) {
     if (cols % K) continue;
     // z_k = (1/K) sum_j x_j exp(+2 pi i j k / K) over the K neighbours of the loaded element
