@@ -469,9 +469,18 @@ void generic_gemm(const ndarray& a0, const ndarray& b0, const ndarray& c) {
   const batch_dim inner = dims.empty() ? batch_dim{1, 0, 0, 0} : dims.back();
   if (!dims.empty()) dims.pop_back();
   const int device = c.device();
-  const cupp::detail::kernel_module& module =
-      cupp::detail::routine_module(device, {"linalg:matmul_generic", static_cast<std::uint64_t>(c.dtype().id())},
-                                   [&] { return generic_matmul_program(c.dtype()); });
+  // The thread's last module first (a loop of one small product skips the cache's lookup).
+  thread_local int last_device = -1;
+  thread_local type_id last_id{};
+  thread_local const cupp::detail::kernel_module* last_module = nullptr;
+  const type_id id = c.dtype().id();
+  if (!last_module || last_device != device || last_id != id) {
+    last_module = &cupp::detail::routine_module(device, {"linalg:matmul_generic", static_cast<std::uint64_t>(id)},
+                                                [&] { return generic_matmul_program(c.dtype()); });
+    last_device = device;
+    last_id = id;
+  }
+  const cupp::detail::kernel_module& module = *last_module;
   const i64 isz = static_cast<i64>(c.itemsize());
   const i64 tiles = ((n + 15) / 16) * ((m + 15) / 16) * inner.size;
   for_each_outer(dims, [&](i64 oa, i64 ob, i64 oc) {
