@@ -41,11 +41,11 @@ step npz-check
 timeout "$(cap 15)" python3 "$REFGEN" --check "$CUPP_SPARSE_OUT" 2>&1 | tail -12
 step bench
 CUPP_SPARSE_BENCH=1 timeout "$(cap 35)" "$TESTS" --gtest_filter=SparseGpu.BenchFigures > "$OUT/bench.log" 2>&1
-echo "rc=$?"; grep -E "SPARSE_BENCH|Failure|error|FAILED|Expected|Which" "$OUT/bench.log" | head -24
+echo "rc=$?"; grep -E "SPARSE_BENCH|Failure|error|FAILED|Expected|Which" "$OUT/bench.log" | head -30
 step peers
 timeout "$(cap 40)" python3 "$PEERS" > "$OUT/peers.log" 2>&1; tail -6 "$OUT/peers.log"
 step table
-python3 "$TABLE" "$OUT/bench.log" "$OUT/peers.log" 2>&1 | tail -16
+python3 "$TABLE" "$OUT/bench.log" "$OUT/peers.log" 2>&1 | tail -24
 step formats
 timeout "$(cap 75)" "$TESTS" --gtest_brief=1 --gtest_filter=SparseRefGpu.FormatsAndConversionsMatchSciPy \
   > "$OUT/formats.log" 2>&1; echo "rc=$?"

@@ -21,7 +21,7 @@ std::string shown(const char* variable) {
 
 std::vector<module_info_row> info() {
   return {{"cuSPARSE", cupp::detail::library_version(cusparseGetProperty)},
-          {"paths", shown("CUPP_SPARSE_TOCSC") + ", " + shown("CUPP_SPARSE_SPMM")}};
+          {"paths", shown("CUPP_SPARSE_TOCSC") + ", " + shown("CUPP_SPARSE_SPMM") + ", " + shown("CUPP_SPARSE_SPMV")}};
 }
 
 }  // namespace cupp::sparse

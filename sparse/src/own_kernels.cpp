@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "accel/accelerators.hpp"
 #include "accel/cub_sort.hpp"
@@ -52,6 +54,32 @@ spmm_method parse_spmm_method(std::string_view value, std::string_view variable)
 tocsc_method tocsc_method_from_env() {
   const char* v = std::getenv("CUPP_SPARSE_TOCSC");
   return parse_tocsc_method(v ? v : "", "CUPP_SPARSE_TOCSC");
+}
+
+spmv_method spmv_method_from_env() {
+  const char* v = std::getenv("CUPP_SPARSE_SPMV");
+  return parse_spmv_method(v ? v : "", "CUPP_SPARSE_SPMV");
+}
+
+spmv_method parse_spmv_method(std::string_view value, std::string_view variable) {
+  if (value.empty() || value == "auto") return spmv_method::auto_;
+  if (value == "cupp") return spmv_method::cupp;
+  if (value == "cusparse") return spmv_method::cusparse;
+  throw ValueError(std::string(variable) + " must be cupp, cusparse or auto, not '" + std::string(value) + "'");
+}
+
+int spmv_group_for(std::int64_t nnz, std::int64_t rows) noexcept {
+  const std::int64_t mean = rows > 0 ? nnz / rows : 0;
+  int g = 2;
+  while (g < 32 && 2 * g <= mean) g *= 2;  // the largest power of two up to the mean row length
+  return g;
+}
+
+bool own_spmv_by_default(const cupp::dtype& t, std::int64_t nnz) noexcept {
+  // off until an H200 run shows spmv_groups ahead of cusparseSpMV CSR_ALG2 (SPARSE_BENCH_SPMV lines);
+  // then true for real floats of 2^20 entries and more (small products keep cuSPARSE's cached plans)
+  constexpr bool groups_by_default = false;
+  return groups_by_default && (t == float32 || t == float64) && nnz >= (std::int64_t{1} << 20);
 }
 
 spmm_method spmm_method_from_env() {
@@ -109,10 +137,14 @@ std::pair<const char*, const char*> device_type_of(const cupp::dtype& t) {
 
 cupp::detail::routine_program products_program(const cupp::dtype& type) {
   const auto [element, ops] = device_type_of(type);
+  const bool groups = type == float32 || type == float64;  // spmv_groups shuffles real floats
+  std::vector<std::string> kernels{"cupp_sparse_spmm_i32", "cupp_sparse_spmm_i64", "cupp_sparse_spmv_i32",
+                                   "cupp_sparse_spmv_i64"};
+  if (groups) kernels.insert(kernels.end(), {"cupp_sparse_spmv_groups_i32", "cupp_sparse_spmv_groups_i64"});
   return {.name = "cupp_sparse_products_" + type.name(),
-          .source = std::string("#define CUPP_SPARSE_T ") + element + "\n#define CUPP_SPARSE_OPS " + ops +
-                    "\n#include <cupp/sparse/products.cuh>\n",
-          .kernels = {"cupp_sparse_spmm_i32", "cupp_sparse_spmm_i64", "cupp_sparse_spmv_i32", "cupp_sparse_spmv_i64"},
+          .source = std::string("#define CUPP_SPARSE_T ") + element + "\n#define CUPP_SPARSE_OPS " + ops + "\n" +
+                    (groups ? "#define CUPP_SPARSE_GROUPS\n" : "") + "#include <cupp/sparse/products.cuh>\n",
+          .kernels = std::move(kernels),
           .headers = embedded_headers(),
           .headers_digest = embedded_headers_digest()};
 }
@@ -275,6 +307,35 @@ ndarray own_spmv(const csr& a, const ndarray& x) {
   long long rows = m;
   void* args[] = {&pp, &pi, &pd, &px, &py, &rows};
   cupp::detail::launch_1d(module.function(p.a.index_dtype() == int32 ? 2 : 3), m, args, device);
+  return y;
+}
+
+ndarray own_spmv_groups(const csr& a, const ndarray& x, int group) {
+  if (x.is_null()) throw ValueError("spmv: a null array");
+  const auto [m, n] = a.shape();
+  if (x.ndim() != 1 || x.shape(0) != n) throw ValueError("dimension mismatch");
+  if (group < 2 || group > 32 || (group & (group - 1)) != 0)
+    throw ValueError("spmv: a lane group is a power of two from 2 to 32, not " + std::to_string(group));
+  const product_operands p = operands(a, x);
+  if (p.t != float32 && p.t != float64)
+    throw TypeError("spmv by lane groups: float32 and float64 only, not " + p.t.name());
+  if (a.nnz() == 0 || m == 0) return cupp::zeros({m}, p.t);
+  ndarray y = cupp::empty({m}, p.t);
+  const int device = y.device();
+  const cupp::detail::kernel_module& module = cupp::detail::routine_module(
+      device, {"sparse:products", static_cast<std::uint64_t>(p.t.id())}, [&] { return products_program(p.t); });
+  const ndarray ptr = cupp::ascontiguousarray(p.a.indptr()), ind = cupp::ascontiguousarray(p.a.indices());
+  const ndarray values = cupp::ascontiguousarray(p.a.data());
+  const void* pp = ptr.data();
+  const void* pi = ind.data();
+  const void* pd = values.data();
+  const void* px = p.dense.data();
+  void* py = y.data();
+  long long rows = m;
+  int g = group;
+  void* args[] = {&pp, &pi, &pd, &px, &py, &rows, &g};
+  const std::int64_t blocks = std::min<std::int64_t>((m * group + 255) / 256, std::int64_t{1} << 20);
+  cupp::detail::launch_1d(module.function(p.a.index_dtype() == int32 ? 4 : 5), m * group, args, device, blocks, 256);
   return y;
 }
 

@@ -10,7 +10,9 @@
 //    as NumPy's integer products do (bool: or of ands, as SciPy's).
 //  - SpGEMM for integer and bool values and for int64 indices (cuSPARSE's SpGEMM takes int32):
 //    expand (every product a_ij b_jk), sort, sum: cupp's own routines, any index width.
-// Environment: CUPP_SPARSE_TOCSC=sort|cusparse, CUPP_SPARSE_SPMM=cupp|cusparse (unset: auto);
+//  - SpMV of real floats: cusparseSpMV or the module's lane-group kernel (a candidate, off by default).
+// Environment: CUPP_SPARSE_TOCSC=sort|cusparse, CUPP_SPARSE_SPMM=cupp|cusparse,
+// CUPP_SPARSE_SPMV=cupp|cusparse (unset: auto);
 // another value is a ValueError naming the variable.
 #pragma once
 
@@ -25,12 +27,15 @@ namespace cupp::sparse::detail {
 
 enum class tocsc_method { auto_, sort, cusparse };
 enum class spmm_method { auto_, cupp, cusparse };
+enum class spmv_method { auto_, cupp, cusparse };
 // The environment's choice (auto_ when unset); ValueError for another value.
 tocsc_method tocsc_method_from_env();
 spmm_method spmm_method_from_env();
+spmv_method spmv_method_from_env();
 // Parses one value of the variables above ("" is auto_); ValueError naming `variable`.
 tocsc_method parse_tocsc_method(std::string_view value, std::string_view variable);
 spmm_method parse_spmm_method(std::string_view value, std::string_view variable);
+spmv_method parse_spmv_method(std::string_view value, std::string_view variable);
 
 // Whether the sort path can swap these arrays: cupp built with the CUB accelerators and CUB on
 // (CUPP_ACCELERATORS), values of 1, 2 or 4 bytes, n_major <= 2^32 (the major index fits the word).
@@ -60,6 +65,14 @@ cupp::dtype product_upcast(const cupp::dtype& a, const cupp::dtype& b);
 // result dtype is product_upcast(A, x). Duplicates and unsorted indices are summed as they are.
 ndarray own_spmv(const csr& a, const ndarray& x);
 ndarray own_spmm(const csr& a, const ndarray& b);
+// y = A @ x for float32/float64 by spmv_groups, `group` lanes per row (a power of two, 2..32;
+// ValueError otherwise; TypeError for other dtypes).
+ndarray own_spmv_groups(const csr& a, const ndarray& x, int group);
+// The lane group for a matrix: the largest power of two (2..32) up to its mean row length.
+int spmv_group_for(std::int64_t nnz, std::int64_t rows) noexcept;
+// Whether the auto_ SpMV choice takes spmv_groups for a real float product of nnz entries (off:
+// see own_kernels.cpp, it waits for the H200's figures).
+bool own_spmv_by_default(const cupp::dtype& t, std::int64_t nnz) noexcept;
 // Whether the auto_ SpMM choice takes the module's kernel for a float/complex product of dtype t
 // with k dense columns.
 bool own_spmm_by_default(const cupp::dtype& t, std::int64_t k) noexcept;

@@ -206,6 +206,11 @@ ndarray spmv(const csr& a, const ndarray& x, const product_options& opts) {
   // SciPy's upcast (a float16 x makes a float32 product); integer and bool values: the module's kernel
   const cupp::dtype t = detail::product_upcast(a.dtype(), x.dtype());
   if (!detail::has_value_type(t)) return detail::own_spmv(a, x);
+  const detail::spmv_method method = detail::spmv_method_from_env();
+  const bool real = t == float32 || t == float64;
+  if (real && (method == detail::spmv_method::cupp ||
+               (method == detail::spmv_method::auto_ && detail::own_spmv_by_default(t, a.nnz()))))
+    return detail::own_spmv_groups(a, x, detail::spmv_group_for(a.nnz(), a.shape()[0]));
   const ndarray xt = t == cupp::promote_types(a.dtype(), x.dtype()) ? x : cupp::astype(x, t);
   return detail::spmv_with(a, xt, opts.deterministic ? spmv_deterministic_alg : spmv_fast_alg, spmv_preprocess);
 }

@@ -282,6 +282,17 @@ TEST(SparseGpu, BenchFigures) {
                 sort_ms, cusparse_ms, tocsc, same ? 1 : 0, sort_applies ? 1 : 0);
     EXPECT_TRUE(!sort_applies || same);
   }
+  // SpMV by the module's lane-group kernel (a candidate: cusparseSpMV CSR_ALG2 stays the default
+  // until these lines show it ahead), for 4, 8 (spmv_group_for's choice here) and 16 lanes a row
+  for (const int group : {4, 8, 16}) {
+    const sparse::csr v = a.copy();
+    const double ms = time_ms([&] { (void)sparse::detail::own_spmv_groups(v, x, group); }, 50);
+    const ndarray y1 = sparse::detail::own_spmv_groups(v, x, group), y2 = sparse::detail::own_spmv_groups(v, x, group);
+    std::printf("SPARSE_BENCH_SPMV cupp_groups group=%d ms=%.4f close=%d repeatable=%d%s\n", group, ms,
+                cupp::allclose(y1, y0, {.rtol = 1e-5}).item<bool>() ? 1 : 0, same_bits(y1, y2) ? 1 : 0,
+                group == sparse::detail::spmv_group_for(a.nnz(), n) ? " (the group it would take)" : "");
+    EXPECT_TRUE(cupp::allclose(y1, y0, {.rtol = 1e-5}).item<bool>());
+  }
   // SpMM by the module's warp-per-row kernel (the default for float32 with >= 32 columns) against
   // the cuSPARSE candidates above
   {

@@ -135,6 +135,9 @@ TEST(SparseOwnGpu, ProductKernelsMatchExactHostSumsForEveryDtype) {
         if (k == 1) {
           const ndarray x = bd.reshape({h.n});
           CUPP_EXPECT_ARRAY_EQUAL(sparse::detail::own_spmv(a, x), expected.reshape({h.m}));
+          if (type == float32 || type == float64)  // the lane-group candidate, every group size
+            for (const int group : {2, 4, 8, 16, 32})
+              CUPP_EXPECT_ARRAY_EQUAL(sparse::detail::own_spmv_groups(a, x, group), expected.reshape({h.m}));
           CUPP_EXPECT_ARRAY_EQUAL(a.dot(x), expected.reshape({h.m}));  // the public path
         }
         if (k == 64) CUPP_EXPECT_ARRAY_EQUAL(a.dot(bd), expected);
@@ -182,6 +185,12 @@ TEST(SparseOwnGpu, ComplexProductKernelsAndPromotion) {
               sparse::detail::own_spmm(device_csr(g, int32, int32), ones({3, 2}, int32));
             }),
             "dimension mismatch");
+  EXPECT_EQ(
+      error_of<ValueError>([&] { sparse::detail::own_spmv_groups(device_csr(g, float32, int32), ones({g.n}), 6); }),
+      "spmv: a lane group is a power of two from 2 to 32, not 6");
+  EXPECT_EQ(
+      error_of<TypeError>([&] { sparse::detail::own_spmv_groups(device_csr(g, int32, int32), ones({g.n}, int32), 4); }),
+      "spmv by lane groups: float32 and float64 only, not int32");
 }
 
 // A @ B by expand-sort-sum: integer (wrapping), bool and float operands against host dense

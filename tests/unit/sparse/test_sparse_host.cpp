@@ -4,7 +4,7 @@
 // |S3) written byte for byte as numpy.save writes it and read back, also in the <U3 form of old
 // SciPy files, with malformed members refused; the module's own device code compiles with NVRTC
 // (the indptr expansion, tocsc's pack/unpack, the products program of every value dtype), and
-// the CUPP_SPARSE_TOCSC / CUPP_SPARSE_SPMM switches parse as documented.
+// the CUPP_SPARSE_TOCSC / CUPP_SPARSE_SPMM / CUPP_SPARSE_SPMV switches parse as documented.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -165,7 +165,7 @@ TEST(SparseHost, OwnKernelProgramsCompileForEveryValueDtype) {
     SCOPED_TRACE(type.name());
     const cupp::detail::routine_program p = sparse::detail::products_program(type);
     const cupp::detail::nvrtc_output out = compile(p);
-    EXPECT_EQ(out.lowered_names.size(), 4u);
+    EXPECT_EQ(out.lowered_names.size(), type == float32 || type == float64 ? 6u : 4u);  // + spmv_groups
     EXPECT_FALSE(out.binary.empty());
   }
   EXPECT_EQ(error_of<TypeError>([] { sparse::detail::products_program(float16); }),
@@ -188,6 +188,18 @@ TEST(SparseHost, KernelSwitchesParseTheirValues) {
   EXPECT_EQ(parse_spmm_method("cusparse", "CUPP_SPARSE_SPMM"), spmm_method::cusparse);
   EXPECT_EQ(error_of<ValueError>([] { parse_spmm_method("alg3", "CUPP_SPARSE_SPMM"); }),
             "CUPP_SPARSE_SPMM must be cupp, cusparse or auto, not 'alg3'");
+  using sparse::detail::parse_spmv_method;
+  using sparse::detail::spmv_method;
+  EXPECT_EQ(parse_spmv_method("cupp", "CUPP_SPARSE_SPMV"), spmv_method::cupp);
+  EXPECT_EQ(parse_spmv_method("", "CUPP_SPARSE_SPMV"), spmv_method::auto_);
+  EXPECT_EQ(error_of<ValueError>([] { parse_spmv_method("alg2", "CUPP_SPARSE_SPMV"); }),
+            "CUPP_SPARSE_SPMV must be cupp, cusparse or auto, not 'alg2'");
+  // spmv_groups' lanes per row: the largest power of two up to the mean row length, 2 to 32
+  EXPECT_EQ(sparse::detail::spmv_group_for(10000000, 1000000), 8);
+  EXPECT_EQ(sparse::detail::spmv_group_for(3, 10), 2);
+  EXPECT_EQ(sparse::detail::spmv_group_for(16, 1), 16);
+  EXPECT_EQ(sparse::detail::spmv_group_for(1000, 1), 32);
+  EXPECT_EQ(sparse::detail::spmv_group_for(5, 0), 2);
   // the sort path takes values of 1, 2 or 4 bytes only (8 and 16 do not fit the packed word)
   EXPECT_FALSE(sparse::detail::sort_swap_applies(float64, 10));
   EXPECT_FALSE(sparse::detail::sort_swap_applies(complex64, 10));

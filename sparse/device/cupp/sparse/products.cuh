@@ -8,8 +8,10 @@
 //
 // spmm_rows: one warp per (row of A, stretch of 32 * tile dense columns), the lanes over the
 // columns (coalesced row-major loads of B's rows and stores of C's), the row's entries in index
-// order: every C element is summed in the same order on every run (bitwise repeatable). spmv_rows: one thread
-// per row, entries in order, as SciPy's csr_matvec.
+// order: every C element is summed in the same order on every run (bitwise repeatable).
+// spmv_rows: one thread per row, entries in order, as SciPy's csr_matvec. spmv_groups (float and
+// double: the source also defines CUPP_SPARSE_GROUPS): a few lanes per row and a shuffle tree, a
+// candidate against cusparseSpMV for real values.
 #pragma once
 
 namespace cupp_sparse {
@@ -95,6 +97,27 @@ __device__ void spmv_rows(const I* __restrict__ indptr, const I* __restrict__ in
   }
 }
 
+// y (m) = A @ x with `group` lanes per row (a power of two, 2 to 32; real float T): lane j of a group
+// sums entries j, j + group, ... of its row, then the group's partial sums meet in a fixed shuffle
+// tree, so every run adds in the same order (bitwise repeatable). A group's lanes walk the same rows,
+// so each shuffle names only them.
+template <class T, class I>
+__device__ void spmv_groups(const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ data,
+                            const T* __restrict__ x, T* __restrict__ y, long long m, int group) {
+  const int lane = threadIdx.x & 31, sub = lane & (group - 1);
+  const unsigned mask = group == 32 ? 0xffffffffu : ((1u << group) - 1u) << (lane & ~(group - 1));
+  const long long groups = static_cast<long long>(gridDim.x) * blockDim.x / group;
+  for (long long row = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / group; row < m;
+       row += groups) {
+    const long long end = static_cast<long long>(__ldg(indptr + row + 1));
+    T acc = T(0);
+    for (long long e = static_cast<long long>(__ldg(indptr + row)) + sub; e < end; e += group)
+      acc += __ldg(data + e) * __ldg(x + static_cast<long long>(__ldg(indices + e)));
+    for (int offset = group >> 1; offset > 0; offset >>= 1) acc += __shfl_xor_sync(mask, acc, offset, group);
+    if (sub == 0) y[row] = acc;
+  }
+}
+
 }  // namespace cupp_sparse
 
 #if defined(CUPP_SPARSE_T) && defined(CUPP_SPARSE_OPS)
@@ -118,4 +141,16 @@ extern "C" __global__ void cupp_sparse_spmv_i64(const long long* indptr, const l
                                                 long long m) {
   cupp_sparse::spmv_rows<CUPP_SPARSE_T, cupp_sparse::CUPP_SPARSE_OPS>(indptr, indices, data, x, y, m);
 }
+#if defined(CUPP_SPARSE_GROUPS)  // float and double programs: kernels 4 and 5, spmv by lane groups
+extern "C" __global__ void cupp_sparse_spmv_groups_i32(const int* indptr, const int* indices, const CUPP_SPARSE_T* data,
+                                                       const CUPP_SPARSE_T* x, CUPP_SPARSE_T* y, long long m,
+                                                       int group) {
+  cupp_sparse::spmv_groups(indptr, indices, data, x, y, m, group);
+}
+extern "C" __global__ void cupp_sparse_spmv_groups_i64(const long long* indptr, const long long* indices,
+                                                       const CUPP_SPARSE_T* data, const CUPP_SPARSE_T* x,
+                                                       CUPP_SPARSE_T* y, long long m, int group) {
+  cupp_sparse::spmv_groups(indptr, indices, data, x, y, m, group);
+}
+#endif
 #endif
