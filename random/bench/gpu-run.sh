@@ -23,7 +23,7 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 [ -f pack.tar.xz ] && tar xJf pack.tar.xz
 for b in cupp_gpu_tests cupp_example_random; do [ -x "./$b" ] || { [ -x "../$b" ] && ln -sf "../$b" "./$b"; }; done
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
-[ -x ./random_kernel_variants ] && timeout 30 ./random_kernel_variants > "$OUT/variants.log" 2>&1; echo "variants exit $?"
+[ -x ./random_kernel_variants ] && timeout 60 ./random_kernel_variants > "$OUT/variants.log" 2>&1; echo "variants exit $?"
 grep VARIANT "$OUT/variants.log"
 timeout 40 ./cupp_gpu_tests --gtest_also_run_disabled_tests --gtest_filter='RandomBench*' 2>&1 | grep -E "RANDOM_BENCH|FAIL|rror"
 timeout 40 python3 peers.py 2>&1 | tail -12

@@ -4,8 +4,12 @@
 // launch shapes a host can choose (one wave of 8 blocks of 256 per SM, the occupancy calculator's
 // resident blocks, more), next to variants: two counter groups per thread and iteration (more
 // independent work per thread), round keys computed on the fly instead of held, and Box-Muller with
-// the SFU's log2 and rsqrt. Each variant's output is compared with the production kernel's (bit for
-// bit where the arithmetic is the same; the fast-math normals by their largest difference), and the
+// the SFU's log2 and rsqrt; Generator.random's fast path (uniform_runs: counter_run's 17-multiply
+// Philox) in production and on its own kernel (launch shapes, the bit-built conversions, stepped or
+// multiplied m0 * lo, two groups a thread), float32 and float64, a call that wraps the counter's
+// low word, odd sizes. Each uniform's whole output is compared word for word with the general
+// path's (element stores: draw() per group), the normals with production's by their largest
+// difference (bit for bit where the arithmetic is the same), and the
 // write floor of the same bytes is measured in the same run (cudaMemsetAsync and a float4 store).
 // Prints "VARIANT name ms floor_fraction regs blocks_per_sm" lines.
 #include <cuda_runtime.h>
@@ -159,6 +163,15 @@ __global__ void philox_only(unsigned* out, long long groups, philox_call call) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
+// counter_run's Philox alone (one run, m0 * lo stepped; the words XORed, one store per thread): the
+// fast path's compute bound, beside philox_only's.
+__global__ void philox_runs_only(unsigned* out, long long groups, philox_call call) {
+  u32 acc = 0;
+  uniform_runs(reinterpret_cast<uint4*>(0), (u64)groups, call,
+               [&acc](uint4*, const u32x4& w) { acc ^= w.v[0] ^ w.v[1] ^ w.v[2] ^ w.v[3]; });
+  out[(u64)blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+
 __global__ void store_floor(float4* out, long long n4) {
   CUPP_GRID_LOOP(i, n4) out[i] = make_float4(1.f, 1.f, 1.f, 1.f);
 }
@@ -174,6 +187,57 @@ __global__ void store_floor_strided32(float4* out, long long n4) {
 
 __global__ void store_floor_stream(float4* out, long long n4) {
   CUPP_GRID_LOOP(i, n4) __stcs(out + i, make_float4(1.f, 1.f, 1.f, 1.f));
+}
+
+// Generator.random's fast path (kernels.cuh's uniform_runs: counter_run's 17-multiply Philox, words
+// 1 and 2 fixed per run, m0 * lo stepped) on its own kernel, for the launch shapes and conversions:
+// CONV 0 NumPy's (x >> 8) * 2^-24 by I2F (production), 1 from the float's bits (to_float01_bits);
+// STEP false: m0 * lo multiplied for every group instead of stepped; ILP 2: two groups a thread and
+// iteration. n a multiple of 4 (no partial group).
+template <int CONV>
+__device__ __forceinline__ float4 to_float4(const u32x4& w) {
+  return CONV ? make_float4(to_float01_bits(w.v[0]), to_float01_bits(w.v[1]), to_float01_bits(w.v[2]),
+                            to_float01_bits(w.v[3]))
+              : make_float4(to_float01(w.v[0]), to_float01(w.v[1]), to_float01(w.v[2]), to_float01(w.v[3]));
+}
+template <int CONV, bool STEP, int ILP>
+__global__ void fast_f32(float* out, long long n, philox_call call) {
+  float4* const out4 = reinterpret_cast<float4*>(out);
+  const u64 full = (u64)n / 4;
+  if (STEP) {
+    uniform_runs<ILP>(out4, full, call, [](float4* p, const u32x4& w) { *p = to_float4<CONV>(w); });
+    return;
+  }
+  const u64 stride = (u64)gridDim.x * blockDim.x;
+  const u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+  for (u64 r = 0; r < run_count(call, full); ++r) {
+    const run_span s = run_at(call, full, r);
+    const counter_run cr(call.k0, call.k1, s.c1, s.c2);
+    for (u64 g = s.begin + t; g < s.end; g += stride)
+      out4[g] = to_float4<CONV>(cr.words((u64)philox_m0 * (u32)(s.lo0 + (u32)(g - s.begin))));
+  }
+}
+
+// NumPy's 53-bit (x >> 11) * 2^-53 of x = hi:lo without the 64-bit int-to-double conversion: the
+// double 1 + (x >> 12) 2^-52 from its bits, minus 1 (exact), plus bit 11's 2^-53 (the exact sum is a
+// double: an integer below 2^53 times 2^-53).
+__device__ __forceinline__ double to_double01_bits(u32 hi, u32 lo) {
+  const double top = __hiloint2double((int)(0x3FF00000u | (hi >> 12)), (int)__funnelshift_r(lo, hi, 12)) - 1.0;
+  return top + __hiloint2double((lo & 0x800u) ? 0x3CA00000 : 0, 0);
+}
+template <int CONV, int ILP>
+__global__ void fast_f64(double* out, long long n, philox_call call) {
+  uniform_runs<ILP>(reinterpret_cast<double2*>(out), (u64)n / 2, call, [](double2* p, const u32x4& w) {
+    *p = CONV ? make_double2(to_double01_bits(w.v[0], w.v[1]), to_double01_bits(w.v[2], w.v[3]))
+              : make_double2(to_double01(w.v[0], w.v[1]), to_double01(w.v[2], w.v[3]));
+  });
+}
+
+// Words of a and b that differ (the bit-exactness check over a whole output).
+__global__ void count_diff(const unsigned* a, const unsigned* b, long long n, unsigned long long* bad) {
+  unsigned long long c = 0;
+  CUPP_GRID_LOOP(i, n) c += a[i] != b[i] ? 1 : 0;
+  if (c) atomicAdd(bad, c);
 }
 
 namespace {
@@ -223,6 +287,16 @@ void report(const char* name, double ms, double floor_ms, const shape& s) {
   std::fflush(stdout);
 }
 
+unsigned long long differing_words(const void* a, const void* b, long long words) {
+  static unsigned long long* bad = nullptr;
+  if (!bad) CHECK(cudaMalloc(&bad, sizeof *bad));
+  CHECK(cudaMemset(bad, 0, sizeof *bad));
+  count_diff<<<4 * sms, 256>>>(static_cast<const unsigned*>(a), static_cast<const unsigned*>(b), words, bad);
+  unsigned long long h = 0;
+  CHECK(cudaMemcpy(&h, bad, sizeof h, cudaMemcpyDeviceToHost));
+  return h;
+}
+
 std::vector<float> host(const float* d, long long n) {
   std::vector<float> h(n);
   CHECK(cudaMemcpy(h.data(), d, n * sizeof(float), cudaMemcpyDeviceToHost));
@@ -265,17 +339,24 @@ int main(int argc, char** argv) {
     const shape s = shape_of(philox_only, 256, 1);
     report("philox only (2^26 counters, no stores)",
            median_ms([&] { philox_only<<<s.blocks, 256>>>(reinterpret_cast<unsigned*>(ref), n / 4, call); }), floor_ms, s);
+    for (int mode : {1, 2}) {
+      const shape r = shape_of(philox_runs_only, 256, mode);
+      char name[96];
+      std::snprintf(name, sizeof name, "philox counter_run only (no stores) grid%d", mode);
+      report(name, median_ms([&] { philox_runs_only<<<r.blocks, 256>>>(reinterpret_cast<unsigned*>(ref), n / 4, call); }),
+             floor_ms, r);
+    }
   }
-  const long long check_n = 1ll << 28;
-  // the production kernel's output, the reference for every uniform variant
-  cupp_random_transform_f32<<<8 * sms, 256>>>(ref, n, call, 0, 1);
+  // the reference for every uniform variant: the production kernel's general path (element stores,
+  // vec = 0: draw() per group, 20 multiplies), before the fast path; every variant's whole output
+  // (2^28 floats) is compared with it word for word
+  cupp_random_transform_f32<<<8 * sms, 256>>>(ref, n, call, 0, 0);
   CHECK(cudaDeviceSynchronize());
-  const std::vector<float> uref = host(ref, 1 << 20);
   auto same_u = [&](const char* name) {
-    const std::vector<float> got = host(out, 1 << 20);
-    if (got != uref) std::printf("VARIANT %s: OUTPUT DIFFERS from the production kernel\n", name);
+    const unsigned long long bad = differing_words(out, ref, n);
+    std::printf("VARIANT %s: %llu of 2^28 words differ from the general path%s\n", name, bad,
+                bad ? " (OUTPUT DIFFERS)" : "");
   };
-  (void)check_n;
 
   for (int mode : {0, 1, 2}) {
     for (int threads : {256, 512}) {
@@ -306,6 +387,39 @@ int main(int argc, char** argv) {
     same_u(name);                                                                                                  \
   }
   UVAR2(1, true, false) UVAR2(1, false, true) UVAR2(1, true, true) UVAR2(2, true, true)
+
+  // the fast path on its own (fast_f32): shapes, conversions, stepping, ILP
+#define FVAR(CONV, STEP, ILP, THREADS, MODE)                                                                   \
+  {                                                                                                            \
+    const shape s = shape_of(fast_f32<CONV, STEP, ILP>, THREADS, MODE);                                       \
+    char name[96];                                                                                             \
+    std::snprintf(name, sizeof name, "fast%s%s%s t%d grid%d", CONV ? " bitconv" : "", STEP ? "" : " nostep",    \
+                  ILP == 2 ? " ilp2" : "", THREADS, MODE);                                                     \
+    report(name, median_ms([&] { fast_f32<CONV, STEP, ILP><<<s.blocks, THREADS>>>(out, n, call); }), floor_ms, s); \
+    same_u(name);                                                                                              \
+  }
+  FVAR(0, true, 1, 256, 1) FVAR(0, true, 1, 256, 2) FVAR(0, true, 1, 512, 1) FVAR(0, true, 1, 512, 2)
+  FVAR(0, true, 1, 1024, 1) FVAR(1, true, 1, 256, 1) FVAR(1, true, 1, 256, 2) FVAR(0, false, 1, 256, 1)
+  FVAR(0, false, 1, 256, 2) FVAR(0, true, 2, 256, 1) FVAR(0, true, 2, 256, 2) FVAR(0, true, 2, 512, 1)
+  FVAR(1, true, 2, 256, 1)
+  {  // a call whose groups wrap the counter's low word and carry into word 2 (two runs)
+    const philox_call wrap{0x12345678u, 0x9abcdef0u, 0xffffffffu - (1u << 25), 0xffffffffu, 5u};
+    cupp_random_transform_f32<<<8 * sms, 256>>>(ref, n, wrap, 0, 0);
+    for (int mode : {0, 1}) {
+      const shape s = shape_of(cupp_random_transform_f32, 256, mode);
+      char name[96];
+      std::snprintf(name, sizeof name, "prod.random_f32 wrapping call grid%d", mode);
+      report(name, median_ms([&] { cupp_random_transform_f32<<<s.blocks, 256>>>(out, n, wrap, 0, 1); }), floor_ms, s);
+      same_u(name);
+    }
+    // odd sizes (a partial group) against the general path on the same call
+    for (long long m : {n - 1, n - 3, 1000001ll}) {
+      cupp_random_transform_f32<<<8 * sms, 256>>>(ref, m, wrap, 0, 0);
+      cupp_random_transform_f32<<<8 * sms, 256>>>(out, m, wrap, 0, 1);
+      std::printf("VARIANT prod.random_f32 n=%lld (partial group): %llu values differ from the general path\n", m,
+                  differing_words(out, ref, m));
+    }
+  }
 
   // normals
   cupp_random_normal_f32<<<8 * sms, 256>>>(ref, n, call, 0.0f, 1.0f, 1);
@@ -349,6 +463,35 @@ int main(int argc, char** argv) {
     const param z{nullptr, 0.0};
     report(name, median_ms([&] { cupp_random_transform_f64<<<s.blocks, 256>>>(out64, n / 2, call, 0, z, z, z, 1); }),
            floor_ms, s);
+  }
+  {  // Generator.random float64's own kernel (uniform_runs) and the bit-built conversion, each output
+     // (2^27 doubles) against the general transform's element stores
+    const param z{nullptr, 0.0};
+    cupp_random_transform_f64<<<8 * sms, 256>>>(reinterpret_cast<double*>(ref), n / 2, call, 0, z, z, z, 0);
+    for (int mode : {0, 1, 2}) {
+      for (int threads : {256, 512}) {
+        const shape s = shape_of(cupp_random_uniform_f64, threads, mode);
+        char name[96];
+        std::snprintf(name, sizeof name, "prod.uniform_f64_2^27 grid%d t%d", mode, threads);
+        report(name, median_ms([&] { cupp_random_uniform_f64<<<s.blocks, threads>>>(out64, n / 2, call); }), floor_ms, s);
+        same_u(name);
+      }
+    }
+#define DVAR(CONV, ILP)                                                                                      \
+  for (int mode : {1, 2}) {                                                                                  \
+    const shape s = shape_of(fast_f64<CONV, ILP>, 256, mode);                                               \
+    char name[96];                                                                                           \
+    std::snprintf(name, sizeof name, "fast_f64_2^27%s ilp%d grid%d", CONV ? " bitconv" : "", ILP, mode);     \
+    report(name, median_ms([&] { fast_f64<CONV, ILP><<<s.blocks, 256>>>(out64, n / 2, call); }), floor_ms, s); \
+    same_u(name);                                                                                            \
+  }
+    DVAR(1, 1) DVAR(0, 2) DVAR(1, 2)
+    for (long long m : {n / 2 - 1, 999999ll}) {
+      cupp_random_transform_f64<<<8 * sms, 256>>>(reinterpret_cast<double*>(ref), m, call, 0, z, z, z, 0);
+      cupp_random_uniform_f64<<<8 * sms, 256>>>(out64, m, call);
+      std::printf("VARIANT prod.uniform_f64 n=%lld (odd): %llu words differ from the general path\n", m,
+                  differing_words(out, ref, 2 * m));
+    }
   }
   for (int mode : {0, 1, 2}) {
     const shape s = shape_of(cupp_random_integers, 256, mode);

@@ -49,6 +49,9 @@ void fill_transform(const Philox& bits, const ndarray& out, int dist, const para
   if (f32) {
     void* args[] = {&data, &n, &call, &dist, &vec};
     launch(out.device(), k_transform_f32, groups, args);
+  } else if (dist == t_random && vec) {  // Generator.random float64: its own kernel (fewer registers)
+    void* args[] = {&data, &n, &call};
+    launch(out.device(), k_uniform_f64, groups, args);
   } else {
     param pa = a, pb = b, pc = c;
     void* args[] = {&data, &n, &call, &dist, &pa, &pb, &pc, &vec};

@@ -73,7 +73,8 @@ cupp::detail::routine_program program(bool broken) {
                     "#include <cupp/random/kernels.cuh>\n",
           .kernels = {"cupp_random_transform_f32", "cupp_random_transform_f64", "cupp_random_normal_f32",
                       "cupp_random_normal_f64", "cupp_random_raw32", "cupp_random_raw64", "cupp_random_integers",
-                      "cupp_random_check", "cupp_random_integers32", "cupp_random_choice_feistel"},
+                      "cupp_random_check", "cupp_random_integers32", "cupp_random_choice_feistel",
+                      "cupp_random_uniform_f64"},
           .headers = embedded_headers(),
           .headers_digest = embedded_headers_digest()};
 }

@@ -50,7 +50,7 @@ cupp::detail::routine_program program(bool broken = false);
 cupp::detail::routine_program stream_program(bool broken = false);
 enum kernel_index : unsigned {
   k_transform_f32 = 0, k_transform_f64, k_normal_f32, k_normal_f64, k_raw32, k_raw64, k_integers, k_check,
-  k_integers32, k_choice_feistel, k_stream,
+  k_integers32, k_choice_feistel, k_uniform_f64, k_stream,
 };
 const void* kernel(int device, kernel_index k);
 

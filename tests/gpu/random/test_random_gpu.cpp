@@ -94,6 +94,22 @@ TEST(RandomGpu, RandomMatchesTheHostModel) {
     ASSERT_EQ(d[i], cupp_random::to_double01(w.v[2 * (i % 2)], w.v[2 * (i % 2) + 1])) << i;
   }
   EXPECT_EQ(rng.bit_generator().counter()[0], 251u + 389u);
+  // Generator.random's fast path (runs of fixed counter words 1 and 2) across the low word's wrap
+  // and the carry into word 2, aligned outputs of every remainder, against the same host model
+  for (std::int64_t n : {4003, 4000, 1}) {
+    const std::array<u32, 2> key{0xa4093822u, 0x299f31d0u};
+    const std::array<u32, 3> start{0xfffffe00u, 0xffffffffu, 5};
+    random::Generator wrapf(random::Philox(key, start)), wrapd(random::Philox(key, start));  // both wrap
+    const std::vector<float> wf = wrapf.random({n}, float32).to_vector<float>();
+    const std::vector<double> wd = wrapd.random({n}).to_vector<double>();
+    const cupp_random::philox_call callf{key[0], key[1], start[0], start[1], start[2]}, calld = callf;
+    for (std::size_t i = 0; i < wf.size(); ++i)
+      ASSERT_EQ(wf[i], cupp_random::to_float01(cupp_random::draw(callf, i / 4, 0).v[i % 4])) << n << " " << i;
+    for (std::size_t i = 0; i < wd.size(); ++i) {
+      const u32x4 w = cupp_random::draw(calld, i / 2, 0);
+      ASSERT_EQ(wd[i], cupp_random::to_double01(w.v[2 * (i % 2)], w.v[2 * (i % 2) + 1])) << n << " " << i;
+    }
+  }
 }
 
 TEST(RandomGpu, StandardNormalMatchesTheHostModel) {

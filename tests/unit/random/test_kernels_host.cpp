@@ -121,6 +121,30 @@ TEST(RandomKernelsHost, VectorStoresEqualElementStores) {
   }
 }
 
+// Generator.random's fast path (uniform_runs: counter_run's Philox run by run, float4/double2
+// stores) gives the general path's values, bit for bit, for calls whose groups wrap the counter's
+// low word (two runs) and carry into word 2 (and wrap it), n of every remainder, emulated grids.
+TEST(RandomKernelsHost, UniformRunsEqualTheGeneralPath) {
+  const philox_call calls[] = {call,
+                               {0x243f6a88u, 0x85a308d3u, 0xfffffffau, 3, 9},
+                               {0x13198a2eu, 0x03707344u, 0xffffff00u, 0xffffffffu, 0xffffffffu},
+                               {1, 2, 0, 0xffffffffu, 5}};
+  for (const philox_call& c : calls) {
+    for (long long n : {1ll, 3ll, 4ll, 5ll, 99ll, 4099ll, 2050ll}) {
+      std::vector<float> a(n), b(n, -1.0f);
+      std::vector<double> x(n), y(n, -1.0);
+      emu::cupp_random_transform_f32(a.data(), n, c, emu::cupp_random::t_random, 0);  // element stores
+      emu::cupp_random_transform_f64(x.data(), n, c, emu::cupp_random::t_random, none, none, none, 0);
+      for (auto [bl, t] : {std::pair{1u, 1u}, std::pair{3u, 7u}, std::pair{64u, 32u}}) {
+        run_grid(bl, t, [&] { emu::cupp_random_transform_f32(b.data(), n, c, emu::cupp_random::t_random, 1); });
+        EXPECT_EQ(a, b) << "c0 " << c.c0 << " n " << n << " grid " << bl << " x " << t;
+        run_grid(bl, t, [&] { emu::cupp_random_uniform_f64(y.data(), n, c); });
+        EXPECT_EQ(x, y) << "c0 " << c.c0 << " n " << n << " grid " << bl << " x " << t;
+      }
+    }
+  }
+}
+
 // integers32 (a scalar 32-bit range) gives the general kernel's narrow values for every item size,
 // aligned or not, emulated grid (its int64 tiles stored by each group's thread: shuffled = 0), the
 // full 32-bit range, range 0 and the broken hook.

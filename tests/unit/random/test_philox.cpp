@@ -81,6 +81,47 @@ TEST(RandomPhilox, PrecomputedRoundKeysGiveTheSameWords) {  // the kernels' fast
   }
 }
 
+// counter_run (the uniform kernels' Philox for a run of groups with words 1 and 2 fixed and j = 0)
+// gives philox4x32_10's words; run_count/run_at split a call's groups into runs that cover them in
+// order, inside which the low word does not wrap, with the counter words draw() uses.
+TEST(RandomPhilox, CounterRunGivesTheSameWords) {
+  std::uint64_t state = 0x2545f4914f6cdd1dull;
+  auto next = [&] { state = state * 6364136223846793005ull + 1442695040888963407ull; return u32(state >> 32); };
+  for (int t = 0; t < 20000; ++t) {
+    const u32 lo = t < 4 ? (t < 2 ? 0u : 0xffffffffu) : next(), c1 = next(), c2 = t % 3 == 0 ? 0u : next();
+    const u32 k0 = next(), k1 = next();
+    const cupp_random::u32x4 a = cupp_random::philox4x32_10(lo, c1, c2, 0, k0, k1);
+    const cupp_random::u32x4 b =
+        cupp_random::counter_run(k0, k1, c1, c2).words((std::uint64_t)cupp_random::philox_m0 * lo);
+    for (int i = 0; i < 4; ++i) ASSERT_EQ(a.v[i], b.v[i]) << t;
+  }
+  using cupp_random::u64;
+  const cupp_random::philox_call calls[] = {{7, 8, 0, 0, 0},           {7, 8, 0xfffffff0u, 0, 0},
+                                            {7, 8, 0xffffffffu, 0xffffffffu, 4},
+                                            {7, 8, 5, 0xffffffffu, 0xffffffffu}};
+  for (const cupp_random::philox_call& call : calls) {
+    for (u64 groups : {u64{1}, u64{15}, u64{16}, u64{17}, u64{1} << 32, (u64{1} << 32) + 17, (u64{3} << 32) + 1}) {
+      const u64 runs = cupp_random::run_count(call, groups);
+      u64 next_begin = 0;
+      for (u64 r = 0; r < runs; ++r) {
+        const cupp_random::run_span s = cupp_random::run_at(call, groups, r);
+        ASSERT_EQ(s.begin, next_begin) << "run " << r << " of " << runs;
+        ASSERT_LT(s.begin, s.end);
+        ASSERT_LE(s.end - s.begin, (u64{1} << 32) - s.lo0);  // the low word does not wrap inside it
+        const cupp_random::counter_run cr(call.k0, call.k1, s.c1, s.c2);
+        for (u64 g : {s.begin, s.begin + 1, s.end - 1}) {
+          if (g >= s.end) continue;
+          const cupp_random::u32x4 a = cupp_random::draw(call, g, 0);
+          const cupp_random::u32x4 b = cr.words((u64)cupp_random::philox_m0 * (u32)(s.lo0 + (g - s.begin)));
+          for (int i = 0; i < 4; ++i) ASSERT_EQ(a.v[i], b.v[i]) << "group " << g;
+        }
+        next_begin = s.end;
+      }
+      EXPECT_EQ(next_begin, groups);
+    }
+  }
+}
+
 TEST(RandomPhilox, DrawAddsTheGroupWithCarry) {
   const cupp_random::philox_call call{1, 2, 0xffffffffu, 0xffffffffu, 7};
   const cupp_random::u32x4 a = cupp_random::draw(call, 1, 3);  // base + 1 wraps the low 64 bits

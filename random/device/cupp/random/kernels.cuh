@@ -52,12 +52,58 @@ __device__ __forceinline__ float transform_f(int dist, u32 w) {
 
 }  // namespace cupp_random
 
+namespace cupp_random {
+
+// The fixed-draw kernels' fast path for plain uniforms (Generator.random): the groups with all
+// their elements, W16 elements of 16 bytes a group (float4 or double2, out 16-byte aligned), run
+// by run (run_span: words 1 and 2 of the counter fixed) with counter_run's Philox, each thread's
+// m0 * lo stepped by m0 * (the grid's threads); store(p, w) writes a group's element vector from
+// its words. The same words, hence values, as draw(call, keys, g, 0); the last, partial group
+// (if any) is left to the caller. ILP 2: two groups a thread and iteration (g and g + the grid's
+// threads: two independent Philox chains; random/bench/kernel_variants.cu times both).
+template <int ILP = 1, class V, class Store>
+__device__ __forceinline__ void uniform_runs(V* out, u64 full, const philox_call& call, Store store) {
+  const u64 stride = (u64)gridDim.x * blockDim.x;
+  const u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+  const u64 step = (u64)philox_m0 * stride;  // mod 2^64: exact while it is used (lo + stride < 2^32)
+  const u64 runs = run_count(call, full);
+  for (u64 r = 0; r < runs; ++r) {
+    const run_span s = run_at(call, full, r);
+    const counter_run cr(call.k0, call.k1, s.c1, s.c2);
+    u64 p0 = (u64)philox_m0 * (u32)(s.lo0 + (u32)t);  // m0 * lo of the thread's first group
+    V* const stop = out + s.end;
+    if (ILP == 1) {
+      for (V* p = out + s.begin + t; p < stop; p += stride, p0 += step) store(p, weaken(cr.words(p0)));
+    } else {
+      for (V* p = out + s.begin + t; p < stop; p += 2 * stride, p0 += 2 * step) {
+        const bool second = p + stride < stop;
+        const u32x4 w0 = cr.words(p0);
+        const u32x4 w1 = cr.words(p0 + step);  // unused past the run's end
+        store(p, weaken(w0));
+        if (second) store(p + stride, weaken(w1));
+      }
+    }
+  }
+}
+
+}  // namespace cupp_random
+
 // float32 transforms: four elements (one word each) per counter; vec: out is 16-byte aligned.
 extern "C" __global__ void cupp_random_transform_f32(float* out, long long n, cupp_random::philox_call call,
                                                      int dist, int vec) {
   using namespace cupp_random;
   const long long groups = (n + 3) / 4;
   const round_keys keys(call.k0, call.k1);
+  if (dist == t_random && vec) {  // Generator.random: uniform_runs, then the partial group
+    uniform_runs(reinterpret_cast<float4*>(out), (u64)n / 4, call, [](float4* p, const u32x4& w) {
+      *p = make_float4(to_float01(w.v[0]), to_float01(w.v[1]), to_float01(w.v[2]), to_float01(w.v[3]));
+    });
+    if (n % 4 != 0 && blockIdx.x == 0 && threadIdx.x == 0) {
+      const u32x4 w = draw(call, keys, (u64)(n / 4), 0);
+      for (long long k = 0; k < n % 4; ++k) out[n / 4 * 4 + k] = to_float01(w.v[k]);
+    }
+    return;
+  }
   CUPP_GRID_LOOP(g, groups) {
     const u32x4 w = draw(call, keys, (u64)g, 0);
     const long long e = 4 * g;
@@ -69,6 +115,20 @@ extern "C" __global__ void cupp_random_transform_f32(float* out, long long n, cu
     } else {
       for (int k = 0; k < 4 && e + k < n; ++k) out[e + k] = r[k];
     }
+  }
+}
+
+// Generator.random float64 into a 16-byte aligned out: uniform_runs (two elements a group, 53 bits
+// each from a word pair), then the last element if n is odd. A kernel of its own: the general
+// float64 transform's registers (its parameters and libm calls) would cut its occupancy.
+extern "C" __global__ void cupp_random_uniform_f64(double* out, long long n, cupp_random::philox_call call) {
+  using namespace cupp_random;
+  uniform_runs(reinterpret_cast<double2*>(out), (u64)n / 2, call, [](double2* p, const u32x4& w) {
+    *p = make_double2(to_double01(w.v[0], w.v[1]), to_double01(w.v[2], w.v[3]));
+  });
+  if (n % 2 != 0 && blockIdx.x == 0 && threadIdx.x == 0) {
+    const u32x4 w = draw(call, (u64)(n / 2), 0);
+    out[n - 1] = to_double01(w.v[0], w.v[1]);
   }
 }
 

@@ -97,6 +97,77 @@ struct philox_call {
   u32 c0, c1, c2;
 };
 
+// Philox4x32-10 of the counters (lo, c1, c2, 0) of a run of groups whose low word lo alone varies
+// (words 1 and 2 fixed, draw j = 0: the first draw of every fixed-draw kernel), the same words as
+// philox4x32_10 (tests/unit/random/test_philox.cpp checks it): round 1's product m1 * c2, hence
+// its new words 0 and 1, and round 2's product m0 * (its word 0) are the same for the whole run, so
+// a group costs 17 multiplies instead of 20; and round 1's m0 * lo is passed in (p0), so a loop
+// over lo = lo_0, lo_0 + s, ... can step it by adding m0 * s instead of multiplying (exact while
+// lo does not wrap: m0 * lo < 2^64).
+struct counter_run {
+  u32 k0[10], k1[10];
+  u32 a0, a1;    // round 1's words 0 and 1: hi(m1 c2) ^ c1 ^ k0[0], lo(m1 c2)
+  u32 b_hi, b_lo;  // round 2's m0 * a0
+  CUPP_RANDOM_HD counter_run(u32 key0, u32 key1, u32 c1, u32 c2) {
+    CUPP_RANDOM_UNROLL
+    for (int r = 0; r < 10; ++r) {
+      k0[r] = key0 + (u32)r * philox_w0;
+      k1[r] = key1 + (u32)r * philox_w1;
+    }
+    const u64 p1 = (u64)philox_m1 * c2;
+    a0 = (u32)(p1 >> 32) ^ c1 ^ k0[0];
+    a1 = (u32)p1;
+    const u64 b = (u64)philox_m0 * a0;
+    b_hi = (u32)(b >> 32);
+    b_lo = (u32)b;
+  }
+  // The words of counter (lo, c1, c2, 0), given p0 = m0 * lo.
+  CUPP_RANDOM_HD u32x4 words(u64 p0) const {
+    // after round 1: (a0, a1, hi(p0) ^ k1[0], lo(p0))
+    const u32 n2 = (u32)(p0 >> 32) ^ k1[0];
+    // round 2: m0 * a0 is b; m1 * n2 varies
+    const u64 q = (u64)philox_m1 * n2;
+    u32 c[4] = {(u32)(q >> 32) ^ a1 ^ k0[1], (u32)q, b_hi ^ (u32)p0 ^ k1[1], b_lo};
+    CUPP_RANDOM_UNROLL
+    for (int r = 2; r < 10; ++r) philox_round(c, k0[r], k1[r]);
+    u32x4 out;
+    out.v[0] = c[0];
+    out.v[1] = c[1];
+    out.v[2] = c[2];
+    out.v[3] = c[3];
+    return out;
+  }
+};
+
+// The runs of a call's groups [0, groups) over which the low counter word does not wrap: the
+// group counter of g is base + g (96 bits, base = (c2, c1, c0)); run r starts at the r-th g where
+// the low word is 0 (run 0 at g = 0) and ends before the next. A call of fewer than 2^32 groups
+// has one run or two.
+struct run_span {
+  u64 begin, end;  // groups [begin, end)
+  u32 lo0;         // the low word at g = begin
+  u32 c1, c2;      // words 1 and 2 throughout
+};
+CUPP_RANDOM_HD u64 run_count(const philox_call& call, u64 groups) {
+  // runs = 1 + the number of g in (0, groups) with (c0 + g) % 2^32 == 0
+  if (groups == 0) return 0;
+  const u64 first_wrap = (1ull << 32) - call.c0;  // the first g > 0 where the low word is 0
+  return groups <= first_wrap ? 1 : 2 + (groups - 1 - first_wrap) / (1ull << 32);
+}
+CUPP_RANDOM_HD run_span run_at(const philox_call& call, u64 groups, u64 r) {
+  run_span s;
+  const u64 first_wrap = (1ull << 32) - call.c0;
+  s.begin = r == 0 ? 0 : first_wrap + (r - 1) * (1ull << 32);
+  const u64 next = first_wrap + r * (1ull << 32);
+  s.end = next < groups ? next : groups;
+  const u64 base = (u64)call.c1 << 32 | call.c0;
+  const u64 lo = base + s.begin;
+  s.lo0 = (u32)lo;
+  s.c1 = (u32)(lo >> 32);
+  s.c2 = call.c2 + (lo < base ? 1u : 0u);  // the carry into the high word
+  return s;
+}
+
 // The test hook's deliberately broken generator (random/src/program.cpp compiles the programs a
 // second time with CUPP_RANDOM_BROKEN_WORDS): every word x becomes x & (x >> 1), so each bit is 1
 // with probability 1/4 (the top bit never) and every distribution built from the words is wrong,
