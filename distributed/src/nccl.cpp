@@ -179,6 +179,17 @@ void Communicator::check_async_error() const {
   check(nccl, async, "an asynchronous NCCL operation", as_comm(comm_));
 }
 
+// The op a reduction passes to NCCL. Before NCCL 2.29.7, a one-rank communicator's avg leaves the
+// tail of the output unwritten when the count is not a multiple of its block count
+// (NVIDIA/nccl#1950; seen here as the last element of 4099 float64 keeping its old value). The
+// mean over one rank is the rank's own data, which sum gives bit for bit, so one rank sums there.
+namespace {
+ncclRedOp_t op_for_call(const detail::api& nccl, const detail::reduction_type& t, int size) {
+  constexpr int first_fixed_version = 22907;
+  return t.op == ncclAvg && size == 1 && nccl.version < first_fixed_version ? ncclSum : t.op;
+}
+}  // namespace
+
 void Communicator::all_reduce(const ndarray& send, const ndarray& recv, reduce_op op) {
   const detail::api& nccl = live(comm_, "all_reduce");
   require_buffer(send, "all_reduce", "send", device_, false);
@@ -189,8 +200,8 @@ void Communicator::all_reduce(const ndarray& send, const ndarray& recv, reduce_o
   if (send.size() == 0) return;
   const cupp::detail::device_scope scope(device_);
   check(nccl,
-        nccl.AllReduce(send.data(), recv.data(), static_cast<std::size_t>(send.size()) * t.per_element, t.type, t.op,
-                       as_comm(comm_), stream_of(device_)),
+        nccl.AllReduce(send.data(), recv.data(), static_cast<std::size_t>(send.size()) * t.per_element, t.type,
+                       op_for_call(nccl, t, size_), as_comm(comm_), stream_of(device_)),
         "ncclAllReduce", as_comm(comm_));
 }
 
@@ -209,7 +220,7 @@ void Communicator::reduce(const ndarray& send, const ndarray& recv, reduce_op op
   const cupp::detail::device_scope scope(device_);
   check(nccl,
         nccl.Reduce(send.data(), recv.is_null() ? nullptr : recv.data(),
-                    static_cast<std::size_t>(send.size()) * t.per_element, t.type, t.op, root, as_comm(comm_),
+                    static_cast<std::size_t>(send.size()) * t.per_element, t.type, op_for_call(nccl, t, size_), root, as_comm(comm_),
                     stream_of(device_)),
         "ncclReduce", as_comm(comm_));
 }
@@ -266,7 +277,7 @@ void Communicator::reduce_scatter(const ndarray& send, const ndarray& recv, redu
   const cupp::detail::device_scope scope(device_);
   check(nccl,
         nccl.ReduceScatter(send.data(), recv.data(), static_cast<std::size_t>(recv.size()) * t.per_element, t.type,
-                           t.op, as_comm(comm_), stream_of(device_)),
+                           op_for_call(nccl, t, size_), as_comm(comm_), stream_of(device_)),
         "ncclReduceScatter", as_comm(comm_));
 }
 
