@@ -200,10 +200,14 @@ __device__ __forceinline__ float4 to_float4(const u32x4& w) {
                             to_float01_bits(w.v[3]))
               : make_float4(to_float01(w.v[0]), to_float01(w.v[1]), to_float01(w.v[2]), to_float01(w.v[3]));
 }
-template <int CONV, bool STEP, int ILP>
+template <int CONV, bool STEP, int ILP, bool STREAM = false>
 __global__ void fast_f32(float* out, long long n, philox_call call) {
   float4* const out4 = reinterpret_cast<float4*>(out);
   const u64 full = (u64)n / 4;
+  if (STREAM) {  // streaming stores (st.global.cs)
+    uniform_runs<ILP>(out4, full, call, [](float4* p, const u32x4& w) { __stcs(p, to_float4<CONV>(w)); });
+    return;
+  }
   if (STEP) {
     uniform_runs<ILP>(out4, full, call, [](float4* p, const u32x4& w) { *p = to_float4<CONV>(w); });
     return;
@@ -402,6 +406,12 @@ int main(int argc, char** argv) {
   FVAR(0, true, 1, 1024, 1) FVAR(1, true, 1, 256, 1) FVAR(1, true, 1, 256, 2) FVAR(0, false, 1, 256, 1)
   FVAR(0, false, 1, 256, 2) FVAR(0, true, 2, 256, 1) FVAR(0, true, 2, 256, 2) FVAR(0, true, 2, 512, 1)
   FVAR(1, true, 2, 256, 1)
+  {
+    const shape s = shape_of(fast_f32<0, true, 1, true>, 256, 1);
+    report("fast stcs t256 grid1", median_ms([&] { fast_f32<0, true, 1, true><<<s.blocks, 256>>>(out, n, call); }),
+           floor_ms, s);
+    same_u("fast stcs t256 grid1");
+  }
   {  // a call whose groups wrap the counter's low word and carry into word 2 (two runs)
     const philox_call wrap{0x12345678u, 0x9abcdef0u, 0xffffffffu - (1u << 25), 0xffffffffu, 5u};
     cupp_random_transform_f32<<<8 * sms, 256>>>(ref, n, wrap, 0, 0);
