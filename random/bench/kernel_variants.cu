@@ -42,13 +42,7 @@ __device__ __forceinline__ u32x4 draw_fly(const philox_call& call, u64 g) {
   return philox4x32_10((u32)lo, (u32)(lo >> 32), c2, 0u, call.k0, call.k1);
 }
 
-// NumPy's (x >> 8) * 2^-24 without the int-to-float conversion (16 a clock per SM): 1 + (x >> 9) 2^-23
-// from the bits, minus 1, plus bit 8's 2^-24 by an FMA of 2^-63 (bits 0x20000000) and 2^39: exact.
-__device__ __forceinline__ float to_float01_bits(u32 x) {
-  const float hi = __uint_as_float(0x3F800000u + (x >> 9)) - 1.0f;
-  return fmaf(__uint_as_float((x << 21) & 0x20000000u), 549755813888.0f, hi);
-}
-
+// to_float01_bits / to_double01_bits (philox.cuh): NumPy's conversions without I2F, the same values.
 template <int ILP, bool HELD, bool STREAM = false, bool CONV = false>
 __global__ void uniform_f32(float* out, long long n, philox_call call) {
   const long long groups = (n + 3) / 4;
@@ -222,13 +216,6 @@ __global__ void fast_f32(float* out, long long n, philox_call call) {
   }
 }
 
-// NumPy's 53-bit (x >> 11) * 2^-53 of x = hi:lo without the 64-bit int-to-double conversion: the
-// double 1 + (x >> 12) 2^-52 from its bits, minus 1 (exact), plus bit 11's 2^-53 (the exact sum is a
-// double: an integer below 2^53 times 2^-53).
-__device__ __forceinline__ double to_double01_bits(u32 hi, u32 lo) {
-  const double top = __hiloint2double((int)(0x3FF00000u | (hi >> 12)), (int)__funnelshift_r(lo, hi, 12)) - 1.0;
-  return top + __hiloint2double((lo & 0x800u) ? 0x3CA00000 : 0, 0);
-}
 template <int CONV, int ILP>
 __global__ void fast_f64(double* out, long long n, philox_call call) {
   uniform_runs<ILP>(reinterpret_cast<double2*>(out), (u64)n / 2, call, [](double2* p, const u32x4& w) {

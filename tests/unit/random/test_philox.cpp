@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <thread>
@@ -120,6 +121,28 @@ TEST(RandomPhilox, CounterRunGivesTheSameWords) {
       EXPECT_EQ(next_begin, groups);
     }
   }
+}
+
+// The bit-built conversions equal NumPy's for every float32 case (the value depends on bits 8-31
+// only: all 2^24 of them, the low byte varied) and for float64 words at random and at the edges.
+TEST(RandomPhilox, BitBuiltConversionsEqualNumpys) {
+  std::uint64_t bad = 0;
+  for (u32 h = 0; h < (1u << 24); ++h) {
+    const u32 x = h << 8 | ((h * 0x9E3779B1u) >> 24);
+    const float a = cupp_random::to_float01(x), b = cupp_random::to_float01_bits(x);
+    bad += std::memcmp(&a, &b, 4) != 0;
+  }
+  EXPECT_EQ(bad, 0u);
+  std::uint64_t state = 0x853c49e6748fea9bull;
+  auto next = [&] { state = state * 6364136223846793005ull + 1442695040888963407ull; return u32(state >> 32); };
+  const u32 edges[] = {0u, 1u, 0x7FFu, 0x800u, 0xFFFu, 0x1000u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFF800u, 0xFFFFFFFFu};
+  for (int t = 0; t < 4000000; ++t) {
+    const u32 hi = t < 100 ? edges[t % 10] : next(), lo = t < 100 ? edges[t / 10] : next();
+    const double a = cupp_random::to_double01(hi, lo), b = cupp_random::to_double01_bits(hi, lo);
+    ASSERT_EQ(std::memcmp(&a, &b, 8), 0) << hi << " " << lo;
+  }
+  EXPECT_EQ(cupp_random::to_float01_bits(0xFFFFFFFFu), 16777215.0f / 16777216.0f);
+  EXPECT_EQ(cupp_random::to_double01_bits(0xFFFFFFFFu, 0xFFFFFFFFu), 9007199254740991.0 / 9007199254740992.0);
 }
 
 TEST(RandomPhilox, DrawAddsTheGroupWithCarry) {
