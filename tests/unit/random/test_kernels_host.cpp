@@ -122,7 +122,7 @@ TEST(RandomKernelsHost, VectorStoresEqualElementStores) {
 }
 
 // Generator.random's fast path (uniform_runs: counter_run's Philox run by run, float4/double2
-// stores) gives the general path's values, bit for bit, for calls whose groups wrap the counter's
+// stores; standard_normal float32's too) gives the general path's values, bit for bit, for calls whose groups wrap the counter's
 // low word (two runs) and carry into word 2 (and wrap it), n of every remainder, emulated grids.
 TEST(RandomKernelsHost, UniformRunsEqualTheGeneralPath) {
   const philox_call calls[] = {call,
@@ -140,6 +140,10 @@ TEST(RandomKernelsHost, UniformRunsEqualTheGeneralPath) {
         EXPECT_EQ(a, b) << "c0 " << c.c0 << " n " << n << " grid " << bl << " x " << t;
         run_grid(bl, t, [&] { emu::cupp_random_uniform_f64(y.data(), n, c); });
         EXPECT_EQ(x, y) << "c0 " << c.c0 << " n " << n << " grid " << bl << " x " << t;
+        std::vector<float> z(n), zv(n, -1.0f);  // standard_normal float32 takes the same runs
+        emu::cupp_random_normal_f32(z.data(), n, c, 0.5f, 2.0f, 0);
+        run_grid(bl, t, [&] { emu::cupp_random_normal_f32(zv.data(), n, c, 0.5f, 2.0f, 1); });
+        EXPECT_EQ(z, zv) << "c0 " << c.c0 << " n " << n << " grid " << bl << " x " << t;
       }
     }
   }

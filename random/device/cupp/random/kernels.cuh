@@ -176,6 +176,14 @@ __device__ __forceinline__ void box_muller_f32(u32 a, u32 b, float& z0, float& z
   z1 = radius * s;
 }
 
+// A group's four float32 normals, loc + scale * z, from its words (two Box-Muller pairs).
+__device__ __forceinline__ void normal4_f32(const u32x4& w, float loc, float scale, float r[4]) {
+  box_muller_f32(w.v[0], w.v[1], r[0], r[1]);
+  box_muller_f32(w.v[2], w.v[3], r[2], r[3]);
+#pragma unroll
+  for (int k = 0; k < 4; ++k) r[k] = loc + scale * r[k];
+}
+
 }  // namespace cupp_random
 
 // Normals by Box-Muller: float32 four per counter (two pairs of words, box_muller_f32), float64 two
@@ -185,14 +193,23 @@ extern "C" __global__ void cupp_random_normal_f32(float* out, long long n, cupp_
   using namespace cupp_random;
   const long long groups = (n + 3) / 4;
   const round_keys keys(call.k0, call.k1);
+  if (vec) {  // uniform_runs (the same words as draw()), then the partial group
+    uniform_runs(reinterpret_cast<float4*>(out), (u64)n / 4, call, [loc, scale](float4* p, const u32x4& w) {
+      float r[4];
+      normal4_f32(w, loc, scale, r);
+      *p = make_float4(r[0], r[1], r[2], r[3]);
+    });
+    if (n % 4 != 0 && blockIdx.x == 0 && threadIdx.x == 0) {
+      float r[4];
+      normal4_f32(draw(call, keys, (u64)(n / 4), 0), loc, scale, r);
+      for (long long k = 0; k < n % 4; ++k) out[n / 4 * 4 + k] = r[k];
+    }
+    return;
+  }
   CUPP_GRID_LOOP(g, groups) {
-    const u32x4 w = draw(call, keys, (u64)g, 0);
     const long long e = 4 * g;
     float r[4];
-    box_muller_f32(w.v[0], w.v[1], r[0], r[1]);
-    box_muller_f32(w.v[2], w.v[3], r[2], r[3]);
-#pragma unroll
-    for (int k = 0; k < 4; ++k) r[k] = loc + scale * r[k];
+    normal4_f32(draw(call, keys, (u64)g, 0), loc, scale, r);
     if (vec && e + 3 < n) {
       *reinterpret_cast<float4*>(out + e) = make_float4(r[0], r[1], r[2], r[3]);
     } else {
