@@ -13,6 +13,8 @@
 # the command start with "cd .gpu-fft && tar xJf pack.tar.xz && ". The binaries may also sit one
 # folder above this script (cupp_gpu_tests, layouts, bench/cupp_bench + the bench files).
 # A shorter call: FFT_BUDGET=188 FFT_LAYOUTS_S=45 FFT_TESTS_S=80 FFT_BENCH_CASES=a,b,... bash run.sh
+# (LAYOUTS_AXIS0_ONLY=1: the study's candidates only; FFT_TEST_FILTER: another gtest filter;
+# FFT_SKIP_PATHS=1: no second bench of cupp's other paths.)
 # On the GPU machine (from the repository root): the fft module's checks in one call.
 # Budget: FFT_BUDGET seconds in all (default 235); FFT_LAYOUTS_S (60) and FFT_TESTS_S (100) cap
 # steps 1 and 3; FFT_SKIP_MEMCHECK=1 / FFT_SKIP_RACECHECK=1 leave out steps 5 / 6.
@@ -26,7 +28,9 @@
 #    can go). CUPP_FFT_COLUMN_KERNEL=0 turns cupp's column kernel off (cuFFT's strided plan),
 #    CUPP_FFT_ROW_KERNEL=0 its row kernel for scaled rows (cuFFT's literal store callback).
 # 4. the fft bench cases next to CuPy and PyTorch (bench/compare.py --only ...; FFT_BENCH_CASES),
-#    and the issue's ratios from them ("ratio ..." lines).
+#    and the issue's ratios from them ("ratio ..." lines); then cupp alone on the axis-0 and row
+#    cases with its other paths ("paths ..." lines: column kernel everywhere + row kernel, then
+#    cuFFT everywhere).
 # 5. memcheck of FftNormGpu's callback and column tests (what time is left, 40 s at most).
 # 6. racecheck of two streams and eight threads on one cached plan and of the column kernel's
 #    shared-memory passes (what time is left, 60 s at most).
@@ -51,7 +55,7 @@ conf=/tmp/fft-conformance; rm -rf "$conf"; mkdir -p "$conf"
 timeout 60 python3 "$root/tests/conformance/make_fft_ref.py" "$conf/fft-ref" > "$OUT/make_ref.log" 2>&1; echo "make_fft_ref rc $?"
 export CUPP_TEST_CONFORMANCE_DIR=$conf CUPP_TEST_SOURCE_DIR=$root
 step tests
-filter='FftGpu*:FftCallbacksGpu*:FftNormGpu*:EvalRefGpu/Families.AgreeWithNumPy/fft:EvalRefGpu.FftNormInStoreCallbackAndColumnTiles:EvalRefGpu.FftColumnKernelWherePossible'
+filter=${FFT_TEST_FILTER:-'FftGpu*:FftCallbacksGpu*:FftNormGpu*:EvalRefGpu/Families.AgreeWithNumPy/fft:EvalRefGpu.FftNormInStoreCallbackAndColumnTiles:EvalRefGpu.FftColumnKernelWherePossible'}
 timeout "${FFT_TESTS_S:-100}" "$tests_bin" --gtest_filter="$filter" > "$OUT/tests.log" 2>&1; echo "tests rc $?"
 grep -E "^\[ +(OK|FAILED|PASSED|SKIPPED) |^\[ fft \]|Failure|fft/|What|Expected|Which is|  Actual" "$OUT/tests.log" | head -80
 step bench
@@ -79,6 +83,27 @@ for side in ("cupp", "cupy", "torch"):
         if (side, a) in ms and (side, b) in ms:
             print(f"ratio {side} {a} / {b}: {ms[(side, a)]:.4f} / {ms[(side, b)]:.4f} ms = {ms[(side, a)] / ms[(side, b)]:.2f}x [<= {target}x]")
 PY
+# cupp alone with its other paths on the cases they change (CUPP_FFT_COLUMN_KERNEL=2: the column
+# kernel for complex64 without a factor too; CUPP_FFT_ROW_KERNEL=1: scaled rows in the row kernel):
+# "paths ..." lines, ratios to this call's rows time. FFT_SKIP_PATHS=1 leaves them out.
+if [ "${FFT_SKIP_PATHS:-0}" != 1 ] && [ -x "$bench_dir/cupp_bench" ]; then
+  step paths
+  paths_cases=fft_complex64_4096sq_rows,fft_complex64_4096sq_axis0,fft_complex64_4096sq_axis0_ortho,fft_complex64_4096sq_rows_ortho,ifft_complex64_4096sq_rows
+  for env in "CUPP_FFT_COLUMN_KERNEL=2 CUPP_FFT_ROW_KERNEL=1" "CUPP_FFT_COLUMN_KERNEL=0 CUPP_FFT_ROW_KERNEL=0"; do
+    (cd "$bench_dir" && timeout 40 env $env ./cupp_bench --cases cases.json --only "$paths_cases" > "$OUT/paths.jsonl" 2>/dev/null)
+    python3 - "$OUT/paths.jsonl" "$env" <<'PY' || true
+import json, sys
+ms = {}
+for line in open(sys.argv[1]):
+    try: r = json.loads(line)
+    except ValueError: continue
+    if r.get("ms") is not None: ms[r["case"]] = r["ms"]
+rows = ms.get("fft_complex64_4096sq_rows")
+for case, v in ms.items():
+    print(f"paths {sys.argv[2]}: {case} {v:.4f} ms" + (f" = {v / rows:.2f}x rows" if rows else ""))
+PY
+  done
+fi
 step memcheck
 mem_s=$(left 20); [ "$mem_s" -gt 40 ] && mem_s=40
 [ "${FFT_SKIP_MEMCHECK:-0}" = 1 ] || timeout "$mem_s" compute-sanitizer --tool memcheck --leak-check no "$tests_bin" \

@@ -467,10 +467,11 @@ static void axis0_cupp(long long cols, double scale = 1.0) {
   CK(cudaMalloc(&x, total * sizeof(C)));
   CK(cudaMalloc(&y, total * sizeof(C)));
   CK(cudaMalloc(&ref_out, total * sizeof(C)));
-  CK(cudaMalloc(&tw, N * sizeof(C)));
-  std::vector<C> table(N);
+  const int tw_count = cupp_fft_columns::twiddle_count(N);
+  CK(cudaMalloc(&tw, tw_count * sizeof(C)));
+  std::vector<C> table(tw_count);
   cupp_fft_columns::fill_twiddles(table.data(), N);
-  CK(cudaMemcpy(tw, table.data(), N * sizeof(C), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(tw, table.data(), tw_count * sizeof(C), cudaMemcpyHostToDevice));
   if (dbl) {
     std::vector<C> h(total);
     for (long long i = 0; i < total; ++i) h[i] = cupp_fft_columns::cx<C>(((i * 2654435761ull) % 1000) * 1e-3 - 0.5, ((i * 40503ull) % 997) * 1e-3 - 0.5);
@@ -525,10 +526,11 @@ static void rows_cupp(long long batch, double scale) {
   CK(cudaMalloc(&x, total * sizeof(C)));
   CK(cudaMalloc(&y, total * sizeof(C)));
   CK(cudaMalloc(&ref_out, total * sizeof(C)));
-  CK(cudaMalloc(&tw, N * sizeof(C)));
-  std::vector<C> table(N);
+  const int tw_count = cupp_fft_columns::twiddle_count(N);
+  CK(cudaMalloc(&tw, tw_count * sizeof(C)));
+  std::vector<C> table(tw_count);
   cupp_fft_columns::fill_twiddles(table.data(), N);
-  CK(cudaMemcpy(tw, table.data(), N * sizeof(C), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(tw, table.data(), tw_count * sizeof(C), cudaMemcpyHostToDevice));
   if (dbl) {
     std::vector<C> h(total);
     for (long long i = 0; i < total; ++i) h[i] = cupp_fft_columns::cx<C>(((i * 2654435761ull) % 1000) * 1e-3 - 0.5, ((i * 40503ull) % 997) * 1e-3 - 0.5);

@@ -65,7 +65,8 @@ column_kernel load_column_kernel(const plan_key& key, int device) {
 
 void* upload_twiddles(std::int64_t n, bool dbl) {
   void* table = nullptr;
-  const std::size_t bytes = static_cast<std::size_t>(n) * (dbl ? sizeof(double2) : sizeof(float2));
+  const std::size_t count = static_cast<std::size_t>(cupp_fft_columns::twiddle_count(static_cast<int>(n)));
+  const std::size_t bytes = count * (dbl ? sizeof(double2) : sizeof(float2));
   cuda::detail::check(cudaMalloc(&table, bytes), "cudaMalloc");
   auto upload = [&](const void* host) {
     const cudaError_t r = cudaMemcpy(table, host, bytes, cudaMemcpyHostToDevice);
@@ -73,11 +74,11 @@ void* upload_twiddles(std::int64_t n, bool dbl) {
     cuda::detail::check(r, "cudaMemcpy");
   };
   if (dbl) {
-    std::vector<double2> host(static_cast<std::size_t>(n));
+    std::vector<double2> host(count);
     cupp_fft_columns::fill_twiddles(host.data(), static_cast<int>(n));
     upload(host.data());
   } else {
-    std::vector<float2> host(static_cast<std::size_t>(n));
+    std::vector<float2> host(count);
     cupp_fft_columns::fill_twiddles(host.data(), static_cast<int>(n));
     upload(host.data());
   }

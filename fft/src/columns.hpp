@@ -28,8 +28,8 @@ struct column_kernel {
 // Throws CompileError / CudaError, or ValueError where the device has too little shared memory.
 column_kernel load_column_kernel(const plan_key& key, int device);
 
-// exp(-2 pi i k / n), k < n, in the key's precision, in new device memory (cudaMalloc; the plan
-// frees it).
+// The kernel's twiddle table for n points (columns.cuh's fill_twiddles) in the key's precision, in
+// new device memory (cudaMalloc; the plan frees it).
 void* upload_twiddles(std::int64_t n, bool double_precision);
 
 // The transform of each pointer pair on `stream`: blocks of key.width adjacent columns (rows, for

@@ -15,8 +15,8 @@ std::vector<module_info_row> info() {
   const detail::engine_options o = detail::get_engine_options();
   return {{"cuFFT", cupp::detail::library_version(cufftGetProperty)},
           {"cuFFT plan cache", config::plan_cache_info_text()},
-          {"paths", std::string("CUPP_FFT_COLUMN_KERNEL=") + (o.column_kernel ? "1" : "0") +
-                        " (axis 0: cupp's column kernel), CUPP_FFT_ROW_KERNEL=" + (o.norm_row_kernel ? "1" : "0") +
+          {"paths", "CUPP_FFT_COLUMN_KERNEL=" + std::to_string(o.column_kernel) +
+                        " (axis 0: cupp's column kernel), CUPP_FFT_ROW_KERNEL=" + std::to_string(o.norm_row_kernel) +
                         " (scaled rows: cupp's row kernel)"}};
 }
 

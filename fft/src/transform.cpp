@@ -103,18 +103,19 @@ std::atomic<std::int64_t> norm_min_option{engine_options{}.norm_callback_min_ele
 std::atomic<std::int64_t> tile_bytes_option{engine_options{}.column_tile_bytes};
 std::atomic<std::int64_t> tile_min_option{engine_options{}.column_tile_min};
 std::atomic<int> norm_form_option{engine_options{}.norm_callback_form};
-// CUPP_FFT_COLUMN_KERNEL=0 in the environment turns cupp's column kernel off from the start.
+// CUPP_FFT_COLUMN_KERNEL=0, 1 or 2 in the environment: engine_options::column_kernel at the start.
 int column_kernel_default() {
   const char* v = std::getenv("CUPP_FFT_COLUMN_KERNEL");
-  return v && v[0] == '0' ? 0 : engine_options{}.column_kernel;
+  return v && v[0] >= '0' && v[0] <= '2' && v[1] == '\0' ? v[0] - '0' : engine_options{}.column_kernel;
 }
 std::atomic<int> column_kernel_option{column_kernel_default()};
 std::atomic<std::int64_t> column_min_n_option{engine_options{}.column_kernel_min_n};
 std::atomic<std::int64_t> column_min_blocks_option{engine_options{}.column_kernel_min_blocks};
 std::atomic<int> column_width_option{engine_options{}.column_kernel_width};
+// CUPP_FFT_ROW_KERNEL=1 (or 0): engine_options::norm_row_kernel at the start.
 int row_kernel_default() {
   const char* v = std::getenv("CUPP_FFT_ROW_KERNEL");
-  return v && v[0] == '0' ? 0 : engine_options{}.norm_row_kernel;
+  return v && (v[0] == '0' || v[0] == '1') && v[1] == '\0' ? v[0] - '0' : engine_options{}.norm_row_kernel;
 }
 std::atomic<int> row_kernel_option{row_kernel_default()};
 
@@ -139,7 +140,7 @@ void set_engine_options(const engine_options& options) noexcept {
   tile_bytes_option.store(options.column_tile_bytes, std::memory_order_relaxed);
   tile_min_option.store(std::max<std::int64_t>(1, options.column_tile_min), std::memory_order_relaxed);
   norm_form_option.store(std::clamp(options.norm_callback_form, 0, 2), std::memory_order_relaxed);
-  column_kernel_option.store(options.column_kernel != 0 ? 1 : 0, std::memory_order_relaxed);
+  column_kernel_option.store(std::clamp(options.column_kernel, 0, 2), std::memory_order_relaxed);
   column_min_n_option.store(options.column_kernel_min_n, std::memory_order_relaxed);
   column_min_blocks_option.store(options.column_kernel_min_blocks, std::memory_order_relaxed);
   column_width_option.store(options.column_kernel_width, std::memory_order_relaxed);
@@ -332,6 +333,11 @@ int row_width(std::int64_t n) noexcept {
 
 plan_key scaled_key(const execution& e, double scale, const engine_options& opt, bool user_callbacks) {
   plan_key key = e.key;
+  // column_kernel 1: complex64 without a factor stays with cuFFT's strided plan (measured a tie).
+  if (key.engine == 1 && opt.column_kernel == 1 && !key.double_precision && (scale == 1.0 || user_callbacks)) {
+    key.engine = 0;
+    key.width = 0;
+  }
   if (scale == 1.0 || user_callbacks) return key;
   if (key.engine == 1) {  // cupp's column kernel applies the factor in its stores, whatever norm_callback says
     key.scale = scale;

@@ -66,19 +66,24 @@ struct engine_options {
   // strided plan makes two) for complex transforms of power-of-two n in [column_kernel_min_n, 4096]
   // along a strided axis whose batch is adjacent columns (idist = odist = 1, istride and ostride
   // > 1), no user callbacks, at least column_kernel_min_blocks blocks of W columns in all; the norm
-  // factor is applied in its stores. column_kernel: 1 where it applies (the default; the
-  // environment's CUPP_FFT_COLUMN_KERNEL=0 starts with 0), 0 never. column_kernel_width: W (columns
-  // a block; 0: column_width's choice). Column tiles, when set, come first.
+  // factor is applied in its stores. column_kernel: 1 (the default) where it measured faster on the
+  // H200 (session 19): complex128 (4096^2: 0.266 against cuFFT's 0.315 ms), and complex64 with a
+  // norm factor (4096^2: 0.144 ms, where cuFFT's strided plan took 0.143 ms and the pass adds
+  // about 0.07); complex64 without one stays with cuFFT (a tie at 4096^2, 1.08x to 1.16x slower at
+  // 1024 and 2048 points); 2 wherever it applies; 0 never (CUPP_FFT_COLUMN_KERNEL=0, 1 or 2 in the
+  // environment sets the start). column_kernel_width: W (columns a block; 0: column_width's
+  // choice). Column tiles, when set, come first.
   int column_kernel = 1;
   std::int64_t column_kernel_min_n = 1024;
   std::int64_t column_kernel_min_blocks = 128;
   int column_kernel_width = 0;
   // The norm factor of batched contiguous complex rows (the callback's conditions above) of
   // power-of-two n from 256 to 4096 in cupp's row kernel (columns.cuh with Rows: one pass, the
-  // factor in its stores) instead of cuFFT's store callback, which costs at least 1.28x the plain
-  // transform on 4096 x 4096 complex64. 1 (default; CUPP_FFT_ROW_KERNEL=0 starts with 0) under
-  // norm_callback -1, 0 never.
-  int norm_row_kernel = 1;
+  // factor in its stores) instead of cuFFT's store callback: 1 under norm_callback -1, 0 never
+  // (the default; CUPP_FFT_ROW_KERNEL=1 starts with 1). On the H200 (session 19, before the
+  // per-pass twiddle tables) it took 1.71x the plain transform on 4096 x 4096 complex64, the
+  // literal-factor callback 1.28x.
+  int norm_row_kernel = 0;
 };
 engine_options get_engine_options() noexcept;
 void set_engine_options(const engine_options& options) noexcept;

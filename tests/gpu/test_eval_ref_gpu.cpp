@@ -388,7 +388,7 @@ TEST(EvalRefGpu, FftNormInStoreCallbackAndColumnTiles) {
 TEST(EvalRefGpu, FftColumnKernelWherePossible) {
   struct restore {
     fft::detail::engine_options saved = fft::detail::get_engine_options();
-    restore() { fft::detail::set_engine_options({.column_kernel = 1, .column_kernel_min_n = 32, .column_kernel_min_blocks = 1}); }
+    restore() { fft::detail::set_engine_options({.column_kernel = 2, .column_kernel_min_n = 32, .column_kernel_min_blocks = 1}); }
     ~restore() { fft::detail::set_engine_options(saved); }
   } forced;
   const std::uint64_t before = fft::detail::column_kernel_executions();

@@ -275,7 +275,7 @@ double column_kernel_error() {
   const long long ncols = 2 * W + 1, stride = Rows ? N + 3 : ncols + 3;
   auto at = [&](long long r, long long c) { return Rows ? c * stride + r : r * stride + c; };
   const long long total = Rows ? stride * (ncols + 1) : N * stride;
-  std::vector<C> twiddles(N);
+  std::vector<C> twiddles(cupp_fft_columns::twiddle_count(N));
   cupp_fft_columns::fill_twiddles(twiddles.data(), N);
   double worst = 0;
   for (int mode = 0; mode < 3; ++mode) {  // forward, inverse, forward in place
@@ -342,24 +342,35 @@ TEST(FftHost, NormFactorsGoWhereTheyCostLeast) {
   const fft::detail::engine_options opt{};
   const int axis0[] = {0}, axis1[] = {1};
   test::fake_array a({4096, 4096}, complex64), out({4096, 4096}, complex64);
+  // Rows: cuFFT's literal store callback by default, the row kernel when it is on.
   auto k = scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 1.0 / 64, opt, false);
-  EXPECT_EQ(k.engine, 2);
-  EXPECT_EQ(k.width, 1);
-  EXPECT_EQ(k.scale, 1.0 / 64);
-  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 1.0, opt, false).engine, 0);  // no factor
-  k = scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis0), 1.0 / 64, opt, false);
-  EXPECT_EQ(k.engine, 1);
-  EXPECT_EQ(k.scale, 1.0 / 64);
-  // with the row kernel off, or the callback forced: cuFFT's literal store callback
-  fft::detail::engine_options no_rows = opt;
-  no_rows.norm_row_kernel = 0;
-  k = scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 1.0 / 64, no_rows, false);
   EXPECT_EQ(k.engine, 0);
   EXPECT_EQ(k.scale_form, 1);
   EXPECT_EQ(k.scale, 1.0 / 64);
-  fft::detail::engine_options forced = opt;
-  forced.norm_callback = 1;
+  EXPECT_EQ(opt.norm_row_kernel, 0);
+  fft::detail::engine_options rows = opt;
+  rows.norm_row_kernel = 1;
+  k = scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 1.0 / 64, rows, false);
+  EXPECT_EQ(k.engine, 2);
+  EXPECT_EQ(k.width, 1);
+  EXPECT_EQ(k.scale, 1.0 / 64);
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 1.0, rows, false).engine, 0);  // no factor
+  fft::detail::engine_options forced = rows;
+  forced.norm_callback = 1;  // the callback forced
   EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 0.5, forced, false).engine, 0);
+  // Axis 0: the column kernel with a factor; without one, complex64 stays with cuFFT unless
+  // column_kernel is 2, complex128 takes it.
+  k = scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis0), 1.0 / 64, opt, false);
+  EXPECT_EQ(k.engine, 1);
+  EXPECT_EQ(k.scale, 1.0 / 64);
+  k = scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis0), 1.0, opt, false);
+  EXPECT_EQ(k.engine, 0);
+  EXPECT_EQ(k.width, 0);
+  fft::detail::engine_options always = opt;
+  always.column_kernel = 2;
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis0), 1.0, always, false).engine, 1);
+  test::fake_array z({4096, 256}, complex128), zout({4096, 256}, complex128);
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, z.a, zout.a, axis0), 1.0, opt, false).engine, 1);
   test::fake_array p({256, 4099}, complex64), pout({256, 4099}, complex64);  // no power of two
   k = scaled_key(describe(transform_kind::c2c, -1, p.a, pout.a, axis1), 0.5, opt, false);
   EXPECT_EQ(k.engine, 0);
@@ -399,9 +410,10 @@ TEST(FftHost, ColumnKernelWidths) {
   EXPECT_EQ(column_width(16, 8), 0);
 }
 
-// Which transforms cupp's column kernel takes by default: complex, along a strided axis of
-// adjacent columns, power-of-two n from 1024 to 4096, 128 blocks or more, no user callbacks,
-// not tiled.
+// Which transforms describe() plans for cupp's column kernel by default: complex, along a strided
+// axis of adjacent columns, power-of-two n from 1024 to 4096, 128 blocks or more, no user
+// callbacks, not tiled (scaled_key then leaves complex64 without a factor to cuFFT:
+// NormFactorsGoWhereTheyCostLeast).
 TEST(FftHost, AxisZeroTakesTheColumnKernel) {
   ASSERT_EQ(fft::detail::get_engine_options().column_kernel, 1);
   const int axis0[] = {0}, axis1[] = {1};

@@ -7,8 +7,10 @@
 // radix-16 FFT (the first pass of radix N / 16^(P-1), then radix 16) in registers with the tile
 // exchanged through shared memory (N * W complex values, at most 128 KiB) between passes, and writes
 // the result, times `scale` (the norm factor, free here). Inverse transforms conjugate at load and
-// store. Twiddles come from a table of exp(-2 pi i k / N), k < N, computed on the host in long
-// double and rounded to the precision (cuFFT's accuracy). Shared-memory rows are XOR-swizzled so
+// store. Twiddles come from a table per pass (entry [r][k] = exp(-2 pi i k r / (16 ns)), so a warp
+// reads consecutive entries: a table of exp(-2 pi i k / N) gathered with strides made the first
+// version's L1 the bottleneck), computed on the host in long double and rounded to the precision
+// (cuFFT's accuracy). Shared-memory rows are XOR-swizzled so
 // that each pass's accesses are free of bank conflicts.
 // With Rows the same passes run over W contiguous transforms a block (the row kernel: a norm
 // factor in the stores of a one-pass row FFT, where any cuFFT store callback costs 1.28x).
@@ -135,6 +137,15 @@ CUPP_FFT_UNROLL
 }
 
 CUPP_FFT_HD constexpr int log2_of(int n) { return n <= 1 ? 0 : 1 + log2_of(n / 2); }
+// The first pass's radix for n = 2^k points (2, 4, 8 or 16; the other passes are radix 16).
+CUPP_FFT_HD constexpr int first_radix(int n) { return n >> (4 * ((log2_of(n) - 1) / 4)); }
+// Where the twiddles of the radix-16 pass combining sub-transforms of ns points start in the
+// table: each such pass has 16 ns entries, [r][k] = exp(-2 pi i k r / (16 ns)) (r < 16, k < ns),
+// so that a warp's threads (consecutive k) read consecutive entries; the passes' ns are R0,
+// 16 R0, ..., n / 16, so the pass of ns starts at 16 (ns - R0) / 15.
+CUPP_FFT_HD constexpr int twiddle_offset(int n, int ns) { return 16 * (ns - first_radix(n)) / 15; }
+// The table's length for n points (about 1.07 n).
+CUPP_FFT_HD constexpr int twiddle_count(int n) { return twiddle_offset(n, n); }
 
 // The passes of an N-point transform over W columns: what a block of `threads` runs.
 template <class C, int N, int W, bool Rows = false>
@@ -143,7 +154,7 @@ struct columns {
   static_assert(N >= 32 && N <= 8192 && (N & (N - 1)) == 0, "N a power of two, 32 to 8192");
   static constexpr int T = N / 16;        // threads per column: each holds 16 values
   static constexpr int threads = T * W;   // the block
-  static constexpr int R0 = N >> (4 * ((log2_of(N) - 1) / 4));  // the first radix: 2, 4, 8 or 16
+  static constexpr int R0 = first_radix(N);  // the first radix: 2, 4, 8 or 16
   static constexpr int Q0 = 16 / R0;      // first-pass butterflies per thread
   static constexpr int G = 128 / (W * int(sizeof(C))) > 1 ? 128 / (W * int(sizeof(C))) : 1;  // rows per 128 B
   static constexpr int S = log2_of(R0);
@@ -182,7 +193,7 @@ struct columns {
     long long ncols;              // columns in all (the last block may hold fewer than W)
     long long istride, idist;     // elements: row step, column step (1 for adjacent columns)
     long long ostride, odist;
-    const C* twiddles;            // exp(-2 pi i k / N), k < N
+    const C* twiddles;            // twiddle_count(N) entries: fill_twiddles' table
     real scale;
     int inverse;
   };
@@ -211,14 +222,15 @@ CUPP_FFT_UNROLL
   }
 
   // A radix-16 pass combining sub-transforms of ns points: the thread's butterfly j = t reads rows
-  // j + r T, twiddles them by w^(k r) (k = j mod ns, w = exp(-2 pi i / (16 ns))) and runs the DFT.
+  // j + r T, twiddles them by w^(k r) (k = j mod ns, w = exp(-2 pi i / (16 ns)); entry [r][k] of
+  // the pass's table, consecutive over a warp's k) and runs the DFT.
   static CUPP_FFT_HD void pass(const args& a, int ns, int tid, C* v, const C* tile) {
     const int c = column_of(tid), t = point_of(tid);
-    const int k = t % ns, step = N / (16 * ns);
+    const C* w = a.twiddles + twiddle_offset(N, ns) + t % ns;
 CUPP_FFT_UNROLL
     for (int r = 0; r < 16; ++r) v[r] = tile[slot(t + r * T, c)];
 CUPP_FFT_UNROLL
-    for (int r = 1; r < 16; ++r) v[r] = mul(v[r], CUPP_FFT_LDG(a.twiddles + k * r * step));
+    for (int r = 1; r < 16; ++r) v[r] = mul(v[r], CUPP_FFT_LDG(w + r * ns));
     dft<C, 16>(v);
   }
 
@@ -243,16 +255,20 @@ CUPP_FFT_UNROLL
 };
 
 #if !defined(__CUDACC_RTC__)
-// The twiddle table of an n-point transform: exp(-2 pi i k / n), k < n, from long double cos/sin
-// rounded to the precision (host code; the engine and the layout study upload it).
+// The twiddle table of an n-point transform (twiddle_count(n) entries; twiddle_offset says how it
+// is laid out), from long double cos/sin rounded to the precision (host code; the engine and the
+// layout study upload it).
 template <class C>
 inline void fill_twiddles(C* table, int n) {
   const long double pi = 3.141592653589793238462643383279502884L;
-  for (int k = 0; k < n; ++k) {
-    const long double angle = -2.0L * pi * static_cast<long double>(k) / static_cast<long double>(n);
-    table[k] = cx<C>(static_cast<typename real_of<C>::type>(cosl(angle)),
-                     static_cast<typename real_of<C>::type>(sinl(angle)));
-  }
+  for (int ns = first_radix(n); ns < n; ns *= 16)
+    for (int r = 0; r < 16; ++r)
+      for (int k = 0; k < ns; ++k) {
+        const long double angle =
+            -2.0L * pi * static_cast<long double>(k * r) / static_cast<long double>(16 * ns);
+        table[twiddle_offset(n, ns) + r * ns + k] = cx<C>(static_cast<typename real_of<C>::type>(cosl(angle)),
+                                                        static_cast<typename real_of<C>::type>(sinl(angle)));
+      }
 }
 #endif
 
