@@ -9,7 +9,7 @@ cupp=$1
 work=${2:-$(mktemp -d /tmp/cupp-eval.XXXXXX)}
 mkdir -p "$work"
 cd "$work" || exit 1
-rm -f ./*.npy batch.txt ops_batch.txt  # results of an earlier run must not count
+rm -f ./*.npy ./*.npz batch.txt ops_batch.txt  # results of an earlier run must not count
 failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
@@ -265,6 +265,61 @@ expect_values cr_eye.npy '<f8' f8 0 1 0 0
 expect_values cr_triu.npy '<i8' d8 5 5 0 5
 expect_error ValueError "arange: step must not be zero" 'arange(0, 5, 0)' -o never.npy
 expect_error TypeError "unexpected keyword argument 'stop'" 'eye(2, stop=3)' -o never.npy
+
+# ---- sparse values (tools/cupp/eval/sparse.cpp): d is (4, 5) with 6 stored values, x = 1..5, y = 1..4
+"$cupp" eval "where(reshape(arange(20), (4, 5)) % 3 == 0, reshape(arange(20, dtype='float32'), (4, 5)), 0)" -o sd.npy ||
+  fail "making sd.npy exited $?"
+"$cupp" eval "arange(5, dtype='float32') + 1" -o sx.npy || fail "making sx.npy exited $?"
+"$cupp" eval "arange(4, dtype='float32') + 1" -o sy.npy || fail "making sy.npy exited $?"
+"$cupp" eval 'sparse.csr_matrix(d) @ x' d=sd.npy x=sx.npy -o sp_mv.npy || fail "csr_matrix(d) @ x exited $?"
+expect_values sp_mv.npy '<f4' f4 12 57 36 87
+"$cupp" eval 'y @ sparse.csc_matrix(d)' d=sd.npy y=sy.npy -o sp_vm.npy || fail "y @ csc_matrix(d) exited $?"
+expect_values sp_vm.npy '<f4' f4 60 12 36 75 18
+"$cupp" eval 'matmul(sparse.coo_array(d), x)' d=sd.npy x=sx.npy -o sp_mm.npy || fail "matmul(coo_array(d), x) exited $?"
+expect_values sp_mm.npy '<f4' f4 12 57 36 87
+for cls in csr_matrix csr_array csc_matrix csc_array coo_matrix coo_array; do  # against the dense products
+  "$cupp" eval "array_equal(sparse.$cls(d) @ transpose(d), d @ transpose(d)), array_equal(reshape(y, (1, 4)) @ sparse.$cls(d), reshape(y, (1, 4)) @ d)" \
+    d=sd.npy y=sy.npy -o sp_eq1.npy -o sp_eq2.npy || fail "$cls products exited $?"
+  expect_values sp_eq1.npy '|b1' u1 1
+  expect_values sp_eq2.npy '|b1' u1 1
+done
+"$cupp" eval 'sparse.csr_matrix(d) @ sparse.csr_matrix(transpose(d))' d=sd.npy -o sp_prod.npz || fail "sparse @ sparse exited $?"
+[ "$(head -c 2 sp_prod.npz 2>/dev/null)" = "PK" ] || fail "sp_prod.npz is not a .npz (zip) file"
+"$cupp" eval 'array_equal(sparse.toarray(A), d @ transpose(d)), sparse.nnz(A)' A=sp_prod.npz d=sd.npy -o sp_back.npy -o sp_nnz.npy ||
+  fail "A=sp_prod.npz exited $?"
+expect_values sp_back.npy '|b1' u1 1
+expect_values sp_nnz.npy '<i8' d8 6
+out=$("$cupp" eval 'sparse.csr_matrix(d)' d=sd.npy -o -)
+grep -qF "<Compressed Sparse Row sparse matrix of dtype 'float32'" <<<"$out" &&
+  grep -qF "with 6 stored elements and shape (4, 5)>" <<<"$out" || fail "-o - printed '$out'"
+"$cupp" eval "sparse.nnz(sparse.random(100, 50, density=0.1, format='csr', dtype='float32', random_state=0))" -o sp_rnnz.npy ||
+  fail "sparse.random exited $?"
+expect_values sp_rnnz.npy '<i8' d8 500
+"$cupp" eval "array_equal(sparse.eye(5) @ x, float64(x)), array_equal(sparse.toarray(sparse.diags((1.0, 2.0), (0, 1), shape=(3, 3))), eye(3) + 2 * eye(3, k=1))" \
+  x=sx.npy -o sp_eye.npy -o sp_diags.npy || fail "sparse.eye / sparse.diags exited $?"
+expect_values sp_eye.npy '|b1' u1 1
+expect_values sp_diags.npy '|b1' u1 1
+expect_error ValueError "matmul: dimension mismatch with signature (n,k=5),(k=4,1?)->(n,1?)" 'sparse.csr_matrix(d) @ y' d=sd.npy y=sy.npy -o never.npy
+expect_error ValueError "matmul: dimension mismatch with signature (n,k=4),(k=5,1?)->(n,1?)" 'x @ sparse.csr_matrix(d)' d=sd.npy x=sx.npy -o never.npy
+expect_error ValueError "Scalar operands are not allowed, use '*' instead" 'sparse.csr_matrix(d) @ 2' d=sd.npy -o never.npy
+expect_error TypeError "saved as SciPy's .npz" 'sparse.csr_matrix(d)' d=sd.npy -o never.npy
+[ ! -f never.npy ] || fail "a failed sparse evaluation wrote its output"
+printf '%s\n' "'sparse.csr_matrix(d)' d=sd.npy -o -" >sp_batch.txt
+out=$("$cupp" eval --batch sp_batch.txt)
+[ "$out" = "1: UsageError: -o - (print the result) is not taken in --batch" ] || fail "--batch with -o - printed '$out'"
+# SciPy reads what save_npz wrote, and cupp the file SciPy writes (where SciPy is installed)
+if python3 -c "import scipy.sparse" 2>/dev/null; then
+  python3 - <<'PY' || fail "SciPy and cupp eval disagree on .npz files"
+import numpy as np, scipy.sparse as sp, subprocess, sys
+d = np.load("sd.npy")
+a = sp.load_npz("sp_prod.npz")
+assert a.format == "csr" and isinstance(a, sp.csr_matrix), type(a)
+assert np.array_equal(a.toarray(), d @ d.T)
+sp.save_npz("sp_scipy.npz", sp.csc_array(d))
+PY
+  "$cupp" eval 'sparse.toarray(A) @ x' A=sp_scipy.npz x=sx.npy -o sp_scipy_mv.npy || fail "A=sp_scipy.npz exited $?"
+  expect_values sp_scipy_mv.npy '<f4' f4 12 57 36 87
+fi
 
 if [ $failures -ne 0 ]; then
   echo "$failures check(s) failed (work dir: $work)" >&2

@@ -45,6 +45,7 @@ constexpr std::string_view kEvalUsage =
     "  cupp eval 'a + 2*b' a=x.npy b=y.npy -o out.npy\n"
     "  cupp eval \"add(a, b, dtype='float32')\" a=x.npy b=y.npy -o out.npy\n"
     "  cupp eval --ops axpb.yaml 'axpb(a, 2.0)' a=x.npy -o out.npy   (ops loaded from a spec file)\n"
+    "  cupp eval 'A @ x' A=m.npz x=x.npy -o y.npy   (NAME=FILE.npz: a SciPy sparse matrix; -o - prints the result)\n"
     "See docs/cupp-eval.md and docs/load-ops.md.\n";
 
 // Bad command-line arguments (printed as "UsageError: ..." in --batch output).
@@ -134,29 +135,50 @@ cupp::ndarray as_output(const eval::value& v) {
   throw cupp::TypeError(std::string("the result is a '") + v.type_name() + "', not an array: nothing to save");
 }
 
+// One result to its -o: "-" prints its repr on standard output; a module's object (a sparse
+// matrix) saves itself (.npz); anything else is saved as .npy.
+void write_output(const std::string& path, const eval::value& v) {
+  if (path == "-") {
+    std::cout << (v.is_object() ? v.object().repr()
+                  : v.is_scalar() ? v.scalar().repr()
+                                  : as_output(v).repr())
+              << '\n';
+    return;
+  }
+  if (v.is_object()) {
+    if (!v.object().save(path))
+      throw cupp::TypeError(std::string("the result is a '") + v.type_name() + "', which cannot be saved");
+    return;
+  }
+  cupp::save(path, as_output(v));
+}
+
 // Parses, loads, evaluates and saves; throws on any failure (nothing is written then).
 void run(const request& r) {
   const eval::node_ptr tree = eval::parse(r.expression);
+  static const eval::function_table functions = eval::function_table::builtins();
   eval::bindings names;
   for (const auto& [name, file] : r.names) {
     std::error_code ec;
     if (!std::filesystem::exists(file, ec)) throw file_not_found("No such file: '" + file + "' (for " + name + ")");
-    names.emplace(name, cupp::load(file));
+    names.emplace(name, functions.load(file));  // .npy; a loader's suffix (.npz: a sparse matrix)
   }
-  static const eval::function_table functions = eval::function_table::builtins();
   const eval::value result = eval::evaluate(*tree, names, functions);
-  std::vector<cupp::ndarray> outs;
+  std::vector<eval::value> outs;
   if (result.is_tuple()) {
-    for (const auto& item : result.tuple()) outs.push_back(as_output(item));
+    for (const auto& item : result.tuple()) outs.push_back(item);
   } else {
-    outs.push_back(as_output(result));
+    outs.push_back(result);
   }
   if (outs.size() != r.outputs.size()) {
     throw usage_error("the expression gives " + std::to_string(outs.size()) + " output" +
                       (outs.size() == 1 ? "" : "s") + " but " + std::to_string(r.outputs.size()) + " -o " +
                       (r.outputs.size() == 1 ? "was" : "were") + " given");
   }
-  for (std::size_t i = 0; i < outs.size(); ++i) cupp::save(r.outputs[i], outs[i]);
+  for (const auto& v : outs) {  // every result savable before anything is written (as_output's TypeError)
+    if (!v.is_object() && !v.is_array() && !v.is_scalar()) (void)as_output(v);
+  }
+  for (std::size_t i = 0; i < outs.size(); ++i) write_output(r.outputs[i], outs[i]);
 }
 
 // --parse-only: every function an expression calls exists (a builtin, a ufunc, or a ufunc method);
@@ -184,6 +206,9 @@ void run_line(const std::string& line, bool parse_only) {
   const std::vector<std::string> args = eval::shell_split(line);
   if (!args.empty() && args[0] == "--batch") throw usage_error("--batch cannot be nested");
   const request r = parse_request(args);
+  for (const auto& o : r.outputs) {
+    if (o == "-") throw usage_error("-o - (print the result) is not taken in --batch");
+  }
   if (!parse_only) return run(r);
   check_callees(*eval::parse(r.expression));
   for (const auto& [name, file] : r.names) {

@@ -26,8 +26,15 @@ value unary(const node& n, const value& x) {
   return value(f(x.array()));
 }
 
-// a @ b: Python's operator for matmul, which is a function (the linalg module's), not a ufunc.
+// a @ b: Python's operator for matmul, which is a function (the linalg module's), not a ufunc. A
+// module's object on either side is asked first (its __matmul__, then the other's __rmatmul__).
 value matmul_operator(const value& x, const value& y, const function_table& functions) {
+  if (x.is_object()) {
+    if (std::optional<value> r = x.object().matmul(y, false)) return std::move(*r);
+  }
+  if (y.is_object()) {
+    if (std::optional<value> r = y.object().matmul(x, true)) return std::move(*r);
+  }
   if (!x.is_array() || !y.is_array())
     throw cupp::TypeError("unsupported operand type(s) for @: '" + std::string(x.type_name()) + "' and '" +
                           y.type_name() + "'" + (x.is_scalar() || y.is_scalar() ? " (matmul takes no scalars)" : ""));
@@ -216,7 +223,7 @@ value evaluate(const node& n, const bindings& names, const function_table& funct
       const auto it = names.find(n.text);
       if (it == names.end())
         throw cupp::ValueError("name '" + n.text + "' is not defined (bind it with " + n.text + "=FILE.npy)");
-      return value(it->second);
+      return it->second;
     }
     case node_kind::integer:
       if (n.int_overflow) throw cupp::OverflowError("integer literal " + n.text + " is too large for cupp eval");

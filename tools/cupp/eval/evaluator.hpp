@@ -3,7 +3,8 @@
 // which Python's own arithmetic combines (so 2*3 stays a weak scalar); calls go through the
 // function table. a[index] is NumPy's indexing: integers, slices, None and ... give a view
 // (ndarray::index), an integer or bool array (or a bool) advanced indexing (cupp::getitem, a
-// copy); a tuple value (a function's tuple result) is indexed as Python indexes a tuple.
+// copy); a tuple value (a function's tuple result) is indexed as Python indexes a tuple. a @ b with
+// a module's object on either side asks the object (object_value::matmul), left operand first.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,9 @@
 
 namespace cupp::eval {
 
-using bindings = std::map<std::string, cupp::ndarray, std::less<>>;
+// The names bound on the command line: an array from a .npy file, or what a registered loader
+// made of another file (function_table::load: a sparse matrix from a SciPy .npz).
+using bindings = std::map<std::string, value, std::less<>>;
 
 // Throws what the ufuncs throw (cupp::TypeError, ValueError, OverflowError, ...), ValueError
 // for a name that is not bound or a function cupp eval does not have, TypeError for operands of

@@ -8,6 +8,7 @@
 
 #include "cupp/dtype.hpp"
 #include "cupp/errors.hpp"
+#include "cupp/io.hpp"
 #include "cupp/promotion.hpp"
 #include "evaluator.hpp"
 
@@ -165,7 +166,17 @@ function_table function_table::builtins() {
   add_searching(t);
   add_linalg_solvers(t);
   add_generated_bindings(t);
+  add_sparse(t);
   return t;
+}
+
+value function_table::load(const std::filesystem::path& file) const {
+  const std::string name = file.filename().string();
+  for (const auto& [suffix, f] : loaders_) {
+    if (name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return f(file);
+  }
+  return value(cupp::load(file));
 }
 
 bool function_table::is_ufunc_method(std::string_view method) noexcept {
@@ -179,6 +190,11 @@ const function* function_table::find(std::string_view name) const {
 
 value function_table::call(std::string_view name, std::span<const value> args,
                            std::span<const keyword_value> keywords) const {
+  for (const value& a : args) {  // a module's object among the arguments: it is asked first
+    if (!a.is_object()) continue;
+    if (std::optional<value> r = a.object().call_function(name, args, keywords)) return std::move(*r);
+    break;
+  }
   if (const function* f = find(name)) return (*f)(args, keywords);
   const auto dot = name.find('.');
   if (dot != std::string_view::npos) {

@@ -2,9 +2,12 @@
 // first (a reduction such as sum(a, axis=(0, 2), keepdims=True) is added here by registering
 // a function); any other name is looked up as a ufunc (a name that is neither is the ValueError
 // "cupp eval has no function 'NAME'"). "u.outer" calls the ufunc u's outer method (ValueError
-// "cupp has no ufunc 'u'" when u is none).
+// "cupp has no ufunc 'u'" when u is none). A call with a module's object among its positional
+// arguments asks that object first (object_value::call_function). Loaders read NAME=FILE inputs
+// that are no .npy by their suffix (a module registers one: sparse's .npz).
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -18,6 +21,7 @@
 namespace cupp::eval {
 
 using function = std::function<value(std::span<const value> args, std::span<const keyword_value> keywords)>;
+using loader = std::function<value(const std::filesystem::path& file)>;
 
 class function_table {
  public:
@@ -28,6 +32,11 @@ class function_table {
 
   void add(std::string name, function f) { table_.insert_or_assign(std::move(name), std::move(f)); }
   const function* find(std::string_view name) const;
+
+  // NAME=FILE inputs: a file whose name ends with `suffix` (".npz") is read by `f`; any other by
+  // cupp::load (a .npy file as an array).
+  void add_loader(std::string suffix, loader f) { loaders_.insert_or_assign(std::move(suffix), std::move(f)); }
+  value load(const std::filesystem::path& file) const;
 
   // The ufunc methods `u.METHOD(...)` calls: outer, reduce, reduceat, accumulate.
   static bool is_ufunc_method(std::string_view method) noexcept;
@@ -41,6 +50,7 @@ class function_table {
 
  private:
   std::map<std::string, function, std::less<>> table_;
+  std::map<std::string, loader, std::less<>> loaders_;
 };
 
 // A ufunc call with NumPy's keyword arguments dtype=, casting=, where= (out= is refused: cupp
@@ -62,6 +72,10 @@ void add_searching(function_table& t);
 // Registers linalg.qr, the norms, cho_factor, lu_solve and cho_solve (linalg_solvers.cpp; the rest
 // of the family is generated).
 void add_linalg_solvers(function_table& t);
+// Registers the sparse module's constructors (sparse.csr_matrix(a), sparse.random, sparse.eye,
+// sparse.diags, ...), its stand-ins for the methods and attributes (sparse.toarray(s), ...), the
+// .npz loader and its objects' @ (sparse.cpp).
+void add_sparse(function_table& t);
 
 // Held around a call of `f` when f raises from the data (its spec's `raises`, e.g. power): such
 // an op's kernels share one device error flag per compiled program, which the engine reads and
