@@ -13,9 +13,9 @@
 //     strided plan split into P = 2, 4, 8 plans over column blocks run in turn.
 //   axis0 cupp kernel: fft/device/cupp/fft/columns.cuh (the engine's column FFT: one pass over
 //     memory, a block per W adjacent columns, Stockham radix 16 through shared memory), for several
-//     W, with its registers/spills, and checked against the strided cuFFT plan; and a cluster of
-//     two blocks per W columns (W = 8: row segments of 64 bytes; and 4), each the transform of
-//     every other row, combined through distributed shared memory.
+//     W, with its registers/spills, and checked against the strided cuFFT plan; and its pair form
+//     (a cluster of two blocks per W columns, each the transform of every other row, combined
+//     through distributed shared memory: W = 8 complex64 columns of 4096 points, 64-byte rows).
 //   rows: batched contiguous rows by cupp's row kernel (the same passes, Rows), unscaled and with
 //     the norm factor in its stores, beside cuFFT's plain plan and its literal-factor store callback.
 //   scale: a transform and its norm factor, against the unnormalised transform: a separate scaling
@@ -27,7 +27,6 @@
 #include <cufft.h>
 #include "../device/cupp/fft/columns.cuh"
 #include <cufftXt.h>
-#include <cooperative_groups.h>
 #include <nvrtc.h>
 
 #include <algorithm>
@@ -517,105 +516,63 @@ static void axis0_cupp(long long cols, double scale = 1.0) {
   cudaFree(tw);
 }
 
-// Axis 0 by a cluster of two blocks per W adjacent columns (a study of wider row segments: W = 8
-// complex64 columns are 64-byte segments, where one block's tile of 4096 rows would need 256 KiB):
-// block q of the cluster loads rows q, q + 2, ... (stride 2 rows), runs the N/2-point transform of
-// them with columns.cuh's passes, leaves E (q = 0) or w^k O (q = 1) in its shared memory, and
-// after a cluster barrier combines X[k] = E[k] + w^k O[k] (q = 0) or X[k + N/2] = E[k] - w^k O[k]
-// (q = 1), reading the other block's half through distributed shared memory.
+// Axis 0 by columns.cuh's pair form (cupp_fft_columns_pair: a cluster of two blocks per W adjacent
+// columns, each the half-length transform of every other row, combined through distributed shared
+// memory), so W = 8 complex64 columns (64-byte row segments), which one block's 4096-row tile
+// cannot hold; checked against the strided plan.
 template <class C, int N, int W>
-__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(cupp_fft_columns::columns<C, N / 2, W>::threads)
-    cluster_columns(const C* in, C* out, long long ncols, long long M, const C* tw_sub, const C* tw_comb) {
-  namespace cg = cooperative_groups;
-  using K = cupp_fft_columns::columns<C, N / 2, W>;
-  cg::cluster_group cluster = cg::this_cluster();
-  extern __shared__ __align__(16) unsigned char cluster_shared[];
-  C* tile = reinterpret_cast<C*>(cluster_shared);
-  const int q = static_cast<int>(cluster.block_rank());
-  const long long col0 = static_cast<long long>(blockIdx.x / 2) * W;
-  const int tid = threadIdx.x;
-  const typename K::args a{in + q * M, nullptr, ncols, 2 * M, 1, 0, 0, tw_sub, 1, 0};
-  C v[16];
-  K::first(a, col0, tid, v, tile);
-  __syncthreads();
-  for (int ns = K::R0; ns < N / 2 / 16; ns *= 16) {
-    K::pass(a, ns, tid, v, tile);
-    __syncthreads();
-    K::store(ns, tid, v, tile);
-    __syncthreads();
-  }
-  K::pass(a, N / 2 / 16, tid, v, tile);
-  __syncthreads();  // every read of the tile done before it holds the half's result
-  const int c = K::column_of(tid), t = K::point_of(tid);
-#pragma unroll
-  for (int r = 0; r < 16; ++r) {
-    const int k = t + r * K::T;
-    tile[K::slot(k, c)] = q ? cupp_fft_columns::mul(v[r], tw_comb[k]) : v[r];
-  }
-  cluster.sync();
-  const C* other = cluster.map_shared_rank(tile, q ^ 1);
-  const long long col = col0 + c;
-  if (col < ncols) {
-#pragma unroll
-    for (int r = 0; r < 16; ++r) {
-      const int k = t + r * K::T;
-      const C mine = tile[K::slot(k, c)], theirs = other[K::slot(k, c)];
-      const C e = q ? theirs : mine, o = q ? mine : theirs;
-      out[(static_cast<long long>(q) * (N / 2) + k) * M + col] = q ? cupp_fft_columns::sub(e, o) : cupp_fft_columns::add(e, o);
-    }
-  }
-  cluster.sync();  // the other block may still read this tile
-}
-
-template <class C, int N, int W>
-static void axis0_cluster(long long cols) {
-  using K = cupp_fft_columns::columns<C, N / 2, W>;
+static void axis0_cluster(long long cols, double scale = 1.0) {
+  using P = cupp_fft_columns::pair<C, N, W>;
+  const bool dbl = sizeof(C) == 16;
   const long long rows = N, total = rows * cols;
-  C *x, *y, *ref_out, *tw, *comb;
+  C *x, *y, *ref_out, *tw;
   CK(cudaMalloc(&x, total * sizeof(C)));
   CK(cudaMalloc(&y, total * sizeof(C)));
   CK(cudaMalloc(&ref_out, total * sizeof(C)));
-  const int tw_count = cupp_fft_columns::twiddle_count(N / 2);
-  CK(cudaMalloc(&tw, tw_count * sizeof(C)));
-  CK(cudaMalloc(&comb, (N / 2) * sizeof(C)));
-  std::vector<C> table(tw_count), ctable(N / 2);
-  cupp_fft_columns::fill_twiddles(table.data(), N / 2);
-  for (int k = 0; k < N / 2; ++k) {
-    const long double angle = -2.0L * 3.141592653589793238462643383279502884L * k / N;
-    ctable[k] = cupp_fft_columns::cx<C>(static_cast<float>(cosl(angle)), static_cast<float>(sinl(angle)));
+  CK(cudaMalloc(&tw, P::twiddle_entries() * sizeof(C)));
+  std::vector<C> table(P::twiddle_entries());
+  cupp_fft_columns::fill_pair_twiddles(table.data(), N);
+  CK(cudaMemcpy(tw, table.data(), table.size() * sizeof(C), cudaMemcpyHostToDevice));
+  if (dbl) {
+    std::vector<C> h(total);
+    for (long long i = 0; i < total; ++i) h[i] = cupp_fft_columns::cx<C>(((i * 2654435761ull) % 1000) * 1e-3 - 0.5, ((i * 40503ull) % 997) * 1e-3 - 0.5);
+    CK(cudaMemcpy(x, h.data(), total * sizeof(C), cudaMemcpyHostToDevice));
+  } else {
+    fill_kernel<<<1024, 256>>>(reinterpret_cast<float2*>(x), total);
   }
-  CK(cudaMemcpy(tw, table.data(), tw_count * sizeof(C), cudaMemcpyHostToDevice));
-  CK(cudaMemcpy(comb, ctable.data(), (N / 2) * sizeof(C), cudaMemcpyHostToDevice));
-  fill_kernel<<<1024, 256>>>(reinterpret_cast<float2*>(x), total);
   char shape[64];
-  std::snprintf(shape, sizeof shape, "%lldx%lld", rows, cols);
-  std::unique_ptr<plan_t> last(make_plan(cols, 1, cols, rows, false, nullptr, nullptr));
+  std::snprintf(shape, sizeof shape, "%lldx%lld%s", rows, cols, dbl ? " c128" : "");
+  std::unique_ptr<plan_t> last(make_plan(cols, 1, cols, rows, dbl, nullptr, nullptr));
   const double ref = median_ms([&] { CK(cufftXtExec(last->h, x, y, CUFFT_FORWARD)); });
-  std::unique_ptr<plan_t> strided(make_plan(rows, cols, 1, cols, false, nullptr, nullptr));
+  std::unique_ptr<plan_t> strided(make_plan(rows, cols, 1, cols, dbl, nullptr, nullptr));
   CK(cufftXtExec(strided->h, x, ref_out, CUFFT_FORWARD));
-  auto kernel = cluster_columns<C, N, W>;
-  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, K::tile_bytes) != cudaSuccess) {
-    std::printf("axis0 cluster W=%d: no %d B of shared memory\n", W, K::tile_bytes);
+  auto kernel = cupp_fft_columns::cupp_fft_columns_pair<C, N, W>;
+  if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, P::tile_bytes) != cudaSuccess) {
+    std::printf("axis0 pair W=%d: no %d B of shared memory\n", W, P::tile_bytes);
     cudaGetLastError();
     return;
   }
+  cudaFuncAttributes attr;
+  CK(cudaFuncGetAttributes(&attr, kernel));
   const unsigned blocks = static_cast<unsigned>(2 * ((cols + W - 1) / W));
-  auto run = [&] { kernel<<<blocks, K::threads, K::tile_bytes>>>(x, y, cols, cols, tw, comb); };
+  using real = typename cupp_fft_columns::real_of<C>::type;
+  auto run = [&] { kernel<<<blocks, P::threads, P::tile_bytes>>>(x, y, cols, cols, 1, cols, 1, tw, real(scale), 0); };
   run();
   if (const cudaError_t e = cudaDeviceSynchronize()) {
-    std::printf("axis0 cluster W=%d: %s\n", W, cudaGetErrorString(e));
+    std::printf("axis0 pair W=%d: %s\n", W, cudaGetErrorString(e));
     cudaGetLastError();
     return;
   }
   char what[80];
-  std::snprintf(what, sizeof what, "axis0 cupp cluster of 2, W=%d", W);
+  std::snprintf(what, sizeof what, "axis0 cupp pair (cluster 2) W=%d%s", W, scale != 1.0 ? " + norm" : "");
   line(what, shape, median_ms(run), ref);
-  compare("  (cluster against the strided plan)", shape, ref_out, y, total);
+  std::printf("%-34s %-14s %d threads, %d B shared, %d regs, %zu B local\n", "  (kernel resources)", shape, P::threads,
+              P::tile_bytes, attr.numRegs, attr.localSizeBytes);
+  if (scale == 1.0) compare("  (pair against the strided plan)", shape, ref_out, y, total);
   cudaFree(x);
   cudaFree(y);
   cudaFree(ref_out);
   cudaFree(tw);
-  cudaFree(comb);
 }
 
 // Batched contiguous rows by cupp's row kernel (columns.cuh with Rows, W rows a block) against the
@@ -697,7 +654,11 @@ int main() {
   // The axis-0 candidates first (issue 26's 1.2x): cupp's column kernel and the rank-2 premix.
   axis0_cupp<float2, 4096, 4>(4096);
   axis0_cluster<float2, 4096, 8>(4096);
+  axis0_cluster<float2, 4096, 8>(4096, 1.0 / 64);
   axis0_cluster<float2, 4096, 4>(4096);
+  axis0_cluster<double2, 4096, 4>(4096);
+  axis0_cluster<float2, 2048, 16>(2048);
+  axis0_cluster<float2, 1024, 16>(16384);
   axis0_cupp<float2, 4096, 2>(4096);
   axis0_cupp<float2, 4096, 4>(4096, 1.0 / 64);
   axis0_cupp<double2, 4096, 2>(4096);

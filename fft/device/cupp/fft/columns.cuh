@@ -254,6 +254,50 @@ CUPP_FFT_UNROLL
   }
 };
 
+// The pair form (cupp_fft_columns_pair): a cluster of two blocks per W adjacent columns, so that
+// W can be twice what one block's tile holds (complex64 4096 points: W = 8, 64-byte row segments).
+// Block q loads rows q, q + 2, ... (args.in shifted by q rows, istride doubled) and runs the
+// N/2-point transform of them with the passes above; pair_keep leaves E (q = 0) or w^k O (q = 1)
+// in its tile (w = exp(-2 pi i / N), k < N/2, from the table after the N/2-point twiddles), and
+// after a cluster barrier pair_combine writes X[k] = E[k] + w^k O[k] (q = 0) or X[k + N/2] =
+// E[k] - w^k O[k] (q = 1), reading the other block's tile through distributed shared memory.
+template <class C, int N, int W>
+struct pair {
+  using K = columns<C, N / 2, W>;
+  using real = typename real_of<C>::type;
+  static constexpr int threads = K::threads;
+  static constexpr int tile_bytes = K::tile_bytes;
+  // The table: the N/2-point transform's, then w^k for k < N/2.
+  static CUPP_FFT_HD constexpr int twiddle_entries() { return twiddle_count(N / 2) + N / 2; }
+
+  static CUPP_FFT_HD void keep(int q, int tid, const C* v, C* tile, const C* twiddles) {
+    const int c = K::column_of(tid), t = K::point_of(tid);
+    const C* w = twiddles + twiddle_count(N / 2);
+CUPP_FFT_UNROLL
+    for (int r = 0; r < 16; ++r) {
+      const int k = t + r * K::T;
+      tile[K::slot(k, c)] = q ? mul(v[r], CUPP_FFT_LDG(w + k)) : v[r];
+    }
+  }
+
+  // out, ostride, ncols, scale and inverse from `a` (the whole transform's output).
+  static CUPP_FFT_HD void combine(const typename K::args& a, int q, long long col0, int tid, const C* mine,
+                                  const C* other) {
+    const int c = K::column_of(tid), t = K::point_of(tid);
+    const long long col = col0 + c;
+    if (col >= a.ncols) return;
+    C* out = a.out + col * a.odist;
+    const real s = a.scale, si = a.inverse ? -a.scale : a.scale;
+CUPP_FFT_UNROLL
+    for (int r = 0; r < 16; ++r) {
+      const int k = t + r * K::T;
+      const C m = mine[K::slot(k, c)], o = other[K::slot(k, c)];
+      const C x = q ? sub(o, m) : add(m, o);  // (q = 1 holds w^k O: E is the other's)
+      out[(static_cast<long long>(q) * (N / 2) + k) * a.ostride] = cx<C>(x.x * s, x.y * si);
+    }
+  }
+};
+
 #if !defined(__CUDACC_RTC__)
 // The twiddle table of an n-point transform (twiddle_count(n) entries; twiddle_offset says how it
 // is laid out), from long double cos/sin rounded to the precision (host code; the engine and the
@@ -269,6 +313,19 @@ inline void fill_twiddles(C* table, int n) {
         table[twiddle_offset(n, ns) + r * ns + k] = cx<C>(static_cast<typename real_of<C>::type>(cosl(angle)),
                                                         static_cast<typename real_of<C>::type>(sinl(angle)));
       }
+}
+
+// The pair form's table (pair<C, n, W>::twiddle_entries()): the n/2-point table, then
+// exp(-2 pi i k / n) for k < n/2.
+template <class C>
+inline void fill_pair_twiddles(C* table, int n) {
+  fill_twiddles(table, n / 2);
+  const long double pi = 3.141592653589793238462643383279502884L;
+  for (int k = 0; k < n / 2; ++k) {
+    const long double angle = -2.0L * pi * static_cast<long double>(k) / static_cast<long double>(n);
+    table[twiddle_count(n / 2) + k] = cx<C>(static_cast<typename real_of<C>::type>(cosl(angle)),
+                                            static_cast<typename real_of<C>::type>(sinl(angle)));
+  }
 }
 #endif
 
@@ -296,6 +353,45 @@ __global__ void __launch_bounds__(columns<C, N, W, Rows>::threads, columns<C, N,
   }
   K::pass(a, N / 16, tid, v, tile);
   K::last(a, col0, tid, v);
+}
+
+// The cluster barrier (every thread of both blocks; release/acquire orders the tiles' stores).
+__device__ __forceinline__ void cupp_fft_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// The pair form (pair<C, N, W> above): blocks 2 g and 2 g + 1 (a cluster) own columns W g on; the
+// same arguments as cupp_fft_columns, the twiddles pair::twiddle_entries() long.
+template <class C, int N, int W>
+__global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(pair<C, N, W>::threads)
+    cupp_fft_columns_pair(const C* in, C* out, long long ncols, long long istride, long long idist, long long ostride,
+                          long long odist, const C* twiddles, typename real_of<C>::type scale, int inverse) {
+  using P = pair<C, N, W>;
+  using K = typename P::K;
+  extern __shared__ __align__(16) unsigned char cupp_fft_pair_shared[];
+  C* tile = reinterpret_cast<C*>(cupp_fft_pair_shared);
+  unsigned q = 0;
+  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(q));
+  const typename K::args half{in + q * istride, out, ncols, 2 * istride, idist, ostride, odist, twiddles, scale, inverse};
+  const long long col0 = static_cast<long long>(blockIdx.x / 2) * W;
+  const int tid = threadIdx.x;
+  C v[16];
+  K::first(half, col0, tid, v, tile);
+  __syncthreads();
+  for (int ns = K::R0; ns < N / 2 / 16; ns *= 16) {
+    K::pass(half, ns, tid, v, tile);
+    __syncthreads();
+    K::store(ns, tid, v, tile);
+    __syncthreads();
+  }
+  K::pass(half, N / 2 / 16, tid, v, tile);
+  __syncthreads();  // every read of the tile done before it holds this half's result
+  P::keep(static_cast<int>(q), tid, v, tile, twiddles);
+  cupp_fft_cluster_sync();
+  unsigned long long other = 0;
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(other) : "l"(tile), "r"(q ^ 1u));
+  P::combine(half, static_cast<int>(q), col0, tid, tile, reinterpret_cast<const C*>(other));
+  cupp_fft_cluster_sync();  // the other block may still read this tile
 }
 #endif
 
