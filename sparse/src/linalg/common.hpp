@@ -86,6 +86,14 @@ bool banded_solve(const csr& a, const ndarray& indptr, const ndarray& indices, c
 // width kernel) and the name expressions of one (dtype, M): for the host test that compiles them.
 const char* banded_program_source();
 std::vector<std::string> banded_kernels(const cupp::dtype& t, int M);
+// eigsh's fused Lanczos step kernels (eigen.cpp): the CUDA source and the name expressions of
+// one dtype's four kernels (lz_alpha, lz_dots, lz_sub, lz_scale), for the host test that compiles them.
+const char* lanczos_program_source();
+std::vector<std::string> lanczos_kernels(const cupp::dtype& t);
+// The eigenvalues w (in no order) and eigenvectors (vectors[r][c]: component r of the c-th) of a
+// small symmetric matrix a (rows of equal length): eigsh's restart cycles' projected matrix.
+void symmetric_eigen(const std::vector<std::vector<double>>& a, std::vector<double>& w,
+                     std::vector<std::vector<double>>& vectors);
 // Iterations between host reads of a device-driven solver's state: every iteration with a
 // callback, else check_every (ValueError when negative), 8 for 0.
 int check_interval(bool has_callback, int check_every);

@@ -171,6 +171,41 @@ TEST(SparseLinalgGpu, EigshAndSvdsOnKnownSpectra) {
   EXPECT_EQ(s.vh.shape()[1], 20);
 }
 
+// eigsh's fused step kernels (the default) against the step as array operations
+// (CUPP_SPARSE_EIGSH=generic) in every dtype: the same values, and A v = w v, on a Poisson matrix
+// (repeated eigenvalues), its complex Hermitian variant and a larger one (several blocks a kernel).
+TEST(SparseLinalgGpu, EigshFusedStepsMatchArrayForm) {
+  CUPP_REQUIRE_GPU();
+  struct env_guard {
+    ~env_guard() { unsetenv("CUPP_SPARSE_EIGSH"); }
+  } guard;
+  const sp::csr P = poisson(24);  // 576 unknowns
+  // Hermitian: P + 0.3i on the first super-diagonal, -0.3i on the first sub-diagonal
+  const ndarray up = cupp::astype(cupp::full({575}, 0.3), complex128) * std::complex<double>(0, 1);
+  const sp::csr H = P.astype(complex128) + sp::diags({cupp::negative(up), up}, {-1, 1});
+  for (const dtype t : {float64, float32, complex128, complex64}) {
+    const bool single = t == float32 || t == complex64;
+    const sp::csr A = (t == complex128 || t == complex64) ? H.astype(t) : P.astype(t);
+    for (const char* which : {"LA", "SA"}) {
+      unsetenv("CUPP_SPARSE_EIGSH");
+      const sla::eigsh_result f = sla::eigsh(A, {.k = 5, .which = which});
+      setenv("CUPP_SPARSE_EIGSH", "generic", 1);
+      const sla::eigsh_result g = sla::eigsh(A, {.k = 5, .which = which});
+      unsetenv("CUPP_SPARSE_EIGSH");
+      const std::vector<double> wf = cupp::astype(f.w, float64).to_vector<double>(),
+                                wg = cupp::astype(g.w, float64).to_vector<double>();
+      ASSERT_EQ(wf.size(), 5u);
+      for (int i = 0; i < 5; ++i) EXPECT_NEAR(wf[i], wg[i], single ? 1e-4 : 1e-10) << t.name() << " " << which;
+      EXPECT_LE(nrm(A.dot(f.v) - f.v * f.w), single ? 1e-3 : 1e-8) << t.name() << " " << which;
+    }
+  }
+  // 40000 unknowns: 40 blocks a kernel; the top value against the closed form
+  const std::int64_t m = 200;
+  const std::vector<double> top = sla::eigsh(poisson(m), {.k = 3, .which = "LA", .return_eigenvectors = false}).w.to_vector<double>();
+  const double pi = std::acos(-1.0), c = std::cos(pi / (m + 1));
+  EXPECT_NEAR(top[2], 4 + 4 * c, 1e-10);
+}
+
 // spsolve's banded path (block cyclic reduction for bands within 8 diagonals, blocks of 1, 2, 4 or
 // 8 rows, padded past n) against the residual, in every dtype, one and several right-hand sides;
 // bands that cyclic reduction cannot take without pivoting (a zero diagonal) or that are singular
@@ -216,12 +251,38 @@ TEST(SparseLinalgGpu, SpsolveBandedPathAndFallbacks) {
       }
     }
   }
-  // a zero diagonal (a permutation-like band: cyclic reduction without pivoting divides by zero)
+  // the backward error max|b - A x| / (||A||_inf max|x| + max|b|) of x = A \ b
+  auto backward = [](const sp::csr& A, const ndarray& b, const ndarray& x) {
+    const double r = cupp::max(cupp::abs(b - A.dot(x))).item<double>();
+    const double a = cupp::max(cupp::sum(cupp::abs(A.toarray()), {.axis = {1}})).item<double>();
+    return r / (a * cupp::max(cupp::abs(x)).item<double>() + cupp::max(cupp::abs(b)).item<double>());
+  };
+  // a zero diagonal, symmetric (cond 192): scalar cyclic reduction divides by zero (NaNs, which
+  // the guard rejects: sparse QR); a tiny diagonal on an odd order (cond 2e8): reduction's finite
+  // garbage (backward error 0.16 in the host model of the kernels), rejected likewise
+  {
+    const std::int64_t n = 300;
+    const sp::csr P = sp::diags({cupp::full({n - 1}, 1.0), cupp::zeros({n}), cupp::full({n - 1}, 1.0)}, {-1, 0, 1});
+    const ndarray b = rand_vec(n, float64, 9);
+    const ndarray x = sla::spsolve(P, b);
+    EXPECT_LE(nrm(b - P.dot(x)) / nrm(b), 1e-12);
+    EXPECT_LE(backward(P, b, x), 1e-14);
+    const sp::csr Q = sp::diags({cupp::full({n}, 1.0), cupp::full({n + 1}, 1e-8), cupp::full({n}, 1.0)}, {-1, 0, 1});
+    const ndarray c = rand_vec(n + 1, float64, 9);
+    const ndarray y = sla::spsolve(Q, c);
+    EXPECT_LE(nrm(c - Q.dot(y)) / nrm(c), 1e-7);  // SciPy's: 2.2e-10
+    EXPECT_LE(backward(Q, c, y), 1e-14);
+  }
+  // sub-diagonal 1, super-diagonal 2, zero diagonal: cond 2.9e45 (the solution grows by 2 every
+  // second row, max|x| ~ 1e44), so no solver's residual is small against b (SciPy's relative
+  // residual is 0.58, reduction's 1e28); what a direct solve owes is a small backward error
   {
     const std::int64_t n = 300;
     const sp::csr P = sp::diags({cupp::full({n - 1}, 1.0), cupp::zeros({n}), cupp::full({n - 1}, 2.0)}, {-1, 0, 1});
     const ndarray b = rand_vec(n, float64, 9);
-    EXPECT_LE(nrm(b - P.dot(sla::spsolve(P, b))) / nrm(b), 1e-12);
+    const ndarray x = sla::spsolve(P, b);
+    EXPECT_TRUE(cupp::all(cupp::isfinite(x)).item<bool>());
+    EXPECT_LE(backward(P, b, x), 1e-13);
   }
   // nine diagonals: QR
   {
@@ -543,6 +604,9 @@ TEST(SparseLinalgRefGpu, SolversMatchSciPy) {
       std::printf("SPARSE_LINALG_REF skipped %s: %s\n", e["case"].as<std::string>().c_str(),
                   e["error"].as<std::string>().c_str());
   std::printf("SPARSE_LINALG_REF SciPy %s, %zu solve cases\n", m["scipy"].as<std::string>().c_str(), m["solve"].size());
+  // a generator stopped by its time limit leaves the cases it finished, "complete": false
+  const bool complete = !m["complete"] || m["complete"].as<bool>();
+  if (!complete) std::printf("SPARSE_LINALG_REF partial set (the generator was stopped): the listed cases only\n");
   int checked = 0;
   for (const auto& entry : m["solve"]) {
     const std::string name = entry["case"].as<std::string>(), solver = entry["solver"].as<std::string>();
@@ -576,12 +640,22 @@ TEST(SparseLinalgRefGpu, SolversMatchSciPy) {
       // the same tolerance as SciPy's (minres tests ||r|| / (||A|| ||x||): compared with SciPy's own)
       EXPECT_LE(res, std::max(rtol * (single ? 4 : 1.01), 4 * res_s)) << name;
     } else if (maxiter >= 0 && info > 0) {
-      // a few iterations: the same iterate as SciPy's, to rounding
-      EXPECT_LE(nrm(r.x - xs), (single ? 1e-3 : 1e-8) * std::max(1.0, nrm(xs))) << name;
+      // a few iterations: the same iterate as SciPy's, to rounding. How far rounding can move it is
+      // the set's x_spread (SciPy's own iterate with A's products perturbed at eps, three runs): on
+      // ill-conditioned systems that is far above eps (gmres_ill_float64_noM_lim: 4e-3 of
+      // |x| = 0.04, lgmres_indef_float64_noM_lim: 2e-5 of |x| = 14, so the 9.7e-4 and 5.4e-6 the
+      // H200 saw were rounding); the residual norm is the well-determined quantity, checked alike
+      const double x_spread = c.f.count("x_spread") ? c.f.at("x_spread").item<double>() : 0.0;
+      const double res_spread = c.f.count("res_spread") ? c.f.at("res_spread").item<double>() : 0.0;
+      EXPECT_LE(nrm(r.x - xs), std::max((single ? 1e-3 : 1e-8) * std::max(1.0, nrm(xs)), 10 * x_spread)) << name;
+      if (bn > 0) {
+        const double res = nrm(b - c.a.dot(r.x)) / bn, res_s = nrm(b - c.a.dot(xs)) / bn;
+        EXPECT_LE(std::fabs(res - res_s), std::max(single ? 1e-4 : 1e-9, 10 * res_spread)) << name;
+      }
     }
     ++checked;
   }
-  EXPECT_GT(checked, 50);
+  if (complete) EXPECT_GT(checked, 50);
 }
 
 TEST(SparseLinalgRefGpu, EigenSvdNormsSpsolveMatchSciPy) {
@@ -720,9 +794,13 @@ TEST(SparseLinalgGpu, BenchFigures) {
   const double t_sp = time([&] { xs = sla::spsolve(B, bb); }, 5);
   std::printf("SPARSE_LINALG_BENCH cupp spsolve_banded_1e5 ms=%.3f relres=%.3e\n", t_sp, nrm(bb - B.dot(xs)) / nrm(bb));
   std::fflush(stdout);
+  // eigsh: warmed up on a small matrix (the step kernels' compile), then one run each (the
+  // SPARSE_LINALG_EIGSH lines, with CUPP_SPARSE_EIGSH_TRACE=1, give steps, cycles and us per step)
+  sla::eigsh(poisson(30), {.k = 10, .ncv = 42, .return_eigenvectors = false});
   const sp::csr A2 = poisson(300);
   std::vector<double> w10;
-  const double t_eig = time([&] { w10 = sla::eigsh(A2, {.k = 10, .ncv = 42, .return_eigenvectors = false}).w.to_vector<double>(); });
+  const double t_eig =
+      clock_ms([&] { w10 = sla::eigsh(A2, {.k = 10, .ncv = 42, .return_eigenvectors = false}).w.to_vector<double>(); });
   std::printf("SPARSE_LINALG_BENCH cupp eigsh_k10_poisson_9e4 ms=%.3f top=%.12f\n", t_eig, w10.empty() ? 0.0 : w10.back());
   std::fflush(stdout);
   std::vector<double> w6;

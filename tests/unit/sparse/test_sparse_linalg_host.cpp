@@ -4,6 +4,8 @@
 // banded-path kernels compile with NVRTC for every dtype and block size.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -111,6 +113,79 @@ TEST(SparseLinalgHost, BandedKernelsCompileForEveryDtypeAndBlockSize) {
        .name_expressions = templated, .arch = 90});
   EXPECT_EQ(out.lowered_names.size(), templated.size());
   EXPECT_FALSE(out.binary.empty());
+}
+
+// eigsh's fused Lanczos steps (eigen.cpp): the four kernels of every dtype compile for sm_90 in one program.
+TEST(SparseLinalgHost, LanczosKernelsCompileForEveryDtype) {
+  std::vector<std::string> names;
+  for (const dtype t : {float32, float64, complex64, complex128})
+    for (const std::string& k : sparse::linalg::detail::lanczos_kernels(t)) names.push_back(k);
+  EXPECT_EQ(names.size(), 16u);
+  const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+      {.program_name = "cupp_sparse_lanczos", .source = sparse::linalg::detail::lanczos_program_source(),
+       .name_expressions = names, .arch = 90});
+  EXPECT_EQ(out.lowered_names.size(), names.size());
+  EXPECT_FALSE(out.binary.empty());
+}
+
+// eigsh's small symmetric eigensolver (Householder + implicit QR): A S = S diag(w) and S^T S = I
+// to rounding on random, thick-restart-shaped (diagonal block, arrow row, tridiagonal tail),
+// diagonal (repeated values), zero and tiny matrices.
+TEST(SparseLinalgHost, SymmetricEigenOfProjectedMatrices) {
+  using matrix = std::vector<std::vector<double>>;
+  unsigned seed = 7;
+  auto rnd = [&seed] { return ((seed = seed * 1103515245u + 12345u) >> 8) / 16777216.0 - 0.5; };
+  std::vector<std::pair<std::string, matrix>> cases;
+  for (std::size_t n : {1u, 2u, 3u, 17u, 42u, 101u}) {
+    matrix a(n, std::vector<double>(n));
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j <= i; ++j) a[i][j] = a[j][i] = rnd();
+    cases.emplace_back("random " + std::to_string(n), a);
+  }
+  {
+    const std::size_t n = 42, p = 26;
+    matrix a(n, std::vector<double>(n, 0.0));
+    for (std::size_t i = 0; i < p; ++i) {
+      a[i][i] = 8 - 1e-4 * static_cast<double>(i % 5);  // close and repeated values
+      a[i][p] = a[p][i] = 1e-9 * rnd();
+    }
+    for (std::size_t i = p; i < n; ++i) {
+      a[i][i] = 4 + rnd();
+      if (i + 1 < n) a[i][i + 1] = a[i + 1][i] = 1 + 0.1 * rnd();
+    }
+    cases.emplace_back("thick restart", a);
+  }
+  {
+    matrix a(30, std::vector<double>(30, 0.0));
+    for (std::size_t i = 0; i < 30; ++i) a[i][i] = static_cast<double>(i % 3);
+    cases.emplace_back("diagonal, repeated", a);
+    cases.emplace_back("zero", matrix(5, std::vector<double>(5, 0.0)));
+  }
+  for (const auto& [name, a] : cases) {
+    const std::size_t n = a.size();
+    std::vector<double> w;
+    matrix s;
+    sparse::linalg::detail::symmetric_eigen(a, w, s);
+    ASSERT_EQ(w.size(), n) << name;
+    ASSERT_EQ(s.size(), n) << name;
+    double anorm = 1, res = 0, orth = 0;
+    for (const auto& row : a)
+      for (double v : row) anorm = std::max(anorm, std::fabs(v));
+    for (std::size_t c = 0; c < n; ++c)
+      for (std::size_t i = 0; i < n; ++i) {
+        double as = 0;
+        for (std::size_t j = 0; j < n; ++j) as += a[i][j] * s[j][c];
+        res = std::max(res, std::fabs(as - w[c] * s[i][c]));
+      }
+    for (std::size_t c = 0; c < n; ++c)
+      for (std::size_t c2 = 0; c2 < n; ++c2) {
+        double d = 0;
+        for (std::size_t i = 0; i < n; ++i) d += s[i][c] * s[i][c2];
+        orth = std::max(orth, std::fabs(d - (c == c2 ? 1.0 : 0.0)));
+      }
+    EXPECT_LE(res, 1e-13 * anorm * static_cast<double>(n)) << name;
+    EXPECT_LE(orth, 1e-13 * static_cast<double>(n)) << name;
+  }
 }
 
 // qmr's and tfqmr's check interval is checked before any device work.
