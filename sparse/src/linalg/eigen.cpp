@@ -206,6 +206,7 @@ __global__ void lz_sub(T* w, const T* V, long long n, int rows, const typename a
   double nrm = 0;
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n; e += stride) {
     A s = widen(w[e]);
+#pragma unroll 4
     for (int i = 0; i < rows; ++i) s = s - hs[i] * widen(V[(long long)i * n + e]);
     const T r = narrow<T>(s);
     w[e] = r;
