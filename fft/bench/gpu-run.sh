@@ -84,12 +84,13 @@ for side in ("cupp", "cupy", "torch"):
             print(f"ratio {side} {a} / {b}: {ms[(side, a)]:.4f} / {ms[(side, b)]:.4f} ms = {ms[(side, a)] / ms[(side, b)]:.2f}x [<= {target}x]")
 PY
 # cupp alone with its other paths on the cases they change (CUPP_FFT_COLUMN_KERNEL=2: the column
-# kernel for complex64 without a factor too; CUPP_FFT_ROW_KERNEL=1: scaled rows in the row kernel):
+# kernel for complex64 without a factor too; CUPP_FFT_ROW_KERNEL=1: scaled rows in the row kernel;
+# CUPP_FFT_COLUMN_KERNEL=3: its pair form, a cluster of two blocks per 8 columns):
 # "paths ..." lines, ratios to this call's rows time. FFT_SKIP_PATHS=1 leaves them out.
 if [ "${FFT_SKIP_PATHS:-0}" != 1 ] && [ -x "$bench_dir/cupp_bench" ]; then
   step paths
   paths_cases=fft_complex64_4096sq_rows,fft_complex64_4096sq_axis0,fft_complex64_4096sq_axis0_ortho,fft_complex64_4096sq_rows_ortho,ifft_complex64_4096sq_rows
-  for env in "CUPP_FFT_COLUMN_KERNEL=2 CUPP_FFT_ROW_KERNEL=1" "CUPP_FFT_COLUMN_KERNEL=0 CUPP_FFT_ROW_KERNEL=0"; do
+  for env in "CUPP_FFT_COLUMN_KERNEL=2 CUPP_FFT_ROW_KERNEL=1" "CUPP_FFT_COLUMN_KERNEL=3" "CUPP_FFT_COLUMN_KERNEL=0 CUPP_FFT_ROW_KERNEL=0"; do
     (cd "$bench_dir" && timeout 40 env $env ./cupp_bench --cases cases.json --only "$paths_cases" > "$OUT/paths.jsonl" 2>/dev/null)
     python3 - "$OUT/paths.jsonl" "$env" <<'PY' || true
 import json, sys

@@ -35,15 +35,26 @@ cupp::detail::routine_program columns_program(std::int64_t n, bool dbl, int widt
           .headers_digest = embedded_headers_digest()};
 }
 
+cupp::detail::routine_program pair_program(std::int64_t n, bool dbl, int width) {
+  const std::string kernel = std::string("cupp_fft_columns::cupp_fft_columns_pair<") + (dbl ? "double2, " : "float2, ") +
+                             std::to_string(n) + ", " + std::to_string(width) + ">";
+  return {.name = "cupp_fft_columns_pair",
+          .source = "#include <cupp/fft/columns.cuh>\n",
+          .kernels = {kernel},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+
 column_kernel load_column_kernel(const plan_key& key, int device) {
   const std::int64_t n = key.n[0];
   const int width = key.width;
-  const bool dbl = key.double_precision, rows = key.engine == 2;
-  const std::int64_t item = dbl ? 16 : 8;
+  const bool dbl = key.double_precision, rows = key.engine == 2, paired = key.engine == 3;
+  const std::int64_t item = dbl ? 16 : 8, points = paired ? n / 2 : n;  // (a pair's block: n/2 rows)
   column_kernel k;
-  k.threads = static_cast<unsigned>(n / 16 * width);
+  k.threads = static_cast<unsigned>(points / 16 * width);
   // (columns<C, N, W, Rows>::tile_bytes: the row kernel's tile pads one element every 16)
-  k.shared_bytes = static_cast<unsigned>((rows ? n + n / 16 : n) * width * item);
+  k.shared_bytes = static_cast<unsigned>((rows ? points + points / 16 : points) * width * item);
+  k.blocks_per_group = paired ? 2 : 1;
   int most = 0;
   cuda::detail::check(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
                       "cudaDeviceGetAttribute");
@@ -51,11 +62,13 @@ column_kernel load_column_kernel(const plan_key& key, int device) {
     throw ValueError("the column kernel's tile (" + std::to_string(k.shared_bytes) + " bytes) exceeds the device's " +
                      std::to_string(most) + " bytes of shared memory a block");
   // One program per instantiation: log2(n) in bits 0-3, the precision in bit 4, log2(width) in
-  // bits 5-8, rows in bit 9.
+  // bits 5-8, rows in bit 9, the pair form in bit 10.
   const std::uint64_t variant = static_cast<std::uint64_t>(log2_exact(n)) | (dbl ? 16u : 0u) |
-                                (static_cast<std::uint64_t>(log2_exact(width)) << 5) | (rows ? 512u : 0u);
-  const cupp::detail::kernel_module& module = cupp::detail::routine_module(
-      device, {"fft:columns", variant}, [&] { return columns_program(n, dbl, width, rows); });
+                                (static_cast<std::uint64_t>(log2_exact(width)) << 5) | (rows ? 512u : 0u) |
+                                (paired ? 1024u : 0u);
+  const cupp::detail::kernel_module& module = cupp::detail::routine_module(device, {"fft:columns", variant}, [&] {
+    return paired ? pair_program(n, dbl, width) : columns_program(n, dbl, width, rows);
+  });
   cuda::detail::check(cudaKernelSetAttributeForDevice(module.kernel(0), cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                       static_cast<int>(k.shared_bytes), device),
                       "cudaKernelSetAttributeForDevice");
@@ -63,9 +76,11 @@ column_kernel load_column_kernel(const plan_key& key, int device) {
   return k;
 }
 
-void* upload_twiddles(std::int64_t n, bool dbl) {
+void* upload_twiddles(std::int64_t n, bool dbl, bool pair) {
   void* table = nullptr;
-  const std::size_t count = static_cast<std::size_t>(cupp_fft_columns::twiddle_count(static_cast<int>(n)));
+  const int points = static_cast<int>(n);
+  const std::size_t count = static_cast<std::size_t>(pair ? cupp_fft_columns::twiddle_count(points / 2) + points / 2
+                                                          : cupp_fft_columns::twiddle_count(points));
   const std::size_t bytes = count * (dbl ? sizeof(double2) : sizeof(float2));
   cuda::detail::check(cudaMalloc(&table, bytes), "cudaMalloc");
   auto upload = [&](const void* host) {
@@ -75,11 +90,13 @@ void* upload_twiddles(std::int64_t n, bool dbl) {
   };
   if (dbl) {
     std::vector<double2> host(count);
-    cupp_fft_columns::fill_twiddles(host.data(), static_cast<int>(n));
+    if (pair) cupp_fft_columns::fill_pair_twiddles(host.data(), points);
+    else cupp_fft_columns::fill_twiddles(host.data(), points);
     upload(host.data());
   } else {
     std::vector<float2> host(count);
-    cupp_fft_columns::fill_twiddles(host.data(), static_cast<int>(n));
+    if (pair) cupp_fft_columns::fill_pair_twiddles(host.data(), points);
+    else cupp_fft_columns::fill_twiddles(host.data(), points);
     upload(host.data());
   }
   return table;
@@ -91,7 +108,8 @@ void launch_columns(const column_kernel& k, const plan_key& key, const void* twi
   int inverse = key.direction == 1 ? 1 : 0;
   float scale_single = static_cast<float>(key.scale);
   double scale_double = key.scale;
-  const dim3 grid(static_cast<unsigned>((key.batch + key.width - 1) / key.width)), block(k.threads);
+  const dim3 grid(static_cast<unsigned>(k.blocks_per_group * ((key.batch + key.width - 1) / key.width))),
+      block(k.threads);
   for (const exec_pointers& r : runs) {
     const void* in = r.in;
     void* out = r.out;

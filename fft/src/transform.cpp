@@ -103,10 +103,10 @@ std::atomic<std::int64_t> norm_min_option{engine_options{}.norm_callback_min_ele
 std::atomic<std::int64_t> tile_bytes_option{engine_options{}.column_tile_bytes};
 std::atomic<std::int64_t> tile_min_option{engine_options{}.column_tile_min};
 std::atomic<int> norm_form_option{engine_options{}.norm_callback_form};
-// CUPP_FFT_COLUMN_KERNEL=0, 1 or 2 in the environment: engine_options::column_kernel at the start.
+// CUPP_FFT_COLUMN_KERNEL=0 to 3 in the environment: engine_options::column_kernel at the start.
 int column_kernel_default() {
   const char* v = std::getenv("CUPP_FFT_COLUMN_KERNEL");
-  return v && v[0] >= '0' && v[0] <= '2' && v[1] == '\0' ? v[0] - '0' : engine_options{}.column_kernel;
+  return v && v[0] >= '0' && v[0] <= '3' && v[1] == '\0' ? v[0] - '0' : engine_options{}.column_kernel;
 }
 std::atomic<int> column_kernel_option{column_kernel_default()};
 std::atomic<std::int64_t> column_min_n_option{engine_options{}.column_kernel_min_n};
@@ -140,7 +140,7 @@ void set_engine_options(const engine_options& options) noexcept {
   tile_bytes_option.store(options.column_tile_bytes, std::memory_order_relaxed);
   tile_min_option.store(std::max<std::int64_t>(1, options.column_tile_min), std::memory_order_relaxed);
   norm_form_option.store(std::clamp(options.norm_callback_form, 0, 2), std::memory_order_relaxed);
-  column_kernel_option.store(std::clamp(options.column_kernel, 0, 2), std::memory_order_relaxed);
+  column_kernel_option.store(std::clamp(options.column_kernel, 0, 3), std::memory_order_relaxed);
   column_min_n_option.store(options.column_kernel_min_n, std::memory_order_relaxed);
   column_min_blocks_option.store(options.column_kernel_min_blocks, std::memory_order_relaxed);
   column_width_option.store(options.column_kernel_width, std::memory_order_relaxed);
@@ -154,6 +154,18 @@ int column_width(std::int64_t n, std::int64_t itemsize, int forced) noexcept {
   };
   if (fits(forced)) return forced;
   std::int64_t w = std::max<std::int64_t>(32 / itemsize, std::min<std::int64_t>(128 / itemsize, (64 << 10) / (n * itemsize)));
+  while (!fits(w) && w > 2) w /= 2;
+  return static_cast<int>(w);
+}
+
+int pair_width(std::int64_t n, std::int64_t itemsize, int forced) noexcept {
+  if (n < 64 || n > 4096 || (n & (n - 1)) != 0 || (itemsize != 8 && itemsize != 16)) return 0;
+  auto fits = [&](std::int64_t w) {
+    return w >= 2 && (w & (w - 1)) == 0 && n / 32 * w <= 1024 && n / 2 * w * itemsize <= (128 << 10) &&
+           w * itemsize <= 128;
+  };
+  if (fits(forced)) return forced;
+  std::int64_t w = 128 / itemsize;
   while (!fits(w) && w > 2) w /= 2;
   return static_cast<int>(w);
 }
@@ -286,11 +298,14 @@ execution describe(transform_kind kind, int direction, const ndarray& in, const 
     const engine_options opt = get_engine_options();
     if (!tiled && opt.column_kernel != 0 && kind == transform_kind::c2c && key.rank == 1 && key.idist == 1 && key.odist == 1 &&
         key.istride > 1 && key.ostride > 1 && current_callbacks() == nullptr && key.n[0] >= opt.column_kernel_min_n) {
-      const int w = column_width(key.n[0], static_cast<std::int64_t>(out.itemsize()), opt.column_kernel_width);
-      std::int64_t blocks = (key.batch + w - 1) / std::max(w, 1);
+      const bool paired = opt.column_kernel == 3;
+      const auto item = static_cast<std::int64_t>(out.itemsize());
+      const int w = paired ? pair_width(key.n[0], item, opt.column_kernel_width)
+                           : column_width(key.n[0], item, opt.column_kernel_width);
+      std::int64_t blocks = (paired ? 2 : 1) * ((key.batch + w - 1) / std::max(w, 1));
       for (const dim& d : loops) blocks *= d.n;
       if (w > 0 && blocks >= opt.column_kernel_min_blocks) {
-        key.engine = 1;
+        key.engine = paired ? 3 : 1;
         key.width = w;
       }
     }
@@ -339,7 +354,7 @@ plan_key scaled_key(const execution& e, double scale, const engine_options& opt,
     key.width = 0;
   }
   if (scale == 1.0 || user_callbacks) return key;
-  if (key.engine == 1) {  // cupp's column kernel applies the factor in its stores, whatever norm_callback says
+  if (key.engine == 1 || key.engine == 3) {  // the column kernel applies the factor in its stores, whatever norm_callback says
     key.scale = scale;
     key.scale_form = 0;
     return key;

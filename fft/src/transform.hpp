@@ -70,9 +70,11 @@ struct engine_options {
   // H200 (session 19): complex128 (4096^2: 0.266 against cuFFT's 0.315 ms), and complex64 with a
   // norm factor (4096^2: 0.144 ms, where cuFFT's strided plan took 0.143 ms and the pass adds
   // about 0.07); complex64 without one stays with cuFFT (a tie at 4096^2, 1.08x to 1.16x slower at
-  // 1024 and 2048 points); 2 wherever it applies; 0 never (CUPP_FFT_COLUMN_KERNEL=0, 1 or 2 in the
-  // environment sets the start). column_kernel_width: W (columns a block; 0: column_width's
-  // choice). Column tiles, when set, come first.
+  // 1024 and 2048 points); 2 wherever it applies; 3 its pair form wherever it applies (n from 64:
+  // a cluster of two blocks per pair_width columns, twice as wide row segments; not measured in
+  // cupp yet); 0 never (CUPP_FFT_COLUMN_KERNEL=0 to 3 in the environment sets the start).
+  // column_kernel_width: W (columns a block; 0: column_width's or pair_width's choice). Column
+  // tiles, when set, come first.
   int column_kernel = 1;
   std::int64_t column_kernel_min_n = 1024;
   std::int64_t column_kernel_min_blocks = 128;
@@ -101,6 +103,12 @@ std::int64_t column_tile(std::int64_t n, std::int64_t batch, std::int64_t itemsi
 // stays within 64 KiB (complex64: 4 columns for 4096 and 2048 points, 8 for 1024, 16 below;
 // complex128: 2, 2, 4, 8). 0 when n is no power of two in [32, 4096].
 int column_width(std::int64_t n, std::int64_t itemsize, int forced = 0) noexcept;
+
+// The columns a cluster of the column kernel's pair form holds for n points (plan_key::engine 3):
+// the widest power of two up to 128 bytes a row whose half-tile (n/2 rows) fits 128 KiB and 1024
+// threads (complex64: 8 for 4096 points, 16 for 2048 and 1024; complex128: 4, 8, 8); `forced`
+// when it fits; 0 when n is no power of two in [64, 4096].
+int pair_width(std::int64_t n, std::int64_t itemsize, int forced = 0) noexcept;
 
 // The rows a block of the row kernel holds for n points: 4096 / n for power-of-two n in
 // [256, 4096] (256 threads a block), else 0.

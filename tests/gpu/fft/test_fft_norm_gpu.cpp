@@ -316,6 +316,25 @@ TEST(FftNormGpu, ColumnKernelGivesCuFftsResult) {
     EXPECT_EQ(fft::detail::last_plan_key().width, 2);
     CUPP_ASSERT_ALLCLOSE(r, expected, tol(complex64));
   }
+  // The pair form (engine 3: a cluster of two blocks per group of columns), every width it takes.
+  {
+    engine_options paired = everywhere;
+    paired.column_kernel = 3;
+    options_scope pair_form(paired);
+    for (dtype t : {complex64, complex128}) {
+      for (std::int64_t n : {64, 1024, 4096}) {
+        SCOPED_TRACE("pair " + t.name() + " n " + std::to_string(n));
+        const ndarray p = random_complex({n, 37}, t, static_cast<unsigned>(n) + 7);
+        const ndarray want = fft::fft(ascontiguousarray(p.T())).T();
+        const ndarray want_inverse = fft::ifft(ascontiguousarray(p.T()), {.norm = "ortho"}).T();
+        const std::uint64_t runs = fft::detail::column_kernel_executions();
+        CUPP_ASSERT_ALLCLOSE(fft::fft(p, {.axis = 0}), want, tol(t));
+        EXPECT_EQ(fft::detail::last_plan_key().engine, 3);
+        CUPP_ASSERT_ALLCLOSE(fft::ifft(p, {.axis = 0, .norm = "ortho"}), want_inverse, tol(t));
+        EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 2);
+      }
+    }
+  }
   // The row kernel on a few small rows (the sanitizers' runs cover both forms through this test).
   for (dtype t : {complex64, complex128}) {
     const ndarray r = random_complex({7, 4096}, t, 23), s = random_complex({5, 256}, t, 24);

@@ -309,6 +309,59 @@ double column_kernel_error() {
   return worst;
 }
 
+// The pair form the same way: each group's two blocks (rows of one parity each) run to their
+// tiles, then both combine (the kernel's cluster barrier between): 2W + 1 columns, rows ncols + 3
+// apart, forward and inverse with a factor.
+template <class C, int N, int W>
+double pair_kernel_error() {
+  using P = cupp_fft_columns::pair<C, N, W>;
+  using K = typename P::K;
+  using real = typename cupp_fft_columns::real_of<C>::type;
+  const long long ncols = 2 * W + 1, stride = ncols + 3;
+  std::vector<C> twiddles(P::twiddle_entries());
+  cupp_fft_columns::fill_pair_twiddles(twiddles.data(), N);
+  double worst = 0;
+  for (int inverse = 0; inverse < 2; ++inverse) {
+    std::vector<C> in(N * stride), out(N * stride, cupp_fft_columns::cx<C>(real(7), real(7)));
+    for (long long i = 0; i < N * stride; ++i)
+      in[i] = cupp_fft_columns::cx<C>(real(std::sin(i * 0.37) + 0.1), real(std::cos(i * 1.3)));
+    for (long long col0 = 0; col0 < ncols; col0 += W) {
+      std::vector<C> tiles[2] = {std::vector<C>(K::tile_bytes / sizeof(C)), std::vector<C>(K::tile_bytes / sizeof(C))};
+      typename K::args halves[2];
+      for (int q = 0; q < 2; ++q) {
+        halves[q] = {in.data() + q * stride, out.data(), ncols, 2 * stride, 1, stride, 1, twiddles.data(), real(0.5), inverse};
+        std::vector<C> v(K::threads * 16);
+        C* tile = tiles[q].data();
+        for (int t = 0; t < K::threads; ++t) K::first(halves[q], col0, t, &v[t * 16], tile);
+        for (int ns = K::R0; ns < N / 2 / 16; ns *= 16) {
+          for (int t = 0; t < K::threads; ++t) K::pass(halves[q], ns, t, &v[t * 16], tile);
+          for (int t = 0; t < K::threads; ++t) K::store(ns, t, &v[t * 16], tile);
+        }
+        for (int t = 0; t < K::threads; ++t) K::pass(halves[q], N / 2 / 16, t, &v[t * 16], tile);
+        for (int t = 0; t < K::threads; ++t) P::keep(q, t, &v[t * 16], tile, twiddles.data());
+      }
+      for (int q = 0; q < 2; ++q)
+        for (int t = 0; t < K::threads; ++t) P::combine(halves[q], q, col0, t, tiles[q].data(), tiles[q ^ 1].data());
+    }
+    double err = 0, mag = 0;
+    for (long long c = 0; c < ncols; ++c) {
+      std::vector<std::complex<long double>> x(N);
+      for (int r = 0; r < N; ++r) x[r] = {in[r * stride + c].x, in[r * stride + c].y};
+      reference_fft(x, inverse ? 1 : -1);
+      for (int k = 0; k < N; ++k) {
+        const C got = out[k * stride + c];
+        err = std::max(err, static_cast<double>(std::abs(0.5L * x[k] - std::complex<long double>(got.x, got.y))));
+        mag = std::max(mag, static_cast<double>(std::abs(0.5L * x[k])));
+      }
+    }
+    for (int k = 0; k < N; ++k)
+      for (long long c = ncols; c < stride; ++c)
+        if (out[k * stride + c].x != real(7)) return 1.0;  // wrote outside
+    worst = std::max(worst, err / mag);
+  }
+  return worst;
+}
+
 TEST(FftHost, ColumnKernelPassesMatchAnFft) {
   // Every first radix (2, 4, 8, 16), the engine's widths and the study's W = 2 for 4096 points.
   EXPECT_LT((column_kernel_error<float2, 32, 16>()), 1e-6);
@@ -325,6 +378,11 @@ TEST(FftHost, ColumnKernelPassesMatchAnFft) {
   EXPECT_LT((column_kernel_error<double2, 1024, 4>()), 2e-15);
   EXPECT_LT((column_kernel_error<double2, 2048, 2>()), 2e-15);
   EXPECT_LT((column_kernel_error<double2, 4096, 2>()), 2e-15);
+  // The pair form (a cluster of two blocks): pair_width's choices.
+  EXPECT_LT((pair_kernel_error<float2, 64, 16>()), 1e-6);
+  EXPECT_LT((pair_kernel_error<float2, 1024, 16>()), 1e-6);
+  EXPECT_LT((pair_kernel_error<float2, 4096, 8>()), 1e-6);
+  EXPECT_LT((pair_kernel_error<double2, 4096, 4>()), 2e-15);
   // The row kernel (Rows): the engine's widths 4096 / n.
   EXPECT_LT((column_kernel_error<float2, 256, 16, true>()), 1e-6);
   EXPECT_LT((column_kernel_error<float2, 512, 8, true>()), 1e-6);
@@ -408,6 +466,14 @@ TEST(FftHost, ColumnKernelWidths) {
   EXPECT_EQ(column_width(8192, 8), 0);
   EXPECT_EQ(column_width(1000, 8), 0);
   EXPECT_EQ(column_width(16, 8), 0);
+  using fft::detail::pair_width;
+  EXPECT_EQ(pair_width(4096, 8), 8);
+  EXPECT_EQ(pair_width(2048, 8), 16);
+  EXPECT_EQ(pair_width(1024, 8), 16);
+  EXPECT_EQ(pair_width(4096, 16), 4);
+  EXPECT_EQ(pair_width(2048, 16), 8);
+  EXPECT_EQ(pair_width(4096, 8, 4), 4);  // forced
+  EXPECT_EQ(pair_width(32, 8), 0);
 }
 
 // Which transforms describe() plans for cupp's column kernel by default: complex, along a strided
@@ -467,6 +533,13 @@ TEST(FftHost, AxisZeroTakesTheColumnKernel) {
     EXPECT_EQ(e.key.batch, 256);
   }
   {
+    engine_options_scope paired({.column_kernel = 3});  // the pair form: 8 columns a cluster of two blocks
+    e = describe(transform_kind::c2c, -1, a.a, out.a, axis0);
+    EXPECT_EQ(e.key.engine, 3);
+    EXPECT_EQ(e.key.width, 8);
+    EXPECT_EQ(fft::detail::scaled_key(e, 1.0, fft::detail::get_engine_options(), false).engine, 3);
+  }
+  {
     engine_options_scope wide({.column_kernel_min_n = 32, .column_kernel_min_blocks = 1, .column_kernel_width = 2});
     e = describe(transform_kind::c2c, -1, few.a, fout.a, axis0);
     EXPECT_EQ(e.key.engine, 1);
@@ -482,6 +555,14 @@ TEST(FftHost, ColumnKernelProgramsCompile) {
                                      std::tuple{256, true, 16, true}}) {
     SCOPED_TRACE(std::to_string(n) + (dbl ? " double" : " single") + (rows ? " rows" : ""));
     const cupp::detail::routine_program p = fft::detail::columns_program(n, dbl, width, rows);
+    const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
+         .extra_headers = p.headers});
+    EXPECT_EQ(out.lowered_names.size(), 1u);
+    EXPECT_FALSE(out.binary.empty());
+  }
+  for (auto [n, dbl, width] : {std::tuple{4096, false, 8}, std::tuple{4096, true, 4}}) {  // the pair form
+    const cupp::detail::routine_program p = fft::detail::pair_program(n, dbl, width);
     const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
         {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
          .extra_headers = p.headers});
