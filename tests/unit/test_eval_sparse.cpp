@@ -50,7 +50,13 @@ TEST(EvalObjects, ValueKnowsItsObject) {
   EXPECT_FALSE(v.is_array());
   EXPECT_STREQ(v.type_name(), "fake_matrix");
   EXPECT_EQ(v.object().repr(), "<fake>");
-  EXPECT_FALSE(v.object().save("x.npz"));  // the default: cannot be saved
+  try {  // the default: cannot be saved
+    v.object().check_save("x.npz");
+    ADD_FAILURE() << "check_save did not throw";
+  } catch (const cupp::TypeError& e) {
+    EXPECT_STREQ(e.what(), "the result is a 'fake_matrix', which cannot be saved");
+  }
+  EXPECT_THROW(v.object().save("x.npz"), cupp::TypeError);
   const value copy = v;                    // a handle: copies share the object
   EXPECT_EQ(&copy.object(), &v.object());
 }

@@ -145,11 +145,7 @@ void write_output(const std::string& path, const eval::value& v) {
               << '\n';
     return;
   }
-  if (v.is_object()) {
-    if (!v.object().save(path))
-      throw cupp::TypeError(std::string("the result is a '") + v.type_name() + "', which cannot be saved");
-    return;
-  }
+  if (v.is_object()) return v.object().save(path);
   cupp::save(path, as_output(v));
 }
 
@@ -175,8 +171,10 @@ void run(const request& r) {
                       (outs.size() == 1 ? "" : "s") + " but " + std::to_string(r.outputs.size()) + " -o " +
                       (r.outputs.size() == 1 ? "was" : "were") + " given");
   }
-  for (const auto& v : outs) {  // every result savable before anything is written (as_output's TypeError)
-    if (!v.is_object() && !v.is_array() && !v.is_scalar()) (void)as_output(v);
+  for (std::size_t i = 0; i < outs.size(); ++i) {  // every result savable before anything is written
+    const eval::value& v = outs[i];
+    if (v.is_object() && r.outputs[i] != "-") v.object().check_save(r.outputs[i]);
+    if (!v.is_object() && !v.is_array() && !v.is_scalar()) (void)as_output(v);  // its TypeError
   }
   for (std::size_t i = 0; i < outs.size(); ++i) write_output(r.outputs[i], outs[i]);
 }

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "cupp/errors.hpp"
 #include "cupp/ndarray.hpp"
 #include "scalar.hpp"
 
@@ -80,8 +81,12 @@ class object_value {
                                              std::span<const keyword_value> /*keywords*/) const {
     return std::nullopt;
   }
-  // -o FILE: writes the object; false when it cannot be saved (the caller says so).
-  virtual bool save(const std::string& /*path*/) const { return false; }
+  // -o FILE: check_save throws (TypeError) when the object cannot be written to `path`, before
+  // any output is written; save writes it.
+  virtual void check_save(const std::string& /*path*/) const {
+    throw cupp::TypeError(std::string("the result is a '") + type_name() + "', which cannot be saved");
+  }
+  virtual void save(const std::string& path) const { check_save(path); }
 };
 
 inline const char* value::type_name() const noexcept {
