@@ -4,7 +4,7 @@
 # (tools/dev/stage-gpu-modules.sh's sparse-linalg phase does). Steps, each capped so the whole call
 # stays under LIMIT seconds (300): the SciPy reference set, the GPU tests (SparseLinalgGpu.*,
 # SparseLinalgRefGpu.*), the bench rows for cupp (SparseLinalgGpu.BenchFigures) and CuPy
-# (linalg_peers.py) set side by side with one verdict line, then memcheck of three small tests.
+# (linalg_peers.py) set side by side with one verdict line, then memcheck of four small tests.
 # Logs under $OUT. Lines to read: "wrote N cases" and "manifest at" (and any "skipped"), the
 # tests' summary, SPARSE_LINALG_EIGSH (eigsh's steps, cycles and us per step), SPARSE_LINALG_ROW
 # ... verdict=..., SPARSE_LINALG_VERDICT. The reference set is written where the tests read it
@@ -53,7 +53,8 @@ print(f"SPARSE_LINALG_VERDICT {'MET' if ok else 'NOT MET'} (partial CuPy run)")
 PY
 }
 step memcheck
-timeout "$(cap 25)" compute-sanitizer --tool memcheck --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 \
-  --gtest_filter='SparseLinalgGpu.LinearOperatorFormsAgree:SparseLinalgGpu.SpsolveNormOnenormest:SparseLinalgGpu.SpsolveTriangularBothTriangles' \
+# (EigshAndSvdsOnKnownSpectra: eigsh's fused step kernels, every launch checked)
+timeout "$(cap 40)" compute-sanitizer --tool memcheck --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 \
+  --gtest_filter='SparseLinalgGpu.LinearOperatorFormsAgree:SparseLinalgGpu.SpsolveNormOnenormest:SparseLinalgGpu.SpsolveTriangularBothTriangles:SparseLinalgGpu.EigshAndSvdsOnKnownSpectra' \
   > "$OUT/sparse_linalg_memcheck.log" 2>&1; echo "rc=$?"; tail -4 "$OUT/sparse_linalg_memcheck.log"
 step done
