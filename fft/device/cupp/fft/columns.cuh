@@ -2,18 +2,21 @@
 // it too): complex transforms of N = 2^k points (32 to 4096) along a strided axis whose batch is
 // adjacent columns (idist 1, as axis 0 of a C-ordered array), in ONE pass over memory. cuFFT reads
 // such columns in two passes for long axes (axis 0 of 4096^2 complex64: 1.9x the last-axis time on
-// the H200). Here a block owns W adjacent columns (W * sizeof(complex) >= 32 bytes: every row
-// segment it reads or writes is whole 32-byte sectors), loads all N rows of them, runs a Stockham
+// the H200; this kernel tied it there in session 19, and won in complex128 and wherever a norm
+// factor is applied). Here a block owns W adjacent columns (W * sizeof(complex) >= 32 bytes: every
+// row segment it reads or writes is whole 32-byte sectors), loads all N rows of them, runs a Stockham
 // radix-16 FFT (the first pass of radix N / 16^(P-1), then radix 16) in registers with the tile
 // exchanged through shared memory (N * W complex values, at most 128 KiB) between passes, and writes
 // the result, times `scale` (the norm factor, free here). Inverse transforms conjugate at load and
 // store. Twiddles come from a table per pass (entry [r][k] = exp(-2 pi i k r / (16 ns)), so a warp
-// reads consecutive entries: a table of exp(-2 pi i k / N) gathered with strides made the first
-// version's L1 the bottleneck), computed on the host in long double and rounded to the precision
-// (cuFFT's accuracy). Shared-memory rows are XOR-swizzled so
-// that each pass's accesses are free of bank conflicts.
-// With Rows the same passes run over W contiguous transforms a block (the row kernel: a norm
-// factor in the stores of a one-pass row FFT, where any cuFFT store callback costs 1.28x).
+// reads consecutive entries: one table of exp(-2 pi i k / N) gathered with strides cost the first
+// version up to 16 L1 wavefronts a twiddle load), computed on the host in long double and rounded
+// to the precision (cuFFT's accuracy). Shared-memory rows are XOR-swizzled so that each pass's accesses are free of
+// bank conflicts. With Rows the same passes run over W contiguous transforms a block (the row
+// kernel: a norm factor in the stores of a one-pass row FFT, where any cuFFT store callback costs
+// 1.28x; it measured 1.71x in session 19, before the per-pass twiddle tables). The pair form
+// (pair, cupp_fft_columns_pair) runs a cluster of two blocks per group of columns, each block
+// half the rows, so the group can be twice as wide.
 //
 // The device code is host-callable (plain C++ without __CUDACC__), so a host test runs the same
 // passes thread by thread between the barriers (run_column_blocks in tests/unit/fft) against an FFT.
