@@ -196,7 +196,7 @@ __global__ void lz_sub(T* w, const T* V, long long n, int rows, const typename a
                        const typename acc_of<T>::type* alpha, int use_alpha, double* part, unsigned* counter,
                        double* ab) {
   typedef typename acc_of<T>::type A;
-  extern __shared__ unsigned char smem[];
+  extern __shared__ __align__(16) unsigned char smem[];  // h, as A (double or complex double)
   A* hs = (A*)smem;
   for (int i = threadIdx.x; i < rows; i += blockDim.x) hs[i] = h[i];
   if (blockIdx.x == 0)
