@@ -209,7 +209,7 @@ ndarray spmv(const csr& a, const ndarray& x, const product_options& opts) {
   const detail::spmv_method method = detail::spmv_method_from_env();
   const bool real = t == float32 || t == float64;
   if (real && (method == detail::spmv_method::cupp ||
-               (method == detail::spmv_method::auto_ && detail::own_spmv_by_default(t, a.nnz()))))
+               (method == detail::spmv_method::auto_ && opts.deterministic && detail::own_spmv_by_default(t, a.nnz()))))
     return detail::own_spmv_groups(a, x, detail::spmv_group_for(a.nnz(), a.shape()[0]));
   const ndarray xt = t == cupp::promote_types(a.dtype(), x.dtype()) ? x : cupp::astype(x, t);
   return detail::spmv_with(a, xt, opts.deterministic ? spmv_deterministic_alg : spmv_fast_alg, spmv_preprocess);

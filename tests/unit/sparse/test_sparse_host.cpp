@@ -194,10 +194,11 @@ TEST(SparseHost, KernelSwitchesParseTheirValues) {
   EXPECT_EQ(parse_spmv_method("", "CUPP_SPARSE_SPMV"), spmv_method::auto_);
   EXPECT_EQ(error_of<ValueError>([] { parse_spmv_method("alg2", "CUPP_SPARSE_SPMV"); }),
             "CUPP_SPARSE_SPMV must be cupp, cusparse or auto, not 'alg2'");
-  // spmv_groups' lanes per row: the largest power of two up to the mean row length, 2 to 32
-  EXPECT_EQ(sparse::detail::spmv_group_for(10000000, 1000000), 8);
+  // spmv_groups' lanes per row: the largest power of two up to half the mean row length, 2 to 32
+  EXPECT_EQ(sparse::detail::spmv_group_for(10000000, 1000000), 4);
   EXPECT_EQ(sparse::detail::spmv_group_for(3, 10), 2);
-  EXPECT_EQ(sparse::detail::spmv_group_for(16, 1), 16);
+  EXPECT_EQ(sparse::detail::spmv_group_for(16, 1), 8);
+  EXPECT_EQ(sparse::detail::spmv_group_for(32, 1), 16);
   EXPECT_EQ(sparse::detail::spmv_group_for(1000, 1), 32);
   EXPECT_EQ(sparse::detail::spmv_group_for(5, 0), 2);
   // the sort path takes values of 1, 2 or 4 bytes only (8 and 16 do not fit the packed word)
