@@ -151,24 +151,31 @@ static ndarray singular_without_nan(const lu_factors& f, const ndarray& nan) {
   return cupp::any(cupp::any(f.w.diagonal(0, -2, -1) == 0, {.axis = {-1}}) & ~nan);
 }
 
-// After the solve, NumPy's rules with one read in the common case: `suspect` (lu_suspect_flag:
-// some pivot zero or not finite, or some info nonzero; flag_nan: a NaN in the result) is read first. A NaN anywhere in a matrix
-// reaches a pivot of its LU (the elimination carries it into every later Schur complement, and
-// the last pivot row holds it), so a clear flag means no NaN and no zero pivot: x is the result.
-// Otherwise the exact rules run on `a` (the broadcast input, which the factorisation did not
-// touch): "Singular matrix" for an exact zero pivot in a matrix without NaN, and an all-NaN result
-// for each matrix that held a NaN (NumPy's NaN spreads through its elimination; cuSOLVER's may
-// stop at it). One read more there.
+// After the solve, NumPy's rules with one read in the common case: `suspect` is read first. It
+// is set when the input held a NaN (flag_nan on the work copy before the factorisation: no
+// library's NaN handling is relied on; cuBLAS's and cuSOLVER's LUs treat a NaN pivot differently,
+// and may stop at it, leaving part of x finite) or some pivot is zero or not finite or some info
+// nonzero (lu_suspect_into after it). A clear flag means no NaN in a and no zero pivot: x is the
+// result. Otherwise the exact rules run on `a` (the broadcast input, which the factorisation did
+// not touch): "Singular matrix" for an exact zero pivot in a matrix without NaN (one read), then
+// an all-NaN result for each matrix that held a NaN, NumPy's (its LAPACK's NaN spreads through
+// the elimination), applied without another read (a where over the flagged stack only).
 static ndarray finish_solve(const ndarray& x, const lu_factors& f, const ndarray& suspect, const ndarray& a,
                             cupp::dtype t, int core_dims) {
-  if (read_first_info(suspect) == 0) return x;  // (x's NaN check is in the flag: see solve_impl)
+  if (read_first_info(suspect) == 0) return x;
   const ndarray nan = nan_per_matrix(cupp::astype(a, t));
-  const std::vector<bool> flags = read_flags({singular_without_nan(f, nan), cupp::any(nan)});
-  if (flags[0]) throw LinAlgError("Singular matrix");
-  if (!flags[1]) return x;
+  raise_if(singular_without_nan(f, nan), "Singular matrix");
   ndarray m = nan;
   for (int i = 0; i < core_dims; ++i) m = m.expand_dims(-1);
   return cupp::where(m, std::numeric_limits<double>::quiet_NaN(), x);
+}
+
+// The flag solve and inv read: zeroed, then set by a NaN in the work copy w (C-contiguous, before
+// getrf overwrites it).
+static ndarray input_flag(const ndarray& w) {
+  ndarray flag = new_flag(w.device());
+  flag_nan(w, flag);
+  return flag;
 }
 
 std::vector<i64> broadcast_batch(const ndarray& a, const ndarray& b, int b_core) {
@@ -208,10 +215,10 @@ ndarray solve_impl(const ndarray& a, const ndarray& b, bool raise_singular, cons
   // w: C-ordered a, i.e. column-major a^T; its LU solves a x = b as (a^T)^T x = b.
   const ndarray ab = cupp::broadcast_to(a, ashape);
   const ndarray w = rowmajor_copy(ab, t);
+  const ndarray suspect = raise_singular ? input_flag(w) : ndarray{};
   const lu_factors f = getrf(w, n, n);
-  const ndarray suspect = raise_singular ? lu_suspect_flag(f.w, f.info, n) : ndarray{};
-  getrs(f, bw, k, CUBLAS_OP_T);
-  if (raise_singular) flag_nan(bw, suspect);  // a NaN the pivots did not show still takes the exact path
+  if (raise_singular) lu_suspect_into(f.w, f.info, n, suspect);
+  getrs(f, bw, k, CUBLAS_OP_T);  // (a NaN in b alone gives NaN in x as LAPACK's getrs does: no rule)
   if (raise_singular) return finish_solve(x, f, suspect, ab, t, vector ? 1 : 2);
   return x;
 }
@@ -227,8 +234,9 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
   ndarray bw = cupp::empty(shape, t);
   if (bw.size() == 0) return bw;
   const ndarray w = rowmajor_copy(a, t);
+  const ndarray suspect = raise_singular ? input_flag(w) : ndarray{};
   const lu_factors f = getrf(w, n, n);
-  const ndarray suspect = raise_singular ? lu_suspect_flag(f.w, f.info, n) : ndarray{};
+  if (raise_singular) lu_suspect_into(f.w, f.info, n, suspect);
   if (f.blas) {
     // a stack on cuBLAS's batched LU: getriBatched writes each inverse out of place (column-major)
     const int device = w.device();
@@ -248,7 +256,6 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
     bw.assign(cupp::broadcast_to(cupp::eye(n, std::nullopt, 0, t), shape));  // the identity is its own transpose
     getrs(f, bw, n, CUBLAS_OP_N);
   }
-  if (raise_singular) flag_nan(bw, suspect);
   if (raise_singular) return finish_solve(bw, f, suspect, a, t, 2);
   return bw;
 }

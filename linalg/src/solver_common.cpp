@@ -24,8 +24,6 @@
 
 namespace cupp::linalg::detail {
 
-namespace {
-
 const char* status_name(cusolverStatus_t s) {
   switch (s) {
     case CUSOLVER_STATUS_SUCCESS: return "CUSOLVER_STATUS_SUCCESS";
@@ -41,6 +39,8 @@ const char* status_name(cusolverStatus_t s) {
   }
   return "CUSOLVER_STATUS_UNKNOWN";
 }
+
+namespace {
 
 struct handle_deleter {
   void operator()(cusolverDnContext* h) const noexcept { static_cast<void>(cusolverDnDestroy(h)); }
@@ -226,18 +226,24 @@ const cupp::detail::kernel_module& checks_module(int device, cupp::dtype t) {
 
 }  // namespace
 
+ndarray new_flag(int device) { return zero_flag(device); }
+
 ndarray lu_suspect_flag(const ndarray& w, const ndarray& info, i64 n) {
+  ndarray flag = zero_flag(w.device());
+  lu_suspect_into(w, info, n, flag);
+  return flag;
+}
+
+void lu_suspect_into(const ndarray& w, const ndarray& info, i64 n, const ndarray& flag) {
   const int device = w.device();
-  ndarray flag = zero_flag(device);
   long long batch = batch_count(w), nn = n;
-  if (batch == 0 || n == 0) return flag;
+  if (batch == 0 || n == 0) return;
   const cupp::detail::kernel_module& module = checks_module(device, w.dtype());
   const void* pw = w.data();
   const void* pi = info.data();
   void* pf = flag.data();
   void* args[] = {&pw, &pi, &batch, &nn, &pf};
   cupp::detail::launch_1d(module.function(0), batch * nn, args, device);
-  return flag;
 }
 
 void flag_nan(const ndarray& x, const ndarray& flag) {

@@ -69,6 +69,12 @@ void set_path_override(const char* variable, const std::string& value);
 
 // How many matrices the calling thread's Xgesvdp SVDs handed to Xgesvd (svd.cpp; for the bench).
 std::int64_t& gesvdp_redone();
+// How many of the calling thread's gesvdj-method SVDs went to Xgesvd because a gesvdj call
+// returned a status other than success (svd.cpp; cuSOLVER 12.0's EXECUTION_FAILED; for the
+// bench and tests).
+std::int64_t& gesvdj_fallbacks();
+// "CUSOLVER_STATUS_..." for a cuSOLVER status.
+const char* status_name(cusolverStatus_t status);
 
 // Throws cupp::CudaError "<call> failed: CUSOLVER_STATUS_..." unless success (ALLOC_FAILED: OutOfMemoryError).
 void check_cusolver(cusolverStatus_t status, const char* call);
@@ -106,6 +112,10 @@ int read_first_info(const ndarray& info);
 // (no read): lu_suspect_flag for packed n x n LU factors w (..., n, n) with info (batch,): some
 // pivot zero or not finite, or some info nonzero; info_any_flag: some info nonzero.
 ndarray lu_suspect_flag(const ndarray& w, const ndarray& info, i64 n);
+// A zeroed (1,) int32 device flag on the current stream of `device`, and lu_suspect_flag's
+// check setting an existing flag (which may already be set: e.g. by flag_nan on the input).
+ndarray new_flag(int device);
+void lu_suspect_into(const ndarray& w, const ndarray& info, i64 n, const ndarray& flag);
 ndarray info_any_flag(const ndarray& info);
 // Sets `flag` (one of the above) when the C-contiguous x holds a NaN.
 void flag_nan(const ndarray& x, const ndarray& flag);

@@ -7,7 +7,8 @@
 //     on the host side (NumPy's NaN and singular rules).
 //   cupp_linalg_info_any: flag[0] = 1 when some info[b] != 0.
 //   cupp_linalg_any_nan: flag[0] = 1 when one of `count` contiguous reals (a complex array's
-//     parts) is NaN (a solve's result: a NaN the factorisation's pivots did not show).
+//     parts) is NaN (solve's and inv's input, scanned before the factorisation: the LUs of cuBLAS
+//     and cuSOLVER need not carry a NaN to a pivot).
 // The source defines CUPP_LINALG_R (float or double) and, for complex dtypes, CUPP_LINALG_COMPLEX
 // (each element a (re, im) pair of CUPP_LINALG_R). Grid-stride 1-D kernels; flag is zeroed by the
 // caller; every writer stores the same 1.
