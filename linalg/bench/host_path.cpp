@@ -220,14 +220,17 @@ int solvers_main(int argc, char** argv) {
     for (const char* path : {"gesvd", "auto", "gesvdj", "gesvdp", "jacobi"}) {
       ld::set_path_override("CUPP_LINALG_SVD", path);
       ld::gesvdp_redone() = 0;
+      ld::gesvdj_fallbacks() = 0;
       const double ms = median_ms([&] { const auto r = la::svd(a); }, std::min(reps, 2));
       const long long redone = static_cast<long long>(ld::gesvdp_redone());
+      const long long fallbacks = static_cast<long long>(ld::gesvdj_fallbacks());
       const auto r = la::svd(a);
       if (ref.is_null()) ref = r.S;
       const double ds = max_abs(r.S - ref) / max_abs(ref);
       const double rec = max_abs(cupp::matmul(r.U * r.S.expand_dims(-2), r.Vh) - a) / max_abs(a);
-      std::printf("device svd_20x512_%s_ms %.1f (S vs gesvd %.2e, reconstruction %.2e, Xgesvdp matrices redone by Xgesvd %lld)\n",
-                  path, ms, ds, rec, redone);
+      std::printf("device svd_20x512_%s_ms %.1f (S vs gesvd %.2e, reconstruction %.2e, Xgesvdp matrices redone by Xgesvd %lld, "
+                  "gesvdj calls that fell back to Xgesvd %lld)\n",
+                  path, ms, ds, rec, redone, fallbacks);
     }
     ld::set_path_override("CUPP_LINALG_SVD", "auto");
   }

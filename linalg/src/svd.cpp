@@ -225,6 +225,11 @@ std::int64_t& gesvdp_redone() {
   return count;
 }
 
+std::int64_t& gesvdj_fallbacks() {
+  thread_local std::int64_t count = 0;
+  return count;
+}
+
 namespace {
 
 // cusolverDnXgesvdp's result for one matrix is kept when its h_err_sigma (the perturbation the
@@ -294,6 +299,7 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
     }
     // U m x ucols and V n x n (k = n) as Xgesvd's; without vectors cuSOLVER still wants ld >= 1.
     const int ldu = static_cast<int>(m), ldv = static_cast<int>(n);
+    cusolverStatus_t refused = CUSOLVER_STATUS_SUCCESS;  // the first status other than success
     with_type(t, [&](auto z) {
       using T = decltype(z);
       int lwork = 0;
@@ -305,14 +311,32 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
       side_streams side(device, lanes);  // after the workspace: joined before it goes back
       for (i64 i = 0; i < count; ++i) {
         const std::size_t j = static_cast<std::size_t>(i % side.size());
-        check_cusolver(gesvdj<T>(side.lane(i).handle, jobz, econ, int(m), int(n), w_at(i), int(m), s_at(i), u_at(i), ldu,
-                                 v_at(i), ldv, static_cast<char*>(work.ptr()) + j * step, lwork,
-                                 static_cast<int*>(info.data()) + i, params[j].get()),
-                       "cusolverDn<t>gesvdj");
+        const cusolverStatus_t status =
+            gesvdj<T>(side.lane(i).handle, jobz, econ, int(m), int(n), w_at(i), int(m), s_at(i), u_at(i), ldu, v_at(i),
+                      ldv, static_cast<char*>(work.ptr()) + j * step, lwork, static_cast<int*>(info.data()) + i,
+                      params[j].get());
+        if (status == CUSOLVER_STATUS_SUCCESS) continue;
+        if (status == CUSOLVER_STATUS_ALLOC_FAILED) check_cusolver(status, "cusolverDn<t>gesvdj");
+        refused = status;
+        break;
       }
       side.join();
       return 0;
     });
+    if (refused != CUSOLVER_STATUS_SUCCESS) {
+      // cuSOLVER 12.0 (CUDA 13.0) answers some calls of cusolverDn<t>gesvdj with
+      // CUSOLVER_STATUS_EXECUTION_FAILED for valid arguments (the H200 run of SvdLoopMethods; the
+      // same status is reported upstream for a 6x5 float64 matrix). The whole stack goes to
+      // Xgesvd instead (w may be half overwritten: svd_loop starts from a), unless the device
+      // itself reports an error, which no fallback can cure.
+      const cudaError_t e = cudaStreamSynchronize(s.stream);
+      if (e != cudaSuccess)
+        throw CudaError(std::string("cusolverDn<t>gesvdj failed: ") + status_name(refused) + ", and the device reports " +
+                            cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")",
+                        static_cast<int>(e));
+      ++gesvdj_fallbacks();
+      return svd_loop(a, t, full, uv, loop_method::gesvd);
+    }
   } else {
     // Xgesvdp: polar decomposition + Xsyevd; one host read per call (its error estimate). A
     // matrix whose estimate is large is factored again by Xgesvd from a fresh copy.
