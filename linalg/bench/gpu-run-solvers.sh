@@ -56,6 +56,7 @@ if has tests || has ref; then
     sed -E 's/_(f4|f8|c8|c16|i4|i8|u1|b1|f2)$//' | sort | uniq -c | sort -rn | head -40
   grep -E "^linalg_solvers/" "$out/linalg2_tests.log" | cut -c1-300 | head -60
   grep -B2 -A12 "LinalgSolversGpu.*FAILED\|Failure" "$out/linalg2_tests.log" | grep -v "^linalg_solvers/" | cut -c1-300 | head -60
+  grep -F "[ note ]" "$out/linalg2_tests.log" | head -5  # e.g. SvdLoopMethods' gesvdj -> Xgesvd fallbacks
   "$example_bin" 2>&1 | tail -3 | tee "$out/linalg2_example.log"
 fi
 if has memcheck; then
