@@ -329,6 +329,7 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
       // same status is reported upstream for a 6x5 float64 matrix). The whole stack goes to
       // Xgesvd instead (w may be half overwritten: svd_loop starts from a), unless the device
       // itself reports an error, which no fallback can cure.
+      static_cast<void>(cudaGetLastError());  // a failed launch inside cuSOLVER: not for cupp's next check
       const cudaError_t e = cudaStreamSynchronize(s.stream);
       if (e != cudaSuccess)
         throw CudaError(std::string("cusolverDn<t>gesvdj failed: ") + status_name(refused) + ", and the device reports " +
