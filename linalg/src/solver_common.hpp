@@ -70,8 +70,8 @@ void set_path_override(const char* variable, const std::string& value);
 // How many matrices the calling thread's Xgesvdp SVDs handed to Xgesvd (svd.cpp; for the bench).
 std::int64_t& gesvdp_redone();
 // How many of the calling thread's gesvdj-method SVDs went to Xgesvd because a gesvdj call
-// returned a status other than success (svd.cpp; cuSOLVER 12.0's EXECUTION_FAILED; for the
-// bench and tests).
+// returned a status other than success (svd.cpp; cuSOLVER 12.0's EXECUTION_FAILED), or because
+// one of the process had before (later calls skip gesvdj); for the bench and tests.
 std::int64_t& gesvdj_fallbacks();
 // "CUSOLVER_STATUS_..." for a cuSOLVER status.
 const char* status_name(cusolverStatus_t status);

@@ -8,6 +8,7 @@
 // transposed). hermitian=True goes through eigh as
 // NumPy's does. NaN input and non-convergence raise "SVD did not converge" (one read per call).
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -237,6 +238,12 @@ namespace {
 // ulps of the largest singular value; else that matrix is factored again by Xgesvd.
 inline constexpr double gesvdp_err_ulps = 64.0;
 
+// Whether a cusolverDn<t>gesvdj call of this process has returned a status other than success.
+std::atomic<bool>& gesvdj_refused() {
+  static std::atomic<bool> refused{false};
+  return refused;
+}
+
 // Matrix after matrix (Xgesvd, gesvdj on side streams, or Xgesvdp, which reads its error estimate
 // back per call), on a column-major copy of a when M >= N and of a^T otherwise (the factors of
 // a^T are read back transposed).
@@ -287,6 +294,11 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
     for (i64 i = 0; i < count; ++i) gesvd_one(s, i, dwork.ptr(), dbytes, hwork.data(), hbytes);
   } else if (method == loop_method::gesvdj) {
     // gesvdj per matrix (PyTorch's path above 32x32), on side streams, one gesvdjInfo per lane.
+    // Once a call has been refused (below), the process's later gesvdj SVDs go to Xgesvd at once.
+    if (gesvdj_refused().load(std::memory_order_relaxed)) {
+      ++gesvdj_fallbacks();
+      return svd_loop(a, t, full, uv, loop_method::gesvd);
+    }
     v_not_vh = true;
     const cusolverEigMode_t jobz = uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
     const int econ = full ? 0 : 1;
@@ -335,6 +347,7 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
         throw CudaError(std::string("cusolverDn<t>gesvdj failed: ") + status_name(refused) + ", and the device reports " +
                             cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")",
                         static_cast<int>(e));
+      gesvdj_refused().store(true, std::memory_order_relaxed);
       ++gesvdj_fallbacks();
       return svd_loop(a, t, full, uv, loop_method::gesvd);
     }
