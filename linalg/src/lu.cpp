@@ -152,9 +152,10 @@ static ndarray singular_without_nan(const lu_factors& f, const ndarray& nan) {
 }
 
 // After the solve, NumPy's rules with one read in the common case: `suspect` is read first. It
-// is set when the input held a NaN (flag_nan on the work copy before the factorisation: no
-// library's NaN handling is relied on; cuBLAS's and cuSOLVER's LUs treat a NaN pivot differently,
-// and may stop at it, leaving part of x finite) or some pivot is zero or not finite or some info
+// is set when the input held a NaN (input_flag on the work copy before the factorisation, which
+// also sets those NaNs to 0: no library's NaN handling is relied on; cuBLAS's and cuSOLVER's LUs
+// treat a NaN pivot differently, and may stop at it, leaving part of x finite) or some pivot is
+// zero or not finite or some info
 // nonzero (lu_suspect_into after it). A clear flag means no NaN in a and no zero pivot: x is the
 // result. Otherwise the exact rules run on `a` (the broadcast input, which the factorisation did
 // not touch): "Singular matrix" for an exact zero pivot in a matrix without NaN (one read), then
@@ -171,10 +172,12 @@ static ndarray finish_solve(const ndarray& x, const lu_factors& f, const ndarray
 }
 
 // The flag solve and inv read: zeroed, then set by a NaN in the work copy w (C-contiguous, before
-// getrf overwrites it).
+// getrf overwrites it), whose NaNs become 0: the LUs never see a NaN (cuBLAS's and cuSOLVER's
+// pivot search and info on a NaN column are theirs, not LAPACK's; a scrubbed matrix's result is
+// all NaN after finish_solve anyway, and its zero pivots do not raise: singular_without_nan).
 static ndarray input_flag(const ndarray& w) {
   ndarray flag = new_flag(w.device());
-  flag_nan(w, flag);
+  scrub_nan(w, flag);
   return flag;
 }
 

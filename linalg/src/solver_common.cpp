@@ -203,7 +203,7 @@ cupp::detail::routine_program solver_checks_program(cupp::dtype t) {
   source += "#include <cupp/linalg/solver_checks.cuh>\n";
   return {.name = "cupp_linalg_solver_checks",
           .source = std::move(source),
-          .kernels = {"cupp_linalg_lu_suspect", "cupp_linalg_info_any", "cupp_linalg_any_nan"},
+          .kernels = {"cupp_linalg_lu_suspect", "cupp_linalg_info_any", "cupp_linalg_any_nan", "cupp_linalg_nan_scrub"},
           .headers = embedded_headers(),
           .headers_digest = embedded_headers_digest()};
 }
@@ -256,6 +256,18 @@ void flag_nan(const ndarray& x, const ndarray& flag) {
   void* pf = flag.data();
   void* args[] = {&px, &count, &pf};
   cupp::detail::launch_1d(module.function(2), count, args, device);
+}
+
+void scrub_nan(const ndarray& x, const ndarray& flag) {
+  if (x.size() == 0) return;
+  if (!x.is_c_contiguous() || !x.writeable()) throw ValueError("linalg: scrub_nan needs a C-contiguous, writeable array");
+  const int device = x.device();
+  const cupp::detail::kernel_module& module = checks_module(device, x.dtype());
+  void* px = x.data();
+  long long count = x.size() * (x.dtype().is_complex() ? 2 : 1);
+  void* pf = flag.data();
+  void* args[] = {&px, &count, &pf};
+  cupp::detail::launch_1d(module.function(3), count, args, device);
 }
 
 ndarray info_any_flag(const ndarray& info) {

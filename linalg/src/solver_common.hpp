@@ -119,6 +119,9 @@ void lu_suspect_into(const ndarray& w, const ndarray& info, i64 n, const ndarray
 ndarray info_any_flag(const ndarray& info);
 // Sets `flag` (one of the above) when the C-contiguous x holds a NaN.
 void flag_nan(const ndarray& x, const ndarray& flag);
+// The same, and each NaN of x (C-contiguous, writeable; a complex element's parts one by one) set
+// to 0 in place: solve's and inv's work copy before the factorisation.
+void scrub_nan(const ndarray& x, const ndarray& flag);
 // The program of those checks for dtype t (for the host compile test).
 cupp::detail::routine_program solver_checks_program(cupp::dtype t);
 // Reads several 0-d bool device arrays in one transfer (one synchronisation).

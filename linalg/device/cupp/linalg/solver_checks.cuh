@@ -9,6 +9,9 @@
 //   cupp_linalg_any_nan: flag[0] = 1 when one of `count` contiguous reals (a complex array's
 //     parts) is NaN (solve's and inv's input, scanned before the factorisation: the LUs of cuBLAS
 //     and cuSOLVER need not carry a NaN to a pivot).
+//   cupp_linalg_nan_scrub: as cupp_linalg_any_nan, and each NaN real is set to 0 in place (solve's
+//     and inv's work copy: the factorisation then never sees a NaN, whose handling differs between
+//     cuBLAS's and cuSOLVER's LUs; the flagged matrices' results are set to NaN afterwards).
 // The source defines CUPP_LINALG_R (float or double) and, for complex dtypes, CUPP_LINALG_COMPLEX
 // (each element a (re, im) pair of CUPP_LINALG_R). Grid-stride 1-D kernels; flag is zeroed by the
 // caller; every writer stores the same 1.
@@ -46,4 +49,13 @@ extern "C" __global__ void cupp_linalg_any_nan(const CUPP_LINALG_R* x, long long
   for (long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; t < count;
        t += static_cast<long long>(gridDim.x) * blockDim.x)
     if (x[t] != x[t]) *flag = 1;
+}
+
+extern "C" __global__ void cupp_linalg_nan_scrub(CUPP_LINALG_R* x, long long count, int* flag) {
+  for (long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; t < count;
+       t += static_cast<long long>(gridDim.x) * blockDim.x)
+    if (x[t] != x[t]) {
+      x[t] = 0;
+      *flag = 1;
+    }
 }
