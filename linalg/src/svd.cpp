@@ -315,9 +315,13 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
     with_type(t, [&](auto z) {
       using T = decltype(z);
       int lwork = 0;
-      check_cusolver(gesvdj_buffer<T>(s.handle, jobz, econ, int(m), int(n), w.data(), int(m), S.data(), u_at(0), ldu,
-                                      v_at(0), ldv, &lwork, params[0].get()),
-                     "cusolverDn<t>gesvdj_bufferSize");
+      const cusolverStatus_t sized = gesvdj_buffer<T>(s.handle, jobz, econ, int(m), int(n), w.data(), int(m), S.data(),
+                                                      u_at(0), ldu, v_at(0), ldv, &lwork, params[0].get());
+      if (sized == CUSOLVER_STATUS_ALLOC_FAILED) check_cusolver(sized, "cusolverDn<t>gesvdj_bufferSize");
+      if (sized != CUSOLVER_STATUS_SUCCESS) {  // refused as a call would be (below)
+        refused = sized;
+        return 0;
+      }
       const std::size_t step = (static_cast<std::size_t>(lwork) * sizeof(T) + 255) / 256 * 256;
       cupp::cuda::Memory work = workspace(step * static_cast<std::size_t>(lanes), device);
       side_streams side(device, lanes);  // after the workspace: joined before it goes back
