@@ -217,7 +217,7 @@ int solvers_main(int argc, char** argv) {
   if (want("svd")) {
     const cupp::ndarray a = fill({20, 512, 512}, 0.6);
     cupp::ndarray ref;
-    for (const char* path : {"gesvd", "auto", "gesvdj", "gesvdp", "jacobi"}) {
+    for (const char* path : {"gesvd", "auto", "gesvdp", "jacobi"}) {  // gesvdj: turned off (svd.cpp)
       ld::set_path_override("CUPP_LINALG_SVD", path);
       ld::gesvdp_redone() = 0;
       ld::gesvdj_fallbacks() = 0;

@@ -447,7 +447,13 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
 loop_method loop_method_for(i64 count, i64 m, i64 n) {
   const std::string& p = path_choice("CUPP_LINALG_SVD");
   if (p == "gesvd") return loop_method::gesvd;
-  if (p == "gesvdj") return loop_method::gesvdj;
+  // gesvdj per matrix on side streams is turned off: on the H200 with cuSOLVER 12.0 (CUDA 13.0) its
+  // calls first failed with EXECUTION_FAILED, and with the fallback to Xgesvd in place a later call
+  // left an illegal-address fault that loses the CUDA context (session 19, SvdLoopMethods). The code
+  // stays for the day a cuSOLVER runs it cleanly (loop_method::gesvdj).
+  if (p == "gesvdj")
+    throw ValueError("CUPP_LINALG_SVD=gesvdj is turned off (cuSOLVER 12.0's gesvdj faulted on the H200); "
+                     "use gesvd, gesvdp or jacobi");
   if (p == "gesvdp") return loop_method::gesvdp;
   return count >= 2 && std::min(m, n) >= 256 ? loop_method::gesvdp : loop_method::gesvd;
 }
