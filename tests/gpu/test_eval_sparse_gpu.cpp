@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "error_of.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/ndarray.hpp"
 #include "gpu_support.hpp"
@@ -70,17 +71,7 @@ void expect_same(const value& got, const value& want, const std::string& what) {
       << what;
 }
 
-template <class Err>
-std::string error_text(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Err& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("wrong class: ") + e.what();
-  }
-  return "no error";
-}
+using cupp::test::error_text;
 
 TEST(EvalSparseGpu, SparseTimesDenseMatchesTheDenseProduct) {
   CUPP_REQUIRE_GPU();

@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "error_of.hpp"
 #include "arguments.hpp"
 #include "ast.hpp"
 #include "cupp/errors.hpp"
@@ -594,17 +595,7 @@ std::string tuple_repr(const value& v) {
   for (std::size_t i = 0; i < v.tuple().size(); ++i) s += (i ? ", " : "") + tuple_repr(v.tuple()[i]);
   return s + (v.tuple().size() == 1 ? ",)" : ")");
 }
-template <class Err>
-std::string error_text(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Err& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("wrong class: ") + e.what();
-  }
-  return "no error";
-}
+using cupp::test::error_text;
 
 TEST(EvalEvaluator, TupleSubscriptsFollowPython) {
   EXPECT_EQ(tuple_repr(E("(1, 2, 3)[0]")), "1");

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "error_of.hpp"
 #include "cupp/errors.hpp"
 #include "parser.hpp"
 #include "value.hpp"
@@ -62,17 +63,7 @@ TEST(EvalObjects, ValueKnowsItsObject) {
 }
 
 #ifdef CUPP_HAVE_EVAL_ENGINE
-template <class Err>
-std::string error_text(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Err& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("wrong class: ") + e.what();
-  }
-  return "no error";
-}
+using cupp::test::error_text;
 
 const function_table& functions() {
   static const function_table t = function_table::builtins();
