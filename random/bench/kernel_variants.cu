@@ -24,6 +24,8 @@
 
 #include <cupp/random/kernels.cuh>
 
+#include "bit_conversions.cuh"
+
 #define CHECK(x)                                                                          \
   do {                                                                                    \
     cudaError_t e_ = (x);                                                                 \
@@ -42,7 +44,7 @@ __device__ __forceinline__ u32x4 draw_fly(const philox_call& call, u64 g) {
   return philox4x32_10((u32)lo, (u32)(lo >> 32), c2, 0u, call.k0, call.k1);
 }
 
-// to_float01_bits / to_double01_bits (philox.cuh): NumPy's conversions without I2F, the same values.
+// to_float01_bits / to_double01_bits (bit_conversions.cuh): NumPy's conversions without I2F, the same values.
 template <int ILP, bool HELD, bool STREAM = false, bool CONV = false>
 __global__ void uniform_f32(float* out, long long n, philox_call call) {
   const long long groups = (n + 3) / 4;

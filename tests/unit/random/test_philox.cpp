@@ -20,6 +20,7 @@
 #include "philox_host.hpp"
 #include "generator_impl.hpp"
 #include "sampling.hpp"
+#include "../../../random/bench/bit_conversions.cuh"  // the bench's candidate conversions
 
 namespace cupp {
 namespace {
