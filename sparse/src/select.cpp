@@ -50,6 +50,19 @@ ndarray slice_positions(const cupp::slice& s, std::int64_t n) {
   return cupp::arange(r.start, r.start + r.count * r.step, r.step, int64);
 }
 
+// An integer index array as int64 positions on an axis of length n: bounds checked (SciPy's
+// IndexError) and negatives wrapped.
+ndarray wrapped_positions(const ndarray& a, std::int64_t n) {
+  if (!a.dtype().is_integer()) throw IndexError("invalid index");
+  ndarray p = cupp::astype(a, int64);
+  if (p.size() == 0) return p;
+  const std::int64_t hi = detail::max_of(p), lo = detail::min_of(p);
+  if (hi >= n) throw IndexError("index (" + std::to_string(hi) + ") out of range");
+  if (lo < -n) throw IndexError("index (" + std::to_string(lo) + ") out of range");
+  if (lo < 0) p = cupp::where(cupp::less(p, 0), cupp::add(p, n), p);
+  return p;
+}
+
 // The positions an index picks on an axis of length n; nullopt for everything.
 std::optional<ndarray> positions(const index& ix, std::int64_t n) {
   switch (ix.kind) {
@@ -73,14 +86,7 @@ std::optional<ndarray> positions(const index& ix, std::int64_t n) {
                        ",)");
     return cupp::flatnonzero(a);
   }
-  if (!a.dtype().is_integer()) throw IndexError("invalid index");
-  ndarray p = cupp::astype(a, int64);
-  if (p.size() == 0) return p;
-  const std::int64_t hi = detail::max_of(p), lo = detail::min_of(p);
-  if (hi >= n) throw IndexError("index (" + std::to_string(hi) + ") out of range");
-  if (lo < -n) throw IndexError("index (" + std::to_string(lo) + ") out of range");
-  if (lo < 0) p = cupp::where(cupp::less(p, 0), cupp::add(p, n), p);
-  return p;
+  return wrapped_positions(a, n);
 }
 
 struct lines {
@@ -119,14 +125,7 @@ ndarray point_positions(const ndarray& a, std::int64_t n) {
     if (a.ndim() != 1) throw IndexError("invalid index");
     return *positions(index(a), n);
   }
-  if (!a.dtype().is_integer()) throw IndexError("invalid index");
-  ndarray p = cupp::astype(a, int64);
-  if (p.size() == 0) return p;
-  const std::int64_t hi = detail::max_of(p), lo = detail::min_of(p);
-  if (hi >= n) throw IndexError("index (" + std::to_string(hi) + ") out of range");
-  if (lo < -n) throw IndexError("index (" + std::to_string(lo) + ") out of range");
-  if (lo < 0) p = cupp::where(cupp::less(p, 0), cupp::add(p, n), p);
-  return p;
+  return wrapped_positions(a, n);
 }
 
 // A[rows, cols] point-wise: the values (duplicates summed, implicit zeros 0) in the broadcast shape
