@@ -276,16 +276,38 @@ cupp::dtype product_upcast(const cupp::dtype& a, const cupp::dtype& b) {
 
 namespace {
 
+// What every product kernel takes: A with values cast to t, its arrays contiguous (and their
+// pointers, as kernel arguments), the dense operand contiguous in t.
 struct product_operands {
-  csr a;  // values cast to t
+  csr a;
   ndarray dense;
   cupp::dtype t;
+  ndarray ptr, ind, values;
+  const void* pp = nullptr;
+  const void* pi = nullptr;
+  const void* pd = nullptr;
 };
 
 product_operands operands(const csr& a, const ndarray& dense) {
   const cupp::dtype t = product_upcast(a.dtype(), dense.dtype());
   const csr at = a.dtype() == t ? a : a.astype(t, false);
-  return {at, cupp::ascontiguousarray(dense.dtype() == t ? dense : cupp::astype(dense, t)), t};
+  product_operands p{at,
+                     cupp::ascontiguousarray(dense.dtype() == t ? dense : cupp::astype(dense, t)),
+                     t,
+                     cupp::ascontiguousarray(at.indptr()),
+                     cupp::ascontiguousarray(at.indices()),
+                     cupp::ascontiguousarray(at.data())};
+  p.pp = p.ptr.data();
+  p.pi = p.ind.data();
+  p.pd = p.values.data();
+  return p;
+}
+
+// The products program of t on `device` (kernels by index: spmm 0/1, spmv 2/3, spmv groups 4/5,
+// int32/int64 indices).
+const cupp::detail::kernel_module& products_module(const cupp::dtype& t, int device) {
+  return cupp::detail::routine_module(device, {"sparse:products", static_cast<std::uint64_t>(t.id())},
+                                      [&] { return products_program(t); });
 }
 
 }  // namespace
@@ -294,21 +316,15 @@ ndarray own_spmv(const csr& a, const ndarray& x) {
   if (x.is_null()) throw ValueError("spmv: a null array");
   const auto [m, n] = a.shape();
   if (x.ndim() != 1 || x.shape(0) != n) throw ValueError("dimension mismatch");
-  const product_operands p = operands(a, x);
+  product_operands p = operands(a, x);
   if (a.nnz() == 0 || m == 0) return cupp::zeros({m}, p.t);
   ndarray y = cupp::empty({m}, p.t);
   const int device = y.device();
-  const cupp::detail::kernel_module& module = cupp::detail::routine_module(
-      device, {"sparse:products", static_cast<std::uint64_t>(p.t.id())}, [&] { return products_program(p.t); });
-  const ndarray ptr = cupp::ascontiguousarray(p.a.indptr()), ind = cupp::ascontiguousarray(p.a.indices());
-  const void* pp = ptr.data();
-  const void* pi = ind.data();
-  const ndarray values = cupp::ascontiguousarray(p.a.data());
-  const void* pd = values.data();
+  const cupp::detail::kernel_module& module = products_module(p.t, device);
   const void* px = p.dense.data();
   void* py = y.data();
   long long rows = m;
-  void* args[] = {&pp, &pi, &pd, &px, &py, &rows};
+  void* args[] = {&p.pp, &p.pi, &p.pd, &px, &py, &rows};
   cupp::detail::launch_1d(module.function(p.a.index_dtype() == int32 ? 2 : 3), m, args, device);
   return y;
 }
@@ -319,24 +335,18 @@ ndarray own_spmv_groups(const csr& a, const ndarray& x, int group) {
   if (x.ndim() != 1 || x.shape(0) != n) throw ValueError("dimension mismatch");
   if (group < 2 || group > 32 || (group & (group - 1)) != 0)
     throw ValueError("spmv: a lane group is a power of two from 2 to 32, not " + std::to_string(group));
-  const product_operands p = operands(a, x);
+  product_operands p = operands(a, x);
   if (p.t != float32 && p.t != float64)
     throw TypeError("spmv by lane groups: float32 and float64 only, not " + p.t.name());
   if (a.nnz() == 0 || m == 0) return cupp::zeros({m}, p.t);
   ndarray y = cupp::empty({m}, p.t);
   const int device = y.device();
-  const cupp::detail::kernel_module& module = cupp::detail::routine_module(
-      device, {"sparse:products", static_cast<std::uint64_t>(p.t.id())}, [&] { return products_program(p.t); });
-  const ndarray ptr = cupp::ascontiguousarray(p.a.indptr()), ind = cupp::ascontiguousarray(p.a.indices());
-  const ndarray values = cupp::ascontiguousarray(p.a.data());
-  const void* pp = ptr.data();
-  const void* pi = ind.data();
-  const void* pd = values.data();
+  const cupp::detail::kernel_module& module = products_module(p.t, device);
   const void* px = p.dense.data();
   void* py = y.data();
   long long rows = m;
   int g = group;
-  void* args[] = {&pp, &pi, &pd, &px, &py, &rows, &g};
+  void* args[] = {&p.pp, &p.pi, &p.pd, &px, &py, &rows, &g};
   const std::int64_t blocks = std::min<std::int64_t>((m * group + 255) / 256, std::int64_t{1} << 20);
   cupp::detail::launch_1d(module.function(p.a.index_dtype() == int32 ? 4 : 5), m * group, args, device, blocks, 256);
   return y;
@@ -347,21 +357,15 @@ ndarray own_spmm(const csr& a, const ndarray& b) {
   const auto [m, n] = a.shape();
   if (b.ndim() != 2 || b.shape(0) != n) throw ValueError("dimension mismatch");
   const std::int64_t k = b.shape(1);
-  const product_operands p = operands(a, b);
+  product_operands p = operands(a, b);
   if (a.nnz() == 0 || m == 0 || k == 0) return cupp::zeros({m, k}, p.t);
   ndarray c = cupp::empty({m, k}, p.t);
   const int device = c.device();
-  const cupp::detail::kernel_module& module = cupp::detail::routine_module(
-      device, {"sparse:products", static_cast<std::uint64_t>(p.t.id())}, [&] { return products_program(p.t); });
-  const ndarray ptr = cupp::ascontiguousarray(p.a.indptr()), ind = cupp::ascontiguousarray(p.a.indices());
-  const void* pp = ptr.data();
-  const void* pi = ind.data();
-  const ndarray values = cupp::ascontiguousarray(p.a.data());
-  const void* pd = values.data();
+  const cupp::detail::kernel_module& module = products_module(p.t, device);
   const void* pb = p.dense.data();
   void* pc = c.data();
   long long rows = m, cols = k;
-  void* args[] = {&pp, &pi, &pd, &pb, &pc, &rows, &cols};
+  void* args[] = {&p.pp, &p.pi, &p.pd, &pb, &pc, &rows, &cols};
   // products.cuh's spmm_threads (8 warps a block), a warp per (row, 128 columns: spmm_tile x 32 lanes)
   constexpr unsigned threads = 256;
   const std::int64_t items = m * ((k + 127) / 128);
