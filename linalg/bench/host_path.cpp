@@ -239,6 +239,75 @@ int solvers_main(int argc, char** argv) {
 
 }  // namespace
 
+// ---- `cupp_bench_linalg_host_path dgemm`: float64 8192^3 on non-constant operands (a GEMM's
+// power draw, so its clock, depends on the values: ones run faster than the bench's hash fill),
+// through cublasDgemm, cublasGemmEx and each of cuBLASLt's heuristic answers, all with cupp's
+// workspace size; one line per path, `device dgemm_8192_<path>_ms <median> (<TFLOP/s>)`.
+int dgemm_main() {
+  constexpr std::int64_t n = 8192;
+  const cupp::ndarray x = fill({n, n}, 0.1), y = fill({n, n}, 0.2), z = cupp::empty({n, n}, cupp::float64);
+  const double flops = 2.0 * static_cast<double>(n) * n * n, one = 1.0, zero = 0.0;
+  const int ni = static_cast<int>(n);
+  const auto* px = static_cast<const double*>(x.data());
+  const auto* py = static_cast<const double*>(y.data());
+  auto* pz = static_cast<double*>(z.data());
+  const auto report = [&](const std::string& path, double ms) {
+    std::printf("device dgemm_8192_%s_ms %.4f (%.1f TFLOP/s)\n", path.c_str(), ms, flops / ms * 1e-9);
+  };
+  cublasHandle_t h = nullptr;
+  check(cublasCreate(&h), "cublasCreate");
+  void* ws = nullptr;
+  const std::size_t ws_bytes = cupp::linalg::detail::workspace_bytes;
+  check(cudaMalloc(&ws, ws_bytes), "cudaMalloc");
+  check(cublasSetWorkspace(h, ws, ws_bytes), "cublasSetWorkspace");
+  report("cupp_matmul", device_ms([&] { cupp::matmul(x, y, {.out = z}); }, 10));
+  report("dgemm", device_ms([&] {
+           check(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, ni, ni, ni, &one, py, ni, px, ni, &zero, pz, ni), "Dgemm");
+         }, 10));
+  report("gemmex", device_ms([&] {
+           check(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, ni, ni, ni, &one, py, CUDA_R_64F, ni, px, CUDA_R_64F, ni,
+                              &zero, pz, CUDA_R_64F, ni, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT),
+                 "GemmEx");
+         }, 10));
+  cublasLtHandle_t lt = nullptr;
+  check(cublasLtCreate(&lt), "cublasLtCreate");
+  cublasLtMatmulDesc_t desc = nullptr;
+  check(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_64F, CUDA_R_64F), "desc");
+  cublasLtMatrixLayout_t l = nullptr;
+  check(cublasLtMatrixLayoutCreate(&l, CUDA_R_64F, n, n, n), "layout");
+  cublasLtMatmulPreference_t pref = nullptr;
+  check(cublasLtMatmulPreferenceCreate(&pref), "preference");
+  check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof(ws_bytes)),
+        "preference");
+  constexpr int wanted = 12;
+  cublasLtMatmulHeuristicResult_t results[wanted] = {};
+  int found = 0;
+  check(cublasLtMatmulAlgoGetHeuristic(lt, desc, l, l, l, l, pref, wanted, results, &found), "heuristic");
+  for (int i = 0; i < found; ++i) {
+    if (results[i].state != CUBLAS_STATUS_SUCCESS) continue;
+    int tile = 0, stages = 0, splitk = 0;
+    std::size_t written = 0;
+    cublasLtMatmulAlgoConfigGetAttribute(&results[i].algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof(tile), &written);
+    cublasLtMatmulAlgoConfigGetAttribute(&results[i].algo, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stages, sizeof(stages), &written);
+    cublasLtMatmulAlgoConfigGetAttribute(&results[i].algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splitk, sizeof(splitk), &written);
+    const double ms = device_ms([&] {
+      check(cublasLtMatmul(lt, desc, &one, py, l, px, l, &zero, pz, l, pz, l, &results[i].algo, ws, ws_bytes, nullptr),
+            "cublasLtMatmul");
+    }, 10);
+    report("lt" + std::to_string(i) + "_tile" + std::to_string(tile) + "_stages" + std::to_string(stages) + "_splitk" +
+               std::to_string(splitk) + "_ws" + std::to_string(results[i].workspaceSize),
+           ms);
+  }
+  report("cupp_matmul_again", device_ms([&] { cupp::matmul(x, y, {.out = z}); }, 10));
+  check(cublasLtMatmulPreferenceDestroy(pref), "destroy");
+  check(cublasLtMatrixLayoutDestroy(l), "destroy");
+  check(cublasLtMatmulDescDestroy(desc), "destroy");
+  check(cublasLtDestroy(lt), "destroy");
+  check(cudaFree(ws), "cudaFree");
+  check(cublasDestroy(h), "cublasDestroy");
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (!cupp::cuda::is_available()) {
     std::puts("linalg host_path: no CUDA device; nothing to measure");
@@ -248,6 +317,7 @@ int main(int argc, char** argv) {
   using cupp::linalg::detail::set_gemm_path;
   const auto set_lt_enabled = [](bool lt) { set_gemm_path(lt ? gemm_path::lt : gemm_path::gemmex); };
   if (argc > 1 && std::string(argv[1]) == "solvers") return solvers_main(argc - 2, argv + 2);
+  if (argc > 1 && std::string(argv[1]) == "dgemm") return dgemm_main();
   cupp::cuda::RawKernel empty(R"(extern "C" __global__ void empty() {})", "empty");
   const double t_empty = host_us([&] { empty({1}, {1}); });
   std::printf("host empty_launch_us %.3f\n", t_empty);

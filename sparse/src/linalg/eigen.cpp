@@ -303,7 +303,10 @@ struct lanczos_device {
     void* vnext = const_cast<char*>(base) + (j + 1) * row;
     const long long ln = n, lj = j, lncv = ncv, beta_at = ncv + j - 1;
     const int rows = static_cast<int>(j + 1);
-    const std::size_t shared = rows * acc_size;
+    // h's shared copy, with room for 4 more values: the unrolled loop over h in lz_sub reads
+    // ahead in 16-byte pairs (compute-sanitizer saw reads just past rows * acc_size; their values
+    // are never used)
+    const std::size_t shared = (rows + 4) * acc_size;
     if (!first) {
       lz_launch(k->alpha, blocks, 0, vj, w.data(), ln, part.data(), counter.data(), alpha.data());
       lz_launch(k->dots, blocks, 0, w.data(), V.data(), ln, rows, 1, ab.data(), beta_at, alpha.data(), part.data(),

@@ -303,6 +303,30 @@ TEST(SparseGpu, BenchFigures) {
                 ms / spmv, cupp::allclose(c1, c0, {.rtol = 1e-5}).item<bool>() ? 1 : 0, same_bits(c1, c2) ? 1 : 0);
     EXPECT_TRUE(cupp::allclose(c1, c0, {.rtol = 1e-5}).item<bool>());
   }
+  // SpGEMM's paths (products.cpp): the first product of a fresh copy (the reuse state's symbolic
+  // phases and compute), the repeats that find that state (compute and a copy of the values), and the
+  // plain cusparseSpGEMM product (workEstimation, compute, copy each time) with DEFAULT and ALG3
+  {
+    const sparse::csr g = a.copy();
+    cuda::Event s0, s1;
+    s0.record();
+    const sparse::csr c_first = g.dot(g);
+    s1.record();
+    s1.synchronize();
+    const double first_ms = s0.elapsed_ms(s1);
+    const bool reuse_state = g.cache()->spgemm_reuse != nullptr;
+    const double reused_ms = time_ms([&] { (void)g.dot(g); }, 3);
+    const double plain_ms = time_ms([&] { (void)sparse::detail::spgemm_alg(g, g, CUSPARSE_SPGEMM_DEFAULT); }, 3);
+    const double alg3_ms = time_ms([&] { (void)sparse::detail::spgemm_alg(g, g, CUSPARSE_SPGEMM_ALG3); }, 3);
+    const sparse::csr c_plain = sparse::detail::spgemm_alg(g, g, CUSPARSE_SPGEMM_DEFAULT);
+    const bool same = c_plain.nnz() == c_first.nnz() && cupp::array_equal(c_plain.indptr(), c_first.indptr()).item<bool>() &&
+                      cupp::allclose(c_plain.data(), c_first.data(), {.rtol = 1e-5}).item<bool>();
+    std::printf("SPARSE_BENCH_SPGEMM nnz_c=%lld first_ms=%.3f reuse_state=%d reused_ms=%.3f plain_default_ms=%.3f "
+                "plain_alg3_ms=%.3f same=%d\n",
+                static_cast<long long>(c_first.nnz()), first_ms, reuse_state ? 1 : 0, reused_ms, plain_ms, alg3_ms,
+                same ? 1 : 0);
+    EXPECT_TRUE(same);
+  }
   // tocoo's row expansion against the write floor: a device-to-device copy of the same bytes
   const ndarray rows_like = empty({nnz}, int32);
   const double copy_ms = time_ms([&] { cupp::copyto(rows_like, a.indices()); }, 20);
