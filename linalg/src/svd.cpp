@@ -261,9 +261,13 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
   ndarray w = work_copy(a);
   const ndarray nan = cupp::any(cupp::isnan(w));
   ndarray S = cupp::empty(with_tail(batch, {k}), real_of(t));
-  const i64 ucols = full ? m : k;
+  const i64 ucols = full && uv ? m : k;
+  // Xgesvdp and gesvdj write through U and V even when asked for no vectors (Xgesvdp's QR step
+  // copies R into U: a null U faulted on the H200), so those methods always get factor buffers
+  // (economy-sized when the caller wants none); Xgesvd takes null ones.
+  const bool factors = uv || method != loop_method::gesvd;
   // Xgesvd writes V^H (n x n); gesvdj and Xgesvdp write V (n x k; k = n here).
-  ndarray Uw = colmajor_empty(batch, m, uv ? ucols : 0, t), VTw = colmajor_empty(batch, n, uv ? n : 0, t);
+  ndarray Uw = colmajor_empty(batch, m, factors ? ucols : 0, t), VTw = colmajor_empty(batch, n, factors ? n : 0, t);
   ndarray info = cupp::zeros({count}, cupp::int32);
   const int device = w.device();
   const solver_binding& s = solver_on_current_stream(device);
@@ -271,8 +275,8 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
   const i64 isz = static_cast<i64>(t.itemsize()), rsz = static_cast<i64>(real_of(t).itemsize());
   auto w_at = [&](i64 i) { return static_cast<char*>(w.data()) + i * m * n * isz; };
   auto s_at = [&](i64 i) { return static_cast<char*>(S.data()) + i * k * rsz; };
-  auto u_at = [&](i64 i) { return uv ? static_cast<char*>(Uw.data()) + i * m * ucols * isz : nullptr; };
-  auto v_at = [&](i64 i) { return uv ? static_cast<char*>(VTw.data()) + i * n * n * isz : nullptr; };
+  auto u_at = [&](i64 i) { return factors ? static_cast<char*>(Uw.data()) + i * m * ucols * isz : nullptr; };
+  auto v_at = [&](i64 i) { return factors ? static_cast<char*>(VTw.data()) + i * n * n * isz : nullptr; };
   const signed char jobu = uv ? (full ? 'A' : 'S') : 'N', jobvt = uv ? 'A' : 'N';
   auto gesvd_one = [&](const solver_binding& l, i64 i, void* dwork, std::size_t dbytes, void* hwork, std::size_t hbytes) {
     check_cusolver(cusolverDnXgesvd(l.handle, l.params, jobu, jobvt, m, n, ct, w_at(i), m, crt, s_at(i), ct, u_at(i), m,
@@ -281,7 +285,7 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
   };
   auto gesvd_sizes = [&](std::size_t& dbytes, std::size_t& hbytes) {
     check_cusolver(cusolverDnXgesvd_bufferSize(s.handle, s.params, jobu, jobvt, m, n, ct, w.data(), m, crt, S.data(), ct,
-                                               uv ? Uw.data() : nullptr, m, ct, uv ? VTw.data() : nullptr, n, ct, &dbytes,
+                                               factors ? Uw.data() : nullptr, m, ct, factors ? VTw.data() : nullptr, n, ct, &dbytes,
                                                &hbytes),
                    "cusolverDnXgesvd_bufferSize");
   };
@@ -301,7 +305,7 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
     }
     v_not_vh = true;
     const cusolverEigMode_t jobz = uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-    const int econ = full ? 0 : 1;
+    const int econ = full && uv ? 0 : 1;
     const int lanes = lanes_for(count);
     std::vector<std::unique_ptr<gesvdjInfo, gesvdj_deleter>> params;
     for (int j = 0; j < lanes; ++j) {
@@ -360,10 +364,10 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
     // matrix whose estimate is large is factored again by Xgesvd from a fresh copy.
     v_not_vh = true;
     const cusolverEigMode_t jobz = uv ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-    const int econ = full ? 0 : 1;
+    const int econ = full && uv ? 0 : 1;
     std::size_t dbytes = 0, hbytes = 0;
     check_cusolver(cusolverDnXgesvdp_bufferSize(s.handle, s.params, jobz, econ, m, n, ct, w.data(), m, crt, S.data(), ct,
-                                                uv ? Uw.data() : nullptr, m, ct, uv ? VTw.data() : nullptr, n, ct, &dbytes,
+                                                factors ? Uw.data() : nullptr, m, ct, factors ? VTw.data() : nullptr, n, ct, &dbytes,
                                                 &hbytes),
                    "cusolverDnXgesvdp_bufferSize");
     cupp::cuda::Memory dwork = workspace(dbytes, device);
