@@ -298,6 +298,53 @@ int dgemm_main() {
                std::to_string(splitk) + "_ws" + std::to_string(results[i].workspaceSize),
            ms);
   }
+  // Beyond the heuristic: every algorithm id with each tile and stages choice it reports (at most
+  // `budget` configurations, each checked by cublasLtMatmulAlgoCheck), timed on the same operands.
+  {
+    constexpr int max_ids = 64;
+    int ids[max_ids] = {}, nids = 0;
+    check(cublasLtMatmulAlgoGetIds(lt, CUBLAS_COMPUTE_64F, CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUDA_R_64F,
+                                   max_ids, ids, &nids),
+          "cublasLtMatmulAlgoGetIds");
+    int tried = 0, budget = 160;
+    double best = 1e30;
+    std::string best_name;
+    for (int a = 0; a < nids && tried < budget; ++a) {
+      cublasLtMatmulAlgo_t algo{};
+      if (cublasLtMatmulAlgoInit(lt, CUBLAS_COMPUTE_64F, CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUDA_R_64F, CUDA_R_64F,
+                                 ids[a], &algo) != CUBLAS_STATUS_SUCCESS)
+        continue;
+      const auto list = [&](cublasLtMatmulAlgoCapAttributes_t cap) {
+        std::size_t bytes = 0;
+        cublasLtMatmulAlgoCapGetAttribute(&algo, cap, nullptr, 0, &bytes);
+        std::vector<std::uint32_t> v(bytes / sizeof(std::uint32_t));
+        if (!v.empty()) cublasLtMatmulAlgoCapGetAttribute(&algo, cap, v.data(), bytes, &bytes);
+        if (v.empty()) v.push_back(0);
+        return v;
+      };
+      const std::vector<std::uint32_t> tiles = list(CUBLASLT_ALGO_CAP_TILE_IDS), stages = list(CUBLASLT_ALGO_CAP_STAGES_IDS);
+      for (std::uint32_t tile : tiles)
+        for (std::uint32_t stage : stages) {
+          if (tried >= budget) break;
+          cublasLtMatmulAlgo_t c = algo;
+          cublasLtMatmulAlgoConfigSetAttribute(&c, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof(tile));
+          cublasLtMatmulAlgoConfigSetAttribute(&c, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stage, sizeof(stage));
+          cublasLtMatmulHeuristicResult_t r{};
+          if (cublasLtMatmulAlgoCheck(lt, desc, l, l, l, l, &c, &r) != CUBLAS_STATUS_SUCCESS || r.workspaceSize > ws_bytes)
+            continue;
+          ++tried;
+          const double ms = device_ms([&] {
+            check(cublasLtMatmul(lt, desc, &one, py, l, px, l, &zero, pz, l, pz, l, &c, ws, ws_bytes, nullptr),
+                  "cublasLtMatmul");
+          }, 2);
+          const std::string name = "id" + std::to_string(ids[a]) + "_tile" + std::to_string(tile) + "_stages" +
+                                   std::to_string(stage);
+          if (ms < best) best = ms, best_name = name;
+          if (ms < 21.0) report("search_" + name, ms);
+        }
+    }
+    std::printf("device dgemm_8192_search tried=%d of %d ids best=%s %.4f ms\n", tried, nids, best_name.c_str(), best);
+  }
   report("cupp_matmul_again", device_ms([&] { cupp::matmul(x, y, {.out = z}); }, 10));
   check(cublasLtMatmulPreferenceDestroy(pref), "destroy");
   check(cublasLtMatrixLayoutDestroy(l), "destroy");
