@@ -50,6 +50,7 @@ using matrix = std::vector<std::vector<double>>;
 // (a counter it resets for the next launch). The first step of a cycle (coupled to every kept
 // vector) runs lz_dots and lz_sub twice (classical Gram-Schmidt twice) without the local terms.
 constexpr const char* lanczos_source = R"CUPP(
+#define LZ_H_ROWS 1024
 template <class R> struct cx { R re, im; };
 __device__ inline cx<double> operator+(cx<double> a, cx<double> b) { return {a.re + b.re, a.im + b.im}; }
 __device__ inline cx<double> operator-(cx<double> a, cx<double> b) { return {a.re - b.re, a.im - b.im}; }
@@ -196,8 +197,7 @@ __global__ void lz_sub(T* w, const T* V, long long n, int rows, const typename a
                        const typename acc_of<T>::type* alpha, int use_alpha, double* part, unsigned* counter,
                        double* ab) {
   typedef typename acc_of<T>::type A;
-  extern __shared__ __align__(16) unsigned char smem[];  // h, as A (double or complex double)
-  A* hs = (A*)smem;
+  __shared__ A hs[LZ_H_ROWS];  // h (rows <= LZ_H_ROWS: the host takes the array form past it)
   for (int i = threadIdx.x; i < rows; i += blockDim.x) hs[i] = h[i];
   if (blockIdx.x == 0)
     for (int i = threadIdx.x; i < rows; i += blockDim.x) htot[i] = accumulate ? htot[i] + h[i] : h[i];
@@ -234,6 +234,10 @@ __global__ void lz_scale(const T* w, T* v, long long n, const double* ab, long l
     v[e] = narrow<T>(widen(w[e]) / beta);
 }
 )CUPP";
+
+// lz_sub's static shared copy of h holds this many values (lanczos_source's LZ_H_ROWS: 8 KiB for
+// real types, 16 KiB for complex ones); a larger ncv takes the array form of the step.
+constexpr i64 lz_h_rows = 1024;
 
 const char* lanczos_type_name(const cupp::dtype& t) {
   if (t == float32) return "float";
@@ -303,21 +307,17 @@ struct lanczos_device {
     void* vnext = const_cast<char*>(base) + (j + 1) * row;
     const long long ln = n, lj = j, lncv = ncv, beta_at = ncv + j - 1;
     const int rows = static_cast<int>(j + 1);
-    // h's shared copy, with room for 4 more values: the unrolled loop over h in lz_sub reads
-    // ahead in 16-byte pairs (compute-sanitizer saw reads just past rows * acc_size; their values
-    // are never used)
-    const std::size_t shared = (rows + 4) * acc_size;
     if (!first) {
       lz_launch(k->alpha, blocks, 0, vj, w.data(), ln, part.data(), counter.data(), alpha.data());
       lz_launch(k->dots, blocks, 0, w.data(), V.data(), ln, rows, 1, ab.data(), beta_at, alpha.data(), part.data(),
                 counter.data(), h.data());
-      lz_launch(k->sub, blocks, shared, w.data(), V.data(), ln, rows, h.data(), htot.data(), 0, 1, lj, lncv,
+      lz_launch(k->sub, blocks, 0, w.data(), V.data(), ln, rows, h.data(), htot.data(), 0, 1, lj, lncv,
                 alpha.data(), 1, npart.data(), counter.data(), ab.data());
     } else {
       for (int pass = 0; pass < 2; ++pass) {
         lz_launch(k->dots, blocks, 0, w.data(), V.data(), ln, rows, 0, ab.data(), beta_at, alpha.data(),
                   part.data(), counter.data(), h.data());
-        lz_launch(k->sub, blocks, shared, w.data(), V.data(), ln, rows, h.data(), htot.data(), pass, pass, lj,
+        lz_launch(k->sub, blocks, 0, w.data(), V.data(), ln, rows, h.data(), htot.data(), pass, pass, lj,
                   lncv, alpha.data(), 0, npart.data(), counter.data(), ab.data());
       }
     }
@@ -561,8 +561,8 @@ lanczos_result lanczos(const LinearOperator& A, const eigsh_options& o, const ch
   std::vector<double> locked;
   const ndarray ab = cupp::zeros({2 * ncv}, float64);  // the cycle's alpha_j (at j) and beta_j (at ncv + j)
   // the fused step kernels (lanczos_device) unless CUPP_SPARSE_EIGSH=generic or a basis too large
-  // for lz_sub's shared copy of h
-  const bool fused = fused_steps() && ncv < 3000;
+  // for lz_sub's shared copy of h (LZ_H_ROWS in lanczos_source)
+  const bool fused = fused_steps() && ncv <= lz_h_rows;
   std::optional<lanczos_device> dev;
   if (fused) dev.emplace(type, n, ncv);
   i64 steps = 0, cycles = 0;
