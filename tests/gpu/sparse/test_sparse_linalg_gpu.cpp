@@ -647,13 +647,34 @@ TEST(SparseLinalgRefGpu, SolversMatchSciPy) {
     else if (solver == "lgmres") r = sla::lgmres(c.a, b, {.rtol = rtol, .maxiter = mi.value_or(1000), .M = M});
     else if (solver == "gcrotmk") r = sla::gcrotmk(c.a, b, {.rtol = rtol, .maxiter = mi.value_or(1000), .M = M});
     else r = sla::minres(c.a, b, {.rtol = rtol, .maxiter = mi, .M = M});
-    EXPECT_EQ(r.info, info) << name;
     const bool single = r.x.dtype() == float32 || r.x.dtype() == complex64;
     const double bn = nrm(b);
-    if (info == 0 && bn > 0) {
+    // a full run at the edge of maxiter (make_sparse_linalg_ref.py's info_spread): SciPy's own
+    // reruns with A's products perturbed at eps gave these infos too, so any of them is SciPy's
+    // answer (gmres_indef_float32_noM_full gains ~0.3% a restart and crosses rtol near restart
+    // 1200: SciPy 1.18's code on the CPU machine stops at 1.35e-4, its perturbed reruns at 1.4e-4
+    // .. 2.5e-4, the H200's SciPy converged; bicg_ill_float64_noM_full converges at 655 of 800
+    // iterations, its reruns stop at 1.4e-5 and 8.1e-5). A stopped run then has a residual within
+    // 10 times SciPy's worst (its two reruns differ by 5.7 times there)
+    const bool edge = c.f.count("info_alt") > 0;
+    if (edge) {
+      const std::vector<std::int64_t> alt = cupp::astype(c.f.at("info_alt"), int64).to_vector<std::int64_t>();
+      const std::vector<double> res_alt = cupp::astype(c.f.at("res_alt"), float64).to_vector<double>();
+      const bool seen = r.info == info || std::find(alt.begin(), alt.end(), r.info) != alt.end();
+      EXPECT_TRUE(seen) << name << ": info " << r.info << ", SciPy " << info << " (perturbed reruns "
+                        << testing::PrintToString(alt) << ")";
+      if (seen && r.info > 0 && bn > 0) {
+        double worst = nrm(b - c.a.dot(xs)) / bn;
+        for (double v : res_alt) worst = std::max(worst, v);
+        EXPECT_LE(nrm(b - c.a.dot(r.x)) / bn, 10 * worst) << name;
+      }
+    } else {
+      EXPECT_EQ(r.info, info) << name;
+    }
+    if (r.info == 0 && (info == 0 || edge) && bn > 0) {
       const double res = nrm(b - c.a.dot(r.x)) / bn, res_s = nrm(b - c.a.dot(xs)) / bn;
       // the same tolerance as SciPy's (minres tests ||r|| / (||A|| ||x||): compared with SciPy's own)
-      EXPECT_LE(res, std::max(rtol * (single ? 4 : 1.01), 4 * res_s)) << name;
+      EXPECT_LE(res, info == 0 ? std::max(rtol * (single ? 4 : 1.01), 4 * res_s) : rtol * (single ? 4 : 1.01)) << name;
     } else if (maxiter >= 0 && info > 0) {
       // a few iterations: the same iterate as SciPy's, to rounding. How far rounding can move it is
       // the set's x_spread (SciPy's own iterate with A's products perturbed at eps, three runs): on
