@@ -102,7 +102,8 @@ double device_ms(const std::function<void()>& call, int reps) {
 // bracket the whole call). Sections: chol, solve, lu, svd (default: all). Prints
 //   device <routine>_<shape>_<path>_ms <median> [check ...]
 // where the check is a residual (solve, inv, cholesky) or the largest singular-value difference
-// from Xgesvd's (svd).
+// from the first path's (svd); each path is named by the CUPP_LINALG_* values that select it
+// (linalg/README.md); a path that throws prints "device <label> failed: <what>".
 double median_ms(const std::function<void()>& call, int reps, int warmup = 1) {
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "event");
@@ -135,6 +136,30 @@ cupp::ndarray fill(std::initializer_list<std::int64_t> shape, double phase) {
 
 double max_abs(const cupp::ndarray& x) { return cupp::max(cupp::absolute(x)).item<double>(); }
 
+// Runs one timed candidate; a candidate that throws (a path a cuSOLVER refuses, say) prints
+// "device <label> failed: <what>" and the section goes on.
+void attempt(const std::string& label, const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    std::printf("device %s failed: %s\n", label.c_str(), e.what());
+  }
+}
+
+// Sets linalg path variables for a scope (set_path_override), back to auto after.
+struct paths_scope {
+  std::vector<std::string> names;
+  paths_scope(std::initializer_list<std::pair<const char*, const char*>> vs) {
+    for (const auto& [k, v] : vs) {
+      cupp::linalg::detail::set_path_override(k, v);
+      names.emplace_back(k);
+    }
+  }
+  ~paths_scope() {
+    for (const std::string& k : names) cupp::linalg::detail::set_path_override(k.c_str(), "auto");
+  }
+};
+
 int solvers_main(int argc, char** argv) {
   namespace la = cupp::linalg;
   namespace ld = cupp::linalg::detail;
@@ -143,96 +168,195 @@ int solvers_main(int argc, char** argv) {
     return sections.empty() || std::find(sections.begin(), sections.end(), s) != sections.end();
   };
   const int reps = std::getenv("LINALG_PATH_REPS") ? std::atoi(std::getenv("LINALG_PATH_REPS")) : 5;
+  using kv = std::pair<const char*, const char*>;
   if (want("chol")) {
     const std::int64_t n = 4096;
     const cupp::ndarray x = fill({n, n}, 0.1);
     const cupp::ndarray spd = cupp::matmul(x, x.T()) + cupp::eye(n, std::nullopt, 0, cupp::float64) * double(n);
-    const double ms = median_ms([&] { const cupp::ndarray r = la::cholesky(spd); }, reps);
-    const cupp::ndarray L = la::cholesky(spd);
-    const double res = max_abs(cupp::matmul(L, L.T()) - spd) / max_abs(spd);
-    std::printf("device cholesky_4096_ms %.3f (residual %.2e)\n", ms, res);
-    std::printf("device cholesky_4096_upper_ms %.3f\n",
-                median_ms([&] { const cupp::ndarray r = la::cholesky(spd, {.upper = true}); }, reps));
-    ld::set_path_override("CUPP_LINALG_CHOLESKY", "upper-fill");
-    const double mu = median_ms([&] { const cupp::ndarray r = la::cholesky(spd); }, reps);
-    const cupp::ndarray Lu = la::cholesky(spd);
-    std::printf("device cholesky_4096_upper-fill_ms %.3f (residual %.2e)\n", mu,
-                max_abs(cupp::matmul(Lu, Lu.T()) - spd) / max_abs(spd));
-    ld::set_path_override("CUPP_LINALG_CHOLESKY", "auto");
-    // The pieces: the plain copy cupp makes now, the transposed one it made before, and Xpotrf alone.
+    // cholesky's candidates: the default (lower mode on the column-major copy, one tiled transpose
+    // kernel, the factor cut out in place), the same with cupp's assign and triu (CUPP_LINALG_COPY=
+    // assign, the form before), CuPy's upper mode on the C-ordered copy, and upper=True.
+    struct cand {
+      const char* name;
+      std::vector<kv> env;
+    };
+    for (const cand& c : {cand{"auto", {}}, cand{"assign", {kv{"CUPP_LINALG_COPY", "assign"}}},
+                          cand{"upper-fill", {kv{"CUPP_LINALG_CHOLESKY", "upper-fill"}}}}) {
+      attempt(std::string("cholesky_4096_") + c.name, [&] {
+        for (const auto& [k, v] : c.env) ld::set_path_override(k, v);
+        const double ms = median_ms([&] { const cupp::ndarray r = la::cholesky(spd); }, reps);
+        const cupp::ndarray L = la::cholesky(spd);
+        const double res = max_abs(cupp::matmul(L, cupp::swapaxes(L, 0, 1)) - spd) / max_abs(spd);
+        const double up = max_abs(cupp::triu(L, 1));
+        for (const auto& [k, v] : c.env) ld::set_path_override(k, "auto");
+        std::printf("device cholesky_4096_%s_ms %.3f (residual %.2e, max |above the diagonal| %.1e)\n", c.name, ms, res, up);
+      });
+    }
+    attempt("cholesky_4096_upper", [&] {
+      const double ms = median_ms([&] { const cupp::ndarray r = la::cholesky(spd, {.upper = true}); }, reps);
+      const cupp::ndarray U = la::cholesky(spd, {.upper = true});
+      std::printf("device cholesky_4096_upper_ms %.3f (residual %.2e)\n", ms,
+                  max_abs(cupp::matmul(cupp::swapaxes(U, 0, 1), U) - spd) / max_abs(spd));
+    });
+    // The pieces: the plain copy, the transposed one through assign and through colmajor_copy's
+    // kernel, and Xpotrf alone in each fill mode (each mode's own workspace sizes).
     cupp::ndarray w = cupp::empty({n, n}, cupp::float64);
     std::printf("device copy_4096_ms %.3f\n", median_ms([&] { w.assign(spd); }, reps));
-    std::printf("device transposed_copy_4096_ms %.3f\n", median_ms([&] { w.swapaxes(0, 1).assign(spd); }, reps));
+    std::printf("device transposed_copy_4096_assign_ms %.3f\n", median_ms([&] { w.swapaxes(0, 1).assign(spd); }, reps));
+    std::printf("device transposed_copy_4096_kernel_ms %.3f\n",
+                median_ms([&] { const cupp::ndarray c = ld::colmajor_copy(spd, cupp::float64); }, reps));
+    const cupp::ndarray tc = ld::colmajor_copy(spd, cupp::float64);
+    std::printf("device transposed_copy_4096_kernel_check %.1e (max |colmajor_copy - a^T| read C-ordered)\n",
+                max_abs(tc - cupp::swapaxes(spd, 0, 1)));
     const ld::solver_binding& sb = ld::solver_on_current_stream(0);
-    std::size_t db = 0, hb = 0;
-    check(cusolverDnXpotrf_bufferSize(sb.handle, sb.params, CUBLAS_FILL_MODE_UPPER, n, CUDA_R_64F, w.data(), n,
-                                      CUDA_R_64F, &db, &hb),
-          "Xpotrf_bufferSize");
-    cupp::cuda::Memory dw = ld::workspace(db, 0);
-    std::vector<char> hw(hb + 1);
     const cupp::ndarray info = cupp::zeros({1}, cupp::int32);
-    // cupp's fill mode (upper, on the C-ordered copy) and the lower one (PyTorch's and CuPy's, on
-    // a column-major copy), each with a plain copy and the info read.
-    for (cublasFillMode_t fill : {CUBLAS_FILL_MODE_UPPER, CUBLAS_FILL_MODE_LOWER}) {
-      std::printf("device raw_Xpotrf_%s_4096_ms %.3f (with a copy and the info read)\n",
-                  fill == CUBLAS_FILL_MODE_UPPER ? "upper" : "lower", median_ms([&] {
-                    w.assign(spd);
-                    check(cusolverDnXpotrf(sb.handle, sb.params, fill, n, CUDA_R_64F, w.data(), n, CUDA_R_64F,
-                                           dw.ptr(), db, hw.data(), hb, static_cast<int*>(info.data())),
-                          "Xpotrf");
-                    static_cast<void>(info.to_vector<int>());
-                  }, reps));
+    for (cublasFillMode_t mode : {CUBLAS_FILL_MODE_UPPER, CUBLAS_FILL_MODE_LOWER}) {
+      const char* name = mode == CUBLAS_FILL_MODE_UPPER ? "upper" : "lower";
+      attempt(std::string("raw_Xpotrf_") + name, [&] {
+        std::size_t db = 0, hb = 0;
+        ld::check_cusolver(cusolverDnXpotrf_bufferSize(sb.handle, sb.params, mode, n, CUDA_R_64F, w.data(), n,
+                                                       CUDA_R_64F, &db, &hb),
+                           "cusolverDnXpotrf_bufferSize");
+        cupp::cuda::Memory dw = ld::workspace(std::max<std::size_t>(db, 1), 0);
+        std::vector<char> hw(std::max<std::size_t>(hb, 1));
+        const double ms = median_ms([&] {
+          w.assign(spd);
+          ld::check_cusolver(cusolverDnXpotrf(sb.handle, sb.params, mode, n, CUDA_R_64F, w.data(), n, CUDA_R_64F,
+                                              dw.ptr(), db, hb ? hw.data() : nullptr, hb, static_cast<int*>(info.data())),
+                             "cusolverDnXpotrf");
+          static_cast<void>(info.to_vector<int>());
+        }, reps);
+        std::printf("device raw_Xpotrf_%s_4096_ms %.3f (with a plain copy and the info read; info %d; workspace %zu B)\n",
+                    name, ms, info.to_vector<int>()[0], db);
+      });
     }
   }
   if (want("solve")) {
     const std::int64_t n = 4096;
     const cupp::ndarray a = fill({n, n}, 0.2) + cupp::eye(n, std::nullopt, 0, cupp::float64) * 8.0;
     const cupp::ndarray b = fill({n, 1}, 0.3);
-    const double ms = median_ms([&] { const cupp::ndarray x = la::solve(a, b); }, reps);
-    const double res = max_abs(cupp::matmul(a, la::solve(a, b)) - b);
-    std::printf("device solve_4096_ms %.3f (residual %.2e)\n", ms, res);
+    // solve's candidates: the default (the C-ordered copy scanned for NaN in the same pass, Xgetrf,
+    // Xgetrs with the transpose flag), PyTorch's form (a column-major copy, Xgetrs without it),
+    // cuSOLVER's other Xgetrf algorithm, and the copy and NaN scan as two passes (the form before).
+    struct cand {
+      const char* name;
+      std::vector<kv> env;
+    };
+    for (const cand& c : {cand{"auto", {}}, cand{"colmajor", {kv{"CUPP_LINALG_SOLVE", "colmajor"}}},
+                          cand{"alg1", {kv{"CUPP_LINALG_GETRF_ALG", "1"}}},
+                          cand{"colmajor_alg1", {kv{"CUPP_LINALG_SOLVE", "colmajor"}, kv{"CUPP_LINALG_GETRF_ALG", "1"}}},
+                          cand{"assign", {kv{"CUPP_LINALG_COPY", "assign"}}}}) {
+      attempt(std::string("solve_4096_") + c.name, [&] {
+        for (const auto& [k, v] : c.env) ld::set_path_override(k, v);
+        const double ms = median_ms([&] { const cupp::ndarray x = la::solve(a, b); }, reps);
+        const double res = max_abs(cupp::matmul(a, la::solve(a, b)) - b);
+        for (const auto& [k, v] : c.env) ld::set_path_override(k, "auto");
+        std::printf("device solve_4096_%s_ms %.3f (residual %.2e)\n", c.name, ms, res);
+      });
+    }
+    // Raw Xgetrf + Xgetrs (nrhs 1) + the info read on each layout, no NaN scan: C-ordered copy
+    // with the transpose flag, column-major copy without it.
+    const ld::solver_binding& sb = ld::solver_on_current_stream(0);
+    cupp::ndarray w = cupp::empty({n, n}, cupp::float64), piv = cupp::empty({n}, cupp::int64);
+    cupp::ndarray info = cupp::zeros({1}, cupp::int32), x = cupp::empty({n}, cupp::float64);
+    for (bool col : {false, true}) {
+      attempt(col ? "raw_getrf_getrs_colmajor" : "raw_getrf_getrs_rowmajor", [&] {
+        std::size_t db = 0, hb = 0;
+        ld::check_cusolver(cusolverDnXgetrf_bufferSize(sb.handle, sb.params, n, n, CUDA_R_64F, w.data(), n, CUDA_R_64F,
+                                                       &db, &hb),
+                           "cusolverDnXgetrf_bufferSize");
+        cupp::cuda::Memory dw = ld::workspace(std::max<std::size_t>(db, 1), 0);
+        std::vector<char> hw(std::max<std::size_t>(hb, 1));
+        const double ms = median_ms([&] {
+          if (col)
+            w.swapaxes(0, 1).assign(a);
+          else
+            w.assign(a);
+          x.assign(b.reshape({n}));
+          ld::check_cusolver(cusolverDnXgetrf(sb.handle, sb.params, n, n, CUDA_R_64F, w.data(), n,
+                                              static_cast<std::int64_t*>(piv.data()), CUDA_R_64F, dw.ptr(), db,
+                                              hb ? hw.data() : nullptr, hb, static_cast<int*>(info.data())),
+                             "cusolverDnXgetrf");
+          ld::check_cusolver(cusolverDnXgetrs(sb.handle, sb.params, col ? CUBLAS_OP_N : CUBLAS_OP_T, n, 1, CUDA_R_64F,
+                                              w.data(), n, static_cast<const std::int64_t*>(piv.data()), CUDA_R_64F,
+                                              x.data(), n, static_cast<int*>(info.data())),
+                             "cusolverDnXgetrs");
+          static_cast<void>(info.to_vector<int>());
+        }, reps);
+        const double res = max_abs(cupp::matmul(a, x) - b.reshape({n}));
+        std::printf("device raw_getrf_getrs_%s_4096_ms %.3f (residual %.2e; the copy with cupp's assign)\n",
+                    col ? "colmajor" : "rowmajor", ms, res);
+      });
+    }
   }
   if (want("lu")) {
     struct stack {
       std::int64_t count, n;
     };
+    // Each LU path with solve and inv; for cuBLAS's batched LU, inv by getriBatched and by
+    // getrsBatched against the identity; Xgetrf's ALG_1 on the side streams; the copy and NaN
+    // scan as two passes (CUPP_LINALG_COPY=assign) on the default path.
+    struct cand {
+      std::string name;
+      std::vector<kv> env;
+    };
+    const std::vector<cand> cands = {
+        {"auto", {}},
+        {"batched", {kv{"CUPP_LINALG_LU", "batched"}}},
+        {"batched_getri", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "getri"}}},
+        {"batched_getrs", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "getrs"}}},
+        {"loop", {kv{"CUPP_LINALG_LU", "loop"}}},
+        {"streams", {kv{"CUPP_LINALG_LU", "streams"}}},
+        {"streams_alg1", {kv{"CUPP_LINALG_LU", "streams"}, kv{"CUPP_LINALG_GETRF_ALG", "1"}}},
+        {"auto_assign", {kv{"CUPP_LINALG_COPY", "assign"}}},
+    };
     for (const stack& st : {stack{1000, 64}, stack{100, 256}, stack{20, 512}}) {
       const cupp::ndarray a = fill({st.count, st.n, st.n}, 0.4) +
                               cupp::eye(st.n, std::nullopt, 0, cupp::float64) * std::sqrt(double(st.n));
       const cupp::ndarray b = fill({st.count, st.n, 1}, 0.5);
-      for (const char* path : {"auto", "batched", "loop", "streams"}) {
-        ld::set_path_override("CUPP_LINALG_LU", path);
-        const double ts = median_ms([&] { const cupp::ndarray x = la::solve(a, b); }, reps);
-        const double ti = median_ms([&] { const cupp::ndarray x = la::inv(a); }, reps);
-        const double rs = max_abs(cupp::matmul(a, la::solve(a, b)) - b);
-        const double ri = max_abs(cupp::matmul(a, la::inv(a)) - cupp::eye(st.n, std::nullopt, 0, cupp::float64));
-        std::printf("device solve_%lldx%lld_%s_ms %.3f (residual %.2e)\n", static_cast<long long>(st.count),
-                    static_cast<long long>(st.n), path, ts, rs);
-        std::printf("device inv_%lldx%lld_%s_ms %.3f (residual %.2e)\n", static_cast<long long>(st.count),
-                    static_cast<long long>(st.n), path, ti, ri);
+      const std::string shape = std::to_string(st.count) + "x" + std::to_string(st.n);
+      for (const cand& c : cands) {
+        if (st.n > 512 && c.name.rfind("batched", 0) == 0) continue;
+        attempt("lu_" + shape + "_" + c.name, [&] {
+          for (const auto& [k, v] : c.env) ld::set_path_override(k, v);
+          const double ts = median_ms([&] { const cupp::ndarray x = la::solve(a, b); }, reps);
+          const double ti = median_ms([&] { const cupp::ndarray x = la::inv(a); }, reps);
+          const double rs = max_abs(cupp::matmul(a, la::solve(a, b)) - b);
+          const double ri = max_abs(cupp::matmul(a, la::inv(a)) - cupp::eye(st.n, std::nullopt, 0, cupp::float64));
+          for (const auto& [k, v] : c.env) ld::set_path_override(k, "auto");
+          std::printf("device solve_%s_%s_ms %.3f (residual %.2e)\n", shape.c_str(), c.name.c_str(), ts, rs);
+          std::printf("device inv_%s_%s_ms %.3f (residual %.2e)\n", shape.c_str(), c.name.c_str(), ti, ri);
+        });
       }
-      ld::set_path_override("CUPP_LINALG_LU", "auto");
     }
   }
   if (want("svd")) {
-    const cupp::ndarray a = fill({20, 512, 512}, 0.6);
-    cupp::ndarray ref;
-    for (const char* path : {"gesvd", "auto", "gesvdp", "jacobi"}) {  // gesvdj: turned off (svd.cpp)
-      ld::set_path_override("CUPP_LINALG_SVD", path);
-      ld::gesvdp_redone() = 0;
-      ld::gesvdj_fallbacks() = 0;
-      const double ms = median_ms([&] { const auto r = la::svd(a); }, std::min(reps, 2));
-      const long long redone = static_cast<long long>(ld::gesvdp_redone());
-      const long long fallbacks = static_cast<long long>(ld::gesvdj_fallbacks());
-      const auto r = la::svd(a);
-      if (ref.is_null()) ref = r.S;
-      const double ds = max_abs(r.S - ref) / max_abs(ref);
-      const double rec = max_abs(cupp::matmul(r.U * r.S.expand_dims(-2), r.Vh) - a) / max_abs(a);
-      std::printf("device svd_20x512_%s_ms %.1f (S vs gesvd %.2e, reconstruction %.2e, Xgesvdp matrices redone by Xgesvd %lld, "
-                  "gesvdj calls that fell back to Xgesvd %lld)\n",
-                  path, ms, ds, rec, redone, fallbacks);
-    }
-    ld::set_path_override("CUPP_LINALG_SVD", "auto");
+    const auto svd_paths = [&](const cupp::ndarray& a, const std::string& shape, std::initializer_list<const char*> paths,
+                               int nreps) {
+      cupp::ndarray ref;
+      for (const char* path : paths) {
+        attempt("svd_" + shape + "_" + path, [&] {
+          ld::set_path_override("CUPP_LINALG_SVD", path);
+          ld::gesvdp_redone() = 0;
+          ld::gesvdj_fallbacks() = 0;
+          const double ms = median_ms([&] { const auto r = la::svd(a); }, nreps);
+          const long long redone = static_cast<long long>(ld::gesvdp_redone());
+          const long long fallbacks = static_cast<long long>(ld::gesvdj_fallbacks());
+          const auto r = la::svd(a);
+          ld::set_path_override("CUPP_LINALG_SVD", "auto");
+          if (ref.is_null()) ref = r.S;
+          const double ds = max_abs(r.S - ref) / max_abs(ref);
+          const double rec = max_abs(cupp::matmul(r.U * r.S.expand_dims(-2), r.Vh) - a) / max_abs(a);
+          std::printf("device svd_%s_%s_ms %.1f (S vs the first path's %.2e, reconstruction %.2e, Xgesvdp matrices "
+                      "redone by Xgesvd %lld, gesvdj calls that fell back to Xgesvd %lld)\n",
+                      shape.c_str(), path, ms, ds, rec, redone, fallbacks);
+        });
+        ld::set_path_override("CUPP_LINALG_SVD", "auto");
+      }
+    };
+    svd_paths(fill({20, 512, 512}, 0.6), "20x512", {"gesvd", "auto", "gesvdp", "jacobi"}, std::min(reps, 2));  // gesvdj: turned off (svd.cpp)
+    // One 4096^2 (the bench's single-matrix case): Xgesvd (CuPy's path), Xgesvdp (auto now).
+    svd_paths(fill({4096, 4096}, 0.7), "4096", {"gesvd", "gesvdp", "auto"}, 1);
   }
   return 0;
 }

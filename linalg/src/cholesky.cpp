@@ -2,7 +2,8 @@
 // runs in cuSOLVER's lower mode on a column-major copy of a (the lower factor) or on a C-ordered
 // one (column-major a^T, for upper=True), so each reads exactly the triangle NumPy reads
 // (plan_for; CUPP_LINALG_CHOLESKY=upper-fill takes CuPy's upper mode on a C-ordered copy for the
-// lower factor), and the factor is cut out of the work copy by one coalesced triu/tril.
+// lower factor; the column-major copy is one tiled transpose kernel), and the factor is cut out of
+// the work copy in place (the other triangle zeroed by one kernel).
 // Stacks of small matrices go to potrfBatched (one launch), others to the 64-bit Xpotrf per
 // matrix (stacks on side streams); cholesky reads info once (a one-launch flag for a stack). Only
 // when that read flags a matrix do the exact rules run: "Matrix is not positive definite", except
@@ -150,10 +151,17 @@ ndarray cholesky(const ndarray& a, const cholesky_options& options) {
   ndarray w = plan.rowmajor ? detail::rowmajor_copy(a, t) : detail::colmajor_copy(a, t);
   if (w.size() == 0) return plan.rowmajor ? w : detail::colmajor_view(w);
   const ndarray info = detail::potrf(w, n, plan.fill);
-  // The factor, by one coalesced pass over w's memory: U = triu(w) (upper=True), L = tril(w)
+  // The factor cut out of w's memory in place (one kernel writing the other triangle's zeros; with
+  // CUPP_LINALG_COPY=assign, a coalesced triu / tril copy): U = triu(w) (upper=True), L = tril(w)
   // (upper mode), or, for the column-major w, L^T = triu(w) read transposed (an F-ordered result,
   // as PyTorch's).
-  const ndarray r = options.upper ? cupp::triu(w) : plan.rowmajor ? cupp::tril(w) : cupp::triu(w).swapaxes(-1, -2);
+  ndarray r;
+  if (detail::kernel_copies()) {
+    detail::zero_triangle(w, n, /*lower=*/options.upper || !plan.rowmajor);
+    r = plan.rowmajor ? w : detail::colmajor_view(w);
+  } else {
+    r = options.upper ? cupp::triu(w) : plan.rowmajor ? cupp::tril(w) : cupp::triu(w).swapaxes(-1, -2);
+  }
   // One read: a flag over info and the factors' diagonals (a NaN in the triangle read reaches its
   // row's pivot; a zero or non-finite pivot is flagged even where cuSOLVER's info would not be).
   const bool flagged = detail::read_first_info(detail::lu_suspect_flag(w, info, n)) != 0;

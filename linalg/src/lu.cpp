@@ -47,6 +47,23 @@ ndarray rowmajor_copy(const ndarray& a, cupp::dtype t) {
   return w;
 }
 
+bool inv_uses_getrs(i64 n) {
+  const std::string& p = path_choice("CUPP_LINALG_INV");
+  if (p == "getri") return false;
+  if (p == "getrs") return true;
+  return n >= inv_getrs_min_n;
+}
+
+bool solve_colmajor() { return path_choice("CUPP_LINALG_SOLVE") == "colmajor"; }
+
+// cuSOLVER's Xgetrf algorithm on `params` (CUPP_LINALG_GETRF_ALG=1: CUSOLVER_ALG_1, else the
+// default ALG_0), set before every call so that the bench can switch it.
+static void set_getrf_alg(cusolverDnParams_t params) {
+  const bool alg1 = path_choice("CUPP_LINALG_GETRF_ALG") == "1";
+  check_cusolver(cusolverDnSetAdvOptions(params, CUSOLVERDN_GETRF, alg1 ? CUSOLVER_ALG_1 : CUSOLVER_ALG_0),
+                 "cusolverDnSetAdvOptions(GETRF)");
+}
+
 lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   lu_factors f;
   f.w = w;
@@ -69,7 +86,8 @@ lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   const i64 isz = static_cast<i64>(t.itemsize());
   if (f.blas) {
     const blas_binding& blas = blas_on_current_stream(device);
-    const ndarray p = pointer_array(w.data(), m * n * isz, batch);
+    f.ptrs = pointer_array(w.data(), m * n * isz, batch);
+    const ndarray& p = f.ptrs;
     with_type(t, [&](auto z) {
       check_cublas(getrf_batched<decltype(z)>(blas.cublas, as_int(n, "n"), p.data(), as_int(n, "n"),
                                               static_cast<int*>(f.piv.data()), static_cast<int*>(f.info.data()),
@@ -81,6 +99,7 @@ lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   }
   const solver_binding& s = solver_on_current_stream(device);
   const cudaDataType ct = cuda_type(t);
+  set_getrf_alg(s.params);
   std::size_t dbytes = 0, hbytes = 0;
   check_cusolver(cusolverDnXgetrf_bufferSize(s.handle, s.params, m, n, ct, w.data(), std::max<i64>(m, 1), ct, &dbytes,
                                              &hbytes),
@@ -96,6 +115,7 @@ lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   for (i64 i = 0; i < batch; ++i) {
     const solver_binding& l = side.lane(i);
     const std::size_t j = static_cast<std::size_t>(i % side.size());
+    if (i < side.size() && l.params != s.params) set_getrf_alg(l.params);
     check_cusolver(cusolverDnXgetrf(l.handle, l.params, m, n, ct, a + i * m * n * isz, std::max<i64>(m, 1), piv + i * k,
                                     ct, static_cast<char*>(dwork.ptr()) + j * dstep, dbytes,
                                     hwork.data() + j * std::max<std::size_t>(hbytes, 1), hbytes, info + i),
@@ -113,7 +133,7 @@ void getrs(const lu_factors& f, const ndarray& bw, i64 nrhs, cublasOperation_t o
   const i64 isz = static_cast<i64>(t.itemsize());
   if (f.blas) {
     const blas_binding& blas = blas_on_current_stream(device);
-    const ndarray pa = pointer_array(f.w.data(), n * n * isz, batch);
+    const ndarray pa = f.ptrs.is_null() ? pointer_array(f.w.data(), n * n * isz, batch) : f.ptrs;
     const ndarray pb = pointer_array(bw.data(), n * nrhs * isz, batch);
     int host_info = 0;
     with_type(t, [&](auto z) {
@@ -152,7 +172,7 @@ static ndarray singular_without_nan(const lu_factors& f, const ndarray& nan) {
 }
 
 // After the solve, NumPy's rules with one read in the common case: `suspect` is read first. It
-// is set when the input held a NaN (input_flag on the work copy before the factorisation, which
+// is set when the input held a NaN (found while copying it to the work array, which
 // also sets those NaNs to 0: no library's NaN handling is relied on; cuBLAS's and cuSOLVER's LUs
 // treat a NaN pivot differently, and may stop at it, leaving part of x finite) or some pivot is
 // zero or not finite or some info
@@ -171,15 +191,11 @@ static ndarray finish_solve(const ndarray& x, const lu_factors& f, const ndarray
   return cupp::where(m, std::numeric_limits<double>::quiet_NaN(), x);
 }
 
-// The flag solve and inv read: zeroed, then set by a NaN in the work copy w (C-contiguous, before
-// getrf overwrites it), whose NaNs become 0: the LUs never see a NaN (cuBLAS's and cuSOLVER's
-// pivot search and info on a NaN column are theirs, not LAPACK's; a scrubbed matrix's result is
-// all NaN after finish_solve anyway, and its zero pivots do not raise: singular_without_nan).
-static ndarray input_flag(const ndarray& w) {
-  ndarray flag = new_flag(w.device());
-  scrub_nan(w, flag);
-  return flag;
-}
+// The flag solve and inv read (new_flag) is zeroed, then set by a NaN in the input while it is
+// copied to the work array (rowmajor_copy_scrub / colmajor_copy_scrub: one pass), whose NaNs
+// become 0: the LUs never see a NaN (cuBLAS's and cuSOLVER's pivot search and info on a NaN
+// column are theirs, not LAPACK's; a scrubbed matrix's result is all NaN after finish_solve
+// anyway, and its zero pivots do not raise: singular_without_nan).
 
 std::vector<i64> broadcast_batch(const ndarray& a, const ndarray& b, int b_core) {
   const shape_t sa(a.shape().begin(), a.shape().end() - 2);
@@ -216,12 +232,18 @@ ndarray solve_impl(const ndarray& a, const ndarray& b, bool raise_singular, cons
   }
   if (bw.size() == 0) return x;
   // w: C-ordered a, i.e. column-major a^T; its LU solves a x = b as (a^T)^T x = b.
+  // (CUPP_LINALG_SOLVE=colmajor: a column-major copy of a, solved without the transpose flag.)
   const ndarray ab = cupp::broadcast_to(a, ashape);
-  const ndarray w = rowmajor_copy(ab, t);
-  const ndarray suspect = raise_singular ? input_flag(w) : ndarray{};
+  const bool colmajor = solve_colmajor();
+  const ndarray suspect = raise_singular ? new_flag(a.device()) : ndarray{};
+  ndarray w;
+  if (colmajor)
+    w = raise_singular ? colmajor_copy_scrub(ab, t, suspect) : colmajor_copy(ab, t);
+  else
+    w = raise_singular ? rowmajor_copy_scrub(ab, t, suspect) : rowmajor_copy(ab, t);
   const lu_factors f = getrf(w, n, n);
   if (raise_singular) lu_suspect_into(f.w, f.info, n, suspect);
-  getrs(f, bw, k, CUBLAS_OP_T);  // (a NaN in b alone gives NaN in x as LAPACK's getrs does: no rule)
+  getrs(f, bw, k, colmajor ? CUBLAS_OP_N : CUBLAS_OP_T);  // (a NaN in b alone gives NaN in x as LAPACK's getrs does: no rule)
   if (raise_singular) return finish_solve(x, f, suspect, ab, t, vector ? 1 : 2);
   return x;
 }
@@ -236,16 +258,16 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
   // read C-ordered: bw holds the result in C order.
   ndarray bw = cupp::empty(shape, t);
   if (bw.size() == 0) return bw;
-  const ndarray w = rowmajor_copy(a, t);
-  const ndarray suspect = raise_singular ? input_flag(w) : ndarray{};
+  const ndarray suspect = raise_singular ? new_flag(a.device()) : ndarray{};
+  const ndarray w = raise_singular ? rowmajor_copy_scrub(a, t, suspect) : rowmajor_copy(a, t);
   const lu_factors f = getrf(w, n, n);
   if (raise_singular) lu_suspect_into(f.w, f.info, n, suspect);
-  if (f.blas) {
+  if (f.blas && !inv_uses_getrs(n)) {
     // a stack on cuBLAS's batched LU: getriBatched writes each inverse out of place (column-major)
     const int device = w.device();
     const blas_binding& blas = blas_on_current_stream(device);
     const i64 count = batch_count(w), isz = static_cast<i64>(t.itemsize());
-    const ndarray pa = pointer_array(f.w.data(), n * n * isz, count);
+    const ndarray& pa = f.ptrs;
     const ndarray pc = pointer_array(bw.data(), n * n * isz, count);
     const ndarray info = cupp::empty({count}, cupp::int32);
     with_type(t, [&](auto z) {
@@ -256,7 +278,8 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
       return 0;
     });
   } else {
-    bw.assign(cupp::broadcast_to(cupp::eye(n, std::nullopt, 0, t), shape));  // the identity is its own transpose
+    // getrs against the identity (its own transpose): Xgetrs per matrix, or getrsBatched
+    bw.assign(cupp::broadcast_to(cupp::eye(n, std::nullopt, 0, t), shape));
     getrs(f, bw, n, CUBLAS_OP_N);
   }
   if (raise_singular) return finish_solve(bw, f, suspect, a, t, 2);

@@ -31,7 +31,13 @@ struct lu_factors {
   i64 m = 0, n = 0;
   bool blas = false;
   bool lanes = false;  // Xgetrf per matrix on side streams (getrs follows)
+  ndarray ptrs;        // blas: the device pointers to each matrix of w (getrfBatched's, reused by getrs)
 };
+
+// inv of a stack on cuBLAS's batched LU: getriBatched, or getrsBatched against the identity
+// (PyTorch's form); CUPP_LINALG_INV=getri|getrs overrides the choice by size.
+inline constexpr i64 inv_getrs_min_n = 128;
+bool inv_uses_getrs(i64 n);
 
 bool lu_uses_batched(i64 batch, i64 m, i64 n);
 lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver = false);
@@ -41,6 +47,9 @@ std::vector<i64> broadcast_batch(const ndarray& a, const ndarray& b, int b_core)
 ndarray solve_impl(const ndarray& a, const ndarray& b, bool raise_singular, const char* routine);
 // A C-ordered copy of a in dtype t: column-major a^T, the work array solve/inv/det factor.
 ndarray rowmajor_copy(const ndarray& a, cupp::dtype t);
+// solve's work array: the C-ordered copy (a^T column-major; getrs with the transpose flag), or,
+// with CUPP_LINALG_SOLVE=colmajor, a column-major copy (PyTorch's form; getrs without it).
+bool solve_colmajor();
 ndarray inv_impl(const ndarray& a, bool raise_singular);
 std::pair<ndarray, ndarray> lu_diagonal_and_parity(const lu_factors& f, cupp::dtype t);
 

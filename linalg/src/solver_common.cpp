@@ -203,7 +203,8 @@ cupp::detail::routine_program solver_checks_program(cupp::dtype t) {
   source += "#include <cupp/linalg/solver_checks.cuh>\n";
   return {.name = "cupp_linalg_solver_checks",
           .source = std::move(source),
-          .kernels = {"cupp_linalg_lu_suspect", "cupp_linalg_info_any", "cupp_linalg_any_nan", "cupp_linalg_nan_scrub"},
+          .kernels = {"cupp_linalg_lu_suspect", "cupp_linalg_info_any", "cupp_linalg_any_nan", "cupp_linalg_nan_scrub",
+                      "cupp_linalg_transpose_copy", "cupp_linalg_copy_scrub", "cupp_linalg_zero_triangle"},
           .headers = embedded_headers(),
           .headers_digest = embedded_headers_digest()};
 }
@@ -389,11 +390,81 @@ ndarray colmajor_empty(std::span<const i64> batch, i64 rows, i64 cols, cupp::dty
   return cupp::empty(shape, t);
 }
 
+bool kernel_copies() { return path_choice("CUPP_LINALG_COPY") != "assign"; }
+
+namespace {
+
+// Whether a is copied by the linalg kernels: C-contiguous, already of dtype t, not empty.
+bool kernel_copyable(const ndarray& a, cupp::dtype t) {
+  return a.size() > 0 && a.dtype() == t && a.is_c_contiguous() && kernel_copies();
+}
+
+// The tiled transpose of a (C-contiguous, dtype of w) into w (its column-major copy); flag may be
+// null (no NaN scrub).
+void transpose_into(const ndarray& a, const ndarray& w, void* flag) {
+  const int device = a.device();
+  const cupp::detail::kernel_module& module = checks_module(device, a.dtype());
+  const void* src = a.data();
+  void* dst = w.data();
+  long long batch = batch_count(a), rows = a.shape(-2), cols = a.shape(-1);
+  void* args[] = {&src, &dst, &batch, &rows, &cols, &flag};
+  const long long tiles = batch * ((rows + 31) / 32) * ((cols + 31) / 32);
+  cupp::detail::launch_1d(module.function(4), tiles * 256, args, device, std::min<long long>(tiles, 1LL << 20), 256);
+}
+
+}  // namespace
+
 ndarray colmajor_copy(const ndarray& a, cupp::dtype t) {
   const std::vector<i64> batch = batch_shape(a);
   ndarray w = colmajor_empty(batch, a.shape(-2), a.shape(-1), t);
-  if (w.size() > 0) colmajor_view(w).assign(a);
+  if (kernel_copyable(a, t))
+    transpose_into(a, w, nullptr);
+  else if (w.size() > 0)
+    colmajor_view(w).assign(a);
   return w;
+}
+
+ndarray colmajor_copy_scrub(const ndarray& a, cupp::dtype t, const ndarray& flag) {
+  if (!kernel_copyable(a, t)) {
+    ndarray w = colmajor_copy(a, t);
+    scrub_nan(w, flag);
+    return w;
+  }
+  const std::vector<i64> batch = batch_shape(a);
+  ndarray w = colmajor_empty(batch, a.shape(-2), a.shape(-1), t);
+  transpose_into(a, w, flag.data());
+  return w;
+}
+
+ndarray rowmajor_copy_scrub(const ndarray& a, cupp::dtype t, const ndarray& flag) {
+  ndarray w = cupp::empty(a.shape(), t);
+  if (w.size() == 0) return w;
+  if (!kernel_copyable(a, t)) {
+    w.assign(a);
+    scrub_nan(w, flag);
+    return w;
+  }
+  const int device = a.device();
+  const cupp::detail::kernel_module& module = checks_module(device, t);
+  const void* src = a.data();
+  void* dst = w.data();
+  long long count = a.size() * (t.is_complex() ? 2 : 1);
+  void* pf = flag.data();
+  void* args[] = {&src, &dst, &count, &pf};
+  cupp::detail::launch_1d(module.function(5), count, args, device);
+  return w;
+}
+
+void zero_triangle(const ndarray& w, i64 n, bool lower) {
+  if (w.size() == 0 || n <= 1) return;
+  if (!w.is_c_contiguous()) throw ValueError("linalg: zero_triangle needs a C-contiguous array");
+  const int device = w.device();
+  const cupp::detail::kernel_module& module = checks_module(device, w.dtype());
+  void* pw = w.data();
+  long long batch = batch_count(w), nn = n;
+  int lo = lower ? 1 : 0;
+  void* args[] = {&pw, &batch, &nn, &lo};
+  cupp::detail::launch_1d(module.function(6), batch * nn * nn, args, device);
 }
 
 ndarray pointer_array(const void* base, i64 stride_bytes, i64 count) {

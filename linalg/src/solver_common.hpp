@@ -62,7 +62,9 @@ class side_streams {
 int lanes_for(i64 count);
 
 // A linalg path chosen by an environment variable (read once): CUPP_LINALG_LU (auto, batched,
-// loop, streams), CUPP_LINALG_SVD (auto, gesvd, gesvdj, gesvdp, jacobi); "auto" (or unset) gives
+// loop, streams), CUPP_LINALG_SVD (auto, gesvd, gesvdj, gesvdp, jacobi), CUPP_LINALG_INV (auto,
+// getri, getrs), CUPP_LINALG_SOLVE (auto, rowmajor, colmajor), CUPP_LINALG_GETRF_ALG (auto, 0, 1),
+// CUPP_LINALG_COPY (auto, assign), CUPP_LINALG_CHOLESKY (auto, upper-fill); "auto" (or unset) gives
 // an empty string. For benchmarks, set_path_override(name, value) replaces it (not thread-safe).
 const std::string& path_choice(const char* variable);
 void set_path_override(const char* variable, const std::string& value);
@@ -92,7 +94,21 @@ void require_square(const ndarray& a, const char* routine);              // also
 
 // A C-contiguous (..., cols, rows) array of dtype t whose memory holds each matrix of a (..., rows,
 // cols) in column-major order (ld = rows); its logical view is colmajor_view(w).
+// A C-contiguous a of dtype t takes one tiled transpose kernel (solver_checks.cuh), other inputs
+// cupp's assign; CUPP_LINALG_COPY=assign sends every input to assign (for the bench).
 ndarray colmajor_copy(const ndarray& a, cupp::dtype t);
+// colmajor_copy and scrub_nan in one pass where the kernel applies: each NaN of the copy set to 0
+// and `flag` set (else the copy, then scrub_nan).
+ndarray colmajor_copy_scrub(const ndarray& a, cupp::dtype t, const ndarray& flag);
+// A C-ordered copy of a in dtype t, scrubbed of NaN as scrub_nan does, in one pass (one kernel)
+// when a is C-contiguous of dtype t, else cupp's assign and scrub_nan.
+ndarray rowmajor_copy_scrub(const ndarray& a, cupp::dtype t, const ndarray& flag);
+// Sets to 0, in place, the elements below (lower) or above the diagonal of each n x n matrix of
+// the C-contiguous w's C-ordered view.
+void zero_triangle(const ndarray& w, i64 n, bool lower);
+// Whether the one-kernel copies above are on (CUPP_LINALG_COPY unset or auto; "assign" turns
+// them off).
+bool kernel_copies();
 ndarray colmajor_empty(std::span<const i64> batch, i64 rows, i64 cols, cupp::dtype t);
 inline ndarray colmajor_view(const ndarray& w) { return w.swapaxes(-1, -2); }
 

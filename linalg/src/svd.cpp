@@ -2,7 +2,7 @@
 // matrices up to 32x32 go to cuSOLVER's gesvdjBatched (one launch for the batch); matrices above
 // 32x32 whose working set fits one block's shared memory (float64 up to ~118x118) to cupp's own
 // one-sided Jacobi kernel (linalg/device/cupp/linalg/jacobi_svd.cuh, one launch for the stack);
-// others matrix after matrix (svd_loop: Xgesvd, or Xgesvdp for stacks of large matrices, or
+// others matrix after matrix (svd_loop: Xgesvd, or Xgesvdp for matrices of 256 and more, or
 // gesvdj on side streams; CUPP_LINALG_SVD=gesvd|gesvdj|gesvdp|jacobi overrides the choice), on a
 // column-major copy of a when M >= N and of a^T otherwise (the factors of a^T are read back
 // transposed). hermitian=True goes through eigh as
@@ -445,9 +445,10 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
   return {v_not_vh ? conj_if(colmajor_view(VTw)) : VTw, S, Uw};
 }
 
-// The loop method: CUPP_LINALG_SVD if it names one, else Xgesvdp for stacks of large matrices
-// (one of gesvdj's 28 ms, Xgesvd's 48 ms per 512x512 float64 matrix on the H200; Xgesvdp's
-// time is what linalg/bench/host_path.cpp's solver section compares), Xgesvd otherwise.
+// The loop method: CUPP_LINALG_SVD if it names one, else Xgesvdp for matrices of 256 and more,
+// one or a stack (on the H200, 20 x 512^2 float64: Xgesvdp 245 ms in all against Xgesvd's 48 ms
+// per matrix; a single 4096^2 on Xgesvd took 1711 ms against PyTorch's gesvdj 1633;
+// linalg/bench/host_path.cpp's solvers section times both), Xgesvd otherwise.
 loop_method loop_method_for(i64 count, i64 m, i64 n) {
   const std::string& p = path_choice("CUPP_LINALG_SVD");
   if (p == "gesvd") return loop_method::gesvd;
@@ -459,7 +460,8 @@ loop_method loop_method_for(i64 count, i64 m, i64 n) {
     throw ValueError("CUPP_LINALG_SVD=gesvdj is turned off (cuSOLVER 12.0's gesvdj faulted on the H200); "
                      "use gesvd, gesvdp or jacobi");
   if (p == "gesvdp") return loop_method::gesvdp;
-  return count >= 2 && std::min(m, n) >= 256 ? loop_method::gesvdp : loop_method::gesvd;
+  static_cast<void>(count);
+  return std::min(m, n) >= 256 ? loop_method::gesvdp : loop_method::gesvd;
 }
 
 }  // namespace

@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cupp/creation.hpp"
@@ -508,10 +510,8 @@ struct path_scope {
 // Every LU path (cuBLAS's batched LU, Xgetrf matrix after matrix, Xgetrf on side streams) gives
 // solve's and inv's results, raises "Singular matrix" for a zero matrix in a stack, and gives an
 // all-NaN result for the matrix of a stack that holds a NaN while the others are solved.
-TEST(LinalgSolversGpu, LuPathsAgree) {
-  CUPP_REQUIRE_GPU();
-  for (const char* path : {"auto", "batched", "loop", "streams"}) {
-    const path_scope scope("CUPP_LINALG_LU", path);
+void check_lu_path(const char* path) {
+  {
     for (dtype t : kTypes)
       for (const std::vector<i64>& s : std::vector<std::vector<i64>>{{5, 9, 9}, {3, 70, 70}, {3, 300, 300}}) {
         const i64 n = s.back();
@@ -563,6 +563,73 @@ TEST(LinalgSolversGpu, LuPathsAgree) {
       EXPECT_FALSE(any(isnan(xn(1))).item<bool>()) << path << " n=" << n;
     }
   }
+}
+
+TEST(LinalgSolversGpu, LuPathsAgree) {
+  CUPP_REQUIRE_GPU();
+  for (const char* path : {"auto", "batched", "loop", "streams"}) {
+    const path_scope scope("CUPP_LINALG_LU", path);
+    check_lu_path(path);
+  }
+}
+
+// The bench's other candidates (linalg/bench/host_path.cpp's solvers section) give the same
+// results and errors: inv by getriBatched and by getrsBatched against the identity, solve on a
+// column-major copy without the transpose flag, Xgetrf's ALG_1, and the two-pass copy and NaN
+// scan (CUPP_LINALG_COPY=assign).
+TEST(LinalgSolversGpu, LuCandidatesAgree) {
+  CUPP_REQUIRE_GPU();
+  struct cand {
+    const char* label;
+    std::vector<std::pair<const char*, const char*>> env;
+  };
+  const std::vector<cand> cands = {
+      {"batched getri", {{"CUPP_LINALG_LU", "batched"}, {"CUPP_LINALG_INV", "getri"}}},
+      {"batched getrs", {{"CUPP_LINALG_LU", "batched"}, {"CUPP_LINALG_INV", "getrs"}}},
+      {"solve colmajor", {{"CUPP_LINALG_SOLVE", "colmajor"}}},
+      {"solve colmajor loop", {{"CUPP_LINALG_SOLVE", "colmajor"}, {"CUPP_LINALG_LU", "loop"}}},
+      {"streams alg1", {{"CUPP_LINALG_LU", "streams"}, {"CUPP_LINALG_GETRF_ALG", "1"}}},
+      {"copy assign", {{"CUPP_LINALG_COPY", "assign"}}},
+  };
+  for (const cand& c : cands) {
+    std::vector<std::unique_ptr<path_scope>> scopes;
+    for (const auto& [k, v] : c.env) scopes.push_back(std::make_unique<path_scope>(k, v));
+    check_lu_path(c.label);
+  }
+}
+
+// colmajor_copy's tiled transpose kernel (a C-contiguous input of the work dtype) and its
+// fallbacks (another dtype, a transposed view, a broadcast) give each matrix column-major, for
+// every dtype and sizes off the 32 x 32 tiles; the NaN-scrubbing forms zero NaNs and set the flag.
+TEST(LinalgSolversGpu, WorkCopies) {
+  CUPP_REQUIRE_GPU();
+  namespace ld = la::detail;
+  for (dtype t : kTypes)
+    for (const std::vector<i64>& s : std::vector<std::vector<i64>>{{1, 1}, {3, 33, 65}, {70, 5}, {2, 2, 31, 32}}) {
+      const ndarray a = random(s, t, 90);
+      EXPECT_EQ(max_abs(ld::colmajor_view(ld::colmajor_copy(a, t)) - a), 0.0) << t.name();
+      EXPECT_EQ(max_abs(ld::colmajor_view(ld::colmajor_copy(a.swapaxes(-1, -2), t)) - a.swapaxes(-1, -2)), 0.0) << t.name();
+      const ndarray a64 = astype(a, t.is_complex() ? complex128 : float64);
+      EXPECT_LE(max_abs(ld::colmajor_view(ld::colmajor_copy(a64, t)) - a), 1e-6) << t.name();
+      ndarray with_nan = a.copy();
+      with_nan.ravel()(0) = std::numeric_limits<double>::quiet_NaN();
+      for (bool col : {false, true}) {
+        const ndarray flag = ld::new_flag(a.device());
+        const ndarray w = col ? ld::colmajor_copy_scrub(with_nan, t, flag) : ld::rowmajor_copy_scrub(with_nan, t, flag);
+        const ndarray v = col ? ld::colmajor_view(w) : w;
+        EXPECT_EQ(flag.to_vector<int>()[0], 1) << t.name() << " col=" << col;
+        EXPECT_FALSE(any(isnan(v)).item<bool>()) << t.name() << " col=" << col;
+        EXPECT_EQ(max_abs(v.ravel()(slice(1, std::nullopt)) - a.ravel()(slice(1, std::nullopt))), 0.0)
+            << t.name() << " col=" << col;
+        const ndarray clean = ld::new_flag(a.device());
+        const ndarray w2 = col ? ld::colmajor_copy_scrub(a, t, clean) : ld::rowmajor_copy_scrub(a, t, clean);
+        EXPECT_EQ(clean.to_vector<int>()[0], 0) << t.name() << " col=" << col;
+        EXPECT_EQ(max_abs((col ? ld::colmajor_view(w2) : w2) - a), 0.0) << t.name() << " col=" << col;
+      }
+    }
+  const ndarray row = random({1, 40}, float64, 91);
+  const ndarray b = broadcast_to(row, {40, 40});
+  EXPECT_EQ(max_abs(ld::colmajor_view(ld::colmajor_copy(b, float64)) - b), 0.0);
 }
 
 // Cholesky stacks on every path (potrfBatched up to 128, Xpotrf on side streams above; both

@@ -203,13 +203,16 @@ TEST(LinalgSolversHost, SolverChecksCompileForEveryDtype) {
     const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
         {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
          .extra_headers = p.headers});
-    EXPECT_EQ(out.lowered_names.size(), 4u) << t.name();
+    EXPECT_EQ(out.lowered_names.size(), 7u) << t.name();
     EXPECT_FALSE(out.binary.empty()) << t.name();
     // the module's function(i) is kernels[i]: solver_common.cpp launches them by these indices
-    ASSERT_EQ(p.kernels.size(), 4u);
+    ASSERT_EQ(p.kernels.size(), 7u);
     EXPECT_EQ(p.kernels[0], "cupp_linalg_lu_suspect");
     EXPECT_EQ(p.kernels[2], "cupp_linalg_any_nan");
     EXPECT_EQ(p.kernels[3], "cupp_linalg_nan_scrub");
+    EXPECT_EQ(p.kernels[4], "cupp_linalg_transpose_copy");
+    EXPECT_EQ(p.kernels[5], "cupp_linalg_copy_scrub");
+    EXPECT_EQ(p.kernels[6], "cupp_linalg_zero_triangle");
   }
   EXPECT_NE(la::detail::solver_checks_program(complex64).source.find("CUPP_LINALG_COMPLEX"), std::string::npos);
   EXPECT_EQ(la::detail::solver_checks_program(float64).source.find("CUPP_LINALG_COMPLEX"), std::string::npos);
