@@ -289,8 +289,9 @@ def main():
     solve_cases({"cg": ["indef"], "cgs": ["indef", "ill"], "bicg": ["indef", "ill"], "bicgstab": ["indef", "ill"],
                  "qmr": ["indef", "ill"], "tfqmr": ["indef", "ill"], "lgmres": ["ill"], "gcrotmk": ["ill"]},
                 np.random.default_rng(2929))
-    # breakdown: bicg / cgs / bicgstab on a matrix whose rtilde . r vanishes
-    for solver in ("bicgstab", "cgs", "bicg"):
+    # breakdown: bicg / cgs / bicgstab on a matrix whose rtilde . r vanishes (SciPy 1.18: -11), qmr
+    # and tfqmr on the same one (-14: qmr's delta or epsilon; tfqmr's -1: <r*, v> = 0)
+    for solver in ("bicgstab", "cgs", "bicg", "qmr", "tfqmr"):
         def brk(solver=solver):
             a = sp.csr_matrix(np.array([[0.0, 1.0], [1.0, 0.0]]))
             b = np.array([1.0, 0.0])
