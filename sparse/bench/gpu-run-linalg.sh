@@ -4,7 +4,8 @@
 # (tools/dev/stage-gpu-modules.sh's sparse-linalg phase does). Steps, each capped so the whole call
 # stays under LIMIT seconds (300): the SciPy reference set, the GPU tests (SparseLinalgGpu.*,
 # SparseLinalgRefGpu.*), the bench rows for cupp (SparseLinalgGpu.BenchFigures) and CuPy
-# (linalg_peers.py) set side by side with one verdict line, then memcheck of four small tests.
+# (linalg_peers.py) set side by side with one verdict line; memcheck of four small tests runs
+# before the bench (the bench's CuPy eigsh rows take their full time limits).
 # Logs under $OUT. Lines to read: "wrote N cases" and "manifest at" (and any "skipped"; "at its
 # limit": a full run near maxiter, rerun with perturbed products, whose infos the test accepts), the
 # tests' summary, SPARSE_LINALG_EIGSH (eigsh's steps, cycles and us per step), SPARSE_LINALG_ROW
@@ -34,6 +35,12 @@ fi
 step tests
 timeout "$(cap 110)" ./cupp_gpu_tests --gtest_brief=1 --gtest_filter='SparseLinalgGpu.*:SparseLinalgRefGpu.*' \
   > "$OUT/sparse_linalg_tests.log" 2>&1; echo "rc=$?"; grep -vE "^\[ +(RUN|OK) " "$OUT/sparse_linalg_tests.log" | head -c 7000
+step memcheck
+# (EigshAndSvdsOnKnownSpectra: eigsh's fused step kernels, every launch checked)
+timeout "$(cap 40)" compute-sanitizer --tool memcheck --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 \
+  --gtest_filter='SparseLinalgGpu.LinearOperatorFormsAgree:SparseLinalgGpu.SpsolveNormOnenormest:SparseLinalgGpu.SpsolveTriangularBothTriangles:SparseLinalgGpu.EigshAndSvdsOnKnownSpectra' \
+  > "$OUT/sparse_linalg_memcheck.log" 2>&1; echo "rc=$?"; tail -4 "$OUT/sparse_linalg_memcheck.log"
+grep -m1 -A4 -E "^========= (Invalid|Error|Program hit)" "$OUT/sparse_linalg_memcheck.log"  # the first report, if any
 step bench-cupp
 CUPP_SPARSE_LINALG_BENCH=1 CUPP_SPARSE_EIGSH_TRACE=1 timeout "$(cap 60)" ./cupp_gpu_tests \
   --gtest_filter=SparseLinalgGpu.BenchFigures > "$OUT/sparse_linalg_bench.log" 2>&1
@@ -53,9 +60,4 @@ ok = lp.compare(cupp, cupy)
 print(f"SPARSE_LINALG_VERDICT {'MET' if ok else 'NOT MET'} (partial CuPy run)")
 PY
 }
-step memcheck
-# (EigshAndSvdsOnKnownSpectra: eigsh's fused step kernels, every launch checked)
-timeout "$(cap 40)" compute-sanitizer --tool memcheck --error-exitcode 9 ./cupp_gpu_tests --gtest_brief=1 \
-  --gtest_filter='SparseLinalgGpu.LinearOperatorFormsAgree:SparseLinalgGpu.SpsolveNormOnenormest:SparseLinalgGpu.SpsolveTriangularBothTriangles:SparseLinalgGpu.EigshAndSvdsOnKnownSpectra' \
-  > "$OUT/sparse_linalg_memcheck.log" 2>&1; echo "rc=$?"; tail -4 "$OUT/sparse_linalg_memcheck.log"
 step done
