@@ -123,8 +123,10 @@ def info_spread(case, fn, a, b, kw, x, info, iters, maxiter, rtol):
     """A full run at the edge of its limit (converged after at least half of maxiter's iterations,
     or stopped by maxiter within 3x the tolerance): whether SciPy itself converges is decided by
     rounding there (gmres_indef_float32_noM_full: GMRES(20) gains ~0.3% a restart and crosses
-    rtol = 1e-4 near restart 1200, so SciPy's own run with A's products perturbed at eps stops at
-    1.4e-4 .. 2e-4 as often as it converges). Such a case gets the infos of two perturbed reruns
+    rtol = 1e-4 near restart 1200: SciPy 1.18's code stops there at 1.35e-4 on the CPU machine, six
+    reruns with A's products perturbed at eps at 1.4e-4 .. 2.5e-4, and the H200's SciPy converged;
+    bicg_ill_float64_noM_full converges at 655 of 800, its reruns do not). Such a case gets the
+    infos of two perturbed reruns
     ("info_alt") and their relative residuals ("res_alt"); other cases get nothing (a
     well-determined info). Returns {"iters": ...} always."""
     out = {"iters": np.array(iters)}
