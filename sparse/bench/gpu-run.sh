@@ -41,11 +41,11 @@ step npz-check
 timeout "$(cap 15)" python3 "$REFGEN" --check "$CUPP_SPARSE_OUT" 2>&1 | tail -12
 step bench
 CUPP_SPARSE_BENCH=1 timeout "$(cap 35)" "$TESTS" --gtest_filter=SparseGpu.BenchFigures > "$OUT/bench.log" 2>&1
-echo "rc=$?"; grep -E "SPARSE_BENCH|Failure|error|FAILED|Expected|Which" "$OUT/bench.log" | head -30
+echo "rc=$?"; grep -E "SPARSE_BENCH|Failure|error|FAILED|Expected|Which" "$OUT/bench.log" | head -45
 step peers
 timeout "$(cap 40)" python3 "$PEERS" > "$OUT/peers.log" 2>&1; tail -6 "$OUT/peers.log"
 step table
-python3 "$TABLE" "$OUT/bench.log" "$OUT/peers.log" 2>&1 | tail -24
+python3 "$TABLE" "$OUT/bench.log" "$OUT/peers.log" 2>&1 | grep '^TABLE' | head -16
 step formats
 timeout "$(cap 75)" "$TESTS" --gtest_brief=1 --gtest_filter=SparseRefGpu.FormatsAndConversionsMatchSciPy \
   > "$OUT/formats.log" 2>&1; echo "rc=$?"
@@ -56,6 +56,6 @@ awk '/^\[sparse case\]/{c=$3} /test_sparse_ref_gpu.cpp:[0-9]+: Failure/{split($1
 grep -v '^\[sparse case\]' "$OUT/formats.log" | head -c 3000
 step memcheck
 timeout "$(cap 60)" compute-sanitizer --tool memcheck --error-exitcode 9 "$TESTS" --gtest_brief=1 \
-  --gtest_filter='SparseGpu.ProductsMatch*:SparseGpu.ShapeInference*:SparseGpu.ProductCache*:SparseGpu.StarAndSum*:SparseRefGpu.ConstructorsMatchSciPy:SparseRefGpu.LoadsSciPysNpzFiles:SparseMoreGpu.*:SparseOwnGpu.Tocsc*:SparseOwnGpu.Complex*' \
+  --gtest_filter='SparseGpu.ProductsMatch*:SparseGpu.ShapeInference*:SparseGpu.ProductCache*:SparseGpu.StarAndSum*:SparseGpu.SpmmKernelForms*:SparseGpu.SpgemmReuse*:SparseRefGpu.ConstructorsMatchSciPy:SparseRefGpu.LoadsSciPysNpzFiles:SparseMoreGpu.*:SparseOwnGpu.Tocsc*:SparseOwnGpu.Complex*' \
   > "$OUT/memcheck.log" 2>&1; echo "rc=$?"; tail -6 "$OUT/memcheck.log"
 step done

@@ -146,8 +146,12 @@ template <format F>
 void compressed<F>::rebind(ndarray data, ndarray indices, ndarray indptr) {
   data_ = std::move(data), indices_ = std::move(indices), indptr_ = std::move(indptr);
   canonical_.reset(), sorted_.reset();
+  // a new cache, made now so that every handle copied from this one (tocsr(), with_kind(), a plain
+  // copy) shares it: A.dot(B) multiplies a copy of A's handle, and its SpGEMM reuse state must land
+  // in A's cache, not in one the copy made for itself
+  auto fresh = std::make_shared<detail::product_cache>();
   std::lock_guard lock(cache_mutex);
-  cache_.reset();
+  cache_ = std::move(fresh);
 }
 
 template <format F>

@@ -143,7 +143,13 @@ cupp::detail::routine_program products_program(const cupp::dtype& type) {
   const bool groups = type == float32 || type == float64;  // spmv_groups shuffles real floats
   std::vector<std::string> kernels{"cupp_sparse_spmm_i32", "cupp_sparse_spmm_i64", "cupp_sparse_spmv_i32",
                                    "cupp_sparse_spmv_i64"};
-  if (groups) kernels.insert(kernels.end(), {"cupp_sparse_spmv_groups_i32", "cupp_sparse_spmv_groups_i64"});
+  if (groups) {
+    kernels.insert(kernels.end(), {"cupp_sparse_spmv_groups_i32", "cupp_sparse_spmv_groups_i64"});
+    // kernels 6..19: spmm_vec's forms in spmm_kernel's order (after warp), i32 then i64 each
+    for (const spmm_kernel k : spmm_kernels)
+      if (k != spmm_kernel::warp)
+        for (const char* width : {"_i32", "_i64"}) kernels.push_back(std::string("cupp_sparse_spmm_") + spmm_kernel_name(k) + width);
+  }
   return {.name = "cupp_sparse_products_" + type.name(),
           .source = std::string("#define CUPP_SPARSE_T ") + element + "\n#define CUPP_SPARSE_OPS " + ops + "\n" +
                     (groups ? "#define CUPP_SPARSE_GROUPS\n" : "") + "#include <cupp/sparse/products.cuh>\n",
@@ -352,12 +358,41 @@ ndarray own_spmv_groups(const csr& a, const ndarray& x, int group) {
   return y;
 }
 
-ndarray own_spmm(const csr& a, const ndarray& b) {
+const char* spmm_kernel_name(spmm_kernel kernel) noexcept {
+  switch (kernel) {
+    case spmm_kernel::warp: return "warp";
+    case spmm_kernel::vec: return "vec";
+    case spmm_kernel::vec_occ: return "vec_occ";
+    case spmm_kernel::shuffled: return "shuffled";
+    case spmm_kernel::shuffled_cs: return "shuffled_cs";
+    case spmm_kernel::split: return "split";
+    case spmm_kernel::vec_cs: return "vec_cs";
+    case spmm_kernel::shuffled8_cs: return "shuffled8_cs";
+  }
+  return "warp";
+}
+
+spmm_kernel spmm_kernel_default() noexcept {
+  // warp until SparseGpu.BenchFigures' SPARSE_BENCH_SPMM64 cupp_<form> lines show a form ahead on the
+  // H200 (warp 0.935 ms on the matrix with 64 columns, cusparseSpMM CSR_ALG3 0.904)
+  return spmm_kernel::warp;
+}
+
+int spmm_vec_group(const cupp::dtype& t, std::int64_t k) noexcept {
+  const std::int64_t width = 16 / static_cast<std::int64_t>(t.itemsize() > 0 ? t.itemsize() : 16);
+  const std::int64_t lanes = width > 0 ? (k + width - 1) / width : 32;
+  int g = 1;
+  while (g < 32 && g < lanes) g *= 2;
+  return g;
+}
+
+ndarray own_spmm_with(const csr& a, const ndarray& b, spmm_kernel kernel, spmm_kernel* ran) {
   if (b.is_null()) throw ValueError("spmm: a null array");
   const auto [m, n] = a.shape();
   if (b.ndim() != 2 || b.shape(0) != n) throw ValueError("dimension mismatch");
   const std::int64_t k = b.shape(1);
   product_operands p = operands(a, b);
+  if (ran) *ran = spmm_kernel::warp;
   if (a.nnz() == 0 || m == 0 || k == 0) return cupp::zeros({m, k}, p.t);
   ndarray c = cupp::empty({m, k}, p.t);
   const int device = c.device();
@@ -365,15 +400,33 @@ ndarray own_spmm(const csr& a, const ndarray& b) {
   const void* pb = p.dense.data();
   void* pc = c.data();
   long long rows = m, cols = k;
+  const int ik = p.a.index_dtype() == int32 ? 0 : 1;
+  constexpr unsigned threads = 256;  // products.cuh's spmm_threads (8 warps a block)
+  const auto aligned = [](const void* q) { return reinterpret_cast<std::uintptr_t>(q) % 16 == 0; };
+  const bool vec_ok = (p.t == float32 || p.t == float64) && k % static_cast<std::int64_t>(16 / p.t.itemsize()) == 0 &&
+                      aligned(pb) && aligned(pc);
+  if (kernel != spmm_kernel::warp && vec_ok) {
+    // a group of `group` lanes per (row, group * 16 bytes of columns); split: a warp per item
+    int group = spmm_vec_group(p.t, k);
+    const std::int64_t span = static_cast<std::int64_t>(group) * static_cast<std::int64_t>(16 / p.t.itemsize());
+    const std::int64_t items = m * ((k + span - 1) / span);
+    const std::int64_t unit = kernel == spmm_kernel::split ? 32 : group;
+    const std::int64_t blocks = std::min<std::int64_t>((items * unit + threads - 1) / threads, std::int64_t{1} << 20);
+    void* args[] = {&p.pp, &p.pi, &p.pd, &pb, &pc, &rows, &cols, &group};
+    const int index = 6 + 2 * (static_cast<int>(kernel) - 1) + ik;
+    cupp::detail::launch_1d(module.function(index), items * unit, args, device, blocks, threads);
+    if (ran) *ran = kernel;
+    return c;
+  }
   void* args[] = {&p.pp, &p.pi, &p.pd, &pb, &pc, &rows, &cols};
-  // products.cuh's spmm_threads (8 warps a block), a warp per (row, 128 columns: spmm_tile x 32 lanes)
-  constexpr unsigned threads = 256;
+  // a warp per (row, 128 columns: spmm_tile x 32 lanes)
   const std::int64_t items = m * ((k + 127) / 128);
   const std::int64_t blocks = std::min<std::int64_t>((items + 7) / 8, std::int64_t{1} << 20);
-  cupp::detail::launch_1d(module.function(p.a.index_dtype() == int32 ? 0 : 1), items * 32, args, device, blocks,
-                          threads);
+  cupp::detail::launch_1d(module.function(ik), items * 32, args, device, blocks, threads);
   return c;
 }
+
+ndarray own_spmm(const csr& a, const ndarray& b) { return own_spmm_with(a, b, spmm_kernel_default()); }
 
 // ---- SpGEMM by expand, sort, sum
 

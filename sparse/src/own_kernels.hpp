@@ -5,7 +5,8 @@
 //    or 4 bytes, either index width): pack 20 B/entry, 3 sort passes of 24 B/entry for 20 key bits,
 //    unpack 16 B/entry (about 1.1 GB for 10^7 entries, 0.3 ms at the H200's bandwidth), against
 //    csr2cscEx2's 0.72 ms on the matrix (sparse/bench/README.md).
-//  - SpMM with row-major operands: cusparseSpMM or the module's warp-per-row kernel.
+//  - SpMM with row-major operands: cusparseSpMM or the module's kernels (warp-per-row spmm_rows, or
+//    spmm_vec's 16-byte forms for float32/float64: spmm_kernel below).
 //  - SpMV/SpMM for integer and bool values (cuSPARSE has none): the module's kernels, which wrap
 //    as NumPy's integer products do (bool: or of ands, as SciPy's).
 //  - SpGEMM for integer and bool values and for int64 indices (cuSPARSE's SpGEMM takes int32):
@@ -65,6 +66,27 @@ cupp::dtype product_upcast(const cupp::dtype& a, const cupp::dtype& b);
 // result dtype is product_upcast(A, x). Duplicates and unsorted indices are summed as they are.
 ndarray own_spmv(const csr& a, const ndarray& x);
 ndarray own_spmm(const csr& a, const ndarray& b);
+// The module's SpMM kernels (products.cuh). warp: spmm_rows, every dtype and column count. The
+// others are spmm_vec's forms, for float32/float64 with k a multiple of 16 bytes' worth of values and
+// B and C 16-byte aligned (else warp runs): vec (in order, bitwise the same as warp), vec_occ (the
+// same, compiled for 5 blocks an SM), shuffled (the row's entries broadcast by shuffles, four B rows
+// in flight a lane; same order and bits), shuffled_cs (shuffled, A read and C written
+// cache-streaming), split (a warp a row, its lane groups over alternate entries, then a fixed
+// shuffle tree: repeatable, rounded in another order), vec_cs (vec, A and C cache-streaming),
+// shuffled8_cs (shuffled_cs with eight B rows in flight a lane).
+enum class spmm_kernel { warp, vec, vec_occ, shuffled, shuffled_cs, split, vec_cs, shuffled8_cs };
+inline constexpr spmm_kernel spmm_kernels[] = {spmm_kernel::warp,     spmm_kernel::vec,         spmm_kernel::vec_occ,
+                                               spmm_kernel::shuffled, spmm_kernel::shuffled_cs, spmm_kernel::split,
+                                               spmm_kernel::vec_cs,   spmm_kernel::shuffled8_cs};
+const char* spmm_kernel_name(spmm_kernel kernel) noexcept;
+// The kernel own_spmm runs for float32/float64 (own_kernels.cpp: SparseGpu.BenchFigures' choice).
+spmm_kernel spmm_kernel_default() noexcept;
+// own_spmm by `kernel` (warp where a spmm_vec form does not apply); *ran, when given, is the one
+// that ran.
+ndarray own_spmm_with(const csr& a, const ndarray& b, spmm_kernel kernel, spmm_kernel* ran = nullptr);
+// spmm_vec's lanes a row for k columns of t (float32: 4 a lane, float64: 2): the smallest power of
+// two covering them, at most 32 (wider products take stretches of 32 lanes' columns).
+int spmm_vec_group(const cupp::dtype& t, std::int64_t k) noexcept;
 // y = A @ x for float32/float64 by spmv_groups, `group` lanes per row (a power of two, 2..32;
 // ValueError otherwise; TypeError for other dtypes).
 ndarray own_spmv_groups(const csr& a, const ndarray& x, int group);

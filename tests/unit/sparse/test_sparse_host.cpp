@@ -150,7 +150,8 @@ TEST(SparseHost, ModuleDeviceCodeIsEmbeddedAndCompiles) {
 }
 
 // tocsc's pack/unpack kernels and the products program of every value dtype SciPy takes compile for
-// sm_90 (one program per dtype, four kernels each); dtypes SciPy's products refuse have none.
+// sm_90 (one program per dtype, four kernels each, twenty for float and double); dtypes SciPy's
+// products refuse have none.
 TEST(SparseHost, OwnKernelProgramsCompileForEveryValueDtype) {
   const auto compile = [](const cupp::detail::routine_program& p) {
     return cupp::detail::nvrtc_compile({.program_name = p.name, .source = p.source, .name_expressions = p.kernels,
@@ -165,7 +166,8 @@ TEST(SparseHost, OwnKernelProgramsCompileForEveryValueDtype) {
     SCOPED_TRACE(type.name());
     const cupp::detail::routine_program p = sparse::detail::products_program(type);
     const cupp::detail::nvrtc_output out = compile(p);
-    EXPECT_EQ(out.lowered_names.size(), type == float32 || type == float64 ? 6u : 4u);  // + spmv_groups
+    // float and double: + spmv_groups (2) and spmm_vec's seven forms (14)
+    EXPECT_EQ(out.lowered_names.size(), type == float32 || type == float64 ? 20u : 4u);
     EXPECT_FALSE(out.binary.empty());
   }
   EXPECT_EQ(error_of<TypeError>([] { sparse::detail::products_program(float16); }),
@@ -198,6 +200,14 @@ TEST(SparseHost, KernelSwitchesParseTheirValues) {
   EXPECT_EQ(sparse::detail::spmv_group_for(10000000, 1000000), 4);
   EXPECT_EQ(sparse::detail::spmv_group_for(3, 10), 2);
   EXPECT_EQ(sparse::detail::spmv_group_for(16, 1), 8);
+  // spmm_vec's lanes a row: 16 bytes a lane, the smallest power of two covering k, at most 32
+  EXPECT_EQ(sparse::detail::spmm_vec_group(float32, 64), 16);
+  EXPECT_EQ(sparse::detail::spmm_vec_group(float64, 64), 32);
+  EXPECT_EQ(sparse::detail::spmm_vec_group(float32, 60), 16);
+  EXPECT_EQ(sparse::detail::spmm_vec_group(float32, 4), 1);
+  EXPECT_EQ(sparse::detail::spmm_vec_group(float32, 8), 2);
+  EXPECT_EQ(sparse::detail::spmm_vec_group(float32, 1000), 32);
+  EXPECT_STREQ(sparse::detail::spmm_kernel_name(sparse::detail::spmm_kernel::shuffled_cs), "shuffled_cs");
   EXPECT_EQ(sparse::detail::spmv_group_for(32, 1), 16);
   EXPECT_EQ(sparse::detail::spmv_group_for(1000, 1), 32);
   EXPECT_EQ(sparse::detail::spmv_group_for(5, 0), 2);

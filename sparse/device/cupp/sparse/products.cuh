@@ -9,6 +9,16 @@
 // spmm_rows: one warp per (row of A, stretch of 32 * tile dense columns), the lanes over the
 // columns (coalesced row-major loads of B's rows and stores of C's), the row's entries in index
 // order: every C element is summed in the same order on every run (bitwise repeatable).
+// spmm_vec (float and double, with CUPP_SPARSE_GROUPS; columns a multiple of 16 bytes' worth, B and C
+// 16-byte aligned): the same sums with 16-byte loads and stores (float4 / double2), `group` lanes a row
+// (group * 16 bytes of columns), so a warp walks 32 / group rows at once. Its forms (spmm_form):
+// in_order, each lane loading the row's indices and values itself, entries in index order (the same
+// order, hence the same bits, as spmm_rows); shuffled, the group's lanes loading `group` entries at a
+// time and broadcasting them by __shfl_sync, so a batch of four (or eight) B rows is loaded before
+// the first is summed (their loads wait on no index load), still in index order; split, a warp a row, its 32 / group
+// groups taking every (32 / group)-th entry and meeting in a fixed shuffle tree (bitwise repeatable,
+// rounded in another order). `stream` makes A's loads and C's stores cache-streaming (ld/st.global.cs),
+// so the L2 keeps more of B.
 // spmv_rows: one thread per row, entries in order, as SciPy's csr_matvec. spmv_groups (float and
 // double: the source also defines CUPP_SPARSE_GROUPS): a few lanes per row and a shuffle tree, a
 // candidate against cusparseSpMV for real values.
@@ -118,6 +128,119 @@ __device__ void spmv_groups(const I* __restrict__ indptr, const I* __restrict__ 
   }
 }
 
+// ---- spmm_vec: 16-byte loads of B, for float and double
+
+template <class T>
+struct vec16;
+template <>
+struct vec16<float> {
+  using type = float4;
+  static constexpr int width = 4;
+  static __device__ __forceinline__ void madd(float (&acc)[4], float v, const float4& b) {
+    acc[0] = acc[0] + v * b.x, acc[1] = acc[1] + v * b.y, acc[2] = acc[2] + v * b.z, acc[3] = acc[3] + v * b.w;
+  }
+  static __device__ __forceinline__ float4 join(const float (&acc)[4]) {
+    return make_float4(acc[0], acc[1], acc[2], acc[3]);
+  }
+};
+template <>
+struct vec16<double> {
+  using type = double2;
+  static constexpr int width = 2;
+  static __device__ __forceinline__ void madd(double (&acc)[2], double v, const double2& b) {
+    acc[0] = acc[0] + v * b.x, acc[1] = acc[1] + v * b.y;
+  }
+  static __device__ __forceinline__ double2 join(const double (&acc)[2]) { return make_double2(acc[0], acc[1]); }
+};
+
+enum spmm_form : int { spmm_in_order = 0, spmm_shuffled = 1, spmm_split = 2 };
+
+// A's arrays, read once: through the read-only path, or streamed past the L2 (ld.global.cs).
+template <bool Stream, class U>
+__device__ __forceinline__ U load_once(const U* p) {
+  if constexpr (Stream) return __ldcs(p);
+  else return __ldg(p);
+}
+
+// C (m, k) = A @ B, B (n, k) and C row-major, k a multiple of vec16<T>::width, b and c 16-byte
+// aligned; `group` (a power of two, 1 to 32) lanes cover group * width columns of a row.
+template <class T, class I, int Form, bool Stream, int Batch = 4>
+__device__ void spmm_vec(const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ data,
+                         const T* __restrict__ b, T* __restrict__ c, long long m, long long k, int group) {
+  using V = vec16<T>;
+  constexpr int width = V::width;
+  using vec = typename V::type;
+  const int lane = threadIdx.x & 31, g = lane & (group - 1);
+  const unsigned mask = group == 32 ? 0xffffffffu : ((1u << group) - 1u) << (lane & ~(group - 1));
+  // split: a warp per item, its groups over the row's entries; else a group per item
+  const int unit = Form == spmm_split ? 32 : group;
+  const int subs = Form == spmm_split ? 32 / group : 1, sub = Form == spmm_split ? lane / group : 0;
+  const long long span = static_cast<long long>(group) * width;  // an item's columns
+  const long long chunks = (k + span - 1) / span;
+  const long long units = static_cast<long long>(gridDim.x) * blockDim.x / unit;
+  for (long long item = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / unit; item < m * chunks;
+       item += units) {
+    const long long row = item / chunks;
+    const long long col0 = (item - row * chunks) * span + static_cast<long long>(g) * width;
+    const bool active = col0 < k;  // a lane's `width` columns are all inside or all past k
+    const long long start = static_cast<long long>(load_once<Stream>(indptr + row));
+    const long long end = static_cast<long long>(load_once<Stream>(indptr + row + 1));
+    const T* __restrict__ bcol = b + col0;
+    T acc[width];
+#pragma unroll
+    for (int t = 0; t < width; ++t) acc[t] = T(0);
+    if constexpr (Form == spmm_shuffled) {
+      for (long long base = start; base < end; base += group) {
+        I mine = 0;
+        T value = T(0);
+        if (base + g < end) {
+          mine = load_once<Stream>(indices + base + g);
+          value = load_once<Stream>(data + base + g);
+        }
+        const int count = end - base < group ? static_cast<int>(end - base) : group;
+        for (int j = 0; j < count; j += Batch) {
+          I col[Batch];
+          T v[Batch];
+#pragma unroll
+          for (int u = 0; u < Batch; ++u) {  // past `count`: the last entry again (loaded, not summed)
+            const int from = j + u < count ? j + u : count - 1;
+            col[u] = __shfl_sync(mask, mine, from, group);
+            v[u] = __shfl_sync(mask, value, from, group);
+          }
+          if (active) {
+            vec bv[Batch];
+#pragma unroll
+            for (int u = 0; u < Batch; ++u) bv[u] = __ldg(reinterpret_cast<const vec*>(bcol + static_cast<long long>(col[u]) * k));
+#pragma unroll
+            for (int u = 0; u < Batch; ++u)
+              if (j + u < count) V::madd(acc, v[u], bv[u]);
+          }
+        }
+      }
+    } else {
+      if (active) {
+#pragma unroll 4
+        for (long long e = start + sub; e < end; e += subs) {
+          const long long col = static_cast<long long>(load_once<Stream>(indices + e));
+          const T v = load_once<Stream>(data + e);
+          V::madd(acc, v, __ldg(reinterpret_cast<const vec*>(bcol + col * k)));
+        }
+      }
+      if constexpr (Form == spmm_split) {  // the groups' sums meet in a fixed tree
+        for (int offset = group; offset < 32; offset <<= 1)
+#pragma unroll
+          for (int t = 0; t < width; ++t) acc[t] += __shfl_xor_sync(0xffffffffu, acc[t], offset);
+      }
+    }
+    if (active && sub == 0) {
+      vec* out = reinterpret_cast<vec*>(c + row * k + col0);
+      const vec sum = V::join(acc);
+      if constexpr (Stream) __stcs(out, sum);
+      else __stwb(out, sum);
+    }
+  }
+}
+
 }  // namespace cupp_sparse
 
 #if defined(CUPP_SPARSE_T) && defined(CUPP_SPARSE_OPS)
@@ -152,5 +275,29 @@ extern "C" __global__ void cupp_sparse_spmv_groups_i64(const long long* indptr, 
                                                        CUPP_SPARSE_T* y, long long m, int group) {
   cupp_sparse::spmv_groups(indptr, indices, data, x, y, m, group);
 }
+// Kernels 6..19: spmm_vec's forms, i32 then i64 each (own_kernels.cpp's spmm_kernel order): vec (in
+// order), vec_occ (in order, 5 blocks an SM: 48 registers, no spills), shuffled, shuffled_cs (with
+// streaming A and C), split, vec_cs (in order, streaming), shuffled8_cs (batches of eight, streaming).
+// The shuffled forms hold a batch of B vectors a lane: 4 blocks an SM (3 for eight) leave them 64
+// (80) registers (ptxas spills at the 48 it picks without the bound).
+#define CUPP_SPARSE_SPMM_VEC(name, form, stream, min_blocks, batch)                                                \
+  extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                              \
+      name##_i32(const int* indptr, const int* indices, const CUPP_SPARSE_T* data, const CUPP_SPARSE_T* b,        \
+                 CUPP_SPARSE_T* c, long long m, long long k, int group) {                                          \
+    cupp_sparse::spmm_vec<CUPP_SPARSE_T, int, form, stream, batch>(indptr, indices, data, b, c, m, k, group);     \
+  }                                                                                                                \
+  extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                              \
+      name##_i64(const long long* indptr, const long long* indices, const CUPP_SPARSE_T* data,                    \
+                 const CUPP_SPARSE_T* b, CUPP_SPARSE_T* c, long long m, long long k, int group) {                  \
+    cupp_sparse::spmm_vec<CUPP_SPARSE_T, long long, form, stream, batch>(indptr, indices, data, b, c, m, k, group); \
+  }
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec, cupp_sparse::spmm_in_order, false, 1, 4)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec_occ, cupp_sparse::spmm_in_order, false, 5, 4)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled, cupp_sparse::spmm_shuffled, false, 4, 4)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_cs, cupp_sparse::spmm_shuffled, true, 4, 4)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_split, cupp_sparse::spmm_split, false, 1, 4)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec_cs, cupp_sparse::spmm_in_order, true, 1, 4)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled8_cs, cupp_sparse::spmm_shuffled, true, 3, 8)
+#undef CUPP_SPARSE_SPMM_VEC
 #endif
 #endif
