@@ -669,6 +669,9 @@ TEST(SparseLinalgRefGpu, SolversMatchSciPy) {
       const std::vector<std::int64_t> alt = cupp::astype(c.f.at("info_alt"), int64).to_vector<std::int64_t>();
       const std::vector<double> res_alt = cupp::astype(c.f.at("res_alt"), float64).to_vector<double>();
       const bool seen = r.info == info || std::find(alt.begin(), alt.end(), r.info) != alt.end();
+      std::printf("SPARSE_LINALG_REF edge %s: cupp info %d residual %.3g, SciPy info %d, perturbed reruns %s\n",
+                  name.c_str(), r.info, bn > 0 ? nrm(b - c.a.dot(r.x)) / bn : 0.0, info,
+                  testing::PrintToString(alt).c_str());
       EXPECT_TRUE(seen) << name << ": info " << r.info << ", SciPy " << info << " (perturbed reruns "
                         << testing::PrintToString(alt) << ")";
       if (seen && r.info > 0 && bn > 0) {
