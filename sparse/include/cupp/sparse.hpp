@@ -296,6 +296,8 @@ ndarray spmm(const csr& a, const ndarray& b, const product_options& opts = {});
 // sizes fit int32 (int64 indices are narrowed then). Integer and bool values, and operands or
 // results that need int64 indices, take cupp's expand-sort-sum (every product, sorted, summed;
 // zeros of the result dropped, as SciPy's csr_matmat), with SciPy's index dtype for the result.
+// The same product on its third call in a row (same A, same B pattern arrays, dtype and stream)
+// builds cuSPARSE's SpGEMMreuse state in A and runs only its compute after (docs/sparse.md).
 csr spgemm(const csr& a, const csr& b);
 
 // ---- constructors
