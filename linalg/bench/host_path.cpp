@@ -293,8 +293,8 @@ int solvers_main(int argc, char** argv) {
     struct stack {
       std::int64_t count, n;
     };
-    // Each LU path with solve and inv; for cuBLAS's batched LU, inv by getriBatched and by
-    // getrsBatched against the identity; Xgetrf's ALG_1 on the side streams; the copy and NaN
+    // Each LU path with solve and inv; for cuBLAS's batched LU and cupp's blocked one, inv by
+    // getriBatched and by getrsBatched against the identity; Xgetrf's ALG_1 on the side streams; the copy and NaN
     // scan as two passes (CUPP_LINALG_COPY=assign) on the default path.
     struct cand {
       std::string name;
@@ -305,6 +305,9 @@ int solvers_main(int argc, char** argv) {
         {"batched", {kv{"CUPP_LINALG_LU", "batched"}}},
         {"batched_getri", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "getri"}}},
         {"batched_getrs", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "getrs"}}},
+        {"blocked", {kv{"CUPP_LINALG_LU", "blocked"}}},
+        {"blocked_getri", {kv{"CUPP_LINALG_LU", "blocked"}, kv{"CUPP_LINALG_INV", "getri"}}},
+        {"blocked_getrs", {kv{"CUPP_LINALG_LU", "blocked"}, kv{"CUPP_LINALG_INV", "getrs"}}},
         {"loop", {kv{"CUPP_LINALG_LU", "loop"}}},
         {"streams", {kv{"CUPP_LINALG_LU", "streams"}}},
         {"streams_alg1", {kv{"CUPP_LINALG_LU", "streams"}, kv{"CUPP_LINALG_GETRF_ALG", "1"}}},
@@ -316,7 +319,7 @@ int solvers_main(int argc, char** argv) {
       const cupp::ndarray b = fill({st.count, st.n, 1}, 0.5);
       const std::string shape = std::to_string(st.count) + "x" + std::to_string(st.n);
       for (const cand& c : cands) {
-        if (st.n > 512 && c.name.rfind("batched", 0) == 0) continue;
+        if (st.n > 512 && (c.name.rfind("batched", 0) == 0 || c.name.rfind("blocked", 0) == 0)) continue;
         attempt("lu_" + shape + "_" + c.name, [&] {
           for (const auto& [k, v] : c.env) ld::set_path_override(k, v);
           const double ts = median_ms([&] { const cupp::ndarray x = la::solve(a, b); }, reps);

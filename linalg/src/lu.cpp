@@ -14,6 +14,9 @@
 #include <vector>
 
 #include "batched_api.hpp"
+#include "compiler/launch.hpp"
+#include "cuda/check.hpp"
+#include "cuda/current_stream.hpp"
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
 #include "cupp/indexing.hpp"
@@ -23,6 +26,7 @@
 #include "cupp/reductions.hpp"
 #include "cupp/ufunc.hpp"
 #include "handles.hpp"
+#include "linalg_device_headers.hpp"
 #include "lu_core.hpp"
 #include "solver_common.hpp"
 
@@ -34,6 +38,7 @@ lu_path choose_lu_path(i64 batch, i64 m, i64 n, bool force_solver) {
   const bool can_batch = !force_solver && lu_uses_batched(batch, m, n);
   const std::string& p = path_choice("CUPP_LINALG_LU");
   if (p == "batched" && can_batch) return lu_path::batched;
+  if (p == "blocked" && can_batch && n <= blocked_lu_max_n) return lu_path::blocked;
   if (p == "loop") return lu_path::loop;
   if (p == "streams") return batch >= 2 ? lu_path::streams : lu_path::loop;
   if (can_batch && n < lu_streams_min_n) return lu_path::batched;
@@ -64,6 +69,65 @@ static void set_getrf_alg(cusolverDnParams_t params) {
                  "cusolverDnSetAdvOptions(GETRF)");
 }
 
+int lu_blocked_nb(cupp::dtype t) { return t.is_complex() ? 16 : 32; }
+
+cupp::detail::routine_program lu_blocked_program(cupp::dtype t) {
+  std::string source = std::string("#define CUPP_LINALG_R ") + (real_of(t).id() == type_id::float32 ? "float" : "double") +
+                       "\n#define CUPP_LINALG_NB " + std::to_string(lu_blocked_nb(t)) + "\n";
+  if (t.is_complex()) source += "#define CUPP_LINALG_COMPLEX 1\n";
+  source += "#include <cupp/linalg/lu_blocked.cuh>\n";
+  return {.name = "cupp_linalg_lu_blocked",
+          .source = std::move(source),
+          .kernels = {"cupp_linalg_lu_panel"},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+
+// The blocked LU of the stack w (batch x n x n, column-major) in place: per panel of nb columns,
+// the panel kernel (pivots, interchanges, U12), then A22 -= L21 U12 as one strided batched GEMM.
+// piv (batch, n) int32 1-based, info (batch,) int32, zeroed here.
+static void blocked_getrf(const ndarray& w, i64 n, i64 batch, const ndarray& piv, const ndarray& info) {
+  const int device = w.device();
+  const cupp::dtype t = w.dtype();
+  const cudaStream_t stream = cupp::cuda::detail::current_stream_handle(device);
+  cupp::cuda::detail::check(cudaMemsetAsync(info.data(), 0, static_cast<std::size_t>(batch) * sizeof(int), stream),
+                            "cudaMemsetAsync");
+  const cupp::detail::kernel_module& module = cupp::detail::routine_module(
+      device, {"linalg:lu_blocked", static_cast<std::uint64_t>(t.id())}, [&] { return lu_blocked_program(t); });
+  const blas_binding& blas = blas_on_current_stream(device);
+  const i64 nb = lu_blocked_nb(t), isz = static_cast<i64>(t.itemsize());
+  const unsigned threads = static_cast<unsigned>(std::max<i64>((n + 31) / 32 * 32, 32));
+  const cudaDataType ct = cuda_type(t);
+  const cublasComputeType_t compute =
+      real_of(t).id() == type_id::float32 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_64F;  // no TF32 (the handle keeps the default math mode)
+  const double alpha64[2] = {-1.0, 0.0}, beta64[2] = {1.0, 0.0};
+  const float alpha32[2] = {-1.0f, 0.0f}, beta32[2] = {1.0f, 0.0f};
+  const bool single = real_of(t).id() == type_id::float32;
+  char* a = static_cast<char*>(w.data());
+  void* pp = piv.data();
+  void* pi = info.data();
+  long long lb = batch, ln = n;
+  for (i64 k0 = 0; k0 < n; k0 += nb) {
+    long long lk = k0;
+    void* pa = a;
+    void* args[] = {&pa, &pp, &pi, &lb, &ln, &lk};
+    cupp::detail::launch_1d(module.function(0), batch * threads, args, device, std::min<i64>(batch, i64{1} << 20),
+                            threads);
+    const i64 m2 = n - k0 - nb;
+    if (m2 <= 0) continue;
+    // A22 (k0+nb.., k0+nb..) -= L21 (k0+nb.., k0..k0+nb) U12 (k0..k0+nb, k0+nb..)
+    const char* l21 = a + (k0 * n + k0 + nb) * isz;
+    const char* u12 = a + ((k0 + nb) * n + k0) * isz;
+    char* a22 = a + ((k0 + nb) * n + k0 + nb) * isz;
+    check_cublas(cublasGemmStridedBatchedEx(blas.cublas, CUBLAS_OP_N, CUBLAS_OP_N, as_int(m2, "n"), as_int(m2, "n"),
+                                            as_int(nb, "nb"), single ? static_cast<const void*>(alpha32) : alpha64, l21,
+                                            ct, as_int(n, "n"), n * n, u12, ct, as_int(n, "n"), n * n,
+                                            single ? static_cast<const void*>(beta32) : beta64, a22, ct, as_int(n, "n"),
+                                            n * n, as_int(batch, "the batch"), compute, CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmStridedBatchedEx");
+  }
+}
+
 lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   lu_factors f;
   f.w = w;
@@ -73,7 +137,7 @@ lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   std::vector<i64> pshape = batch_shape(w);
   pshape.push_back(k);
   const lu_path path = choose_lu_path(batch, m, n, force_solver);
-  f.blas = path == lu_path::batched;
+  f.blas = path == lu_path::batched || path == lu_path::blocked;  // cuBLAS's pivots and getrs either way
   f.lanes = path == lu_path::streams;
   f.piv = cupp::empty(pshape, f.blas ? cupp::int32 : cupp::int64);
   f.info = cupp::empty({std::max<i64>(batch, 1)}, cupp::int32);
@@ -84,6 +148,11 @@ lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   const int device = w.device();
   const cupp::dtype t = w.dtype();
   const i64 isz = static_cast<i64>(t.itemsize());
+  if (path == lu_path::blocked) {
+    blocked_getrf(w, n, batch, f.piv, f.info);
+    f.ptrs = pointer_array(w.data(), m * n * isz, batch);
+    return f;
+  }
   if (f.blas) {
     const blas_binding& blas = blas_on_current_stream(device);
     f.ptrs = pointer_array(w.data(), m * n * isz, batch);

@@ -20,7 +20,13 @@ inline constexpr i64 batched_lu_max_n = 512;
 // matrices, against PyTorch's 4.4 ms).
 inline constexpr i64 lu_streams_min_n = 257;
 
-enum class lu_path { batched, loop, streams };
+enum class lu_path { batched, loop, streams, blocked };
+// cupp's blocked batched LU (lu_blocked.cuh; CUPP_LINALG_LU=blocked): stacks of square matrices
+// up to this size.
+inline constexpr i64 blocked_lu_max_n = 512;
+// Its NVRTC program for dtype t (for the host compile test).
+cupp::detail::routine_program lu_blocked_program(cupp::dtype t);
+int lu_blocked_nb(cupp::dtype t);
 // The path for `batch` (m, n) matrices (force_solver: not cuBLAS's batched LU).
 lu_path choose_lu_path(i64 batch, i64 m, i64 n, bool force_solver);  // CuPy takes cuBLAS's batched LU at every size; on the H200 it beats Xgetrf per matrix up to 256 and ties at 512 (solve), where inv gains getriBatched
 

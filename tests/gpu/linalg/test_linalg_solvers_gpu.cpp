@@ -507,7 +507,8 @@ struct path_scope {
   ~path_scope() { la::detail::set_path_override(name, "auto"); }
 };
 
-// Every LU path (cuBLAS's batched LU, Xgetrf matrix after matrix, Xgetrf on side streams) gives
+// Every LU path (cuBLAS's batched LU, cupp's blocked LU, Xgetrf matrix after matrix, Xgetrf on
+// side streams) gives
 // solve's and inv's results, raises "Singular matrix" for a zero matrix in a stack, and gives an
 // all-NaN result for the matrix of a stack that holds a NaN while the others are solved.
 void check_lu_path(const char* path) {
@@ -567,10 +568,38 @@ void check_lu_path(const char* path) {
 
 TEST(LinalgSolversGpu, LuPathsAgree) {
   CUPP_REQUIRE_GPU();
-  for (const char* path : {"auto", "batched", "loop", "streams"}) {
+  for (const char* path : {"auto", "batched", "blocked", "loop", "streams"}) {
     const path_scope scope("CUPP_LINALG_LU", path);
     check_lu_path(path);
   }
+}
+
+// cupp's blocked LU gives LAPACK's factors and pivots: lu_factor of real stacks (which takes the
+// batched paths) against Xgetrf matrix after matrix, for sizes across panel edges (32 columns);
+// a zero column gives info's zero pivot without stopping (det 0, the later columns factored).
+TEST(LinalgSolversGpu, BlockedLuMatchesXgetrf) {
+  CUPP_REQUIRE_GPU();
+  // (float64 only: float32's near-ties between pivot candidates may go either way)
+  for (dtype t : {dtype(float64)})
+    for (i64 n : {1, 7, 32, 33, 64, 97, 300, 512}) {
+      const ndarray a = random({3, n, n}, t, 95);
+      la::lu_factor_result ref, got;
+      {
+        const path_scope scope("CUPP_LINALG_LU", "loop");
+        ref = la::lu_factor(a);
+      }
+      {
+        const path_scope scope("CUPP_LINALG_LU", "blocked");
+        got = la::lu_factor(a);
+      }
+      EXPECT_EQ(max_abs(astype(got.piv, int64) - astype(ref.piv, int64)), 0.0) << t.name() << " n=" << n;
+      EXPECT_LE(max_abs(got.lu - ref.lu), tol(t, n) * 10) << t.name() << " n=" << n;
+    }
+  ndarray z = random({2, 70, 70}, float64, 96);
+  z(1, slice(), 40) = zeros({70});
+  const path_scope scope("CUPP_LINALG_LU", "blocked");
+  EXPECT_EQ(la::det(z)(1).item<double>(), 0.0);
+  expect_linalg_error([&] { la::inv(z); }, "Singular matrix");
 }
 
 // The bench's other candidates (linalg/bench/host_path.cpp's solvers section) give the same
@@ -586,6 +615,8 @@ TEST(LinalgSolversGpu, LuCandidatesAgree) {
   const std::vector<cand> cands = {
       {"batched getri", {{"CUPP_LINALG_LU", "batched"}, {"CUPP_LINALG_INV", "getri"}}},
       {"batched getrs", {{"CUPP_LINALG_LU", "batched"}, {"CUPP_LINALG_INV", "getrs"}}},
+      {"blocked getri", {{"CUPP_LINALG_LU", "blocked"}, {"CUPP_LINALG_INV", "getri"}}},
+      {"blocked getrs", {{"CUPP_LINALG_LU", "blocked"}, {"CUPP_LINALG_INV", "getrs"}}},
       {"solve colmajor", {{"CUPP_LINALG_SOLVE", "colmajor"}}},
       {"solve colmajor loop", {{"CUPP_LINALG_SOLVE", "colmajor"}, {"CUPP_LINALG_LU", "loop"}}},
       {"streams alg1", {{"CUPP_LINALG_LU", "streams"}, {"CUPP_LINALG_GETRF_ALG", "1"}}},

@@ -218,6 +218,19 @@ TEST(LinalgSolversHost, SolverChecksCompileForEveryDtype) {
   EXPECT_EQ(la::detail::solver_checks_program(float64).source.find("CUPP_LINALG_COMPLEX"), std::string::npos);
 }
 
+// The blocked LU's panel kernel (lu_blocked.cuh) compiles for every computation dtype.
+TEST(LinalgSolversHost, BlockedLuCompilesForEveryDtype) {
+  for (dtype t : {dtype(float32), dtype(float64), dtype(complex64), dtype(complex128)}) {
+    const cupp::detail::routine_program p = la::detail::lu_blocked_program(t);
+    const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
+         .extra_headers = p.headers});
+    EXPECT_EQ(out.lowered_names.size(), 1u) << t.name();
+    EXPECT_FALSE(out.binary.empty()) << t.name();
+    EXPECT_NE(p.source.find("CUPP_LINALG_NB " + std::to_string(la::detail::lu_blocked_nb(t))), std::string::npos);
+  }
+}
+
 // The LU path by size (lu_core.hpp): cuBLAS's batched LU for stacks up to 256, Xgetrf per matrix
 // on side streams for stacks of larger matrices, Xgetrf alone for one matrix or a rectangular
 // stack; CUPP_LINALG_LU's values override it where they can apply.
@@ -240,6 +253,19 @@ TEST(LinalgSolversHost, LuPathFollowsSizeAndOverride) {
   EXPECT_EQ(choose_lu_path(20, 512, 512, false), lu_path::batched);
   EXPECT_EQ(choose_lu_path(20, 1024, 1024, false), lu_path::streams);  // beyond cuBLAS's batched range: auto
   EXPECT_EQ(choose_lu_path(20, 64, 64, true), lu_path::loop);
+  la::detail::set_path_override("CUPP_LINALG_LU", "blocked");
+  EXPECT_EQ(choose_lu_path(20, 512, 512, false), lu_path::blocked);
+  EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::blocked);
+  EXPECT_EQ(choose_lu_path(1, 64, 64, false), lu_path::loop);          // one matrix: Xgetrf
+  EXPECT_EQ(choose_lu_path(20, 64, 64, true), lu_path::loop);          // complex lu / lu_factor
+  EXPECT_EQ(choose_lu_path(20, 1024, 1024, false), lu_path::streams);  // beyond its range: auto
+  la::detail::set_path_override("CUPP_LINALG_INV", "getri");
+  EXPECT_FALSE(la::detail::inv_uses_getrs(512));
+  la::detail::set_path_override("CUPP_LINALG_INV", "getrs");
+  EXPECT_TRUE(la::detail::inv_uses_getrs(8));
+  la::detail::set_path_override("CUPP_LINALG_INV", "auto");
+  EXPECT_FALSE(la::detail::inv_uses_getrs(64));
+  EXPECT_TRUE(la::detail::inv_uses_getrs(256));
   la::detail::set_path_override("CUPP_LINALG_LU", "loop");
   EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::loop);
   la::detail::set_path_override("CUPP_LINALG_LU", "auto");
