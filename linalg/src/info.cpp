@@ -31,7 +31,9 @@ std::vector<module_info_row> info() {
           {"cuSOLVER", cupp::detail::library_version(cusolverGetProperty)},
           {"float32 products",
            detail::tf32_enabled() ? "TF32 tensor cores allowed (CUPP_TF32=1)" : "full float32 (CUPP_TF32=0)"},
-          {"paths", shown("CUPP_LINALG_GEMM") + ", " + shown("CUPP_LINALG_LU") + ", " + shown("CUPP_LINALG_SVD") +
+          {"paths", shown("CUPP_LINALG_GEMM") + ", " + shown("CUPP_LINALG_LU") + ", " + shown("CUPP_LINALG_INV") + ", " +
+                        shown("CUPP_LINALG_SOLVE") + ", " + shown("CUPP_LINALG_GETRF_ALG") + ", " +
+                        shown("CUPP_LINALG_SVD") + ", " + shown("CUPP_LINALG_CHOLESKY") + ", " + shown("CUPP_LINALG_COPY") +
                         ", CUPP_LINALG_STREAMS=" + std::to_string(detail::lanes_for(1 << 20))}};
 }
 
