@@ -1,6 +1,7 @@
 // The sparse module's own kernels and the switches between them and cuSPARSE (own_kernels.hpp):
 // the tocsc/tocsr swap (CUB's stable radix sort of packed entries, csr2cscEx2, or cupp's argsort),
-// SpMV/SpMM for every value dtype, the row-major SpMM kernel, and SpGEMM by expand-sort-sum.
+// SpMV/SpMM for every value dtype, the row-major SpMM kernels (spmm_rows and spmm_vec's forms), and
+// SpGEMM by expand-sort-sum.
 #include "own_kernels.hpp"
 
 #include <algorithm>
