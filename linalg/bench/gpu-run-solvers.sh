@@ -17,7 +17,8 @@
 # (all of it takes ~6-8 minutes, most of it CuPy's and PyTorch's SVDs). Knobs:
 #   LINALG2_PHASES="tests ref memcheck paths bench" (the default: all five; paths is
 #     cupp_bench_linalg_host_path's solvers section: each LU / SVD path and the cholesky and solve
-#     pieces timed side by side in one process, ~1 minute; LINALG2_PATHS picks its sections:
+#     candidates and pieces timed side by side in one process, ~1-2 minutes; each line names the
+#     CUPP_LINALG_* values that select it (linalg/README.md); LINALG2_PATHS picks its sections:
 #     chol solve lu svd; LINALG2_STREAMS="4 32" reruns the LU stacks with those side-stream counts)
 #   LINALG2_BENCH=comma-separated case names (default: every linalg part 2 case of
 #     linalg/bench/cases.json); LINALG2_REPS (default 3; warmup is 1 call: CuPy's batched svd
@@ -60,9 +61,10 @@ if has tests || has ref; then
   "$example_bin" 2>&1 | tail -3 | tee "$out/linalg2_example.log"
 fi
 if has memcheck; then
-  # the Jacobi SVD kernel's forms, the NaN / singular paths, getriBatched and the LU paths
+  # the Jacobi SVD kernel's forms, the NaN / singular paths, getriBatched, the LU paths, the
+  # one-kernel work copies and the blocked LU's panel kernel
   timeout 180 compute-sanitizer --tool memcheck "$tests_bin" --gtest_brief=1 \
-    --gtest_filter='LinalgSolversGpu.SvdJacobiForms:LinalgSolversGpu.EmptyAndErrors:LinalgSolversGpu.SolveAndInvAllPaths' \
+    --gtest_filter='LinalgSolversGpu.SvdJacobiForms:LinalgSolversGpu.EmptyAndErrors:LinalgSolversGpu.SolveAndInvAllPaths:LinalgSolversGpu.WorkCopies:LinalgSolversGpu.BlockedLuMatchesXgetrf' \
     > "$out/linalg2_memcheck.log" 2>&1
   echo "memcheck exit: $?"; tail -5 "$out/linalg2_memcheck.log"
 fi
@@ -72,7 +74,7 @@ if has paths; then
   echo "paths exit: $?"; cat "$out/linalg2_paths.log"
   # The LU stacks again with other side-stream counts (LINALG2_STREAMS="4 32", default none).
   for lanes in ${LINALG2_STREAMS:-}; do
-    CUPP_LINALG_STREAMS=$lanes timeout 120 "$paths_bin" solvers lu 2>&1 | grep -E "_(streams|auto)_ms" | sed "s/^/streams=$lanes /" |
+    CUPP_LINALG_STREAMS=$lanes timeout 120 "$paths_bin" solvers lu 2>&1 | grep -E "_(streams|streams_alg1|auto)_ms" | sed "s/^/streams=$lanes /" |
       tee -a "$out/linalg2_paths.log"
   done
 fi
