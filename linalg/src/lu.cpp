@@ -8,6 +8,7 @@
 // other pivots than LAPACK's (the factors, unlike solve's x, are results; the GPU reference set
 // showed it), so SciPy's P, L, U and pivots come only from Xgetrf.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -61,10 +62,14 @@ bool inv_uses_getrs(i64 n) {
 
 bool solve_colmajor() { return path_choice("CUPP_LINALG_SOLVE") == "colmajor"; }
 
-// cuSOLVER's Xgetrf algorithm on `params` (CUPP_LINALG_GETRF_ALG=1: CUSOLVER_ALG_1, else the
-// default ALG_0), set before every call so that the bench can switch it.
+// cuSOLVER's Xgetrf algorithm on `params`: CUPP_LINALG_GETRF_ALG=1 sets CUSOLVER_ALG_1 before the
+// call; once it has been set in the process, other calls set ALG_0 back (the bench switches it);
+// until then the params are left as cuSOLVER made them.
+static std::atomic<bool> getrf_alg_touched{false};
 static void set_getrf_alg(cusolverDnParams_t params) {
   const bool alg1 = path_choice("CUPP_LINALG_GETRF_ALG") == "1";
+  if (!alg1 && !getrf_alg_touched.load(std::memory_order_relaxed)) return;
+  getrf_alg_touched.store(true, std::memory_order_relaxed);
   check_cusolver(cusolverDnSetAdvOptions(params, CUSOLVERDN_GETRF, alg1 ? CUSOLVER_ALG_1 : CUSOLVER_ALG_0),
                  "cusolverDnSetAdvOptions(GETRF)");
 }

@@ -625,6 +625,15 @@ TEST(LinalgSolversGpu, LuCandidatesAgree) {
   for (const cand& c : cands) {
     std::vector<std::unique_ptr<path_scope>> scopes;
     for (const auto& [k, v] : c.env) scopes.push_back(std::make_unique<path_scope>(k, v));
+    if (std::string(c.label) == "streams alg1") {
+      // a cuSOLVER that does not take ALG_1 for Xgetrf refuses it in cusolverDnSetAdvOptions: noted, skipped
+      try {
+        la::solve(well({2, 300, 300}, float64, 60), random({2, 300, 1}, float64, 60));
+      } catch (const CudaError& e) {
+        std::printf("[ note ] CUPP_LINALG_GETRF_ALG=1 refused: %s\n", e.what());
+        continue;
+      }
+    }
     check_lu_path(c.label);
   }
 }
