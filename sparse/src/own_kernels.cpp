@@ -144,16 +144,26 @@ cupp::detail::routine_program products_program(const cupp::dtype& type) {
   const bool groups = type == float32 || type == float64;  // spmv_groups shuffles real floats
   std::vector<std::string> kernels{"cupp_sparse_spmm_i32", "cupp_sparse_spmm_i64", "cupp_sparse_spmv_i32",
                                    "cupp_sparse_spmv_i64"};
-  if (groups) {
-    kernels.insert(kernels.end(), {"cupp_sparse_spmv_groups_i32", "cupp_sparse_spmv_groups_i64"});
-    // kernels 6..19: spmm_vec's forms in spmm_kernel's order (after warp), i32 then i64 each
-    for (const spmm_kernel k : spmm_kernels)
-      if (k != spmm_kernel::warp)
-        for (const char* width : {"_i32", "_i64"}) kernels.push_back(std::string("cupp_sparse_spmm_") + spmm_kernel_name(k) + width);
-  }
+  if (groups) kernels.insert(kernels.end(), {"cupp_sparse_spmv_groups_i32", "cupp_sparse_spmv_groups_i64"});
   return {.name = "cupp_sparse_products_" + type.name(),
           .source = std::string("#define CUPP_SPARSE_T ") + element + "\n#define CUPP_SPARSE_OPS " + ops + "\n" +
                     (groups ? "#define CUPP_SPARSE_GROUPS\n" : "") + "#include <cupp/sparse/products.cuh>\n",
+          .kernels = std::move(kernels),
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+
+cupp::detail::routine_program spmm_vec_program(const cupp::dtype& type) {
+  if (type != float32 && type != float64)
+    throw TypeError("sparse spmm_vec: float32 and float64 only, not " + type.name());
+  // kernels 0..13: spmm_vec's forms in spmm_kernel's order (after warp), i32 then i64 each
+  std::vector<std::string> kernels;
+  for (const spmm_kernel k : spmm_kernels)
+    if (k != spmm_kernel::warp)
+      for (const char* width : {"_i32", "_i64"}) kernels.push_back(std::string("cupp_sparse_spmm_") + spmm_kernel_name(k) + width);
+  return {.name = "cupp_sparse_spmm_vec_" + type.name(),
+          .source = std::string("#define CUPP_SPARSE_T ") + (type == float32 ? "float" : "double") +
+                    "\n#define CUPP_SPARSE_VEC\n#include <cupp/sparse/products.cuh>\n",
           .kernels = std::move(kernels),
           .headers = embedded_headers(),
           .headers_digest = embedded_headers_digest()};
@@ -317,6 +327,13 @@ const cupp::detail::kernel_module& products_module(const cupp::dtype& t, int dev
                                       [&] { return products_program(t); });
 }
 
+// The spmm_vec program of float32/float64 on `device` (compiled on the first product that asks for
+// a vec form).
+const cupp::detail::kernel_module& spmm_vec_module(const cupp::dtype& t, int device) {
+  return cupp::detail::routine_module(device, {"sparse:spmm_vec", static_cast<std::uint64_t>(t.id())},
+                                      [&] { return spmm_vec_program(t); });
+}
+
 }  // namespace
 
 ndarray own_spmv(const csr& a, const ndarray& x) {
@@ -397,7 +414,6 @@ ndarray own_spmm_with(const csr& a, const ndarray& b, spmm_kernel kernel, spmm_k
   if (a.nnz() == 0 || m == 0 || k == 0) return cupp::zeros({m, k}, p.t);
   ndarray c = cupp::empty({m, k}, p.t);
   const int device = c.device();
-  const cupp::detail::kernel_module& module = products_module(p.t, device);
   const void* pb = p.dense.data();
   void* pc = c.data();
   long long rows = m, cols = k;
@@ -414,8 +430,8 @@ ndarray own_spmm_with(const csr& a, const ndarray& b, spmm_kernel kernel, spmm_k
     const std::int64_t unit = kernel == spmm_kernel::split ? 32 : group;
     const std::int64_t blocks = std::min<std::int64_t>((items * unit + threads - 1) / threads, std::int64_t{1} << 20);
     void* args[] = {&p.pp, &p.pi, &p.pd, &pb, &pc, &rows, &cols, &group};
-    const int index = 6 + 2 * (static_cast<int>(kernel) - 1) + ik;
-    cupp::detail::launch_1d(module.function(index), items * unit, args, device, blocks, threads);
+    const int index = 2 * (static_cast<int>(kernel) - 1) + ik;
+    cupp::detail::launch_1d(spmm_vec_module(p.t, device).function(index), items * unit, args, device, blocks, threads);
     if (ran) *ran = kernel;
     return c;
   }
@@ -423,7 +439,7 @@ ndarray own_spmm_with(const csr& a, const ndarray& b, spmm_kernel kernel, spmm_k
   // a warp per (row, 128 columns: spmm_tile x 32 lanes)
   const std::int64_t items = m * ((k + 127) / 128);
   const std::int64_t blocks = std::min<std::int64_t>((items + 7) / 8, std::int64_t{1} << 20);
-  cupp::detail::launch_1d(module.function(ik), items * 32, args, device, blocks, threads);
+  cupp::detail::launch_1d(products_module(p.t, device).function(ik), items * 32, args, device, blocks, threads);
   return c;
 }
 

@@ -57,6 +57,8 @@ swapped sort_swap(const ndarray& data, const ndarray& indices, const ndarray& in
 cupp::detail::routine_program transpose_program();
 // The products program of one value dtype (bool, integers, float32/64, complex64/128).
 cupp::detail::routine_program products_program(const cupp::dtype& type);
+// spmm_vec's program of float32 or float64 (its forms, 14 kernels; TypeError for another dtype).
+cupp::detail::routine_program spmm_vec_program(const cupp::dtype& type);
 
 // SciPy's upcast of a product's operand dtypes: np.result_type, then the first of SciPy's value
 // dtypes it casts to safely (float16 -> float32); TypeError "no supported conversion for types".

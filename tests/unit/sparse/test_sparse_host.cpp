@@ -150,8 +150,8 @@ TEST(SparseHost, ModuleDeviceCodeIsEmbeddedAndCompiles) {
 }
 
 // tocsc's pack/unpack kernels and the products program of every value dtype SciPy takes compile for
-// sm_90 (one program per dtype, four kernels each, twenty for float and double); dtypes SciPy's
-// products refuse have none.
+// sm_90 (one program per dtype, four kernels each, six for float and double, and spmm_vec's program
+// of float and double); dtypes SciPy's products refuse have none.
 TEST(SparseHost, OwnKernelProgramsCompileForEveryValueDtype) {
   const auto compile = [](const cupp::detail::routine_program& p) {
     return cupp::detail::nvrtc_compile({.program_name = p.name, .source = p.source, .name_expressions = p.kernels,
@@ -166,10 +166,17 @@ TEST(SparseHost, OwnKernelProgramsCompileForEveryValueDtype) {
     SCOPED_TRACE(type.name());
     const cupp::detail::routine_program p = sparse::detail::products_program(type);
     const cupp::detail::nvrtc_output out = compile(p);
-    // float and double: + spmv_groups (2) and spmm_vec's seven forms (14)
-    EXPECT_EQ(out.lowered_names.size(), type == float32 || type == float64 ? 20u : 4u);
+    EXPECT_EQ(out.lowered_names.size(), type == float32 || type == float64 ? 6u : 4u);  // + spmv_groups
     EXPECT_FALSE(out.binary.empty());
   }
+  for (const cupp::dtype type : {float32, float64}) {  // spmm_vec's seven forms, i32 and i64 each
+    SCOPED_TRACE(type.name());
+    const cupp::detail::nvrtc_output out = compile(sparse::detail::spmm_vec_program(type));
+    EXPECT_EQ(out.lowered_names.size(), 14u);
+    EXPECT_FALSE(out.binary.empty());
+  }
+  EXPECT_EQ(error_of<TypeError>([] { sparse::detail::spmm_vec_program(int32); }),
+            "sparse spmm_vec: float32 and float64 only, not int32");
   EXPECT_EQ(error_of<TypeError>([] { sparse::detail::products_program(float16); }),
             "sparse products: no supported conversion for dtype float16");
 }

@@ -9,16 +9,17 @@
 // spmm_rows: one warp per (row of A, stretch of 32 * tile dense columns), the lanes over the
 // columns (coalesced row-major loads of B's rows and stores of C's), the row's entries in index
 // order: every C element is summed in the same order on every run (bitwise repeatable).
-// spmm_vec (float and double, with CUPP_SPARSE_GROUPS; columns a multiple of 16 bytes' worth, B and C
-// 16-byte aligned): the same sums with 16-byte loads and stores (float4 / double2), `group` lanes a row
-// (group * 16 bytes of columns), so a warp walks 32 / group rows at once. Its forms (spmm_form):
-// in_order, each lane loading the row's indices and values itself, entries in index order (the same
-// order, hence the same bits, as spmm_rows); shuffled, the group's lanes loading `group` entries at a
-// time and broadcasting them by __shfl_sync, so a batch of four (or eight) B rows is loaded before
-// the first is summed (their loads wait on no index load), still in index order; split, a warp a row, its 32 / group
-// groups taking every (32 / group)-th entry and meeting in a fixed shuffle tree (bitwise repeatable,
-// rounded in another order). `stream` makes A's loads and C's stores cache-streaming (ld/st.global.cs),
-// so the L2 keeps more of B.
+// spmm_vec (float and double; a program of its own, whose source defines CUPP_SPARSE_VEC, so SpMV
+// and the warp kernel do not compile its forms): the same sums with 16-byte loads of B and stores
+// of C (float4 / double2; k a multiple of 16 bytes' worth, B and C 16-byte aligned), `group` lanes
+// a row (group * 16 bytes of columns), so a warp walks 32 / group rows at once. Its forms
+// (spmm_form): in_order, each lane loading the row's indices and values itself, entries in index
+// order (the same order, hence the same bits, as spmm_rows); shuffled, the group's lanes loading
+// `group` entries at a time and broadcasting them by __shfl_sync, so a batch of four (or eight) B
+// rows is loaded before the first is summed (their loads wait on no index load), still in index
+// order; split, a warp a row, its 32 / group groups taking every (32 / group)-th entry and meeting
+// in a fixed shuffle tree (bitwise repeatable, rounded in another order). `stream` makes A's loads
+// and C's stores cache-streaming (ld/st.global.cs), so the L2 keeps more of B.
 // spmv_rows: one thread per row, entries in order, as SciPy's csr_matvec. spmv_groups (float and
 // double: the source also defines CUPP_SPARSE_GROUPS): a few lanes per row and a shuffle tree, a
 // candidate against cusparseSpMV for real values.
@@ -243,7 +244,7 @@ __device__ void spmm_vec(const I* __restrict__ indptr, const I* __restrict__ ind
 
 }  // namespace cupp_sparse
 
-#if defined(CUPP_SPARSE_T) && defined(CUPP_SPARSE_OPS)
+#if defined(CUPP_SPARSE_T) && defined(CUPP_SPARSE_OPS) && !defined(CUPP_SPARSE_VEC)
 // Kernels 0..3 of a dtype's program: spmm i32, spmm i64, spmv i32, spmv i64.
 extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads)
     cupp_sparse_spmm_i32(const int* indptr, const int* indices, const CUPP_SPARSE_T* data, const CUPP_SPARSE_T* b,
@@ -275,7 +276,11 @@ extern "C" __global__ void cupp_sparse_spmv_groups_i64(const long long* indptr, 
                                                        CUPP_SPARSE_T* y, long long m, int group) {
   cupp_sparse::spmv_groups(indptr, indices, data, x, y, m, group);
 }
-// Kernels 6..19: spmm_vec's forms, i32 then i64 each (own_kernels.cpp's spmm_kernel order): vec (in
+#endif
+#endif
+
+#if defined(CUPP_SPARSE_T) && defined(CUPP_SPARSE_VEC)  // the spmm_vec program of float or double
+// Kernels 0..13: spmm_vec's forms, i32 then i64 each (own_kernels.cpp's spmm_kernel order): vec (in
 // order), vec_occ (in order, 5 blocks an SM: 48 registers, no spills), shuffled, shuffled_cs (with
 // streaming A and C), split, vec_cs (in order, streaming), shuffled8_cs (batches of eight, streaming).
 // The shuffled forms hold a batch of B vectors a lane: 4 blocks an SM (3 for eight) leave them 64
@@ -300,4 +305,4 @@ CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec_cs, cupp_sparse::spmm_in_order, true, 
 CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled8_cs, cupp_sparse::spmm_shuffled, true, 3, 8)
 #undef CUPP_SPARSE_SPMM_VEC
 #endif
-#endif
+
