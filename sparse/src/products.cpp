@@ -487,7 +487,10 @@ csr spgemm_reused(const csr& a, const csr& b) {
   const auto cache = a.cache();
   std::lock_guard lock(cache->mutex);
   reuse_slot& slot = slot_of(*cache);
-  if (!slot.built || !(slot.built->key == key)) slot.built = build_reuse(a, b, key);
+  if (!slot.built || !(slot.built->key == key)) {
+    slot.built.reset();
+    slot.built = build_reuse(a, b, key);
+  }
   return compute_reused(*slot.built, a, b);
 }
 
@@ -506,8 +509,9 @@ std::optional<csr> spgemm_repeated(const csr& a, const csr& b) {
   }
   if (slot.repeats <= spgemm_plain_repeats || slot.refused) return std::nullopt;
   try {
+    slot.built.reset();  // another product's state goes first (its C and buffers are not held twice)
     std::shared_ptr<reuse_state> st = build_reuse(a, b, key);
-    slot.built = st;  // in place of the state of another product
+    slot.built = st;
     slot.last = product_key{}, slot.repeats = 0;
     return compute_reused(*st, a, b);
   } catch (const alg_refused&) {
