@@ -723,7 +723,8 @@ TEST(LinalgSolversGpu, CholeskyStacksAndFlags) {
 }
 
 // Each loop method of the SVD (Xgesvd, Xgesvdp with its Xgesvd fallback) on tall and wide stacks,
-// full and reduced, and on a rank-deficient stack; gesvdj on side streams is refused (turned off).
+// full and reduced, svd and svdvals, and on a rank-deficient stack; gesvdj on side streams is
+// refused (turned off); one large matrix on the default path (Xgesvdp).
 TEST(LinalgSolversGpu, SvdLoopMethods) {
   CUPP_REQUIRE_GPU();
   {
@@ -758,6 +759,24 @@ TEST(LinalgSolversGpu, SvdLoopMethods) {
     expect_linalg_error([] { la::svd(full({2, 50, 40}, std::numeric_limits<double>::quiet_NaN())); },
                         "SVD did not converge");
   }
+  // One matrix of 256 and more takes Xgesvdp by default (auto): svd and svdvals (factor buffers
+  // given though no vectors are asked for), tall and wide, against Xgesvd's singular values.
+  for (dtype t : {dtype(float64), dtype(complex64)})
+    for (const std::vector<i64>& s : std::vector<std::vector<i64>>{{300, 260}, {260, 300}}) {
+      const i64 m = s[0], n = s[1], k = std::min(m, n);
+      const ndarray a = random(s, t, 84);
+      ndarray ref;
+      {
+        const path_scope scope("CUPP_LINALG_SVD", "gesvd");
+        ref = la::svdvals(a);
+      }
+      const double scale = max_abs(ref);
+      EXPECT_LE(max_abs(la::svdvals(a) - ref), tol(t, m + n) * scale) << t.name() << " " << m << "x" << n;
+      auto [U, S, Vh] = la::svd(a, {.full_matrices = false});
+      EXPECT_LE(max_abs(S - ref), tol(t, m + n) * scale) << t.name();
+      EXPECT_LE(max_abs(matmul(U * astype(S, t).expand_dims(-2), Vh) - a), tol(t, m + n) * 10 * scale) << t.name();
+      EXPECT_LE(max_abs(matmul(H(U), U) - eye_like(k, t)), tol(t, m + n) * 10) << t.name();
+    }
 }
 
 }  // namespace
