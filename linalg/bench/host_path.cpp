@@ -235,14 +235,16 @@ int solvers_main(int argc, char** argv) {
     const std::int64_t n = 4096;
     const cupp::ndarray a = fill({n, n}, 0.2) + cupp::eye(n, std::nullopt, 0, cupp::float64) * 8.0;
     const cupp::ndarray b = fill({n, 1}, 0.3);
-    // solve's candidates: the default (the C-ordered copy scanned for NaN in the same pass, Xgetrf,
-    // Xgetrs with the transpose flag), PyTorch's form (a column-major copy, Xgetrs without it),
-    // cuSOLVER's other Xgetrf algorithm, and the copy and NaN scan as two passes (the form before).
+    // solve's candidates: the default (one matrix of 512 and more: colmajor), the C-ordered copy
+    // scanned for NaN in the same pass with Xgetrs's transpose flag (rowmajor), PyTorch's form (a
+    // column-major copy, Xgetrs without it: colmajor), cuSOLVER's other Xgetrf algorithm, and the
+    // copy and NaN scan as two passes (the form before).
     struct cand {
       const char* name;
       std::vector<kv> env;
     };
-    for (const cand& c : {cand{"auto", {}}, cand{"colmajor", {kv{"CUPP_LINALG_SOLVE", "colmajor"}}},
+    for (const cand& c : {cand{"auto", {}}, cand{"rowmajor", {kv{"CUPP_LINALG_SOLVE", "rowmajor"}}},
+                          cand{"colmajor", {kv{"CUPP_LINALG_SOLVE", "colmajor"}}},
                           cand{"alg1", {kv{"CUPP_LINALG_GETRF_ALG", "1"}}},
                           cand{"colmajor_alg1", {kv{"CUPP_LINALG_SOLVE", "colmajor"}, kv{"CUPP_LINALG_GETRF_ALG", "1"}}},
                           cand{"assign", {kv{"CUPP_LINALG_COPY", "assign"}}}}) {

@@ -60,7 +60,12 @@ bool inv_uses_getrs(i64 n) {
   return n >= inv_getrs_min_n;
 }
 
-bool solve_colmajor() { return path_choice("CUPP_LINALG_SOLVE") == "colmajor"; }
+bool solve_colmajor(i64 batch, i64 n) {
+  const std::string& p = path_choice("CUPP_LINALG_SOLVE");
+  if (p == "colmajor") return true;
+  if (p == "rowmajor") return false;
+  return batch == 1 && n >= solve_colmajor_min_n;
+}
 
 // cuSOLVER's Xgetrf algorithm on `params`: CUPP_LINALG_GETRF_ALG=1 sets CUSOLVER_ALG_1 before the
 // call; once it has been set in the process, other calls set ALG_0 back (the bench switches it);
@@ -305,10 +310,11 @@ ndarray solve_impl(const ndarray& a, const ndarray& b, bool raise_singular, cons
     x = bw.reshape(xs);
   }
   if (bw.size() == 0) return x;
-  // w: C-ordered a, i.e. column-major a^T; its LU solves a x = b as (a^T)^T x = b.
-  // (CUPP_LINALG_SOLVE=colmajor: a column-major copy of a, solved without the transpose flag.)
+  // w: C-ordered a, i.e. column-major a^T; its LU solves a x = b as (a^T)^T x = b. One large
+  // matrix (solve_colmajor) takes a column-major copy of a instead, solved without the transpose
+  // flag (PyTorch's form: Xgetrs's untransposed triangular solves).
   const ndarray ab = cupp::broadcast_to(a, ashape);
-  const bool colmajor = solve_colmajor();
+  const bool colmajor = solve_colmajor(batch_count(ab), n);
   const ndarray suspect = raise_singular ? new_flag(a.device()) : ndarray{};
   ndarray w;
   if (colmajor)

@@ -636,6 +636,22 @@ TEST(LinalgSolversGpu, LuCandidatesAgree) {
     }
     check_lu_path(c.label);
   }
+  // one matrix of 512 and more: the default path factors a column-major copy (no transpose flag);
+  // its NaN and singular rules as the others'
+  for (dtype t : kTypes) {
+    const i64 n = 600;
+    const ndarray a = well({n, n}, t, 97);
+    const ndarray b = random({n, 2}, t, 98);
+    EXPECT_LE(max_abs(matmul(a, la::solve(a, b)) - b), tol(t, n)) << t.name();
+    const ndarray bv = random({n}, t, 99);
+    EXPECT_LE(max_abs(matvec(a, la::solve(a, bv)) - bv), tol(t, n)) << t.name();
+    ndarray w = a.copy();
+    w(3, 5) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_TRUE(all(isnan(la::solve(w, b))).item<bool>()) << t.name();
+    ndarray z = a.copy();
+    z(slice(), 7) = zeros({n}, t);
+    expect_linalg_error([&] { la::solve(z, b); }, "Singular matrix");
+  }
 }
 
 // colmajor_copy's tiled transpose kernel (a C-contiguous input of the work dtype) and its
