@@ -169,6 +169,11 @@ int solvers_main(int argc, char** argv) {
   };
   const int reps = std::getenv("LINALG_PATH_REPS") ? std::atoi(std::getenv("LINALG_PATH_REPS")) : 5;
   using kv = std::pair<const char*, const char*>;
+  // Every line names its own path values: "auto" is cupp's choice by size, whatever the
+  // environment says (CUPP_LINALG_STREAMS still applies).
+  for (const char* v : {"CUPP_LINALG_LU", "CUPP_LINALG_INV", "CUPP_LINALG_SOLVE", "CUPP_LINALG_GETRF_ALG", "CUPP_LINALG_SVD",
+                        "CUPP_LINALG_CHOLESKY", "CUPP_LINALG_COPY"})
+    ld::set_path_override(v, "auto");
   if (want("chol")) {
     const std::int64_t n = 4096;
     const cupp::ndarray x = fill({n, n}, 0.1);
