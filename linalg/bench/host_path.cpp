@@ -99,7 +99,7 @@ double device_ms(const std::function<void()>& call, int reps) {
 
 // ---- `cupp_bench_linalg_host_path solvers [sections...]`: the linalg part 2 paths, each timed
 // in one process (CUDA-event medians; every path synchronises at its one read, so the events
-// bracket the whole call). Sections: chol, solve, lu, svd (default: all). Prints
+// bracket the whole call). Sections: chol, solve, lu, svd, blocked (default: all). Prints
 //   device <routine>_<shape>_<path>_ms <median> [check ...]
 // where the check is a residual (solve, inv, cholesky) or the largest singular-value difference
 // from the first path's (svd); each path is named by the CUPP_LINALG_* values that select it
@@ -296,37 +296,21 @@ int solvers_main(int argc, char** argv) {
       });
     }
   }
-  if (want("lu")) {
-    struct stack {
-      std::int64_t count, n;
-    };
-    // Each LU path with solve and inv; for cuBLAS's batched LU and cupp's blocked one, inv by
-    // getriBatched and by getrsBatched against the identity; Xgetrf's ALG_1 on the side streams; the copy and NaN
-    // scan as two passes (CUPP_LINALG_COPY=assign) on the default path.
-    struct cand {
-      std::string name;
-      std::vector<kv> env;
-    };
-    const std::vector<cand> cands = {
-        {"auto", {}},
-        {"batched", {kv{"CUPP_LINALG_LU", "batched"}}},
-        {"batched_getri", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "getri"}}},
-        {"batched_getrs", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "getrs"}}},
-        {"blocked", {kv{"CUPP_LINALG_LU", "blocked"}}},
-        {"blocked_getri", {kv{"CUPP_LINALG_LU", "blocked"}, kv{"CUPP_LINALG_INV", "getri"}}},
-        {"blocked_getrs", {kv{"CUPP_LINALG_LU", "blocked"}, kv{"CUPP_LINALG_INV", "getrs"}}},
-        {"loop", {kv{"CUPP_LINALG_LU", "loop"}}},
-        {"streams", {kv{"CUPP_LINALG_LU", "streams"}}},
-        {"streams_alg1", {kv{"CUPP_LINALG_LU", "streams"}, kv{"CUPP_LINALG_GETRF_ALG", "1"}}},
-        {"auto_assign", {kv{"CUPP_LINALG_COPY", "assign"}}},
-    };
+  struct stack {
+    std::int64_t count, n;
+  };
+  struct lu_cand {
+    std::string name;
+    std::vector<kv> env;
+  };
+  // solve and inv of the bench's three stacks on each candidate
+  const auto lu_stacks = [&](const std::vector<lu_cand>& cands) {
     for (const stack& st : {stack{1000, 64}, stack{100, 256}, stack{20, 512}}) {
       const cupp::ndarray a = fill({st.count, st.n, st.n}, 0.4) +
                               cupp::eye(st.n, std::nullopt, 0, cupp::float64) * std::sqrt(double(st.n));
       const cupp::ndarray b = fill({st.count, st.n, 1}, 0.5);
       const std::string shape = std::to_string(st.count) + "x" + std::to_string(st.n);
-      for (const cand& c : cands) {
-        if (st.n > 512 && (c.name.rfind("batched", 0) == 0 || c.name.rfind("blocked", 0) == 0)) continue;
+      for (const lu_cand& c : cands) {
         attempt("lu_" + shape + "_" + c.name, [&] {
           for (const auto& [k, v] : c.env) ld::set_path_override(k, v);
           const double ts = median_ms([&] { const cupp::ndarray x = la::solve(a, b); }, reps);
@@ -337,8 +321,25 @@ int solvers_main(int argc, char** argv) {
           std::printf("device solve_%s_%s_ms %.3f (residual %.2e)\n", shape.c_str(), c.name.c_str(), ts, rs);
           std::printf("device inv_%s_%s_ms %.3f (residual %.2e)\n", shape.c_str(), c.name.c_str(), ti, ri);
         });
+        for (const auto& [k, v] : c.env) ld::set_path_override(k, "auto");
       }
     }
+  };
+  if (want("lu")) {
+    // Each library LU path with solve and inv; for cuBLAS's batched LU, inv by getriBatched and
+    // by getrsBatched against the identity; Xgetrf's ALG_1 on the side streams; the copy and NaN
+    // scan as two passes (CUPP_LINALG_COPY=assign) on the default path. (cupp's blocked LU: the
+    // section `blocked`, run last.)
+    lu_stacks({
+        {"auto", {}},
+        {"batched", {kv{"CUPP_LINALG_LU", "batched"}}},
+        {"batched_getri", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "getri"}}},
+        {"batched_getrs", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "getrs"}}},
+        {"loop", {kv{"CUPP_LINALG_LU", "loop"}}},
+        {"streams", {kv{"CUPP_LINALG_LU", "streams"}}},
+        {"streams_alg1", {kv{"CUPP_LINALG_LU", "streams"}, kv{"CUPP_LINALG_GETRF_ALG", "1"}}},
+        {"auto_assign", {kv{"CUPP_LINALG_COPY", "assign"}}},
+    });
   }
   if (want("svd")) {
     const auto svd_paths = [&](const cupp::ndarray& a, const std::string& shape, std::initializer_list<const char*> paths,
@@ -367,6 +368,14 @@ int solvers_main(int argc, char** argv) {
     svd_paths(fill({20, 512, 512}, 0.6), "20x512", {"gesvd", "auto", "gesvdp", "jacobi"}, std::min(reps, 2));  // gesvdj: turned off (svd.cpp)
     // One 4096^2 (the bench's single-matrix case): Xgesvd (CuPy's path), Xgesvdp (auto now).
     svd_paths(fill({4096, 4096}, 0.7), "4096", {"gesvd", "gesvdp", "auto"}, 1);
+  }
+  if (want("blocked")) {
+    // cupp's blocked LU (last: a kernel of cupp's own), with inv by each of cuBLAS's solvers
+    lu_stacks({
+        {"blocked", {kv{"CUPP_LINALG_LU", "blocked"}}},
+        {"blocked_getri", {kv{"CUPP_LINALG_LU", "blocked"}, kv{"CUPP_LINALG_INV", "getri"}}},
+        {"blocked_getrs", {kv{"CUPP_LINALG_LU", "blocked"}, kv{"CUPP_LINALG_INV", "getrs"}}},
+    });
   }
   return 0;
 }
