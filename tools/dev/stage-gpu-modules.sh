@@ -9,7 +9,8 @@
 # Phases: cold-start (bench/cold_start/run.sh, cupp and CuPy), ab (the cold-start script with the
 # built-in kernels on and off), suite (every GPU test in 4 gtest shards, the routine families'
 # references remade there with NumPy 2, failures rerun alone; SUITE_FILTER narrows it), and one
-# per module script: fft linalg linalg2 random sparse sparse-linalg. Each module's script runs from its own folder .gpu-<module>/ (made on the device
+# per module script: fft linalg linalg2 random sparse sparse-linalg; dgemm and blas-versions (issue 24's
+# float64 product: cupp_bench_linalg_host_path dgemm, and which cuBLAS and kernel PyTorch runs). Each module's script runs from its own folder .gpu-<module>/ (made on the device
 # machine, at the root of its copy of the tree, where the scripts expect it), holding
 # links to the shared executables and the files it names, with OUT=$OUT/<phase>.
 # usage: tools/dev/stage-gpu-modules.sh [BUILD_DIR]
@@ -80,6 +81,21 @@ for phase in "$@"; do
         for i in 1 2 3 4; do CUPP_BUILTIN_KERNELS=$mode CUPP_CACHE_DIR=$c "$all/bin/cupp_bench_cold_start" | sed "s/^/builtin=$mode warm: /"; done
         rm -rf "$c"
       done ;;
+    dgemm)  # float64 8192^3 on filled operands: Dgemm, GemmEx, Lt's heuristic answers and its search
+      timeout 90 "$all/bin/cupp_bench_linalg_host_path" dgemm ;;
+    blas-versions)  # which cuBLAS each side loads, and the kernel PyTorch's float64 8192^3 product runs
+      ls -la /usr/local/cuda/lib64/libcublas.so* 2>&1 | head -4
+      timeout 60 python3 - <<'PY' 2>&1 | tail -6
+import glob, torch
+print("torch's cuBLAS:", sorted(glob.glob("/opt/torch/.venv/lib/python3*/site-packages/nvidia/**/libcublas*.so*", recursive=True)))
+a = torch.randn(8192, 8192, dtype=torch.float64, device="cuda"); b = torch.randn_like(a)
+a @ b; torch.cuda.synchronize()
+from torch.profiler import profile, ProfilerActivity
+with profile(activities=[ProfilerActivity.CUDA]) as p:
+    a @ b; torch.cuda.synchronize()
+print("torch float64 8192 kernels:", sorted({e.name for e in p.events() if e.device_type.name == "CUDA"}))
+PY
+      timeout 90 ncu -c 3 -k regex:gemm "$all/bin/cupp_bench_linalg_host_path" dgemm 2>&1 | grep -E "^  [A-Za-z_].*\(" | head -6 ;;
     fft) module_dir fft fft/bench/gpu-run.sh ;;
     linalg) module_dir linalg linalg/bench/gpu-run.sh ;;
     linalg2) module_dir linalg2 linalg/bench/gpu-run-solvers.sh ;;
@@ -111,7 +127,7 @@ for phase in "$@"; do
     *) echo "unknown phase $phase"; continue ;;
   esac
   case $phase in
-    cold-start|ab|suite) ;;
+    cold-start|ab|suite|dgemm|blas-versions) ;;
     *) mkdir -p "$OUT/$phase"; (cd "$repo" && OUT=$OUT/$phase bash ".gpu-$phase/run.sh") 2>&1 | tee "$OUT/$phase/run.txt" | tail -60 ;;
   esac
   echo "##### $phase took $((SECONDS - start)) s"
