@@ -22,7 +22,8 @@
 #     chol solve lu svd; LINALG2_STREAMS="4 32" reruns the LU stacks with those side-stream counts)
 #   LINALG2_BENCH=comma-separated case names (default: every linalg part 2 case of
 #     linalg/bench/cases.json); LINALG2_REPS (default 3; warmup is 1 call: CuPy's batched svd
-#     takes seconds a call).
+#     takes seconds a call); LINALG2_BENCH_ENV="CUPP_LINALG_LU=blocked ..." sets cupp's path
+#     variables (linalg/README.md) for the bench phase only.
 # Logs under $OUT: linalg2_tests.log (LinalgSolversGpu.* and the reference set), linalg2_example.log,
 # linalg2_memcheck.log, linalg2_paths.log (the paths' timings), linalg2_bench.log (compare.py's
 # table: cupp, CuPy, PyTorch) and bench/.
@@ -102,7 +103,10 @@ print("bench cases:", ",".join(c["name"] for c in cases))
 EOF
   names=$(python3 -c "import json,sys; print(','.join(c['name'] for c in json.load(open(sys.argv[1]))['cases']))" "$out/linalg2_cases.json")
   mkdir -p "$out/bench"
-  timeout 480 python3 "$root/bench/compare.py" --cupp "$bench_bin" --cases "$out/linalg2_cases.json" \
+  # LINALG2_BENCH_ENV (e.g. "CUPP_LINALG_LU=blocked"): path variables for cupp's side of this phase only
+  echo "bench env: ${LINALG2_BENCH_ENV:-(none)}"
+  # shellcheck disable=SC2086
+  env ${LINALG2_BENCH_ENV:-} timeout 480 python3 "$root/bench/compare.py" --cupp "$bench_bin" --cases "$out/linalg2_cases.json" \
     --only "$names" --out "$out/bench" --side-timeout 300 > "$out/linalg2_bench.log" 2>&1
   echo "bench exit: $?"
   cat "$out/linalg2_bench.log" | tail -40
