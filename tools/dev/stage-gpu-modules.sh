@@ -95,7 +95,11 @@ with profile(activities=[ProfilerActivity.CUDA]) as p:
     a @ b; torch.cuda.synchronize()
 print("torch float64 8192 kernels:", sorted({e.name for e in p.events() if e.device_type.name == "CUDA"}))
 PY
-      timeout 90 ncu -c 3 -k regex:gemm "$all/bin/cupp_bench_linalg_host_path" dgemm 2>&1 | grep -E "^  [A-Za-z_].*\(" | head -6 ;;
+      timeout 90 ncu -c 3 -k regex:gemm "$all/bin/cupp_bench_linalg_host_path" dgemm 2>&1 | grep -E "^  [A-Za-z_].*\(" | head -6
+      # the same dgemm paths with PyTorch's own cuBLAS first on the library path (same soname)
+      tlib=$(dirname "$(ls /opt/torch/.venv/lib/python3*/site-packages/nvidia/*/lib/libcublas.so.* 2>/dev/null | head -1)")
+      [ -d "$tlib" ] && LD_LIBRARY_PATH=$tlib:$LD_LIBRARY_PATH timeout 90 "$all/bin/cupp_bench_linalg_host_path" dgemm 2>&1 |
+        grep -E "cupp_matmul|gemmex|search tried" | sed "s#^#with $tlib: #" ;;
     fft) module_dir fft fft/bench/gpu-run.sh ;;
     linalg) module_dir linalg linalg/bench/gpu-run.sh ;;
     linalg2) module_dir linalg2 linalg/bench/gpu-run-solvers.sh ;;
