@@ -382,6 +382,32 @@ int solvers_main(int argc, char** argv) {
 
 }  // namespace
 
+// cuBLASLt's objects for an n x n x n product of one type (square, column-major, no transposes),
+// with a preference bounded by `workspace` bytes; destroyed with the object.
+struct lt_square {
+  cublasLtHandle_t lt = nullptr;
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t layout = nullptr;
+  cublasLtMatmulPreference_t pref = nullptr;
+  lt_square(cublasComputeType_t compute, cudaDataType type, std::int64_t n, std::uint64_t workspace) {
+    check(cublasLtCreate(&lt), "cublasLtCreate");
+    check(cublasLtMatmulDescCreate(&desc, compute, type), "cublasLtMatmulDescCreate");
+    check(cublasLtMatrixLayoutCreate(&layout, type, n, n, n), "cublasLtMatrixLayoutCreate");
+    check(cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate");
+    check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+                                               sizeof(workspace)),
+          "cublasLtMatmulPreferenceSetAttribute");
+  }
+  lt_square(const lt_square&) = delete;
+  lt_square& operator=(const lt_square&) = delete;
+  ~lt_square() {
+    cublasLtMatmulPreferenceDestroy(pref);
+    cublasLtMatrixLayoutDestroy(layout);
+    cublasLtMatmulDescDestroy(desc);
+    cublasLtDestroy(lt);
+  }
+};
+
 // ---- `cupp_bench_linalg_host_path dgemm`: float64 8192^3 on non-constant operands (a GEMM's
 // power draw, so its clock, depends on the values: ones run faster than the bench's hash fill),
 // through cublasDgemm, cublasGemmEx and each of cuBLASLt's heuristic answers, all with cupp's
@@ -412,16 +438,11 @@ int dgemm_main() {
                               &zero, pz, CUDA_R_64F, ni, CUBLAS_COMPUTE_64F, CUBLAS_GEMM_DEFAULT),
                  "GemmEx");
          }, 10));
-  cublasLtHandle_t lt = nullptr;
-  check(cublasLtCreate(&lt), "cublasLtCreate");
-  cublasLtMatmulDesc_t desc = nullptr;
-  check(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_64F, CUDA_R_64F), "desc");
-  cublasLtMatrixLayout_t l = nullptr;
-  check(cublasLtMatrixLayoutCreate(&l, CUDA_R_64F, n, n, n), "layout");
-  cublasLtMatmulPreference_t pref = nullptr;
-  check(cublasLtMatmulPreferenceCreate(&pref), "preference");
-  check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes, sizeof(ws_bytes)),
-        "preference");
+  const lt_square setup(CUBLAS_COMPUTE_64F, CUDA_R_64F, n, ws_bytes);
+  cublasLtHandle_t lt = setup.lt;
+  cublasLtMatmulDesc_t desc = setup.desc;
+  cublasLtMatrixLayout_t l = setup.layout;
+  cublasLtMatmulPreference_t pref = setup.pref;
   constexpr int wanted = 12;
   cublasLtMatmulHeuristicResult_t results[wanted] = {};
   int found = 0;
@@ -489,10 +510,6 @@ int dgemm_main() {
     std::printf("device dgemm_8192_search tried=%d of %d ids best=%s %.4f ms\n", tried, nids, best_name.c_str(), best);
   }
   report("cupp_matmul_again", device_ms([&] { cupp::matmul(x, y, {.out = z}); }, 10));
-  check(cublasLtMatmulPreferenceDestroy(pref), "destroy");
-  check(cublasLtMatrixLayoutDestroy(l), "destroy");
-  check(cublasLtMatmulDescDestroy(desc), "destroy");
-  check(cublasLtDestroy(lt), "destroy");
   check(cudaFree(ws), "cudaFree");
   check(cublasDestroy(h), "cublasDestroy");
   return 0;
@@ -535,16 +552,11 @@ int main(int argc, char** argv) {
           "cublasSgemm");
   });
   std::printf("host raw_cublasSgemm_64_us %.3f (%.2fx empty)\n", t_sgemm, t_sgemm / t_empty);
-  cublasLtHandle_t lt = nullptr;
-  check(cublasLtCreate(&lt), "cublasLtCreate");
-  cublasLtMatmulDesc_t desc = nullptr;
-  check(cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "desc");
-  cublasLtMatrixLayout_t la = nullptr;
-  check(cublasLtMatrixLayoutCreate(&la, CUDA_R_32F, n, n, n), "layout");
-  cublasLtMatmulPreference_t pref = nullptr;
-  check(cublasLtMatmulPreferenceCreate(&pref), "pref");
-  const std::uint64_t wsb = ws_bytes;
-  check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof(wsb)), "pref");
+  const lt_square setup(CUBLAS_COMPUTE_32F, CUDA_R_32F, n, ws_bytes);
+  cublasLtHandle_t lt = setup.lt;
+  cublasLtMatmulDesc_t desc = setup.desc;
+  cublasLtMatrixLayout_t la = setup.layout;
+  cublasLtMatmulPreference_t pref = setup.pref;
   cublasLtMatmulHeuristicResult_t r{};
   int found = 0;
   check(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, la, la, la, pref, 1, &r, &found), "heuristic");
@@ -622,10 +634,6 @@ int main(int argc, char** argv) {
                         "cublasGemmEx int8");
                 }, 20));
   }
-  check(cublasLtMatmulPreferenceDestroy(pref), "destroy");
-  check(cublasLtMatrixLayoutDestroy(la), "destroy");
-  check(cublasLtMatmulDescDestroy(desc), "destroy");
-  check(cublasLtDestroy(lt), "destroy");
   check(cudaFree(ws), "cudaFree");
   check(cublasDestroy(h), "cublasDestroy");
   return 0;
