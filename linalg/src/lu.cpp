@@ -42,6 +42,7 @@ lu_path choose_lu_path(i64 batch, i64 m, i64 n, bool force_solver) {
   if (p == "blocked" && can_batch && n <= blocked_lu_max_n) return lu_path::blocked;
   if (p == "loop") return lu_path::loop;
   if (p == "streams") return batch >= 2 ? lu_path::streams : lu_path::loop;
+  if (blocked_lu_by_default && can_batch && n <= blocked_lu_max_n) return lu_path::blocked;
   if (can_batch && n < lu_streams_min_n) return lu_path::batched;
   if (batch >= 2 && std::min(m, n) >= lu_streams_min_n) return lu_path::streams;
   return can_batch ? lu_path::batched : lu_path::loop;

@@ -24,6 +24,10 @@ enum class lu_path { batched, loop, streams, blocked };
 // cupp's blocked batched LU (lu_blocked.cuh; CUPP_LINALG_LU=blocked): stacks of square matrices
 // up to this size.
 inline constexpr i64 blocked_lu_max_n = 512;
+// Whether `auto` takes the blocked LU for the stacks it serves (instead of cuBLAS's batched LU up
+// to 256 and Xgetrf on side streams above): off until the H200 figures of
+// cupp_bench_linalg_host_path's `blocked` section are in.
+inline constexpr bool blocked_lu_by_default = false;
 // Its NVRTC program for dtype t (for the host compile test).
 cupp::detail::routine_program lu_blocked_program(cupp::dtype t);
 int lu_blocked_nb(cupp::dtype t);

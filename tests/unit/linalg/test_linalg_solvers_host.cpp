@@ -238,9 +238,10 @@ TEST(LinalgSolversHost, LuPathFollowsSizeAndOverride) {
   using la::detail::choose_lu_path;
   using la::detail::lu_path;
   la::detail::set_path_override("CUPP_LINALG_LU", "auto");
-  EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::batched);
-  EXPECT_EQ(choose_lu_path(100, 256, 256, false), lu_path::batched);
-  EXPECT_EQ(choose_lu_path(20, 512, 512, false), lu_path::streams);
+  const bool blocked = la::detail::blocked_lu_by_default;
+  EXPECT_EQ(choose_lu_path(1000, 64, 64, false), blocked ? lu_path::blocked : lu_path::batched);
+  EXPECT_EQ(choose_lu_path(100, 256, 256, false), blocked ? lu_path::blocked : lu_path::batched);
+  EXPECT_EQ(choose_lu_path(20, 512, 512, false), blocked ? lu_path::blocked : lu_path::streams);
   EXPECT_EQ(choose_lu_path(2, 1024, 1024, false), lu_path::streams);
   EXPECT_EQ(choose_lu_path(1, 4096, 4096, false), lu_path::loop);
   EXPECT_EQ(choose_lu_path(1, 8, 8, false), lu_path::loop);
