@@ -137,7 +137,8 @@ extern "C" __global__ void __launch_bounds__(512)
           if (jj > j) row[jj] = cupp_lu_fms(row[jj], l, prow[jj]);
         }
       }
-      __syncthreads();  // prow and jrow are written again by the next column
+      // (no barrier here: the next column writes prow and jrow only after its two reduction
+      // barriers, which every thread reaches after this elimination)
     }
     // the panel back, L11 (unit lower) to shared memory, the pivots (1-based, whole matrix)
     if (mine) {
