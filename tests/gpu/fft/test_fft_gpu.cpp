@@ -218,14 +218,16 @@ TEST(FftGpu, PlanCacheLimitsAndStatistics) {
 
 // One cached plan, two streams and eight threads at once: every result equals the serial one bit
 // for bit (the same plan runs the same kernels), and no further plan is made.
-TEST(FftGpu, OneCachedPlanServesStreamsAndThreads) {
-  CUPP_REQUIRE_GPU();
+// Two streams, then eight threads each on its own stream, running one cached plan of `rows`
+// transforms of 4099 points (prime: cuFFT's Bluestein plan, which needs a work area) with
+// norm="ortho": each result is bitwise the serial one, and no thread made a plan of its own.
+void one_cached_plan_serves_streams_and_threads(std::int64_t rows) {
   const int device = cuda::current_device();
   constexpr int threads = 8;
   std::vector<ndarray> inputs, serial;
   for (int t = 0; t < threads; ++t) {
-    inputs.push_back(astype(device_complex128(random_complex(256 * 4099, 10 + t), {256, 4099}), complex64));
-    serial.push_back(fft::fft(inputs.back(), {.norm = "ortho"}));  // 4099 is prime: a work area
+    inputs.push_back(astype(device_complex128(random_complex(rows * 4099, 10 + t), {rows, 4099}), complex64));
+    serial.push_back(fft::fft(inputs.back(), {.norm = "ortho"}));
   }
   cuda::Device(device).synchronize();
   const auto made = fft::detail::plans_made();
@@ -268,6 +270,18 @@ TEST(FftGpu, OneCachedPlanServesStreamsAndThreads) {
     CUPP_EXPECT_ARRAY_EQUAL(results[t], serial[t]);
   }
   EXPECT_EQ(fft::detail::plans_made(), made) << "the threads made plans of their own instead of sharing the cached one";
+}
+
+TEST(FftGpu, OneCachedPlanServesStreamsAndThreads) {
+  CUPP_REQUIRE_GPU();
+  one_cached_plan_serves_streams_and_threads(256);  // 2^20 points a transform call
+}
+
+// The same on 16 rows, small enough for compute-sanitizer's racecheck and memcheck
+// (fft/bench/gpu-run.sh runs it under both).
+TEST(FftGpu, OneCachedPlanServesStreamsAndThreadsSmall) {
+  CUPP_REQUIRE_GPU();
+  one_cached_plan_serves_streams_and_threads(16);
 }
 
 TEST(FftGpu, ErrorsComeBeforeAnyDeviceWork) {

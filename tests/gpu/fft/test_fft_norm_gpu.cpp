@@ -335,7 +335,7 @@ TEST(FftNormGpu, ColumnKernelGivesCuFftsResult) {
       }
     }
   }
-  // The row kernel on a few small rows (the sanitizers' runs cover both forms through this test).
+  // The row kernel on a few small rows.
   for (dtype t : {complex64, complex128}) {
     const ndarray r = random_complex({7, 4096}, t, 23), s = random_complex({5, 256}, t, 24);
     ndarray ortho, inverse;
@@ -394,6 +394,73 @@ TEST(FftNormGpu, RowKernelScalesAsTheCallbackAndThePass) {
     }
   }
   EXPECT_EQ(fft::detail::column_kernel_fallbacks(), fallbacks) << "the row kernel did not load (cuFFT ran instead)";
+}
+
+// Each of cupp's own fft kernels, and cuFFT with cupp's literal-factor store callback, once on
+// problems small enough for compute-sanitizer (fft/bench/gpu-run.sh runs this test under memcheck
+// and racecheck): the column kernel (engine 1: complex64 4096 points, 4 columns a block, and
+// complex128 1024 points, first radix 4), its pair form (engine 3: a cluster of two blocks per 8
+// complex64 columns of 4096 points), each over 37 columns (a last block or group of fewer), forward
+// with norm="ortho" and inverse; the row kernel (engine 2: 3 rows of 4096 points, one a block, and
+// 37 complex128 rows of 256, 16 a block and 5 in the last); the store callback on complex64 rows and
+// on a c2r transform. Each is compared with cuFFT's plans without them.
+TEST(FftNormGpu, OwnKernelsOnSmallProblems) {
+  CUPP_REQUIRE_GPU();
+  const std::uint64_t fallbacks = fft::detail::column_kernel_fallbacks();
+  struct column_case {
+    dtype t;
+    std::int64_t n;
+    int engine;
+  };
+  for (const column_case& k : {column_case{complex64, 4096, 1}, column_case{complex128, 1024, 1},
+                               column_case{complex64, 4096, 3}}) {
+    SCOPED_TRACE(k.t.name() + " n " + std::to_string(k.n) + " engine " + std::to_string(k.engine));
+    const ndarray a = random_complex({k.n, 37}, k.t, static_cast<unsigned>(k.n) + 40);
+    const ndarray want = fft::fft(ascontiguousarray(a.T()), {.norm = "ortho"}).T();
+    const ndarray want_inverse = fft::ifft(ascontiguousarray(a.T())).T();
+    options_scope kernel({.column_kernel = k.engine == 3 ? 3 : 2, .column_kernel_min_n = 32, .column_kernel_min_blocks = 1});
+    const std::uint64_t runs = fft::detail::column_kernel_executions();
+    CUPP_ASSERT_ALLCLOSE(fft::fft(a, {.axis = 0, .norm = "ortho"}), want, tol(k.t));
+    EXPECT_EQ(fft::detail::last_plan_key().engine, k.engine);
+    CUPP_ASSERT_ALLCLOSE(fft::ifft(a, {.axis = 0}), want_inverse, tol(k.t));
+    EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 2);
+  }
+  struct row_case {
+    dtype t;
+    std::int64_t rows, n;
+  };
+  for (const row_case& k : {row_case{complex64, 3, 4096}, row_case{complex128, 37, 256}}) {
+    SCOPED_TRACE("rows " + k.t.name() + " n " + std::to_string(k.n));
+    const ndarray r = random_complex({k.rows, k.n}, k.t, static_cast<unsigned>(k.n) + 41);
+    ndarray ortho, inverse;
+    {
+      options_scope pass({.norm_callback = 0});
+      ortho = fft::fft(r, {.norm = "ortho"});
+      inverse = fft::ifft(r);
+    }
+    options_scope row_kernel({.norm_callback = -1, .norm_callback_min_elements = 1, .norm_row_kernel = 1});
+    const std::uint64_t runs = fft::detail::column_kernel_executions();
+    CUPP_ASSERT_ALLCLOSE(fft::fft(r, {.norm = "ortho"}), ortho, tol(k.t));
+    EXPECT_EQ(fft::detail::last_plan_key().engine, 2);
+    EXPECT_EQ(fft::detail::last_plan_key().width, 4096 / k.n);
+    CUPP_ASSERT_ALLCLOSE(fft::ifft(r), inverse, tol(k.t));
+    EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 2);
+  }
+  EXPECT_EQ(fft::detail::column_kernel_fallbacks(), fallbacks) << "a kernel did not load (cuFFT ran instead)";
+  // The literal-factor store callback (the default form for batched rows), complex and real.
+  const ndarray b = random_complex({96, 160}, complex64, 42);
+  ndarray b_pass, x_pass;
+  {
+    options_scope pass({.norm_callback = 0});
+    b_pass = fft::fft(b, {.norm = "ortho"});
+    x_pass = fft::irfft(b_pass, {.n = 250});  // c2r, 1/250: a real store callback below
+  }
+  options_scope callback({.norm_callback = 1, .norm_callback_form = 1});
+  const std::uint64_t before = fft::detail::scaled_executions();
+  CUPP_ASSERT_ALLCLOSE(fft::fft(b, {.norm = "ortho"}), b_pass, tol(complex64));
+  EXPECT_EQ(fft::detail::last_plan_key().scale_form, 1);
+  CUPP_ASSERT_ALLCLOSE(fft::irfft(b_pass, {.n = 250}), x_pass, tol(float32));
+  EXPECT_EQ(fft::detail::scaled_executions(), before + 2) << "the store callbacks did not scale";
 }
 
 // cuFFT plans no callback kernels for some problems (CUFFT_NOT_SUPPORTED when planning; a batch
