@@ -494,7 +494,7 @@ static void axis0_cupp(long long cols, double scale = 1.0) {
   int per_sm = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, K::threads, K::tile_bytes));
   const unsigned blocks = static_cast<unsigned>((cols + W - 1) / W);
-  using real = typename cupp_fft_columns::real_of<C>::type;
+  using real = cupp_fft_columns::real_t<C>;
   auto run = [&](const C* in, C* out, int inverse) {
     kernel<<<blocks, K::threads, K::tile_bytes>>>(in, out, cols, cols, 1, cols, 1, tw, real(scale), inverse);
   };
@@ -555,7 +555,7 @@ static void axis0_cluster(long long cols, double scale = 1.0) {
   cudaFuncAttributes attr;
   CK(cudaFuncGetAttributes(&attr, kernel));
   const unsigned blocks = static_cast<unsigned>(2 * ((cols + W - 1) / W));
-  using real = typename cupp_fft_columns::real_of<C>::type;
+  using real = cupp_fft_columns::real_t<C>;
   auto run = [&] { kernel<<<blocks, P::threads, P::tile_bytes>>>(x, y, cols, cols, 1, cols, 1, tw, real(scale), 0); };
   run();
   if (const cudaError_t e = cudaDeviceSynchronize()) {
@@ -610,7 +610,7 @@ static void rows_cupp(long long batch, double scale) {
   int per_sm = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, K::threads, K::tile_bytes));
   const unsigned blocks = static_cast<unsigned>((batch + W - 1) / W);
-  using real = typename cupp_fft_columns::real_of<C>::type;
+  using real = cupp_fft_columns::real_t<C>;
   auto run = [&](const C* in, C* out, double s) {
     kernel<<<blocks, K::threads, K::tile_bytes>>>(in, out, batch, 1, N, 1, N, tw, real(s), 0);
   };

@@ -188,6 +188,19 @@ void plan::release() noexcept {
   twiddles_ = nullptr;
 }
 
+// The fallback of a plan whose kernel or callback could not be had: cuFFT's plan of the key
+// without callbacks (scales_ stays false: the caller scales by a pass).
+void plan::make_plain() {
+  create();
+  try {
+    work_size_ = make(false, false);
+  } catch (...) {
+    release();
+    throw;
+  }
+  made_count.fetch_add(1, std::memory_order_relaxed);
+}
+
 void plan::create() {
   cufftHandle h = 0;
   check(cufftCreate(&h), "cufftCreate");
@@ -215,14 +228,7 @@ plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
       release();
       column_fallback_count.fetch_add(1, std::memory_order_relaxed);
     }
-    create();
-    try {
-      work_size_ = make(false, false);
-    } catch (...) {
-      release();
-      throw;
-    }
-    made_count.fetch_add(1, std::memory_order_relaxed);
+    make_plain();
     return;
   }
   create();
@@ -239,14 +245,7 @@ plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
     if (key.callback != 0 && planning && e.code() == CUFFT_NOT_SUPPORTED)
       throw ValueError("cuFFT does not support callbacks on this transform (" + describe_key(key) + "): " + e.what());
     if (!planning || e.code() == CUFFT_ALLOC_FAILED || key.callback != 0 || key.scale == 1.0) throw;
-    create();
-    try {
-      work_size_ = make(false, false);
-    } catch (...) {
-      release();
-      throw;
-    }
-    made_count.fetch_add(1, std::memory_order_relaxed);
+    make_plain();
     unsupported_count.fetch_add(1, std::memory_order_relaxed);
     return;
   } catch (...) {

@@ -90,6 +90,7 @@ class plan {
   void create();                                                 // cufftCreate into handle_
   std::size_t make(bool user_callbacks, bool scale_callback);    // attach + plan; the work size
   void release() noexcept;                                       // destroy handle_ and factor_
+  void make_plain();  // create + make without callbacks (the fallbacks); counts the plan
 };
 
 // The cached plan for `key` on `device` (made on a miss; may evict least recently used plans).

@@ -271,7 +271,7 @@ void reference_fft(std::vector<std::complex<long double>>& x, int sign) {
 // (point r, transform c) at c (N + 3) + r.
 template <class C, int N, int W, bool Rows = false>
 double column_kernel_error() {
-  using real = typename cupp_fft_columns::real_of<C>::type;
+  using real = cupp_fft_columns::real_t<C>;
   const long long ncols = 2 * W + 1, stride = Rows ? N + 3 : ncols + 3;
   auto at = [&](long long r, long long c) { return Rows ? c * stride + r : r * stride + c; };
   const long long total = Rows ? stride * (ncols + 1) : N * stride;
@@ -316,7 +316,7 @@ template <class C, int N, int W>
 double pair_kernel_error() {
   using P = cupp_fft_columns::pair<C, N, W>;
   using K = typename P::K;
-  using real = typename cupp_fft_columns::real_of<C>::type;
+  using real = cupp_fft_columns::real_t<C>;
   const long long ncols = 2 * W + 1, stride = ncols + 3;
   std::vector<C> twiddles(P::twiddle_entries());
   cupp_fft_columns::fill_pair_twiddles(twiddles.data(), N);
@@ -545,6 +545,62 @@ TEST(FftHost, AxisZeroTakesTheColumnKernel) {
     EXPECT_EQ(e.key.engine, 1);
     EXPECT_EQ(e.key.width, 2);
     EXPECT_EQ(describe(transform_kind::c2c, -1, small.a, sout.a, axis0).key.engine, 1);
+  }
+}
+
+// The problems of the GPU test FftNormGpu.OwnKernelsOnSmallProblems (each of cupp's own kernels
+// once, small enough for compute-sanitizer's memcheck and racecheck in fft/bench/gpu-run.sh) take
+// the engines and widths that test expects under its options.
+TEST(FftHost, SanitizerProblemsTakeEachKernel) {
+  using fft::detail::scaled_key;
+  const int axis0[] = {0}, axis1[] = {1};
+  test::fake_array c64({4096, 37}, complex64), c64out({4096, 37}, complex64);
+  test::fake_array c128({1024, 37}, complex128), c128out({1024, 37}, complex128);
+  {
+    engine_options_scope kernel({.column_kernel = 2, .column_kernel_min_n = 32, .column_kernel_min_blocks = 1});
+    auto k = scaled_key(describe(transform_kind::c2c, -1, c64.a, c64out.a, axis0), 1.0 / 64,
+                        fft::detail::get_engine_options(), false);
+    EXPECT_EQ(k.engine, 1);
+    EXPECT_EQ(k.width, 4);  // 10 blocks, the last of one column
+    EXPECT_EQ(k.scale, 1.0 / 64);
+    k = scaled_key(describe(transform_kind::c2c, 1, c128.a, c128out.a, axis0), 1.0 / 1024,
+                   fft::detail::get_engine_options(), false);
+    EXPECT_EQ(k.engine, 1);
+    EXPECT_EQ(k.width, 4);
+  }
+  {
+    engine_options_scope paired({.column_kernel = 3, .column_kernel_min_n = 32, .column_kernel_min_blocks = 1});
+    const auto k = scaled_key(describe(transform_kind::c2c, -1, c64.a, c64out.a, axis0), 1.0 / 64,
+                              fft::detail::get_engine_options(), false);
+    EXPECT_EQ(k.engine, 3);
+    EXPECT_EQ(k.width, 8);  // 5 groups, the last of 5 columns
+  }
+  {
+    engine_options_scope rows({.norm_callback = -1, .norm_callback_min_elements = 1, .norm_row_kernel = 1});
+    test::fake_array r({3, 4096}, complex64), rout({3, 4096}, complex64);
+    auto k = scaled_key(describe(transform_kind::c2c, -1, r.a, rout.a, axis1), 1.0 / 64, fft::detail::get_engine_options(),
+                        false);
+    EXPECT_EQ(k.engine, 2);
+    EXPECT_EQ(k.width, 1);
+    test::fake_array s({37, 256}, complex128), sout({37, 256}, complex128);
+    k = scaled_key(describe(transform_kind::c2c, 1, s.a, sout.a, axis1), 1.0 / 256, fft::detail::get_engine_options(),
+                   false);
+    EXPECT_EQ(k.engine, 2);
+    EXPECT_EQ(k.width, 16);  // 3 blocks, the last of 5 rows
+  }
+  {
+    engine_options_scope callback({.norm_callback = 1, .norm_callback_form = 1});
+    test::fake_array b({96, 160}, complex64), bout({96, 160}, complex64);
+    auto k = scaled_key(describe(transform_kind::c2c, -1, b.a, bout.a, axis1), 1.0 / std::sqrt(160.0),
+                        fft::detail::get_engine_options(), false);
+    EXPECT_EQ(k.engine, 0);
+    EXPECT_EQ(k.scale_form, 1);
+    EXPECT_NE(k.scale, 1.0);
+    test::fake_array h({96, 126}, complex64), x({96, 250}, float32);  // irfft(n = 250): c2r
+    k = scaled_key(describe(transform_kind::c2r, 1, h.a, x.a, axis1), 1.0 / 250, fft::detail::get_engine_options(), false);
+    EXPECT_EQ(k.engine, 0);
+    EXPECT_EQ(k.scale_form, 1);
+    EXPECT_EQ(k.scale, 1.0 / 250);
   }
 }
 

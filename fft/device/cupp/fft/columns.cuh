@@ -39,19 +39,18 @@
 
 namespace cupp_fft_columns {
 
+// The values are float2 / double2 (cuFFT's cufftComplex / cufftDoubleComplex); real_t is their
+// part's type. The few complex helpers below are not the prelude's cupp::dev::complex operators
+// (runtime/device/cupp/dev/prelude.cuh, which math.cuh includes; NVRTC would find both, as every
+// program gets the runtime's embedded headers): those are __device__ only, in a header that defines
+// device globals (the error flag), so the host test could not run these passes thread by thread;
+// and their products are rounded apart (__fmul_rn, NumPy's unfused x86 arithmetic), where an FFT's
+// twiddle products want NVRTC's fused multiply-adds, as cuFFT's have.
 template <class C>
-struct real_of;
-template <>
-struct real_of<float2> {
-  using type = float;
-};
-template <>
-struct real_of<double2> {
-  using type = double;
-};
+using real_t = decltype(C::x);
 
 template <class C>
-CUPP_FFT_HD C cx(typename real_of<C>::type x, typename real_of<C>::type y) {
+CUPP_FFT_HD C cx(real_t<C> x, real_t<C> y) {
   C r;
   r.x = x;
   r.y = y;
@@ -79,7 +78,7 @@ CUPP_FFT_HD C conj(C a) {
 // after unrolling, so the switch folds away.
 template <class C>
 CUPP_FFT_HD C rot16(C a, int m) {
-  using R = typename real_of<C>::type;
+  using R = real_t<C>;
   const R h = R(0.70710678118654752440084436210484904);
   const R c1 = R(0.92387953251128675612818318939678829);  // cos(pi/8)
   const R s1 = R(0.38268343236508977172845998403039887);  // sin(pi/8)
@@ -153,7 +152,7 @@ CUPP_FFT_HD constexpr int twiddle_count(int n) { return twiddle_offset(n, n); }
 // The passes of an N-point transform over W columns: what a block of `threads` runs.
 template <class C, int N, int W, bool Rows = false>
 struct columns {
-  using real = typename real_of<C>::type;
+  using real = real_t<C>;
   static_assert(N >= 32 && N <= 8192 && (N & (N - 1)) == 0, "N a power of two, 32 to 8192");
   static constexpr int T = N / 16;        // threads per column: each holds 16 values
   static constexpr int threads = T * W;   // the block
@@ -267,7 +266,7 @@ CUPP_FFT_UNROLL
 template <class C, int N, int W>
 struct pair {
   using K = columns<C, N / 2, W>;
-  using real = typename real_of<C>::type;
+  using real = real_t<C>;
   static constexpr int threads = K::threads;
   static constexpr int tile_bytes = K::tile_bytes;
   // The table: the N/2-point transform's, then w^k for k < N/2.
@@ -313,8 +312,8 @@ inline void fill_twiddles(C* table, int n) {
       for (int k = 0; k < ns; ++k) {
         const long double angle =
             -2.0L * pi * static_cast<long double>(k * r) / static_cast<long double>(16 * ns);
-        table[twiddle_offset(n, ns) + r * ns + k] = cx<C>(static_cast<typename real_of<C>::type>(cosl(angle)),
-                                                        static_cast<typename real_of<C>::type>(sinl(angle)));
+        table[twiddle_offset(n, ns) + r * ns + k] = cx<C>(static_cast<real_t<C>>(cosl(angle)),
+                                                        static_cast<real_t<C>>(sinl(angle)));
       }
 }
 
@@ -326,8 +325,8 @@ inline void fill_pair_twiddles(C* table, int n) {
   const long double pi = 3.141592653589793238462643383279502884L;
   for (int k = 0; k < n / 2; ++k) {
     const long double angle = -2.0L * pi * static_cast<long double>(k) / static_cast<long double>(n);
-    table[twiddle_count(n / 2) + k] = cx<C>(static_cast<typename real_of<C>::type>(cosl(angle)),
-                                            static_cast<typename real_of<C>::type>(sinl(angle)));
+    table[twiddle_count(n / 2) + k] = cx<C>(static_cast<real_t<C>>(cosl(angle)),
+                                            static_cast<real_t<C>>(sinl(angle)));
   }
 }
 #endif
@@ -338,7 +337,7 @@ inline void fill_pair_twiddles(C* table, int n) {
 template <class C, int N, int W, bool Rows = false>
 __global__ void __launch_bounds__(columns<C, N, W, Rows>::threads, columns<C, N, W, Rows>::min_blocks)
     cupp_fft_columns(const C* in, C* out, long long ncols, long long istride, long long idist, long long ostride,
-                     long long odist, const C* twiddles, typename real_of<C>::type scale, int inverse) {
+                     long long odist, const C* twiddles, real_t<C> scale, int inverse) {
   using K = columns<C, N, W, Rows>;
   extern __shared__ __align__(16) unsigned char cupp_fft_columns_shared[];
   C* tile = reinterpret_cast<C*>(cupp_fft_columns_shared);
@@ -368,7 +367,7 @@ __device__ __forceinline__ void cupp_fft_cluster_sync() {
 template <class C, int N, int W>
 __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(pair<C, N, W>::threads)
     cupp_fft_columns_pair(const C* in, C* out, long long ncols, long long istride, long long idist, long long ostride,
-                          long long odist, const C* twiddles, typename real_of<C>::type scale, int inverse) {
+                          long long odist, const C* twiddles, real_t<C> scale, int inverse) {
   using P = pair<C, N, W>;
   using K = typename P::K;
   extern __shared__ __align__(16) unsigned char cupp_fft_pair_shared[];
