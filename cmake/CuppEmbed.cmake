@@ -12,6 +12,14 @@ endif()
 file(GLOB_RECURSE _headers RELATIVE ${HEADER_ROOT} ${HEADER_ROOT}/*.cuh)
 list(SORT _headers)
 set(_body "")
+# A module's embedded_headers() first registers the module's built-in kernel table
+# (cmake/CuppAotKernels.cmake), so that every program the module makes can be found there.
+set(_register_decl "")
+set(_register_call "")
+if(HEADER)
+  set(_register_decl "void register_builtin_kernels() noexcept;  // cmake/CuppAotKernels.cmake\n")
+  set(_register_call "  register_builtin_kernels();\n")
+endif()
 set(_digest_input "")
 foreach(_h IN LISTS _headers)
   file(READ ${HEADER_ROOT}/${_h} _text)
@@ -27,8 +35,8 @@ file(WRITE ${OUTPUT}.tmp
 #include \"compiler/embedded_headers.hpp\"
 
 namespace ${NAMESPACE} {
-std::span<const cupp::detail::embedded_header> embedded_headers() noexcept {
-  static constexpr cupp::detail::embedded_header headers[] = {
+${_register_decl}std::span<const cupp::detail::embedded_header> embedded_headers() noexcept {
+${_register_call}  static constexpr cupp::detail::embedded_header headers[] = {
 ${_body}  };
   return headers;
 }
@@ -50,6 +58,9 @@ if(HEADER)
 namespace ${NAMESPACE} {
 std::span<const cupp::detail::embedded_header> embedded_headers() noexcept;
 std::string_view embedded_headers_digest() noexcept;
+// Registers the module's built-in kernel table (defined in libcupp_<module>_kernels.a:
+// cmake/CuppAotKernels.cmake); embedded_headers() calls it.
+void register_builtin_kernels() noexcept;
 }  // namespace ${NAMESPACE}
 ")
   file(COPY_FILE ${HEADER}.tmp ${HEADER} ONLY_IF_DIFFERENT)

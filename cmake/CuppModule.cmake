@@ -8,6 +8,8 @@
 # publicly, cupp::core_internal and the given CUDA libraries privately, joins cupp::cupp and the
 # install/export set. The top-level CMakeLists.txt includes every */module.cmake it finds, so a new
 # module folder needs no edit outside itself (docs/architecture.md, "Modules").
+include(${CMAKE_CURRENT_LIST_DIR}/CuppAotKernels.cmake)
+
 function(cupp_add_module name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "LIBRARIES")
   set(dir ${CMAKE_CURRENT_LIST_DIR})
@@ -51,6 +53,9 @@ function(cupp_add_module name)
                                               $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(${target} PUBLIC cupp_core PRIVATE cupp_core_internal cupp_${name}_internal ${arg_LIBRARIES})
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+  if(device_headers)
+    cupp_module_builtin_kernels(${name} ${dir})  # cmake/CuppAotKernels.cmake
+  endif()
   set_property(GLOBAL APPEND PROPERTY CUPP_MODULES ${name})
   install(TARGETS ${target} EXPORT cuppTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(DIRECTORY ${dir}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

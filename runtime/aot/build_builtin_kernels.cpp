@@ -1,9 +1,11 @@
-// Build-time tool: compiles the programs built into cupp ahead of time (routines/builtin_programs.hpp)
-// for the given architectures with NVRTC, and writes the blob that libcupp_core.a embeds
-// (compiler/builtin_kernels.hpp) plus the C++ file that embeds it. Compiles go through a disk
+// Build-time tool: compiles the programs built into cupp ahead of time (aot_programs(): core's
+// routines/builtin_programs.hpp, or a module's list, cmake/CuppAotKernels.cmake) for the given
+// architectures with NVRTC, and writes the blob that libcupp_core.a (or libcupp_<module>_kernels.a)
+// embeds (compiler/builtin_kernels.hpp) plus the C++ file that embeds it. With --module NAME the
+// file defines cupp::NAME::detail::register_builtin_kernels(), which registers the module's table. Compiles go through a disk
 // cache in the build tree, so a rebuild after a runtime change recompiles only the programs whose
 // source changed; the outputs are rewritten only when their contents change.
-//   cupp_build_builtin_kernels --arch 90 [--arch N ...] --cache DIR --blob OUT.bin --source OUT.cpp
+//   cupp_build_builtin_kernels --arch 90 [--arch N ...] [--module NAME] --cache DIR --blob OUT.bin --source OUT.cpp
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,7 +22,10 @@
 #include "compiler/builtin_kernels.hpp"
 #include "compiler/hash.hpp"
 #include "compiler/kernel_cache.hpp"
-#include "routines/builtin_programs.hpp"
+
+// The programs to build: defined next to the builder's main (runtime/aot/core_programs.cpp, or the
+// module's generated list source).
+std::vector<cupp::detail::program_source> aot_programs();
 
 namespace {
 
@@ -29,6 +34,7 @@ using namespace cupp::detail;
 struct arguments {
   std::vector<int> archs;
   std::filesystem::path cache, blob, source;
+  std::string module;  // empty: core's table
 };
 
 arguments parse(int argc, char** argv) {
@@ -41,6 +47,7 @@ arguments parse(int argc, char** argv) {
     else if (flag == "--cache") a.cache = value;
     else if (flag == "--blob") a.blob = value;
     else if (flag == "--source") a.source = value;
+    else if (flag == "--module") a.module = value;
     else throw std::runtime_error("unknown option " + flag);
   }
   if (a.archs.empty() || a.cache.empty() || a.blob.empty() || a.source.empty())
@@ -67,7 +74,7 @@ void write_if_changed(const std::filesystem::path& path, const std::string& cont
 }
 
 std::string embedding_source(const std::filesystem::path& blob, const std::string& digest, std::size_t programs,
-                             const std::vector<int>& archs) {
+                             const std::vector<int>& archs, const std::string& module) {
   std::string arch_list;
   for (const int a : archs) arch_list += (arch_list.empty() ? "sm_" : ", sm_") + std::to_string(a);
   std::string path = std::filesystem::absolute(blob).string();
@@ -76,25 +83,38 @@ std::string embedding_source(const std::filesystem::path& blob, const std::strin
     if (c == '\\' || c == '"') escaped += '\\';
     escaped += c;
   }
-  return "// Generated at build time by runtime/aot/build_builtin_kernels.cpp: do not edit. The kernels built\n"
-         "// into cupp: " + std::to_string(programs) + " programs for " + arch_list + ".\n"
-         "// Blob SHA-256 " + digest + " (so that a compiler cache sees a new blob).\n"
-         "#include \"compiler/builtin_kernels.hpp\"\n\n"
-         "asm(\".pushsection .rodata.cupp_builtin_kernels, \\\"a\\\", @progbits\\n\"\n"
-         "    \".balign 16\\n\"\n"
-         "    \".globl cupp_builtin_kernels_begin\\n\"\n"
-         "    \".hidden cupp_builtin_kernels_begin\\n\"\n"
-         "    \"cupp_builtin_kernels_begin:\\n\"\n"
-         "    \".incbin \\\"" + escaped + "\\\"\\n\"\n"
-         "    \".globl cupp_builtin_kernels_end\\n\"\n"
-         "    \".hidden cupp_builtin_kernels_end\\n\"\n"
-         "    \"cupp_builtin_kernels_end:\\n\"\n"
-         "    \".popsection\\n\");\n\n"
-         "extern \"C\" const std::byte cupp_builtin_kernels_begin[];\n"
-         "extern \"C\" const std::byte cupp_builtin_kernels_end[];\n\n"
-         "std::span<const std::byte> cupp::detail::builtin_kernel_blob() noexcept {\n"
-         "  return {cupp_builtin_kernels_begin, cupp_builtin_kernels_end};\n"
-         "}\n";
+  const std::string sym = module.empty() ? "cupp_builtin_kernels" : "cupp_" + module + "_builtin_kernels";
+  std::string out = "// Generated at build time by runtime/aot/build_builtin_kernels.cpp: do not edit. The kernels built\n"
+                    "// into cupp" + (module.empty() ? std::string() : "'s " + module + " module") + ": " + std::to_string(programs) +
+                    " programs for " + arch_list + ".\n"
+                    "// Blob SHA-256 " + digest + " (so that a compiler cache sees a new blob).\n"
+                    "#include \"compiler/builtin_kernels.hpp\"\n" +
+                    (module.empty() ? std::string() : "#include \"" + module + "_device_headers.hpp\"\n") + "\n"
+                    "asm(\".pushsection .rodata." + sym + ", \\\"a\\\", @progbits\\n\"\n"
+                    "    \".balign 16\\n\"\n"
+                    "    \".globl " + sym + "_begin\\n\"\n"
+                    "    \".hidden " + sym + "_begin\\n\"\n"
+                    "    \"" + sym + "_begin:\\n\"\n"
+                    "    \".incbin \\\"" + escaped + "\\\"\\n\"\n"
+                    "    \".globl " + sym + "_end\\n\"\n"
+                    "    \".hidden " + sym + "_end\\n\"\n"
+                    "    \"" + sym + "_end:\\n\"\n"
+                    "    \".popsection\\n\");\n\n"
+                    "extern \"C\" const std::byte " + sym + "_begin[];\n"
+                    "extern \"C\" const std::byte " + sym + "_end[];\n\n";
+  if (module.empty())
+    return out + "std::span<const std::byte> cupp::detail::builtin_kernel_blob() noexcept {\n"
+                 "  return {cupp_builtin_kernels_begin, cupp_builtin_kernels_end};\n"
+                 "}\n";
+  return out + "// Called by the module's embedded_headers() (cmake/CuppEmbed.cmake), i.e. before its first program.\n"
+               "void cupp::" + module + "::detail::register_builtin_kernels() noexcept {\n"
+               "  static const bool registered = [] {\n"
+               "    static const cupp::detail::builtin_table table({" + sym + "_begin, " + sym + "_end});\n"
+               "    cupp::detail::register_builtin_table(table);\n"
+               "    return true;\n"
+               "  }();\n"
+               "  (void)registered;\n"
+               "}\n";
 }
 
 }  // namespace
@@ -106,7 +126,7 @@ int main(int argc, char** argv) try {
   settings.use_builtin = false;
   kernel_cache cache(settings);
 
-  const std::vector<program_source> programs = builtin_programs();
+  const std::vector<program_source> programs = aot_programs();
   struct job {
     const program_source* program;
     int arch;
@@ -144,11 +164,11 @@ int main(int argc, char** argv) try {
   h.update(blob);
   const digest256 d = h.finish();
   write_if_changed(args.blob, blob);
-  write_if_changed(args.source, embedding_source(args.blob, to_hex(d), programs.size(), args.archs));
+  write_if_changed(args.source, embedding_source(args.blob, to_hex(d), programs.size(), args.archs, args.module));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("built-in kernels: %zu programs x %zu architecture(s), %zu compiled, %zu from the build's cache, "
+  std::printf("built-in kernels%s%s: %zu programs x %zu architecture(s), %zu compiled, %zu from the build's cache, "
               "%.1f s; blob %zu bytes\n",
-              programs.size(), args.archs.size(), compiled.load(), jobs.size() - compiled.load(), seconds, blob.size());
+              args.module.empty() ? "" : " of ", args.module.c_str(), programs.size(), args.archs.size(), compiled.load(), jobs.size() - compiled.load(), seconds, blob.size());
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "cupp_build_builtin_kernels: %s\n", e.what());

@@ -4,6 +4,9 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <mutex>
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
@@ -51,12 +54,13 @@ digest256 builtin_key(const program_source& program, int arch) {
   h.field("names");
   for (const std::string& expr : program.name_expressions) h.field(expr);
   h.field(program.name).field(program.source);
+  if (!program.headers_digest.empty()) h.field("module headers").field(program.headers_digest);
   return h.finish();
 }
 
 bool builtin_eligible(const program_source& program, const compile_flags& flags) noexcept {
   return !flags.ptx && !flags.debug && flags.extra_options.empty() && !program.use_nvcc && program.options.empty() &&
-         program.headers.empty();
+         (program.headers.empty() || !program.headers_digest.empty());
 }
 
 namespace {
@@ -200,6 +204,56 @@ std::vector<int> builtin_table::architectures() const {
 const builtin_table& builtin_kernels() {
   static const builtin_table table(builtin_kernel_blob());
   return table;
+}
+
+namespace {
+
+// Core's table is slot 0 (filled on first use); the modules' follow. Slots are written once,
+// under the lock, before `count` covers them; readers load `count` and walk the slots.
+struct table_registry {
+  std::mutex mutex;
+  std::array<std::atomic<const builtin_table*>, max_builtin_tables> slots{};
+  std::atomic<std::size_t> count{0};
+  table_registry() {
+    slots[0].store(&builtin_kernels(), std::memory_order_relaxed);
+    count.store(1, std::memory_order_release);
+  }
+};
+
+table_registry& registry() {
+  static table_registry r;
+  return r;
+}
+
+}  // namespace
+
+void register_builtin_table(const builtin_table& table) noexcept {
+  table_registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  const std::size_t n = r.count.load(std::memory_order_relaxed);
+  for (std::size_t i = 0; i < n; ++i)
+    if (r.slots[i].load(std::memory_order_relaxed) == &table) return;
+  if (n == r.slots.size()) return;  // full: that module's programs compile at run time
+  r.slots[n].store(&table, std::memory_order_relaxed);
+  r.count.store(n + 1, std::memory_order_release);
+}
+
+const builtin_table* builtin_table_for(const digest256& key) noexcept {
+  table_registry& r = registry();
+  const std::size_t n = r.count.load(std::memory_order_acquire);
+  for (std::size_t i = 0; i < n; ++i) {
+    const builtin_table* t = r.slots[i].load(std::memory_order_relaxed);
+    if (t->contains(key)) return t;
+  }
+  return nullptr;
+}
+
+std::vector<const builtin_table*> builtin_tables() {
+  table_registry& r = registry();
+  const std::size_t n = r.count.load(std::memory_order_acquire);
+  std::vector<const builtin_table*> out;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(r.slots[i].load(std::memory_order_relaxed));
+  return out;
 }
 
 }  // namespace cupp::detail

@@ -27,10 +27,12 @@ namespace cupp::detail {
 // -DCUPP_AOT_KERNELS=OFF, and in the bootstrap library the builder itself links).
 std::span<const std::byte> builtin_kernel_blob() noexcept;
 
-// The lookup key of `program` compiled for sm_`arch` (a CUBIN without debug information).
+// The lookup key of `program` compiled for sm_`arch` (a CUBIN without debug information). A
+// module's program (headers_digest set) also keys on its headers' digest.
 digest256 builtin_key(const program_source& program, int arch);
 
-// Whether a program may come from the table: no PTX, no debug, cupp's own headers and options.
+// Whether a program may come from a table: no PTX, no debug, no options, cupp's own headers or a
+// module's embedded headers with their digest.
 bool builtin_eligible(const program_source& program, const compile_flags& flags) noexcept;
 
 struct builtin_entry {
@@ -65,5 +67,17 @@ class builtin_table {
 
 // The table of the embedded blob (parsed on first use).
 const builtin_table& builtin_kernels();
+
+// The modules' tables. A module's table (cmake/CuppAotKernels.cmake: its own blob, embedded in
+// its static library) is registered by the module's code when it first makes a program (its
+// embedded_headers() does), so that the linker keeps it wherever the module is used. Registering
+// takes a lock and is idempotent; at most max_builtin_tables tables (core's included).
+inline constexpr std::size_t max_builtin_tables = 16;
+void register_builtin_table(const builtin_table& table) noexcept;
+// The registered table that holds `key` (core's first, then the modules' in registration order),
+// or null. Lock-free: the kernel cache's miss path calls it; a hit never does.
+const builtin_table* builtin_table_for(const digest256& key) noexcept;
+// Every registered table, core's first.
+std::vector<const builtin_table*> builtin_tables();
 
 }  // namespace cupp::detail

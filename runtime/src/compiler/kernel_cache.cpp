@@ -41,7 +41,6 @@ kernel_cache::kernel_cache(settings s)
       disk_writable_(settings_.use_disk) {
   if (!settings_.arch_of) settings_.arch_of = [](int device) { return nvrtc_arch_for(cuda::Device(device).compute_capability()); };
   if (!settings_.load) settings_.load = load_module;
-  if (!settings_.table) settings_.table = &builtin_kernels();
   if (!settings_.warn) {
     settings_.warn = [](std::string_view message) {
       std::fprintf(stderr, "%.*s\n", static_cast<int>(message.size()), message.data());
@@ -106,7 +105,8 @@ bool kernel_cache::load_builtin(slot& s, const program_source& program, const co
   if (!settings_.use_builtin || !builtin_eligible(program, flags)) return false;
   const auto start = std::chrono::steady_clock::now();
   const digest256 key = builtin_key(program, flags.arch);
-  if (!settings_.table->contains(key)) return false;
+  const builtin_table* table = settings_.table ? (settings_.table->contains(key) ? settings_.table : nullptr) : builtin_table_for(key);
+  if (table == nullptr) return false;
   // The disk first: a built-in program that an earlier process used is there uninflated.
   std::optional<digest256> disk_key;
   std::optional<compiled_program> found;
@@ -120,7 +120,7 @@ bool kernel_cache::load_builtin(slot& s, const program_source& program, const co
     }
   }
   if (!found) {
-    found = settings_.table->find(key);
+    found = table->find(key);
     if (!found) return false;  // a damaged entry: compile instead
     if (disk_key && disk_writable()) disk_.store(*disk_key, serialize(*found), program.source);  // a failed write is harmless here
   }
@@ -166,7 +166,9 @@ std::optional<compiled_program> kernel_cache::builtin(const program_source& prog
   flags.ptx = settings_.ptx;
   flags.debug = settings_.debug;
   if (!settings_.use_builtin || !builtin_eligible(program, flags)) return std::nullopt;
-  return settings_.table->find(builtin_key(program, arch));
+  const digest256 key = builtin_key(program, arch);
+  const builtin_table* table = settings_.table ? settings_.table : builtin_table_for(key);
+  return table ? table->find(key) : std::nullopt;
 }
 
 compile_result kernel_cache::compile_with_flags(const program_source& program, const compile_flags& flags) {

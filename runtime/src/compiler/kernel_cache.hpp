@@ -57,7 +57,7 @@ class kernel_cache {
     bool dump_source_on_error = false;  // CUPP_DUMP_CUDA_SOURCE_ON_ERROR
     bool log_compiles = false;     // CUPP_LOG_COMPILES: a line through `warn` per compile or disk read
     bool use_builtin = true;       // CUPP_BUILTIN_KERNELS
-    const builtin_table* table = nullptr;  // default: the library's built-in table (builtin_kernels())
+    const builtin_table* table = nullptr;  // default: every registered table (builtin_table_for)
     arch_fn arch_of;               // default: nvrtc_arch_for(the device's compute capability)
     loader_fn load;                // default: load_module
     warn_fn warn;                  // default: one line on stderr
