@@ -2,7 +2,7 @@
 // registry): each module's list (<module>/src/builtin_programs.cpp) is non-empty with unique keys
 // and holds exactly the programs its loaders make (every dtype they take), a registered table
 // serves a kernel cache miss of a module program without NVRTC, CUPP_BUILTIN_KERNELS=0 compiles
-// it, and (built with CUPP_AOT_MODULE_KERNELS) every listed program is in the library. No GPU:
+// it, and (built with CUPP_AOT_MODULE_KERNELS, the default) every listed program is in the library. No GPU:
 // loading is injected.
 #include <gtest/gtest.h>
 
@@ -24,11 +24,16 @@
 #include "sparse_device_headers.hpp"
 #include "device_program.hpp"
 #include "own_kernels.hpp"
+#include "random_device_headers.hpp"
+#include "sampling.hpp"
 
 namespace cupp::linalg::detail {
 std::vector<cupp::detail::program_source> builtin_programs();
 }
 namespace cupp::sparse::detail {
+std::vector<cupp::detail::program_source> builtin_programs();
+}
+namespace cupp::random::detail {
 std::vector<cupp::detail::program_source> builtin_programs();
 }
 
@@ -94,6 +99,14 @@ TEST(BuiltinKernelsModules, LinalgListIsWhatItsLoadersMake) {
                    solver([](const cupp::dtype& t) { return l::solver_checks_program(t); }),
                    solver([](const cupp::dtype& t) { return l::lu_blocked_program(t); })});
   check_list(l::builtin_programs(), expected);
+}
+
+TEST(BuiltinKernelsModules, RandomListIsWhatItsLoadersMake) {
+  namespace r = cupp::random::detail;
+  const std::set<digest256> expected{builtin_key(r::program(false).to_source(), test_arch),
+                                     builtin_key(r::stream_program(false).to_source(), test_arch)};
+  check_list(r::builtin_programs(), expected);
+  EXPECT_FALSE(expected.contains(builtin_key(r::program(true).to_source(), test_arch))) << "the test hook's program";
 }
 
 // The module key covers its headers' digest: the same program with other headers is another key.
@@ -162,8 +175,10 @@ TEST(BuiltinKernelsModules, RegisteredTableServesAMissWithoutNvrtc) {
 TEST(BuiltinKernelsModules, LibraryHoldsEveryListedProgram) {
   (void)cupp::sparse::detail::embedded_headers();  // what a module's first program does
   (void)cupp::linalg::detail::embedded_headers();
+  (void)cupp::random::detail::embedded_headers();
   int missing_modules = 0;
-  for (const auto& list : {cupp::sparse::detail::builtin_programs(), cupp::linalg::detail::builtin_programs()}) {
+  for (const auto& list : {cupp::sparse::detail::builtin_programs(), cupp::linalg::detail::builtin_programs(),
+                           cupp::random::detail::builtin_programs()}) {
     std::size_t found = 0;
     const std::vector<int> archs = builtin_kernels().architectures();
     if (archs.empty()) GTEST_SKIP() << "built without CUPP_AOT_KERNELS";
@@ -179,8 +194,8 @@ TEST(BuiltinKernelsModules, LibraryHoldsEveryListedProgram) {
     if (found == 0) ++missing_modules;
     else EXPECT_EQ(found, list.size() * archs.size()) << list.front().name << "'s module table lacks some of its list";
   }
-  if (missing_modules == 2) GTEST_SKIP() << "built without CUPP_AOT_MODULE_KERNELS";
-  EXPECT_EQ(missing_modules, 0) << "one module has its table, the other none";
+  if (missing_modules == 3) GTEST_SKIP() << "built without CUPP_AOT_MODULE_KERNELS";
+  EXPECT_EQ(missing_modules, 0) << "some modules have their tables, others none";
 
   // A miss of sparse's float32 products program and linalg's float64 generic matmul, through a
   // cache on the default tables: loaded from the modules' tables, NVRTC not called.
