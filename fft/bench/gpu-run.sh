@@ -29,11 +29,15 @@
 #   bench      the fft bench cases next to CuPy and PyTorch (bench/compare.py; FFT_BENCH_CASES) and
 #              the ratios from them ("ratio ..." lines). Cap 120.
 #   paths      cupp alone on the axis-0 and row cases with its other paths ("paths ..." lines):
-#              column kernel everywhere + row kernel, the pair form, cuFFT everywhere. Cap 40 each.
+#              column kernel everywhere + row kernel, the pair form + the pipelined row kernel
+#              (CUPP_FFT_ROW_KERNEL=2), cuFFT everywhere. Cap 40 each.
 #   memcheck   compute-sanitizer memcheck of FftCallbacksGpu.* (user load/store LTO callbacks) and
 #              FftNormGpu.OwnKernelsOnSmallProblems (the column kernel, its cluster pair form =
-#              CUPP_FFT_COLUMN_KERNEL=3, the row kernel = CUPP_FFT_ROW_KERNEL=1, the literal-factor
-#              store callback, on small problems). Cap FFT_MEMCHECK_S (60).
+#              CUPP_FFT_COLUMN_KERNEL=3, the row kernel = CUPP_FFT_ROW_KERNEL=1,
+#              the pipelined row kernel = CUPP_FFT_ROW_KERNEL=2, the literal-factor store callback,
+#              on small problems). Cap FFT_MEMCHECK_S (60).
+#   ncu        (only when named) Nsight Compute of the 4096^2 row kernels: cuFFT plain and with
+#              the literal store callback, cupp's row kernel and its pipelined form. Cap 120.
 #   racecheck  compute-sanitizer racecheck of FftGpu.OneCachedPlanServesStreamsAndThreadsSmall (two
 #              streams and eight threads on one cached plan, 16 x 4099) and the same kernels test.
 #              Cap FFT_RACECHECK_S (60).
@@ -143,12 +147,13 @@ fi
 
 # cupp alone with its other paths on the cases they change (CUPP_FFT_COLUMN_KERNEL=2: the column
 # kernel for complex64 without a factor too; CUPP_FFT_ROW_KERNEL=1: scaled rows in the row kernel;
-# CUPP_FFT_COLUMN_KERNEL=3: its pair form, a cluster of two blocks per 8 columns):
+# CUPP_FFT_COLUMN_KERNEL=3: its pair form, a cluster of two blocks per 8 columns; CUPP_FFT_ROW_KERNEL=2:
+# the pipelined row kernel):
 # "paths ..." lines, ratios to this call's rows time.
 if [ -x "$bench_dir/cupp_bench" ] && begin paths 120; then
   paths_cases=fft_complex64_4096sq_rows,fft_complex64_4096sq_axis0,fft_complex64_4096sq_axis0_ortho,fft_complex64_4096sq_rows_ortho,ifft_complex64_4096sq_rows
   i=0
-  for env in "CUPP_FFT_COLUMN_KERNEL=2 CUPP_FFT_ROW_KERNEL=1" "CUPP_FFT_COLUMN_KERNEL=3" "CUPP_FFT_COLUMN_KERNEL=0 CUPP_FFT_ROW_KERNEL=0"; do
+  for env in "CUPP_FFT_COLUMN_KERNEL=2 CUPP_FFT_ROW_KERNEL=1" "CUPP_FFT_COLUMN_KERNEL=3 CUPP_FFT_ROW_KERNEL=2" "CUPP_FFT_COLUMN_KERNEL=0 CUPP_FFT_ROW_KERNEL=0"; do
     i=$((i + 1))
     l=$(limit paths 40); [ "$l" -eq 0 ] && { echo "paths $env: skipped (budget)"; continue; }
     (cd "$bench_dir" && timeout "$l" env $env ./cupp_bench --cases cases.json --only "$paths_cases" > "$logs/paths-$i.jsonl" 2>/dev/null)
@@ -163,6 +168,24 @@ rows = ms.get("fft_complex64_4096sq_rows")
 for case, v in ms.items():
     print(f"paths {sys.argv[2]}: {case} {v:.4f} ms" + (f" = {v / rows:.2f}x rows" if rows else ""))
 PY
+  done
+  pack
+fi
+
+# Nsight Compute on the 4096^2 row cases (only when FFT_STEPS names ncu): cuFFT's plain kernel, its
+# literal-factor store callback kernel, cupp's row kernel and its pipelined form, two kernels each
+# ("ncu ..." lines: duration, throughputs, occupancy, registers, the top warp stalls).
+if [ -x "$bench_dir/cupp_bench" ] && begin ncu 120; then
+  for run in "0 fft_complex64_4096sq_rows" "0 fft_complex64_4096sq_rows_ortho" "1 fft_complex64_4096sq_rows_ortho" \
+             "2 fft_complex64_4096sq_rows_ortho"; do
+    set -- $run
+    l=$(limit ncu 30); [ "$l" -eq 0 ] && { echo "ncu $run: skipped (budget)"; continue; }
+    (cd "$bench_dir" && CUPP_FFT_ROW_KERNEL=$1 timeout -k 5 "$l" ncu -k regex:fft -c 2 --section SpeedOfLight --section Occupancy \
+       --section LaunchStats --section WarpStateStats --section MemoryWorkloadAnalysis ./cupp_bench --cases cases.json \
+       --only "$2" > "$logs/ncu-$1-$2.txt" 2>&1)
+    echo "ncu CUPP_FFT_ROW_KERNEL=$1 $2 (rc $?):"
+    grep -E "^  [a-zA-Z_].*\(|Duration|DRAM Throughput|Memory Throughput|L1/TEX Hit|L2 Hit|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit (Reg|Shared)|Stall|cycles being stalled" \
+      "$logs/ncu-$1-$2.txt" | sed 's/^/ncu   /' | head -40
   done
   pack
 fi

@@ -16,7 +16,8 @@
 //     W, with its registers/spills, and checked against the strided cuFFT plan; and its pair form
 //     (a cluster of two blocks per W columns, each the transform of every other row, combined
 //     through distributed shared memory: W = 8 complex64 columns of 4096 points, 64-byte rows).
-//   rows: batched contiguous rows by cupp's row kernel (the same passes, Rows), unscaled and with
+//   rows: batched contiguous rows by cupp's row kernel (the same passes, Rows; and its pipelined
+//   form, CUPP_FFT_ROW_KERNEL=2), unscaled and with
 //     the norm factor in its stores, beside cuFFT's plain plan and its literal-factor store callback.
 //   scale: a transform and its norm factor, against the unnormalised transform: a separate scaling
 //     kernel after it, and an LTO store callback (NVRTC -dlto, cufftXtSetJITCallback) that
@@ -575,6 +576,13 @@ static void axis0_cluster(long long cols, double scale = 1.0) {
   cudaFree(tw);
 }
 
+// The device's SM count.
+static int prop_sms() {
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  return sms;
+}
+
 // Batched contiguous rows by cupp's row kernel (columns.cuh with Rows, W rows a block) against the
 // plain cuFFT row plan: unscaled, with the norm factor in its stores (what the engine uses for
 // ortho / forward / the inverse's 1/n), and cuFFT's literal-factor store callback beside it.
@@ -625,6 +633,30 @@ static void rows_cupp(long long batch, double scale) {
   CK(cudaGetLastError());
   run(x, y, 1.0);
   compare("  (row kernel against cuFFT)", shape, ref_out, y, total);
+  // The pipelined form (CUPP_FFT_ROW_KERNEL=2): a grid of the blocks that fit at once, each looping
+  // over groups of rows with the next group's loads in flight (cp.async) while it transforms one;
+  // __launch_bounds__ asking 3 blocks an SM (the engine's, complex64) and 2 (more registers, no spills).
+  auto pipelined = [&](auto kernel, const char* name) {
+    const int bytes = K::pipelined_bytes;
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    cudaFuncAttributes pa;
+    CK(cudaFuncGetAttributes(&pa, kernel));
+    int fit = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, K::threads, bytes));
+    const unsigned grid = std::min<unsigned>(blocks, static_cast<unsigned>(fit * prop_sms()));
+    auto go = [&](double s) { kernel<<<grid, K::threads, bytes>>>(x, y, batch, 1, N, 1, N, tw, real(s), 0); };
+    std::snprintf(what, sizeof what, "rows: pipelined W=%d %s + norm", W, name);
+    line(what, shape, median_ms([&] { go(scale); }), ref);
+    std::printf("%-34s %-14s %d threads, %d B shared, %d regs, %zu B local, %d blocks/SM, grid %u\n", "  (kernel resources)",
+                shape, K::threads, bytes, pa.numRegs, pa.localSizeBytes, fit, grid);
+    CK(cudaGetLastError());
+    go(1.0);
+    compare("  (pipelined rows against cuFFT)", shape, ref_out, y, total);
+  };
+  if (K::pipelined_bytes <= 227 * 1024) {
+    pipelined(cupp_fft_columns::cupp_fft_rows_pipelined<C, N, W>, "engine's bounds");
+    pipelined(cupp_fft_columns::cupp_fft_rows_pipelined<C, N, W, 2>, "2 blocks/SM bounds");
+  }
   // cuFFT with the factor as a literal in its store callback (the engine's callback form)
   char src[512];
   if (dbl)

@@ -16,6 +16,9 @@ namespace cupp::fft::detail {
 // The program of cupp_fft_columns<float2 or double2, n, width[, true]> (rows: the row kernel,
 // engine 2), for the host compile test too.
 cupp::detail::routine_program columns_program(std::int64_t n, bool double_precision, int width, bool rows = false);
+// The program of the pipelined row kernel, cupp_fft_rows_pipelined<float2 or double2, n, width>
+// (engine 4).
+cupp::detail::routine_program pipelined_rows_program(std::int64_t n, bool double_precision, int width);
 // The program of the pair form, cupp_fft_columns_pair<float2 or double2, n, width> (engine 3).
 cupp::detail::routine_program pair_program(std::int64_t n, bool double_precision, int width);
 
@@ -25,6 +28,7 @@ struct column_kernel {
   unsigned threads = 0;
   unsigned shared_bytes = 0;
   unsigned blocks_per_group = 1;  // 2 for the pair form (a cluster a group of columns)
+  unsigned max_blocks = 0;        // the pipelined rows' grid at most (0: a block or cluster a group)
 };
 
 // The kernel for `key` (engine 1) on `device` (current), with its dynamic shared memory allowed.

@@ -220,6 +220,7 @@ plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
       column_threads_ = k.threads;
       column_shared_ = k.shared_bytes;
       column_group_blocks_ = k.blocks_per_group;
+      column_max_blocks_ = k.max_blocks;
       columns_ = true;
       scales_ = key.scale != 1.0;
       made_count.fetch_add(1, std::memory_order_relaxed);
@@ -272,7 +273,7 @@ plan::~plan() {
 void plan::execute(std::span<const exec_pointers> runs, cuda::stream_handle stream) {
   if (runs.empty()) return;
   if (columns_) {  // no handle and no work area: launches only (thread-safe without the mutex)
-    launch_columns({column_function_, column_threads_, column_shared_, column_group_blocks_}, key_, twiddles_, runs,
+    launch_columns({column_function_, column_threads_, column_shared_, column_group_blocks_, column_max_blocks_}, key_, twiddles_, runs,
                    stream);
     column_exec_count.fetch_add(runs.size(), std::memory_order_relaxed);
     if (scales_) scaled_count.fetch_add(runs.size(), std::memory_order_relaxed);

@@ -37,8 +37,9 @@ struct plan_key {
                                                  // 1 store callback, factor a literal; 2 load callback, literal
   int engine = 0;                                // 0 cuFFT; 1 cupp's column kernel (columns.cuh), 2 its
                                                  // row kernel (Rows), 3 its pair form (a cluster of two
-                                                 // blocks); all apply `scale` in their stores
-  int width = 0;                                 // engines 1-3: the columns (rows) a block (cluster) holds
+                                                 // blocks), 4 the pipelined row kernel; all apply
+                                                 // `scale` in their stores
+  int width = 0;                                 // engines 1-4: the columns (rows) a block (cluster) holds
   friend bool operator==(const plan_key&, const plan_key&) = default;
 };
 
@@ -84,7 +85,7 @@ class plan {
   bool columns_ = false;       // cupp's column kernel runs it (key.engine 1 and it loaded)
   void* twiddles_ = nullptr;   // the column kernel's twiddle table (cudaMalloc)
   const void* column_function_ = nullptr;
-  unsigned column_threads_ = 0, column_shared_ = 0, column_group_blocks_ = 1;
+  unsigned column_threads_ = 0, column_shared_ = 0, column_group_blocks_ = 1, column_max_blocks_ = 0;
   std::mutex mutex_;
 
   void create();                                                 // cufftCreate into handle_

@@ -112,10 +112,10 @@ std::atomic<int> column_kernel_option{column_kernel_default()};
 std::atomic<std::int64_t> column_min_n_option{engine_options{}.column_kernel_min_n};
 std::atomic<std::int64_t> column_min_blocks_option{engine_options{}.column_kernel_min_blocks};
 std::atomic<int> column_width_option{engine_options{}.column_kernel_width};
-// CUPP_FFT_ROW_KERNEL=1 (or 0): engine_options::norm_row_kernel at the start.
+// CUPP_FFT_ROW_KERNEL=0, 1 or 2: engine_options::norm_row_kernel at the start.
 int row_kernel_default() {
   const char* v = std::getenv("CUPP_FFT_ROW_KERNEL");
-  return v && (v[0] == '0' || v[0] == '1') && v[1] == '\0' ? v[0] - '0' : engine_options{}.norm_row_kernel;
+  return v && v[0] >= '0' && v[0] <= '2' && v[1] == '\0' ? v[0] - '0' : engine_options{}.norm_row_kernel;
 }
 std::atomic<int> row_kernel_option{row_kernel_default()};
 
@@ -144,7 +144,7 @@ void set_engine_options(const engine_options& options) noexcept {
   column_min_n_option.store(options.column_kernel_min_n, std::memory_order_relaxed);
   column_min_blocks_option.store(options.column_kernel_min_blocks, std::memory_order_relaxed);
   column_width_option.store(options.column_kernel_width, std::memory_order_relaxed);
-  row_kernel_option.store(options.norm_row_kernel != 0 ? 1 : 0, std::memory_order_relaxed);
+  row_kernel_option.store(std::clamp(options.norm_row_kernel, 0, 2), std::memory_order_relaxed);
 }
 
 int column_width(std::int64_t n, std::int64_t itemsize, int forced) noexcept {
@@ -367,7 +367,7 @@ plan_key scaled_key(const execution& e, double scale, const engine_options& opt,
       key.batch >= 2 && points >= opt.norm_callback_min_elements && key.istride == 1 && key.ostride == 1;
   if (opt.norm_callback == -1 && opt.norm_row_kernel != 0 && batched_rows && key.kind == transform_kind::c2c &&
       key.rank == 1 && row_width(key.n[0]) > 0) {
-    key.engine = 2;  // cupp's row kernel: the factor in the stores of a one-pass FFT
+    key.engine = opt.norm_row_kernel == 2 ? 4 : 2;  // cupp's row kernel (4: pipelined): the factor in its stores
     key.width = row_width(key.n[0]);
     key.scale = scale;
     key.scale_form = 0;

@@ -84,7 +84,10 @@ struct engine_options {
   // factor in its stores) instead of cuFFT's store callback: 1 under norm_callback -1, 0 never
   // (the default; CUPP_FFT_ROW_KERNEL=1 starts with 1). On the H200 (session 19, before the
   // per-pass twiddle tables) it took 1.71x the plain transform on 4096 x 4096 complex64, the
-  // literal-factor callback 1.28x.
+  // literal-factor callback 1.28x. 2: its pipelined form (plan_key::engine 4,
+  // cupp_fft_rows_pipelined: a grid of the blocks that fit at once, each looping over groups of rows
+  // with the next group's loads in flight by cp.async while it transforms the current one; not
+  // measured yet; CUPP_FFT_ROW_KERNEL=2).
   int norm_row_kernel = 0;
 };
 engine_options get_engine_options() noexcept;

@@ -402,7 +402,8 @@ TEST(FftNormGpu, RowKernelScalesAsTheCallbackAndThePass) {
 // complex128 1024 points, first radix 4), its pair form (engine 3: a cluster of two blocks per 8
 // complex64 columns of 4096 points), each over 37 columns (a last block or group of fewer), forward
 // with norm="ortho" and inverse; the row kernel (engine 2: 3 rows of 4096 points, one a block, and
-// 37 complex128 rows of 256, 16 a block and 5 in the last); the store callback on complex64 rows and
+// 37 rows of 256, 16 a block and 5 in the last) and its pipelined form (engine 4, the same rows:
+// cp.async into a buffer, each block looping over groups); the store callback on complex64 rows and
 // on a c2r transform. Each is compared with cuFFT's plans without them.
 TEST(FftNormGpu, OwnKernelsOnSmallProblems) {
   CUPP_REQUIRE_GPU();
@@ -429,22 +430,25 @@ TEST(FftNormGpu, OwnKernelsOnSmallProblems) {
     dtype t;
     std::int64_t rows, n;
   };
-  for (const row_case& k : {row_case{complex64, 3, 4096}, row_case{complex128, 37, 256}}) {
-    SCOPED_TRACE("rows " + k.t.name() + " n " + std::to_string(k.n));
-    const ndarray r = random_complex({k.rows, k.n}, k.t, static_cast<unsigned>(k.n) + 41);
-    ndarray ortho, inverse;
-    {
-      options_scope pass({.norm_callback = 0});
-      ortho = fft::fft(r, {.norm = "ortho"});
-      inverse = fft::ifft(r);
+  for (const row_case& k :
+       {row_case{complex64, 3, 4096}, row_case{complex128, 37, 256}, row_case{complex64, 37, 256}}) {
+    for (int form : {1, 2}) {  // the row kernel, its pipelined form (engine 4)
+      SCOPED_TRACE("rows " + k.t.name() + " n " + std::to_string(k.n) + " form " + std::to_string(form));
+      const ndarray r = random_complex({k.rows, k.n}, k.t, static_cast<unsigned>(k.n) + 41);
+      ndarray ortho, inverse;
+      {
+        options_scope pass({.norm_callback = 0});
+        ortho = fft::fft(r, {.norm = "ortho"});
+        inverse = fft::ifft(r);
+      }
+      options_scope row_kernel({.norm_callback = -1, .norm_callback_min_elements = 1, .norm_row_kernel = form});
+      const std::uint64_t runs = fft::detail::column_kernel_executions();
+      CUPP_ASSERT_ALLCLOSE(fft::fft(r, {.norm = "ortho"}), ortho, tol(k.t));
+      EXPECT_EQ(fft::detail::last_plan_key().engine, form == 2 ? 4 : 2);
+      EXPECT_EQ(fft::detail::last_plan_key().width, 4096 / k.n);
+      CUPP_ASSERT_ALLCLOSE(fft::ifft(r), inverse, tol(k.t));
+      EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 2);
     }
-    options_scope row_kernel({.norm_callback = -1, .norm_callback_min_elements = 1, .norm_row_kernel = 1});
-    const std::uint64_t runs = fft::detail::column_kernel_executions();
-    CUPP_ASSERT_ALLCLOSE(fft::fft(r, {.norm = "ortho"}), ortho, tol(k.t));
-    EXPECT_EQ(fft::detail::last_plan_key().engine, 2);
-    EXPECT_EQ(fft::detail::last_plan_key().width, 4096 / k.n);
-    CUPP_ASSERT_ALLCLOSE(fft::ifft(r), inverse, tol(k.t));
-    EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 2);
   }
   EXPECT_EQ(fft::detail::column_kernel_fallbacks(), fallbacks) << "a kernel did not load (cuFFT ran instead)";
   // The literal-factor store callback (the default form for batched rows), complex and real.

@@ -248,6 +248,34 @@ void run_column_blocks(const typename cupp_fft_columns::columns<C, N, W, Rows>::
   }
 }
 
+// The pipelined row kernel (cupp_fft_rows_pipelined) the same way: `grid` blocks, each looping
+// over groups b, b + grid, ... with the next group fetched (a plain copy here) into its buffer
+// between taking the current one and its first pass, as the kernel orders them.
+template <class C, int N, int W>
+void run_pipelined_rows(const typename cupp_fft_columns::columns<C, N, W, true>::args& a, long long grid) {
+  using K = cupp_fft_columns::columns<C, N, W, true>;
+  const long long groups = (a.ncols + W - 1) / W;
+  for (long long b = 0; b < grid; ++b) {
+    std::vector<C> tile(K::tile_bytes / sizeof(C)), buffer(N * W, cupp_fft_columns::cx<C>(NAN, NAN)),
+        v(K::threads * 16);
+    if (b < groups)
+      for (int t = 0; t < K::threads; ++t) K::fetch(a, b * W, t, buffer.data());
+    for (long long g = b; g < groups; g += grid) {
+      for (int t = 0; t < K::threads; ++t) {
+        K::take(a, g * W, t, &v[t * 16], buffer.data());
+        if (g + grid < groups) K::fetch(a, (g + grid) * W, t, buffer.data());
+        K::spread(t, &v[t * 16], tile.data());
+      }
+      for (int ns = K::R0; ns < N / 16; ns *= 16) {
+        for (int t = 0; t < K::threads; ++t) K::pass(a, ns, t, &v[t * 16], tile.data());
+        for (int t = 0; t < K::threads; ++t) K::store(ns, t, &v[t * 16], tile.data());
+      }
+      for (int t = 0; t < K::threads; ++t) K::pass(a, N / 16, t, &v[t * 16], tile.data());
+      for (int t = 0; t < K::threads; ++t) K::last(a, g * W, t, &v[t * 16]);
+    }
+  }
+}
+
 // A long double radix-2 FFT (sign -1 forward, +1 inverse, unnormalised).
 void reference_fft(std::vector<std::complex<long double>>& x, int sign) {
   const std::size_t n = x.size();
@@ -269,7 +297,8 @@ void reference_fft(std::vector<std::complex<long double>>& x, int sign) {
 // untouched), forward and inverse with a factor, and in place: the largest error relative to the
 // largest value. Rows (the row kernel): 2W + 1 contiguous transforms N + 3 elements apart, element
 // (point r, transform c) at c (N + 3) + r.
-template <class C, int N, int W, bool Rows = false>
+// Grid (the pipelined row kernel, Rows only): that many blocks looping over the groups.
+template <class C, int N, int W, bool Rows = false, long long Grid = 0>
 double column_kernel_error() {
   using real = cupp_fft_columns::real_t<C>;
   const long long ncols = 2 * W + 1, stride = Rows ? N + 3 : ncols + 3;
@@ -287,8 +316,14 @@ double column_kernel_error() {
     const std::vector<C> original = in;
     C* dst = mode == 2 ? in.data() : out.data();
     const long long point = Rows ? 1 : stride, transform = Rows ? stride : 1;
-    run_column_blocks<C, N, W, Rows>(
-        {in.data(), dst, ncols, point, transform, point, transform, twiddles.data(), real(0.5), inverse});
+    const typename cupp_fft_columns::columns<C, N, W, Rows>::args args{
+        in.data(), dst, ncols, point, transform, point, transform, twiddles.data(), real(0.5), inverse};
+    if constexpr (Grid > 0) {
+      static_assert(Rows, "the pipelined kernel is a row kernel");
+      run_pipelined_rows<C, N, W>(args, Grid);
+    } else {
+      run_column_blocks<C, N, W, Rows>(args);
+    }
     double err = 0, mag = 0;
     for (long long c = 0; c < ncols; ++c) {
       std::vector<std::complex<long double>> x(N);
@@ -390,6 +425,15 @@ TEST(FftHost, ColumnKernelPassesMatchAnFft) {
   EXPECT_LT((column_kernel_error<float2, 4096, 1, true>()), 1e-6);
   EXPECT_LT((column_kernel_error<double2, 1024, 4, true>()), 2e-15);
   EXPECT_LT((column_kernel_error<double2, 4096, 1, true>()), 2e-15);
+  // The pipelined row kernel: 2W + 1 rows (3 groups, the last of one row) over grids of 1 and 2 blocks
+  // (each block loops, fetching its next group while it transforms one) and of more blocks than
+  // groups (the extra ones do nothing).
+  EXPECT_LT((column_kernel_error<float2, 4096, 1, true, 1>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 4096, 1, true, 2>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 256, 16, true, 2>()), 1e-6);
+  EXPECT_LT((column_kernel_error<float2, 1024, 4, true, 5>()), 1e-6);
+  EXPECT_LT((column_kernel_error<double2, 4096, 1, true, 2>()), 2e-15);
+  EXPECT_LT((column_kernel_error<double2, 512, 8, true, 1>()), 2e-15);
 }
 
 // Where execute() puts a norm factor (scaled_key): the row kernel on batched contiguous
@@ -413,6 +457,12 @@ TEST(FftHost, NormFactorsGoWhereTheyCostLeast) {
   EXPECT_EQ(k.width, 1);
   EXPECT_EQ(k.scale, 1.0 / 64);
   EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 1.0, rows, false).engine, 0);  // no factor
+  fft::detail::engine_options pipelined = opt;
+  pipelined.norm_row_kernel = 2;  // the pipelined row kernel (CUPP_FFT_ROW_KERNEL=2)
+  k = scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 1.0 / 64, pipelined, false);
+  EXPECT_EQ(k.engine, 4);
+  EXPECT_EQ(k.width, 1);
+  EXPECT_EQ(k.scale, 1.0 / 64);
   fft::detail::engine_options forced = rows;
   forced.norm_callback = 1;  // the callback forced
   EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, a.a, out.a, axis1), 0.5, forced, false).engine, 0);
@@ -589,6 +639,14 @@ TEST(FftHost, SanitizerProblemsTakeEachKernel) {
     EXPECT_EQ(k.width, 16);  // 3 blocks, the last of 5 rows
   }
   {
+    engine_options_scope rows({.norm_callback = -1, .norm_callback_min_elements = 1, .norm_row_kernel = 2});
+    test::fake_array s({37, 256}, complex128), sout({37, 256}, complex128);
+    const auto k = scaled_key(describe(transform_kind::c2c, 1, s.a, sout.a, axis1), 1.0 / 256,
+                              fft::detail::get_engine_options(), false);
+    EXPECT_EQ(k.engine, 4);  // the pipelined form
+    EXPECT_EQ(k.width, 16);
+  }
+  {
     engine_options_scope callback({.norm_callback = 1, .norm_callback_form = 1});
     test::fake_array b({96, 160}, complex64), bout({96, 160}, complex64);
     auto k = scaled_key(describe(transform_kind::c2c, -1, b.a, bout.a, axis1), 1.0 / std::sqrt(160.0),
@@ -604,27 +662,30 @@ TEST(FftHost, SanitizerProblemsTakeEachKernel) {
   }
 }
 
+// A program of the module compiles with NVRTC for sm_90 from the module's embedded headers.
+void expect_compiles(const cupp::detail::routine_program& p) {
+  const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+      {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
+       .extra_headers = p.headers});
+  EXPECT_EQ(out.lowered_names.size(), 1u);
+  EXPECT_FALSE(out.binary.empty());
+}
+
 // The column kernel's programs compile with NVRTC from the module's embedded headers.
 TEST(FftHost, ColumnKernelProgramsCompile) {
   for (auto [n, dbl, width, rows] : {std::tuple{4096, false, 4, false}, std::tuple{4096, true, 2, false},
                                      std::tuple{32, false, 16, false}, std::tuple{4096, false, 1, true},
                                      std::tuple{256, true, 16, true}}) {
     SCOPED_TRACE(std::to_string(n) + (dbl ? " double" : " single") + (rows ? " rows" : ""));
-    const cupp::detail::routine_program p = fft::detail::columns_program(n, dbl, width, rows);
-    const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
-        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
-         .extra_headers = p.headers});
-    EXPECT_EQ(out.lowered_names.size(), 1u);
-    EXPECT_FALSE(out.binary.empty());
+    expect_compiles(fft::detail::columns_program(n, dbl, width, rows));
   }
-  for (auto [n, dbl, width] : {std::tuple{4096, false, 8}, std::tuple{4096, true, 4}}) {  // the pair form
-    const cupp::detail::routine_program p = fft::detail::pair_program(n, dbl, width);
-    const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
-        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
-         .extra_headers = p.headers});
-    EXPECT_EQ(out.lowered_names.size(), 1u);
-    EXPECT_FALSE(out.binary.empty());
+  for (auto [n, dbl, width] : {std::tuple{4096, false, 1}, std::tuple{256, false, 16}, std::tuple{4096, true, 1},
+                               std::tuple{1024, true, 4}}) {  // the pipelined row kernel
+    SCOPED_TRACE("pipelined " + std::to_string(n) + (dbl ? " double" : " single"));
+    expect_compiles(fft::detail::pipelined_rows_program(n, dbl, width));
   }
+  for (auto [n, dbl, width] : {std::tuple{4096, false, 8}, std::tuple{4096, true, 4}})  // the pair form
+    expect_compiles(fft::detail::pair_program(n, dbl, width));
 }
 
 TEST(FftHost, MiddleAxisLoopsOverTheOuterAxis) {

@@ -149,6 +149,29 @@ CUPP_FFT_HD constexpr int twiddle_offset(int n, int ns) { return 16 * (ns - firs
 // The table's length for n points (about 1.07 n).
 CUPP_FFT_HD constexpr int twiddle_count(int n) { return twiddle_offset(n, n); }
 
+// One value copied from global to shared memory without passing through registers (cp.async,
+// sm_80 on: 8 or 16 bytes, cached in L1 as an ordinary load is), and the wait for all of the
+// thread's copies; on the host (the tests' model) a plain copy and nothing.
+template <class C>
+CUPP_FFT_HD void cupp_fft_async_copy(C* shared, const C* global) {
+#if defined(__CUDA_ARCH__)
+  const unsigned to = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(to), "l"(global), "n"(int(sizeof(C))) : "memory");
+#else
+  *shared = *global;
+#endif
+}
+CUPP_FFT_HD void cupp_fft_async_commit() {
+#if defined(__CUDA_ARCH__)
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+CUPP_FFT_HD void cupp_fft_async_wait() {
+#if defined(__CUDA_ARCH__)
+  asm volatile("cp.async.wait_group 0;" ::: "memory");
+#endif
+}
+
 // The passes of an N-point transform over W columns: what a block of `threads` runs.
 template <class C, int N, int W, bool Rows = false>
 struct columns {
@@ -215,6 +238,11 @@ CUPP_FFT_UNROLL
         C x = valid ? in[row * a.istride] : cx<C>(0, 0);
         v[i * R0 + r] = a.inverse ? conj(x) : x;
       }
+    spread(tid, v, tile);
+  }
+  // Pass 0 after the loads: the R0-point DFTs of v, into the tile.
+  static CUPP_FFT_HD void spread(int tid, C* v, C* tile) {
+    const int c = column_of(tid), t = point_of(tid);
 CUPP_FFT_UNROLL
     for (int i = 0; i < Q0; ++i) dft<C, R0>(v + i * R0);
 CUPP_FFT_UNROLL
@@ -222,6 +250,42 @@ CUPP_FFT_UNROLL
 CUPP_FFT_UNROLL
       for (int r = 0; r < R0; ++r) tile[slot((t + i * T) * R0 + r, c)] = v[i * R0 + r];
   }
+
+  // The pipelined row kernel (cupp_fft_rows_pipelined, Rows only): the thread's 16 input values
+  // of the group at col0 (the same points first() loads) copied asynchronously into `buffer`
+  // (W * N values, transform c's point r at c N + r) while the block computes the group before;
+  // take() reads them back after cupp_fft_async_wait. Each thread copies and reads only its own
+  // values, so no barrier orders the buffer (cp.async's copies are visible to the thread that
+  // waited for them).
+  static CUPP_FFT_HD void fetch(const args& a, long long col0, int tid, C* buffer) {
+    const int c = column_of(tid), t = point_of(tid);
+    if (col0 + c >= a.ncols) return;
+    const C* in = a.in + (col0 + c) * a.idist;
+CUPP_FFT_UNROLL
+    for (int i = 0; i < Q0; ++i)
+CUPP_FFT_UNROLL
+      for (int r = 0; r < R0; ++r) {
+        const int row = t + i * T + r * (N / R0);
+        cupp_fft_async_copy(buffer + c * N + row, in + static_cast<long long>(row) * a.istride);
+      }
+  }
+  static CUPP_FFT_HD void take(const args& a, long long col0, int tid, C* v, const C* buffer) {
+    const int c = column_of(tid), t = point_of(tid);
+    const bool valid = col0 + c < a.ncols;
+CUPP_FFT_UNROLL
+    for (int i = 0; i < Q0; ++i)
+CUPP_FFT_UNROLL
+      for (int r = 0; r < R0; ++r) {
+        const C x = valid ? buffer[c * N + t + i * T + r * (N / R0)] : cx<C>(0, 0);
+        v[i * R0 + r] = a.inverse ? conj(x) : x;
+      }
+  }
+  // Its dynamic shared memory (the tile, then the buffer) and the blocks an SM it asks for.
+  static constexpr int pipelined_bytes = tile_bytes + N * W * int(sizeof(C));
+  static constexpr int pipelined_by_shared = (227 * 1024) / pipelined_bytes;
+  static constexpr int pipelined_min_blocks = (by_threads < pipelined_by_shared ? by_threads : pipelined_by_shared) > 1
+                                                  ? (by_threads < pipelined_by_shared ? by_threads : pipelined_by_shared)
+                                                  : 1;
 
   // A radix-16 pass combining sub-transforms of ns points: the thread's butterfly j = t reads rows
   // j + r T, twiddles them by w^(k r) (k = j mod ns, w = exp(-2 pi i / (16 ns)); entry [r][k] of
@@ -332,6 +396,21 @@ inline void fill_pair_twiddles(C* table, int n) {
 #endif
 
 #if defined(__CUDACC__)
+// After pass 0 has filled the tile: the barrier, the radix-16 passes through the tile, and the
+// last one into v (K::last or the pair's keep stores it). The host tests run the same sequence
+// thread by thread (run_column_blocks).
+template <class K, class C>
+__device__ __forceinline__ void cupp_fft_passes(const typename K::args& a, int tid, C* v, C* tile) {
+  __syncthreads();
+  for (int ns = K::R0; ns < K::T; ns *= 16) {
+    K::pass(a, ns, tid, v, tile);
+    __syncthreads();
+    K::store(ns, tid, v, tile);
+    __syncthreads();
+  }
+  K::pass(a, K::T, tid, v, tile);
+}
+
 // One block per W adjacent columns (blockIdx.x: columns W * blockIdx.x on; with Rows, W rows),
 // `threads` threads, tile_bytes of dynamic shared memory.
 template <class C, int N, int W, bool Rows = false>
@@ -346,15 +425,44 @@ __global__ void __launch_bounds__(columns<C, N, W, Rows>::threads, columns<C, N,
   const int tid = threadIdx.x;
   C v[16];
   K::first(a, col0, tid, v, tile);
-  __syncthreads();
-  for (int ns = K::R0; ns < N / 16; ns *= 16) {
-    K::pass(a, ns, tid, v, tile);
-    __syncthreads();
-    K::store(ns, tid, v, tile);
-    __syncthreads();
-  }
-  K::pass(a, N / 16, tid, v, tile);
+  cupp_fft_passes<K>(a, tid, v, tile);
   K::last(a, col0, tid, v);
+}
+
+// The pipelined row kernel (CUPP_FFT_ROW_KERNEL=2, plan_key::engine 4; the row kernel's passes):
+// a grid of at most as many blocks as fit on the device at once, each looping over groups of W
+// rows (blockIdx.x, + gridDim.x, ...) with the next group's loads in flight (cp.async into a
+// buffer after the tile) while it transforms the current one, so that the loads of one group
+// overlap the passes of the one before instead of every block waiting for its own loads.
+// pipelined_bytes of dynamic shared memory; the same arguments as cupp_fft_columns. MinBlocks (0:
+// pipelined_min_blocks, as many as threads and shared memory allow: 3 for complex64, where ptxas
+// then spills 112 bytes at 4096 points and none when told 2, at 128 registers) is for the study.
+template <class C, int N, int W, int MinBlocks = 0>
+__global__ void __launch_bounds__(columns<C, N, W, true>::threads,
+                                  MinBlocks > 0 ? MinBlocks : columns<C, N, W, true>::pipelined_min_blocks)
+    cupp_fft_rows_pipelined(const C* in, C* out, long long ncols, long long istride, long long idist, long long ostride,
+                            long long odist, const C* twiddles, real_t<C> scale, int inverse) {
+  using K = columns<C, N, W, true>;
+  extern __shared__ __align__(16) unsigned char cupp_fft_rows_shared[];
+  C* tile = reinterpret_cast<C*>(cupp_fft_rows_shared);
+  C* buffer = tile + K::tile_bytes / int(sizeof(C));
+  const typename K::args a{in, out, ncols, istride, idist, ostride, odist, twiddles, scale, inverse};
+  const long long groups = (ncols + W - 1) / W;
+  const int tid = threadIdx.x;
+  long long g = blockIdx.x;
+  if (g < groups) K::fetch(a, g * W, tid, buffer);
+  cupp_fft_async_commit();
+  for (; g < groups; g += gridDim.x) {
+    C v[16];
+    cupp_fft_async_wait();
+    K::take(a, g * W, tid, v, buffer);
+    if (g + gridDim.x < groups) K::fetch(a, (g + gridDim.x) * W, tid, buffer);
+    cupp_fft_async_commit();
+    K::spread(tid, v, tile);
+    cupp_fft_passes<K>(a, tid, v, tile);
+    K::last(a, g * W, tid, v);
+    __syncthreads();  // every read of the tile done before the next group's spread writes it
+  }
 }
 
 // The cluster barrier (every thread of both blocks; release/acquire orders the tiles' stores).
@@ -379,14 +487,7 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(pair<C, N, W>::threa
   const int tid = threadIdx.x;
   C v[16];
   K::first(half, col0, tid, v, tile);
-  __syncthreads();
-  for (int ns = K::R0; ns < N / 2 / 16; ns *= 16) {
-    K::pass(half, ns, tid, v, tile);
-    __syncthreads();
-    K::store(ns, tid, v, tile);
-    __syncthreads();
-  }
-  K::pass(half, N / 2 / 16, tid, v, tile);
+  cupp_fft_passes<K>(half, tid, v, tile);
   __syncthreads();  // every read of the tile done before it holds this half's result
   P::keep(static_cast<int>(q), tid, v, tile, twiddles);
   cupp_fft_cluster_sync();
