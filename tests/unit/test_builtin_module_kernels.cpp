@@ -24,6 +24,8 @@
 #include "sparse_device_headers.hpp"
 #include "device_program.hpp"
 #include "own_kernels.hpp"
+#include "fft_device_headers.hpp"
+#include "helpers_program.hpp"
 #include "random_device_headers.hpp"
 #include "sampling.hpp"
 
@@ -34,6 +36,9 @@ namespace cupp::sparse::detail {
 std::vector<cupp::detail::program_source> builtin_programs();
 }
 namespace cupp::random::detail {
+std::vector<cupp::detail::program_source> builtin_programs();
+}
+namespace cupp::fft::detail {
 std::vector<cupp::detail::program_source> builtin_programs();
 }
 
@@ -109,6 +114,10 @@ TEST(BuiltinKernelsModules, RandomListIsWhatItsLoadersMake) {
   EXPECT_FALSE(expected.contains(builtin_key(r::program(true).to_source(), test_arch))) << "the test hook's program";
 }
 
+TEST(BuiltinKernelsModules, FftListIsWhatItsLoadersMake) {
+  check_list(cupp::fft::detail::builtin_programs(), {builtin_key(cupp::fft::detail::helpers_program().to_source(), test_arch)});
+}
+
 // The module key covers its headers' digest: the same program with other headers is another key.
 TEST(BuiltinKernelsModules, KeyCoversTheModulesHeaders) {
   program_source p = cupp::sparse::detail::transpose_program().to_source();
@@ -176,9 +185,10 @@ TEST(BuiltinKernelsModules, LibraryHoldsEveryListedProgram) {
   (void)cupp::sparse::detail::embedded_headers();  // what a module's first program does
   (void)cupp::linalg::detail::embedded_headers();
   (void)cupp::random::detail::embedded_headers();
+  (void)cupp::fft::detail::embedded_headers();
   int missing_modules = 0;
   for (const auto& list : {cupp::sparse::detail::builtin_programs(), cupp::linalg::detail::builtin_programs(),
-                           cupp::random::detail::builtin_programs()}) {
+                           cupp::random::detail::builtin_programs(), cupp::fft::detail::builtin_programs()}) {
     std::size_t found = 0;
     const std::vector<int> archs = builtin_kernels().architectures();
     if (archs.empty()) GTEST_SKIP() << "built without CUPP_AOT_KERNELS";
@@ -194,7 +204,7 @@ TEST(BuiltinKernelsModules, LibraryHoldsEveryListedProgram) {
     if (found == 0) ++missing_modules;
     else EXPECT_EQ(found, list.size() * archs.size()) << list.front().name << "'s module table lacks some of its list";
   }
-  if (missing_modules == 3) GTEST_SKIP() << "built without CUPP_AOT_MODULE_KERNELS";
+  if (missing_modules == 4) GTEST_SKIP() << "built without CUPP_AOT_MODULE_KERNELS";
   EXPECT_EQ(missing_modules, 0) << "some modules have their tables, others none";
 
   // A miss of sparse's float32 products program and linalg's float64 generic matmul, through a
