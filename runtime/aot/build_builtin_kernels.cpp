@@ -89,7 +89,9 @@ std::string embedding_source(const std::filesystem::path& blob, const std::strin
                     " programs for " + arch_list + ".\n"
                     "// Blob SHA-256 " + digest + " (so that a compiler cache sees a new blob).\n"
                     "#include \"compiler/builtin_kernels.hpp\"\n" +
-                    (module.empty() ? std::string() : "#include \"" + module + "_device_headers.hpp\"\n") + "\n"
+                    (module.empty() ? std::string()
+                                    : "\nnamespace cupp::" + module + "::detail {\nvoid register_builtin_kernels() noexcept;\n}\n") +
+                    "\n"
                     "asm(\".pushsection .rodata." + sym + ", \\\"a\\\", @progbits\\n\"\n"
                     "    \".balign 16\\n\"\n"
                     "    \".globl " + sym + "_begin\\n\"\n"
