@@ -50,6 +50,19 @@ __device__ inline cupp_lu_elem cupp_lu_fms(cupp_lu_elem c, cupp_lu_elem a, cupp_
 __device__ inline cupp_lu_elem cupp_lu_div(cupp_lu_elem a, cupp_lu_elem b) { return a / b; }
 #endif
 
+// The warp's largest v and, among equal ones, the smallest idx, in lane 0 (the pivot search's
+// reduction, once over a warp's rows and once over the warps' winners).
+__device__ inline void cupp_lu_warp_argmax(CUPP_LINALG_R& v, int& idx) {
+  for (int off = 16; off > 0; off >>= 1) {
+    const CUPP_LINALG_R ov = __shfl_down_sync(0xffffffffu, v, off);
+    const int oi = __shfl_down_sync(0xffffffffu, idx, off);
+    if (ov > v || (ov == v && oi < idx)) {
+      v = ov;
+      idx = oi;
+    }
+  }
+}
+
 // blockDim.x: a multiple of 32, at least n - k0 and at most 512. Blocks loop over the stack.
 extern "C" __global__ void __launch_bounds__(512)
     cupp_linalg_lu_panel(cupp_lu_elem* a_all, int* piv_all, int* info_all, long long batch, long long n, long long k0) {
@@ -81,14 +94,7 @@ extern "C" __global__ void __launch_bounds__(512)
       // the pivot: the first largest |x| among rows j.. of the panel (inactive threads: -1)
       CUPP_LINALG_R v = mine && tid >= j ? cupp_lu_abs1(xj) : CUPP_LINALG_R(-1);
       int idx = tid;
-      for (int off = 16; off > 0; off >>= 1) {
-        const CUPP_LINALG_R ov = __shfl_down_sync(0xffffffffu, v, off);
-        const int oi = __shfl_down_sync(0xffffffffu, idx, off);
-        if (ov > v || (ov == v && oi < idx)) {
-          v = ov;
-          idx = oi;
-        }
-      }
+      cupp_lu_warp_argmax(v, idx);
       if (lane == 0) {
         wval[warp] = v;
         widx[warp] = idx;
@@ -97,14 +103,7 @@ extern "C" __global__ void __launch_bounds__(512)
       if (warp == 0) {
         v = lane < nwarps ? wval[lane] : CUPP_LINALG_R(-1);
         idx = lane < nwarps ? widx[lane] : 0x7fffffff;
-        for (int off = 16; off > 0; off >>= 1) {
-          const CUPP_LINALG_R ov = __shfl_down_sync(0xffffffffu, v, off);
-          const int oi = __shfl_down_sync(0xffffffffu, idx, off);
-          if (ov > v || (ov == v && oi < idx)) {
-            v = ov;
-            idx = oi;
-          }
-        }
+        cupp_lu_warp_argmax(v, idx);
         if (lane == 0) spiv[j] = idx;
       }
       __syncthreads();
