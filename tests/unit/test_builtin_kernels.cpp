@@ -23,6 +23,7 @@
 #include "engine/internal.hpp"
 #include "engine/kernel_composer.hpp"
 #include "engine/layout_plan.hpp"
+#include "stand_in_cache.hpp"
 
 namespace cupp::detail {
 namespace {
@@ -453,18 +454,7 @@ TEST(BuiltinKernels, TurnedOffEveryProgramCompiles) {
   const builtin_table table(bytes_of(blob));
   ASSERT_EQ(table.size(), 1u);
   std::vector<std::string> loaded;
-  auto cache_with = [&](bool use_builtin) {
-    kernel_cache::settings s;
-    s.use_disk = false;
-    s.use_builtin = use_builtin;
-    s.table = &table;
-    s.arch_of = [arch](int) { return arch; };
-    s.load = [&](const compiled_program& c, int) {
-      loaded.push_back(c.binary);
-      return std::make_unique<kernel_module>(library{}, std::vector<cudaKernel_t>(c.lowered_names.size()));
-    };
-    return std::make_unique<kernel_cache>(s);
-  };
+  auto cache_with = [&](bool use_builtin) { return cupp::test::stand_in_cache(use_builtin, arch, &table, loaded); };
   const auto before = nvrtc_compile_count();
   auto on = cache_with(true);
   on->get(0, {"add", 1}, [&] { return p; });

@@ -28,6 +28,7 @@
 #include "helpers_program.hpp"
 #include "random_device_headers.hpp"
 #include "sampling.hpp"
+#include "stand_in_cache.hpp"
 
 namespace cupp::linalg::detail {
 std::vector<cupp::detail::program_source> builtin_programs();
@@ -151,17 +152,7 @@ TEST(BuiltinKernelsModules, RegisteredTableServesAMissWithoutNvrtc) {
   EXPECT_EQ(std::count(all.begin(), all.end(), &table), 1);
 
   std::vector<std::string> loaded;
-  auto cache_with = [&](bool use_builtin) {
-    kernel_cache::settings s;
-    s.use_disk = false;
-    s.use_builtin = use_builtin;
-    s.arch_of = [](int) { return test_arch; };
-    s.load = [&](const compiled_program& c, int) {
-      loaded.push_back(c.binary);
-      return std::make_unique<kernel_module>(library{}, std::vector<cudaKernel_t>(c.lowered_names.size()));
-    };
-    return std::make_unique<kernel_cache>(s);
-  };
+  auto cache_with = [&](bool use_builtin) { return cupp::test::stand_in_cache(use_builtin, test_arch, nullptr, loaded); };
   const auto before = nvrtc_compile_count();
   auto on = cache_with(true);
   on->get(0, {"sparse:registry_test", 1}, [&] { return p; });
