@@ -86,6 +86,20 @@ __global__ void fill_kernel(float2* x, long long n) {
     x[i] = make_float2(float((i * 2654435761ull) % 1000) * 1e-3f - 0.5f, float((i * 40503ull) % 997) * 1e-3f - 0.5f);
 }
 
+// The studies' input: fill_kernel's values, for complex64 on the device, for complex128 on the host
+// (the same hash in double precision).
+template <class C>
+static void fill_input(C* x, long long total) {
+  if constexpr (sizeof(C) == 16) {
+    std::vector<C> h(total);
+    for (long long i = 0; i < total; ++i)
+      h[i] = cupp_fft_columns::cx<C>(((i * 2654435761ull) % 1000) * 1e-3 - 0.5, ((i * 40503ull) % 997) * 1e-3 - 0.5);
+    CK(cudaMemcpy(x, h.data(), total * sizeof(C), cudaMemcpyHostToDevice));
+  } else {
+    fill_kernel<<<1024, 256>>>(reinterpret_cast<float2*>(x), total);
+  }
+}
+
 template <class T>
 __global__ void transpose_kernel(const T* in, T* out, long long rows, long long cols) {
   __shared__ T tile[32][33];
@@ -475,13 +489,7 @@ static void axis0_cupp(long long cols, double scale = 1.0) {
   std::vector<C> table(tw_count);
   cupp_fft_columns::fill_twiddles(table.data(), N);
   CK(cudaMemcpy(tw, table.data(), tw_count * sizeof(C), cudaMemcpyHostToDevice));
-  if (dbl) {
-    std::vector<C> h(total);
-    for (long long i = 0; i < total; ++i) h[i] = cupp_fft_columns::cx<C>(((i * 2654435761ull) % 1000) * 1e-3 - 0.5, ((i * 40503ull) % 997) * 1e-3 - 0.5);
-    CK(cudaMemcpy(x, h.data(), total * sizeof(C), cudaMemcpyHostToDevice));
-  } else {
-    fill_kernel<<<1024, 256>>>(reinterpret_cast<float2*>(x), total);
-  }
+  fill_input(x, total);
   char shape[64];
   std::snprintf(shape, sizeof shape, "%lldx%lld%s", rows, cols, dbl ? " c128" : "");
   std::unique_ptr<plan_t> last(make_plan(cols, 1, cols, rows, dbl, nullptr, nullptr));
@@ -534,13 +542,7 @@ static void axis0_cluster(long long cols, double scale = 1.0) {
   std::vector<C> table(P::twiddle_entries());
   cupp_fft_columns::fill_pair_twiddles(table.data(), N);
   CK(cudaMemcpy(tw, table.data(), table.size() * sizeof(C), cudaMemcpyHostToDevice));
-  if (dbl) {
-    std::vector<C> h(total);
-    for (long long i = 0; i < total; ++i) h[i] = cupp_fft_columns::cx<C>(((i * 2654435761ull) % 1000) * 1e-3 - 0.5, ((i * 40503ull) % 997) * 1e-3 - 0.5);
-    CK(cudaMemcpy(x, h.data(), total * sizeof(C), cudaMemcpyHostToDevice));
-  } else {
-    fill_kernel<<<1024, 256>>>(reinterpret_cast<float2*>(x), total);
-  }
+  fill_input(x, total);
   char shape[64];
   std::snprintf(shape, sizeof shape, "%lldx%lld%s", rows, cols, dbl ? " c128" : "");
   std::unique_ptr<plan_t> last(make_plan(cols, 1, cols, rows, dbl, nullptr, nullptr));
@@ -600,13 +602,7 @@ static void rows_cupp(long long batch, double scale) {
   std::vector<C> table(tw_count);
   cupp_fft_columns::fill_twiddles(table.data(), N);
   CK(cudaMemcpy(tw, table.data(), tw_count * sizeof(C), cudaMemcpyHostToDevice));
-  if (dbl) {
-    std::vector<C> h(total);
-    for (long long i = 0; i < total; ++i) h[i] = cupp_fft_columns::cx<C>(((i * 2654435761ull) % 1000) * 1e-3 - 0.5, ((i * 40503ull) % 997) * 1e-3 - 0.5);
-    CK(cudaMemcpy(x, h.data(), total * sizeof(C), cudaMemcpyHostToDevice));
-  } else {
-    fill_kernel<<<1024, 256>>>(reinterpret_cast<float2*>(x), total);
-  }
+  fill_input(x, total);
   char shape[64];
   std::snprintf(shape, sizeof shape, "%lldx%d%s", batch, N, dbl ? " c128" : "");
   std::unique_ptr<plan_t> plain(make_plan(N, 1, N, batch, dbl, nullptr, nullptr));
