@@ -668,9 +668,16 @@ TEST(SparseLinalgRefGpu, SolversMatchSciPy) {
     if (edge) {
       const std::vector<std::int64_t> alt = cupp::astype(c.f.at("info_alt"), int64).to_vector<std::int64_t>();
       const std::vector<double> res_alt = cupp::astype(c.f.at("res_alt"), float64).to_vector<double>();
-      const bool seen = r.info == info || std::find(alt.begin(), alt.end(), r.info) != alt.end();
-      std::printf("SPARSE_LINALG_REF edge %s: cupp info %d residual %.3g, SciPy info %d, perturbed reruns %s\n",
-                  name.c_str(), r.info, bn > 0 ? nrm(b - c.a.dot(r.x)) / bn : 0.0, info,
+      // a sensitive case (a solver outside its convergence theory, make_sparse_linalg_ref.py's
+      // remaining pairs: cg on the indefinite system, cgs / qmr on indefinite and ill-conditioned
+      // ones): whether it converges is decided by rounding, so a convergence SciPy's runs did not
+      // reach is accepted when it is real (the residual check below); a stop must still be one of
+      // SciPy's own outcomes
+      const bool sensitive = c.f.count("sensitive") > 0;
+      const bool seen = r.info == info || std::find(alt.begin(), alt.end(), r.info) != alt.end() ||
+                        (sensitive && r.info == 0);
+      std::printf("SPARSE_LINALG_REF %s %s: cupp info %d residual %.3g, SciPy info %d, perturbed reruns %s\n",
+                  sensitive ? "sensitive" : "edge", name.c_str(), r.info, bn > 0 ? nrm(b - c.a.dot(r.x)) / bn : 0.0, info,
                   testing::PrintToString(alt).c_str());
       EXPECT_TRUE(seen) << name << ": info " << r.info << ", SciPy " << info << " (perturbed reruns "
                         << testing::PrintToString(alt) << ")";
