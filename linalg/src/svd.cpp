@@ -406,10 +406,14 @@ SVDResult svd_loop(const ndarray& a, cupp::dtype t, bool full, bool uv, loop_met
         first = ff;
         last = fl;
       }
-      // Kept when it succeeded, its perturbation is small and the matrix is numerically of full
-      // rank (the polar factor of a rank-deficient matrix need not be unitary, cuSOLVER warns).
-      const double scale = eps * static_cast<double>(m) * first;
-      if (!(inf == 0 && err <= gesvdp_err_ulps * scale && last > scale)) redo.push_back(i);
+      // Kept when it succeeded, its perturbation is small and the matrix is clearly of full rank:
+      // the polar factor of a rank-deficient matrix need not be unitary (cuSOLVER warns), and a
+      // zero singular value can come back as anything up to err, which may exceed the rank
+      // threshold matrix_rank uses (eps * max(m, n) * first; on the H100, Xgesvdp gave a rank-3
+      // 60 x 50 matrix rank 50). The smallest value must exceed twice the error bound, so the
+      // true one (>= last - err, Weyl) is above it too.
+      const double scale = eps * static_cast<double>(m) * first;  // m = max(M, N) here
+      if (!(inf == 0 && err <= gesvdp_err_ulps * scale && last > 2 * gesvdp_err_ulps * scale)) redo.push_back(i);
     }
     gesvdp_redone() += static_cast<std::int64_t>(redo.size());
     if (!redo.empty()) {
