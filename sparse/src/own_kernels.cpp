@@ -386,6 +386,8 @@ const char* spmm_kernel_name(spmm_kernel kernel) noexcept {
     case spmm_kernel::split: return "split";
     case spmm_kernel::vec_cs: return "vec_cs";
     case spmm_kernel::shuffled8_cs: return "shuffled8_cs";
+    case spmm_kernel::shuffled_l2_24: return "shuffled_l2_24";
+    case spmm_kernel::shuffled_l2_36: return "shuffled_l2_36";
   }
   return "warp";
 }

@@ -76,10 +76,10 @@ ndarray own_spmm(const csr& a, const ndarray& b);
 // cache-streaming), split (a warp a row, its lane groups over alternate entries, then a fixed
 // shuffle tree: repeatable, rounded in another order), vec_cs (vec, A and C cache-streaming),
 // shuffled8_cs (shuffled_cs with eight B rows in flight a lane).
-enum class spmm_kernel { warp, vec, vec_occ, shuffled, shuffled_cs, split, vec_cs, shuffled8_cs };
-inline constexpr spmm_kernel spmm_kernels[] = {spmm_kernel::warp,     spmm_kernel::vec,         spmm_kernel::vec_occ,
-                                               spmm_kernel::shuffled, spmm_kernel::shuffled_cs, spmm_kernel::split,
-                                               spmm_kernel::vec_cs,   spmm_kernel::shuffled8_cs};
+enum class spmm_kernel { warp, vec, vec_occ, shuffled, shuffled_cs, split, vec_cs, shuffled8_cs, shuffled_l2_24, shuffled_l2_36 };
+inline constexpr spmm_kernel spmm_kernels[] = {
+    spmm_kernel::warp,  spmm_kernel::vec,    spmm_kernel::vec_occ,      spmm_kernel::shuffled,       spmm_kernel::shuffled_cs,
+    spmm_kernel::split, spmm_kernel::vec_cs, spmm_kernel::shuffled8_cs, spmm_kernel::shuffled_l2_24, spmm_kernel::shuffled_l2_36};
 const char* spmm_kernel_name(spmm_kernel kernel) noexcept;
 // The kernel own_spmm runs for float32/float64 (own_kernels.cpp: SparseGpu.BenchFigures' choice).
 spmm_kernel spmm_kernel_default() noexcept;

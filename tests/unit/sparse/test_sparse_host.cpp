@@ -169,10 +169,10 @@ TEST(SparseHost, OwnKernelProgramsCompileForEveryValueDtype) {
     EXPECT_EQ(out.lowered_names.size(), type == float32 || type == float64 ? 6u : 4u);  // + spmv_groups
     EXPECT_FALSE(out.binary.empty());
   }
-  for (const cupp::dtype type : {float32, float64}) {  // spmm_vec's seven forms, i32 and i64 each
+  for (const cupp::dtype type : {float32, float64}) {  // spmm_vec's nine forms, i32 and i64 each
     SCOPED_TRACE(type.name());
     const cupp::detail::nvrtc_output out = compile(sparse::detail::spmm_vec_program(type));
-    EXPECT_EQ(out.lowered_names.size(), 14u);
+    EXPECT_EQ(out.lowered_names.size(), 18u);
     EXPECT_FALSE(out.binary.empty());
   }
   EXPECT_EQ(error_of<TypeError>([] { sparse::detail::spmm_vec_program(int32); }),

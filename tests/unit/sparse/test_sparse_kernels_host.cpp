@@ -251,30 +251,35 @@ void check_spmm_vec(const pattern& p, i64 k, const std::string& what) {
   run_grid(3, cupp_sparse::spmm_threads, [&] {
     cupp_sparse::spmm_rows<T, cupp_sparse::real_ops<T>, I>(ptr.data(), ind.data(), data.data(), bd, rows, p.m, k);
   });
-  const auto run = [&](auto form, auto stream, auto batch) {
+  const auto run = [&](auto form, auto stream, auto batch, auto l2_mib) {
     for (i64 j = 0; j < p.m * k; ++j) c[j] = T(99);  // every element is written
     run_warps(2, 64, [&] {
-      cupp_sparse::spmm_vec<T, I, decltype(form)::value, decltype(stream)::value, decltype(batch)::value>(
-          ptr.data(), ind.data(), data.data(), bd, c, p.m, k, group);
+      cupp_sparse::spmm_vec<T, I, decltype(form)::value, decltype(stream)::value, decltype(batch)::value,
+                            decltype(l2_mib)::value>(ptr.data(), ind.data(), data.data(), bd, c, p.m, k, group);
     });
   };
+  const std::integral_constant<int, 0> no_l2;
   const std::integral_constant<int, 4> four;
   using cupp_sparse::spmm_in_order, cupp_sparse::spmm_shuffled, cupp_sparse::spmm_split;
   const auto bitwise = [&](const char* form) {
     for (i64 j = 0; j < p.m * k; ++j)
       ASSERT_EQ(std::memcmp(&c[j], &rows[j], sizeof(T)), 0) << form << ", element " << j << ": " << c[j] << " vs " << rows[j];
   };
-  run(std::integral_constant<int, spmm_in_order>{}, std::false_type{}, four);
+  run(std::integral_constant<int, spmm_in_order>{}, std::false_type{}, four, no_l2);
   bitwise("in order");
-  run(std::integral_constant<int, spmm_in_order>{}, std::true_type{}, four);
+  run(std::integral_constant<int, spmm_in_order>{}, std::true_type{}, four, no_l2);
   bitwise("in order, streaming");
-  run(std::integral_constant<int, spmm_shuffled>{}, std::false_type{}, four);
+  run(std::integral_constant<int, spmm_shuffled>{}, std::false_type{}, four, no_l2);
   bitwise("shuffled");
-  run(std::integral_constant<int, spmm_shuffled>{}, std::true_type{}, four);
+  run(std::integral_constant<int, spmm_shuffled>{}, std::true_type{}, four, no_l2);
   bitwise("shuffled, streaming");
-  run(std::integral_constant<int, spmm_shuffled>{}, std::true_type{}, std::integral_constant<int, 8>{});
+  // the L2-budget form's row split (kept rows through evict_last, the rest evict_first): 1 MiB keeps
+  // the first 1 MiB / (k * sizeof(T)) rows of B, fewer than B has for the wide k
+  run(std::integral_constant<int, spmm_shuffled>{}, std::true_type{}, four, std::integral_constant<int, 1>{});
+  bitwise("shuffled, streaming, L2 budget");
+  run(std::integral_constant<int, spmm_shuffled>{}, std::true_type{}, std::integral_constant<int, 8>{}, no_l2);
   bitwise("shuffled by eight, streaming");
-  run(std::integral_constant<int, spmm_split>{}, std::false_type{}, four);
+  run(std::integral_constant<int, spmm_split>{}, std::false_type{}, four, no_l2);
   const double tol = sizeof(T) == 4 ? 1e-4 : 1e-12;
   for (i64 j = 0; j < p.m * k; ++j)
     ASSERT_NEAR(static_cast<double>(c[j]), ref[j], tol * (1 + std::abs(ref[j]))) << "split, element " << j;

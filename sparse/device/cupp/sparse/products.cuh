@@ -163,9 +163,49 @@ __device__ __forceinline__ U load_once(const U* p) {
   else return __ldg(p);
 }
 
+// B's 16-byte vectors through the read-only path with an L2 eviction policy (sm_80's
+// createpolicy + ld.global.nc.L2::cache_hint): the forms with an L2 budget keep B's first rows (as
+// many as the budget holds) in the L2 at evict_last and read the others at evict_first, so the
+// gathers that land in the kept rows hit the L2 instead of being evicted by the rest of B and by
+// C's stream. Off the device (the host emulation) a plain read-only load.
+struct l2_policies {
+  unsigned long long keep = 0, pass = 0;
+};
+__device__ __forceinline__ l2_policies make_l2_policies() {
+  l2_policies p;
+#if defined(__CUDA_ARCH__)
+  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p.keep));
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p.pass));
+#endif
+  return p;
+}
+__device__ __forceinline__ float4 load_hinted(const float4* p, unsigned long long policy) {
+#if defined(__CUDA_ARCH__)
+  float4 v;
+  asm volatile("ld.global.nc.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "l"(p), "l"(policy));
+  return v;
+#else
+  static_cast<void>(policy);
+  return __ldg(p);
+#endif
+}
+__device__ __forceinline__ double2 load_hinted(const double2* p, unsigned long long policy) {
+#if defined(__CUDA_ARCH__)
+  double2 v;
+  asm volatile("ld.global.nc.L2::cache_hint.v2.f64 {%0, %1}, [%2], %3;" : "=d"(v.x), "=d"(v.y) : "l"(p), "l"(policy));
+  return v;
+#else
+  static_cast<void>(policy);
+  return __ldg(p);
+#endif
+}
+
 // C (m, k) = A @ B, B (n, k) and C row-major, k a multiple of vec16<T>::width, b and c 16-byte
-// aligned; `group` (a power of two, 1 to 32) lanes cover group * width columns of a row.
-template <class T, class I, int Form, bool Stream, int Batch = 4>
+// aligned; `group` (a power of two, 1 to 32) lanes cover group * width columns of a row. L2MiB > 0
+// (the shuffled form only): B's rows that fit in that many MiB are kept in the L2 (l2_policies).
+template <class T, class I, int Form, bool Stream, int Batch = 4, int L2MiB = 0>
 __device__ void spmm_vec(const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ data,
                          const T* __restrict__ b, T* __restrict__ c, long long m, long long k, int group) {
   using V = vec16<T>;
@@ -179,6 +219,8 @@ __device__ void spmm_vec(const I* __restrict__ indptr, const I* __restrict__ ind
   const long long span = static_cast<long long>(group) * width;  // an item's columns
   const long long chunks = (k + span - 1) / span;
   const long long units = static_cast<long long>(gridDim.x) * blockDim.x / unit;
+  const l2_policies policy = L2MiB > 0 ? make_l2_policies() : l2_policies{};
+  const long long kept_rows = L2MiB > 0 ? (static_cast<long long>(L2MiB) << 20) / (k * static_cast<long long>(sizeof(T))) : 0;
   for (long long item = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / unit; item < m * chunks;
        item += units) {
     const long long row = item / chunks;
@@ -211,7 +253,11 @@ __device__ void spmm_vec(const I* __restrict__ indptr, const I* __restrict__ ind
           if (active) {
             vec bv[Batch];
 #pragma unroll
-            for (int u = 0; u < Batch; ++u) bv[u] = __ldg(reinterpret_cast<const vec*>(bcol + static_cast<long long>(col[u]) * k));
+            for (int u = 0; u < Batch; ++u) {
+              const vec* q = reinterpret_cast<const vec*>(bcol + static_cast<long long>(col[u]) * k);
+              if constexpr (L2MiB > 0) bv[u] = load_hinted(q, static_cast<long long>(col[u]) < kept_rows ? policy.keep : policy.pass);
+              else bv[u] = __ldg(q);
+            }
 #pragma unroll
             for (int u = 0; u < Batch; ++u)
               if (j + u < count) V::madd(acc, v[u], bv[u]);
@@ -280,29 +326,33 @@ extern "C" __global__ void cupp_sparse_spmv_groups_i64(const long long* indptr, 
 #endif
 
 #if defined(CUPP_SPARSE_T) && defined(CUPP_SPARSE_VEC)  // the spmm_vec program of float or double
-// Kernels 0..13: spmm_vec's forms, i32 then i64 each (own_kernels.cpp's spmm_kernel order): vec (in
+// Kernels 0..17: spmm_vec's forms, i32 then i64 each (own_kernels.cpp's spmm_kernel order): vec (in
 // order), vec_occ (in order, 5 blocks an SM: 48 registers, no spills), shuffled, shuffled_cs (with
-// streaming A and C), split, vec_cs (in order, streaming), shuffled8_cs (batches of eight, streaming).
+// streaming A and C), split, vec_cs (in order, streaming), shuffled8_cs (batches of eight, streaming),
+// shuffled_l2_24 and shuffled_l2_36 (shuffled_cs keeping 24 / 36 MiB of B's rows in the L2).
 // The shuffled forms hold a batch of B vectors a lane: 4 blocks an SM (3 for eight) leave them 64
 // (80) registers (ptxas spills at the 48 it picks without the bound).
-#define CUPP_SPARSE_SPMM_VEC(name, form, stream, min_blocks, batch)                                                \
-  extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                              \
-      name##_i32(const int* indptr, const int* indices, const CUPP_SPARSE_T* data, const CUPP_SPARSE_T* b,        \
-                 CUPP_SPARSE_T* c, long long m, long long k, int group) {                                          \
-    cupp_sparse::spmm_vec<CUPP_SPARSE_T, int, form, stream, batch>(indptr, indices, data, b, c, m, k, group);     \
-  }                                                                                                                \
-  extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                              \
-      name##_i64(const long long* indptr, const long long* indices, const CUPP_SPARSE_T* data,                    \
-                 const CUPP_SPARSE_T* b, CUPP_SPARSE_T* c, long long m, long long k, int group) {                  \
-    cupp_sparse::spmm_vec<CUPP_SPARSE_T, long long, form, stream, batch>(indptr, indices, data, b, c, m, k, group); \
+#define CUPP_SPARSE_SPMM_VEC(name, form, stream, min_blocks, batch, l2_mib)                                            \
+  extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                                  \
+      name##_i32(const int* indptr, const int* indices, const CUPP_SPARSE_T* data, const CUPP_SPARSE_T* b,            \
+                 CUPP_SPARSE_T* c, long long m, long long k, int group) {                                              \
+    cupp_sparse::spmm_vec<CUPP_SPARSE_T, int, form, stream, batch, l2_mib>(indptr, indices, data, b, c, m, k, group); \
+  }                                                                                                                    \
+  extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                                  \
+      name##_i64(const long long* indptr, const long long* indices, const CUPP_SPARSE_T* data,                        \
+                 const CUPP_SPARSE_T* b, CUPP_SPARSE_T* c, long long m, long long k, int group) {                      \
+    cupp_sparse::spmm_vec<CUPP_SPARSE_T, long long, form, stream, batch, l2_mib>(indptr, indices, data, b, c, m, k,   \
+                                                                                 group);                              \
   }
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec, cupp_sparse::spmm_in_order, false, 1, 4)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec_occ, cupp_sparse::spmm_in_order, false, 5, 4)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled, cupp_sparse::spmm_shuffled, false, 4, 4)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_cs, cupp_sparse::spmm_shuffled, true, 4, 4)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_split, cupp_sparse::spmm_split, false, 1, 4)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec_cs, cupp_sparse::spmm_in_order, true, 1, 4)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled8_cs, cupp_sparse::spmm_shuffled, true, 3, 8)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec, cupp_sparse::spmm_in_order, false, 1, 4, 0)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec_occ, cupp_sparse::spmm_in_order, false, 5, 4, 0)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled, cupp_sparse::spmm_shuffled, false, 4, 4, 0)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_cs, cupp_sparse::spmm_shuffled, true, 4, 4, 0)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_split, cupp_sparse::spmm_split, false, 1, 4, 0)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec_cs, cupp_sparse::spmm_in_order, true, 1, 4, 0)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled8_cs, cupp_sparse::spmm_shuffled, true, 3, 8, 0)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_l2_24, cupp_sparse::spmm_shuffled, true, 4, 4, 24)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_l2_36, cupp_sparse::spmm_shuffled, true, 4, 4, 36)
 #undef CUPP_SPARSE_SPMM_VEC
 #endif
 
