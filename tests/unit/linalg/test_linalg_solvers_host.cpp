@@ -231,9 +231,9 @@ TEST(LinalgSolversHost, BlockedLuCompilesForEveryDtype) {
   }
 }
 
-// The LU path by size (lu_core.hpp): cuBLAS's batched LU for stacks up to 256, Xgetrf per matrix
-// on side streams for stacks of larger matrices, Xgetrf alone for one matrix or a rectangular
-// stack; CUPP_LINALG_LU's values override it where they can apply.
+// The LU path by size (lu_core.hpp): the blocked LU for square stacks up to 512 (inv's below 128;
+// else cuBLAS's batched LU up to 256 and Xgetrf per matrix on side streams above), Xgetrf alone
+// for one matrix or a rectangular stack; CUPP_LINALG_LU's values override it where they can apply.
 TEST(LinalgSolversHost, LuPathFollowsSizeAndOverride) {
   using la::detail::choose_lu_path;
   using la::detail::lu_path;
@@ -247,6 +247,11 @@ TEST(LinalgSolversHost, LuPathFollowsSizeAndOverride) {
   EXPECT_EQ(choose_lu_path(1, 8, 8, false), lu_path::loop);
   EXPECT_EQ(choose_lu_path(10, 8, 6, false), lu_path::loop);
   EXPECT_EQ(choose_lu_path(10, 8, 8, true), lu_path::loop);  // complex lu / lu_factor: Xgetrf's pivots
+  // inv's stacks: the blocked LU below blocked_lu_inv_max_n only, the former path above
+  const auto inverse = la::detail::lu_use::inverse;
+  EXPECT_EQ(choose_lu_path(1000, 64, 64, false, inverse), blocked ? lu_path::blocked : lu_path::batched);
+  EXPECT_EQ(choose_lu_path(100, 256, 256, false, inverse), lu_path::batched);
+  EXPECT_EQ(choose_lu_path(20, 512, 512, false, inverse), lu_path::streams);
   la::detail::set_path_override("CUPP_LINALG_LU", "streams");
   EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::streams);
   EXPECT_EQ(choose_lu_path(1, 64, 64, false), lu_path::loop);
@@ -266,7 +271,7 @@ TEST(LinalgSolversHost, LuPathFollowsSizeAndOverride) {
   EXPECT_TRUE(la::detail::inv_uses_getrs(8));
   la::detail::set_path_override("CUPP_LINALG_INV", "auto");
   EXPECT_FALSE(la::detail::inv_uses_getrs(64));
-  EXPECT_TRUE(la::detail::inv_uses_getrs(256));
+  EXPECT_FALSE(la::detail::inv_uses_getrs(256));
   la::detail::set_path_override("CUPP_LINALG_LU", "loop");
   EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::loop);
   la::detail::set_path_override("CUPP_LINALG_LU", "auto");
