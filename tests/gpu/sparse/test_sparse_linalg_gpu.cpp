@@ -684,7 +684,12 @@ TEST(SparseLinalgRefGpu, SolversMatchSciPy) {
       if (seen && r.info > 0 && bn > 0) {
         double worst = nrm(b - c.a.dot(xs)) / bn;
         for (double v : res_alt) worst = std::max(worst, v);
-        EXPECT_LE(nrm(b - c.a.dot(r.x)) / bn, 10 * worst) << name;
+        const double res = nrm(b - c.a.dot(r.x)) / bn;
+        // A sensitive run SciPy itself diverged on (its worst iterate no better than x = 0: CGS on
+        // the indefinite system, whose reruns' residuals spanned 12.8 .. 1.2e13 on the H100) has
+        // no residual to compare; its stop must still be SciPy's and its iterate finite
+        if (sensitive && worst >= 1) EXPECT_TRUE(std::isfinite(res)) << name;
+        else EXPECT_LE(res, 10 * worst) << name;
       }
     } else {
       EXPECT_EQ(r.info, info) << name;
