@@ -393,9 +393,11 @@ const char* spmm_kernel_name(spmm_kernel kernel) noexcept {
 }
 
 spmm_kernel spmm_kernel_default() noexcept {
-  // warp until SparseGpu.BenchFigures' SPARSE_BENCH_SPMM64 cupp_<form> lines show a form ahead on the
-  // H200 (warp 0.935 ms on the matrix with 64 columns, cusparseSpMM CSR_ALG3 0.904)
-  return spmm_kernel::warp;
+  // shuffled_cs: the fastest form in SparseGpu.BenchFigures' SPARSE_BENCH_SPMM64 lines on the H100
+  // (the matrix, 64 columns; two runs: 0.9652 and 0.9978 ms against the warp kernel's 1.124
+  // and 1.159, cusparseSpMM CSR_ALG3's 1.096 and 1.131, PyTorch's 1.462; the same bits as warp).
+  // The L2-budget forms measured no faster (0.970)
+  return spmm_kernel::shuffled_cs;
 }
 
 int spmm_vec_group(const cupp::dtype& t, std::int64_t k) noexcept {
