@@ -55,12 +55,9 @@ ndarray rowmajor_copy(const ndarray& a, cupp::dtype t) {
   return w;
 }
 
-bool inv_uses_getrs(i64 n) {
+bool inv_uses_getrs() {
   const std::string& p = path_choice("CUPP_LINALG_INV");
-  if (p == "getri") return false;
-  if (p == "getrs") return true;
-  static_cast<void>(n);
-  return false;
+  return p == "getrs";  // getri otherwise (lu_core.hpp)
 }
 
 bool solve_colmajor(i64 batch, i64 n) {
@@ -345,7 +342,7 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
   const ndarray w = raise_singular ? rowmajor_copy_scrub(a, t, suspect) : rowmajor_copy(a, t);
   const lu_factors f = getrf(w, n, n, false, lu_use::inverse);
   if (raise_singular) lu_suspect_into(f.w, f.info, n, suspect);
-  if (f.blas && !inv_uses_getrs(n)) {
+  if (f.blas && !inv_uses_getrs()) {
     // a stack on cuBLAS's batched LU: getriBatched writes each inverse out of place (column-major)
     const int device = w.device();
     const blas_binding& blas = blas_on_current_stream(device);

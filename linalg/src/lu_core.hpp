@@ -59,7 +59,7 @@ struct lu_factors {
 // default from 128 on inputs that need no row swaps (1.78 ms against getri's 5.75 at
 // 100 x 256^2 on the H100); on random inputs its swaps over n right-hand sides cost more than
 // getri's column swaps (8.47 ms there, blocked_lu_inv_max_n).
-bool inv_uses_getrs(i64 n);
+bool inv_uses_getrs();
 
 bool lu_uses_batched(i64 batch, i64 m, i64 n);
 lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver = false, lu_use use = lu_use::factor);
