@@ -335,6 +335,7 @@ int solvers_main(int argc, char** argv) {
         {"batched", {kv{"CUPP_LINALG_LU", "batched"}}},
         {"batched_getri", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "getri"}}},
         {"batched_getrs", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "getrs"}}},
+        {"batched_permuted", {kv{"CUPP_LINALG_LU", "batched"}, kv{"CUPP_LINALG_INV", "permuted"}}},
         {"loop", {kv{"CUPP_LINALG_LU", "loop"}}},
         {"streams", {kv{"CUPP_LINALG_LU", "streams"}}},
         {"streams_alg1", {kv{"CUPP_LINALG_LU", "streams"}, kv{"CUPP_LINALG_GETRF_ALG", "1"}}},
@@ -375,6 +376,7 @@ int solvers_main(int argc, char** argv) {
         {"blocked", {kv{"CUPP_LINALG_LU", "blocked"}}},
         {"blocked_getri", {kv{"CUPP_LINALG_LU", "blocked"}, kv{"CUPP_LINALG_INV", "getri"}}},
         {"blocked_getrs", {kv{"CUPP_LINALG_LU", "blocked"}, kv{"CUPP_LINALG_INV", "getrs"}}},
+        {"blocked_permuted", {kv{"CUPP_LINALG_LU", "blocked"}, kv{"CUPP_LINALG_INV", "permuted"}}},
     });
   }
   return 0;

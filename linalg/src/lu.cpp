@@ -55,9 +55,11 @@ ndarray rowmajor_copy(const ndarray& a, cupp::dtype t) {
   return w;
 }
 
-bool inv_uses_getrs() {
+inv_form inv_form_choice() {
   const std::string& p = path_choice("CUPP_LINALG_INV");
-  return p == "getrs";  // getri otherwise (lu_core.hpp)
+  if (p == "getrs") return inv_form::getrs;
+  if (p == "permuted") return inv_form::permuted;
+  return inv_form::getri;  // auto (lu_core.hpp)
 }
 
 bool solve_colmajor(i64 batch, i64 n) {
@@ -342,7 +344,8 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
   const ndarray w = raise_singular ? rowmajor_copy_scrub(a, t, suspect) : rowmajor_copy(a, t);
   const lu_factors f = getrf(w, n, n, false, lu_use::inverse);
   if (raise_singular) lu_suspect_into(f.w, f.info, n, suspect);
-  if (f.blas && !inv_uses_getrs()) {
+  const inv_form form = f.blas ? inv_form_choice() : inv_form::getrs;
+  if (form == inv_form::getri) {
     // a stack on cuBLAS's batched LU: getriBatched writes each inverse out of place (column-major)
     const int device = w.device();
     const blas_binding& blas = blas_on_current_stream(device);
@@ -357,6 +360,13 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
                    "cublas<t>getriBatched");
       return 0;
     });
+  } else if (form == inv_form::permuted) {
+    // P I built from the pivots in one kernel, then getrsBatched with unit pivots: its two
+    // triangular solves only, no row interchanges over the n right-hand sides
+    lu_factors unit = f;
+    unit.piv = cupp::empty(f.piv.shape(), cupp::int32);
+    permuted_identity(f.piv, n, bw, unit.piv);
+    getrs(unit, bw, n, CUBLAS_OP_N);
   } else {
     // getrs against the identity (its own transpose): Xgetrs per matrix, or getrsBatched
     bw.assign(cupp::broadcast_to(cupp::eye(n, std::nullopt, 0, t), shape));

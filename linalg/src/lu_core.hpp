@@ -54,12 +54,17 @@ struct lu_factors {
   ndarray ptrs;        // blas: the device pointers to each matrix of w (getrfBatched's, reused by getrs)
 };
 
-// inv of a stack on cuBLAS's batched LU (or the blocked one): getriBatched by default, or
-// getrsBatched against the identity (PyTorch's form) with CUPP_LINALG_INV=getrs. getrs was the
-// default from 128 on inputs that need no row swaps (1.78 ms against getri's 5.75 at
-// 100 x 256^2 on the H100); on random inputs its swaps over n right-hand sides cost more than
-// getri's column swaps (8.47 ms there, blocked_lu_inv_max_n).
-bool inv_uses_getrs();
+// How inv finishes a stack on cuBLAS's batched LU (or the blocked one); CUPP_LINALG_INV picks:
+//   getri: getriBatched, out of place (auto);
+//   getrs: getrsBatched against the identity (PyTorch's form). It was the default from 128 on
+//     inputs that need no row swaps (1.78 ms against getri's 5.75 at 100 x 256^2 on the H100); on
+//     random inputs its interchanges over n right-hand sides cost more than getri's column swaps
+//     (8.47 ms there, blocked_lu_inv_max_n);
+//   permuted: P I built from the pivots in one kernel (permuted_identity), then getrsBatched with
+//     unit pivots: getrs's triangular solves without its interchanges.
+// A stack on Xgetrf (loop, streams) always takes getrs against the identity.
+enum class inv_form { getri, getrs, permuted };
+inv_form inv_form_choice();
 
 bool lu_uses_batched(i64 batch, i64 m, i64 n);
 lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver = false, lu_use use = lu_use::factor);

@@ -204,7 +204,8 @@ cupp::detail::routine_program solver_checks_program(cupp::dtype t) {
   return {.name = "cupp_linalg_solver_checks",
           .source = std::move(source),
           .kernels = {"cupp_linalg_lu_suspect", "cupp_linalg_info_any", "cupp_linalg_any_nan", "cupp_linalg_nan_scrub",
-                      "cupp_linalg_transpose_copy", "cupp_linalg_copy_scrub", "cupp_linalg_zero_triangle"},
+                      "cupp_linalg_transpose_copy", "cupp_linalg_copy_scrub", "cupp_linalg_zero_triangle",
+                      "cupp_linalg_permuted_identity"},
           .headers = embedded_headers(),
           .headers_digest = embedded_headers_digest()};
 }
@@ -465,6 +466,24 @@ void zero_triangle(const ndarray& w, i64 n, bool lower) {
   int lo = lower ? 1 : 0;
   void* args[] = {&pw, &batch, &nn, &lo};
   cupp::detail::launch_1d(module.function(6), batch * nn * nn, args, device);
+}
+
+void permuted_identity(const ndarray& piv, i64 n, const ndarray& x, const ndarray& unit_piv) {
+  const i64 batch = batch_count(x);
+  if (batch == 0 || n == 0) return;
+  if (n > permuted_identity_max_n) throw ValueError("linalg: permuted_identity takes n <= 512");
+  if (!x.is_c_contiguous() || !piv.is_c_contiguous() || !unit_piv.is_c_contiguous() || piv.dtype() != cupp::int32 ||
+      unit_piv.dtype() != cupp::int32 || piv.size() != batch * n || unit_piv.size() != batch * n)
+    throw ValueError("linalg: permuted_identity needs C-contiguous x and int32 pivots of (batch, n)");
+  const int device = x.device();
+  const cupp::detail::kernel_module& module = checks_module(device, x.dtype());
+  const void* pp = piv.data();
+  void* px = x.data();
+  void* pu = unit_piv.data();
+  long long lb = batch, ln = n;
+  void* args[] = {&pp, &px, &pu, &lb, &ln};
+  constexpr unsigned threads = 256;
+  cupp::detail::launch_1d(module.function(7), batch * threads, args, device, std::min<i64>(batch, i64{1} << 16), threads);
 }
 
 ndarray pointer_array(const void* base, i64 stride_bytes, i64 count) {

@@ -106,6 +106,12 @@ ndarray rowmajor_copy_scrub(const ndarray& a, cupp::dtype t, const ndarray& flag
 // Sets to 0, in place, the elements below (lower) or above the diagonal of each n x n matrix of
 // the C-contiguous w's C-ordered view.
 void zero_triangle(const ndarray& w, i64 n, bool lower);
+// For a stack of n x n LU factorisations' int32 pivots piv (batch, n), n <= permuted_identity_max_n:
+// x (batch matrices of n x n, column-major, C-contiguous) = P I, the identity with the pivots'
+// row interchanges done on it, and unit_piv (batch, n) int32 = 1 .. n (inv's `permuted` form:
+// getrs with the unit pivots on x). One kernel.
+inline constexpr i64 permuted_identity_max_n = 512;
+void permuted_identity(const ndarray& piv, i64 n, const ndarray& x, const ndarray& unit_piv);
 // Whether the one-kernel copies above are on (CUPP_LINALG_COPY unset or auto; "assign" turns
 // them off).
 bool kernel_copies();

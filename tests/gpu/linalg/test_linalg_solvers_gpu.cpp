@@ -520,6 +520,11 @@ void check_lu_path(const char* path) {
         const ndarray b = random({s[0], n, 2}, t, 62);
         EXPECT_LE(max_abs(matmul(a, la::solve(a, b)) - b), tol(t, n)) << path << " " << t.name() << " n=" << n;
         EXPECT_LE(max_abs(matmul(a, la::inv(a)) - eye_like(n, t)), tol(t, n)) << path << " " << t.name() << " n=" << n;
+        // rows reversed: as well conditioned, but partial pivoting interchanges rows at nearly
+        // every step (the inverse's columns come out permuted if a path mishandles the pivots)
+        const ndarray p = ascontiguousarray(flip(a, -2));
+        EXPECT_LE(max_abs(matmul(p, la::inv(p)) - eye_like(n, t)), tol(t, n)) << path << " pivoted " << t.name() << " n=" << n;
+        EXPECT_LE(max_abs(matmul(p, la::solve(p, b)) - b), tol(t, n)) << path << " pivoted " << t.name() << " n=" << n;
         // slogdet (|det| of n I + noise overflows at these sizes) against double precision's
         const ndarray logabs = la::slogdet(a).logabsdet;
         const ndarray logabs_w = la::slogdet(astype(a, t.is_complex() ? complex128 : float64)).logabsdet;
@@ -574,13 +579,14 @@ TEST(LinalgSolversGpu, LuPathsAgree) {
   }
 }
 
-// cupp's blocked LU (CUPP_LINALG_LU=blocked) on the same checks, with inv by getriBatched and by
-// getrsBatched against the identity. (The tests of cupp's own LU kernel are named *Blocked*:
-// linalg/bench/gpu-run-solvers.sh runs them in a process of their own.)
+// cupp's blocked LU (CUPP_LINALG_LU=blocked) on the same checks, with inv by getriBatched, by
+// getrsBatched against the identity and by getrsBatched with unit pivots against P I. (The tests
+// of cupp's own LU kernel are named *Blocked*: linalg/bench/gpu-run-solvers.sh runs them in a
+// process of their own.)
 TEST(LinalgSolversGpu, BlockedLuPathsAgree) {
   CUPP_REQUIRE_GPU();
   const path_scope lu("CUPP_LINALG_LU", "blocked");
-  for (const char* inv : {"auto", "getri", "getrs"}) {
+  for (const char* inv : {"auto", "getri", "getrs", "permuted"}) {
     const path_scope scope("CUPP_LINALG_INV", inv);
     check_lu_path(inv);
   }
@@ -615,7 +621,8 @@ TEST(LinalgSolversGpu, BlockedLuMatchesXgetrf) {
 }
 
 // The bench's other candidates (linalg/bench/host_path.cpp's solvers section) give the same
-// results and errors: inv by getriBatched and by getrsBatched against the identity, solve on a
+// results and errors: inv by getriBatched, by getrsBatched against the identity and against P I
+// with unit pivots, solve on a
 // column-major copy without the transpose flag, Xgetrf's ALG_1, and the two-pass copy and NaN
 // scan (CUPP_LINALG_COPY=assign).
 TEST(LinalgSolversGpu, LuCandidatesAgree) {
@@ -627,6 +634,7 @@ TEST(LinalgSolversGpu, LuCandidatesAgree) {
   const std::vector<cand> cands = {
       {"batched getri", {{"CUPP_LINALG_LU", "batched"}, {"CUPP_LINALG_INV", "getri"}}},
       {"batched getrs", {{"CUPP_LINALG_LU", "batched"}, {"CUPP_LINALG_INV", "getrs"}}},
+      {"batched permuted", {{"CUPP_LINALG_LU", "batched"}, {"CUPP_LINALG_INV", "permuted"}}},
       {"solve colmajor", {{"CUPP_LINALG_SOLVE", "colmajor"}}},
       {"solve colmajor loop", {{"CUPP_LINALG_SOLVE", "colmajor"}, {"CUPP_LINALG_LU", "loop"}}},
       {"streams alg1", {{"CUPP_LINALG_LU", "streams"}, {"CUPP_LINALG_GETRF_ALG", "1"}}},

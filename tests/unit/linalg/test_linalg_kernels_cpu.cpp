@@ -3,8 +3,8 @@
 // (a std::thread per CUDA thread, std::barrier for __syncthreads and for the warp shuffles, static
 // storage for __shared__, one block at a time), so the host tests check their index math and
 // barrier placement: the blocked LU's factors, pivots and info against LAPACK's getf2 (written
-// out below), the tiled transpose with its NaN scrub, the copy with the NaN scrub, and the
-// triangle zeroing. The device runs of the same kernels are tests/gpu/linalg's.
+// out below), the tiled transpose with its NaN scrub, the copy with the NaN scrub, the
+// triangle zeroing, and the permuted identity inv's `permuted` form starts from. The device runs of the same kernels are tests/gpu/linalg's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -197,6 +197,32 @@ TEST(LinalgKernelsCpu, WorkCopiesAndTriangles) {
       for (long long i = 0; i < n; ++i)
         for (long long j = 0; j < n; ++j)
           EXPECT_EQ(w[b * n * n + i * n + j], (lower ? i > j : i < j) ? 0.0 : 1.0) << lower << " " << i << " " << j;
+  }
+}
+
+// P I from LAPACK's pivots (applied in order to the identity's rows, as getrs applies them to
+// b), and the unit pivots: against the interchanges written out, for sizes below and above the
+// block's 256 threads and a stack longer than the grid.
+TEST(LinalgKernelsCpu, PermutedIdentity) {
+  std::mt19937 gen(4);
+  for (const long long n : {1LL, 5LL, 300LL}) {
+    const long long batch = 3;
+    std::vector<int> piv(static_cast<std::size_t>(batch * n)), unit(piv.size(), -1);
+    for (long long b = 0; b < batch; ++b)
+      for (long long i = 0; i < n; ++i)
+        piv[b * n + i] = static_cast<int>(i + 1 + std::uniform_int_distribution<long long>(0, n - 1 - i)(gen));
+    std::vector<double> x(static_cast<std::size_t>(batch * n * n), -9);
+    lc::launch(2, 256, [&] { lc::cupp_linalg_permuted_identity(piv.data(), x.data(), unit.data(), batch, n); });
+    for (long long b = 0; b < batch; ++b) {
+      std::vector<double> want(static_cast<std::size_t>(n * n), 0.0);  // column-major identity, rows swapped
+      for (long long i = 0; i < n; ++i) want[i + i * n] = 1;
+      for (long long i = 0; i < n; ++i) {
+        const long long p = piv[b * n + i] - 1;
+        for (long long c = 0; c < n; ++c) std::swap(want[i + c * n], want[p + c * n]);
+      }
+      for (long long e = 0; e < n * n; ++e) EXPECT_EQ(x[b * n * n + e], want[e]) << "n=" << n << " b=" << b << " e=" << e;
+      for (long long i = 0; i < n; ++i) EXPECT_EQ(unit[b * n + i], i + 1);
+    }
   }
 }
 

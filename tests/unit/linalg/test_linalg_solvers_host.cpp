@@ -203,16 +203,17 @@ TEST(LinalgSolversHost, SolverChecksCompileForEveryDtype) {
     const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
         {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90,
          .extra_headers = p.headers});
-    EXPECT_EQ(out.lowered_names.size(), 7u) << t.name();
+    EXPECT_EQ(out.lowered_names.size(), 8u) << t.name();
     EXPECT_FALSE(out.binary.empty()) << t.name();
     // the module's function(i) is kernels[i]: solver_common.cpp launches them by these indices
-    ASSERT_EQ(p.kernels.size(), 7u);
+    ASSERT_EQ(p.kernels.size(), 8u);
     EXPECT_EQ(p.kernels[0], "cupp_linalg_lu_suspect");
     EXPECT_EQ(p.kernels[2], "cupp_linalg_any_nan");
     EXPECT_EQ(p.kernels[3], "cupp_linalg_nan_scrub");
     EXPECT_EQ(p.kernels[4], "cupp_linalg_transpose_copy");
     EXPECT_EQ(p.kernels[5], "cupp_linalg_copy_scrub");
     EXPECT_EQ(p.kernels[6], "cupp_linalg_zero_triangle");
+    EXPECT_EQ(p.kernels[7], "cupp_linalg_permuted_identity");
   }
   EXPECT_NE(la::detail::solver_checks_program(complex64).source.find("CUPP_LINALG_COMPLEX"), std::string::npos);
   EXPECT_EQ(la::detail::solver_checks_program(float64).source.find("CUPP_LINALG_COMPLEX"), std::string::npos);
@@ -265,12 +266,15 @@ TEST(LinalgSolversHost, LuPathFollowsSizeAndOverride) {
   EXPECT_EQ(choose_lu_path(1, 64, 64, false), lu_path::loop);          // one matrix: Xgetrf
   EXPECT_EQ(choose_lu_path(20, 64, 64, true), lu_path::loop);          // complex lu / lu_factor
   EXPECT_EQ(choose_lu_path(20, 1024, 1024, false), lu_path::streams);  // beyond its range: auto
+  using la::detail::inv_form;
   la::detail::set_path_override("CUPP_LINALG_INV", "getri");
-  EXPECT_FALSE(la::detail::inv_uses_getrs());
+  EXPECT_EQ(la::detail::inv_form_choice(), inv_form::getri);
   la::detail::set_path_override("CUPP_LINALG_INV", "getrs");
-  EXPECT_TRUE(la::detail::inv_uses_getrs());
+  EXPECT_EQ(la::detail::inv_form_choice(), inv_form::getrs);
+  la::detail::set_path_override("CUPP_LINALG_INV", "permuted");
+  EXPECT_EQ(la::detail::inv_form_choice(), inv_form::permuted);
   la::detail::set_path_override("CUPP_LINALG_INV", "auto");
-  EXPECT_FALSE(la::detail::inv_uses_getrs());
+  EXPECT_EQ(la::detail::inv_form_choice(), inv_form::getri);
   la::detail::set_path_override("CUPP_LINALG_LU", "loop");
   EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::loop);
   la::detail::set_path_override("CUPP_LINALG_LU", "auto");

@@ -20,6 +20,12 @@
 //   cupp_linalg_zero_triangle: in each n x n matrix of a C-contiguous stack, the elements below
 //     (lower != 0) or above the diagonal of the C-ordered view set to 0 (cholesky's factor cut out
 //     of its work copy in place).
+//   cupp_linalg_permuted_identity: for each n x n matrix b of a stack (n <= CUPP_LINALG_PERM_MAX),
+//     x[b] (column-major) = P I, the identity with LAPACK's row interchanges piv[b] (1-based,
+//     applied in order) done on it, and unit_piv[b] = 1 .. n: getrs on x with the unit pivots then
+//     gives the inverse without interchanging rows across n right-hand sides (inv's `permuted`
+//     form). One block per matrix, blocks looping over the stack; the interchanges are composed
+//     by one thread in shared memory, then the block writes the matrix.
 // The source defines CUPP_LINALG_R (float or double) and, for complex dtypes, CUPP_LINALG_COMPLEX
 // (each element a (re, im) pair of CUPP_LINALG_R). Grid-stride 1-D kernels; flag is zeroed by the
 // caller; every writer stores the same 1.
@@ -46,6 +52,7 @@ __device__ inline bool cupp_linalg_scrub_elem(cupp_linalg_elem& v) {
   return bad;
 }
 __device__ inline cupp_linalg_elem cupp_linalg_zero_elem() { return {0, 0}; }
+__device__ inline cupp_linalg_elem cupp_linalg_one_elem() { return {1, 0}; }
 #else
 typedef CUPP_LINALG_R cupp_linalg_elem;
 __device__ inline bool cupp_linalg_scrub_elem(cupp_linalg_elem& v) {
@@ -56,6 +63,7 @@ __device__ inline bool cupp_linalg_scrub_elem(cupp_linalg_elem& v) {
   return false;
 }
 __device__ inline cupp_linalg_elem cupp_linalg_zero_elem() { return 0; }
+__device__ inline cupp_linalg_elem cupp_linalg_one_elem() { return 1; }
 #endif
 
 extern "C" __global__ void cupp_linalg_lu_suspect(const CUPP_LINALG_R* w, const int* info, long long batch,
@@ -150,5 +158,38 @@ extern "C" __global__ void cupp_linalg_zero_triangle(cupp_linalg_elem* w, long l
        t += static_cast<long long>(gridDim.x) * blockDim.x) {
     const long long e = t % (n * n), i = e / n, j = e % n;
     if (lower ? i > j : i < j) w[t] = cupp_linalg_zero_elem();
+  }
+}
+
+#define CUPP_LINALG_PERM_MAX 512
+extern "C" __global__ void cupp_linalg_permuted_identity(const int* piv, cupp_linalg_elem* x, int* unit_piv,
+                                                         long long batch, long long n) {
+  __shared__ int perm[CUPP_LINALG_PERM_MAX];
+  __shared__ int swaps[CUPP_LINALG_PERM_MAX];
+  const int m = static_cast<int>(n);
+  for (long long b = blockIdx.x; b < batch; b += gridDim.x) {
+    for (int i = threadIdx.x; i < m; i += blockDim.x) {
+      perm[i] = i;
+      swaps[i] = piv[b * n + i] - 1;
+      unit_piv[b * n + i] = i + 1;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+      for (int i = 0; i < m; ++i) {
+        const int p = swaps[i];
+        if (p > i && p < m) {  // a valid pivot is in i .. n-1; p == i swaps nothing
+          const int t = perm[i];
+          perm[i] = perm[p];
+          perm[p] = t;
+        }
+      }
+    __syncthreads();
+    // row r of P I is the identity's row perm[r]: x(r, c) = 1 where c == perm[r]
+    cupp_linalg_elem* xb = x + b * n * n;
+    for (int e = threadIdx.x; e < m * m; e += blockDim.x) {
+      const int r = e % m, c = e / m;
+      xb[e] = c == perm[r] ? cupp_linalg_one_elem() : cupp_linalg_zero_elem();
+    }
+    __syncthreads();  // perm is rewritten for the block's next matrix
   }
 }
