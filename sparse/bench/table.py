@@ -67,6 +67,12 @@ def main():
         target = 10 * cupp["spmv"]
         print(f"TABLE | SpMM 64 columns, fastest candidate ({best}) | {best_ms:.4f} ({best_ms / cupp['spmv']:.2f}x SpMV) "
               f"| - | - | <= 10x SpMV ({target:.4f}) | {'yes' if best_ms <= target else 'NO'} |")
+    # the module's own SpGEMM kernels (CUPP_SPARSE_SPGEMM=cupp) against CuPy's product
+    own = [float(m.group(1)) for l in bench for m in [re.search(r"SPARSE_BENCH_SPGEMM_OWN own_ms=([0-9.]+)", l)] if m]
+    cupy_spgemm = side.get("cupy", {}).get("spgemm")
+    if own and cupy_spgemm is not None:
+        print(f"TABLE | SpGEMM A @ A, own kernels (candidate) | {own[0]:.4f} | {cupy_spgemm:.4f} | - | <= CuPy "
+              f"({cupy_spgemm:.4f}) | {'yes' if own[0] <= cupy_spgemm else 'NO'} |")
     for l in bench:
         if l.startswith(("SPARSE_BENCH_TOCSC", "SPARSE_BENCH_SPMM64", "SPARSE_BENCH_SPMV", "SPARSE_BENCH_SPGEMM")):
             print("CANDIDATE " + l)

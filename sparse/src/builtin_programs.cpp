@@ -15,6 +15,8 @@ std::vector<cupp::detail::program_source> builtin_programs() {
                                cupp::int64, cupp::uint64, cupp::float32, cupp::float64, cupp::complex64, cupp::complex128})
     out.push_back(products_program(t).to_source());
   for (const cupp::dtype& t : {cupp::float32, cupp::float64}) out.push_back(spmm_vec_program(t).to_source());
+  for (const cupp::dtype& t : {cupp::float32, cupp::float64, cupp::complex64, cupp::complex128})
+    out.push_back(spgemm_program(t).to_source());
   return out;
 }
 

@@ -12,12 +12,14 @@
 //  - SpGEMM for integer and bool values and for int64 indices (cuSPARSE's SpGEMM takes int32):
 //    expand (every product a_ij b_jk), sort, sum: cupp's own routines, any index width.
 //  - SpMV of real floats: cusparseSpMV or the module's lane-group kernel (a candidate, off by default).
+//  - SpGEMM of float/complex values: cuSPARSE's or the module's row-sorting kernels (spgemm.cuh).
 // Environment: CUPP_SPARSE_TOCSC=sort|cusparse, CUPP_SPARSE_SPMM=cupp|cusparse,
-// CUPP_SPARSE_SPMV=cupp|cusparse (unset: auto);
+// CUPP_SPARSE_SPMV=cupp|cusparse, CUPP_SPARSE_SPGEMM=cupp|cusparse (unset: auto);
 // another value is a ValueError naming the variable.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "compiler/launch.hpp"
@@ -100,6 +102,20 @@ bool own_spmv_by_default(const cupp::dtype& t, std::int64_t nnz) noexcept;
 // Whether the auto_ SpMM choice takes the module's kernel for a float/complex product of dtype t
 // with k dense columns.
 bool own_spmm_by_default(const cupp::dtype& t, std::int64_t k) noexcept;
+
+// SpGEMM of canonical int32-indexed float/complex operands by the module's own kernels
+// (spgemm.cuh, own_spgemm.cpp): rows of at most own_spgemm_warp_cap products a warp each, rows up
+// to own_spgemm_block_cap(t) a block each; nullopt when some row makes more (cuSPARSE's then). A
+// canonical result (sorted, no duplicates; explicit zeros of the sums kept, as cuSPARSE's), each
+// column summed in A's entry order (bitwise repeatable). CUPP_SPARSE_SPGEMM=cupp|cusparse picks
+// (auto: cusparse until the GPU's figures say otherwise: products.cpp).
+enum class spgemm_method { auto_, cupp, cusparse };
+spgemm_method spgemm_method_from_env();
+spgemm_method parse_spgemm_method(std::string_view value, std::string_view variable);
+inline constexpr std::int64_t own_spgemm_warp_cap = 256;
+std::int64_t own_spgemm_block_cap(const cupp::dtype& t) noexcept;
+cupp::detail::routine_program spgemm_program(const cupp::dtype& type);
+std::optional<csr> own_spgemm(const csr& a, const csr& b, const cupp::dtype& t, sparse::kind kind);
 
 // A @ B by expand-sort-sum (any value dtype, any index width; explicit zeros of the result
 // dropped, as SciPy's csr_matmat); a canonical result with SciPy's index dtype for its size.

@@ -3,7 +3,7 @@
 // column-major copy; CSR_ALG3, falling back to ALG2 and ALG1 where one refuses, or the module's
 // kernels: own_kernels.hpp, CUPP_SPARSE_SPMM), and SpGEMM (workEstimation -> compute ->
 // copy; a product that repeats builds cuSPARSE's SpGEMMreuse state on its third call and runs only
-// compute after). Integer and bool values, and SpGEMM needing int64 indices, take the module's own
+// compute after; CUPP_SPARSE_SPGEMM=cupp: the module's row-sorting kernels, own_spgemm). Integer and bool values, and SpGEMM needing int64 indices, take the module's own
 // kernels and expand-sort-sum (own_kernels.hpp). SpMV/SpMM descriptors, work buffers and _preprocess state
 // are cached in the matrix's product_cache per (operation, algorithm, dtype, columns, stream), so a
 // repeated product asks no buffer size and allocates nothing but its result; buffers come from
@@ -325,6 +325,8 @@ csr spgemm_alg(const csr& a_in, const csr& b_in, cusparseSpGEMMAlg_t alg) {
   const csr a = with_int32_indices(prepared(a_in, t, holder_a));
   const csr b = with_int32_indices(prepared(b_in, t, holder_b));
   if (alg != CUSPARSE_SPGEMM_DEFAULT) return spgemm_with(a, b, t, kind, alg);
+  if (spgemm_method_from_env() == spgemm_method::cupp)
+    if (std::optional<csr> c = own_spgemm(a, b, t, kind)) return *std::move(c);
   try {
     return spgemm_with(a, b, t, kind, alg);
   } catch (const alg_refused&) {

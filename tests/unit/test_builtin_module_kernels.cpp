@@ -84,7 +84,8 @@ void check_list(const std::vector<program_source>& list, const std::set<digest25
 TEST(BuiltinKernelsModules, SparseListIsWhatItsLoadersMake) {
   namespace s = cupp::sparse::detail;
   std::set<digest256> expected = loader_keys({[](const cupp::dtype& t) { return s::products_program(t); },
-                                              [](const cupp::dtype& t) { return s::spmm_vec_program(t); }});
+                                              [](const cupp::dtype& t) { return s::spmm_vec_program(t); },
+                                              [](const cupp::dtype& t) { return s::spgemm_program(t); }});
   expected.insert(builtin_key(s::transpose_program().to_source(), test_arch));
   expected.insert(builtin_key(s::expand_program().to_source(), test_arch));
   check_list(s::builtin_programs(), expected);

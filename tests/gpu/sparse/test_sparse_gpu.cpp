@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -512,6 +513,18 @@ TEST(SparseGpu, BenchFigures) {
              cupp::allclose(c.data(), c_plain.data(), {.rtol = 1e-5}).item<bool>();
     };
     const bool same = same_as_plain(c_first) && same_as_plain(c_reused);
+    // the module's own SpGEMM kernels (CUPP_SPARSE_SPGEMM=cupp; spgemm.cuh): nothing is cached
+    // between its calls, so its loop is what one product costs
+    const double own_ms = time_ms([&] { (void)sparse::detail::own_spgemm(g, g, g.dtype(), g.kind()); }, 3);
+    const std::optional<sparse::csr> c_own = sparse::detail::own_spgemm(g, g, g.dtype(), g.kind());
+    const bool own_same = c_own && same_as_plain(*c_own);
+    const std::optional<sparse::csr> c_own2 = sparse::detail::own_spgemm(g, g, g.dtype(), g.kind());
+    const bool own_repeatable = c_own && c_own2 && same_bits(c_own->data(), c_own2->data());
+    std::printf("SPARSE_BENCH_SPGEMM_OWN own_ms=%.3f same_pattern_as_cusparse=%d repeatable=%d (CUPP_SPARSE_SPGEMM=cupp; "
+                "target <= CuPy's one product)\n",
+                own_ms, own_same ? 1 : 0, own_repeatable ? 1 : 0);
+    EXPECT_TRUE(own_same);
+    EXPECT_TRUE(own_repeatable);
     std::printf("SPARSE_BENCH_SPGEMM nnz_c=%lld calls_ms=%s built=%s reused_ms=%.3f build_ms=%.3f plain_default_ms=%.3f "
                 "plain_alg3_ms=%.3f same=%d (one-off = plain; target <= CuPy)\n",
                 static_cast<long long>(c_first.nnz()), calls.c_str(), built.c_str(), reused_ms, build_ms, plain_ms,

@@ -3,20 +3,27 @@
 // stable radix sort of packed entries) for values of 1, 2 and 4 bytes and both index widths,
 // against a host stable counting sort and, array for array, csr2cscEx2; SpMV and the row-major
 // SpMM kernel for every value dtype (integers wrap as NumPy's, bool is an or of ands) against
-// exact host sums; SpGEMM by expand-sort-sum for integer, bool and int64-indexed operands; and
-// SciPy's point-wise A[rows, cols].
+// exact host sums; SpGEMM by expand-sort-sum for integer, bool and int64-indexed operands; the
+// own SpGEMM kernels for float and complex operands against cuSPARSE's; and SciPy's point-wise
+// A[rows, cols].
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "cupp/creation.hpp"
 #include "cupp/errors.hpp"
+#include "cupp/linalg.hpp"
 #include "cupp/manipulation.hpp"
 #include "cupp/reductions.hpp"
 #include "cupp/sparse.hpp"
+#include "cupp/statistics.hpp"
 #include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "error_of.hpp"
@@ -247,6 +254,93 @@ TEST(SparseOwnGpu, SpgemmByExpandSortSumMatchesHostProducts) {
   CUPP_EXPECT_ARRAY_EQUAL(c.indptr(), std::vector<i64>{0, 2, 3, 6});
   CUPP_EXPECT_ARRAY_EQUAL(c.indices(), std::vector<i64>{5, wide - 1, 7, 5, 7, wide - 1});
   CUPP_EXPECT_ARRAY_EQUAL(c.data(), std::vector<double>{2, 3, 4, 2, 4, 3});
+}
+
+// A canonical random CSR (sorted distinct columns) of one float or complex dtype with row r of
+// length(r) entries, int32 indices.
+template <class Len>
+sparse::csr random_canonical(i64 m, i64 n, Len length, const dtype& type, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<i64> indptr{0}, indices;
+  std::vector<double> values;
+  std::vector<i64> all(static_cast<std::size_t>(n));
+  for (i64 c = 0; c < n; ++c) all[c] = c;
+  for (i64 r = 0; r < m; ++r) {
+    const i64 len = std::min<i64>(length(r), n);
+    std::shuffle(all.begin(), all.end(), gen);
+    std::vector<i64> pick(all.begin(), all.begin() + len);
+    std::sort(pick.begin(), pick.end());
+    for (i64 c : pick) {
+      indices.push_back(c);
+      values.push_back(u(gen));
+      values.push_back(u(gen));  // the imaginary part (dropped for real dtypes)
+    }
+    indptr.push_back(static_cast<i64>(indices.size()));
+  }
+  const i64 nnz = static_cast<i64>(indices.size());
+  ndarray v = asarray(values).reshape({nnz, 2});
+  const ndarray data = type.is_complex() ? astype(v.view(complex128).reshape({nnz}), type)
+                                         : astype(ascontiguousarray(v(slice(), 0)), type);
+  return sparse::csr::from_parts(data, astype(asarray(indices), int32), astype(asarray(indptr), int32), {m, n},
+                                 sparse::kind::matrix, true, true);
+}
+
+// The module's own SpGEMM kernels (spgemm.cuh) against cuSPARSE's product, every float and complex
+// dtype: the same canonical pattern and close values, bitwise repeatable; rows of the warp kernel
+// (more than 32 A entries among them), rows past the warp cap (the block kernel), A rows naming
+// only empty B rows, empty rows; nullopt for a row past the block cap; the public path with
+// CUPP_SPARSE_SPGEMM=cupp, and a bad value of it.
+TEST(SparseOwnGpu, OwnSpgemmMatchesCusparseForEveryFloatDtype) {
+  CUPP_REQUIRE_GPU();
+  for (const dtype type : {float32, float64, complex64, complex128}) {
+    SCOPED_TRACE(type.name());
+    const i64 m = 300, n = 400, k = 350;
+    // A: row 7 empty, rows 10 .. 12 of 60 entries (about 480 products: the block kernel), row 20 of
+    // 50 entries, the rest 1 .. 12; B: every 6th row empty, the rest 1 .. 15 entries
+    const sparse::csr a = random_canonical(m, n, [](i64 r) -> i64 {
+      return r == 7 ? 0 : r >= 10 && r <= 12 ? 60 : r == 20 ? 50 : 1 + (r * 7) % 12;
+    }, type, 11);
+    const sparse::csr b = random_canonical(n, k, [](i64 r) -> i64 { return r % 6 == 0 ? 0 : 1 + (r * 5) % 15; }, type, 12);
+    const sparse::csr ref = sparse::detail::spgemm_alg(a, b, CUSPARSE_SPGEMM_DEFAULT);
+    const std::optional<sparse::csr> own = sparse::detail::own_spgemm(a, b, type, a.kind());
+    ASSERT_TRUE(own.has_value());
+    EXPECT_EQ(own->dtype(), type);
+    EXPECT_EQ(own->index_dtype(), int32);
+    EXPECT_TRUE(own->has_canonical_format());
+    CUPP_EXPECT_ARRAY_EQUAL(own->indptr(), ref.indptr());
+    CUPP_EXPECT_ARRAY_EQUAL(own->indices(), ref.indices());
+    const double rtol = type == float32 || type == complex64 ? 1e-5 : 1e-12;
+    EXPECT_TRUE(allclose(own->data(), ref.data(), {.rtol = rtol, .atol = rtol}).item<bool>());
+    const std::optional<sparse::csr> again = sparse::detail::own_spgemm(a, b, type, a.kind());
+    EXPECT_TRUE(array_equal(own->data(), again->data()).item<bool>());
+    // the dense product as a third opinion
+    EXPECT_TRUE(allclose(own->toarray(), matmul(a.toarray(), b.toarray()), {.rtol = rtol, .atol = rtol}).item<bool>());
+    // A's rows naming only an empty B row: empty rows of C
+    const sparse::csr a0 = random_canonical(4, 1, [](i64) -> i64 { return 1; }, type, 13);
+    const sparse::csr b0 = random_canonical(1, 5, [](i64) -> i64 { return 0; }, type, 14);
+    const std::optional<sparse::csr> none = sparse::detail::own_spgemm(a0, b0, type, a0.kind());
+    ASSERT_TRUE(none.has_value());
+    EXPECT_EQ(none->nnz(), 0);
+    CUPP_EXPECT_ARRAY_EQUAL(none->indptr(), std::vector<std::int32_t>{0, 0, 0, 0, 0});
+    // a row past the block cap: left to cuSPARSE
+    const i64 cap = sparse::detail::own_spgemm_block_cap(type);
+    const sparse::csr wide_a = random_canonical(2, 200, [](i64 r) -> i64 { return r == 1 ? 200 : 3; }, type, 15);
+    const sparse::csr wide_b =
+        random_canonical(200, 4000, [cap](i64) -> i64 { return cap / 100 + 1; }, type, 16);
+    EXPECT_FALSE(sparse::detail::own_spgemm(wide_a, wide_b, type, wide_a.kind()).has_value());
+    // the public path
+    ASSERT_EQ(setenv("CUPP_SPARSE_SPGEMM", "cupp", 1), 0);
+    const sparse::csr pub = sparse::spgemm(a, b);
+    const sparse::csr pub_wide = sparse::spgemm(wide_a, wide_b);  // cuSPARSE's, past the cap
+    ASSERT_EQ(setenv("CUPP_SPARSE_SPGEMM", "simd", 1), 0);
+    EXPECT_EQ(error_of<ValueError>([&] { (void)sparse::spgemm(a, b); }),
+              "CUPP_SPARSE_SPGEMM must be cupp, cusparse or auto, not 'simd'");
+    ASSERT_EQ(unsetenv("CUPP_SPARSE_SPGEMM"), 0);
+    EXPECT_TRUE(array_equal(pub.data(), own->data()).item<bool>());
+    EXPECT_TRUE(allclose(pub_wide.toarray(), matmul(wide_a.toarray(), wide_b.toarray()), {.rtol = rtol, .atol = rtol})
+                    .item<bool>());
+  }
 }
 
 TEST(SparseOwnGpu, PointwiseSelectionIsSciPys) {

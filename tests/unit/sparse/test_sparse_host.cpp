@@ -151,7 +151,8 @@ TEST(SparseHost, ModuleDeviceCodeIsEmbeddedAndCompiles) {
 
 // tocsc's pack/unpack kernels and the products program of every value dtype SciPy takes compile for
 // sm_90 (one program per dtype, four kernels each, six for float and double, and spmm_vec's program
-// of float and double); dtypes SciPy's products refuse have none.
+// of float and double, the own SpGEMM's of the float and complex dtypes); dtypes SciPy's products
+// refuse have none.
 TEST(SparseHost, OwnKernelProgramsCompileForEveryValueDtype) {
   const auto compile = [](const cupp::detail::routine_program& p) {
     return cupp::detail::nvrtc_compile({.program_name = p.name, .source = p.source, .name_expressions = p.kernels,
@@ -175,6 +176,14 @@ TEST(SparseHost, OwnKernelProgramsCompileForEveryValueDtype) {
     EXPECT_EQ(out.lowered_names.size(), 18u);
     EXPECT_FALSE(out.binary.empty());
   }
+  for (const cupp::dtype type : {float32, float64, complex64, complex128}) {  // own SpGEMM: five kernels
+    SCOPED_TRACE(type.name());
+    const cupp::detail::nvrtc_output out = compile(sparse::detail::spgemm_program(type));
+    EXPECT_EQ(out.lowered_names.size(), 5u);
+    EXPECT_FALSE(out.binary.empty());
+  }
+  EXPECT_EQ(error_of<TypeError>([] { sparse::detail::spgemm_program(int32); }),
+            "sparse own SpGEMM: float32, float64, complex64 or complex128, not int32");
   EXPECT_EQ(error_of<TypeError>([] { sparse::detail::spmm_vec_program(int32); }),
             "sparse spmm_vec: float32 and float64 only, not int32");
   EXPECT_EQ(error_of<TypeError>([] { sparse::detail::products_program(float16); }),
@@ -203,6 +212,17 @@ TEST(SparseHost, KernelSwitchesParseTheirValues) {
   EXPECT_EQ(parse_spmv_method("", "CUPP_SPARSE_SPMV"), spmv_method::auto_);
   EXPECT_EQ(error_of<ValueError>([] { parse_spmv_method("alg2", "CUPP_SPARSE_SPMV"); }),
             "CUPP_SPARSE_SPMV must be cupp, cusparse or auto, not 'alg2'");
+  using sparse::detail::parse_spgemm_method;
+  using sparse::detail::spgemm_method;
+  EXPECT_EQ(parse_spgemm_method("", "CUPP_SPARSE_SPGEMM"), spgemm_method::auto_);
+  EXPECT_EQ(parse_spgemm_method("cupp", "CUPP_SPARSE_SPGEMM"), spgemm_method::cupp);
+  EXPECT_EQ(parse_spgemm_method("cusparse", "CUPP_SPARSE_SPGEMM"), spgemm_method::cusparse);
+  EXPECT_EQ(error_of<ValueError>([] { parse_spgemm_method("alg3", "CUPP_SPARSE_SPGEMM"); }),
+            "CUPP_SPARSE_SPGEMM must be cupp, cusparse or auto, not 'alg3'");
+  // the own SpGEMM's block cap keeps its static shared memory under 48 KiB (8-byte keys + values)
+  EXPECT_EQ(sparse::detail::own_spgemm_block_cap(float32), 2048);
+  EXPECT_EQ(sparse::detail::own_spgemm_block_cap(complex64), 2048);
+  EXPECT_EQ(sparse::detail::own_spgemm_block_cap(complex128), 1024);
   // spmv_groups' lanes per row: the largest power of two up to half the mean row length, 2 to 32
   EXPECT_EQ(sparse::detail::spmv_group_for(10000000, 1000000), 4);
   EXPECT_EQ(sparse::detail::spmv_group_for(3, 10), 2);
