@@ -35,15 +35,14 @@ namespace cupp::linalg::detail {
 
 bool lu_uses_batched(i64 batch, i64 m, i64 n) { return batch >= 2 && m == n && n <= batched_lu_max_n; }
 
-lu_path choose_lu_path(i64 batch, i64 m, i64 n, bool force_solver, lu_use use) {
+lu_path choose_lu_path(i64 batch, i64 m, i64 n, bool force_solver) {
   const bool can_batch = !force_solver && lu_uses_batched(batch, m, n);
   const std::string& p = path_choice("CUPP_LINALG_LU");
   if (p == "batched" && can_batch) return lu_path::batched;
   if (p == "blocked" && can_batch && n <= blocked_lu_max_n) return lu_path::blocked;
   if (p == "loop") return lu_path::loop;
   if (p == "streams") return batch >= 2 ? lu_path::streams : lu_path::loop;
-  const i64 blocked_max = use == lu_use::inverse ? blocked_lu_inv_max_n : blocked_lu_max_n;
-  if (blocked_lu_by_default && can_batch && n <= blocked_max) return lu_path::blocked;
+  if (blocked_lu_by_default && can_batch && n <= blocked_lu_max_n) return lu_path::blocked;
   if (can_batch && n < lu_streams_min_n) return lu_path::batched;
   if (batch >= 2 && std::min(m, n) >= lu_streams_min_n) return lu_path::streams;
   return can_batch ? lu_path::batched : lu_path::loop;
@@ -55,11 +54,13 @@ ndarray rowmajor_copy(const ndarray& a, cupp::dtype t) {
   return w;
 }
 
-inv_form inv_form_choice() {
+inv_form inv_form_choice(i64 n) {
   const std::string& p = path_choice("CUPP_LINALG_INV");
+  const bool permuted_fits = n <= permuted_identity_max_n;
+  if (p == "getri") return inv_form::getri;
   if (p == "getrs") return inv_form::getrs;
-  if (p == "permuted") return inv_form::permuted;
-  return inv_form::getri;  // auto (lu_core.hpp)
+  if (p == "permuted" && permuted_fits) return inv_form::permuted;
+  return permuted_fits && n >= inv_permuted_min_n ? inv_form::permuted : inv_form::getri;  // auto (lu_core.hpp)
 }
 
 bool solve_colmajor(i64 batch, i64 n) {
@@ -140,7 +141,7 @@ static void blocked_getrf(const ndarray& w, i64 n, i64 batch, const ndarray& piv
   }
 }
 
-lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver, lu_use use) {
+lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver) {
   lu_factors f;
   f.w = w;
   f.m = m;
@@ -148,7 +149,7 @@ lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver, lu_use use) 
   const i64 batch = batch_count(w), k = std::min(m, n);
   std::vector<i64> pshape = batch_shape(w);
   pshape.push_back(k);
-  const lu_path path = choose_lu_path(batch, m, n, force_solver, use);
+  const lu_path path = choose_lu_path(batch, m, n, force_solver);
   f.blas = path == lu_path::batched || path == lu_path::blocked;  // cuBLAS's pivots and getrs either way
   f.lanes = path == lu_path::streams;
   f.piv = cupp::empty(pshape, f.blas ? cupp::int32 : cupp::int64);
@@ -342,9 +343,9 @@ ndarray inv_impl(const ndarray& a, bool raise_singular) {
   if (bw.size() == 0) return bw;
   const ndarray suspect = raise_singular ? new_flag(a.device()) : ndarray{};
   const ndarray w = raise_singular ? rowmajor_copy_scrub(a, t, suspect) : rowmajor_copy(a, t);
-  const lu_factors f = getrf(w, n, n, false, lu_use::inverse);
+  const lu_factors f = getrf(w, n, n);
   if (raise_singular) lu_suspect_into(f.w, f.info, n, suspect);
-  const inv_form form = f.blas ? inv_form_choice() : inv_form::getrs;
+  const inv_form form = f.blas ? inv_form_choice(n) : inv_form::getrs;
   if (form == inv_form::getri) {
     // a stack on cuBLAS's batched LU: getriBatched writes each inverse out of place (column-major)
     const int device = w.device();

@@ -28,21 +28,13 @@ inline constexpr i64 blocked_lu_max_n = 512;
 // to 256 and Xgetrf on side streams above). On the H100 (bench/, CUPP_LINALG_LU=blocked, CuPy and
 // PyTorch in the same run) solve took 0.481 / 1.637 / 3.481 ms at 1000 x 64^2 / 100 x 256^2 /
 // 20 x 512^2 float64 against the best peer's 0.512 / 2.427 / 4.295, inv 0.648 ms at 1000 x 64^2
-// against 0.681.
+// against 0.681 (getri); inv's larger stacks take it too since its permuted form (inv_form).
 inline constexpr bool blocked_lu_by_default = true;
-// inv's stacks take the blocked LU by default below this size only: at 100 x 256^2 and 20 x 512^2
-// its inverses took 8.47 / 21.3 ms on the H100 (getrs against I applies the row swaps to n
-// right-hand sides; the paths section's diagonally dominant inputs, which need none, gave 1.78 /
-// 2.91 ms), against 6.56 / 9.99 ms on the former path (cuBLAS's batched LU + getriBatched at 256,
-// Xgetrf on side streams at 512; the H200, session 20).
-inline constexpr i64 blocked_lu_inv_max_n = 127;
-// What a factorisation is for: inv_impl's stacks choose their LU path by the rule above.
-enum class lu_use { factor, inverse };
 // Its NVRTC program for dtype t (for the host compile test).
 cupp::detail::routine_program lu_blocked_program(cupp::dtype t);
 int lu_blocked_nb(cupp::dtype t);
 // The path for `batch` (m, n) matrices (force_solver: not cuBLAS's batched LU).
-lu_path choose_lu_path(i64 batch, i64 m, i64 n, bool force_solver, lu_use use = lu_use::factor);  // CuPy takes cuBLAS's batched LU at every size; on the H200 it beats Xgetrf per matrix up to 256 and ties at 512 (solve), where inv gains getriBatched
+lu_path choose_lu_path(i64 batch, i64 m, i64 n, bool force_solver);  // CuPy takes cuBLAS's batched LU at every size; on the H200 it beats Xgetrf per matrix up to 256 and ties at 512 (solve)
 
 struct lu_factors {
   ndarray w;     // (..., n, m) C = the packed LU of each (m, n) matrix, column-major
@@ -54,20 +46,25 @@ struct lu_factors {
   ndarray ptrs;        // blas: the device pointers to each matrix of w (getrfBatched's, reused by getrs)
 };
 
-// How inv finishes a stack on cuBLAS's batched LU (or the blocked one); CUPP_LINALG_INV picks:
-//   getri: getriBatched, out of place (auto);
-//   getrs: getrsBatched against the identity (PyTorch's form). It was the default from 128 on
-//     inputs that need no row swaps (1.78 ms against getri's 5.75 at 100 x 256^2 on the H100); on
-//     random inputs its interchanges over n right-hand sides cost more than getri's column swaps
-//     (8.47 ms there, blocked_lu_inv_max_n);
-//   permuted: P I built from the pivots in one kernel (permuted_identity), then getrsBatched with
-//     unit pivots: getrs's triangular solves without its interchanges.
+// How inv finishes a stack whose LU has int32 pivots (the blocked LU, or cuBLAS's batched LU);
+// CUPP_LINALG_INV picks, auto by the size (inv_permuted_min_n):
+//   getri: getriBatched, out of place;
+//   getrs: getrsBatched against the identity (PyTorch's form); its row interchanges over n
+//     right-hand sides cost more than getri's column swaps on inputs that need pivoting (8.47 ms
+//     at 100 x 256^2 on the H100, against getri's 6.56);
+//   permuted: P I built from the pivots in one kernel (permuted_identity, n <= 512), then
+//     getrsBatched with unit pivots: getrs's triangular solves without its interchanges.
 // A stack on Xgetrf (loop, streams) always takes getrs against the identity.
 enum class inv_form { getri, getrs, permuted };
-inv_form inv_form_choice();
+// auto: permuted from this size to permuted_identity_max_n, getri elsewhere. On the H100 (bench/,
+// blocked LU, random inputs, CuPy and PyTorch in the same run, session 23) permuted took 2.047 /
+// 3.696 ms at 100 x 256^2 / 20 x 512^2 float64 against PyTorch's 3.273 / 4.777 (getri: 6.56 /
+// 9.99), and 0.712 ms at 1000 x 64^2 against getri's 0.648 (session 21) and CuPy's 0.685.
+inline constexpr i64 inv_permuted_min_n = 128;
+inv_form inv_form_choice(i64 n);
 
 bool lu_uses_batched(i64 batch, i64 m, i64 n);
-lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver = false, lu_use use = lu_use::factor);
+lu_factors getrf(const ndarray& w, i64 m, i64 n, bool force_solver = false);
 // Solves op(A) X = B in place for bw (..., nrhs, n) C = column-major (n, nrhs) right-hand sides.
 void getrs(const lu_factors& f, const ndarray& bw, i64 nrhs, cublasOperation_t op);
 std::vector<i64> broadcast_batch(const ndarray& a, const ndarray& b, int b_core);

@@ -248,11 +248,6 @@ TEST(LinalgSolversHost, LuPathFollowsSizeAndOverride) {
   EXPECT_EQ(choose_lu_path(1, 8, 8, false), lu_path::loop);
   EXPECT_EQ(choose_lu_path(10, 8, 6, false), lu_path::loop);
   EXPECT_EQ(choose_lu_path(10, 8, 8, true), lu_path::loop);  // complex lu / lu_factor: Xgetrf's pivots
-  // inv's stacks: the blocked LU below blocked_lu_inv_max_n only, the former path above
-  const auto inverse = la::detail::lu_use::inverse;
-  EXPECT_EQ(choose_lu_path(1000, 64, 64, false, inverse), blocked ? lu_path::blocked : lu_path::batched);
-  EXPECT_EQ(choose_lu_path(100, 256, 256, false, inverse), lu_path::batched);
-  EXPECT_EQ(choose_lu_path(20, 512, 512, false, inverse), lu_path::streams);
   la::detail::set_path_override("CUPP_LINALG_LU", "streams");
   EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::streams);
   EXPECT_EQ(choose_lu_path(1, 64, 64, false), lu_path::loop);
@@ -267,14 +262,19 @@ TEST(LinalgSolversHost, LuPathFollowsSizeAndOverride) {
   EXPECT_EQ(choose_lu_path(20, 64, 64, true), lu_path::loop);          // complex lu / lu_factor
   EXPECT_EQ(choose_lu_path(20, 1024, 1024, false), lu_path::streams);  // beyond its range: auto
   using la::detail::inv_form;
+  const la::detail::i64 from = la::detail::inv_permuted_min_n, most = la::detail::permuted_identity_max_n;
   la::detail::set_path_override("CUPP_LINALG_INV", "getri");
-  EXPECT_EQ(la::detail::inv_form_choice(), inv_form::getri);
+  EXPECT_EQ(la::detail::inv_form_choice(256), inv_form::getri);
   la::detail::set_path_override("CUPP_LINALG_INV", "getrs");
-  EXPECT_EQ(la::detail::inv_form_choice(), inv_form::getrs);
+  EXPECT_EQ(la::detail::inv_form_choice(64), inv_form::getrs);
   la::detail::set_path_override("CUPP_LINALG_INV", "permuted");
-  EXPECT_EQ(la::detail::inv_form_choice(), inv_form::permuted);
+  EXPECT_EQ(la::detail::inv_form_choice(64), inv_form::permuted);
+  EXPECT_EQ(la::detail::inv_form_choice(most + 1), inv_form::getri);  // beyond the kernel's range: auto
   la::detail::set_path_override("CUPP_LINALG_INV", "auto");
-  EXPECT_EQ(la::detail::inv_form_choice(), inv_form::getri);
+  EXPECT_EQ(la::detail::inv_form_choice(from - 1), inv_form::getri);
+  EXPECT_EQ(la::detail::inv_form_choice(from), inv_form::permuted);
+  EXPECT_EQ(la::detail::inv_form_choice(most), inv_form::permuted);
+  EXPECT_EQ(la::detail::inv_form_choice(most + 1), inv_form::getri);
   la::detail::set_path_override("CUPP_LINALG_LU", "loop");
   EXPECT_EQ(choose_lu_path(1000, 64, 64, false), lu_path::loop);
   la::detail::set_path_override("CUPP_LINALG_LU", "auto");
