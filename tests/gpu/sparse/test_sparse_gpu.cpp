@@ -216,8 +216,9 @@ TEST(SparseGpu, StarAndSumFollowTheKind) {
 // rows longer than a lane group and not a multiple of four, repeated columns), int32 and int64
 // indices, float32 and float64, column counts that fill the lanes, leave some idle, span several
 // stretches, or are no multiple of 16 bytes (where the vec forms give way to warp): every form
-// against a host sum in double; the in-order forms (vec, vec_occ, shuffled, shuffled_cs, vec_cs)
-// bitwise the warp kernel's result (the same order of the same roundings), split repeatable.
+// against a host sum in double, and bitwise the warp kernel's result (every form sums a row's
+// entries in index order: the same roundings); the panel forms walk several panels at k = 128 and
+// 200.
 TEST(SparseGpu, SpmmKernelFormsMatchTheWarpKernel) {
   CUPP_REQUIRE_GPU();
   using sparse::detail::spmm_kernel;
@@ -261,10 +262,7 @@ TEST(SparseGpu, SpmmKernelFormsMatchTheWarpKernel) {
           EXPECT_EQ(ran, vec_applies ? form : spmm_kernel::warp);
           ASSERT_EQ(c.dtype(), t);
           CUPP_EXPECT_ALLCLOSE(astype(c, float64), expected, {.rtol = rtol, .atol = rtol});
-          if (form == spmm_kernel::split && vec_applies)
-            EXPECT_TRUE(array_equal(c, sparse::detail::own_spmm_with(a, b, form)).item<bool>());
-          else
-            EXPECT_TRUE(array_equal(c, warp).item<bool>());
+          EXPECT_TRUE(array_equal(c, warp).item<bool>());
         }
       }
     }
@@ -274,7 +272,7 @@ TEST(SparseGpu, SpmmKernelFormsMatchTheWarpKernel) {
   const ndarray flat = astype(arange(3 * 4 + 1, int64), float32);
   const ndarray b = flat(cupp::slice(1, std::nullopt)).reshape({3, 4});
   spmm_kernel ran = spmm_kernel::vec;
-  const ndarray c = sparse::detail::own_spmm_with(a.astype(float32), b, spmm_kernel::shuffled, &ran);
+  const ndarray c = sparse::detail::own_spmm_with(a.astype(float32), b, spmm_kernel::shuffled_cs, &ran);
   EXPECT_EQ(ran, spmm_kernel::warp);
   ASSERT_NE(reinterpret_cast<std::uintptr_t>(b.data()) % 16, 0u);
   CUPP_EXPECT_ARRAY_EQUAL(c.reshape({8}), std::vector<float>{11, 14, 17, 20, 27, 30, 33, 36});

@@ -8,7 +8,7 @@
 // multiply-adds: float, int8 wrapping modulo 256, bool as an or of ands, complex. spmm_vec, whose
 // forms shuffle, runs each warp as 32 threads whose __shfl_sync / __shfl_xor_sync meet at a barrier
 // of the lanes the mask names (a lockstep emulation of the warp's exchanges), and is checked against
-// spmm_rows bit for bit (the in-order forms) or the host sums (split). No GPU needed.
+// spmm_rows bit for bit, and spmm_rows against host sums. No GPU needed.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -225,8 +225,9 @@ void run_warps(unsigned blocks, unsigned threads, F&& f) {
 }
 
 // spmm_vec's forms on 2 blocks of 64 threads (4 warps: fewer than the work items), the lanes a row
-// as own_kernels.cpp picks them (spmm_vec_group), against spmm_rows: in-order forms bit for bit
-// (inexact values, so another order would show), split within rounding of the host sums.
+// as own_kernels.cpp picks them (spmm_vec_group) and two a row (a narrow panel), against spmm_rows
+// bit for bit (inexact values, so another order would show); spmm_rows within rounding of the host
+// sums.
 template <class T, class I>
 void check_spmm_vec(const pattern& p, i64 k, const std::string& what) {
   SCOPED_TRACE(what + ", k = " + std::to_string(k));
@@ -251,38 +252,37 @@ void check_spmm_vec(const pattern& p, i64 k, const std::string& what) {
   run_grid(3, cupp_sparse::spmm_threads, [&] {
     cupp_sparse::spmm_rows<T, cupp_sparse::real_ops<T>, I>(ptr.data(), ind.data(), data.data(), bd, rows, p.m, k);
   });
-  const auto run = [&](auto form, auto stream, auto batch, auto l2_mib) {
+  const auto run = [&](auto form, auto stream, auto panel_major, int lanes) {
     for (i64 j = 0; j < p.m * k; ++j) c[j] = T(99);  // every element is written
     run_warps(2, 64, [&] {
-      cupp_sparse::spmm_vec<T, I, decltype(form)::value, decltype(stream)::value, decltype(batch)::value,
-                            decltype(l2_mib)::value>(ptr.data(), ind.data(), data.data(), bd, c, p.m, k, group);
+      cupp_sparse::spmm_vec<T, I, decltype(form)::value, decltype(stream)::value, decltype(panel_major)::value>(
+          ptr.data(), ind.data(), data.data(), bd, c, p.m, k, lanes);
     });
   };
-  const std::integral_constant<int, 0> no_l2;
-  const std::integral_constant<int, 4> four;
-  using cupp_sparse::spmm_in_order, cupp_sparse::spmm_shuffled, cupp_sparse::spmm_split;
+  const std::integral_constant<int, cupp_sparse::spmm_in_order> in_order;
+  const std::integral_constant<int, cupp_sparse::spmm_shuffled> shuffled;
   const auto bitwise = [&](const char* form) {
     for (i64 j = 0; j < p.m * k; ++j)
       ASSERT_EQ(std::memcmp(&c[j], &rows[j], sizeof(T)), 0) << form << ", element " << j << ": " << c[j] << " vs " << rows[j];
   };
-  run(std::integral_constant<int, spmm_in_order>{}, std::false_type{}, four, no_l2);
+  run(in_order, std::false_type{}, std::false_type{}, group);
   bitwise("in order");
-  run(std::integral_constant<int, spmm_in_order>{}, std::true_type{}, four, no_l2);
-  bitwise("in order, streaming");
-  run(std::integral_constant<int, spmm_shuffled>{}, std::false_type{}, four, no_l2);
-  bitwise("shuffled");
-  run(std::integral_constant<int, spmm_shuffled>{}, std::true_type{}, four, no_l2);
+  run(shuffled, std::true_type{}, std::false_type{}, group);
   bitwise("shuffled, streaming");
-  // the L2-budget form's row split (kept rows through evict_last, the rest evict_first): 1 MiB keeps
-  // the first 1 MiB / (k * sizeof(T)) rows of B, fewer than B has for the wide k
-  run(std::integral_constant<int, spmm_shuffled>{}, std::true_type{}, four, std::integral_constant<int, 1>{});
-  bitwise("shuffled, streaming, L2 budget");
-  run(std::integral_constant<int, spmm_shuffled>{}, std::true_type{}, std::integral_constant<int, 8>{}, no_l2);
-  bitwise("shuffled by eight, streaming");
-  run(std::integral_constant<int, spmm_split>{}, std::false_type{}, four, no_l2);
-  const double tol = sizeof(T) == 4 ? 1e-4 : 1e-12;
-  for (i64 j = 0; j < p.m * k; ++j)
-    ASSERT_NEAR(static_cast<double>(c[j]), ref[j], tol * (1 + std::abs(ref[j]))) << "split, element " << j;
+  run(shuffled, std::true_type{}, std::true_type{}, group);
+  bitwise("panels, the row's lanes");
+  // a panel narrower than the row (own_kernels.cpp's spmm_panel_group under a small budget): the
+  // grid sweeps every row once a panel
+  const int narrow = group > 2 ? 2 : group;
+  run(shuffled, std::true_type{}, std::true_type{}, narrow);
+  bitwise("panels, two lanes a row");
+  // the same kernel with row-major items at that group: the same bits, another work order
+  run(shuffled, std::true_type{}, std::false_type{}, narrow);
+  bitwise("shuffled, two lanes a row");
+  for (i64 j = 0; j < p.m * k; ++j) {
+    const double tol = sizeof(T) == 4 ? 1e-4 : 1e-12;
+    ASSERT_NEAR(static_cast<double>(rows[j]), ref[j], tol * (1 + std::abs(ref[j]))) << "spmm_rows, element " << j;
+  }
 }
 
 TEST(SparseKernelsHost, SpmmVecFormsSumAsSpmmRows) {

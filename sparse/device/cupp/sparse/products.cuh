@@ -15,11 +15,12 @@
 // a row (group * 16 bytes of columns), so a warp walks 32 / group rows at once. Its forms
 // (spmm_form): in_order, each lane loading the row's indices and values itself, entries in index
 // order (the same order, hence the same bits, as spmm_rows); shuffled, the group's lanes loading
-// `group` entries at a time and broadcasting them by __shfl_sync, so a batch of four (or eight) B
-// rows is loaded before the first is summed (their loads wait on no index load), still in index
-// order; split, a warp a row, its 32 / group groups taking every (32 / group)-th entry and meeting
-// in a fixed shuffle tree (bitwise repeatable, rounded in another order). `stream` makes A's loads
-// and C's stores cache-streaming (ld/st.global.cs), so the L2 keeps more of B.
+// `group` entries at a time and broadcasting them by __shfl_sync, so a batch of four B rows is
+// loaded before the first is summed (their loads wait on no index load), still in index order.
+// `stream` makes A's loads and C's stores cache-streaming (ld/st.global.cs), so the L2 keeps more
+// of B. `panel_major` orders the work column stretch first: the grid walks every row for B's first
+// group * 16 bytes of columns (a panel of B the L2 can hold when the host picks a small group), then
+// the next panel, so B's gathers hit the L2 at the price of reading A once a panel.
 // spmv_rows: one thread per row, entries in order, as SciPy's csr_matvec. spmv_groups (float and
 // double: the source also defines CUPP_SPARSE_GROUPS): a few lanes per row and a shuffle tree, a
 // candidate against cusparseSpMV for real values.
@@ -154,7 +155,7 @@ struct vec16<double> {
   static __device__ __forceinline__ double2 join(const double (&acc)[2]) { return make_double2(acc[0], acc[1]); }
 };
 
-enum spmm_form : int { spmm_in_order = 0, spmm_shuffled = 1, spmm_split = 2 };
+enum spmm_form : int { spmm_in_order = 0, spmm_shuffled = 1 };
 
 // A's arrays, read once: through the read-only path, or streamed past the L2 (ld.global.cs).
 template <bool Stream, class U>
@@ -163,68 +164,25 @@ __device__ __forceinline__ U load_once(const U* p) {
   else return __ldg(p);
 }
 
-// B's 16-byte vectors through the read-only path with an L2 eviction policy (sm_80's
-// createpolicy + ld.global.nc.L2::cache_hint): the forms with an L2 budget keep B's first rows (as
-// many as the budget holds) in the L2 at evict_last and read the others at evict_first, so the
-// gathers that land in the kept rows hit the L2 instead of being evicted by the rest of B and by
-// C's stream. Off the device (the host emulation) a plain read-only load.
-struct l2_policies {
-  unsigned long long keep = 0, pass = 0;
-};
-__device__ __forceinline__ l2_policies make_l2_policies() {
-  l2_policies p;
-#if defined(__CUDA_ARCH__)
-  asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p.keep));
-  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(p.pass));
-#endif
-  return p;
-}
-__device__ __forceinline__ float4 load_hinted(const float4* p, unsigned long long policy) {
-#if defined(__CUDA_ARCH__)
-  float4 v;
-  asm volatile("ld.global.nc.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
-               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-               : "l"(p), "l"(policy));
-  return v;
-#else
-  static_cast<void>(policy);
-  return __ldg(p);
-#endif
-}
-__device__ __forceinline__ double2 load_hinted(const double2* p, unsigned long long policy) {
-#if defined(__CUDA_ARCH__)
-  double2 v;
-  asm volatile("ld.global.nc.L2::cache_hint.v2.f64 {%0, %1}, [%2], %3;" : "=d"(v.x), "=d"(v.y) : "l"(p), "l"(policy));
-  return v;
-#else
-  static_cast<void>(policy);
-  return __ldg(p);
-#endif
-}
-
 // C (m, k) = A @ B, B (n, k) and C row-major, k a multiple of vec16<T>::width, b and c 16-byte
-// aligned; `group` (a power of two, 1 to 32) lanes cover group * width columns of a row. L2MiB > 0
-// (the shuffled form only): B's rows that fit in that many MiB are kept in the L2 (l2_policies).
-template <class T, class I, int Form, bool Stream, int Batch = 4, int L2MiB = 0>
+// aligned; `group` (a power of two, 1 to 32) lanes cover group * width columns of a row (an item);
+// items are row-major, or column-stretch-major with PanelMajor.
+template <class T, class I, int Form, bool Stream, bool PanelMajor = false>
 __device__ void spmm_vec(const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ data,
                          const T* __restrict__ b, T* __restrict__ c, long long m, long long k, int group) {
   using V = vec16<T>;
-  constexpr int width = V::width;
+  constexpr int width = V::width, batch = 4;
   using vec = typename V::type;
   const int lane = threadIdx.x & 31, g = lane & (group - 1);
   const unsigned mask = group == 32 ? 0xffffffffu : ((1u << group) - 1u) << (lane & ~(group - 1));
-  // split: a warp per item, its groups over the row's entries; else a group per item
-  const int unit = Form == spmm_split ? 32 : group;
-  const int subs = Form == spmm_split ? 32 / group : 1, sub = Form == spmm_split ? lane / group : 0;
   const long long span = static_cast<long long>(group) * width;  // an item's columns
   const long long chunks = (k + span - 1) / span;
-  const long long units = static_cast<long long>(gridDim.x) * blockDim.x / unit;
-  const l2_policies policy = L2MiB > 0 ? make_l2_policies() : l2_policies{};
-  const long long kept_rows = L2MiB > 0 ? (static_cast<long long>(L2MiB) << 20) / (k * static_cast<long long>(sizeof(T))) : 0;
-  for (long long item = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / unit; item < m * chunks;
+  const long long units = static_cast<long long>(gridDim.x) * blockDim.x / group;
+  for (long long item = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / group; item < m * chunks;
        item += units) {
-    const long long row = item / chunks;
-    const long long col0 = (item - row * chunks) * span + static_cast<long long>(g) * width;
+    const long long row = PanelMajor ? item % m : item / chunks;
+    const long long chunk = PanelMajor ? item / m : item - row * chunks;
+    const long long col0 = chunk * span + static_cast<long long>(g) * width;
     const bool active = col0 < k;  // a lane's `width` columns are all inside or all past k
     const long long start = static_cast<long long>(load_once<Stream>(indptr + row));
     const long long end = static_cast<long long>(load_once<Stream>(indptr + row + 1));
@@ -241,45 +199,34 @@ __device__ void spmm_vec(const I* __restrict__ indptr, const I* __restrict__ ind
           value = load_once<Stream>(data + base + g);
         }
         const int count = end - base < group ? static_cast<int>(end - base) : group;
-        for (int j = 0; j < count; j += Batch) {
-          I col[Batch];
-          T v[Batch];
+        for (int j = 0; j < count; j += batch) {
+          I col[batch];
+          T v[batch];
 #pragma unroll
-          for (int u = 0; u < Batch; ++u) {  // past `count`: the last entry again (loaded, not summed)
+          for (int u = 0; u < batch; ++u) {  // past `count`: the last entry again (loaded, not summed)
             const int from = j + u < count ? j + u : count - 1;
             col[u] = __shfl_sync(mask, mine, from, group);
             v[u] = __shfl_sync(mask, value, from, group);
           }
           if (active) {
-            vec bv[Batch];
+            vec bv[batch];
 #pragma unroll
-            for (int u = 0; u < Batch; ++u) {
-              const vec* q = reinterpret_cast<const vec*>(bcol + static_cast<long long>(col[u]) * k);
-              if constexpr (L2MiB > 0) bv[u] = load_hinted(q, static_cast<long long>(col[u]) < kept_rows ? policy.keep : policy.pass);
-              else bv[u] = __ldg(q);
-            }
+            for (int u = 0; u < batch; ++u) bv[u] = __ldg(reinterpret_cast<const vec*>(bcol + static_cast<long long>(col[u]) * k));
 #pragma unroll
-            for (int u = 0; u < Batch; ++u)
+            for (int u = 0; u < batch; ++u)
               if (j + u < count) V::madd(acc, v[u], bv[u]);
           }
         }
       }
-    } else {
-      if (active) {
+    } else if (active) {
 #pragma unroll 4
-        for (long long e = start + sub; e < end; e += subs) {
-          const long long col = static_cast<long long>(load_once<Stream>(indices + e));
-          const T v = load_once<Stream>(data + e);
-          V::madd(acc, v, __ldg(reinterpret_cast<const vec*>(bcol + col * k)));
-        }
-      }
-      if constexpr (Form == spmm_split) {  // the groups' sums meet in a fixed tree
-        for (int offset = group; offset < 32; offset <<= 1)
-#pragma unroll
-          for (int t = 0; t < width; ++t) acc[t] += __shfl_xor_sync(0xffffffffu, acc[t], offset);
+      for (long long e = start; e < end; ++e) {
+        const long long col = static_cast<long long>(load_once<Stream>(indices + e));
+        const T v = load_once<Stream>(data + e);
+        V::madd(acc, v, __ldg(reinterpret_cast<const vec*>(bcol + col * k)));
       }
     }
-    if (active && sub == 0) {
+    if (active) {
       vec* out = reinterpret_cast<vec*>(c + row * k + col0);
       const vec sum = V::join(acc);
       if constexpr (Stream) __stcs(out, sum);
@@ -326,33 +273,25 @@ extern "C" __global__ void cupp_sparse_spmv_groups_i64(const long long* indptr, 
 #endif
 
 #if defined(CUPP_SPARSE_T) && defined(CUPP_SPARSE_VEC)  // the spmm_vec program of float or double
-// Kernels 0..17: spmm_vec's forms, i32 then i64 each (own_kernels.cpp's spmm_kernel order): vec (in
-// order), vec_occ (in order, 5 blocks an SM: 48 registers, no spills), shuffled, shuffled_cs (with
-// streaming A and C), split, vec_cs (in order, streaming), shuffled8_cs (batches of eight, streaming),
-// shuffled_l2_24 and shuffled_l2_36 (shuffled_cs keeping 24 / 36 MiB of B's rows in the L2).
-// The shuffled forms hold a batch of B vectors a lane: 4 blocks an SM (3 for eight) leave them 64
-// (80) registers (ptxas spills at the 48 it picks without the bound).
-#define CUPP_SPARSE_SPMM_VEC(name, form, stream, min_blocks, batch, l2_mib)                                            \
+// Kernels 0..5: spmm_vec's kernels, i32 then i64 each (own_kernels.cpp's spmm_vec_kernels order):
+// vec (in order), shuffled_cs (shuffled, A and C streaming), panels (shuffled_cs, panel-major).
+// The shuffled forms hold a batch of B vectors a lane: 4 blocks an SM leave them 64 registers
+// (ptxas spills at the 48 it picks without the bound).
+#define CUPP_SPARSE_SPMM_VEC(name, form, stream, min_blocks, panel_major)                                              \
   extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                                  \
       name##_i32(const int* indptr, const int* indices, const CUPP_SPARSE_T* data, const CUPP_SPARSE_T* b,            \
                  CUPP_SPARSE_T* c, long long m, long long k, int group) {                                              \
-    cupp_sparse::spmm_vec<CUPP_SPARSE_T, int, form, stream, batch, l2_mib>(indptr, indices, data, b, c, m, k, group); \
+    cupp_sparse::spmm_vec<CUPP_SPARSE_T, int, form, stream, panel_major>(indptr, indices, data, b, c, m, k, group);     \
   }                                                                                                                    \
   extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                                  \
       name##_i64(const long long* indptr, const long long* indices, const CUPP_SPARSE_T* data,                        \
                  const CUPP_SPARSE_T* b, CUPP_SPARSE_T* c, long long m, long long k, int group) {                      \
-    cupp_sparse::spmm_vec<CUPP_SPARSE_T, long long, form, stream, batch, l2_mib>(indptr, indices, data, b, c, m, k,   \
-                                                                                 group);                              \
+    cupp_sparse::spmm_vec<CUPP_SPARSE_T, long long, form, stream, panel_major>(indptr, indices, data, b, c, m, k,       \
+                                                                               group);                                \
   }
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec, cupp_sparse::spmm_in_order, false, 1, 4, 0)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec_occ, cupp_sparse::spmm_in_order, false, 5, 4, 0)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled, cupp_sparse::spmm_shuffled, false, 4, 4, 0)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_cs, cupp_sparse::spmm_shuffled, true, 4, 4, 0)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_split, cupp_sparse::spmm_split, false, 1, 4, 0)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec_cs, cupp_sparse::spmm_in_order, true, 1, 4, 0)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled8_cs, cupp_sparse::spmm_shuffled, true, 3, 8, 0)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_l2_24, cupp_sparse::spmm_shuffled, true, 4, 4, 24)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_l2_36, cupp_sparse::spmm_shuffled, true, 4, 4, 36)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec, cupp_sparse::spmm_in_order, false, 1, false)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_cs, cupp_sparse::spmm_shuffled, true, 4, false)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_panels, cupp_sparse::spmm_shuffled, true, 4, true)
 #undef CUPP_SPARSE_SPMM_VEC
 #endif
 
