@@ -153,28 +153,14 @@ cupp::detail::routine_program products_program(const cupp::dtype& type) {
           .headers_digest = embedded_headers_digest()};
 }
 
-namespace {
-// spmm_vec's kernels (products.cuh), in their program's order, and the one each form runs
-constexpr const char* spmm_vec_kernels[] = {"vec", "shuffled_cs", "panels"};
-int spmm_vec_kernel_of(spmm_kernel form) noexcept {
-  switch (form) {
-    case spmm_kernel::vec: return 0;
-    case spmm_kernel::shuffled_cs: return 1;
-    case spmm_kernel::panels32:
-    case spmm_kernel::panels64: return 2;
-    case spmm_kernel::warp: break;
-  }
-  return 0;
-}
-}  // namespace
-
 cupp::detail::routine_program spmm_vec_program(const cupp::dtype& type) {
   if (type != float32 && type != float64)
     throw TypeError("sparse spmm_vec: float32 and float64 only, not " + type.name());
-  // kernels 0..5: spmm_vec_kernels' order, i32 then i64 each
+  // kernels 0..3: spmm_vec's forms in spmm_kernel's order (after warp), i32 then i64 each
   std::vector<std::string> kernels;
-  for (const char* name : spmm_vec_kernels)
-    for (const char* width : {"_i32", "_i64"}) kernels.push_back(std::string("cupp_sparse_spmm_") + name + width);
+  for (const spmm_kernel k : spmm_kernels)
+    if (k != spmm_kernel::warp)
+      for (const char* width : {"_i32", "_i64"}) kernels.push_back(std::string("cupp_sparse_spmm_") + spmm_kernel_name(k) + width);
   return {.name = "cupp_sparse_spmm_vec_" + type.name(),
           .source = std::string("#define CUPP_SPARSE_T ") + (type == float32 ? "float" : "double") +
                     "\n#define CUPP_SPARSE_VEC\n#include <cupp/sparse/products.cuh>\n",
@@ -395,8 +381,6 @@ const char* spmm_kernel_name(spmm_kernel kernel) noexcept {
     case spmm_kernel::warp: return "warp";
     case spmm_kernel::vec: return "vec";
     case spmm_kernel::shuffled_cs: return "shuffled_cs";
-    case spmm_kernel::panels32: return "panels32";
-    case spmm_kernel::panels64: return "panels64";
   }
   return "warp";
 }
@@ -414,12 +398,6 @@ int spmm_vec_group(const cupp::dtype& t, std::int64_t k) noexcept {
   const std::int64_t lanes = width > 0 ? (k + width - 1) / width : 32;
   int g = 1;
   while (g < 32 && g < lanes) g *= 2;
-  return g;
-}
-
-int spmm_panel_group(const cupp::dtype& t, std::int64_t n, std::int64_t k, std::int64_t budget_bytes) noexcept {
-  int g = spmm_vec_group(t, k);
-  while (g > 2 && n * g * 16 > budget_bytes) g /= 2;
   return g;
 }
 
@@ -443,14 +421,12 @@ ndarray own_spmm_with(const csr& a, const ndarray& b, spmm_kernel kernel, spmm_k
                       aligned(pb) && aligned(pc);
   if (kernel != spmm_kernel::warp && vec_ok) {
     // a group of `group` lanes per (row, group * 16 bytes of columns)
-    const bool panels = kernel == spmm_kernel::panels32 || kernel == spmm_kernel::panels64;
-    const std::int64_t budget = (kernel == spmm_kernel::panels32 ? std::int64_t{32} : std::int64_t{64}) << 20;
-    int group = panels ? spmm_panel_group(p.t, n, k, budget) : spmm_vec_group(p.t, k);
+    int group = spmm_vec_group(p.t, k);
     const std::int64_t span = static_cast<std::int64_t>(group) * static_cast<std::int64_t>(16 / p.t.itemsize());
     const std::int64_t items = m * ((k + span - 1) / span);
     const std::int64_t blocks = std::min<std::int64_t>((items * group + threads - 1) / threads, std::int64_t{1} << 20);
     void* args[] = {&p.pp, &p.pi, &p.pd, &pb, &pc, &rows, &cols, &group};
-    const int index = 2 * spmm_vec_kernel_of(kernel) + ik;
+    const int index = 2 * (static_cast<int>(kernel) - 1) + ik;
     cupp::detail::launch_1d(spmm_vec_module(p.t, device).function(index), items * group, args, device, blocks, threads);
     if (ran) *ran = kernel;
     return c;

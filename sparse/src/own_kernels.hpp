@@ -59,8 +59,8 @@ swapped sort_swap(const ndarray& data, const ndarray& indices, const ndarray& in
 cupp::detail::routine_program transpose_program();
 // The products program of one value dtype (bool, integers, float32/64, complex64/128).
 cupp::detail::routine_program products_program(const cupp::dtype& type);
-// spmm_vec's program of float32 or float64 (its kernels vec, shuffled_cs and panels, i32 and i64
-// each; TypeError for another dtype).
+// spmm_vec's program of float32 or float64 (its forms vec and shuffled_cs, i32 and i64 each;
+// TypeError for another dtype).
 cupp::detail::routine_program spmm_vec_program(const cupp::dtype& type);
 
 // SciPy's upcast of a product's operand dtypes: np.result_type, then the first of SciPy's value
@@ -75,14 +75,11 @@ ndarray own_spmm(const csr& a, const ndarray& b);
 // others are spmm_vec's forms, for float32/float64 with k a multiple of 16 bytes' worth of values and
 // B and C 16-byte aligned (else warp runs): vec (in order, bitwise the same as warp), shuffled_cs
 // (the row's entries broadcast by shuffles, four B rows in flight a lane, A read and C written
-// cache-streaming; same order and bits), panels32 and panels64 (shuffled_cs panel-major: the
-// grid sweeps every row for a panel of B's columns before the next, with as many columns a panel
-// as fit in 32 / 64 MiB of B, at least 32 bytes a row; same bits). Forms measured slower on the
-// H100 and dropped (sparse/bench/README.md): vec_occ, shuffled, split, vec_cs, shuffled8_cs and the
-// L2 eviction-policy forms.
-enum class spmm_kernel { warp, vec, shuffled_cs, panels32, panels64 };
-inline constexpr spmm_kernel spmm_kernels[] = {spmm_kernel::warp, spmm_kernel::vec, spmm_kernel::shuffled_cs,
-                                               spmm_kernel::panels32, spmm_kernel::panels64};
+// cache-streaming; same order and bits). Forms measured slower on the H100 and dropped
+// (sparse/bench/README.md): vec_occ, shuffled, split, vec_cs, shuffled8_cs, the L2 eviction-policy
+// forms and the panel-major ones.
+enum class spmm_kernel { warp, vec, shuffled_cs };
+inline constexpr spmm_kernel spmm_kernels[] = {spmm_kernel::warp, spmm_kernel::vec, spmm_kernel::shuffled_cs};
 const char* spmm_kernel_name(spmm_kernel kernel) noexcept;
 // The kernel own_spmm runs for float32/float64 (own_kernels.cpp: SparseGpu.BenchFigures' choice).
 spmm_kernel spmm_kernel_default() noexcept;
@@ -92,10 +89,6 @@ ndarray own_spmm_with(const csr& a, const ndarray& b, spmm_kernel kernel, spmm_k
 // spmm_vec's lanes a row for k columns of t (float32: 4 a lane, float64: 2): the smallest power of
 // two covering them, at most 32 (wider products take stretches of 32 lanes' columns).
 int spmm_vec_group(const cupp::dtype& t, std::int64_t k) noexcept;
-// The panel forms' lanes a row for an (n, k) B of t within budget_bytes a panel: the largest
-// power of two up to spmm_vec_group(t, k) whose panel (n rows of group * 16 bytes) fits, at least
-// 2 (32 bytes a row: one L2 sector).
-int spmm_panel_group(const cupp::dtype& t, std::int64_t n, std::int64_t k, std::int64_t budget_bytes) noexcept;
 // y = A @ x for float32/float64 by spmv_groups, `group` lanes per row (a power of two, 2..32;
 // ValueError otherwise; TypeError for other dtypes).
 ndarray own_spmv_groups(const csr& a, const ndarray& x, int group);

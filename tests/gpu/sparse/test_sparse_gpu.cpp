@@ -217,8 +217,7 @@ TEST(SparseGpu, StarAndSumFollowTheKind) {
 // indices, float32 and float64, column counts that fill the lanes, leave some idle, span several
 // stretches, or are no multiple of 16 bytes (where the vec forms give way to warp): every form
 // against a host sum in double, and bitwise the warp kernel's result (every form sums a row's
-// entries in index order: the same roundings); the panel forms walk several panels at k = 128 and
-// 200.
+// entries in index order: the same roundings).
 TEST(SparseGpu, SpmmKernelFormsMatchTheWarpKernel) {
   CUPP_REQUIRE_GPU();
   using sparse::detail::spmm_kernel;

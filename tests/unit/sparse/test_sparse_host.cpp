@@ -170,10 +170,10 @@ TEST(SparseHost, OwnKernelProgramsCompileForEveryValueDtype) {
     EXPECT_EQ(out.lowered_names.size(), type == float32 || type == float64 ? 6u : 4u);  // + spmv_groups
     EXPECT_FALSE(out.binary.empty());
   }
-  for (const cupp::dtype type : {float32, float64}) {  // spmm_vec's three kernels, i32 and i64 each
+  for (const cupp::dtype type : {float32, float64}) {  // spmm_vec's two forms, i32 and i64 each
     SCOPED_TRACE(type.name());
     const cupp::detail::nvrtc_output out = compile(sparse::detail::spmm_vec_program(type));
-    EXPECT_EQ(out.lowered_names.size(), 6u);
+    EXPECT_EQ(out.lowered_names.size(), 4u);
     EXPECT_FALSE(out.binary.empty());
   }
   for (const cupp::dtype type : {float32, float64, complex64, complex128}) {  // own SpGEMM: five kernels
@@ -235,15 +235,6 @@ TEST(SparseHost, KernelSwitchesParseTheirValues) {
   EXPECT_EQ(sparse::detail::spmm_vec_group(float32, 8), 2);
   EXPECT_EQ(sparse::detail::spmm_vec_group(float32, 1000), 32);
   EXPECT_STREQ(sparse::detail::spmm_kernel_name(sparse::detail::spmm_kernel::shuffled_cs), "shuffled_cs");
-  EXPECT_STREQ(sparse::detail::spmm_kernel_name(sparse::detail::spmm_kernel::panels32), "panels32");
-  // the panel forms' lanes: the row's lanes while n rows of them fit the budget, else halved down to
-  // 2 (32 bytes a row); the 10^6 x 64 float32 B: 2 lanes (30.5 MiB panels) in 32 MiB, 4 in 64
-  constexpr std::int64_t mib = std::int64_t{1} << 20;
-  EXPECT_EQ(sparse::detail::spmm_panel_group(float32, 1'000'000, 64, 32 * mib), 2);
-  EXPECT_EQ(sparse::detail::spmm_panel_group(float32, 1'000'000, 64, 64 * mib), 4);
-  EXPECT_EQ(sparse::detail::spmm_panel_group(float32, 1000, 64, 32 * mib), 16);
-  EXPECT_EQ(sparse::detail::spmm_panel_group(float64, 100'000'000, 64, 32 * mib), 2);
-  EXPECT_EQ(sparse::detail::spmm_panel_group(float32, 1'000'000, 4, 32 * mib), 1);  // one lane covers the row
   EXPECT_EQ(sparse::detail::spmv_group_for(32, 1), 16);
   EXPECT_EQ(sparse::detail::spmv_group_for(1000, 1), 32);
   EXPECT_EQ(sparse::detail::spmv_group_for(5, 0), 2);

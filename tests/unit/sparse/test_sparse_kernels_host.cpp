@@ -225,7 +225,7 @@ void run_warps(unsigned blocks, unsigned threads, F&& f) {
 }
 
 // spmm_vec's forms on 2 blocks of 64 threads (4 warps: fewer than the work items), the lanes a row
-// as own_kernels.cpp picks them (spmm_vec_group) and two a row (a narrow panel), against spmm_rows
+// as own_kernels.cpp picks them (spmm_vec_group) and two a row, against spmm_rows
 // bit for bit (inexact values, so another order would show); spmm_rows within rounding of the host
 // sums.
 template <class T, class I>
@@ -252,11 +252,11 @@ void check_spmm_vec(const pattern& p, i64 k, const std::string& what) {
   run_grid(3, cupp_sparse::spmm_threads, [&] {
     cupp_sparse::spmm_rows<T, cupp_sparse::real_ops<T>, I>(ptr.data(), ind.data(), data.data(), bd, rows, p.m, k);
   });
-  const auto run = [&](auto form, auto stream, auto panel_major, int lanes) {
+  const auto run = [&](auto form, auto stream, int lanes) {
     for (i64 j = 0; j < p.m * k; ++j) c[j] = T(99);  // every element is written
     run_warps(2, 64, [&] {
-      cupp_sparse::spmm_vec<T, I, decltype(form)::value, decltype(stream)::value, decltype(panel_major)::value>(
-          ptr.data(), ind.data(), data.data(), bd, c, p.m, k, lanes);
+      cupp_sparse::spmm_vec<T, I, decltype(form)::value, decltype(stream)::value>(ptr.data(), ind.data(), data.data(), bd,
+                                                                                  c, p.m, k, lanes);
     });
   };
   const std::integral_constant<int, cupp_sparse::spmm_in_order> in_order;
@@ -265,19 +265,15 @@ void check_spmm_vec(const pattern& p, i64 k, const std::string& what) {
     for (i64 j = 0; j < p.m * k; ++j)
       ASSERT_EQ(std::memcmp(&c[j], &rows[j], sizeof(T)), 0) << form << ", element " << j << ": " << c[j] << " vs " << rows[j];
   };
-  run(in_order, std::false_type{}, std::false_type{}, group);
+  run(in_order, std::false_type{}, group);
   bitwise("in order");
-  run(shuffled, std::true_type{}, std::false_type{}, group);
+  run(in_order, std::true_type{}, group);
+  bitwise("in order, streaming");
+  run(shuffled, std::true_type{}, group);
   bitwise("shuffled, streaming");
-  run(shuffled, std::true_type{}, std::true_type{}, group);
-  bitwise("panels, the row's lanes");
-  // a panel narrower than the row (own_kernels.cpp's spmm_panel_group under a small budget): the
-  // grid sweeps every row once a panel
+  // fewer lanes than the row's columns (several column stretches a row, shuffles among two lanes)
   const int narrow = group > 2 ? 2 : group;
-  run(shuffled, std::true_type{}, std::true_type{}, narrow);
-  bitwise("panels, two lanes a row");
-  // the same kernel with row-major items at that group: the same bits, another work order
-  run(shuffled, std::true_type{}, std::false_type{}, narrow);
+  run(shuffled, std::true_type{}, narrow);
   bitwise("shuffled, two lanes a row");
   for (i64 j = 0; j < p.m * k; ++j) {
     const double tol = sizeof(T) == 4 ? 1e-4 : 1e-12;

@@ -18,9 +18,7 @@
 // `group` entries at a time and broadcasting them by __shfl_sync, so a batch of four B rows is
 // loaded before the first is summed (their loads wait on no index load), still in index order.
 // `stream` makes A's loads and C's stores cache-streaming (ld/st.global.cs), so the L2 keeps more
-// of B. `panel_major` orders the work column stretch first: the grid walks every row for B's first
-// group * 16 bytes of columns (a panel of B the L2 can hold when the host picks a small group), then
-// the next panel, so B's gathers hit the L2 at the price of reading A once a panel.
+// of B.
 // spmv_rows: one thread per row, entries in order, as SciPy's csr_matvec. spmv_groups (float and
 // double: the source also defines CUPP_SPARSE_GROUPS): a few lanes per row and a shuffle tree, a
 // candidate against cusparseSpMV for real values.
@@ -165,9 +163,8 @@ __device__ __forceinline__ U load_once(const U* p) {
 }
 
 // C (m, k) = A @ B, B (n, k) and C row-major, k a multiple of vec16<T>::width, b and c 16-byte
-// aligned; `group` (a power of two, 1 to 32) lanes cover group * width columns of a row (an item);
-// items are row-major, or column-stretch-major with PanelMajor.
-template <class T, class I, int Form, bool Stream, bool PanelMajor = false>
+// aligned; `group` (a power of two, 1 to 32) lanes cover group * width columns of a row (an item).
+template <class T, class I, int Form, bool Stream>
 __device__ void spmm_vec(const I* __restrict__ indptr, const I* __restrict__ indices, const T* __restrict__ data,
                          const T* __restrict__ b, T* __restrict__ c, long long m, long long k, int group) {
   using V = vec16<T>;
@@ -180,9 +177,8 @@ __device__ void spmm_vec(const I* __restrict__ indptr, const I* __restrict__ ind
   const long long units = static_cast<long long>(gridDim.x) * blockDim.x / group;
   for (long long item = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / group; item < m * chunks;
        item += units) {
-    const long long row = PanelMajor ? item % m : item / chunks;
-    const long long chunk = PanelMajor ? item / m : item - row * chunks;
-    const long long col0 = chunk * span + static_cast<long long>(g) * width;
+    const long long row = item / chunks;
+    const long long col0 = (item - row * chunks) * span + static_cast<long long>(g) * width;
     const bool active = col0 < k;  // a lane's `width` columns are all inside or all past k
     const long long start = static_cast<long long>(load_once<Stream>(indptr + row));
     const long long end = static_cast<long long>(load_once<Stream>(indptr + row + 1));
@@ -273,25 +269,23 @@ extern "C" __global__ void cupp_sparse_spmv_groups_i64(const long long* indptr, 
 #endif
 
 #if defined(CUPP_SPARSE_T) && defined(CUPP_SPARSE_VEC)  // the spmm_vec program of float or double
-// Kernels 0..5: spmm_vec's kernels, i32 then i64 each (own_kernels.cpp's spmm_vec_kernels order):
-// vec (in order), shuffled_cs (shuffled, A and C streaming), panels (shuffled_cs, panel-major).
+// Kernels 0..3: spmm_vec's forms, i32 then i64 each (own_kernels.cpp's spmm_kernel order): vec (in
+// order), shuffled_cs (shuffled, A and C streaming).
 // The shuffled forms hold a batch of B vectors a lane: 4 blocks an SM leave them 64 registers
 // (ptxas spills at the 48 it picks without the bound).
-#define CUPP_SPARSE_SPMM_VEC(name, form, stream, min_blocks, panel_major)                                              \
+#define CUPP_SPARSE_SPMM_VEC(name, form, stream, min_blocks)                                              \
   extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                                  \
       name##_i32(const int* indptr, const int* indices, const CUPP_SPARSE_T* data, const CUPP_SPARSE_T* b,            \
                  CUPP_SPARSE_T* c, long long m, long long k, int group) {                                              \
-    cupp_sparse::spmm_vec<CUPP_SPARSE_T, int, form, stream, panel_major>(indptr, indices, data, b, c, m, k, group);     \
+    cupp_sparse::spmm_vec<CUPP_SPARSE_T, int, form, stream>(indptr, indices, data, b, c, m, k, group);                  \
   }                                                                                                                    \
   extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                                  \
       name##_i64(const long long* indptr, const long long* indices, const CUPP_SPARSE_T* data,                        \
                  const CUPP_SPARSE_T* b, CUPP_SPARSE_T* c, long long m, long long k, int group) {                      \
-    cupp_sparse::spmm_vec<CUPP_SPARSE_T, long long, form, stream, panel_major>(indptr, indices, data, b, c, m, k,       \
-                                                                               group);                                \
+    cupp_sparse::spmm_vec<CUPP_SPARSE_T, long long, form, stream>(indptr, indices, data, b, c, m, k, group);            \
   }
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec, cupp_sparse::spmm_in_order, false, 1, false)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_cs, cupp_sparse::spmm_shuffled, true, 4, false)
-CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_panels, cupp_sparse::spmm_shuffled, true, 4, true)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec, cupp_sparse::spmm_in_order, false, 1)
+CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_cs, cupp_sparse::spmm_shuffled, true, 4)
 #undef CUPP_SPARSE_SPMM_VEC
 #endif
 
