@@ -10,7 +10,9 @@
 # built-in kernels on and off), suite (every GPU test in 4 gtest shards, the routine families'
 # references remade there with NumPy 2, failures rerun alone; SUITE_FILTER narrows it), and one
 # per module script: fft linalg linalg2 random sparse sparse-linalg; dgemm and blas-versions (issue 24's
-# float64 product: cupp_bench_linalg_host_path dgemm, and which cuBLAS and kernel PyTorch runs). Each module's script runs from its own folder .gpu-<module>/ (made on the device
+# float64 product: cupp_bench_linalg_host_path dgemm, and which cuBLAS and kernel each side runs);
+# solver-versions (issue 25's single solve 4096 with the system's and PyTorch's cuSOLVER, and
+# PyTorch's kernels for it). Each module's script runs from its own folder .gpu-<module>/ (made on the device
 # machine, at the root of its copy of the tree, where the scripts expect it), holding
 # links to the shared executables and the files it names, with OUT=$OUT/<phase>.
 # usage: tools/dev/stage-gpu-modules.sh [BUILD_DIR]
@@ -95,11 +97,32 @@ with profile(activities=[ProfilerActivity.CUDA]) as p:
     a @ b; torch.cuda.synchronize()
 print("torch float64 8192 kernels:", sorted({e.name for e in p.events() if e.device_type.name == "CUDA"}))
 PY
-      timeout 90 ncu -c 3 -k regex:gemm "$all/bin/cupp_bench_linalg_host_path" dgemm 2>&1 | grep -E "^  [A-Za-z_].*\(" | head -6
+      # cupp's own dgemm kernels by name and duration (ncu's CSV: "ID","Kernel Name",...,value)
+      timeout 120 ncu --clock-control none -c 3 -k regex:gemm --csv --metrics gpu__time_duration.sum \
+        "$all/bin/cupp_bench_linalg_host_path" dgemm 2>&1 | grep -E '^"[0-9]+"' | awk -F'","' '{print "cupp kernel:", $5, $NF}' | head -6
       # the same dgemm paths with PyTorch's own cuBLAS first on the library path (same soname)
       tlib=$(dirname "$(ls /opt/torch/.venv/lib/python3*/site-packages/nvidia/*/lib/libcublas.so.* 2>/dev/null | head -1)")
       [ -d "$tlib" ] && LD_LIBRARY_PATH=$tlib:$LD_LIBRARY_PATH timeout 90 "$all/bin/cupp_bench_linalg_host_path" dgemm 2>&1 |
         grep -E "cupp_matmul|gemmex|search tried" | sed "s#^#with $tlib: #" ;;
+    solver-versions)  # issue 25's single solve 4096: cupp with the system's and PyTorch's cuSOLVER, PyTorch's kernels
+      ls -la /usr/local/cuda/lib64/libcusolver.so* 2>&1 | head -3
+      tlib=$(dirname "$(ls /opt/torch/.venv/lib/python3*/site-packages/nvidia/*/lib/libcusolver.so.* 2>/dev/null | head -1)")
+      echo "torch's cuSOLVER: $(ls "$tlib"/libcusolver.so* 2>/dev/null | tr '\n' ' ')"
+      for lib in "" "$tlib"; do
+        LD_LIBRARY_PATH=${lib:+$lib:}$LD_LIBRARY_PATH timeout 90 "$all/bin/cupp_bench" --cases "$all/cases.json" \
+          --only solve_float64_4096 --reps 5 2>&1 | tail -1 | sed "s#^#cupp solve 4096 (${lib:-system}): #"
+      done
+      timeout 90 python3 - <<'PY' 2>&1 | tail -12
+import torch
+from torch.profiler import profile, ProfilerActivity
+a = torch.randn(4096, 4096, dtype=torch.float64, device="cuda"); b = torch.randn(4096, 1, dtype=torch.float64, device="cuda")
+torch.linalg.solve(a, b); torch.cuda.synchronize()
+with profile(activities=[ProfilerActivity.CUDA]) as p:
+    torch.linalg.solve(a, b); torch.cuda.synchronize()
+for e in sorted(p.key_averages(), key=lambda e: -e.device_time_total)[:10]:
+    print("torch solve 4096 kernel: %.3f ms x%d %s" % (e.device_time_total / 1e3, e.count, e.key[:110]))
+PY
+      ;;
     fft) module_dir fft fft/bench/gpu-run.sh ;;
     linalg) module_dir linalg linalg/bench/gpu-run.sh ;;
     linalg2) module_dir linalg2 linalg/bench/gpu-run-solvers.sh ;;
@@ -131,7 +154,7 @@ PY
     *) echo "unknown phase $phase"; continue ;;
   esac
   case $phase in
-    cold-start|ab|suite|dgemm|blas-versions) ;;
+    cold-start|ab|suite|dgemm|blas-versions|solver-versions) ;;
     *) mkdir -p "$OUT/$phase"; (cd "$repo" && OUT=$OUT/$phase bash ".gpu-$phase/run.sh") 2>&1 | tee "$OUT/$phase/run.txt" | tail -60 ;;
   esac
   echo "##### $phase took $((SECONDS - start)) s"
