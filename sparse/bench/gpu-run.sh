@@ -1,6 +1,7 @@
 #!/bin/bash
 # One GPU call for the sparse module (issue 28): SciPy reference set, GPU tests, .npz exchange with
-# SciPy, benchmark figures next to CuPy and PyTorch, memcheck. Each step is capped by what is left of
+# SciPy, benchmark figures next to CuPy and PyTorch, memcheck (SPARSE_PROFILE=1 adds ncu's
+# durations of the SpGEMM kernels). Each step is capped by what is left of
 # the call's time (LIMIT seconds, default 200); every log is also written under $OUT.
 # Needs, beside this script or one folder above it: cupp_gpu_tests and cupp_example_sparse (stripped
 # build/tests/ binaries); make_sparse_ref.py (tests/conformance/) and peers.py (sparse/bench/) beside
@@ -42,6 +43,14 @@ timeout "$(cap 15)" python3 "$REFGEN" --check "$CUPP_SPARSE_OUT" 2>&1 | tail -12
 step bench
 CUPP_SPARSE_BENCH=1 timeout "$(cap 35)" "$TESTS" --gtest_filter=SparseGpu.BenchFigures > "$OUT/bench.log" 2>&1
 echo "rc=$?"; grep -E "SPARSE_BENCH|Failure|error|FAILED|Expected|Which" "$OUT/bench.log" | head -45
+if [ "${SPARSE_PROFILE:-0}" = 1 ]; then
+  # Where SpGEMM's time goes (off by default): ncu's per-kernel durations for the SpGEMM kernels of
+  # the bench process, cupp's own (cupp_sparse_spgemm_*) and cuSPARSE's, the first 40 of them
+  step profile
+  CUPP_SPARSE_BENCH=1 timeout "$(cap 90)" ncu --clock-control none --csv --metrics gpu__time_duration.sum \
+    -k 'regex:[Ss]p[Gg][Ee][Mm][Mm]|gemm' -c 40 "$TESTS" --gtest_filter=SparseGpu.BenchFigures > "$OUT/profile.csv" 2>&1
+  echo "rc=$?"; grep -E '^"[0-9]+"' "$OUT/profile.csv" | awk -F'","' '{print "PROFILE", $5, $NF}' | head -40
+fi
 step peers
 timeout "$(cap 40)" python3 "$PEERS" > "$OUT/peers.log" 2>&1; tail -6 "$OUT/peers.log"
 step table
