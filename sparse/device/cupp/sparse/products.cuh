@@ -273,16 +273,16 @@ extern "C" __global__ void cupp_sparse_spmv_groups_i64(const long long* indptr, 
 // order), shuffled_cs (shuffled, A and C streaming).
 // The shuffled forms hold a batch of B vectors a lane: 4 blocks an SM leave them 64 registers
 // (ptxas spills at the 48 it picks without the bound).
-#define CUPP_SPARSE_SPMM_VEC(name, form, stream, min_blocks)                                              \
-  extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                                  \
-      name##_i32(const int* indptr, const int* indices, const CUPP_SPARSE_T* data, const CUPP_SPARSE_T* b,            \
-                 CUPP_SPARSE_T* c, long long m, long long k, int group) {                                              \
-    cupp_sparse::spmm_vec<CUPP_SPARSE_T, int, form, stream>(indptr, indices, data, b, c, m, k, group);                  \
-  }                                                                                                                    \
-  extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                                  \
-      name##_i64(const long long* indptr, const long long* indices, const CUPP_SPARSE_T* data,                        \
-                 const CUPP_SPARSE_T* b, CUPP_SPARSE_T* c, long long m, long long k, int group) {                      \
-    cupp_sparse::spmm_vec<CUPP_SPARSE_T, long long, form, stream>(indptr, indices, data, b, c, m, k, group);            \
+#define CUPP_SPARSE_SPMM_VEC(name, form, stream, min_blocks)                                                 \
+  extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                        \
+      name##_i32(const int* indptr, const int* indices, const CUPP_SPARSE_T* data, const CUPP_SPARSE_T* b,   \
+                 CUPP_SPARSE_T* c, long long m, long long k, int group) {                                    \
+    cupp_sparse::spmm_vec<CUPP_SPARSE_T, int, form, stream>(indptr, indices, data, b, c, m, k, group);       \
+  }                                                                                                          \
+  extern "C" __global__ void __launch_bounds__(cupp_sparse::spmm_threads, min_blocks)                        \
+      name##_i64(const long long* indptr, const long long* indices, const CUPP_SPARSE_T* data,               \
+                 const CUPP_SPARSE_T* b, CUPP_SPARSE_T* c, long long m, long long k, int group) {            \
+    cupp_sparse::spmm_vec<CUPP_SPARSE_T, long long, form, stream>(indptr, indices, data, b, c, m, k, group); \
   }
 CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_vec, cupp_sparse::spmm_in_order, false, 1)
 CUPP_SPARSE_SPMM_VEC(cupp_sparse_spmm_shuffled_cs, cupp_sparse::spmm_shuffled, true, 4)
