@@ -296,6 +296,32 @@ int solvers_main(int argc, char** argv) {
                     col ? "colmajor" : "rowmajor", ms, res);
       });
     }
+    // cuSOLVER's legacy 32-bit entry points (cusolverDnDgetrf + Dgetrs, what PyTorch's looped
+    // cuSOLVER path calls) on the C-ordered copy with the transpose flag, as PyTorch factors A^T.
+    attempt("raw_legacy_getrf_getrs", [&] {
+      const int ni = static_cast<int>(n);
+      int lwork = 0;
+      ld::check_cusolver(cusolverDnDgetrf_bufferSize(sb.handle, ni, ni, static_cast<double*>(w.data()), ni, &lwork),
+                         "cusolverDnDgetrf_bufferSize");
+      cupp::cuda::Memory dw = ld::workspace(std::max<std::size_t>(std::size_t(lwork) * sizeof(double), 1), 0);
+      cupp::ndarray piv32 = cupp::empty({n}, cupp::int32);
+      const double ms = median_ms([&] {
+        w.assign(a);
+        x.assign(b.reshape({n}));
+        ld::check_cusolver(cusolverDnDgetrf(sb.handle, ni, ni, static_cast<double*>(w.data()), ni,
+                                            static_cast<double*>(dw.ptr()), static_cast<int*>(piv32.data()),
+                                            static_cast<int*>(info.data())),
+                           "cusolverDnDgetrf");
+        ld::check_cusolver(cusolverDnDgetrs(sb.handle, CUBLAS_OP_T, ni, 1, static_cast<const double*>(w.data()), ni,
+                                            static_cast<const int*>(piv32.data()), static_cast<double*>(x.data()), ni,
+                                            static_cast<int*>(info.data())),
+                           "cusolverDnDgetrs");
+        static_cast<void>(info.to_vector<int>());
+      }, reps);
+      const double res = max_abs(cupp::matmul(a, x) - b.reshape({n}));
+      std::printf("device raw_legacy_getrf_getrs_rowmajor_4096_ms %.3f (residual %.2e; workspace %d doubles)\n", ms,
+                  res, lwork);
+    });
   }
   struct stack {
     std::int64_t count, n;

@@ -12,7 +12,8 @@
 # per module script: fft linalg linalg2 random sparse sparse-linalg; dgemm and blas-versions (issue 24's
 # float64 product: cupp_bench_linalg_host_path dgemm, and which cuBLAS and kernel each side runs);
 # solver-versions (issue 25's single solve 4096 with the system's and PyTorch's cuSOLVER, and
-# PyTorch's kernels for it). Each module's script runs from its own folder .gpu-<module>/ (made on the device
+# PyTorch's kernels for it); same-inputs (linalg/bench/same_inputs.py: whether those float64 gaps
+# follow the inputs). Each module's script runs from its own folder .gpu-<module>/ (made on the device
 # machine, at the root of its copy of the tree, where the scripts expect it), holding
 # links to the shared executables and the files it names, with OUT=$OUT/<phase>.
 # usage: tools/dev/stage-gpu-modules.sh [BUILD_DIR]
@@ -46,6 +47,7 @@ cp "$root/bench/cold_start/cold_start_cupy.py" "$stage/"
 cp "$root/random/bench/peers.py" "$stage/random_peers.py"
 cp "$root/sparse/bench/peers.py" "$stage/sparse_peers.py"
 [ -f "$root/sparse/bench/linalg_peers.py" ] && cp "$root/sparse/bench/linalg_peers.py" "$stage/sparse_linalg_peers.py"
+cp "$root/linalg/bench/same_inputs.py" "$stage/"
 # The suite's reference data: what tools/dev/stage-gpu.sh stages for it (the ufunc conformance
 # set, the reduction set, the families' generators; data only, no executables), packed.
 CUPP_STAGE_DATA_ONLY=1 "$root/tools/dev/stage-gpu.sh" "$build" > /dev/null
@@ -112,6 +114,8 @@ PY
         LD_LIBRARY_PATH=${lib:+$lib:}$LD_LIBRARY_PATH timeout 90 "$all/bin/cupp_bench" --cases "$all/cases.json" \
           --only solve_float64_4096 --reps 5 2>&1 | tail -1 | sed "s#^#cupp solve 4096 (${lib:-system}): #"
       done
+      # cupp's solve candidates and the raw Xgetrf/Xgetrs and legacy Dgetrf/Dgetrs calls
+      LINALG_PATH_REPS=5 timeout 120 "$all/bin/cupp_bench_linalg_host_path" solvers solve 2>&1 | grep -E "solve_4096|getrs"
       timeout 90 python3 - <<'PY' 2>&1 | tail -12
 import torch
 from torch.profiler import profile, ProfilerActivity
@@ -123,6 +127,8 @@ for e in sorted(p.key_averages(), key=lambda e: -e.device_time_total)[:10]:
     print("torch solve 4096 kernel: %.3f ms x%d %s" % (e.device_time_total / 1e3, e.count, e.key[:110]))
 PY
       ;;
+    same-inputs)  # issues 24/25: CuPy and PyTorch each on the bench's hash fill and on torch.rand's inputs
+      (cd "$all" && timeout 200 python3 same_inputs.py) ;;
     fft) module_dir fft fft/bench/gpu-run.sh ;;
     linalg) module_dir linalg linalg/bench/gpu-run.sh ;;
     linalg2) module_dir linalg2 linalg/bench/gpu-run-solvers.sh ;;
