@@ -225,22 +225,26 @@ TEST(SpgemmKernelsHost, RowsSortAndSumAsTheHost) {
   std::mt19937 gen(7);
   const long long m = 40, n = 300, k = 500;
   // A: row 3 empty, row 5 has 70 entries (3 warp chunks), rows 7 and 11 make 400+ products (block
-  // rows), the rest 1 .. 12 entries; B: every 5th row empty, the rest 1 .. 15 entries
+  // rows), row 13 150-odd (the warp's widest register sort), the rest 1 .. 12 entries; B: every
+  // 5th row empty, the rest 1 .. 15 entries
   const csr_host a = random_csr(m, n, [](long long r) -> long long {
-    return r == 3 ? 0 : r == 5 ? 70 : r == 7 || r == 11 ? 60 : 1 + (r * 7) % 12;
+    return r == 3 ? 0 : r == 5 ? 70 : r == 7 || r == 11 ? 60 : r == 13 ? 30 : 1 + (r * 7) % 12;
   }, gen);
   const csr_host b = random_csr(n, k, [](long long r) -> long long { return r % 5 == 0 ? 0 : 1 + (r * 3) % 15; }, gen);
   std::vector<long long> ub;
   const csr_host got = emulated_product(a, b, ub);
   const csr_host want = host_product(a, b);
   long long past_warp_cap = 0;
+  std::map<int, int> warp_sort_widths;  // rows per register sort width (32, 64, 128, 256 keys)
   for (long long i = 0; i < m; ++i) {
     long long s = 0;
     for (int e = a.ptr[i]; e < a.ptr[i + 1]; ++e) s += b.ptr[a.ind[e] + 1] - b.ptr[a.ind[e]];
     EXPECT_EQ(ub[i], s) << "row " << i;
     past_warp_cap += s > CUPP_SPGEMM_WARP_CAP;
+    if (s > 0 && s <= CUPP_SPGEMM_WARP_CAP) ++warp_sort_widths[static_cast<int>(std::bit_ceil(static_cast<unsigned long long>(std::max(s, 32LL))))];
   }
   EXPECT_GE(past_warp_cap, 2);  // the block kernels ran
+  for (int width : {32, 64, 128, 256}) EXPECT_GE(warp_sort_widths[width], 1) << "no row sorts " << width << " keys";
   ASSERT_EQ(got.ptr, want.ptr);
   EXPECT_EQ(got.ind, want.ind);
   for (std::size_t q = 0; q < want.val.size(); ++q)

@@ -1,10 +1,10 @@
 // The sparse module's own SpGEMM, C = A @ B for canonical int32-indexed CSR operands of one float or
-// complex dtype (embedded as cupp/sparse/spgemm.cuh; src/spgemm.cpp drives it). Row by row, in
-// shared memory, three steps:
+// complex dtype (embedded as cupp/sparse/spgemm.cuh; src/own_spgemm.cpp drives it). Row by row,
+// three steps:
 //   bound: ub[i] = the number of products row i makes (the lengths of B's rows that A's row names),
 //     a warp a row;
-//   count: the row's products' columns gathered, sorted (bitonic), the distinct ones counted into
-//     counts[i];
+//   count: the row's products' columns gathered, sorted (bitonic: a warp's rows in registers, a
+//     block's in shared memory), the distinct ones counted into counts[i];
 //   fill: the products (column, their order) and values gathered and sorted by column, then each
 //     column's run summed in the order of A's entries (SciPy's csr_matmat order: bitwise
 //     repeatable, no atomics on values) and written at C's indptr[i], columns ascending.
@@ -20,6 +20,9 @@
 
 #if !defined(CUPP_SPARSE_T) || !defined(CUPP_SPGEMM_WARP_CAP) || !defined(CUPP_SPGEMM_BLOCK_CAP)
 #error "define CUPP_SPARSE_T, CUPP_SPGEMM_WARP_CAP and CUPP_SPGEMM_BLOCK_CAP before including cupp/sparse/spgemm.cuh"
+#endif
+#if CUPP_SPGEMM_WARP_CAP < 32 || CUPP_SPGEMM_WARP_CAP > 256
+#error "the warp kernels sort 32 to 256 keys in registers: CUPP_SPGEMM_WARP_CAP from 32 to 256"
 #endif
 
 namespace cupp_sparse_spgemm {
@@ -70,9 +73,6 @@ __device__ __forceinline__ double2 shfl(double2 v, int from) {
   return v;
 }
 
-struct warp_sync {
-  __device__ __forceinline__ void operator()() const { __syncwarp(); }
-};
 struct block_sync {
   __device__ __forceinline__ void operator()() const { __syncthreads(); }
 };
@@ -92,7 +92,7 @@ __device__ void bitonic_sort(K* key, V* val, int s, int tid, int threads, Sync s
   for (int k = 2; k <= s; k <<= 1)
     for (int j = k >> 1; j > 0; j >>= 1) {
       for (int t = tid; t < (s >> 1); t += threads) {
-        const int i = (t / j) * 2 * j + (t % j), l = i + j;  // the pair (i, i + j) of this stage
+        const int i = ((t & ~(j - 1)) << 1) | (t & (j - 1)), l = i + j;  // the pair (i, i + j); j a power of two
         const K a = key[i], b = key[l];
         const bool ascending = (i & k) == 0;
         if ((a > b) == ascending) {
@@ -107,6 +107,72 @@ __device__ void bitonic_sort(K* key, V* val, int s, int tid, int threads, Sync s
       }
       sync();
     }
+}
+
+// A warp's bitonic sort of 32 * E keys held in registers, position g = e * 32 + lane holding x[e]
+// (so loads and stores of key[g] are conflict-free): pairs of positions up to 16 apart meet by
+// __shfl_xor_sync, pairs 32 and more apart inside one lane. Every lane runs it. Nothing moves with
+// the keys (fill's keys carry their value's position), so equal keys need no tie rule.
+template <class K>
+__device__ __forceinline__ K key_min(K a, K b) {
+  return b < a ? b : a;
+}
+template <class K>
+__device__ __forceinline__ K key_max(K a, K b) {
+  return a < b ? b : a;
+}
+template <class K, int E>
+__device__ void warp_sort_registers(K (&x)[E], int lane) {
+#pragma unroll
+  for (int k = 2; k <= 32 * E; k <<= 1) {
+#pragma unroll
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      if (j >= 32) {
+        const int je = j / 32;
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+          if ((e & je) == 0) {
+            const bool ascending = ((e * 32 + lane) & k) == 0;
+            const K a = x[e], b = x[e | je];
+            x[e] = ascending ? key_min(a, b) : key_max(a, b);
+            x[e | je] = ascending ? key_max(a, b) : key_min(a, b);
+          }
+        }
+      } else {
+#pragma unroll
+        for (int e = 0; e < E; ++e) {
+          const K y = __shfl_xor_sync(full, x[e], j);
+          const bool ascending = ((e * 32 + lane) & k) == 0, lower = (lane & j) == 0;
+          x[e] = lower == ascending ? key_min(x[e], y) : key_max(x[e], y);
+        }
+      }
+    }
+  }
+}
+
+template <class K, int E>
+__device__ void warp_sort_through_registers(K* key, int lane) {
+  K x[E];
+#pragma unroll
+  for (int e = 0; e < E; ++e) x[e] = key[e * 32 + lane];
+  warp_sort_registers<K, E>(x, lane);
+#pragma unroll
+  for (int e = 0; e < E; ++e) key[e * 32 + lane] = x[e];
+  __syncwarp();
+}
+
+// Sorts a warp's key[0 .. s) ascending in place (s a power of two from 32 to 256, the caller's
+// padding written and synced), through registers; synced after.
+template <class K>
+__device__ void warp_sort(K* key, int s, int lane) {
+  if (s <= 32)
+    warp_sort_through_registers<K, 1>(key, lane);
+  else if (s <= 64)
+    warp_sort_through_registers<K, 2>(key, lane);
+  else if (s <= 128)
+    warp_sort_through_registers<K, 4>(key, lane);
+  else
+    warp_sort_through_registers<K, 8>(key, lane);
 }
 
 // Row i's products, spread over a warp's lanes: for each product q (0 .. ub), in the order of A's
@@ -189,12 +255,12 @@ extern "C" __global__ void __launch_bounds__(cupp_sparse_spgemm::warp_threads)
       if (lane == 0) counts[i] = 0;
       continue;
     }
-    const int s = pow2_at_least(static_cast<int>(n));
+    const int s = pow2_at_least(n < 32 ? 32 : static_cast<int>(n));
     warp_products(a_ptr, a_ind, static_cast<const CUPP_SPARSE_T*>(nullptr), b_ptr, b_ind, i, lane,
                   [&](int q, int bpos, CUPP_SPARSE_T) { cols[q] = static_cast<unsigned>(b_ind[bpos]); });
     for (int q = static_cast<int>(n) + lane; q < s; q += 32) cols[q] = 0xffffffffu;
     __syncwarp();
-    bitonic_sort(cols, static_cast<int*>(nullptr), s, lane, 32, warp_sync{});
+    warp_sort(cols, s, lane);
     int distinct = 0;
     for (int q0 = 0; q0 < n; q0 += 32) {
       const int q = q0 + lane;
@@ -261,15 +327,16 @@ extern "C" __global__ void __launch_bounds__(cupp_sparse_spgemm::warp_threads)
   for (long long i = blockIdx.x * static_cast<long long>(warp_threads / 32) + w; i < m; i += warps) {
     const long long n = ub[i];
     if (n == 0 || n > CUPP_SPGEMM_WARP_CAP) continue;
-    const int s = pow2_at_least(static_cast<int>(n));
-    // key: the column above the product's order, so a column's run comes in A's entry order
+    const int s = pow2_at_least(n < 32 ? 32 : static_cast<int>(n));
+    // key: the column above the product's order, so a column's run comes in A's entry order and
+    // the key names its value (vals stays in product order)
     warp_products(a_ptr, a_ind, a_dat, b_ptr, b_ind, i, lane, [&](int q, int bpos, CUPP_SPARSE_T av) {
       keys[q] = (static_cast<key64>(static_cast<unsigned>(b_ind[bpos])) << 32) | static_cast<unsigned>(q);
       vals[q] = mul(av, b_dat[bpos]);
     });
     for (int q = static_cast<int>(n) + lane; q < s; q += 32) keys[q] = ~key64{0};
     __syncwarp();
-    bitonic_sort(keys, vals, s, lane, 32, warp_sync{});
+    warp_sort(keys, s, lane);
     const long long out = c_ptr[i];
     int heads = 0;  // runs that start before this chunk
     for (int q0 = 0; q0 < n; q0 += 32) {
@@ -278,8 +345,9 @@ extern "C" __global__ void __launch_bounds__(cupp_sparse_spgemm::warp_threads)
       const bool head = q < n && (q == 0 || static_cast<unsigned>(keys[q - 1] >> 32) != col);
       const unsigned mask = __ballot_sync(full, head);
       if (head) {
-        CUPP_SPARSE_T sum = vals[q];
-        for (int t = q + 1; t < n && static_cast<unsigned>(keys[t] >> 32) == col; ++t) sum = add(sum, vals[t]);
+        CUPP_SPARSE_T sum = vals[static_cast<unsigned>(keys[q])];
+        for (int t = q + 1; t < n && static_cast<unsigned>(keys[t] >> 32) == col; ++t)
+          sum = add(sum, vals[static_cast<unsigned>(keys[t])]);
         const long long at = out + heads + lanes_before(mask, lane);
         c_ind[at] = static_cast<int>(col);
         c_dat[at] = sum;
