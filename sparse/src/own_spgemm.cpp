@@ -122,7 +122,8 @@ std::optional<csr> own_spgemm(const csr& a, const csr& b, const cupp::dtype& t, 
     const void* cp = c_ptr.data();
     void* ci = c_ind.data();
     void* cd = c_dat.data();
-    void* args[] = {&ap, &ai, &ad, &bp, &bi, &bd, &u, &rows, &cp, &ci, &cd};
+    int narrow = k < (std::int64_t{1} << 24);  // 32-bit sort keys (spgemm.cuh's narrow_key)
+    void* args[] = {&ap, &ai, &ad, &bp, &bi, &bd, &u, &rows, &cp, &ci, &cd, &narrow};
     cupp::detail::launch_1d(module.function(k_fill_warp), m, args, device, warp_blocks, warp_kernel_threads);
     if (nlong > 0) {
       void* args_long[] = {&ap, &ai, &ad, &bp, &bi, &bd, &u, &lr, &nlong, &cp, &ci, &cd};

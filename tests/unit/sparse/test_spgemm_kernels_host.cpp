@@ -100,7 +100,8 @@ void launch(unsigned blocks, unsigned threads, const std::function<void()>& kern
     warps.resize(threads / 32);
     for (warp_state& w : warps) w.barrier = std::make_unique<std::barrier<>>(32);
     std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back([t, &kernel] {
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([t, &kernel] {
         threadIdx.x = t;
         kernel();
       });
@@ -183,7 +184,9 @@ csr_host host_product(const csr_host& a, const csr_host& b) {
 }
 
 // own_spgemm.cpp's sequence on the emulated kernels (grids smaller than the work: grid-stride).
-csr_host emulated_product(const csr_host& a, const csr_host& b, std::vector<long long>& ub) {
+// narrow: fill_warp's 32-bit keys (own_spgemm.cpp takes them below 2^24 columns of B; both forms
+// are valid on the tests' small B).
+csr_host emulated_product(const csr_host& a, const csr_host& b, std::vector<long long>& ub, int narrow) {
   const long long m = a.rows;
   ub.assign(static_cast<std::size_t>(m), -1);
   sc::launch(3, 256, [&] { sc::cupp_sparse_spgemm_bound(a.ptr.data(), a.ind.data(), b.ptr.data(), m, ub.data()); });
@@ -208,14 +211,14 @@ csr_host emulated_product(const csr_host& a, const csr_host& b, std::vector<long
   c.ind.assign(static_cast<std::size_t>(c_ptr[m]), -1);
   c.val.assign(static_cast<std::size_t>(c_ptr[m]), -99.0);
   sc::launch(3, 128, [&] {
-    sc::cupp_sparse_spgemm_fill_warp(a.ptr.data(), a.ind.data(), a.val.data(), b.ptr.data(), b.ind.data(),
-                                     b.val.data(), ub.data(), m, c_ptr.data(), c.ind.data(), c.val.data());
+    sc::cupp_sparse_spgemm_fill_warp(a.ptr.data(), a.ind.data(), a.val.data(), b.ptr.data(), b.ind.data(), b.val.data(),
+                                     ub.data(), m, c_ptr.data(), c.ind.data(), c.val.data(), narrow);
   });
   if (nlong > 0)
     sc::launch(2, 256, [&] {
       sc::cupp_sparse_spgemm_fill_block(a.ptr.data(), a.ind.data(), a.val.data(), b.ptr.data(), b.ind.data(),
-                                        b.val.data(), ub.data(), long_rows.data(), nlong, c_ptr.data(),
-                                        c.ind.data(), c.val.data());
+                                        b.val.data(), ub.data(), long_rows.data(), nlong, c_ptr.data(), c.ind.data(),
+                                        c.val.data());
     });
   c.ptr.assign(c_ptr.begin(), c_ptr.end());
   return c;
@@ -227,40 +230,50 @@ TEST(SpgemmKernelsHost, RowsSortAndSumAsTheHost) {
   // A: row 3 empty, row 5 has 70 entries (3 warp chunks), rows 7 and 11 make 400+ products (block
   // rows), row 13 150-odd (the warp's widest register sort), the rest 1 .. 12 entries; B: every
   // 5th row empty, the rest 1 .. 15 entries
-  const csr_host a = random_csr(m, n, [](long long r) -> long long {
-    return r == 3 ? 0 : r == 5 ? 70 : r == 7 || r == 11 ? 60 : r == 13 ? 30 : 1 + (r * 7) % 12;
-  }, gen);
-  const csr_host b = random_csr(n, k, [](long long r) -> long long { return r % 5 == 0 ? 0 : 1 + (r * 3) % 15; }, gen);
-  std::vector<long long> ub;
-  const csr_host got = emulated_product(a, b, ub);
-  const csr_host want = host_product(a, b);
-  long long past_warp_cap = 0;
-  std::map<int, int> warp_sort_widths;  // rows per register sort width (32, 64, 128, 256 keys)
-  for (long long i = 0; i < m; ++i) {
-    long long s = 0;
-    for (int e = a.ptr[i]; e < a.ptr[i + 1]; ++e) s += b.ptr[a.ind[e] + 1] - b.ptr[a.ind[e]];
-    EXPECT_EQ(ub[i], s) << "row " << i;
-    past_warp_cap += s > CUPP_SPGEMM_WARP_CAP;
-    if (s > 0 && s <= CUPP_SPGEMM_WARP_CAP) ++warp_sort_widths[static_cast<int>(std::bit_ceil(static_cast<unsigned long long>(std::max(s, 32LL))))];
+  const csr_host a = random_csr(
+      m, n,
+      [](long long r) -> long long {
+        return r == 3 ? 0 : r == 5 ? 70 : r == 7 || r == 11 ? 60 : r == 13 ? 30 : 1 + (r * 7) % 12;
+      },
+      gen);
+  const csr_host b = random_csr(
+      n, k, [](long long r) -> long long { return r % 5 == 0 ? 0 : 1 + (r * 3) % 15; }, gen);
+  for (const int narrow : {1, 0}) {
+    SCOPED_TRACE(narrow ? "32-bit keys" : "64-bit keys");
+    std::vector<long long> ub;
+    const csr_host got = emulated_product(a, b, ub, narrow);
+    const csr_host want = host_product(a, b);
+    long long past_warp_cap = 0;
+    std::map<int, int> warp_sort_widths;  // rows per register sort width (32, 64, 128, 256 keys)
+    for (long long i = 0; i < m; ++i) {
+      long long s = 0;
+      for (int e = a.ptr[i]; e < a.ptr[i + 1]; ++e) s += b.ptr[a.ind[e] + 1] - b.ptr[a.ind[e]];
+      EXPECT_EQ(ub[i], s) << "row " << i;
+      past_warp_cap += s > CUPP_SPGEMM_WARP_CAP;
+      if (s > 0 && s <= CUPP_SPGEMM_WARP_CAP)
+        ++warp_sort_widths[static_cast<int>(std::bit_ceil(static_cast<unsigned long long>(std::max(s, 32LL))))];
+    }
+    EXPECT_GE(past_warp_cap, 2);  // the block kernels ran
+    for (int width : {32, 64, 128, 256}) EXPECT_GE(warp_sort_widths[width], 1) << "no row sorts " << width << " keys";
+    ASSERT_EQ(got.ptr, want.ptr);
+    EXPECT_EQ(got.ind, want.ind);
+    for (std::size_t q = 0; q < want.val.size(); ++q)
+      EXPECT_EQ(got.val[q], want.val[q]) << "entry " << q;  // bit for bit: the same order of sums
   }
-  EXPECT_GE(past_warp_cap, 2);  // the block kernels ran
-  for (int width : {32, 64, 128, 256}) EXPECT_GE(warp_sort_widths[width], 1) << "no row sorts " << width << " keys";
-  ASSERT_EQ(got.ptr, want.ptr);
-  EXPECT_EQ(got.ind, want.ind);
-  for (std::size_t q = 0; q < want.val.size(); ++q)
-    EXPECT_EQ(got.val[q], want.val[q]) << "entry " << q;  // bit for bit: the same order of sums
 }
 
 // A row whose products repeat one column many times (B's rows all alike): long runs, summed in
 // A's order, across the warp's 32-position chunks and the block's 256.
 TEST(SpgemmKernelsHost, LongRunsOfOneColumn) {
   std::mt19937 gen(8);
-  const csr_host b = random_csr(50, 6, [](long long) -> long long { return 6; }, gen);  // dense 50 x 6
-  for (const long long len : {5LL, 40LL, 50LL}) {  // 30, 240 (warp) and 300 (block) products
+  const csr_host b = random_csr(
+      50, 6, [](long long) -> long long { return 6; }, gen);  // dense 50 x 6
+  for (const long long len : {5LL, 40LL, 50LL}) {             // 30, 240 (warp) and 300 (block) products
     SCOPED_TRACE(len);
-    const csr_host a = random_csr(3, 50, [len](long long) { return len; }, gen);
+    const csr_host a = random_csr(
+        3, 50, [len](long long) { return len; }, gen);
     std::vector<long long> ub;
-    const csr_host got = emulated_product(a, b, ub);
+    const csr_host got = emulated_product(a, b, ub, 1);
     const csr_host want = host_product(a, b);
     ASSERT_EQ(got.ptr, want.ptr);
     EXPECT_EQ(got.ind, want.ind);

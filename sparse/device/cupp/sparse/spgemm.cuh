@@ -310,51 +310,85 @@ extern "C" __global__ void __launch_bounds__(cupp_sparse_spgemm::block_threads)
   }
 }
 
-// C's columns and values of the rows of at most WARP_CAP products, at c_ptr[i] (int64).
+namespace cupp_sparse_spgemm {
+
+// fill's sort keys: a product's column above its place q in the row (below WARP_CAP), so a
+// column's run comes in A's entry order and the key names its value. 32 bits when B has fewer
+// than 2^24 columns (the column in the top 24 bits, q in the low 8: half the shuffles), else 64.
+struct narrow_key {
+  typedef unsigned type;
+  static __device__ __forceinline__ type make(unsigned col, int q) { return (col << 8) | static_cast<unsigned>(q); }
+  static __device__ __forceinline__ unsigned col(type k) { return k >> 8; }
+  static __device__ __forceinline__ unsigned pos(type k) { return k & 0xffu; }
+};
+struct wide_key {
+  typedef key64 type;
+  static __device__ __forceinline__ type make(unsigned col, int q) {
+    return (static_cast<key64>(col) << 32) | static_cast<unsigned>(q);
+  }
+  static __device__ __forceinline__ unsigned col(type k) { return static_cast<unsigned>(k >> 32); }
+  static __device__ __forceinline__ unsigned pos(type k) { return static_cast<unsigned>(k); }
+};
+
+// fill_warp's work for one row i (n products, 1 .. WARP_CAP), keys and vals the warp's buffers.
+template <class Key>
+__device__ void fill_warp_row(const int* __restrict__ a_ptr, const int* __restrict__ a_ind,
+                              const CUPP_SPARSE_T* __restrict__ a_dat, const int* __restrict__ b_ptr,
+                              const int* __restrict__ b_ind, const CUPP_SPARSE_T* __restrict__ b_dat, long long i,
+                              int n, long long out, int* c_ind, CUPP_SPARSE_T* c_dat, typename Key::type* keys,
+                              CUPP_SPARSE_T* vals, int lane) {
+  typedef typename Key::type K;
+  const int s = pow2_at_least(n < 32 ? 32 : n);
+  warp_products(a_ptr, a_ind, a_dat, b_ptr, b_ind, i, lane, [&](int q, int bpos, CUPP_SPARSE_T av) {
+    keys[q] = Key::make(static_cast<unsigned>(b_ind[bpos]), q);
+    vals[q] = mul(av, b_dat[bpos]);
+  });
+  for (int q = n + lane; q < s; q += 32) keys[q] = ~K{0};
+  __syncwarp();
+  warp_sort(keys, s, lane);
+  int heads = 0;  // runs that start before this chunk
+  for (int q0 = 0; q0 < n; q0 += 32) {
+    const int q = q0 + lane;
+    const unsigned col = q < n ? Key::col(keys[q]) : 0u;
+    const bool head = q < n && (q == 0 || Key::col(keys[q - 1]) != col);
+    const unsigned mask = __ballot_sync(full, head);
+    if (head) {
+      CUPP_SPARSE_T sum = vals[Key::pos(keys[q])];
+      for (int t = q + 1; t < n && Key::col(keys[t]) == col; ++t) sum = add(sum, vals[Key::pos(keys[t])]);
+      const long long at = out + heads + lanes_before(mask, lane);
+      c_ind[at] = static_cast<int>(col);
+      c_dat[at] = sum;
+    }
+    heads += __popc(mask);
+  }
+  __syncwarp();  // keys and vals are rewritten for the warp's next row
+}
+
+}  // namespace cupp_sparse_spgemm
+
+// C's columns and values of the rows of at most WARP_CAP products, at c_ptr[i] (int64). narrow:
+// B has fewer than 2^24 columns (32-bit sort keys).
 extern "C" __global__ void __launch_bounds__(cupp_sparse_spgemm::warp_threads)
     cupp_sparse_spgemm_fill_warp(const int* __restrict__ a_ptr, const int* __restrict__ a_ind,
                                  const CUPP_SPARSE_T* __restrict__ a_dat, const int* __restrict__ b_ptr,
                                  const int* __restrict__ b_ind, const CUPP_SPARSE_T* __restrict__ b_dat,
                                  const long long* __restrict__ ub, long long m, const long long* __restrict__ c_ptr,
-                                 int* c_ind, CUPP_SPARSE_T* c_dat) {
+                                 int* c_ind, CUPP_SPARSE_T* c_dat, int narrow) {
   using namespace cupp_sparse_spgemm;
-  __shared__ key64 keys_all[warp_threads / 32][CUPP_SPGEMM_WARP_CAP];
+  __shared__ key64 keys_all[warp_threads / 32][CUPP_SPGEMM_WARP_CAP];  // narrow keys use its first half
   __shared__ CUPP_SPARSE_T vals_all[warp_threads / 32][CUPP_SPGEMM_WARP_CAP];
   const int lane = threadIdx.x & 31, w = threadIdx.x / 32;
-  key64* keys = keys_all[w];
   CUPP_SPARSE_T* vals = vals_all[w];
   const long long warps = static_cast<long long>(gridDim.x) * (warp_threads / 32);
   for (long long i = blockIdx.x * static_cast<long long>(warp_threads / 32) + w; i < m; i += warps) {
     const long long n = ub[i];
     if (n == 0 || n > CUPP_SPGEMM_WARP_CAP) continue;
-    const int s = pow2_at_least(n < 32 ? 32 : static_cast<int>(n));
-    // key: the column above the product's order, so a column's run comes in A's entry order and
-    // the key names its value (vals stays in product order)
-    warp_products(a_ptr, a_ind, a_dat, b_ptr, b_ind, i, lane, [&](int q, int bpos, CUPP_SPARSE_T av) {
-      keys[q] = (static_cast<key64>(static_cast<unsigned>(b_ind[bpos])) << 32) | static_cast<unsigned>(q);
-      vals[q] = mul(av, b_dat[bpos]);
-    });
-    for (int q = static_cast<int>(n) + lane; q < s; q += 32) keys[q] = ~key64{0};
-    __syncwarp();
-    warp_sort(keys, s, lane);
-    const long long out = c_ptr[i];
-    int heads = 0;  // runs that start before this chunk
-    for (int q0 = 0; q0 < n; q0 += 32) {
-      const int q = q0 + lane;
-      const unsigned col = q < n ? static_cast<unsigned>(keys[q] >> 32) : 0u;
-      const bool head = q < n && (q == 0 || static_cast<unsigned>(keys[q - 1] >> 32) != col);
-      const unsigned mask = __ballot_sync(full, head);
-      if (head) {
-        CUPP_SPARSE_T sum = vals[static_cast<unsigned>(keys[q])];
-        for (int t = q + 1; t < n && static_cast<unsigned>(keys[t] >> 32) == col; ++t)
-          sum = add(sum, vals[static_cast<unsigned>(keys[t])]);
-        const long long at = out + heads + lanes_before(mask, lane);
-        c_ind[at] = static_cast<int>(col);
-        c_dat[at] = sum;
-      }
-      heads += __popc(mask);
-    }
-    __syncwarp();  // keys and vals are rewritten for the warp's next row
+    if (narrow)
+      fill_warp_row<narrow_key>(a_ptr, a_ind, a_dat, b_ptr, b_ind, b_dat, i, static_cast<int>(n), c_ptr[i], c_ind,
+                                c_dat, reinterpret_cast<unsigned*>(keys_all[w]), vals, lane);
+    else
+      fill_warp_row<wide_key>(a_ptr, a_ind, a_dat, b_ptr, b_ind, b_dat, i, static_cast<int>(n), c_ptr[i], c_ind,
+                              c_dat, keys_all[w], vals, lane);
   }
 }
 
