@@ -153,10 +153,13 @@ fi
 if [ -x "$bench_dir/cupp_bench" ] && begin paths 120; then
   paths_cases=fft_complex64_4096sq_rows,fft_complex64_4096sq_axis0,fft_complex64_4096sq_axis0_ortho,fft_complex64_4096sq_rows_ortho,ifft_complex64_4096sq_rows
   i=0
-  for env in "CUPP_FFT_COLUMN_KERNEL=2 CUPP_FFT_ROW_KERNEL=1" "CUPP_FFT_COLUMN_KERNEL=3 CUPP_FFT_ROW_KERNEL=2" "CUPP_FFT_COLUMN_KERNEL=0 CUPP_FFT_ROW_KERNEL=0"; do
+  long_cases=fft_complex64_2p24,fft_complex64_2p24_ortho
+  for env in "CUPP_FFT_LONG_KERNEL=2" "CUPP_FFT_LONG_KERNEL=0" "CUPP_FFT_COLUMN_KERNEL=2 CUPP_FFT_ROW_KERNEL=1" "CUPP_FFT_COLUMN_KERNEL=3 CUPP_FFT_ROW_KERNEL=2" "CUPP_FFT_COLUMN_KERNEL=0 CUPP_FFT_ROW_KERNEL=0"; do
     i=$((i + 1))
+    # the four-step long transform against cuFFT (+ the pass) on one 2^24 transform; the rest on 4096^2
+    case $env in CUPP_FFT_LONG_KERNEL=*) cases=$long_cases ;; *) cases=$paths_cases ;; esac
     l=$(limit paths 40); [ "$l" -eq 0 ] && { echo "paths $env: skipped (budget)"; continue; }
-    (cd "$bench_dir" && timeout "$l" env $env ./cupp_bench --cases cases.json --only "$paths_cases" > "$logs/paths-$i.jsonl" 2>/dev/null)
+    (cd "$bench_dir" && timeout "$l" env $env ./cupp_bench --cases cases.json --only "$cases" > "$logs/paths-$i.jsonl" 2>/dev/null)
     python3 - "$logs/paths-$i.jsonl" "$env" <<'PY' || true
 import json, sys
 ms = {}
@@ -165,8 +168,10 @@ for line in open(sys.argv[1]):
     except ValueError: continue
     if r.get("ms") is not None: ms[r["case"]] = r["ms"]
 rows = ms.get("fft_complex64_4096sq_rows")
+plain = ms.get("fft_complex64_2p24")
 for case, v in ms.items():
-    print(f"paths {sys.argv[2]}: {case} {v:.4f} ms" + (f" = {v / rows:.2f}x rows" if rows else ""))
+    base = plain if case.startswith("fft_complex64_2p24") else rows
+    print(f"paths {sys.argv[2]}: {case} {v:.4f} ms" + (f" = {v / base:.2f}x " + ("the plain 2^24" if base is plain else "rows") if base else ""))
 PY
   done
   pack

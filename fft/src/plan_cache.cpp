@@ -214,13 +214,8 @@ plan::plan(const plan_key& key, int device) : key_(key), device_(device) {
     // cupp's column (row) kernel; where it cannot run here (NVRTC, loading, too little shared
     // memory), cuFFT's plan without a callback (the caller scales by a pass: scales() is false).
     try {
-      const column_kernel k = load_column_kernel(key, device);
-      twiddles_ = upload_twiddles(key.n[0], key.double_precision, key.engine == 3);
-      column_function_ = k.function;
-      column_threads_ = k.threads;
-      column_shared_ = k.shared_bytes;
-      column_group_blocks_ = k.blocks_per_group;
-      column_max_blocks_ = k.max_blocks;
+      kernel_ = load_column_kernel(key, device);
+      twiddles_ = upload_twiddles(key);
       columns_ = true;
       scales_ = key.scale != 1.0;
       made_count.fetch_add(1, std::memory_order_relaxed);
@@ -272,9 +267,8 @@ plan::~plan() {
 
 void plan::execute(std::span<const exec_pointers> runs, cuda::stream_handle stream) {
   if (runs.empty()) return;
-  if (columns_) {  // no handle and no work area: launches only (thread-safe without the mutex)
-    launch_columns({column_function_, column_threads_, column_shared_, column_group_blocks_, column_max_blocks_}, key_, twiddles_, runs,
-                   stream);
+  if (columns_) {  // no handle, no shared work area: launches only (thread-safe without the mutex)
+    launch_columns(kernel_, key_, twiddles_, runs, device_, stream);
     column_exec_count.fetch_add(runs.size(), std::memory_order_relaxed);
     if (scales_) scaled_count.fetch_add(runs.size(), std::memory_order_relaxed);
     return;

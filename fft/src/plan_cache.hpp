@@ -37,9 +37,11 @@ struct plan_key {
                                                  // 1 store callback, factor a literal; 2 load callback, literal
   int engine = 0;                                // 0 cuFFT; 1 cupp's column kernel (columns.cuh), 2 its
                                                  // row kernel (Rows), 3 its pair form (a cluster of two
-                                                 // blocks), 4 the pipelined row kernel; all apply
-                                                 // `scale` in their stores
-  int width = 0;                                 // engines 1-4: the columns (rows) a block (cluster) holds
+                                                 // blocks), 4 the pipelined row kernel, 5 the four-step
+                                                 // long transform (four_step.cuh); all apply `scale`
+                                                 // in their stores
+  int width = 0;                                 // engines 1-4: the columns (rows) a block (cluster)
+                                                 // holds; 5: the columns pass's
   friend bool operator==(const plan_key&, const plan_key&) = default;
 };
 
@@ -51,6 +53,19 @@ struct plan_key_hash {
 struct exec_pointers {
   void* in;
   void* out;
+};
+
+// A loaded kernel of cupp's own (columns.hpp, engines 1-5): the function to launch, its block and
+// its dynamic shared memory.
+struct column_kernel {
+  const void* function = nullptr;
+  unsigned threads = 0;
+  unsigned shared_bytes = 0;
+  unsigned blocks_per_group = 1;  // 2 for the pair form (a cluster a group of columns)
+  unsigned max_blocks = 0;        // the pipelined rows' grid at most (0: a block or cluster a group)
+  // engine 5: the four-step rows pass, launched after `function`'s columns pass
+  const void* rows_function = nullptr;
+  unsigned rows_threads = 0, rows_shared_bytes = 0;
 };
 
 class plan {
@@ -84,8 +99,7 @@ class plan {
   bool scales_ = false;
   bool columns_ = false;       // cupp's column kernel runs it (key.engine 1 and it loaded)
   void* twiddles_ = nullptr;   // the column kernel's twiddle table (cudaMalloc)
-  const void* column_function_ = nullptr;
-  unsigned column_threads_ = 0, column_shared_ = 0, column_group_blocks_ = 1, column_max_blocks_ = 0;
+  column_kernel kernel_;       // the column kernel's functions and launch shapes
   std::mutex mutex_;
 
   void create();                                                 // cufftCreate into handle_

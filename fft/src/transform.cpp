@@ -6,6 +6,7 @@
 #include "transform.hpp"
 
 #include "callbacks.hpp"
+#include "columns.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -118,6 +119,13 @@ int row_kernel_default() {
   return v && v[0] >= '0' && v[0] <= '2' && v[1] == '\0' ? v[0] - '0' : engine_options{}.norm_row_kernel;
 }
 std::atomic<int> row_kernel_option{row_kernel_default()};
+// CUPP_FFT_LONG_KERNEL=0, 1 or 2: engine_options::long_kernel at the start.
+int long_kernel_default() {
+  const char* v = std::getenv("CUPP_FFT_LONG_KERNEL");
+  return v && v[0] >= '0' && v[0] <= '2' && v[1] == '\0' ? v[0] - '0' : engine_options{}.long_kernel;
+}
+std::atomic<int> long_kernel_option{long_kernel_default()};
+std::atomic<std::int64_t> long_min_n_option{engine_options{}.long_kernel_min_n};
 
 }  // namespace
 
@@ -131,7 +139,9 @@ engine_options get_engine_options() noexcept {
           .column_kernel_min_n = column_min_n_option.load(std::memory_order_relaxed),
           .column_kernel_min_blocks = column_min_blocks_option.load(std::memory_order_relaxed),
           .column_kernel_width = column_width_option.load(std::memory_order_relaxed),
-          .norm_row_kernel = row_kernel_option.load(std::memory_order_relaxed)};
+          .norm_row_kernel = row_kernel_option.load(std::memory_order_relaxed),
+          .long_kernel = long_kernel_option.load(std::memory_order_relaxed),
+          .long_kernel_min_n = long_min_n_option.load(std::memory_order_relaxed)};
 }
 
 void set_engine_options(const engine_options& options) noexcept {
@@ -145,6 +155,8 @@ void set_engine_options(const engine_options& options) noexcept {
   column_min_blocks_option.store(options.column_kernel_min_blocks, std::memory_order_relaxed);
   column_width_option.store(options.column_kernel_width, std::memory_order_relaxed);
   row_kernel_option.store(std::clamp(options.norm_row_kernel, 0, 2), std::memory_order_relaxed);
+  long_kernel_option.store(std::clamp(options.long_kernel, 0, 2), std::memory_order_relaxed);
+  long_min_n_option.store(options.long_kernel_min_n, std::memory_order_relaxed);
 }
 
 int column_width(std::int64_t n, std::int64_t itemsize, int forced) noexcept {
@@ -346,8 +358,25 @@ int row_width(std::int64_t n) noexcept {
   return static_cast<int>(4096 / n);
 }
 
+bool four_step_applies(const plan_key& key, const engine_options& opt) noexcept {
+  const std::int64_t n = key.n[0];
+  return key.kind == transform_kind::c2c && key.rank == 1 && key.callback == 0 && key.istride == 1 &&
+         key.ostride == 1 && (key.batch == 1 || (key.idist == n && key.odist == n)) && n >= opt.long_kernel_min_n &&
+         four_step_split(n, key.double_precision ? 16 : 8).n1 != 0;
+}
+
 plan_key scaled_key(const execution& e, double scale, const engine_options& opt, bool user_callbacks) {
   plan_key key = e.key;
+  // The four-step long transform: the factor in its second pass's stores (long_kernel 1), or
+  // wherever it applies (2).
+  if (!user_callbacks && key.engine == 0 && (opt.long_kernel == 2 || (opt.long_kernel == 1 && scale != 1.0)) &&
+      four_step_applies(key, opt)) {
+    key.engine = 5;
+    key.width = four_step_split(key.n[0], key.double_precision ? 16 : 8).w1;
+    key.scale = scale;
+    key.scale_form = 0;
+    return key;
+  }
   // column_kernel 1: complex64 without a factor stays with cuFFT's strided plan (measured a tie).
   if (key.engine == 1 && opt.column_kernel == 1 && !key.double_precision && (scale == 1.0 || user_callbacks)) {
     key.engine = 0;

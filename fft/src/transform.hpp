@@ -89,6 +89,14 @@ struct engine_options {
   // with the next group's loads in flight by cp.async while it transforms the current one; not
   // measured yet; CUPP_FFT_ROW_KERNEL=2).
   int norm_row_kernel = 0;
+  // The four-step long transform (plan_key::engine 5, four_step.cuh: two passes over memory, the
+  // norm factor in the second's stores) for contiguous complex rows of power-of-two n from
+  // long_kernel_min_n to 2^24, no user callbacks: 1 where a norm factor would otherwise cost a
+  // scaling pass after cuFFT's plan (one long transform: on the H100 2^24 complex64 with "ortho"
+  // took 1.31x the plain transform that way), 2 wherever it applies, 0 never (the default until
+  // the GPU has measured it; CUPP_FFT_LONG_KERNEL=0 to 2 in the environment sets the start).
+  int long_kernel = 0;
+  std::int64_t long_kernel_min_n = std::int64_t{1} << 20;
 };
 engine_options get_engine_options() noexcept;
 void set_engine_options(const engine_options& options) noexcept;
@@ -112,6 +120,11 @@ int column_width(std::int64_t n, std::int64_t itemsize, int forced = 0) noexcept
 // threads (complex64: 8 for 4096 points, 16 for 2048 and 1024; complex128: 4, 8, 8); `forced`
 // when it fits; 0 when n is no power of two in [64, 4096].
 int pair_width(std::int64_t n, std::int64_t itemsize, int forced = 0) noexcept;
+
+// Whether the four-step long transform (engine 5) can run `key` (under opt.long_kernel's
+// conditions, whatever that option says): rank 1 complex-to-complex, unit strides, contiguous
+// batch rows, n a power of two in [opt.long_kernel_min_n, 2^24], no callback.
+bool four_step_applies(const plan_key& key, const engine_options& opt) noexcept;
 
 // The rows a block of the row kernel holds for n points: 4096 / n for power-of-two n in
 // [256, 4096] (256 threads a block), else 0.

@@ -450,6 +450,24 @@ TEST(FftNormGpu, OwnKernelsOnSmallProblems) {
       EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 2);
     }
   }
+  // The four-step long transform (engine 5) on small rows: 2^12 complex64 (64 x 64), 2^11
+  // complex128 (32 x 64), a few batch rows each.
+  for (const row_case& k : {row_case{complex64, 3, 4096}, row_case{complex128, 2, 2048}}) {
+    SCOPED_TRACE("four-step " + k.t.name() + " n " + std::to_string(k.n));
+    const ndarray r = random_complex({k.rows, k.n}, k.t, static_cast<unsigned>(k.n) + 43);
+    ndarray ortho, inverse;
+    {
+      options_scope cufft({.norm_callback = 0, .long_kernel = 0});
+      ortho = fft::fft(r, {.norm = "ortho"});
+      inverse = fft::ifft(r);
+    }
+    options_scope four_step({.long_kernel = 2, .long_kernel_min_n = 1024});
+    const std::uint64_t runs = fft::detail::column_kernel_executions();
+    CUPP_ASSERT_ALLCLOSE(fft::fft(r, {.norm = "ortho"}), ortho, tol(k.t));
+    EXPECT_EQ(fft::detail::last_plan_key().engine, 5);
+    CUPP_ASSERT_ALLCLOSE(fft::ifft(r), inverse, tol(k.t));
+    EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 2);
+  }
   EXPECT_EQ(fft::detail::column_kernel_fallbacks(), fallbacks) << "a kernel did not load (cuFFT ran instead)";
   // The literal-factor store callback (the default form for batched rows), complex and real.
   const ndarray b = random_complex({96, 160}, complex64, 42);
@@ -511,6 +529,50 @@ __device__ cufftComplex twice(void* in, unsigned long long i, void*, void*) {
               std::string::npos)
         << e.what();
   }
+}
+
+// The four-step long transform (engine 5, CUPP_FFT_LONG_KERNEL) against cuFFT's plan and scaling
+// pass, on the sizes the engine takes (2^20 to 2^24, both precisions), every norm and direction,
+// one and several batch rows, in place and into out=.
+TEST(FftNormGpu, FourStepMatchesCufft) {
+  CUPP_REQUIRE_GPU();
+  const std::uint64_t fallbacks = fft::detail::column_kernel_fallbacks();
+  struct long_case {
+    dtype t;
+    std::int64_t rows, n;
+  };
+  for (const long_case& k : {long_case{complex64, 1, 1 << 24}, long_case{complex64, 2, 1 << 21},
+                             long_case{complex64, 3, 1 << 20}, long_case{complex128, 1, 1 << 23},
+                             long_case{complex128, 2, 1 << 20}}) {
+    SCOPED_TRACE("four-step " + k.t.name() + " " + std::to_string(k.rows) + " x " + std::to_string(k.n));
+    const ndarray r = k.rows == 1 ? random_complex({k.n}, k.t, 50) : random_complex({k.rows, k.n}, k.t, 51);
+    std::vector<ndarray> want;
+    const char* norms[] = {"backward", "ortho", "forward"};
+    {
+      options_scope cufft({.norm_callback = 0, .long_kernel = 0});
+      for (const char* norm : norms) {
+        want.push_back(fft::fft(r, {.norm = norm}));
+        want.push_back(fft::ifft(r, {.norm = norm}));
+      }
+    }
+    options_scope four_step({.long_kernel = 2});
+    const std::uint64_t runs = fft::detail::column_kernel_executions();
+    for (int i = 0; i < 3; ++i) {
+      SCOPED_TRACE(norms[i]);
+      CUPP_ASSERT_ALLCLOSE(fft::fft(r, {.norm = norms[i]}), want[2 * i], tol(k.t));
+      EXPECT_EQ(fft::detail::last_plan_key().engine, 5);
+      CUPP_ASSERT_ALLCLOSE(fft::ifft(r, {.norm = norms[i]}), want[2 * i + 1], tol(k.t));
+    }
+    EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 6);
+    // out= (a new array) and in place (out is the input)
+    const ndarray out = empty_like(r);
+    fft::fft(r, {.norm = "ortho", .out = out});
+    CUPP_ASSERT_ALLCLOSE(out, want[2], tol(k.t));
+    const ndarray x = r.copy();
+    fft::ifft(x, {.norm = "ortho", .out = x});
+    CUPP_ASSERT_ALLCLOSE(x, want[3], tol(k.t));
+  }
+  EXPECT_EQ(fft::detail::column_kernel_fallbacks(), fallbacks) << "the four-step kernels did not load";
 }
 
 }  // namespace

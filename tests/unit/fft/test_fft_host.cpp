@@ -25,7 +25,7 @@
 #include "helpers_program.hpp"
 #include "callbacks.hpp"
 #include "columns.hpp"
-#include "../device/cupp/fft/columns.cuh"
+#include "../device/cupp/fft/four_step.cuh"
 #include "plan_cache.hpp"
 #include "transform.hpp"
 
@@ -436,6 +436,160 @@ TEST(FftHost, ColumnKernelPassesMatchAnFft) {
   EXPECT_LT((column_kernel_error<double2, 512, 8, true, 1>()), 2e-15);
 }
 
+// The four-step long transform (four_step.cuh) on the host: both passes thread by thread between
+// the kernels' barriers, over `batch` contiguous rows of N1 * N2 points (the scratch poisoned with
+// NaN first, so a value the columns pass failed to write shows), forward and inverse with a
+// factor; the largest error relative to the largest value, or 1 when anything outside the rows
+// was written.
+template <class C, int N1, int W1, int N2, int W2>
+double four_step_error(long long batch) {
+  namespace fc = cupp_fft_columns;
+  using real = fc::real_t<C>;
+  using FC = fc::four_step_columns<C, N1, W1>;
+  using FR = fc::four_step_rows<C, N2, W2>;
+  using KC = typename FC::K;
+  using KR = typename FR::K;
+  const long long n = static_cast<long long>(N1) * N2, total = batch * n + 5;  // 5 guard elements
+  std::vector<C> tw(fc::four_step_offsets(N1, N2).total);
+  fc::fill_four_step_twiddles(tw.data(), N1, N2);
+  double worst = 0;
+  for (int inverse = 0; inverse < 2; ++inverse) {
+    std::vector<C> in(total), scratch(total, fc::cx<C>(real(NAN), real(NAN))), out(total, fc::cx<C>(real(7), real(7)));
+    for (long long i = 0; i < total; ++i) in[i] = fc::cx<C>(real(std::sin(i * 0.37) + 0.1), real(std::cos(i * 1.3)));
+    const typename FC::args ca{in.data(), scratch.data(), N2, tw.data(), N2, n, inverse};
+    const typename FR::args ra{scratch.data(), out.data(), N1, tw.data(), N1, real(0.5), n, inverse};
+    for (long long b = 0; b < batch; ++b) {
+      const typename KC::args ka = FC::column_args(ca, b);
+      for (long long col0 = 0; col0 < N2; col0 += W1) {
+        std::vector<C> tile(KC::tile_bytes / sizeof(C)), v(KC::threads * 16);
+        for (int t = 0; t < KC::threads; ++t) KC::first(ka, col0, t, &v[t * 16], tile.data());
+        for (int ns = KC::R0; ns < N1 / 16; ns *= 16) {
+          for (int t = 0; t < KC::threads; ++t) KC::pass(ka, ns, t, &v[t * 16], tile.data());
+          for (int t = 0; t < KC::threads; ++t) KC::store(ns, t, &v[t * 16], tile.data());
+        }
+        for (int t = 0; t < KC::threads; ++t) KC::pass(ka, N1 / 16, t, &v[t * 16], tile.data());
+        for (int t = 0; t < KC::threads; ++t) FC::last(ca, b, col0, t, &v[t * 16]);
+      }
+    }
+    for (long long b = 0; b < batch; ++b) {
+      const typename KR::args ka = FR::row_args(ra, b);
+      for (long long row0 = 0; row0 < N1; row0 += W2) {
+        std::vector<C> tile(KR::tile_bytes / sizeof(C)), v(KR::threads * 16);
+        for (int t = 0; t < KR::threads; ++t) KR::first(ka, row0, t, &v[t * 16], tile.data());
+        for (int ns = KR::R0; ns < N2 / 16; ns *= 16) {
+          for (int t = 0; t < KR::threads; ++t) KR::pass(ka, ns, t, &v[t * 16], tile.data());
+          for (int t = 0; t < KR::threads; ++t) KR::store(ns, t, &v[t * 16], tile.data());
+        }
+        for (int t = 0; t < KR::threads; ++t) FR::last_pass(ka, t, &v[t * 16], tile.data());
+        for (int t = 0; t < KR::threads; ++t) FR::last(ra, b, row0, t, &v[t * 16]);
+      }
+    }
+    double err = 0, mag = 0;
+    for (long long b = 0; b < batch; ++b) {
+      std::vector<std::complex<long double>> x(static_cast<std::size_t>(n));
+      for (long long i = 0; i < n; ++i) x[i] = {in[b * n + i].x, in[b * n + i].y};
+      reference_fft(x, inverse ? 1 : -1);
+      for (long long k = 0; k < n; ++k) {
+        const C got = out[b * n + k];
+        err = std::max(err, static_cast<double>(std::abs(0.5L * x[k] - std::complex<long double>(got.x, got.y))));
+        mag = std::max(mag, static_cast<double>(std::abs(0.5L * x[k])));
+      }
+    }
+    for (long long i = batch * n; i < total; ++i)
+      if (out[i].x != real(7) || !std::isnan(scratch[i].x)) return 1.0;  // wrote past the rows
+    if (!(err == err)) return 1.0;  // NaN: a scratch value never written
+    worst = std::max(worst, err / mag);
+  }
+  return worst;
+}
+
+TEST(FftHost, FourStepPassesMatchAnFft) {
+  // The split's widths (four_step_split) at small sizes, a columns pass of 4096 points and a rows
+  // pass of 4096 (the tile's skew), in both precisions, over two batch rows.
+  EXPECT_LT((four_step_error<float2, 32, 16, 32, 16>(2)), 1e-6);
+  EXPECT_LT((four_step_error<float2, 32, 16, 64, 16>(2)), 1e-6);
+  EXPECT_LT((four_step_error<float2, 256, 16, 512, 16>(1)), 2e-6);
+  EXPECT_LT((four_step_error<float2, 4096, 4, 32, 16>(1)), 2e-6);
+  EXPECT_LT((four_step_error<float2, 64, 16, 4096, 4>(1)), 2e-6);
+  EXPECT_LT((four_step_error<double2, 32, 8, 64, 8>(2)), 4e-15);
+  EXPECT_LT((four_step_error<double2, 4096, 2, 32, 8>(1)), 4e-15);
+  EXPECT_LT((four_step_error<double2, 64, 8, 4096, 2>(1)), 4e-15);
+}
+
+TEST(FftHost, FourStepSplits) {
+  using fft::detail::four_step_split;
+  auto s = four_step_split(1 << 24, 8);
+  EXPECT_EQ(s.n1, 4096);
+  EXPECT_EQ(s.n2, 4096);
+  EXPECT_EQ(s.w1, 4);
+  EXPECT_EQ(s.w2, 4);  // 1024 threads, 136 KiB of tile
+  s = four_step_split(1 << 23, 8);
+  EXPECT_EQ(s.n1, 2048);
+  EXPECT_EQ(s.n2, 4096);
+  s = four_step_split(1 << 22, 8);
+  EXPECT_EQ(s.n2, 2048);
+  EXPECT_EQ(s.w2, 8);  // 64-byte segments
+  s = four_step_split(1 << 24, 16);
+  EXPECT_EQ(s.w1, 2);
+  EXPECT_EQ(s.w2, 2);
+  s = four_step_split(1 << 20, 8);
+  EXPECT_EQ(s.n1, 1024);
+  EXPECT_EQ(s.w1, 8);
+  s = four_step_split(1024, 8);
+  EXPECT_EQ(s.n1, 32);
+  EXPECT_EQ(s.n2, 32);
+  EXPECT_EQ(s.w2, 16);
+  EXPECT_EQ(four_step_split(1 << 25, 8).n1, 0);
+  EXPECT_EQ(four_step_split(512, 8).n1, 0);
+  EXPECT_EQ(four_step_split(3 << 20, 8).n1, 0);
+  for (int k = 10; k <= 24; ++k)
+    for (std::int64_t item : {8, 16}) {
+      const auto f = four_step_split(std::int64_t{1} << k, item);
+      EXPECT_EQ(f.n1 * f.n2, std::int64_t{1} << k);
+      EXPECT_LE(f.n2 / 16 * f.w2, 1024);
+      EXPECT_LE(f.n1 / 16 * f.w1, 1024);
+      EXPECT_GE(f.w2 * item, 32);
+    }
+}
+
+// Which transforms scaled_key gives the four-step engine (5): contiguous complex rows of
+// power-of-two n from long_kernel_min_n to 2^24 under long_kernel 1 (with a factor) or 2 (also
+// without); never by default, under user callbacks, on strided or batched-with-gaps rows.
+TEST(FftHost, LongRowsTakeTheFourStepWhereAsked) {
+  using fft::detail::scaled_key;
+  const int only[] = {0}, axis0[] = {0}, axis1[] = {1};
+  test::fake_array one({1 << 24}, complex64), oneout({1 << 24}, complex64);
+  fft::detail::engine_options opt{};
+  EXPECT_EQ(opt.long_kernel, 0);
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, one.a, oneout.a, only), 1.0 / 4096, opt, false).engine, 0);
+  opt.long_kernel = 1;
+  auto k = scaled_key(describe(transform_kind::c2c, -1, one.a, oneout.a, only), 1.0 / 4096, opt, false);
+  EXPECT_EQ(k.engine, 5);
+  EXPECT_EQ(k.width, 4);
+  EXPECT_EQ(k.scale, 1.0 / 4096);
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, one.a, oneout.a, only), 1.0, opt, false).engine, 0);
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, one.a, oneout.a, only), 0.5, opt, true).engine, 0);
+  opt.long_kernel = 2;
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, one.a, oneout.a, only), 1.0, opt, false).engine, 5);
+  test::fake_array rows({4, 1 << 20}, complex128), rowsout({4, 1 << 20}, complex128);
+  k = scaled_key(describe(transform_kind::c2c, 1, rows.a, rowsout.a, axis1), 1.0 / (1 << 20), opt, false);
+  EXPECT_EQ(k.engine, 5);
+  EXPECT_EQ(k.batch, 4);
+  EXPECT_EQ(k.width, 4);  // column_width(1024, 16)
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, 1, rows.a, rowsout.a, axis0), 0.25, opt, false).engine, 0);
+  const ndarray gaps = rows.a(slice(), slice(0, 1 << 19));  // rows 2^20 apart, 2^19 long
+  test::fake_array gout({4, 1 << 19}, complex128);
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, gaps, gout.a, axis1), 0.5, opt, false).engine, 0);
+  test::fake_array small({1 << 19}, complex64), smallout({1 << 19}, complex64);  // under long_kernel_min_n
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, small.a, smallout.a, only), 0.5, opt, false).engine, 0);
+  opt.long_kernel_min_n = 1024;
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, small.a, smallout.a, only), 0.5, opt, false).engine, 5);
+  test::fake_array big({1 << 25}, complex64), bigout({1 << 25}, complex64);
+  EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, big.a, bigout.a, only), 0.5, opt, false).engine, 0);
+  test::fake_array r({1 << 20}, float32), rout({(1 << 19) + 1}, complex64);  // r2c: not taken
+  EXPECT_EQ(scaled_key(describe(transform_kind::r2c, -1, r.a, rout.a, only), 0.5, opt, false).engine, 0);
+}
+
 // Where execute() puts a norm factor (scaled_key): the row kernel on batched contiguous
 // power-of-two rows, cuFFT's store callback on other batched rows, the column kernel's stores on
 // axis 0, the pass (no scale in the key) on one long transform and under user callbacks.
@@ -686,6 +840,16 @@ TEST(FftHost, ColumnKernelProgramsCompile) {
   }
   for (auto [n, dbl, width] : {std::tuple{4096, false, 8}, std::tuple{4096, true, 4}})  // the pair form
     expect_compiles(fft::detail::pair_program(n, dbl, width));
+  for (auto [n, dbl] : {std::tuple{std::int64_t{1} << 24, false}, std::tuple{std::int64_t{1} << 24, true},
+                        std::tuple{std::int64_t{1} << 10, false}}) {  // the four-step passes, both kernels
+    SCOPED_TRACE("four-step " + std::to_string(n) + (dbl ? " double" : " single"));
+    const auto sh = fft::detail::four_step_split(n, dbl ? 16 : 8);
+    const auto p = fft::detail::four_step_program(sh.n1, sh.n2, dbl, sh.w1, sh.w2);
+    const cupp::detail::nvrtc_output out = cupp::detail::nvrtc_compile(
+        {.program_name = p.name, .source = p.source, .name_expressions = p.kernels, .arch = 90, .extra_headers = p.headers});
+    EXPECT_EQ(out.lowered_names.size(), 2u);
+    EXPECT_FALSE(out.binary.empty());
+  }
 }
 
 TEST(FftHost, MiddleAxisLoopsOverTheOuterAxis) {

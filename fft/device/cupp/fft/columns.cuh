@@ -172,8 +172,10 @@ CUPP_FFT_HD void cupp_fft_async_wait() {
 #endif
 }
 
-// The passes of an N-point transform over W columns: what a block of `threads` runs.
-template <class C, int N, int W, bool Rows = false>
+// The passes of an N-point transform over W columns: what a block of `threads` runs. Skew (Rows
+// only): extra elements between the tile's transforms, for a last pass read in the column order
+// (the four-step rows pass, four_step.cuh).
+template <class C, int N, int W, bool Rows = false, int Skew = 0>
 struct columns {
   using real = real_t<C>;
   static_assert(N >= 32 && N <= 8192 && (N & (N - 1)) == 0, "N a power of two, 32 to 8192");
@@ -192,7 +194,7 @@ struct columns {
   // columns), the tile row-major with its rows XOR-swizzled in their low bits by the bits above
   // the first radix. Either way the first pass's stores (points R0 j + r) spread over the banks
   // like the other passes' accesses (aligned runs of consecutive points).
-  static constexpr int padded = N + N / 16;
+  static constexpr int padded = N + N / 16 + Skew;
   static constexpr int shared_bytes_rows = W * padded * int(sizeof(C));
   static CUPP_FFT_HD int point_of(int tid) { return Rows ? tid % T : tid / W; }
   static CUPP_FFT_HD int column_of(int tid) { return Rows ? tid / T : tid % W; }
@@ -291,7 +293,10 @@ CUPP_FFT_UNROLL
   // j + r T, twiddles them by w^(k r) (k = j mod ns, w = exp(-2 pi i / (16 ns)); entry [r][k] of
   // the pass's table, consecutive over a warp's k) and runs the DFT.
   static CUPP_FFT_HD void pass(const args& a, int ns, int tid, C* v, const C* tile) {
-    const int c = column_of(tid), t = point_of(tid);
+    pass_at(a, ns, point_of(tid), column_of(tid), v, tile);
+  }
+  // The same for the butterfly t of column c, whichever thread runs it.
+  static CUPP_FFT_HD void pass_at(const args& a, int ns, int t, int c, C* v, const C* tile) {
     const C* w = a.twiddles + twiddle_offset(N, ns) + t % ns;
 CUPP_FFT_UNROLL
     for (int r = 0; r < 16; ++r) v[r] = tile[slot(t + r * T, c)];

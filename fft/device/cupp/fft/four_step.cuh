@@ -1,0 +1,186 @@
+// The fft module's four-step long transform (embedded as cupp/fft/four_step.cuh; src/columns.cpp
+// runs it as plan engine 5): complex transforms of N = N1 * N2 points (N1, N2 powers of two from
+// 32 to 4096), one per contiguous batch row, in two passes over memory with the norm factor in the
+// second pass's stores, where cuFFT's long plan and a scaling pass make four or more:
+//   columns pass: the row viewed as N1 rows of N2 (point n = N2 n1 + n2), the N1-point transforms
+//     down its N2 columns (columns.cuh's column kernel, W1 adjacent columns a block), each result
+//     times w_N^(n2 k1), into the scratch at k1 N2 + n2;
+//   rows pass: the scratch's N1 rows, N2-point transforms (the row kernel's loads: W2 whole rows a
+//     block), result k2 of row k1 stored at k1 + N1 k2, times the factor. The block's last radix
+//     pass reads its tile in the column order, so the W2 rows' results at one k2 are adjacent
+//     values: whole 32-byte sectors, as the column kernel writes.
+// X[k1 + N1 k2] = sum_n2 w_N2^(n2 k2) w_N^(n2 k1) sum_n1 x[N2 n1 + n2] w_N1^(n1 k1), w_M = exp(-2 pi i / M).
+// Inverse transforms conjugate at the columns pass's loads and the rows pass's stores. The middle
+// twiddles w_N^m (m = n2 k1 < N) come from two tables, w_N^m = hi[m >> L] * lo[m & (2^L - 1)] with
+// lo[j] = w_N^j and hi[j] = w_N^(j 2^L), L = four_step_lo_bits(log2 N): 2^L and N / 2^L entries
+// (at most 4096 each), from long double on the host. The plan's twiddle memory holds the
+// N1-point table, the N2-point table, lo and hi, in that order (four_step_offsets).
+// Host-callable like columns.cuh: the host test (tests/unit/fft) runs both passes thread by thread.
+#pragma once
+
+#if defined(__CUDACC_RTC__)
+#include <cupp/fft/columns.cuh>
+#else
+#include "columns.cuh"
+#endif
+
+namespace cupp_fft_columns {
+
+CUPP_FFT_HD constexpr int four_step_lo_bits(int log2n) { return (log2n + 1) / 2; }
+
+// Where each table of the four-step transform of n1 x n2 points starts in the plan's twiddle
+// memory, and the entries in all.
+struct four_step_layout {
+  int columns_table, rows_table, lo, hi, total;
+};
+CUPP_FFT_HD constexpr four_step_layout four_step_offsets(int n1, int n2) {
+  return {0, twiddle_count(n1), twiddle_count(n1) + twiddle_count(n2),
+          twiddle_count(n1) + twiddle_count(n2) + (1 << four_step_lo_bits(log2_of(n1) + log2_of(n2))),
+          twiddle_count(n1) + twiddle_count(n2) + (1 << four_step_lo_bits(log2_of(n1) + log2_of(n2))) +
+              (n1 * n2 >> four_step_lo_bits(log2_of(n1) + log2_of(n2)))};
+}
+
+// The columns pass: N1-point transforms down N2 columns, W of them a block.
+template <class C, int N1, int W>
+struct four_step_columns {
+  using K = columns<C, N1, W>;
+  struct args {
+    const C* in;         // the batch's first row
+    C* scratch;          // as large as the input
+    long long n2;        // columns (= N2), points of a row in all: N1 n2
+    const C* twiddles;   // the plan's twiddle memory (four_step_offsets)
+    int rows_points;     // N2 (the table layout)
+    long long dist;      // elements from one batch row to the next (in and scratch)
+    int inverse;
+  };
+  static CUPP_FFT_HD typename K::args column_args(const args& a, long long b) {
+    return {a.in + b * a.dist, nullptr, a.n2, a.n2, 1, a.n2, 1, a.twiddles, 1, a.inverse};
+  }
+  // After the last radix pass: result k1 = t + r T of column n2 = col0 + c, times w_N^(n2 k1),
+  // into the scratch at k1 N2 + n2 (no factor, no conjugate: the rows pass takes them).
+  static CUPP_FFT_HD void last(const args& a, long long b, long long col0, int tid, const C* v) {
+    const int c = K::column_of(tid), t = K::point_of(tid);
+    const long long col = col0 + c;
+    if (col >= a.n2) return;
+    const four_step_layout at = four_step_offsets(N1, a.rows_points);
+    const int lo_bits = four_step_lo_bits(log2_of(N1) + log2_of(a.rows_points));
+    const unsigned lo_mask = (1u << lo_bits) - 1u;
+    const C* lo = a.twiddles + at.lo;
+    const C* hi = a.twiddles + at.hi;
+    C* out = a.scratch + b * a.dist + col;
+CUPP_FFT_UNROLL
+    for (int r = 0; r < 16; ++r) {
+      const int k1 = t + r * K::T;
+      const unsigned m = static_cast<unsigned>(k1) * static_cast<unsigned>(col);
+      const C w = mul(CUPP_FFT_LDG(hi + (m >> lo_bits)), CUPP_FFT_LDG(lo + (m & lo_mask)));
+      out[static_cast<long long>(k1) * a.n2] = mul(v[r], w);
+    }
+  }
+};
+
+// The rows pass: N2-point transforms of the scratch's rows, W of them a block.
+template <class C, int N2, int W>
+struct four_step_rows {
+  // The tile's transforms Skew elements further apart, so that the last pass's column-order
+  // reads (W transforms, 32 / W points a warp) fall on distinct banks in complex64.
+  static constexpr int skew = sizeof(C) == 8 ? 4 : 0;
+  using K = columns<C, N2, W, true, skew>;
+  using real = real_t<C>;
+  struct args {
+    const C* scratch;
+    C* out;
+    long long n1;        // rows (= N1)
+    const C* twiddles;   // the plan's twiddle memory
+    int columns_points;  // N1 (the table layout)
+    real scale;
+    long long dist;
+    int inverse;
+  };
+  static CUPP_FFT_HD typename K::args row_args(const args& a, long long b) {
+    const four_step_layout at = four_step_offsets(a.columns_points, N2);
+    return {a.scratch + b * a.dist, nullptr, a.n1, 1, N2, 1, N2, a.twiddles + at.rows_table, 1, 0};
+  }
+  // The last radix pass with thread tid on butterfly tid / W of row tid % W (column order).
+  static CUPP_FFT_HD void last_pass(const typename K::args& ka, int tid, C* v, const C* tile) {
+    K::pass_at(ka, K::T, tid / W, tid % W, v, tile);
+  }
+  // Its results k2 = t + r T of row k1 = row0 + c at k1 + N1 k2, scaled (and conjugated back).
+  static CUPP_FFT_HD void last(const args& a, long long b, long long row0, int tid, const C* v) {
+    const int c = tid % W, t = tid / W;
+    const long long row = row0 + c;
+    if (row >= a.n1) return;
+    C* out = a.out + b * a.dist + row;
+    const real s = a.scale, si = a.inverse ? -a.scale : a.scale;
+CUPP_FFT_UNROLL
+    for (int r = 0; r < 16; ++r) out[static_cast<long long>(t + r * K::T) * a.n1] = cx<C>(v[r].x * s, v[r].y * si);
+  }
+};
+
+#if !defined(__CUDACC_RTC__)
+// The plan's twiddle memory for n1 x n2 points (four_step_offsets(n1, n2).total entries): both
+// passes' tables (fill_twiddles) and the middle twiddles' lo and hi, from long double.
+template <class C>
+inline void fill_four_step_twiddles(C* table, int n1, int n2) {
+  const four_step_layout at = four_step_offsets(n1, n2);
+  fill_twiddles(table + at.columns_table, n1);
+  fill_twiddles(table + at.rows_table, n2);
+  const int lo_bits = four_step_lo_bits(log2_of(n1) + log2_of(n2));
+  const long double pi = 3.141592653589793238462643383279502884L, n = static_cast<long double>(n1) * n2;
+  auto w = [&](long double m) {
+    const long double angle = -2.0L * pi * m / n;
+    return cx<C>(static_cast<real_t<C>>(cosl(angle)), static_cast<real_t<C>>(sinl(angle)));
+  };
+  for (int j = 0; j < (1 << lo_bits); ++j) table[at.lo + j] = w(j);
+  for (int j = 0; j < at.total - at.hi; ++j) table[at.hi + j] = w(static_cast<long double>(j) * (1 << lo_bits));
+}
+#endif
+
+#if defined(__CUDACC__)
+// The columns pass: blocks (N2 / W, batch), columns<C, N1, W>::tile_bytes of dynamic shared memory.
+template <class C, int N1, int W>
+__global__ void __launch_bounds__(columns<C, N1, W>::threads, columns<C, N1, W>::min_blocks)
+    cupp_fft_four_step_columns(const C* in, C* scratch, long long n2, const C* twiddles, int rows_points,
+                               long long dist, int inverse) {
+  using F = four_step_columns<C, N1, W>;
+  using K = typename F::K;
+  extern __shared__ __align__(16) unsigned char cupp_fft_four_step_columns_shared[];
+  C* tile = reinterpret_cast<C*>(cupp_fft_four_step_columns_shared);
+  const typename F::args a{in, scratch, n2, twiddles, rows_points, dist, inverse};
+  const long long b = blockIdx.y, col0 = static_cast<long long>(blockIdx.x) * W;
+  const typename K::args ka = F::column_args(a, b);
+  const int tid = threadIdx.x;
+  C v[16];
+  K::first(ka, col0, tid, v, tile);
+  cupp_fft_passes<K>(ka, tid, v, tile);
+  F::last(a, b, col0, tid, v);
+}
+
+// The rows pass: blocks (N1 / W, batch), four_step_rows<C, N2, W>::K::tile_bytes of dynamic
+// shared memory.
+template <class C, int N2, int W>
+__global__ void __launch_bounds__(four_step_rows<C, N2, W>::K::threads, four_step_rows<C, N2, W>::K::min_blocks)
+    cupp_fft_four_step_rows(const C* scratch, C* out, long long n1, const C* twiddles, int columns_points,
+                            real_t<C> scale, long long dist, int inverse) {
+  using F = four_step_rows<C, N2, W>;
+  using K = typename F::K;
+  extern __shared__ __align__(16) unsigned char cupp_fft_four_step_rows_shared[];
+  C* tile = reinterpret_cast<C*>(cupp_fft_four_step_rows_shared);
+  const typename F::args a{scratch, out, n1, twiddles, columns_points, scale, dist, inverse};
+  const long long b = blockIdx.y, row0 = static_cast<long long>(blockIdx.x) * W;
+  const typename K::args ka = F::row_args(a, b);
+  const int tid = threadIdx.x;
+  C v[16];
+  K::first(ka, row0, tid, v, tile);
+  __syncthreads();
+  for (int ns = K::R0; ns < K::T; ns *= 16) {
+    K::pass(ka, ns, tid, v, tile);
+    __syncthreads();
+    K::store(ns, tid, v, tile);
+    __syncthreads();
+  }
+  F::last_pass(ka, tid, v, tile);
+  F::last(a, b, row0, tid, v);
+}
+#endif
+
+}  // namespace cupp_fft_columns
