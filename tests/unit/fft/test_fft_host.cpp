@@ -801,6 +801,15 @@ TEST(FftHost, SanitizerProblemsTakeEachKernel) {
     EXPECT_EQ(k.width, 16);
   }
   {
+    engine_options_scope four_step({.long_kernel = 2, .long_kernel_min_n = 1024});
+    test::fake_array r({3, 4096}, complex64), rout({3, 4096}, complex64);
+    test::fake_array d({2, 2048}, complex128), dout({2, 2048}, complex128);
+    EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, r.a, rout.a, axis1), 1.0 / 64, fft::detail::get_engine_options(),
+                         false).engine, 5);
+    EXPECT_EQ(scaled_key(describe(transform_kind::c2c, 1, d.a, dout.a, axis1), 1.0 / 2048, fft::detail::get_engine_options(),
+                         false).engine, 5);
+  }
+  {
     engine_options_scope callback({.norm_callback = 1, .norm_callback_form = 1});
     test::fake_array b({96, 160}, complex64), bout({96, 160}, complex64);
     auto k = scaled_key(describe(transform_kind::c2c, -1, b.a, bout.a, axis1), 1.0 / std::sqrt(160.0),
