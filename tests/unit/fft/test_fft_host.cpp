@@ -11,6 +11,8 @@
 #include <complex>
 #include <set>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 #include <string>
 
@@ -436,6 +438,22 @@ TEST(FftHost, ColumnKernelPassesMatchAnFft) {
   EXPECT_LT((column_kernel_error<double2, 512, 8, true, 1>()), 2e-15);
 }
 
+// One block of a four-step pass (F: four_step_columns or four_step_rows) on the host, as
+// cupp_fft_four_step_block runs it, thread by thread between the barriers: group g0 of batch row b.
+template <class F>
+void run_four_step_block(const typename F::args& a, long long b, long long g0) {
+  using K = typename F::K;
+  using C = std::remove_cvref_t<decltype(*std::declval<typename K::args>().in)>;
+  const typename K::args ka = F::inner_args(a, b);
+  std::vector<C> tile(K::tile_bytes / sizeof(C)), v(K::threads * 16);
+  for (int t = 0; t < K::threads; ++t) K::first(ka, g0, t, &v[t * 16], tile.data());
+  for (int ns = K::R0; ns < K::T; ns *= 16) {
+    for (int t = 0; t < K::threads; ++t) K::pass(ka, ns, t, &v[t * 16], tile.data());
+    for (int t = 0; t < K::threads; ++t) K::store(ns, t, &v[t * 16], tile.data());
+  }
+  for (int t = 0; t < K::threads; ++t) F::finish(ka, a, b, g0, t, &v[t * 16], tile.data());  // (writes no tile)
+}
+
 // The four-step long transform (four_step.cuh) on the host: both passes thread by thread between
 // the kernels' barriers, over `batch` contiguous rows of N1 * N2 points (the scratch poisoned with
 // NaN first, so a value the columns pass failed to write shows), forward and inverse with a
@@ -447,8 +465,6 @@ double four_step_error(long long batch) {
   using real = fc::real_t<C>;
   using FC = fc::four_step_columns<C, N1, W1>;
   using FR = fc::four_step_rows<C, N2, W2>;
-  using KC = typename FC::K;
-  using KR = typename FR::K;
   const long long n = static_cast<long long>(N1) * N2, total = batch * n + 5;  // 5 guard elements
   std::vector<C> tw(fc::four_step_offsets(N1, N2).total);
   fc::fill_four_step_twiddles(tw.data(), N1, N2);
@@ -458,32 +474,10 @@ double four_step_error(long long batch) {
     for (long long i = 0; i < total; ++i) in[i] = fc::cx<C>(real(std::sin(i * 0.37) + 0.1), real(std::cos(i * 1.3)));
     const typename FC::args ca{in.data(), scratch.data(), N2, tw.data(), N2, n, inverse};
     const typename FR::args ra{scratch.data(), out.data(), N1, tw.data(), N1, real(0.5), n, inverse};
-    for (long long b = 0; b < batch; ++b) {
-      const typename KC::args ka = FC::column_args(ca, b);
-      for (long long col0 = 0; col0 < N2; col0 += W1) {
-        std::vector<C> tile(KC::tile_bytes / sizeof(C)), v(KC::threads * 16);
-        for (int t = 0; t < KC::threads; ++t) KC::first(ka, col0, t, &v[t * 16], tile.data());
-        for (int ns = KC::R0; ns < N1 / 16; ns *= 16) {
-          for (int t = 0; t < KC::threads; ++t) KC::pass(ka, ns, t, &v[t * 16], tile.data());
-          for (int t = 0; t < KC::threads; ++t) KC::store(ns, t, &v[t * 16], tile.data());
-        }
-        for (int t = 0; t < KC::threads; ++t) KC::pass(ka, N1 / 16, t, &v[t * 16], tile.data());
-        for (int t = 0; t < KC::threads; ++t) FC::last(ca, b, col0, t, &v[t * 16]);
-      }
-    }
-    for (long long b = 0; b < batch; ++b) {
-      const typename KR::args ka = FR::row_args(ra, b);
-      for (long long row0 = 0; row0 < N1; row0 += W2) {
-        std::vector<C> tile(KR::tile_bytes / sizeof(C)), v(KR::threads * 16);
-        for (int t = 0; t < KR::threads; ++t) KR::first(ka, row0, t, &v[t * 16], tile.data());
-        for (int ns = KR::R0; ns < N2 / 16; ns *= 16) {
-          for (int t = 0; t < KR::threads; ++t) KR::pass(ka, ns, t, &v[t * 16], tile.data());
-          for (int t = 0; t < KR::threads; ++t) KR::store(ns, t, &v[t * 16], tile.data());
-        }
-        for (int t = 0; t < KR::threads; ++t) FR::last_pass(ka, t, &v[t * 16], tile.data());
-        for (int t = 0; t < KR::threads; ++t) FR::last(ra, b, row0, t, &v[t * 16]);
-      }
-    }
+    for (long long b = 0; b < batch; ++b)
+      for (long long col0 = 0; col0 < N2; col0 += W1) run_four_step_block<FC>(ca, b, col0);
+    for (long long b = 0; b < batch; ++b)
+      for (long long row0 = 0; row0 < N1; row0 += W2) run_four_step_block<FR>(ra, b, row0);
     double err = 0, mag = 0;
     for (long long b = 0; b < batch; ++b) {
       std::vector<std::complex<long double>> x(static_cast<std::size_t>(n));

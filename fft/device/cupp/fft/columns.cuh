@@ -401,11 +401,10 @@ inline void fill_pair_twiddles(C* table, int n) {
 #endif
 
 #if defined(__CUDACC__)
-// After pass 0 has filled the tile: the barrier, the radix-16 passes through the tile, and the
-// last one into v (K::last or the pair's keep stores it). The host tests run the same sequence
-// thread by thread (run_column_blocks).
+// After pass 0 has filled the tile: the barrier and the radix-16 passes through the tile but the
+// last (the four-step rows pass runs that one in its own thread order).
 template <class K, class C>
-__device__ __forceinline__ void cupp_fft_passes(const typename K::args& a, int tid, C* v, C* tile) {
+__device__ __forceinline__ void cupp_fft_middle_passes(const typename K::args& a, int tid, C* v, C* tile) {
   __syncthreads();
   for (int ns = K::R0; ns < K::T; ns *= 16) {
     K::pass(a, ns, tid, v, tile);
@@ -413,6 +412,12 @@ __device__ __forceinline__ void cupp_fft_passes(const typename K::args& a, int t
     K::store(ns, tid, v, tile);
     __syncthreads();
   }
+}
+// The same and the last pass into v (K::last or the pair's keep stores it). The host tests run
+// the same sequence thread by thread (run_column_blocks).
+template <class K, class C>
+__device__ __forceinline__ void cupp_fft_passes(const typename K::args& a, int tid, C* v, C* tile) {
+  cupp_fft_middle_passes<K>(a, tid, v, tile);
   K::pass(a, K::T, tid, v, tile);
 }
 

@@ -44,6 +44,7 @@ CUPP_FFT_HD constexpr four_step_layout four_step_offsets(int n1, int n2) {
 template <class C, int N1, int W>
 struct four_step_columns {
   using K = columns<C, N1, W>;
+  static constexpr int width = W;
   struct args {
     const C* in;         // the batch's first row
     C* scratch;          // as large as the input
@@ -53,7 +54,8 @@ struct four_step_columns {
     long long dist;      // elements from one batch row to the next (in and scratch)
     int inverse;
   };
-  static CUPP_FFT_HD typename K::args column_args(const args& a, long long b) {
+  // The column kernel's arguments for batch row b.
+  static CUPP_FFT_HD typename K::args inner_args(const args& a, long long b) {
     return {a.in + b * a.dist, nullptr, a.n2, a.n2, 1, a.n2, 1, a.twiddles, 1, a.inverse};
   }
   // After the last radix pass: result k1 = t + r T of column n2 = col0 + c, times w_N^(n2 k1),
@@ -76,6 +78,12 @@ CUPP_FFT_UNROLL
       out[static_cast<long long>(k1) * a.n2] = mul(v[r], w);
     }
   }
+  // The block's end after the middle passes: the last radix pass and the stores (no tile writes).
+  static CUPP_FFT_HD void finish(const typename K::args& ka, const args& a, long long b, long long col0, int tid, C* v,
+                                 const C* tile) {
+    K::pass(ka, K::T, tid, v, tile);
+    last(a, b, col0, tid, v);
+  }
 };
 
 // The rows pass: N2-point transforms of the scratch's rows, W of them a block.
@@ -86,6 +94,7 @@ struct four_step_rows {
   static constexpr int skew = sizeof(C) == 8 ? 4 : 0;
   using K = columns<C, N2, W, true, skew>;
   using real = real_t<C>;
+  static constexpr int width = W;
   struct args {
     const C* scratch;
     C* out;
@@ -96,7 +105,8 @@ struct four_step_rows {
     long long dist;
     int inverse;
   };
-  static CUPP_FFT_HD typename K::args row_args(const args& a, long long b) {
+  // The row kernel's arguments for batch row b.
+  static CUPP_FFT_HD typename K::args inner_args(const args& a, long long b) {
     const four_step_layout at = four_step_offsets(a.columns_points, N2);
     return {a.scratch + b * a.dist, nullptr, a.n1, 1, N2, 1, N2, a.twiddles + at.rows_table, 1, 0};
   }
@@ -113,6 +123,11 @@ struct four_step_rows {
     const real s = a.scale, si = a.inverse ? -a.scale : a.scale;
 CUPP_FFT_UNROLL
     for (int r = 0; r < 16; ++r) out[static_cast<long long>(t + r * K::T) * a.n1] = cx<C>(v[r].x * s, v[r].y * si);
+  }
+  static CUPP_FFT_HD void finish(const typename K::args& ka, const args& a, long long b, long long row0, int tid, C* v,
+                                 const C* tile) {
+    last_pass(ka, tid, v, tile);
+    last(a, b, row0, tid, v);
   }
 };
 
@@ -136,23 +151,28 @@ inline void fill_four_step_twiddles(C* table, int n1, int n2) {
 #endif
 
 #if defined(__CUDACC__)
+// One block of either pass (F: four_step_columns or four_step_rows): group blockIdx.x of F::width
+// columns (rows) of batch row blockIdx.y.
+template <class F, class C>
+__device__ __forceinline__ void cupp_fft_four_step_block(const typename F::args& a, C* tile) {
+  using K = typename F::K;
+  const long long b = blockIdx.y, g0 = static_cast<long long>(blockIdx.x) * F::width;
+  const typename K::args ka = F::inner_args(a, b);
+  const int tid = threadIdx.x;
+  C v[16];
+  K::first(ka, g0, tid, v, tile);
+  cupp_fft_middle_passes<K>(ka, tid, v, tile);
+  F::finish(ka, a, b, g0, tid, v, tile);
+}
+
 // The columns pass: blocks (N2 / W, batch), columns<C, N1, W>::tile_bytes of dynamic shared memory.
 template <class C, int N1, int W>
 __global__ void __launch_bounds__(columns<C, N1, W>::threads, columns<C, N1, W>::min_blocks)
     cupp_fft_four_step_columns(const C* in, C* scratch, long long n2, const C* twiddles, int rows_points,
                                long long dist, int inverse) {
-  using F = four_step_columns<C, N1, W>;
-  using K = typename F::K;
   extern __shared__ __align__(16) unsigned char cupp_fft_four_step_columns_shared[];
-  C* tile = reinterpret_cast<C*>(cupp_fft_four_step_columns_shared);
-  const typename F::args a{in, scratch, n2, twiddles, rows_points, dist, inverse};
-  const long long b = blockIdx.y, col0 = static_cast<long long>(blockIdx.x) * W;
-  const typename K::args ka = F::column_args(a, b);
-  const int tid = threadIdx.x;
-  C v[16];
-  K::first(ka, col0, tid, v, tile);
-  cupp_fft_passes<K>(ka, tid, v, tile);
-  F::last(a, b, col0, tid, v);
+  cupp_fft_four_step_block<four_step_columns<C, N1, W>>({in, scratch, n2, twiddles, rows_points, dist, inverse},
+                                                        reinterpret_cast<C*>(cupp_fft_four_step_columns_shared));
 }
 
 // The rows pass: blocks (N1 / W, batch), four_step_rows<C, N2, W>::K::tile_bytes of dynamic
@@ -161,25 +181,9 @@ template <class C, int N2, int W>
 __global__ void __launch_bounds__(four_step_rows<C, N2, W>::K::threads, four_step_rows<C, N2, W>::K::min_blocks)
     cupp_fft_four_step_rows(const C* scratch, C* out, long long n1, const C* twiddles, int columns_points,
                             real_t<C> scale, long long dist, int inverse) {
-  using F = four_step_rows<C, N2, W>;
-  using K = typename F::K;
   extern __shared__ __align__(16) unsigned char cupp_fft_four_step_rows_shared[];
-  C* tile = reinterpret_cast<C*>(cupp_fft_four_step_rows_shared);
-  const typename F::args a{scratch, out, n1, twiddles, columns_points, scale, dist, inverse};
-  const long long b = blockIdx.y, row0 = static_cast<long long>(blockIdx.x) * W;
-  const typename K::args ka = F::row_args(a, b);
-  const int tid = threadIdx.x;
-  C v[16];
-  K::first(ka, row0, tid, v, tile);
-  __syncthreads();
-  for (int ns = K::R0; ns < K::T; ns *= 16) {
-    K::pass(ka, ns, tid, v, tile);
-    __syncthreads();
-    K::store(ns, tid, v, tile);
-    __syncthreads();
-  }
-  F::last_pass(ka, tid, v, tile);
-  F::last(a, b, row0, tid, v);
+  cupp_fft_four_step_block<four_step_rows<C, N2, W>>({scratch, out, n1, twiddles, columns_points, scale, dist, inverse},
+                                                     reinterpret_cast<C*>(cupp_fft_four_step_rows_shared));
 }
 #endif
 
