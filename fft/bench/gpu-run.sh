@@ -154,7 +154,7 @@ if [ -x "$bench_dir/cupp_bench" ] && begin paths 120; then
   paths_cases=fft_complex64_4096sq_rows,fft_complex64_4096sq_axis0,fft_complex64_4096sq_axis0_ortho,fft_complex64_4096sq_rows_ortho,ifft_complex64_4096sq_rows
   i=0
   long_cases=fft_complex64_2p24,fft_complex64_2p24_ortho
-  for env in "CUPP_FFT_LONG_KERNEL=2" "CUPP_FFT_LONG_KERNEL=0" "CUPP_FFT_COLUMN_KERNEL=2 CUPP_FFT_ROW_KERNEL=1" "CUPP_FFT_COLUMN_KERNEL=3 CUPP_FFT_ROW_KERNEL=2" "CUPP_FFT_COLUMN_KERNEL=0 CUPP_FFT_ROW_KERNEL=0"; do
+  for env in "CUPP_FFT_LONG_KERNEL=2" "CUPP_FFT_LONG_KERNEL=0" "CUPP_FFT_COLUMN_KERNEL=4" "CUPP_FFT_COLUMN_KERNEL=4 CUPP_FFT_AXIS_SLAB_KIB=4096" "CUPP_FFT_COLUMN_KERNEL=4 CUPP_FFT_AXIS_SLAB_KIB=16384" "CUPP_FFT_COLUMN_KERNEL=4 CUPP_FFT_AXIS_BLOCKS_PER_SM=8" "CUPP_FFT_COLUMN_KERNEL=2 CUPP_FFT_ROW_KERNEL=1" "CUPP_FFT_COLUMN_KERNEL=3 CUPP_FFT_ROW_KERNEL=2" "CUPP_FFT_COLUMN_KERNEL=0 CUPP_FFT_ROW_KERNEL=0"; do
     i=$((i + 1))
     # the four-step long transform against cuFFT (+ the pass) on one 2^24 transform; the rest on 4096^2
     case $env in CUPP_FFT_LONG_KERNEL=*) cases=$long_cases ;; *) cases=$paths_cases ;; esac

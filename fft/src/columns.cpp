@@ -82,7 +82,56 @@ four_step_shape four_step_split(std::int64_t n, std::int64_t item) noexcept {
   return s;
 }
 
+four_step_shape axis_four_step_split(std::int64_t n, std::int64_t item) noexcept {
+  if (n < 1024 || n > 4096 || (n & (n - 1)) != 0 || (item != 8 && item != 16)) return {};
+  const int k = log2_exact(n);
+  return {.n1 = std::int64_t{1} << (k / 2), .n2 = std::int64_t{1} << ((k + 1) / 2), .w1 = static_cast<int>(128 / item),
+          .w2 = static_cast<int>(128 / item)};
+}
+
+std::int64_t axis_slab_columns(std::int64_t n, std::int64_t ncols, std::int64_t item, std::int64_t slab_bytes) noexcept {
+  const four_step_shape sh = axis_four_step_split(n, item);
+  if (sh.n1 == 0 || ncols <= 0) return 0;
+  const std::int64_t per_item = n * sh.w1 * item;  // scratch bytes of one item's columns
+  const std::int64_t cols = std::max<std::int64_t>(1, slab_bytes / per_item) * sh.w1;
+  return (ncols + cols - 1) / cols > axis_max_slabs ? 0 : cols;
+}
+
+cupp::detail::routine_program axis_four_step_program(std::int64_t n1, std::int64_t n2, bool dbl, int w1) {
+  return {.name = "cupp_fft_axis_four_step",
+          .source = "#include <cupp/fft/four_step.cuh>\n",
+          .kernels = {std::string("cupp_fft_columns::cupp_fft_axis_four_step<") + (dbl ? "double2, " : "float2, ") +
+                      std::to_string(n1) + ", " + std::to_string(n2) + ", " + std::to_string(w1) + ">"},
+          .headers = embedded_headers(),
+          .headers_digest = embedded_headers_digest()};
+}
+
 namespace {
+
+// Engine 6's kernel, loaded: its grid the blocks that fit on the device at once (at most
+// engine_options::axis_blocks_per_sm an SM when set).
+column_kernel load_axis_four_step(const plan_key& key, int device) {
+  const std::int64_t item = key.double_precision ? 16 : 8;
+  const four_step_shape sh = axis_four_step_split(key.n[0], item);
+  if (sh.n1 == 0) throw ValueError("the axis four-step transform takes powers of two from 1024 to 4096 points");
+  column_kernel k;
+  k.threads = static_cast<unsigned>(std::max(sh.n1, sh.n2) / 16 * sh.w1);
+  k.shared_bytes = static_cast<unsigned>(std::max(sh.n1, sh.n2) * sh.w1 * item);
+  const std::uint64_t variant = static_cast<std::uint64_t>(log2_exact(key.n[0])) | (key.double_precision ? 64u : 0u);
+  const cupp::detail::kernel_module& module = cupp::detail::routine_module(
+      device, {"fft:axis_four_step", variant}, [&] { return axis_four_step_program(sh.n1, sh.n2, key.double_precision, sh.w1); });
+  k.function = module.function(0);
+  int per_sm = 0, sms = 0;
+  cuda::detail::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.function, static_cast<int>(k.threads),
+                                                                    k.shared_bytes),
+                      "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  cuda::detail::check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  if (per_sm < 1) throw ValueError("the axis four-step kernel fits no block on an SM");
+  const int cap = get_engine_options().axis_blocks_per_sm;
+  if (cap > 0) per_sm = std::min(per_sm, cap);
+  k.max_blocks = static_cast<unsigned>(per_sm) * static_cast<unsigned>(sms);
+  return k;
+}
 
 // Engine 5's two passes, loaded (the columns pass in `function`).
 column_kernel load_four_step(const plan_key& key, int device, int most_shared) {
@@ -122,6 +171,7 @@ column_kernel load_column_kernel(const plan_key& key, int device) {
   cuda::detail::check(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
                       "cudaDeviceGetAttribute");
   if (key.engine == 5) return load_four_step(key, device, most);
+  if (key.engine == 6) return load_axis_four_step(key, device);
   column_kernel k;
   k.threads = static_cast<unsigned>(points / 16 * width);
   // (columns<C, N, W, Rows>::tile_bytes: the row kernel's tile pads one element every 16; the
@@ -157,9 +207,11 @@ column_kernel load_column_kernel(const plan_key& key, int device) {
 }
 
 void* upload_twiddles(const plan_key& key) {
-  const bool dbl = key.double_precision, pair = key.engine == 3, four = key.engine == 5;
+  const bool dbl = key.double_precision, pair = key.engine == 3, four = key.engine == 5 || key.engine == 6;
   const int points = static_cast<int>(key.n[0]);
-  const four_step_shape sh = four ? four_step_split(key.n[0], dbl ? 16 : 8) : four_step_shape{};
+  const four_step_shape sh = key.engine == 5   ? four_step_split(key.n[0], dbl ? 16 : 8)
+                             : key.engine == 6 ? axis_four_step_split(key.n[0], dbl ? 16 : 8)
+                                               : four_step_shape{};
   const std::size_t count = static_cast<std::size_t>(
       four ? cupp_fft_columns::four_step_offsets(static_cast<int>(sh.n1), static_cast<int>(sh.n2)).total
       : pair ? cupp_fft_columns::twiddle_count(points / 2) + points / 2
@@ -223,12 +275,54 @@ void launch_four_step(const column_kernel& k, const plan_key& key, const void* t
   // (the scratch goes back to the pool on this stream, ordered after both passes)
 }
 
+// Engine 6 on one pointer pair: its ticket counters zeroed and its scratch, both from the pool on
+// the stream, then one launch of the grid that fits (never more blocks than items).
+void launch_axis_four_step(const column_kernel& k, const plan_key& key, const void* twiddles, const exec_pointers& r,
+                           int device, cuda::stream_handle stream) {
+  const std::int64_t item = key.double_precision ? 16 : 8;
+  const four_step_shape sh = axis_four_step_split(key.n[0], item);
+  long long ncols = key.batch, istride = key.istride, ostride = key.ostride;
+  long long slab = axis_slab_columns(key.n[0], ncols, item, get_engine_options().axis_slab_bytes);
+  if (slab == 0) slab = (ncols + axis_max_slabs - 1) / axis_max_slabs;  // (describe() checked; options changed since)
+  slab = (slab + sh.w1 - 1) / sh.w1 * sh.w1;
+  const long long slabs = (ncols + slab - 1) / slab;
+  const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
+  cuda::Memory counters = cuda::alloc(static_cast<std::size_t>(1 + slabs) * sizeof(unsigned long long), device, stream);
+  cuda::Memory scratch = cuda::alloc(static_cast<std::size_t>(key.n[0] * ncols * item), device, stream);
+  cuda::detail::check(cudaMemsetAsync(counters.ptr(), 0, static_cast<std::size_t>(1 + slabs) * sizeof(unsigned long long), s),
+                      "cudaMemsetAsync");
+  const std::int64_t items = (sh.n1 + sh.n2) * ((ncols + sh.w1 - 1) / sh.w1);
+  const unsigned grid = static_cast<unsigned>(std::min<std::int64_t>(k.max_blocks, items));
+  const void* in = r.in;
+  void* mid = scratch.ptr();
+  void* out = r.out;
+  const void* tw = twiddles;
+  int inverse = key.direction == 1 ? 1 : 0;
+  float scale_single = static_cast<float>(key.scale);
+  double scale_double = key.scale;
+  void* scale = key.double_precision ? static_cast<void*>(&scale_double) : static_cast<void*>(&scale_single);
+  void* cnt = counters.ptr();
+  void* args[] = {&in, &mid, &out, &ncols, &istride, &ostride, &tw, scale, &inverse, &slab, &cnt};
+  // A cooperative launch: the pass B items wait for blocks of the same grid, which its blocks'
+  // co-residency guarantees (also under compute-sanitizer). A grid too large for a partitioned
+  // device (MPS) is halved until it fits.
+  for (unsigned g = grid;; g = (g + 1) / 2) {
+    const cudaError_t e = cudaLaunchCooperativeKernel(k.function, dim3(g), dim3(k.threads), args, k.shared_bytes, s);
+    if (e != cudaErrorCooperativeLaunchTooLarge || g == 1) {
+      cuda::detail::check(e, "cudaLaunchCooperativeKernel (cupp_fft_axis_four_step)");
+      break;
+    }
+    static_cast<void>(cudaGetLastError());  // (clears the refused launch's error)
+  }
+}
+
 }  // namespace
 
 void launch_columns(const column_kernel& k, const plan_key& key, const void* twiddles, std::span<const exec_pointers> runs,
                     int device, cuda::stream_handle stream) {
-  if (key.engine == 5) {
-    for (const exec_pointers& r : runs) launch_four_step(k, key, twiddles, r, device, stream);
+  if (key.engine == 5 || key.engine == 6) {
+    for (const exec_pointers& r : runs)
+      (key.engine == 5 ? launch_four_step : launch_axis_four_step)(k, key, twiddles, r, device, stream);
     return;
   }
   long long ncols = key.batch, istride = key.istride, idist = key.idist, ostride = key.ostride, odist = key.odist;

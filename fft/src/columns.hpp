@@ -1,6 +1,6 @@
 // Internal to the fft module: cupp's column kernel (fft/device/cupp/fft/columns.cuh) as a plan's
 // engine (plan_key::engine 1; its row form 2, pair form 3, pipelined rows 4; the four-step long
-// transform of four_step.cuh, engine 5): its NVRTC program per (n, precision, columns a block),
+// transform of four_step.cuh, engine 5, and its axis form, engine 6): its NVRTC program per (n, precision, columns a block),
 // compiled and loaded once per device through the kernel cache, the twiddle table a plan uploads,
 // and the launches of one execution set on a stream.
 #pragma once
@@ -38,7 +38,19 @@ struct four_step_shape {
 };
 four_step_shape four_step_split(std::int64_t n, std::int64_t itemsize) noexcept;
 
-// The kernel for `key` (engines 1-5) on `device` (current), with its dynamic shared memory allowed.
+// How engine 6 (the axis four-step transform) splits n points (itemsize 8 or 16): n1 =
+// 2^floor(log2(n) / 2), n2 = 2^ceil(log2(n) / 2), w1 = 128 / itemsize columns an item (whole
+// 128-byte row segments); all 0 unless n is a power of two from 1024 to 4096.
+four_step_shape axis_four_step_split(std::int64_t n, std::int64_t itemsize) noexcept;
+// The columns of one slab of engine 6 for `ncols` columns of n points: the most whole items
+// (w1 columns) whose scratch fits slab_bytes, at least one item; 0 where that makes more than
+// axis_max_slabs slabs (the kernel's ticket decoding walks the slabs).
+inline constexpr std::int64_t axis_max_slabs = 64;
+std::int64_t axis_slab_columns(std::int64_t n, std::int64_t ncols, std::int64_t itemsize, std::int64_t slab_bytes) noexcept;
+// The program of cupp_fft_axis_four_step<C, n1, n2, w1> (engine 6).
+cupp::detail::routine_program axis_four_step_program(std::int64_t n1, std::int64_t n2, bool double_precision, int w1);
+
+// The kernel for `key` (engines 1-6) on `device` (current), with its dynamic shared memory allowed.
 // Throws CompileError / CudaError, or ValueError where the device has too little shared memory.
 column_kernel load_column_kernel(const plan_key& key, int device);
 
@@ -49,8 +61,9 @@ void* upload_twiddles(const plan_key& key);
 
 // The transform of each pointer pair on `stream`: blocks (clusters of two, engine 3) of key.width
 // adjacent columns (rows, for engine 2; key.batch in all), points key.istride / key.ostride apart,
-// transforms key.idist apart, scaled by key.scale, inverse for direction +1. Engine 5: both passes
-// per pointer pair, through a scratch as large as the batch from cupp's pool on `stream`.
+// transforms key.idist apart, scaled by key.scale, inverse for direction +1. Engines 5 and 6: both
+// passes per pointer pair, through a scratch as large as the batch from cupp's pool on `stream`
+// (engine 6 also its zeroed ticket counters, slabs of engine_options::axis_slab_bytes).
 void launch_columns(const column_kernel& k, const plan_key& key, const void* twiddles, std::span<const exec_pointers> runs,
                     int device, cuda::stream_handle stream);
 

@@ -104,10 +104,18 @@ std::atomic<std::int64_t> norm_min_option{engine_options{}.norm_callback_min_ele
 std::atomic<std::int64_t> tile_bytes_option{engine_options{}.column_tile_bytes};
 std::atomic<std::int64_t> tile_min_option{engine_options{}.column_tile_min};
 std::atomic<int> norm_form_option{engine_options{}.norm_callback_form};
-// CUPP_FFT_COLUMN_KERNEL=0 to 3 in the environment: engine_options::column_kernel at the start.
+// CUPP_FFT_COLUMN_KERNEL=0 to 4 in the environment: engine_options::column_kernel at the start.
 int column_kernel_default() {
   const char* v = std::getenv("CUPP_FFT_COLUMN_KERNEL");
-  return v && v[0] >= '0' && v[0] <= '3' && v[1] == '\0' ? v[0] - '0' : engine_options{}.column_kernel;
+  return v && v[0] >= '0' && v[0] <= '4' && v[1] == '\0' ? v[0] - '0' : engine_options{}.column_kernel;
+}
+// A positive integer from the environment (else the default): the axis four-step's study knobs.
+std::int64_t positive_env(const char* name, std::int64_t fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const long long x = std::strtoll(v, &end, 10);
+  return end && *end == '\0' && x > 0 ? x : fallback;
 }
 std::atomic<int> column_kernel_option{column_kernel_default()};
 std::atomic<std::int64_t> column_min_n_option{engine_options{}.column_kernel_min_n};
@@ -126,6 +134,8 @@ int long_kernel_default() {
 }
 std::atomic<int> long_kernel_option{long_kernel_default()};
 std::atomic<std::int64_t> long_min_n_option{engine_options{}.long_kernel_min_n};
+std::atomic<std::int64_t> axis_slab_option{positive_env("CUPP_FFT_AXIS_SLAB_KIB", engine_options{}.axis_slab_bytes >> 10) << 10};
+std::atomic<int> axis_blocks_option{static_cast<int>(positive_env("CUPP_FFT_AXIS_BLOCKS_PER_SM", 0))};
 
 }  // namespace
 
@@ -141,7 +151,9 @@ engine_options get_engine_options() noexcept {
           .column_kernel_width = column_width_option.load(std::memory_order_relaxed),
           .norm_row_kernel = row_kernel_option.load(std::memory_order_relaxed),
           .long_kernel = long_kernel_option.load(std::memory_order_relaxed),
-          .long_kernel_min_n = long_min_n_option.load(std::memory_order_relaxed)};
+          .long_kernel_min_n = long_min_n_option.load(std::memory_order_relaxed),
+          .axis_slab_bytes = axis_slab_option.load(std::memory_order_relaxed),
+          .axis_blocks_per_sm = axis_blocks_option.load(std::memory_order_relaxed)};
 }
 
 void set_engine_options(const engine_options& options) noexcept {
@@ -150,13 +162,15 @@ void set_engine_options(const engine_options& options) noexcept {
   tile_bytes_option.store(options.column_tile_bytes, std::memory_order_relaxed);
   tile_min_option.store(std::max<std::int64_t>(1, options.column_tile_min), std::memory_order_relaxed);
   norm_form_option.store(std::clamp(options.norm_callback_form, 0, 2), std::memory_order_relaxed);
-  column_kernel_option.store(std::clamp(options.column_kernel, 0, 3), std::memory_order_relaxed);
+  column_kernel_option.store(std::clamp(options.column_kernel, 0, 4), std::memory_order_relaxed);
   column_min_n_option.store(options.column_kernel_min_n, std::memory_order_relaxed);
   column_min_blocks_option.store(options.column_kernel_min_blocks, std::memory_order_relaxed);
   column_width_option.store(options.column_kernel_width, std::memory_order_relaxed);
   row_kernel_option.store(std::clamp(options.norm_row_kernel, 0, 2), std::memory_order_relaxed);
   long_kernel_option.store(std::clamp(options.long_kernel, 0, 2), std::memory_order_relaxed);
   long_min_n_option.store(options.long_kernel_min_n, std::memory_order_relaxed);
+  axis_slab_option.store(std::max<std::int64_t>(1, options.axis_slab_bytes), std::memory_order_relaxed);
+  axis_blocks_option.store(std::max(0, options.axis_blocks_per_sm), std::memory_order_relaxed);
 }
 
 int column_width(std::int64_t n, std::int64_t itemsize, int forced) noexcept {
@@ -312,11 +326,16 @@ execution describe(transform_kind kind, int direction, const ndarray& in, const 
         key.istride > 1 && key.ostride > 1 && current_callbacks() == nullptr && key.n[0] >= opt.column_kernel_min_n) {
       const bool paired = opt.column_kernel == 3;
       const auto item = static_cast<std::int64_t>(out.itemsize());
+      if (opt.column_kernel == 4 && axis_four_step_split(key.n[0], item).n1 != 0 &&
+          axis_slab_columns(key.n[0], key.batch, item, opt.axis_slab_bytes) > 0) {
+        key.engine = 6;  // the axis four-step transform (no block count minimum: its grid loops)
+        key.width = axis_four_step_split(key.n[0], item).w1;
+      }
       const int w = paired ? pair_width(key.n[0], item, opt.column_kernel_width)
                            : column_width(key.n[0], item, opt.column_kernel_width);
       std::int64_t blocks = (paired ? 2 : 1) * ((key.batch + w - 1) / std::max(w, 1));
       for (const dim& d : loops) blocks *= d.n;
-      if (w > 0 && blocks >= opt.column_kernel_min_blocks) {
+      if (key.engine == 0 && w > 0 && blocks >= opt.column_kernel_min_blocks) {
         key.engine = paired ? 3 : 1;
         key.width = w;
       }
@@ -383,7 +402,7 @@ plan_key scaled_key(const execution& e, double scale, const engine_options& opt,
     key.width = 0;
   }
   if (scale == 1.0 || user_callbacks) return key;
-  if (key.engine == 1 || key.engine == 3) {  // the column kernel applies the factor in its stores, whatever norm_callback says
+  if (key.engine == 1 || key.engine == 3 || key.engine == 6) {  // the column kernels apply the factor in their stores, whatever norm_callback says
     key.scale = scale;
     key.scale_form = 0;
     return key;

@@ -72,7 +72,8 @@ struct engine_options {
   // about 0.07); complex64 without one stays with cuFFT (a tie at 4096^2, 1.08x to 1.16x slower at
   // 1024 and 2048 points); 2 wherever it applies; 3 its pair form wherever it applies (n from 64:
   // a cluster of two blocks per pair_width columns, twice as wide row segments; not measured in
-  // cupp yet); 0 never (CUPP_FFT_COLUMN_KERNEL=0 to 3 in the environment sets the start).
+  // cupp yet); 4 the axis four-step transform below wherever it applies; 0 never
+  // (CUPP_FFT_COLUMN_KERNEL=0 to 4 in the environment sets the start).
   // column_kernel_width: W (columns a block; 0: column_width's or pair_width's choice). Column
   // tiles, when set, come first.
   int column_kernel = 1;
@@ -97,6 +98,14 @@ struct engine_options {
   // the GPU has measured it; CUPP_FFT_LONG_KERNEL=0 to 2 in the environment sets the start).
   int long_kernel = 0;
   std::int64_t long_kernel_min_n = std::int64_t{1} << 20;
+  // column_kernel 4: the axis four-step transform (plan_key::engine 6, four_step.cuh) for
+  // power-of-two n from 1024 to 4096 along a strided axis of adjacent columns: two passes through
+  // a scratch, slab by slab, so that the second reads it back from L2. axis_slab_bytes: a slab's
+  // scratch (CUPP_FFT_AXIS_SLAB_KIB sets it at the start, default 8 MiB: two or three slabs in
+  // flight fit the H100's 50 MiB L2); axis_blocks_per_sm: the grid's blocks an SM (0: as many as
+  // fit; CUPP_FFT_AXIS_BLOCKS_PER_SM). Not measured yet.
+  std::int64_t axis_slab_bytes = std::int64_t{8} << 20;
+  int axis_blocks_per_sm = 0;
 };
 engine_options get_engine_options() noexcept;
 void set_engine_options(const engine_options& options) noexcept;

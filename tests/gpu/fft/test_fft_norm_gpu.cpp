@@ -18,6 +18,7 @@
 #include "cupp/testing/gtest.hpp"
 #include "cupp/ufunc.hpp"
 #include "gpu_support.hpp"
+#include "columns.hpp"
 #include "plan_cache.hpp"
 #include "transform.hpp"
 
@@ -414,12 +415,14 @@ TEST(FftNormGpu, OwnKernelsOnSmallProblems) {
     int engine;
   };
   for (const column_case& k : {column_case{complex64, 4096, 1}, column_case{complex128, 1024, 1},
-                               column_case{complex64, 4096, 3}}) {
+                               column_case{complex64, 4096, 3}, column_case{complex64, 4096, 6},
+                               column_case{complex128, 2048, 6}}) {
     SCOPED_TRACE(k.t.name() + " n " + std::to_string(k.n) + " engine " + std::to_string(k.engine));
     const ndarray a = random_complex({k.n, 37}, k.t, static_cast<unsigned>(k.n) + 40);
     const ndarray want = fft::fft(ascontiguousarray(a.T()), {.norm = "ortho"}).T();
     const ndarray want_inverse = fft::ifft(ascontiguousarray(a.T())).T();
-    options_scope kernel({.column_kernel = k.engine == 3 ? 3 : 2, .column_kernel_min_n = 32, .column_kernel_min_blocks = 1});
+    options_scope kernel({.column_kernel = k.engine == 3 ? 3 : k.engine == 6 ? 4 : 2, .column_kernel_min_n = 32,
+                          .column_kernel_min_blocks = 1});
     const std::uint64_t runs = fft::detail::column_kernel_executions();
     CUPP_ASSERT_ALLCLOSE(fft::fft(a, {.axis = 0, .norm = "ortho"}), want, tol(k.t));
     EXPECT_EQ(fft::detail::last_plan_key().engine, k.engine);
@@ -573,6 +576,64 @@ TEST(FftNormGpu, FourStepMatchesCufft) {
     CUPP_ASSERT_ALLCLOSE(x, want[3], tol(k.t));
   }
   EXPECT_EQ(fft::detail::column_kernel_fallbacks(), fallbacks) << "the four-step kernels did not load";
+}
+
+// The axis four-step transform (engine 6, CUPP_FFT_COLUMN_KERNEL=4) against cuFFT's strided plan
+// and scaling pass: axis 0 of 4096, 2048 and 1024 points, both precisions, every norm and
+// direction, the default slabs and grid, one block an SM (items wait longest), and slabs of one
+// item's columns (the most slabs the ticket order allows); out= and in place.
+TEST(FftNormGpu, AxisFourStepMatchesCufft) {
+  CUPP_REQUIRE_GPU();
+  const std::uint64_t fallbacks = fft::detail::column_kernel_fallbacks();
+  struct axis_case {
+    dtype t;
+    std::int64_t n, cols;
+  };
+  for (const axis_case& k : {axis_case{complex64, 4096, 4096}, axis_case{complex64, 2048, 1000},
+                             axis_case{complex128, 1024, 4096}, axis_case{complex128, 4096, 300}}) {
+    SCOPED_TRACE("axis four-step " + k.t.name() + " " + std::to_string(k.n) + " x " + std::to_string(k.cols));
+    const ndarray a = random_complex({k.n, k.cols}, k.t, static_cast<unsigned>(k.n + k.cols));
+    const char* norms[] = {"backward", "ortho", "forward"};
+    std::vector<ndarray> want;
+    {
+      options_scope cufft({.norm_callback = 0, .column_kernel = 0});
+      for (const char* norm : norms) {
+        want.push_back(fft::fft(a, {.axis = 0, .norm = norm}));
+        want.push_back(fft::ifft(a, {.axis = 0, .norm = norm}));
+      }
+    }
+    for (const engine_options& o : {engine_options{.column_kernel = 4}, engine_options{.column_kernel = 4, .axis_blocks_per_sm = 1},
+                                    engine_options{.column_kernel = 4, .axis_slab_bytes = 1}}) {
+      if (o.axis_slab_bytes == 1 && fft::detail::axis_slab_columns(k.n, k.cols, k.t.itemsize(), 1) == 0) continue;
+      SCOPED_TRACE("blocks an SM " + std::to_string(o.axis_blocks_per_sm) + ", slab bytes " + std::to_string(o.axis_slab_bytes));
+      fft::config::clear_plan_cache();  // (the grid is fixed when the plan loads its kernel)
+      options_scope four_step(o);
+      const std::uint64_t runs = fft::detail::column_kernel_executions();
+      for (int i = 0; i < 3; ++i) {
+        SCOPED_TRACE(norms[i]);
+        CUPP_ASSERT_ALLCLOSE(fft::fft(a, {.axis = 0, .norm = norms[i]}), want[2 * i], tol(k.t));
+        EXPECT_EQ(fft::detail::last_plan_key().engine, 6);
+        CUPP_ASSERT_ALLCLOSE(fft::ifft(a, {.axis = 0, .norm = norms[i]}), want[2 * i + 1], tol(k.t));
+      }
+      EXPECT_EQ(fft::detail::column_kernel_executions(), runs + 6);
+    }
+  }
+  // out= a new array, and in place.
+  const ndarray b = random_complex({4096, 256}, complex64, 60);
+  ndarray want;
+  {
+    options_scope cufft({.norm_callback = 0, .column_kernel = 0});
+    want = fft::fft(b, {.axis = 0, .norm = "ortho"});
+  }
+  options_scope four_step({.column_kernel = 4});
+  const ndarray out = empty({4096, 256}, complex64);
+  fft::fft(b, {.axis = 0, .norm = "ortho", .out = out});
+  EXPECT_EQ(fft::detail::last_plan_key().engine, 6);
+  CUPP_ASSERT_ALLCLOSE(out, want, tol(complex64));
+  const ndarray x = b.copy();
+  fft::fft(x, {.axis = 0, .norm = "ortho", .out = x});
+  CUPP_ASSERT_ALLCLOSE(x, want, tol(complex64));
+  EXPECT_EQ(fft::detail::column_kernel_fallbacks(), fallbacks) << "the axis four-step kernel did not load";
 }
 
 }  // namespace

@@ -438,20 +438,27 @@ TEST(FftHost, ColumnKernelPassesMatchAnFft) {
   EXPECT_LT((column_kernel_error<double2, 512, 8, true, 1>()), 2e-15);
 }
 
-// One block of a four-step pass (F: four_step_columns or four_step_rows) on the host, as
-// cupp_fft_four_step_block runs it, thread by thread between the barriers: group g0 of batch row b.
-template <class F>
-void run_four_step_block(const typename F::args& a, long long b, long long g0) {
-  using K = typename F::K;
+// One block of K on the host, thread by thread between the kernel's barriers: pass 0 and the
+// radix passes but the last, then finish(thread, its values, the tile) for each thread (the last
+// pass and the stores, which write no tile).
+template <class K, class Finish>
+void run_block(const typename K::args& ka, long long g0, Finish finish) {
   using C = std::remove_cvref_t<decltype(*std::declval<typename K::args>().in)>;
-  const typename K::args ka = F::inner_args(a, b);
   std::vector<C> tile(K::tile_bytes / sizeof(C)), v(K::threads * 16);
   for (int t = 0; t < K::threads; ++t) K::first(ka, g0, t, &v[t * 16], tile.data());
   for (int ns = K::R0; ns < K::T; ns *= 16) {
     for (int t = 0; t < K::threads; ++t) K::pass(ka, ns, t, &v[t * 16], tile.data());
     for (int t = 0; t < K::threads; ++t) K::store(ns, t, &v[t * 16], tile.data());
   }
-  for (int t = 0; t < K::threads; ++t) F::finish(ka, a, b, g0, t, &v[t * 16], tile.data());  // (writes no tile)
+  for (int t = 0; t < K::threads; ++t) finish(t, &v[t * 16], tile.data());
+}
+
+// One block of a four-step pass (F: four_step_columns or four_step_rows), as
+// cupp_fft_four_step_block runs it: group g0 of batch row b.
+template <class F>
+void run_four_step_block(const typename F::args& a, long long b, long long g0) {
+  const typename F::K::args ka = F::inner_args(a, b);
+  run_block<typename F::K>(ka, g0, [&](int t, auto* v, const auto* tile) { F::finish(ka, a, b, g0, t, v, tile); });
 }
 
 // The four-step long transform (four_step.cuh) on the host: both passes thread by thread between
@@ -508,6 +515,101 @@ TEST(FftHost, FourStepPassesMatchAnFft) {
   EXPECT_LT((four_step_error<double2, 32, 8, 64, 8>(2)), 4e-15);
   EXPECT_LT((four_step_error<double2, 4096, 2, 32, 8>(1)), 4e-15);
   EXPECT_LT((four_step_error<double2, 64, 8, 4096, 2>(1)), 4e-15);
+}
+
+// The axis four-step transform (engine 6) on the host: every ticket in order (each a block of the
+// kernel, run as cupp_fft_axis_four_step runs it), over ncols columns of N points with strided
+// rows, in slabs of slab_cols columns (the last one partial, the last group partial). Checks that
+// the tickets cover every item once and that each pass B item comes after all of its slab's pass
+// A items; the largest error against a long double FFT of each column, relative to the largest
+// value (1 when a ticket order rule broke or anything outside the columns was written).
+template <class C, int N1, int N2, int W>
+double axis_four_step_error(long long ncols, long long slab_cols) {
+  namespace fc = cupp_fft_columns;
+  using real = fc::real_t<C>;
+  using F = fc::axis_four_step<C, N1, N2, W>;
+  constexpr long long N = static_cast<long long>(N1) * N2;
+  const long long istride = ncols + 3, ostride = ncols + 1;
+  std::vector<C> tw(fc::four_step_offsets(N1, N2).total);
+  fc::fill_four_step_twiddles(tw.data(), N1, N2);
+  double worst = 0;
+  for (int inverse = 0; inverse < 2; ++inverse) {
+    std::vector<C> in(N * istride), scratch(N * ncols, fc::cx<C>(real(NAN), real(NAN))),
+        out(N * ostride, fc::cx<C>(real(7), real(7)));
+    for (long long i = 0; i < N * istride; ++i) in[i] = fc::cx<C>(real(std::sin(i * 0.37) + 0.1), real(std::cos(i * 1.3)));
+    std::vector<unsigned long long> counters(static_cast<std::size_t>(2 + ncols / slab_cols), 0);
+    const typename F::args a{in.data(), scratch.data(), out.data(), ncols, istride, ostride, tw.data(), real(0.5),
+                             inverse, slab_cols, counters.data()};
+    std::set<std::tuple<bool, long long, int>> seen;
+    for (long long i = 0; i < F::total_items(a); ++i) {
+      const typename F::item it = F::decode(a, i);
+      if (it.s < 0 || !seen.insert({it.b, it.col0, it.j}).second) return 1.0;  // undecodable, or twice
+      if (it.b) {
+        if (counters[1 + it.s] != static_cast<unsigned long long>(F::items(a, false, it.s))) return 1.0;  // too early
+        const auto kb = F::b_args(a, it.j);
+        run_block<typename F::KB>(kb, it.col0, [&](int t, C* v, const C* tile) {
+          F::KB::pass(kb, F::KB::T, t, v, tile);
+          F::b_last(a, it.col0, it.j, t, v);
+        });
+      } else {
+        const auto ka = F::a_args(a, it.j);
+        run_block<typename F::KA>(ka, it.col0, [&](int t, C* v, const C* tile) {
+          F::KA::pass(ka, F::KA::T, t, v, tile);
+          F::a_last(a, it.col0, it.j, t, v);
+        });
+        ++counters[1 + it.s];
+      }
+    }
+    if (static_cast<long long>(seen.size()) != F::total_items(a)) return 1.0;
+    double err = 0, mag = 0;
+    for (long long c = 0; c < ncols; ++c) {
+      std::vector<std::complex<long double>> x(N);
+      for (long long r = 0; r < N; ++r) x[r] = {in[r * istride + c].x, in[r * istride + c].y};
+      reference_fft(x, inverse ? 1 : -1);
+      for (long long k = 0; k < N; ++k) {
+        const C got = out[k * ostride + c];
+        err = std::max(err, static_cast<double>(std::abs(0.5L * x[k] - std::complex<long double>(got.x, got.y))));
+        mag = std::max(mag, static_cast<double>(std::abs(0.5L * x[k])));
+      }
+    }
+    for (long long k = 0; k < N; ++k)
+      for (long long c = ncols; c < ostride; ++c)
+        if (out[k * ostride + c].x != real(7)) return 1.0;  // wrote outside
+    if (!(err == err)) return 1.0;
+    worst = std::max(worst, err / mag);
+  }
+  return worst;
+}
+
+TEST(FftHost, AxisFourStepMatchesAnFft) {
+  // 1024 = 32 x 32, 2048 = 32 x 64 (passes of different thread counts), 4096 = 64 x 64; several
+  // slabs, the last partial, and a partial last group.
+  EXPECT_LT((axis_four_step_error<float2, 32, 32, 16>(53, 32)), 1e-6);
+  EXPECT_LT((axis_four_step_error<float2, 32, 64, 16>(40, 16)), 1e-6);
+  EXPECT_LT((axis_four_step_error<float2, 64, 64, 16>(37, 32)), 1e-6);
+  EXPECT_LT((axis_four_step_error<double2, 32, 64, 8>(21, 8)), 4e-15);
+  EXPECT_LT((axis_four_step_error<double2, 64, 64, 8>(19, 16)), 4e-15);
+}
+
+TEST(FftHost, AxisFourStepSplitsAndSlabs) {
+  using fft::detail::axis_four_step_split;
+  using fft::detail::axis_slab_columns;
+  auto s = axis_four_step_split(4096, 8);
+  EXPECT_EQ(s.n1, 64);
+  EXPECT_EQ(s.n2, 64);
+  EXPECT_EQ(s.w1, 16);
+  s = axis_four_step_split(2048, 16);
+  EXPECT_EQ(s.n1, 32);
+  EXPECT_EQ(s.n2, 64);
+  EXPECT_EQ(s.w1, 8);
+  EXPECT_EQ(axis_four_step_split(8192, 8).n1, 0);
+  EXPECT_EQ(axis_four_step_split(512, 8).n1, 0);
+  EXPECT_EQ(axis_four_step_split(3072, 8).n1, 0);
+  EXPECT_EQ(axis_slab_columns(4096, 4096, 8, 8 << 20), 256);  // 8 MiB of scratch: 16 slabs
+  EXPECT_EQ(axis_slab_columns(4096, 4096, 8, 1), 0);          // one item a slab: 256 slabs, too many
+  EXPECT_EQ(axis_slab_columns(4096, 1024, 8, 1), 16);         // 64 slabs: still decodable
+  EXPECT_EQ(axis_slab_columns(4096, 1025, 8, 1), 0);          // 65: too many
+  EXPECT_EQ(axis_slab_columns(1024, 4096, 16, 8 << 20), 512);
 }
 
 TEST(FftHost, FourStepSplits) {
@@ -731,6 +833,15 @@ TEST(FftHost, AxisZeroTakesTheColumnKernel) {
     EXPECT_EQ(e.key.batch, 256);
   }
   {
+    engine_options_scope axis({.column_kernel = 4});  // the axis four-step transform, the factor in its stores
+    e = describe(transform_kind::c2c, -1, a.a, out.a, axis0);
+    EXPECT_EQ(e.key.engine, 6);
+    EXPECT_EQ(e.key.width, 16);
+    EXPECT_EQ(fft::detail::scaled_key(e, 1.0 / 64, fft::detail::get_engine_options(), false).scale, 1.0 / 64);
+    EXPECT_EQ(describe(transform_kind::c2c, -1, few.a, fout.a, axis0).key.engine, 6);  // no block minimum
+    EXPECT_EQ(describe(transform_kind::c2c, -1, big.a, bout.a, axis0).key.engine, 0);  // 8192 points
+  }
+  {
     engine_options_scope paired({.column_kernel = 3});  // the pair form: 8 columns a cluster of two blocks
     e = describe(transform_kind::c2c, -1, a.a, out.a, axis0);
     EXPECT_EQ(e.key.engine, 3);
@@ -843,6 +954,10 @@ TEST(FftHost, ColumnKernelProgramsCompile) {
   }
   for (auto [n, dbl, width] : {std::tuple{4096, false, 8}, std::tuple{4096, true, 4}})  // the pair form
     expect_compiles(fft::detail::pair_program(n, dbl, width));
+  for (auto [n, dbl] : {std::tuple{std::int64_t{4096}, false}, std::tuple{std::int64_t{2048}, true}}) {  // engine 6
+    const auto sh = fft::detail::axis_four_step_split(n, dbl ? 16 : 8);
+    expect_compiles(fft::detail::axis_four_step_program(sh.n1, sh.n2, dbl, sh.w1));
+  }
   for (auto [n, dbl] : {std::tuple{std::int64_t{1} << 24, false}, std::tuple{std::int64_t{1} << 24, true},
                         std::tuple{std::int64_t{1} << 10, false}}) {  // the four-step passes, both kernels
     SCOPED_TRACE("four-step " + std::to_string(n) + (dbl ? " double" : " single"));
