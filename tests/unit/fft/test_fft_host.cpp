@@ -906,6 +906,14 @@ TEST(FftHost, SanitizerProblemsTakeEachKernel) {
     EXPECT_EQ(k.width, 16);
   }
   {
+    engine_options_scope axis({.column_kernel = 4, .column_kernel_min_n = 32, .column_kernel_min_blocks = 1});
+    test::fake_array d2({2048, 37}, complex128), d2out({2048, 37}, complex128);
+    EXPECT_EQ(scaled_key(describe(transform_kind::c2c, -1, c64.a, c64out.a, axis0), 1.0 / 64,
+                         fft::detail::get_engine_options(), false).engine, 6);
+    EXPECT_EQ(scaled_key(describe(transform_kind::c2c, 1, d2.a, d2out.a, axis0), 1.0 / 2048,
+                         fft::detail::get_engine_options(), false).engine, 6);
+  }
+  {
     engine_options_scope four_step({.long_kernel = 2, .long_kernel_min_n = 1024});
     test::fake_array r({3, 4096}, complex64), rout({3, 4096}, complex64);
     test::fake_array d({2, 2048}, complex128), dout({2, 2048}, complex128);
