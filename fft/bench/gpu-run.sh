@@ -28,6 +28,8 @@
 #              it can go). FFT_TEST_FILTER replaces the filter. Cap FFT_TESTS_S (100).
 #   bench      the fft bench cases next to CuPy and PyTorch (bench/compare.py; FFT_BENCH_CASES) and
 #              the ratios from them ("ratio ..." lines). Cap 120.
+#   callbacks  a store callback's first use in a fresh process (cold and warm disk cache) and
+#              scale-by-2 rows against the plain fft, cupp and CuPy ("callbacks ..." lines). Cap 90.
 #   paths      cupp alone on the axis-0 and row cases with its other paths ("paths ..." lines):
 #              column kernel everywhere + row kernel, the pair form + the pipelined row kernel
 #              (CUPP_FFT_ROW_KERNEL=2), cuFFT everywhere. Cap 40 each.
@@ -55,7 +57,7 @@ OUT=${OUT:-/tmp/fft-out}; mkdir -p "$OUT"
 logs=$(mktemp -d /tmp/fft-logs.XXXXXX)
 exec > >(tee "$OUT/summary.txt") 2>&1
 budget=${FFT_BUDGET:-300}
-steps=",${FFT_STEPS:-layouts,reference,tests,bench,paths,memcheck,racecheck},"
+steps=",${FFT_STEPS:-layouts,reference,tests,bench,callbacks,paths,memcheck,racecheck},"
 [ "${FFT_SKIP_MEMCHECK:-0}" = 1 ] && steps=${steps//,memcheck,/,}
 [ "${FFT_SKIP_RACECHECK:-0}" = 1 ] && steps=${steps//,racecheck,/,}
 [ "${FFT_SKIP_PATHS:-0}" = 1 ] && steps=${steps//,paths,/,}
@@ -150,6 +152,20 @@ fi
 # CUPP_FFT_COLUMN_KERNEL=3: its pair form, a cluster of two blocks per 8 columns; CUPP_FFT_ROW_KERNEL=2:
 # the pipelined row kernel):
 # "paths ..." lines, ratios to this call's rows time.
+# The store callback's bench rows (fft/bench/callbacks.cpp, callbacks_cupy.py): its first use in a
+# fresh process with a cold and a warm disk cache, and scale-by-2 rows against the plain fft.
+if begin callbacks 90; then
+  cb_bin=$(find_bin cupp_bench_fft_callbacks); cb_cache=$(mktemp -d /tmp/fft-cb-cache.XXXXXX)
+  for run in cold warm; do
+    CUPP_CACHE_DIR=$cb_cache timeout 30 "$cb_bin" first 2>&1 | tail -1 | sed "s/^/callbacks cupp $run disk cache: /"
+  done
+  timeout 30 "$cb_bin" time 2>&1 | tail -1 | sed 's/^/callbacks cupp: /'
+  for m in first time; do
+    (cd "$here" && timeout 60 python3 callbacks_cupy.py $m 2>&1 | tail -1 | sed 's/^/callbacks /')
+  done
+  rm -rf "$cb_cache"
+fi
+
 if [ -x "$bench_dir/cupp_bench" ] && begin paths 120; then
   paths_cases=fft_complex64_4096sq_rows,fft_complex64_4096sq_axis0,fft_complex64_4096sq_axis0_ortho,fft_complex64_4096sq_rows_ortho,ifft_complex64_4096sq_rows
   i=0

@@ -1,6 +1,7 @@
 // cuFFT LTO callbacks (callbacks.hpp): the thread's current callback set, interned sets (their
 // address is the plan cache's callback key), NVRTC LTO-IR for each callback source (cached in
-// memory per source and architecture), and cufftXtSetJITCallback on a plan before it is planned.
+// memory per source and architecture, and on disk through the kernel cache), and
+// cufftXtSetJITCallback on a plan before it is planned.
 #include "callbacks.hpp"
 
 #include <cufft.h>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/kernel_cache.hpp"
 #include "compiler/lto_link.hpp"
 #include "compiler/nvrtc_program.hpp"
 #include "cupp/cuda/stream.hpp"
@@ -65,8 +67,9 @@ const std::string& callback_ltoir(const std::string& source, int arch) {
   std::lock_guard lock(mutex);
   auto key = std::make_pair(source, arch);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
-  std::string ir = cupp::detail::compile_to_ltoir({.name = "cupp_fft_callback", .source = prelude + source, .options = {}},
-                                                  arch);
+  // through the kernel cache's disk layer: a later process reads the LTO-IR instead of compiling
+  std::string ir = cupp::detail::kernel_cache::global().ltoir(
+      {.name = "cupp_fft_callback", .source = prelude + source, .options = {}}, arch);
   return cache.emplace(std::move(key), std::move(ir)).first->second;
 }
 

@@ -171,6 +171,52 @@ TEST(KernelCache, LogCompilesNamesEachCompileAndDiskRead) {
   EXPECT_TRUE(quiet.warnings.empty());
 }
 
+// LTO-IR (an fft callback's) goes through the same disk cache: a second process reads it back
+// byte for byte without NVRTC; another source or architecture is another entry; a damaged entry
+// is a miss that is compiled and rewritten; in-memory mode never touches the disk.
+TEST(KernelCache, LtoIrIsReadBackFromDisk) {
+  TempDir dir;
+  const lto_piece piece{"cupp_test_lto", "__device__ float twice(float x) { return 2.0f * x; }\n", {}};
+  const auto before = nvrtc_compile_count();
+  std::string first;
+  {
+    stub_cache a(dir.path());
+    first = a.cache->ltoir(piece, 90);
+    EXPECT_FALSE(first.empty());
+    EXPECT_EQ(a.cache->stats().compiles, 1u);
+  }
+  EXPECT_EQ(nvrtc_compile_count(), before + 1);
+  stub_cache b(dir.path());
+  EXPECT_EQ(b.cache->ltoir(piece, 90), first);
+  EXPECT_EQ(nvrtc_compile_count(), before + 1);
+  EXPECT_EQ(b.cache->stats().disk_hits, 1u);
+  EXPECT_EQ(b.cache->ltoir(piece, 80).empty(), false);  // another architecture: compiled
+  lto_piece other = piece;
+  other.source += "// another source\n";
+  EXPECT_NE(ltoir_key(other, 90), ltoir_key(piece, 90));
+  EXPECT_NE(ltoir_key(piece, 80), ltoir_key(piece, 90));
+  EXPECT_EQ(nvrtc_compile_count(), before + 2);
+  EXPECT_EQ(disk_cache({dir.path()}).scan().entries, 2u);
+  // damage the entry: a miss, compiled and rewritten
+  const fs::path entry = disk_cache({dir.path()}).entry_path(ltoir_key(piece, 90));
+  ASSERT_TRUE(fs::exists(entry));
+  fs::resize_file(entry, fs::file_size(entry) / 2);
+  stub_cache c(dir.path());
+  EXPECT_EQ(c.cache->ltoir(piece, 90), first);
+  EXPECT_EQ(c.cache->stats().compiles, 1u);
+  EXPECT_EQ(nvrtc_compile_count(), before + 3);
+  stub_cache d(dir.path());
+  EXPECT_EQ(d.cache->ltoir(piece, 90), first);
+  EXPECT_EQ(d.cache->stats().disk_hits, 1u);
+  // in memory only: compiled, nothing written
+  TempDir empty;
+  kernel_cache::settings mem;
+  mem.use_disk = false;
+  stub_cache e(empty.path(), mem);
+  EXPECT_EQ(e.cache->ltoir(piece, 90), first);
+  EXPECT_EQ(disk_cache({empty.path()}).scan().entries, 0u);
+}
+
 TEST(KernelCache, ThreadsMissingTogetherCompileOnce) {
   TempDir dir;
   stub_cache c(dir.path());

@@ -50,6 +50,7 @@ GPU_MACHINE_ONLY = {
     "sparse/bench/linalg_peers.py": "the sparse.linalg bench's CuPy side",
     "distributed/bench/torch_allreduce.py": "the distributed bench's torch.distributed side",
     "tests/conformance/make_linalg_solvers_ref.py": "imports SciPy only for its NumPy-2-only cases (the GPU machine's SciPy); elsewhere it uses NumPy alone",
+    "fft/bench/callbacks_cupy.py": "CuPy's side of the fft callback bench",
     "linalg/bench/same_inputs.py": "CuPy and PyTorch on each other's inputs (the gpu bundle's same-inputs phase)",
 }
 

@@ -23,7 +23,7 @@ build=${1:-$root/build}
 stage=$root/.gpu-all
 rm -rf "$stage"
 mkdir -p "$stage/bin"
-for exe in tests/cupp_gpu_tests bench/cupp_bench bench/cupp_bench_cold_start cupp_bench_linalg_host_path \
+for exe in tests/cupp_gpu_tests bench/cupp_bench bench/cupp_bench_cold_start cupp_bench_linalg_host_path cupp_bench_fft_callbacks \
            tests/cupp_example_sparse tests/cupp_example_random tests/cupp_example_linalg_solvers; do
   if [ -f "$build/$exe" ]; then
     strip -o "$stage/bin/$(basename "$exe")" "$build/$exe"
@@ -47,7 +47,7 @@ cp "$root/bench/cold_start/cold_start_cupy.py" "$stage/"
 cp "$root/random/bench/peers.py" "$stage/random_peers.py"
 cp "$root/sparse/bench/peers.py" "$stage/sparse_peers.py"
 [ -f "$root/sparse/bench/linalg_peers.py" ] && cp "$root/sparse/bench/linalg_peers.py" "$stage/sparse_linalg_peers.py"
-cp "$root/linalg/bench/same_inputs.py" "$stage/"
+cp "$root/linalg/bench/same_inputs.py" "$root/fft/bench/callbacks_cupy.py" "$stage/"
 # The suite's reference data: what tools/dev/stage-gpu.sh stages for it (the ufunc conformance
 # set, the reduction set, the families' generators; data only, no executables), packed.
 CUPP_STAGE_DATA_ONLY=1 "$root/tools/dev/stage-gpu.sh" "$build" > /dev/null

@@ -101,6 +101,44 @@ digest256 program_key(const program_source& program, const compile_flags& flags)
   return h.finish();
 }
 
+namespace {
+
+nvrtc_request ltoir_request(const lto_piece& piece, int arch) {
+  nvrtc_request r;
+  r.program_name = piece.name;
+  r.source = piece.source;
+  r.arch = arch;
+  r.lto = true;
+  r.extra_options = piece.options;
+  return r;
+}
+
+}  // namespace
+
+digest256 ltoir_key(const lto_piece& piece, int arch) {
+  sha256 h;
+  h.field(process_key_part()).field("ltoir").field(std::to_string(arch));
+  for (const std::string& option : nvrtc_options(ltoir_request(piece, arch))) h.field(option);
+  h.field(piece.name).field(piece.source);
+  return h.finish();
+}
+
+ltoir_result compile_ltoir(const lto_piece& piece, int arch, const disk_cache* disk, bool write) {
+  ltoir_result result;
+  digest256 key{};
+  if (disk) {
+    key = ltoir_key(piece, arch);
+    if (std::optional<std::string> payload = disk->load(key); payload && !payload->empty()) {
+      result.ltoir = std::move(*payload);
+      result.from_disk = true;
+      return result;
+    }
+  }
+  result.ltoir = nvrtc_compile(ltoir_request(piece, arch)).binary;
+  if (disk && write) result.store_error = disk->store(key, result.ltoir, piece.source);
+  return result;
+}
+
 std::string serialize(const compiled_program& program) {
   std::string out;
   out.reserve(program.binary.size() + 64);

@@ -15,6 +15,7 @@
 #include "compiler/disk_cache.hpp"
 #include "compiler/embedded_headers.hpp"
 #include "compiler/hash.hpp"
+#include "compiler/lto_link.hpp"
 
 namespace cupp::detail {
 
@@ -68,5 +69,16 @@ struct compile_result {
 // `disk` is not null, and writing it there after a compile when `write` is also set.
 compile_result compile_program(const program_source& program, const compile_flags& flags,
                                const disk_cache* disk, bool write = true);
+
+// LTO-IR of one piece of source for a later nvJitLink link (an fft callback, say), through the
+// disk cache in the same way: its key is the process part, "ltoir", the architecture, the NVRTC
+// options, the name and the source; its payload the LTO-IR bytes.
+digest256 ltoir_key(const lto_piece& piece, int arch);
+struct ltoir_result {
+  std::string ltoir;
+  bool from_disk = false;
+  std::optional<std::string> store_error;
+};
+ltoir_result compile_ltoir(const lto_piece& piece, int arch, const disk_cache* disk, bool write = true);
 
 }  // namespace cupp::detail

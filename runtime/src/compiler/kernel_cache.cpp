@@ -198,6 +198,28 @@ compile_result kernel_cache::compile_with_flags(const program_source& program, c
   return result;
 }
 
+std::string kernel_cache::ltoir(const lto_piece& piece, int arch) {
+  const auto start = std::chrono::steady_clock::now();
+  ltoir_result result = compile_ltoir(piece, arch, settings_.use_disk ? &disk_ : nullptr, disk_writable());
+  if (settings_.log_compiles) {
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    char line[512];
+    std::snprintf(line, sizeof line, "cupp: compile %s: %.1f ms (%s), %zu B source, LTO-IR, sm_%d", piece.name.c_str(), ms,
+                  result.from_disk ? "disk cache" : "nvrtc", piece.source.size(), arch);
+    settings_.warn(line);
+  }
+  (result.from_disk ? disk_hits_ : compiles_).fetch_add(1, std::memory_order_relaxed);
+  if (result.store_error) {
+    write_failures_.fetch_add(1, std::memory_order_relaxed);
+    disk_writable_.store(false, std::memory_order_release);
+    std::call_once(warned_, [&] {
+      settings_.warn("cupp: warning: the kernel cache directory " + settings_.dir.string() + " cannot be written (" +
+                     *result.store_error + "); compiled kernels are kept in memory only in this process");
+    });
+  }
+  return std::move(result.ltoir);
+}
+
 kernel_cache::counters kernel_cache::stats() const noexcept {
   counters c;
   c.disk_hits = disk_hits_.load(std::memory_order_relaxed);

@@ -83,6 +83,10 @@ class kernel_cache {
   // The compiled binary a miss of `program` on a device of architecture `arch` would load
   // (through the disk cache when it is on). For `cupp cache warm` and tests.
   compile_result compile(const program_source& program, int arch);
+  // LTO-IR of `piece` for `arch` through the disk cache when it is on (compile_ltoir), counted as
+  // a compile or a disk hit and logged as the programs are (CUPP_LOG_COMPILES). Throws
+  // CompileError. Not kept in memory here: the caller keeps what it links.
+  std::string ltoir(const lto_piece& piece, int arch);
   // The built-in binary of `program` for `arch`, when the library has one (and use_builtin).
   std::optional<compiled_program> builtin(const program_source& program, int arch) const;
 

@@ -4,6 +4,7 @@
 
 #include <nvJitLink.h>
 
+#include "compiler/compiler.hpp"
 #include "cupp/errors.hpp"
 #include "compiler/nvrtc_program.hpp"
 
@@ -49,15 +50,7 @@ class link_handle {
 
 }  // namespace
 
-std::string compile_to_ltoir(const lto_piece& piece, int arch) {
-  nvrtc_request request;
-  request.program_name = piece.name;
-  request.source = piece.source;
-  request.arch = arch;
-  request.lto = true;
-  request.extra_options = piece.options;
-  return nvrtc_compile(request).binary;
-}
+std::string compile_to_ltoir(const lto_piece& piece, int arch) { return compile_ltoir(piece, arch, nullptr).ltoir; }
 
 std::string link_ltoir(std::span<const std::string> ltoir_modules, int arch) {
   const std::string arch_option = "-arch=sm_" + std::to_string(arch);
