@@ -185,17 +185,19 @@ compile_result kernel_cache::compile_with_flags(const program_source& program, c
                   program.label.empty() ? "" : ": ", program.label.c_str());
     settings_.warn(line);
   }
-  (result.from_disk ? disk_hits_ : compiles_).fetch_add(1, std::memory_order_relaxed);
-  if (result.store_error) {
-    write_failures_.fetch_add(1, std::memory_order_relaxed);
-    disk_writable_.store(false, std::memory_order_release);
-    std::call_once(warned_, [&] {
-      settings_.warn("cupp: warning: the kernel cache directory " + settings_.dir.string() +
-                     " cannot be written (" + *result.store_error +
-                     "); compiled kernels are kept in memory only in this process");
-    });
-  }
+  count(result.from_disk, result.store_error);
   return result;
+}
+
+void kernel_cache::count(bool from_disk, const std::optional<std::string>& store_error) {
+  (from_disk ? disk_hits_ : compiles_).fetch_add(1, std::memory_order_relaxed);
+  if (!store_error) return;
+  write_failures_.fetch_add(1, std::memory_order_relaxed);
+  disk_writable_.store(false, std::memory_order_release);
+  std::call_once(warned_, [&] {
+    settings_.warn("cupp: warning: the kernel cache directory " + settings_.dir.string() + " cannot be written (" +
+                   *store_error + "); compiled kernels are kept in memory only in this process");
+  });
 }
 
 std::string kernel_cache::ltoir(const lto_piece& piece, int arch) {
@@ -208,15 +210,7 @@ std::string kernel_cache::ltoir(const lto_piece& piece, int arch) {
                   result.from_disk ? "disk cache" : "nvrtc", piece.source.size(), arch);
     settings_.warn(line);
   }
-  (result.from_disk ? disk_hits_ : compiles_).fetch_add(1, std::memory_order_relaxed);
-  if (result.store_error) {
-    write_failures_.fetch_add(1, std::memory_order_relaxed);
-    disk_writable_.store(false, std::memory_order_release);
-    std::call_once(warned_, [&] {
-      settings_.warn("cupp: warning: the kernel cache directory " + settings_.dir.string() + " cannot be written (" +
-                     *result.store_error + "); compiled kernels are kept in memory only in this process");
-    });
-  }
+  count(result.from_disk, result.store_error);
   return std::move(result.ltoir);
 }
 

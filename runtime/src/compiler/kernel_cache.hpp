@@ -148,6 +148,8 @@ class kernel_cache {
   // process. False, having done no disk work, when it is not built in.
   bool load_builtin(slot& s, const program_source& program, const compile_flags& flags, int device);
   compile_result compile_with_flags(const program_source& program, const compile_flags& flags);
+  // One compile or disk read counted; a failed write turns the disk off for writing, warning once.
+  void count(bool from_disk, const std::optional<std::string>& store_error);
 
   settings settings_;
   disk_cache disk_;

@@ -404,8 +404,11 @@ TEST(FftNormGpu, RowKernelScalesAsTheCallbackAndThePass) {
 // complex64 columns of 4096 points), each over 37 columns (a last block or group of fewer), forward
 // with norm="ortho" and inverse; the row kernel (engine 2: 3 rows of 4096 points, one a block, and
 // 37 rows of 256, 16 a block and 5 in the last) and its pipelined form (engine 4, the same rows:
-// cp.async into a buffer, each block looping over groups); the store callback on complex64 rows and
-// on a c2r transform. Each is compared with cuFFT's plans without them.
+// cp.async into a buffer, each block looping over groups); the axis four-step transform (engine 6:
+// complex64 4096 and complex128 2048 points over 37 columns, one cooperative grid of tickets); the
+// four-step long transform (engine 5: 3 rows of 4096 complex64 points, 2 rows of 2048 complex128);
+// the store callback on complex64 rows and on a c2r transform. Each is compared with cuFFT's plans
+// without them.
 TEST(FftNormGpu, OwnKernelsOnSmallProblems) {
   CUPP_REQUIRE_GPU();
   const std::uint64_t fallbacks = fft::detail::column_kernel_fallbacks();

@@ -438,6 +438,21 @@ TEST(FftHost, ColumnKernelPassesMatchAnFft) {
   EXPECT_LT((column_kernel_error<double2, 512, 8, true, 1>()), 2e-15);
 }
 
+// One n-point transform's largest error against a long double FFT scaled by 0.5 (the tests'
+// factor) into err, and its largest value into mag: point i of the input is in(i), value k of the
+// result out(k).
+template <class In, class Out>
+void add_transform_error(long long n, int inverse, In in, Out out, double& err, double& mag) {
+  std::vector<std::complex<long double>> x(static_cast<std::size_t>(n));
+  for (long long i = 0; i < n; ++i) x[i] = {in(i).x, in(i).y};
+  reference_fft(x, inverse ? 1 : -1);
+  for (long long k = 0; k < n; ++k) {
+    const auto got = out(k);
+    err = std::max(err, static_cast<double>(std::abs(0.5L * x[k] - std::complex<long double>(got.x, got.y))));
+    mag = std::max(mag, static_cast<double>(std::abs(0.5L * x[k])));
+  }
+}
+
 // One block of K on the host, thread by thread between the kernel's barriers: pass 0 and the
 // radix passes but the last, then finish(thread, its values, the tile) for each thread (the last
 // pass and the stores, which write no tile).
@@ -486,16 +501,9 @@ double four_step_error(long long batch) {
     for (long long b = 0; b < batch; ++b)
       for (long long row0 = 0; row0 < N1; row0 += W2) run_four_step_block<FR>(ra, b, row0);
     double err = 0, mag = 0;
-    for (long long b = 0; b < batch; ++b) {
-      std::vector<std::complex<long double>> x(static_cast<std::size_t>(n));
-      for (long long i = 0; i < n; ++i) x[i] = {in[b * n + i].x, in[b * n + i].y};
-      reference_fft(x, inverse ? 1 : -1);
-      for (long long k = 0; k < n; ++k) {
-        const C got = out[b * n + k];
-        err = std::max(err, static_cast<double>(std::abs(0.5L * x[k] - std::complex<long double>(got.x, got.y))));
-        mag = std::max(mag, static_cast<double>(std::abs(0.5L * x[k])));
-      }
-    }
+    for (long long b = 0; b < batch; ++b)
+      add_transform_error(n, inverse, [&](long long i) { return in[b * n + i]; }, [&](long long k) { return out[b * n + k]; },
+                          err, mag);
     for (long long i = batch * n; i < total; ++i)
       if (out[i].x != real(7) || !std::isnan(scratch[i].x)) return 1.0;  // wrote past the rows
     if (!(err == err)) return 1.0;  // NaN: a scratch value never written
@@ -562,16 +570,9 @@ double axis_four_step_error(long long ncols, long long slab_cols) {
     }
     if (static_cast<long long>(seen.size()) != F::total_items(a)) return 1.0;
     double err = 0, mag = 0;
-    for (long long c = 0; c < ncols; ++c) {
-      std::vector<std::complex<long double>> x(N);
-      for (long long r = 0; r < N; ++r) x[r] = {in[r * istride + c].x, in[r * istride + c].y};
-      reference_fft(x, inverse ? 1 : -1);
-      for (long long k = 0; k < N; ++k) {
-        const C got = out[k * ostride + c];
-        err = std::max(err, static_cast<double>(std::abs(0.5L * x[k] - std::complex<long double>(got.x, got.y))));
-        mag = std::max(mag, static_cast<double>(std::abs(0.5L * x[k])));
-      }
-    }
+    for (long long c = 0; c < ncols; ++c)
+      add_transform_error(N, inverse, [&](long long r) { return in[r * istride + c]; },
+                          [&](long long k) { return out[k * ostride + c]; }, err, mag);
     for (long long k = 0; k < N; ++k)
       for (long long c = ncols; c < ostride; ++c)
         if (out[k * ostride + c].x != real(7)) return 1.0;  // wrote outside
