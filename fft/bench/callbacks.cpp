@@ -71,8 +71,7 @@ cupp::ndarray rows() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const std::string mode = argc > 1 ? argv[1] : "time";
+static int run(const std::string& mode) {
   const cupp::ndarray x = rows();
   const cupp::ndarray plain = cupp::fft::fft(x);  // context, plain plan and input ready
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -99,4 +98,20 @@ int main(int argc, char** argv) {
   std::printf("fft_callback_scale2_rows_ms %.4f plain_ms %.4f ratio %.3f [<= 1.15x] (max |callback - 2 plain| %.2e)\n",
               callback_ms, plain_ms, callback_ms / plain_ms, off);
   return 0;
+}
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "time";
+  if (mode == "--help" || (mode != "first" && mode != "time")) {
+    std::printf("usage: cupp_bench_fft_callbacks [first|time]\n"
+                "  first  the first transform with a store callback in this process (CUPP_CACHE_DIR: cold or warm)\n"
+                "  time   4096 x 4096 complex64 rows, plain and with a store callback that scales by 2\n");
+    return mode == "--help" ? 0 : 2;
+  }
+  try {
+    return run(mode);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cupp_bench_fft_callbacks: %s\n", e.what());
+    return 1;
+  }
 }
