@@ -60,9 +60,9 @@ cupp::detail::routine_program four_step_program(std::int64_t n1, std::int64_t n2
   return {.name = "cupp_fft_four_step",
           .source = "#include <cupp/fft/four_step.cuh>\n",
           .kernels = {std::string("cupp_fft_columns::cupp_fft_four_step_columns<") + c + std::to_string(n1) + ", " +
-                          std::to_string(w1) + ">",
-                      std::string("cupp_fft_columns::cupp_fft_four_step_rows<") + c + std::to_string(n2) + ", " +
-                          std::to_string(w2) + ">"},
+                          std::to_string(n2) + ", " + std::to_string(w1) + ">",
+                      std::string("cupp_fft_columns::cupp_fft_four_step_rows<") + c + std::to_string(n1) + ", " +
+                          std::to_string(n2) + ", " + std::to_string(w2) + ">"},
           .headers = embedded_headers(),
           .headers_digest = embedded_headers_digest()};
 }
@@ -249,8 +249,7 @@ void launch_four_step(const column_kernel& k, const plan_key& key, const void* t
   const long long n = key.n[0];
   cuda::Memory scratch = cuda::alloc(static_cast<std::size_t>(n * key.batch * item), device, stream);
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
-  long long n1 = sh.n1, n2 = sh.n2, dist = n;
-  int rows_points = static_cast<int>(sh.n2), columns_points = static_cast<int>(sh.n1);
+  long long dist = n;
   int inverse = key.direction == 1 ? 1 : 0;
   float scale_single = static_cast<float>(key.scale);
   double scale_double = key.scale;
@@ -262,13 +261,13 @@ void launch_four_step(const column_kernel& k, const plan_key& key, const void* t
     const void* in = static_cast<const char*>(r.in) + b0 * n * item;
     void* mid = static_cast<char*>(scratch.ptr()) + b0 * n * item;
     void* out = static_cast<char*>(r.out) + b0 * n * item;
-    void* columns_args[] = {&in, &mid, &n2, &tw, &rows_points, &dist, &inverse};
-    cuda::detail::check(cudaLaunchKernel(k.function, dim3(static_cast<unsigned>(n2 / sh.w1), rows), dim3(k.threads),
+    void* columns_args[] = {&in, &mid, &tw, &dist, &inverse};
+    cuda::detail::check(cudaLaunchKernel(k.function, dim3(static_cast<unsigned>(sh.n2 / sh.w1), rows), dim3(k.threads),
                                          columns_args, k.shared_bytes, s),
                         "cudaLaunchKernel (cupp_fft_four_step_columns)");
     const void* mid_in = mid;
-    void* rows_args[] = {&mid_in, &out, &n1, &tw, &columns_points, scale, &dist, &inverse};
-    cuda::detail::check(cudaLaunchKernel(k.rows_function, dim3(static_cast<unsigned>(n1 / sh.w2), rows),
+    void* rows_args[] = {&mid_in, &out, &tw, scale, &dist, &inverse};
+    cuda::detail::check(cudaLaunchKernel(k.rows_function, dim3(static_cast<unsigned>(sh.n1 / sh.w2), rows),
                                          dim3(k.rows_threads), rows_args, k.rows_shared_bytes, s),
                         "cudaLaunchKernel (cupp_fft_four_step_rows)");
   }

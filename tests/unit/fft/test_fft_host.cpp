@@ -485,8 +485,8 @@ template <class C, int N1, int W1, int N2, int W2>
 double four_step_error(long long batch) {
   namespace fc = cupp_fft_columns;
   using real = fc::real_t<C>;
-  using FC = fc::four_step_columns<C, N1, W1>;
-  using FR = fc::four_step_rows<C, N2, W2>;
+  using FC = fc::four_step_columns<C, N1, N2, W1>;
+  using FR = fc::four_step_rows<C, N1, N2, W2>;
   const long long n = static_cast<long long>(N1) * N2, total = batch * n + 5;  // 5 guard elements
   std::vector<C> tw(fc::four_step_offsets(N1, N2).total);
   fc::fill_four_step_twiddles(tw.data(), N1, N2);
@@ -494,8 +494,8 @@ double four_step_error(long long batch) {
   for (int inverse = 0; inverse < 2; ++inverse) {
     std::vector<C> in(total), scratch(total, fc::cx<C>(real(NAN), real(NAN))), out(total, fc::cx<C>(real(7), real(7)));
     for (long long i = 0; i < total; ++i) in[i] = fc::cx<C>(real(std::sin(i * 0.37) + 0.1), real(std::cos(i * 1.3)));
-    const typename FC::args ca{in.data(), scratch.data(), N2, tw.data(), N2, n, inverse};
-    const typename FR::args ra{scratch.data(), out.data(), N1, tw.data(), N1, real(0.5), n, inverse};
+    const typename FC::args ca{in.data(), scratch.data(), tw.data(), n, inverse};
+    const typename FR::args ra{scratch.data(), out.data(), tw.data(), real(0.5), n, inverse};
     for (long long b = 0; b < batch; ++b)
       for (long long col0 = 0; col0 < N2; col0 += W1) run_four_step_block<FC>(ca, b, col0);
     for (long long b = 0; b < batch; ++b)

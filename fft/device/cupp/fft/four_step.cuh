@@ -40,33 +40,31 @@ CUPP_FFT_HD constexpr four_step_layout four_step_offsets(int n1, int n2) {
               (n1 * n2 >> four_step_lo_bits(log2_of(n1) + log2_of(n2)))};
 }
 
-// The columns pass: N1-point transforms down N2 columns, W of them a block.
-template <class C, int N1, int W>
+// The columns pass: N1-point transforms down N2 columns, W of them a block (N2 for the layout of
+// the twiddle memory and the middle twiddles, both constants).
+template <class C, int N1, int N2, int W>
 struct four_step_columns {
   using K = columns<C, N1, W>;
   static constexpr int width = W;
+  static constexpr four_step_layout at = four_step_offsets(N1, N2);
+  static constexpr int lo_bits = four_step_lo_bits(log2_of(N1) + log2_of(N2));
   struct args {
     const C* in;         // the batch's first row
     C* scratch;          // as large as the input
-    long long n2;        // columns (= N2), points of a row in all: N1 n2
     const C* twiddles;   // the plan's twiddle memory (four_step_offsets)
-    int rows_points;     // N2 (the table layout)
     long long dist;      // elements from one batch row to the next (in and scratch)
     int inverse;
   };
   // The column kernel's arguments for batch row b.
   static CUPP_FFT_HD typename K::args inner_args(const args& a, long long b) {
-    return {a.in + b * a.dist, nullptr, a.n2, a.n2, 1, a.n2, 1, a.twiddles, 1, a.inverse};
+    return {a.in + b * a.dist, nullptr, N2, N2, 1, N2, 1, a.twiddles + at.columns_table, 1, a.inverse};
   }
   // After the last radix pass: result k1 = t + r T of column n2 = col0 + c, times w_N^(n2 k1),
   // into the scratch at k1 N2 + n2 (no factor, no conjugate: the rows pass takes them).
   static CUPP_FFT_HD void last(const args& a, long long b, long long col0, int tid, const C* v) {
     const int c = K::column_of(tid), t = K::point_of(tid);
     const long long col = col0 + c;
-    if (col >= a.n2) return;
-    const four_step_layout at = four_step_offsets(N1, a.rows_points);
-    const int lo_bits = four_step_lo_bits(log2_of(N1) + log2_of(a.rows_points));
-    const unsigned lo_mask = (1u << lo_bits) - 1u;
+    if (col >= N2) return;
     const C* lo = a.twiddles + at.lo;
     const C* hi = a.twiddles + at.hi;
     C* out = a.scratch + b * a.dist + col;
@@ -74,8 +72,8 @@ CUPP_FFT_UNROLL
     for (int r = 0; r < 16; ++r) {
       const int k1 = t + r * K::T;
       const unsigned m = static_cast<unsigned>(k1) * static_cast<unsigned>(col);
-      const C w = mul(CUPP_FFT_LDG(hi + (m >> lo_bits)), CUPP_FFT_LDG(lo + (m & lo_mask)));
-      out[static_cast<long long>(k1) * a.n2] = mul(v[r], w);
+      const C w = mul(CUPP_FFT_LDG(hi + (m >> lo_bits)), CUPP_FFT_LDG(lo + (m & ((1u << lo_bits) - 1u))));
+      out[static_cast<long long>(k1) * N2] = mul(v[r], w);
     }
   }
   // The block's end after the middle passes: the last radix pass and the stores (no tile writes).
@@ -86,8 +84,8 @@ CUPP_FFT_UNROLL
   }
 };
 
-// The rows pass: N2-point transforms of the scratch's rows, W of them a block.
-template <class C, int N2, int W>
+// The rows pass: N2-point transforms of the scratch's N1 rows, W of them a block.
+template <class C, int N1, int N2, int W>
 struct four_step_rows {
   // The tile's transforms Skew elements further apart, so that the last pass's column-order
   // reads (W transforms, 32 / W points a warp) fall on distinct banks in complex64.
@@ -98,17 +96,14 @@ struct four_step_rows {
   struct args {
     const C* scratch;
     C* out;
-    long long n1;        // rows (= N1)
     const C* twiddles;   // the plan's twiddle memory
-    int columns_points;  // N1 (the table layout)
     real scale;
     long long dist;
     int inverse;
   };
   // The row kernel's arguments for batch row b.
   static CUPP_FFT_HD typename K::args inner_args(const args& a, long long b) {
-    const four_step_layout at = four_step_offsets(a.columns_points, N2);
-    return {a.scratch + b * a.dist, nullptr, a.n1, 1, N2, 1, N2, a.twiddles + at.rows_table, 1, 0};
+    return {a.scratch + b * a.dist, nullptr, N1, 1, N2, 1, N2, a.twiddles + four_step_offsets(N1, N2).rows_table, 1, 0};
   }
   // The last radix pass with thread tid on butterfly tid / W of row tid % W (column order).
   static CUPP_FFT_HD void last_pass(const typename K::args& ka, int tid, C* v, const C* tile) {
@@ -118,11 +113,11 @@ struct four_step_rows {
   static CUPP_FFT_HD void last(const args& a, long long b, long long row0, int tid, const C* v) {
     const int c = tid % W, t = tid / W;
     const long long row = row0 + c;
-    if (row >= a.n1) return;
+    if (row >= N1) return;
     C* out = a.out + b * a.dist + row;
     const real s = a.scale, si = a.inverse ? -a.scale : a.scale;
 CUPP_FFT_UNROLL
-    for (int r = 0; r < 16; ++r) out[static_cast<long long>(t + r * K::T) * a.n1] = cx<C>(v[r].x * s, v[r].y * si);
+    for (int r = 0; r < 16; ++r) out[static_cast<long long>(t + r * K::T) * N1] = cx<C>(v[r].x * s, v[r].y * si);
   }
   static CUPP_FFT_HD void finish(const typename K::args& ka, const args& a, long long b, long long row0, int tid, C* v,
                                  const C* tile) {
@@ -279,24 +274,22 @@ __device__ __forceinline__ void cupp_fft_four_step_block(const typename F::args&
 }
 
 // The columns pass: blocks (N2 / W, batch), columns<C, N1, W>::tile_bytes of dynamic shared memory.
-template <class C, int N1, int W>
+template <class C, int N1, int N2, int W>
 __global__ void __launch_bounds__(columns<C, N1, W>::threads, columns<C, N1, W>::min_blocks)
-    cupp_fft_four_step_columns(const C* in, C* scratch, long long n2, const C* twiddles, int rows_points,
-                               long long dist, int inverse) {
+    cupp_fft_four_step_columns(const C* in, C* scratch, const C* twiddles, long long dist, int inverse) {
   extern __shared__ __align__(16) unsigned char cupp_fft_four_step_columns_shared[];
-  cupp_fft_four_step_block<four_step_columns<C, N1, W>>({in, scratch, n2, twiddles, rows_points, dist, inverse},
-                                                        reinterpret_cast<C*>(cupp_fft_four_step_columns_shared));
+  cupp_fft_four_step_block<four_step_columns<C, N1, N2, W>>({in, scratch, twiddles, dist, inverse},
+                                                            reinterpret_cast<C*>(cupp_fft_four_step_columns_shared));
 }
 
-// The rows pass: blocks (N1 / W, batch), four_step_rows<C, N2, W>::K::tile_bytes of dynamic
+// The rows pass: blocks (N1 / W, batch), four_step_rows<C, N1, N2, W>::K::tile_bytes of dynamic
 // shared memory.
-template <class C, int N2, int W>
-__global__ void __launch_bounds__(four_step_rows<C, N2, W>::K::threads, four_step_rows<C, N2, W>::K::min_blocks)
-    cupp_fft_four_step_rows(const C* scratch, C* out, long long n1, const C* twiddles, int columns_points,
-                            real_t<C> scale, long long dist, int inverse) {
+template <class C, int N1, int N2, int W>
+__global__ void __launch_bounds__(four_step_rows<C, N1, N2, W>::K::threads, four_step_rows<C, N1, N2, W>::K::min_blocks)
+    cupp_fft_four_step_rows(const C* scratch, C* out, const C* twiddles, real_t<C> scale, long long dist, int inverse) {
   extern __shared__ __align__(16) unsigned char cupp_fft_four_step_rows_shared[];
-  cupp_fft_four_step_block<four_step_rows<C, N2, W>>({scratch, out, n1, twiddles, columns_points, scale, dist, inverse},
-                                                     reinterpret_cast<C*>(cupp_fft_four_step_rows_shared));
+  cupp_fft_four_step_block<four_step_rows<C, N1, N2, W>>({scratch, out, twiddles, scale, dist, inverse},
+                                                         reinterpret_cast<C*>(cupp_fft_four_step_rows_shared));
 }
 
 // One item's passes of K by the block's first K::threads threads (all reach the barriers).
